@@ -1,0 +1,163 @@
+//! The audit record of a deployment: one JSON object per line, its own schema
+//! (never a tracing log), so that any deploy can be traced and rolled back.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde::{Serialize, Serializer};
+
+use super::deployment::{DeployPlan, ProductionChanged};
+use super::href::PublicationHref;
+
+/// Links the lines written for one deployment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct DeployId(String);
+
+impl DeployId {
+    pub fn new(id: impl Into<String>) -> Self {
+        Self(id.into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// How a deployment ended (or that it started).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "lowercase")]
+pub enum AuditOutcome {
+    /// Written before anything changes upstream.
+    Started,
+    /// Production now serves the target version.
+    Deployed,
+    /// The deploy did not complete; says whether production changed.
+    Failed {
+        production_changed: ProductionChanged,
+        error: String,
+    },
+}
+
+/// One line of the audit log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DeployRecord {
+    pub deploy_id: DeployId,
+    #[serde(serialize_with = "rfc3339_utc")]
+    pub timestamp: DateTime<Utc>,
+    pub operator: String,
+    pub repository_uuid: String,
+    pub repository_name: String,
+    /// The version production served before; null when none.
+    pub previous_version: Option<u64>,
+    pub target_version: u64,
+    pub distribution: String,
+    /// The publication created for the target; null when it was not created.
+    pub publication: Option<PublicationHref>,
+    #[serde(flatten)]
+    pub outcome: AuditOutcome,
+}
+
+impl DeployRecord {
+    /// A record of `plan` with the given outcome, stamped with `at` and `operator`.
+    pub fn of_plan(
+        deploy_id: DeployId,
+        plan: &DeployPlan,
+        at: DateTime<Utc>,
+        operator: &str,
+        publication: Option<PublicationHref>,
+        outcome: AuditOutcome,
+    ) -> Self {
+        Self {
+            deploy_id,
+            timestamp: at,
+            operator: operator.to_owned(),
+            repository_uuid: plan.repo.id.to_string(),
+            repository_name: plan.repo.display_name().to_owned(),
+            previous_version: plan.current.map(|n| n.get()),
+            target_version: plan.target_number().get(),
+            distribution: plan.distribution.name.clone(),
+            publication,
+            outcome,
+        }
+    }
+}
+
+fn rfc3339_utc<S: Serializer>(at: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&at.to_rfc3339_opts(SecondsFormat::Millis, true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::href::{DistributionHref, RepoId, VersionHref};
+    use crate::domain::repository::{Distribution, RepoVersion, Repository};
+    use crate::domain::version::VersionNumber;
+
+    fn plan() -> DeployPlan {
+        let id = "01a202de-e818-7629-a483-70ecc3240361";
+        let href = format!("/pulp/api/v3/repositories/rpm/rpm/{id}/");
+        DeployPlan {
+            repo: Repository {
+                id: RepoId::parse(id).unwrap(),
+                href: href.clone(),
+                name: Some("base-os".into()),
+                verification: Default::default(),
+                latest_version: None,
+                remote: None,
+            },
+            target: RepoVersion {
+                href: VersionHref::new(format!("{href}versions/7/")),
+                created: Utc::now(),
+                package_count: 3,
+                added: 0,
+                removed: 0,
+            },
+            current: Some(VersionNumber::new(5)),
+            net_change: 1,
+            distribution: Distribution {
+                href: DistributionHref::new("/d/"),
+                name: "base-os-prod".into(),
+                base_path: "base-os".into(),
+                publication: None,
+            },
+        }
+    }
+
+    #[test]
+    fn a_record_serializes_to_one_flat_json_object() {
+        let at = DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z")
+            .unwrap()
+            .into();
+        let outcome = AuditOutcome::Failed {
+            production_changed: ProductionChanged::No,
+            error: "boom".into(),
+        };
+        let record =
+            DeployRecord::of_plan(DeployId::new("d1"), &plan(), at, "operator", None, outcome);
+        let json: serde_json::Value = serde_json::to_value(&record).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "deploy_id": "d1", "timestamp": "2026-11-22T10:00:00.000Z", "operator": "operator",
+                "repository_uuid": "01a202de-e818-7629-a483-70ecc3240361", "repository_name": "base-os",
+                "previous_version": 5, "target_version": 7, "distribution": "base-os-prod",
+                "publication": null, "outcome": "failed", "production_changed": "no", "error": "boom"
+            })
+        );
+    }
+
+    #[test]
+    fn a_success_record_names_the_outcome_only() {
+        let record = DeployRecord::of_plan(
+            DeployId::new("d2"),
+            &plan(),
+            Utc::now(),
+            "operator",
+            Some(PublicationHref::new("/p/")),
+            AuditOutcome::Deployed,
+        );
+        let json = serde_json::to_value(&record).unwrap();
+        assert_eq!(json["outcome"], "deployed");
+        assert_eq!(json["publication"], "/p/");
+        assert!(json.get("error").is_none());
+    }
+}

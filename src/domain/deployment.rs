@@ -1,0 +1,186 @@
+//! Deployment rules: which version production serves, which distribution is production,
+//! whether a deploy may go ahead, and what a failed deploy means for production.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::href::{PublicationHref, RepoId};
+use super::repository::{Distribution, Publication, RepoVersion, Repository};
+use super::version::VersionNumber;
+
+/// The version production serves and through which distribution and publication.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Deployed {
+    pub number: VersionNumber,
+    pub distribution: Distribution,
+    pub publication: PublicationHref,
+}
+
+/// The spec's rule: walk the distributions in order; for each one with a publication,
+/// look the publication up in `publications` (one that could not be fetched is absent:
+/// that distribution is skipped); the first publication of a version of `repo` decides.
+pub fn find_deployed(
+    repo: &RepoId,
+    distributions: &[Distribution],
+    publications: &HashMap<PublicationHref, Publication>,
+) -> Option<Deployed> {
+    distributions.iter().find_map(|dist| {
+        let href = dist.publication.as_ref()?;
+        let publication = publications.get(href)?;
+        if !publication.repository_version.belongs_to(repo) {
+            return None;
+        }
+        Some(Deployed {
+            number: publication.repository_version.number()?,
+            distribution: dist.clone(),
+            publication: href.clone(),
+        })
+    })
+}
+
+/// How the production distribution of a repository was chosen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum ProductionTarget {
+    /// Named for this repository in the console's configuration.
+    Configured(Distribution),
+    /// Not configured: the distribution that serves a version of this repository now.
+    Serving(Distribution),
+}
+
+impl ProductionTarget {
+    pub fn distribution(&self) -> &Distribution {
+        match self {
+            Self::Configured(d) | Self::Serving(d) => d,
+        }
+    }
+}
+
+/// The configured distribution when one is named, else the one serving this repository.
+pub fn production_distribution(
+    configured: Option<&str>,
+    distributions: &[Distribution],
+    deployed: Option<&Deployed>,
+) -> Result<ProductionTarget, Refusal> {
+    match configured {
+        Some(name) => distributions
+            .iter()
+            .find(|d| d.name == name)
+            .cloned()
+            .map(ProductionTarget::Configured)
+            .ok_or_else(|| Refusal::ConfiguredDistributionMissing(name.to_owned())),
+        None => deployed
+            .map(|d| ProductionTarget::Serving(d.distribution.clone()))
+            .ok_or(Refusal::NoProductionDistribution),
+    }
+}
+
+/// Everything known about a repository when a deploy is planned.
+#[derive(Debug, Clone)]
+pub struct DeployFacts {
+    pub repo: Repository,
+    pub versions: Vec<RepoVersion>,
+    pub deployed: Option<Deployed>,
+    pub production: Result<ProductionTarget, Refusal>,
+}
+
+/// What the operator asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeployRequest {
+    pub target: VersionNumber,
+    /// The text typed into the confirmation modal.
+    pub confirm: String,
+}
+
+/// A deploy that passed every precondition: what will change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DeployPlan {
+    pub repo: Repository,
+    pub target: RepoVersion,
+    pub current: Option<VersionNumber>,
+    /// Package count of the target minus that of the current version (all of it when none).
+    pub net_change: i64,
+    pub distribution: Distribution,
+}
+
+impl DeployPlan {
+    pub fn target_number(&self) -> VersionNumber {
+        self.target.number().unwrap_or(VersionNumber::new(0))
+    }
+
+    /// The text the operator must type to confirm: the repository's displayed name.
+    pub fn confirmation_text(&self) -> &str {
+        self.repo.display_name()
+    }
+}
+
+/// Why a deploy is refused before anything changes upstream.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
+pub enum Refusal {
+    #[error("Deploy refused: {0}. Enable the missing settings on the repository in Pulp, then try again.")]
+    NotVerified(String),
+    #[error("Deploy refused: version v{0} does not exist in this repository (reload the page).")]
+    UnknownVersion(u64),
+    #[error("Deploy refused: v{0} is already deployed to production.")]
+    AlreadyDeployed(u64),
+    #[error("Deploy refused: the confirmation text does not match the repository name.")]
+    ConfirmationMismatch,
+    #[error("Deploy refused: no production distribution is known for this repository. Name one in the console's configuration ([production] table: \"<repository name>\" = \"<distribution name>\"), or point a distribution at a publication of this repository in Pulp.")]
+    NoProductionDistribution,
+    #[error("Deploy refused: the configured production distribution '{0}' does not exist in Pulp. Fix the [production] table in the console's configuration or create the distribution.")]
+    ConfiguredDistributionMissing(String),
+}
+
+/// Checks every precondition of a deploy except the typed confirmation.
+/// The order follows the spec: the verification gate first.
+pub fn plan_deploy(facts: &DeployFacts, target: VersionNumber) -> Result<DeployPlan, Refusal> {
+    if let Some(reason) = facts.repo.verification.gate_failure() {
+        return Err(Refusal::NotVerified(reason));
+    }
+    let version = facts
+        .versions
+        .iter()
+        .find(|v| v.number() == Some(target))
+        .ok_or(Refusal::UnknownVersion(target.get()))?;
+    let current = facts.deployed.as_ref().map(|d| d.number);
+    if current == Some(target) {
+        return Err(Refusal::AlreadyDeployed(target.get()));
+    }
+    let production = facts.production.clone()?;
+    let current_count = current
+        .and_then(|n| facts.versions.iter().find(|v| v.number() == Some(n)))
+        .map_or(0, |v| v.package_count);
+    Ok(DeployPlan {
+        repo: facts.repo.clone(),
+        target: version.clone(),
+        current,
+        net_change: to_i64(version.package_count) - to_i64(current_count),
+        distribution: production.distribution().clone(),
+    })
+}
+
+/// The typed confirmation must equal the repository name exactly (no trimming, same case).
+pub fn check_confirmation(plan: &DeployPlan, typed: &str) -> Result<(), Refusal> {
+    if typed == plan.confirmation_text() {
+        Ok(())
+    } else {
+        Err(Refusal::ConfirmationMismatch)
+    }
+}
+
+fn to_i64(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// Whether production changed, as far as the console can tell. It never guesses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProductionChanged {
+    No,
+    Yes,
+    Unknown,
+}
+
+#[cfg(test)]
+#[path = "deployment_tests.rs"]
+mod tests;

@@ -1,0 +1,196 @@
+use std::collections::HashMap;
+
+use chrono::DateTime;
+
+use super::*;
+use crate::domain::href::{DistributionHref, VersionHref};
+use crate::domain::verification::{ChecksumType, RepoVerification};
+
+const ID: &str = "01a202de-e818-7629-a483-70ecc3240361";
+const OTHER: &str = "01a202de-e818-7629-a483-70ecc3240399";
+
+fn repo_id() -> RepoId {
+    RepoId::parse(ID).unwrap()
+}
+
+fn vhref(repo: &str, n: u64) -> VersionHref {
+    VersionHref::new(format!(
+        "/pulp/api/v3/repositories/rpm/rpm/{repo}/versions/{n}/"
+    ))
+}
+
+fn dist(name: &str, publication: Option<&str>) -> Distribution {
+    Distribution {
+        href: DistributionHref::new(format!("/pulp/api/v3/distributions/rpm/rpm/{name}/")),
+        name: name.to_owned(),
+        base_path: name.to_owned(),
+        publication: publication.map(PublicationHref::new),
+    }
+}
+
+fn publication(href: &str, repo: &str, n: u64) -> Publication {
+    Publication {
+        href: PublicationHref::new(href),
+        repository_version: vhref(repo, n),
+    }
+}
+
+fn verified_repo() -> Repository {
+    Repository {
+        id: repo_id(),
+        href: format!("/pulp/api/v3/repositories/rpm/rpm/{ID}/"),
+        name: Some("base-os".into()),
+        verification: RepoVerification {
+            gpgcheck: Some(true),
+            repo_gpgcheck: Some(true),
+            checksum: Some(ChecksumType::Sha256),
+        },
+        latest_version: None,
+        remote: None,
+    }
+}
+
+fn version(n: u64, packages: u64) -> RepoVersion {
+    RepoVersion {
+        href: vhref(ID, n),
+        created: DateTime::parse_from_rfc3339("2026-11-01T10:00:00Z")
+            .unwrap()
+            .into(),
+        package_count: packages,
+        added: 0,
+        removed: 0,
+    }
+}
+
+fn pubs(list: Vec<Publication>) -> HashMap<PublicationHref, Publication> {
+    list.into_iter().map(|p| (p.href.clone(), p)).collect()
+}
+
+#[test]
+fn the_first_distribution_serving_a_version_of_the_repo_gives_the_deployed_number() {
+    let pubs = pubs(vec![
+        publication("/p/other/", OTHER, 9),
+        publication("/p/a/", ID, 3),
+        publication("/p/b/", ID, 5),
+    ]);
+    let dists = [
+        dist("staging", None),
+        dist("other", Some("/p/other/")),
+        dist("prod", Some("/p/a/")),
+        dist("prod2", Some("/p/b/")),
+    ];
+    let found = find_deployed(&repo_id(), &dists, &pubs).unwrap();
+    assert_eq!(found.number, VersionNumber::new(3));
+    assert_eq!(found.distribution.name, "prod");
+}
+
+#[test]
+fn a_distribution_whose_publication_cannot_be_fetched_is_skipped() {
+    let pubs = pubs(vec![publication("/p/b/", ID, 5)]);
+    let dists = [
+        dist("broken", Some("/p/missing/")),
+        dist("prod", Some("/p/b/")),
+    ];
+    let found = find_deployed(&repo_id(), &dists, &pubs).unwrap();
+    assert_eq!(found.number, VersionNumber::new(5));
+}
+
+#[test]
+fn nothing_is_deployed_when_no_distribution_serves_the_repo() {
+    let pubs = pubs(vec![publication("/p/other/", OTHER, 1)]);
+    let dists = [dist("staging", None), dist("other", Some("/p/other/"))];
+    assert_eq!(find_deployed(&repo_id(), &dists, &pubs), None);
+}
+
+#[test]
+fn a_configured_distribution_wins_over_the_serving_one() {
+    let dists = [dist("prod", Some("/p/a/")), dist("live", None)];
+    let target = production_distribution(Some("live"), &dists, None).unwrap();
+    assert_eq!(target, ProductionTarget::Configured(dists[1].clone()));
+}
+
+#[test]
+fn a_configured_distribution_that_does_not_exist_is_a_refusal() {
+    let err = production_distribution(Some("gone"), &[dist("prod", None)], None).unwrap_err();
+    assert_eq!(err, Refusal::ConfiguredDistributionMissing("gone".into()));
+    assert!(err.to_string().contains("[production]"));
+}
+
+#[test]
+fn without_configuration_or_serving_distribution_deploy_is_refused() {
+    assert_eq!(
+        production_distribution(None, &[dist("x", None)], None),
+        Err(Refusal::NoProductionDistribution)
+    );
+}
+
+fn facts(deployed: Option<u64>) -> DeployFacts {
+    let prod = dist("prod", Some("/p/a/"));
+    let deployed = deployed.map(|n| Deployed {
+        number: VersionNumber::new(n),
+        distribution: prod.clone(),
+        publication: PublicationHref::new("/p/a/"),
+    });
+    DeployFacts {
+        repo: verified_repo(),
+        versions: vec![version(1, 10), version(2, 12), version(4, 9)],
+        production: production_distribution(None, &[prod], deployed.as_ref()),
+        deployed,
+    }
+}
+
+#[test]
+fn a_verified_existing_not_deployed_version_is_planned_with_its_net_change() {
+    let plan = plan_deploy(&facts(Some(2)), VersionNumber::new(4)).unwrap();
+    assert_eq!(plan.current, Some(VersionNumber::new(2)));
+    assert_eq!(plan.net_change, -3);
+    assert_eq!(plan.distribution.name, "prod");
+    assert_eq!(plan.confirmation_text(), "base-os");
+}
+
+#[test]
+fn an_unverified_repository_is_refused_first() {
+    let mut f = facts(Some(2));
+    f.repo.verification.repo_gpgcheck = Some(false);
+    assert!(matches!(
+        plan_deploy(&f, VersionNumber::new(99)),
+        Err(Refusal::NotVerified(_))
+    ));
+}
+
+#[test]
+fn an_unknown_version_is_refused() {
+    assert_eq!(
+        plan_deploy(&facts(Some(2)), VersionNumber::new(3)),
+        Err(Refusal::UnknownVersion(3))
+    );
+}
+
+#[test]
+fn the_deployed_version_is_refused() {
+    assert_eq!(
+        plan_deploy(&facts(Some(2)), VersionNumber::new(2)),
+        Err(Refusal::AlreadyDeployed(2))
+    );
+}
+
+#[test]
+fn without_production_distribution_the_plan_is_refused() {
+    assert_eq!(
+        plan_deploy(&facts(None), VersionNumber::new(2)),
+        Err(Refusal::NoProductionDistribution)
+    );
+}
+
+#[test]
+fn confirmation_must_match_exactly() {
+    let plan = plan_deploy(&facts(Some(2)), VersionNumber::new(4)).unwrap();
+    assert_eq!(check_confirmation(&plan, "base-os"), Ok(()));
+    for wrong in ["", "base", "base-os ", " base-os", "BASE-OS", "base-os2"] {
+        assert_eq!(
+            check_confirmation(&plan, wrong),
+            Err(Refusal::ConfirmationMismatch),
+            "{wrong:?}"
+        );
+    }
+}

@@ -1,0 +1,25 @@
+//! The pure core: the rules of versions, verification, deployment and audit.
+//!
+//! Nothing here performs I/O, reads a clock or knows about HTTP: every function takes
+//! what it needs as arguments, so every rule is unit-tested in isolation.
+
+pub mod audit;
+pub mod deployment;
+pub mod href;
+pub mod repository;
+pub mod sync;
+pub mod verification;
+pub mod version;
+
+pub use audit::{AuditOutcome, DeployId, DeployRecord};
+pub use deployment::{
+    check_confirmation, find_deployed, plan_deploy, production_distribution, DeployFacts,
+    DeployPlan, DeployRequest, Deployed, ProductionChanged, ProductionTarget, Refusal,
+};
+pub use href::{
+    DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
+};
+pub use repository::{Distribution, Publication, RepoVersion, Repository};
+pub use sync::{short_reason, SyncProgress, SyncState};
+pub use verification::{Badge, ChecksumType, RepoVerification};
+pub use version::{build_version_views, newest_first, signed, VersionNumber, VersionView};

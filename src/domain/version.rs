@@ -1,0 +1,186 @@
+//! Version numbers and the view of one version that the versions page shows.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::repository::RepoVersion;
+use super::verification::Badge;
+
+/// A repository version number, as upstream numbers them (0, 1, 2…, with possible gaps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct VersionNumber(u64);
+
+impl VersionNumber {
+    pub const fn new(n: u64) -> Self {
+        Self(n)
+    }
+
+    pub const fn get(self) -> u64 {
+        self.0
+    }
+
+    /// The label shown to operators: `v<n>`.
+    pub fn label(self) -> String {
+        format!("v{}", self.0)
+    }
+}
+
+impl fmt::Display for VersionNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// Newest first; a missing number sorts as 0 (the spec's rule).
+pub fn newest_first(a: Option<VersionNumber>, b: Option<VersionNumber>) -> Ordering {
+    let key = |n: Option<VersionNumber>| n.map_or(0, VersionNumber::get);
+    key(b).cmp(&key(a))
+}
+
+/// One row of the versions page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VersionView {
+    pub number: Option<VersionNumber>,
+    pub created: DateTime<Utc>,
+    pub package_count: u64,
+    /// Net change of packages against the previous version: added minus removed.
+    pub change: i64,
+    pub added: u64,
+    pub removed: u64,
+    pub badge: Badge,
+    pub deployed: bool,
+}
+
+impl VersionView {
+    /// `v<n>`, or `v?` when upstream gave no number.
+    pub fn label(&self) -> String {
+        self.number
+            .map_or_else(|| "v?".to_owned(), VersionNumber::label)
+    }
+
+    /// The deploy button rule: verification passed and not the deployed version.
+    pub fn can_deploy(&self) -> bool {
+        self.badge.allows_deploy() && !self.deployed && self.number.is_some()
+    }
+}
+
+/// The signed form an operator reads: `+3`, `-2`, `0`.
+pub fn signed(change: i64) -> String {
+    match change.cmp(&0) {
+        Ordering::Greater => format!("+{change}"),
+        Ordering::Less => format!("\u{2212}{}", change.unsigned_abs()),
+        Ordering::Equal => "0".to_owned(),
+    }
+}
+
+/// Builds the rows of the versions page: newest first, each with its badge and deployed flag.
+pub fn build_version_views(
+    versions: &[RepoVersion],
+    badge: Badge,
+    deployed: Option<VersionNumber>,
+) -> Vec<VersionView> {
+    let mut views: Vec<VersionView> = versions
+        .iter()
+        .map(|v| VersionView {
+            number: v.number(),
+            created: v.created,
+            package_count: v.package_count,
+            change: v.net_change(),
+            added: v.added,
+            removed: v.removed,
+            badge,
+            deployed: deployed.is_some() && v.number() == deployed,
+        })
+        .collect();
+    views.sort_by(|a, b| newest_first(a.number, b.number));
+    views
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::href::VersionHref;
+
+    fn version(href: &str, packages: u64, added: u64, removed: u64) -> RepoVersion {
+        RepoVersion {
+            href: VersionHref::new(href),
+            created: DateTime::parse_from_rfc3339("2026-11-01T10:00:00Z")
+                .unwrap()
+                .into(),
+            package_count: packages,
+            added,
+            removed,
+        }
+    }
+
+    const BASE: &str =
+        "/pulp/api/v3/repositories/rpm/rpm/01a202de-e818-7629-a483-70ecc3240361/versions/";
+
+    #[test]
+    fn versions_are_listed_newest_first_even_with_gaps() {
+        let vs = [2, 10, 0, 7].map(|n| version(&format!("{BASE}{n}/"), 1, 0, 0));
+        let views = build_version_views(&vs, Badge::Verified, None);
+        let labels: Vec<String> = views.iter().map(VersionView::label).collect();
+        assert_eq!(labels, ["v10", "v7", "v2", "v0"]);
+    }
+
+    #[test]
+    fn null_version_sorts_as_zero() {
+        let vs = [
+            version("/odd/", 0, 0, 0),
+            version(&format!("{BASE}3/"), 1, 1, 0),
+        ];
+        let views = build_version_views(&vs, Badge::Verified, None);
+        assert_eq!(views[0].number, Some(VersionNumber::new(3)));
+        assert_eq!(views[1].number, None);
+        assert_eq!(views[1].label(), "v?");
+        assert_eq!(
+            newest_first(None, Some(VersionNumber::new(0))),
+            Ordering::Equal
+        );
+    }
+
+    #[test]
+    fn change_is_added_minus_removed() {
+        let views = build_version_views(
+            &[version(&format!("{BASE}4/"), 9, 1, 3)],
+            Badge::Verified,
+            None,
+        );
+        assert_eq!(views[0].change, -2);
+    }
+
+    #[test]
+    fn signed_change_shows_plus_minus_or_zero() {
+        assert_eq!(signed(3), "+3");
+        assert_eq!(signed(-2), "\u{2212}2");
+        assert_eq!(signed(0), "0");
+    }
+
+    #[test]
+    fn only_the_deployed_number_is_flagged_deployed() {
+        let vs = [1, 2, 3].map(|n| version(&format!("{BASE}{n}/"), 1, 0, 0));
+        let views = build_version_views(&vs, Badge::Verified, Some(VersionNumber::new(2)));
+        let flags: Vec<bool> = views.iter().map(|v| v.deployed).collect();
+        assert_eq!(flags, [false, true, false]);
+    }
+
+    #[test]
+    fn deploy_is_allowed_only_for_verified_not_deployed_versions() {
+        let vs = [1, 2].map(|n| version(&format!("{BASE}{n}/"), 1, 0, 0));
+        let verified = build_version_views(&vs, Badge::Verified, Some(VersionNumber::new(2)));
+        assert!(verified[1].can_deploy());
+        assert!(
+            !verified[0].can_deploy(),
+            "the deployed version cannot be deployed again"
+        );
+        for badge in [Badge::Partial, Badge::Unverified] {
+            let views = build_version_views(&vs, badge, None);
+            assert!(views.iter().all(|v| !v.can_deploy()), "{badge:?}");
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! repo-console: see the versions of Pulp 3 RPM repositories and deploy a verified one
+//! to production, safely and traceably.
+//!
+//! Hexagonal layout: [`domain`] holds the rules (pure), [`ports`] the capabilities the
+//! application needs, [`app`] the use cases and wiring, [`adapters`] the technology.
+
+pub mod adapters;
+pub mod app;
+pub mod domain;
+pub mod ports;

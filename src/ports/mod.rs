@@ -1,0 +1,15 @@
+//! The capabilities the application needs from the outside world, in domain terms only:
+//! no HTTP, I/O or serialization types cross these traits.
+
+pub mod audit_sink;
+pub mod clock;
+pub mod operator_identity;
+pub mod repository_manager;
+
+pub use audit_sink::{AuditError, AuditSink};
+pub use clock::Clock;
+pub use operator_identity::OperatorIdentity;
+pub use repository_manager::{
+    FinishedTask, Page, PageRequest, ProgressReport, RepositoryManager, TaskReport, TaskState,
+    UpstreamError,
+};
