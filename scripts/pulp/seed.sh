@@ -1,0 +1,281 @@
+#!/usr/bin/env bash
+# Seed the Pulp started by start.sh with the data set the tests expect.
+# Idempotent: objects are looked up by name and only missing ones are made;
+# a repository's versions are built from its current latest version on.
+#
+# Packages (tiny noarch RPMs built with rpmbuild into $PULP_HOME/rpms):
+#   hello 1.0 1.1 1.2, world 2.0 2.1, extra 0.1, alpha 1.0 1.1 1.2,
+#   beta 1.0, gamma 1.0, delta 1.0
+# Repositories (versions; "+" adds, "-" removes) and what serves them:
+#   rc-verified    gpgcheck=1 repo_gpgcheck=1 sha256, v1..v5 like the samples' demo;
+#                  rc-verified-prod -> pub(v3), rc-verified-staging -> repository
+#   rc-deploy      verified, v1..v4; rc-deploy-prod -> pub(v2)
+#   rc-vanishing   verified, v1..v3; rc-vanishing-prod -> pub(v1)
+#   rc-unverified  gpgcheck=0 repo_gpgcheck=0, v1..v2, no distribution
+#   rc-partial     gpgcheck=1 repo_gpgcheck=0 sha256, v1..v2
+#   <b>rc-html</b> "quoted" & 'single'   v1
+#   rc-mirror        remote rc-mirror-remote -> $PULP_CONTENT_URL/pulp/content/rc-verified-prod/ (not synced)
+#   rc-broken-mirror remote rc-broken-remote -> http://127.0.0.1:9/nothing/ (refused; sync fails)
+#
+# Env: PULP_TASK_TIMEOUT (seconds per task, default 180).
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+abs_pulp_home
+[[ -f "$ENV_FILE" ]] || die "no $ENV_FILE: run scripts/pulp/start.sh first"
+# shellcheck source=/dev/null
+source "$ENV_FILE"
+TASK_TIMEOUT="${PULP_TASK_TIMEOUT:-180}"
+API="/pulp/api/v3/"
+
+# --- HTTP helpers (session cookie: basic auth costs ~0.5 s per request) --------
+WORK="$(mktemp -d "$PULP_HOME/tmp/seed.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+JAR="$WORK/cookies"
+
+url_of() { # href ("/pulp/...") or path relative to /pulp/api/v3/
+  if [[ "$1" == /* ]]; then echo "$PULP_BASE_URL$1"; else echo "$PULP_BASE_URL$API$1"; fi
+}
+
+# curl_ URL-description CURL-ARGS...: prints the body; dies on HTTP >= 400.
+curl_() {
+  local what=$1 code; shift
+  code="$(curl -sS -o "$WORK/body" -w '%{http_code}' "$@")" || die "$what: curl failed"
+  if ((code >= 400)); then
+    log "$what -> HTTP $code: $(head -c 2000 "$WORK/body")"
+    exit 1
+  fi
+  cat "$WORK/body"
+}
+
+# api METHOD PATH [JSON]: one call with the session; prints the response body.
+api() {
+  local method=$1 path=$2 args=(-X "$1" -b "$JAR")
+  if [[ "$method" != GET ]]; then args+=(-H "X-CSRFToken: $CSRF"); fi
+  if (($# > 2)); then args+=(-H "Content-Type: application/json" --data-binary "$3"); fi
+  curl_ "$method $path" "${args[@]}" "$(url_of "$path")"
+}
+
+# wait_task HREF: polls until the task ends; prints the task JSON when it
+# completed, dies with the task's error when it failed or was canceled.
+wait_task() {
+  local href=$1 deadline=$((SECONDS + TASK_TIMEOUT)) task state
+  while :; do
+    task="$(api GET "$href")"
+    state="$(jq -r .state <<<"$task")"
+    case "$state" in
+      completed) echo "$task"; return 0 ;;
+      failed | canceled)
+        log "task $href ($(jq -r .name <<<"$task")) $state: $(jq -r '.error.description // .error' <<<"$task")"
+        exit 1 ;;
+    esac
+    ((SECONDS < deadline)) || die "task $href still '$state' after ${TASK_TIMEOUT}s"
+    sleep 0.2
+  done
+}
+
+# api_wait METHOD PATH JSON: an async call (202 + task); prints the ended task.
+# A synchronous answer (no "task" in it) is printed as it is.
+api_wait() {
+  local resp task
+  resp="$(api "$@")"
+  task="$(jq -r '.task // empty' <<<"$resp")"
+  if [[ -n "$task" ]]; then wait_task "$task"; else echo "$resp"; fi
+}
+
+# find_one LIST-PATH NAME: href of the object named NAME in that list, or "".
+find_one() {
+  local name
+  name="$(jq -rn --arg v "$2" '$v|@uri')"
+  api GET "$1?name=$name&fields=pulp_href" | jq -r '.results[0].pulp_href // empty'
+}
+
+log "login to $PULP_BASE_URL as $PULP_USERNAME"
+curl_ "POST login/" -X POST -u "$PULP_USERNAME:$PULP_PASSWORD" -c "$JAR" \
+  "$(url_of login/)" >/dev/null
+CSRF="$(awk '$6 == "csrftoken" {print $7}' "$JAR")"
+[[ -n "$CSRF" ]] || die "login gave no csrftoken cookie"
+
+# --- Packages ----------------------------------------------------------------
+RPM_TOP="$PULP_HOME/rpms"
+declare -A PKG   # "name-version" -> package href
+build_rpm() { # name version -> path of the built rpm
+  local name=$1 version=$2 spec rpm
+  rpm="$RPM_TOP/RPMS/noarch/$name-$version-1.noarch.rpm"
+  if [[ ! -f "$rpm" ]]; then
+    mkdir -p "$RPM_TOP/SPECS"
+    spec="$RPM_TOP/SPECS/$name-$version.spec"
+    cat >"$spec" <<EOF
+Name: $name
+Version: $version
+Release: 1
+Summary: Tiny test package $name
+License: MIT
+BuildArch: noarch
+
+%description
+Tiny test package $name $version for the repo-console tests.
+
+%install
+mkdir -p %{buildroot}/usr/share/$name
+echo $version > %{buildroot}/usr/share/$name/VERSION
+
+%files
+/usr/share/$name/VERSION
+EOF
+    rpmbuild --quiet --define "_topdir $RPM_TOP" -bb "$spec" >"$WORK/rpmbuild.log" 2>&1 \
+      || { cat "$WORK/rpmbuild.log" >&2; die "rpmbuild $name-$version failed"; }
+  fi
+  echo "$rpm"
+}
+ensure_package() { # name version: PKG[name-version] = href (upload when missing)
+  local name=$1 version=$2 href rpm task
+  href="$(api GET "content/rpm/packages/?name=$name&version=$version&release=1&arch=noarch&fields=pulp_href" \
+    | jq -r '.results[0].pulp_href // empty')"
+  if [[ -z "$href" ]]; then
+    rpm="$(build_rpm "$name" "$version")"
+    task="$(curl_ "upload $name-$version" -X POST -b "$JAR" -H "X-CSRFToken: $CSRF" \
+      -F "file=@$rpm" "$(url_of content/rpm/packages/)" | jq -r .task)"
+    href="$(wait_task "$task" | jq -r '.created_resources[0]')"
+    log "uploaded $name-$version"
+  fi
+  PKG[$name-$version]="$href"
+}
+for nv in hello-1.0 hello-1.1 hello-1.2 world-2.0 world-2.1 extra-0.1 \
+  alpha-1.0 alpha-1.1 alpha-1.2 beta-1.0 gamma-1.0 delta-1.0; do
+  ensure_package "${nv%%-*}" "${nv#*-}"
+done
+
+# --- Repositories, versions, publications, distributions, remotes --------------
+VERIFIED='{"gpgcheck":1,"repo_gpgcheck":1}'
+
+# ensure_repo NAME JSON-FIELDS: prints the href (creates the repo when missing).
+ensure_repo() {
+  local href
+  href="$(find_one repositories/rpm/rpm/ "$1")"
+  if [[ -z "$href" ]]; then
+    href="$(api POST repositories/rpm/rpm/ "$(jq -c --arg n "$1" '. + {name: $n}' <<<"$2")" \
+      | jq -r .pulp_href)"
+    log "created repository $1"
+  fi
+  echo "$href"
+}
+
+# ensure_versions HREF STEP...: step i (e.g. "+hello-1.0 -extra-0.1") makes
+# version i; steps at or below the current latest version number are skipped.
+ensure_versions() {
+  local repo=$1 latest i=0 step item add del; shift
+  latest="$(api GET "$repo" | jq -r '.latest_version_href | capture("/versions/(?<n>[0-9]+)/$").n')"
+  for step in "$@"; do
+    i=$((i + 1))
+    ((i > latest)) || continue
+    add=() del=()
+    for item in $step; do
+      case "$item" in
+        +*) add+=("${PKG[${item#+}]}") ;;
+        -*) del+=("${PKG[${item#-}]}") ;;
+      esac
+    done
+    api_wait POST "${repo}modify/" "$(jq -cn '{add_content_units: $ARGS.named.a, remove_content_units: $ARGS.named.r}' \
+      --argjson a "$(printf '%s\n' "${add[@]}" | jq -R . | jq -cs 'map(select(. != ""))')" \
+      --argjson r "$(printf '%s\n' "${del[@]}" | jq -R . | jq -cs 'map(select(. != ""))')")" >/dev/null
+  done
+}
+
+# ensure_publication REPO-HREF N: prints the href of a publication of version N.
+ensure_publication() {
+  local version="${1}versions/$2/" href
+  href="$(api GET "publications/rpm/rpm/?repository_version=$version&fields=pulp_href" \
+    | jq -r '.results[0].pulp_href // empty')"
+  if [[ -z "$href" ]]; then
+    href="$(api_wait POST publications/rpm/rpm/ "$(jq -cn --arg v "$version" '{repository_version: $v}')" \
+      | jq -r '.created_resources[0]')"
+  fi
+  echo "$href"
+}
+
+# ensure_distribution NAME FIELD HREF: a distribution NAME (base_path NAME)
+# whose FIELD (publication / repository) is HREF; an existing one is left as is.
+ensure_distribution() {
+  if [[ -z "$(find_one distributions/rpm/rpm/ "$1")" ]]; then
+    api_wait POST distributions/rpm/rpm/ "$(jq -cn --arg n "$1" --arg f "$2" --arg h "$3" \
+      '{name: $n, base_path: $n, ($f): $h}')" >/dev/null
+    log "created distribution $1 -> $2"
+  fi
+}
+
+# ensure_remote NAME URL: prints the href; the url is updated when it differs
+# (the content port changes at every start).
+ensure_remote() {
+  local href current
+  href="$(find_one remotes/rpm/rpm/ "$1")"
+  if [[ -z "$href" ]]; then
+    href="$(api POST remotes/rpm/rpm/ "$(jq -cn --arg n "$1" --arg u "$2" \
+      '{name: $n, url: $u, policy: "immediate"}')" | jq -r .pulp_href)"
+    log "created remote $1"
+  else
+    current="$(api GET "$href" | jq -r .url)"
+    if [[ "$current" != "$2" ]]; then
+      api_wait PATCH "$href" "$(jq -cn --arg u "$2" '{url: $u}')" >/dev/null
+      log "remote $1: url $current -> $2"
+    fi
+  fi
+  echo "$href"
+}
+
+# ensure_repo_remote REPO-HREF REMOTE-HREF: sets the repository's remote field.
+ensure_repo_remote() {
+  if [[ "$(api GET "$1" | jq -r '.remote // empty')" != "$2" ]]; then
+    api_wait PATCH "$1" "$(jq -cn --arg r "$2" '{remote: $r}')" >/dev/null
+  fi
+}
+
+repo="$(ensure_repo rc-verified "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+ensure_versions "$repo" "+hello-1.0 +world-2.0" "+hello-1.1 +extra-0.1" "+hello-1.2 -extra-0.1" \
+  "+world-2.1 -hello-1.0" "+extra-0.1 -world-2.0"
+ensure_distribution rc-verified-prod publication "$(ensure_publication "$repo" 3)"
+ensure_distribution rc-verified-staging repository "$repo"
+
+repo="$(ensure_repo rc-deploy "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+ensure_versions "$repo" "+alpha-1.0 +beta-1.0" "+alpha-1.1" "+gamma-1.0 -beta-1.0" "+alpha-1.2 -alpha-1.0"
+ensure_distribution rc-deploy-prod publication "$(ensure_publication "$repo" 2)"
+
+repo="$(ensure_repo rc-vanishing "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+ensure_versions "$repo" "+hello-1.0" "+world-2.0" "+extra-0.1 -hello-1.0"
+ensure_distribution rc-vanishing-prod publication "$(ensure_publication "$repo" 1)"
+
+repo="$(ensure_repo rc-unverified '{"repo_config":{"gpgcheck":0,"repo_gpgcheck":0}}')"
+ensure_versions "$repo" "+beta-1.0 +gamma-1.0" "+delta-1.0"
+
+repo="$(ensure_repo rc-partial '{"repo_config":{"gpgcheck":1,"repo_gpgcheck":0},"checksum_type":"sha256"}')"
+ensure_versions "$repo" "+delta-1.0" "+hello-1.1 +world-2.1"
+
+repo="$(ensure_repo "<b>rc-html</b> \"quoted\" & 'single'" '{}')"
+ensure_versions "$repo" "+hello-1.0"
+
+repo="$(ensure_repo rc-mirror '{}')"
+ensure_repo_remote "$repo" \
+  "$(ensure_remote rc-mirror-remote "$PULP_CONTENT_URL/pulp/content/rc-verified-prod/")"
+repo="$(ensure_repo rc-broken-mirror '{}')"
+ensure_repo_remote "$repo" "$(ensure_remote rc-broken-remote "http://127.0.0.1:9/nothing/")"
+
+# --- Summary -------------------------------------------------------------------
+echo "Seeded Pulp at $PULP_BASE_URL:"
+repos="$(api GET "repositories/rpm/rpm/?ordering=name&fields=name,pulp_href,latest_version_href,remote&limit=1000")"
+jq -r '.results[] | [.name, .pulp_href, (.latest_version_href | capture("/versions/(?<n>[0-9]+)/$").n), (.remote // "-")] | @tsv' <<<"$repos" \
+  | while IFS=$'\t' read -r name href latest remote; do
+    count="$(api GET "${href}versions/?limit=1&fields=number" | jq -r .count)"
+    printf '  repo %-38s %s  %s versions incl. v0 (latest v%s)%s\n' "$name" "$href" "$count" "$latest" \
+      "$([[ "$remote" == - ]] || echo "  remote=$remote")"
+  done
+# Distributions, with the repository and version each one serves.
+jq -n -r --argjson repos "$repos" \
+  --argjson pubs "$(api GET "publications/rpm/rpm/?fields=pulp_href,repository_version&limit=1000")" \
+  --argjson dists "$(api GET "distributions/rpm/rpm/?ordering=name&fields=name,base_url,publication,repository&limit=1000")" '
+  ($repos.results | map({key: .pulp_href, value: .name}) | from_entries) as $name
+  | ($pubs.results | map({key: .pulp_href, value: .repository_version}) | from_entries) as $ver
+  | $dists.results[]
+  | if .publication then
+      ($ver[.publication] | capture("^(?<r>.*/)versions/(?<n>[0-9]+)/$")) as $v
+      | "  dist \(.name) -> publication of \($name[$v.r]) v\($v.n)  \(.base_url)"
+    else "  dist \(.name) -> repository \($name[.repository])  \(.base_url)" end'
