@@ -26,11 +26,13 @@ if ((${#missing[@]})); then
 fi
 
 # --- Python virtualenv with pulpcore + pulp-rpm --------------------------------
+mkdir -p "$CACHE_DIR"
+exec 8>"$CACHE_DIR/.install.lock"   # two installs at once would trip over each other
+flock -w 900 8 || die "could not lock $CACHE_DIR/.install.lock"
 if [[ -x "$VENV/bin/pulpcore-manager" && -f "$VENV_MARKER" ]]; then
   log "venv ready: $VENV"
 else
   log "creating venv $VENV (pulpcore==$PULPCORE_VERSION pulp-rpm==$PULP_RPM_VERSION; ~1 min)"
-  mkdir -p "$CACHE_DIR"
   rm -rf "$VENV"   # a half-done install (no marker) is not trusted
   python3 -m venv "$VENV"
   pip=("$VENV/bin/pip" install -q --disable-pip-version-check --no-input)

@@ -40,6 +40,17 @@ abs_pulp_home() {
   ENV_FILE="$PULP_HOME/env"
 }
 
+# Serialize start/seed/stop on one PULP_HOME (tests may call up.sh in parallel).
+# The lock is fd 9, released when the script exits; nested calls (start.sh ->
+# stop.sh) see PULP_LOCK_HELD and do not lock again. Long-lived children must
+# not inherit fd 9 (launch with 9>&-), or the lock would outlive the script.
+lock_pulp_home() {
+  [[ "${PULP_LOCK_HELD:-}" == "$PULP_HOME" ]] && return 0
+  exec 9>"$PULP_HOME/.lock"
+  flock -w 900 9 || die "could not lock $PULP_HOME/.lock within 900 s"
+  export PULP_LOCK_HELD="$PULP_HOME"
+}
+
 # Run a command as the PostgreSQL owner: the `postgres` OS user when we are
 # root (PostgreSQL refuses to run as root), else the current user.
 as_pg() {

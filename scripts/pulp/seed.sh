@@ -22,6 +22,7 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 abs_pulp_home
+lock_pulp_home
 [[ -f "$ENV_FILE" ]] || die "no $ENV_FILE: run scripts/pulp/start.sh first"
 # shellcheck source=/dev/null
 source "$ENV_FILE"

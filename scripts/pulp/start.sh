@@ -14,6 +14,7 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 abs_pulp_home
+lock_pulp_home
 
 START_TIMEOUT="${PULP_START_TIMEOUT:-120}"
 [[ -x "$VENV/bin/pulpcore-manager" && -f "$VENV_MARKER" ]] \
@@ -60,7 +61,7 @@ PG_PORT="$(free_port)"
 log "PostgreSQL on 127.0.0.1:$PG_PORT"
 as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$PG_ROOT/postgresql.log" -w -t 60 \
   -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -c unix_socket_directories='$PG_SOCK'" \
-  start >/dev/null \
+  start >/dev/null 9>&- \
   || { tail -20 "$PG_ROOT/postgresql.log" >&2; die "PostgreSQL did not start"; }
 psql_() { as_pg "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qAtX "$@"; }
 if [[ "$(psql_ -c "SELECT 1 FROM pg_database WHERE datname='pulp'")" != 1 ]]; then
@@ -127,7 +128,7 @@ fi
 # does not fork and $! is the group's pid), log to logs/NAME.log.
 launch() {
   local name=$1; shift
-  setsid "$@" >"$LOGS_DIR/$name.log" 2>&1 </dev/null &
+  setsid "$@" >"$LOGS_DIR/$name.log" 2>&1 </dev/null 9>&- &
   echo $! >"$PIDS_DIR/$name.pid"
 }
 launch api pulpcore-api --bind "127.0.0.1:$API_PORT" --workers 2

@@ -8,6 +8,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 [[ -d "$PULP_HOME" ]] || { log "nothing to stop ($PULP_HOME does not exist)"; exit 0; }
 abs_pulp_home
+lock_pulp_home
 
 rm -f "$ENV_FILE"   # no one should pick up a server that is going away
 
