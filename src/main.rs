@@ -1,1 +1,63 @@
-fn main() {}
+//! repo-console: parse the command line, load the configuration, start serving.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use repo_console::app::{config, startup};
+
+/// A web console for the versions of Pulp 3 RPM repositories and their deployment.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    /// A TOML file layered over the built-in defaults (config/default.toml).
+    #[arg(long, env = "REPO_CONSOLE_CONFIG")]
+    config: Option<PathBuf>,
+    /// Address to listen on, e.g. 127.0.0.1:8080.
+    #[arg(long, env = "REPO_CONSOLE_LISTEN")]
+    listen: Option<String>,
+    /// The audit log file (JSON Lines).
+    #[arg(long, env = "REPO_CONSOLE_AUDIT_PATH")]
+    audit_path: Option<PathBuf>,
+    /// The Pulp server's URL; without one, the built-in demo upstream is used.
+    #[arg(long, env = "REPO_CONSOLE_PULP_URL")]
+    pulp_url: Option<String>,
+    #[arg(long, env = "REPO_CONSOLE_PULP_USERNAME")]
+    pulp_username: Option<String>,
+    /// Prefer the environment or pulp.password_file: a flag shows in the process list.
+    #[arg(long, env = "REPO_CONSOLE_PULP_PASSWORD", hide_env_values = true)]
+    pulp_password: Option<String>,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "repo_console=info,tower_http=info".into()),
+        )
+        .init();
+    let overrides = config::Overrides {
+        config_file: cli.config,
+        listen: cli.listen,
+        audit_path: cli.audit_path,
+        pulp_url: cli.pulp_url,
+        pulp_username: cli.pulp_username,
+        pulp_password: cli.pulp_password,
+    };
+    let result = match config::load(&overrides) {
+        Ok(config) => startup::run(config)
+            .await
+            .map_err(|e| format!("cannot serve: {e}")),
+        Err(error) => Err(error.to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            tracing::error!("{message}");
+            eprintln!("repo-console: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,1 +1,8 @@
+//! Adapters: the technology behind each port, and the web front.
+
+pub mod audit_jsonl;
+pub mod audit_stdout;
+pub mod clock_system;
+pub mod identity_fixed;
 pub mod memory;
+pub mod web;

@@ -56,22 +56,41 @@ impl ProductionTarget {
     }
 }
 
-/// The configured distribution when one is named, else the one serving this repository.
-pub fn production_distribution(
+/// Where production is for one repository, and what it serves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProductionState {
+    pub target: Result<ProductionTarget, Refusal>,
+    /// The version production serves, when it serves one of this repository.
+    pub deployed: Option<Deployed>,
+}
+
+/// The configured distribution when one is named (production is then what it serves),
+/// else the spec's rule: the first distribution serving a version of this repository.
+pub fn production_state(
+    repo: &RepoId,
     configured: Option<&str>,
     distributions: &[Distribution],
-    deployed: Option<&Deployed>,
-) -> Result<ProductionTarget, Refusal> {
+    publications: &HashMap<PublicationHref, Publication>,
+) -> ProductionState {
     match configured {
-        Some(name) => distributions
-            .iter()
-            .find(|d| d.name == name)
-            .cloned()
-            .map(ProductionTarget::Configured)
-            .ok_or_else(|| Refusal::ConfiguredDistributionMissing(name.to_owned())),
-        None => deployed
-            .map(|d| ProductionTarget::Serving(d.distribution.clone()))
-            .ok_or(Refusal::NoProductionDistribution),
+        Some(name) => match distributions.iter().find(|d| d.name == name) {
+            Some(dist) => ProductionState {
+                deployed: find_deployed(repo, std::slice::from_ref(dist), publications),
+                target: Ok(ProductionTarget::Configured(dist.clone())),
+            },
+            None => ProductionState {
+                target: Err(Refusal::ConfiguredDistributionMissing(name.to_owned())),
+                deployed: None,
+            },
+        },
+        None => {
+            let deployed = find_deployed(repo, distributions, publications);
+            let target = deployed
+                .as_ref()
+                .map(|d| ProductionTarget::Serving(d.distribution.clone()))
+                .ok_or(Refusal::NoProductionDistribution);
+            ProductionState { target, deployed }
+        }
     }
 }
 

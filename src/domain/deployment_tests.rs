@@ -103,25 +103,57 @@ fn nothing_is_deployed_when_no_distribution_serves_the_repo() {
 }
 
 #[test]
-fn a_configured_distribution_wins_over_the_serving_one() {
-    let dists = [dist("prod", Some("/p/a/")), dist("live", None)];
-    let target = production_distribution(Some("live"), &dists, None).unwrap();
-    assert_eq!(target, ProductionTarget::Configured(dists[1].clone()));
+fn a_configured_distribution_wins_and_production_is_what_it_serves() {
+    let pubs = pubs(vec![
+        publication("/p/a/", ID, 3),
+        publication("/p/b/", ID, 5),
+    ]);
+    let dists = [dist("staging", Some("/p/b/")), dist("live", Some("/p/a/"))];
+    let state = production_state(&repo_id(), Some("live"), &dists, &pubs);
+    assert_eq!(
+        state.target,
+        Ok(ProductionTarget::Configured(dists[1].clone()))
+    );
+    assert_eq!(state.deployed.unwrap().number, VersionNumber::new(3));
+}
+
+#[test]
+fn a_configured_distribution_serving_nothing_means_nothing_deployed() {
+    let pubs = pubs(vec![publication("/p/b/", ID, 5)]);
+    let dists = [dist("staging", Some("/p/b/")), dist("live", None)];
+    let state = production_state(&repo_id(), Some("live"), &dists, &pubs);
+    assert!(state.target.is_ok());
+    assert_eq!(state.deployed, None);
 }
 
 #[test]
 fn a_configured_distribution_that_does_not_exist_is_a_refusal() {
-    let err = production_distribution(Some("gone"), &[dist("prod", None)], None).unwrap_err();
+    let state = production_state(
+        &repo_id(),
+        Some("gone"),
+        &[dist("prod", None)],
+        &HashMap::new(),
+    );
+    let err = state.target.unwrap_err();
     assert_eq!(err, Refusal::ConfiguredDistributionMissing("gone".into()));
     assert!(err.to_string().contains("[production]"));
 }
 
 #[test]
-fn without_configuration_or_serving_distribution_deploy_is_refused() {
+fn without_configuration_the_serving_distribution_is_production() {
+    let pubs = pubs(vec![publication("/p/a/", ID, 3)]);
+    let dists = [dist("prod", Some("/p/a/"))];
+    let state = production_state(&repo_id(), None, &dists, &pubs);
     assert_eq!(
-        production_distribution(None, &[dist("x", None)], None),
-        Err(Refusal::NoProductionDistribution)
+        state.target,
+        Ok(ProductionTarget::Serving(dists[0].clone()))
     );
+}
+
+#[test]
+fn without_configuration_or_serving_distribution_deploy_is_refused() {
+    let state = production_state(&repo_id(), None, &[dist("x", None)], &HashMap::new());
+    assert_eq!(state.target, Err(Refusal::NoProductionDistribution));
 }
 
 fn facts(deployed: Option<u64>) -> DeployFacts {
@@ -134,7 +166,10 @@ fn facts(deployed: Option<u64>) -> DeployFacts {
     DeployFacts {
         repo: verified_repo(),
         versions: vec![version(1, 10), version(2, 12), version(4, 9)],
-        production: production_distribution(None, &[prod], deployed.as_ref()),
+        production: match &deployed {
+            Some(d) => Ok(ProductionTarget::Serving(d.distribution.clone())),
+            None => Err(Refusal::NoProductionDistribution),
+        },
         deployed,
     }
 }

@@ -13,8 +13,8 @@ pub mod version;
 
 pub use audit::{AuditOutcome, DeployId, DeployRecord};
 pub use deployment::{
-    check_confirmation, find_deployed, plan_deploy, production_distribution, DeployFacts,
-    DeployPlan, DeployRequest, Deployed, ProductionChanged, ProductionTarget, Refusal,
+    check_confirmation, find_deployed, plan_deploy, production_state, DeployFacts, DeployPlan,
+    DeployRequest, Deployed, ProductionChanged, ProductionState, ProductionTarget, Refusal,
 };
 pub use href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,

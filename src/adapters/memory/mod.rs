@@ -1,1 +1,14 @@
+//! In-memory adapters: a Pulp that lives in the process (the demo upstream and the fast
+//! tests' upstream), an audit sink that keeps records, and a pinned clock.
+//! Always compiled, because the demo and the integration tests both need them.
 
+mod pulp;
+mod pulp_port;
+mod pulp_state;
+mod recording;
+
+pub mod demo;
+
+pub use demo::demo_pulp;
+pub use pulp::{InMemoryPulp, MemoryOptions, SyncScript};
+pub use recording::{FixedClock, RecordingAuditSink};

@@ -1,0 +1,77 @@
+//! `JsonlAuditSink`: appends one JSON object per line to a file, durably.
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use async_trait::async_trait;
+
+use crate::domain::DeployRecord;
+use crate::ports::{AuditError, AuditSink};
+
+/// Each record is serialized to one line and appended with a single `write` on a file
+/// opened in append mode (so lines from several processes never interleave), then synced
+/// to disk before `record` returns. The file and its directory are created when missing.
+pub struct JsonlAuditSink {
+    path: PathBuf,
+    /// Serializes this process's writers (one line at a time, in order).
+    turn: tokio::sync::Mutex<()>,
+}
+
+impl JsonlAuditSink {
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            turn: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn error(&self, reason: impl ToString) -> AuditError {
+        AuditError {
+            target: self.path.display().to_string(),
+            reason: reason.to_string(),
+        }
+    }
+
+    async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(PathBuf) -> std::io::Result<T> + Send + 'static,
+    ) -> Result<T, AuditError> {
+        let path = self.path.clone();
+        tokio::task::spawn_blocking(move || work(path))
+            .await
+            .map_err(|e| self.error(e))?
+            .map_err(|e| self.error(e))
+    }
+}
+
+/// Opens the file for appending, creating it and its directory when missing.
+fn open_for_append(path: &Path) -> std::io::Result<fs::File> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir)?;
+    }
+    OpenOptions::new().create(true).append(true).open(path)
+}
+
+#[async_trait]
+impl AuditSink for JsonlAuditSink {
+    async fn record(&self, record: &DeployRecord) -> Result<(), AuditError> {
+        let mut line = serde_json::to_vec(record).map_err(|e| self.error(e))?;
+        line.push(b'\n');
+        let _turn = self.turn.lock().await;
+        self.blocking(move |path| {
+            let mut file = open_for_append(&path)?;
+            file.write_all(&line)?;
+            file.sync_data()
+        })
+        .await
+    }
+
+    async fn check_writable(&self) -> Result<(), AuditError> {
+        self.blocking(|path| open_for_append(&path).map(drop)).await
+    }
+}

@@ -1,0 +1,37 @@
+//! `StdoutAuditSink`: the same JSON lines on standard output, for container log collectors.
+
+use std::io::Write;
+
+use async_trait::async_trait;
+
+use crate::domain::DeployRecord;
+use crate::ports::{AuditError, AuditSink};
+
+#[derive(Default)]
+pub struct StdoutAuditSink {
+    turn: tokio::sync::Mutex<()>,
+}
+
+fn error(reason: impl ToString) -> AuditError {
+    AuditError {
+        target: "standard output".into(),
+        reason: reason.to_string(),
+    }
+}
+
+#[async_trait]
+impl AuditSink for StdoutAuditSink {
+    async fn record(&self, record: &DeployRecord) -> Result<(), AuditError> {
+        let mut line = serde_json::to_vec(record).map_err(error)?;
+        line.push(b'\n');
+        let _turn = self.turn.lock().await;
+        let mut out = std::io::stdout().lock();
+        out.write_all(&line)
+            .and_then(|()| out.flush())
+            .map_err(error)
+    }
+
+    async fn check_writable(&self) -> Result<(), AuditError> {
+        std::io::stdout().flush().map_err(error)
+    }
+}

@@ -1,0 +1,209 @@
+//! The demo upstream: what the console shows when no Pulp is configured.
+//! Realistic names and sizes, built deterministically (same data every start).
+
+use std::time::Duration;
+
+use chrono::{DateTime, Duration as Days, Utc};
+
+use super::pulp::{InMemoryPulp, MemoryOptions, SyncScript};
+use crate::domain::{ChecksumType, RepoVerification, VersionNumber};
+
+/// The package names the demo draws from.
+const NAMES: &[&str] = &[
+    "bash",
+    "coreutils",
+    "openssl",
+    "glibc",
+    "kernel",
+    "systemd",
+    "curl",
+    "openssh",
+    "sudo",
+    "vim",
+    "python3",
+    "perl",
+    "tar",
+    "gzip",
+    "xz",
+    "zlib",
+    "libxml2",
+    "nginx",
+    "httpd",
+    "postgresql",
+    "rsync",
+    "git",
+    "tzdata",
+    "ca-certificates",
+    "dnf",
+    "rpm",
+    "grub2",
+    "firewalld",
+    "chrony",
+    "audit",
+    "selinux-policy",
+    "NetworkManager",
+    "util-linux",
+    "e2fsprogs",
+    "lvm2",
+    "krb5-libs",
+    "nss",
+    "pam",
+    "shadow-utils",
+    "procps-ng",
+    "iproute",
+    "bind-utils",
+    "less",
+    "findutils",
+];
+
+/// A small deterministic generator (so the demo looks the same every time).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, bound: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % bound.max(1)
+    }
+}
+
+fn verified() -> RepoVerification {
+    RepoVerification {
+        gpgcheck: Some(true),
+        repo_gpgcheck: Some(true),
+        checksum: Some(ChecksumType::Sha256),
+    }
+}
+
+/// Builds the demo: four repositories and their distributions.
+/// `options` controls how long tasks take (the demo uses a visible delay).
+pub fn demo_pulp(options: MemoryOptions, now: DateTime<Utc>) -> InMemoryPulp {
+    let pulp = InMemoryPulp::new(options);
+    seed_baseos(&pulp, now);
+    seed_appstream(&pulp, now);
+    seed_internal_tools(&pulp, now);
+    seed_vendor(&pulp, now);
+    pulp
+}
+
+/// rhel9-baseos: verified, 46 versions with gaps, hundreds of packages; production serves an older one.
+fn seed_baseos(pulp: &InMemoryPulp, now: DateTime<Utc>) {
+    let start = now - Days::days(120);
+    let id = pulp.add_repo_at("rhel9-baseos", verified(), start);
+    let mut rng = Lcg(9);
+    let mut live: Vec<String> = Vec::new();
+    let mut next_release = 0u64;
+    for step in 1..=46u64 {
+        let mut add = Vec::new();
+        let mut remove = Vec::new();
+        let initial = if step == 1 { 320 } else { 0 };
+        for _ in 0..initial + rng.next(14) {
+            next_release += 1;
+            let name = NAMES[rng.next(NAMES.len() as u64) as usize];
+            add.push(format!(
+                "{name}-{}.{}-{}.el9.x86_64",
+                1 + next_release % 7,
+                next_release,
+                1 + rng.next(4)
+            ));
+        }
+        if step > 1 {
+            for _ in 0..rng.next(9) {
+                if !live.is_empty() {
+                    remove.push(live.remove(rng.next(live.len() as u64) as usize));
+                }
+            }
+        }
+        live.extend(add.iter().cloned());
+        let at = start + Days::hours(step as i64 * 60);
+        let adds: Vec<&str> = add.iter().map(String::as_str).collect();
+        let removes: Vec<&str> = remove.iter().map(String::as_str).collect();
+        pulp.add_version_at(&id, &adds, &removes, at);
+    }
+    for gap in [5, 6, 17, 29, 30, 31] {
+        pulp.delete_version(&id, VersionNumber::new(gap));
+    }
+    let live_publication = pulp.publish(&id, VersionNumber::new(38));
+    pulp.publish(&id, VersionNumber::new(22));
+    pulp.add_distribution("rhel9-baseos-prod", Some(&live_publication));
+    pulp.add_repo_distribution("rhel9-baseos-latest", &id);
+    let add: Vec<String> = (0..24)
+        .map(|i| format!("security-fix-{i}.0-1.el9.x86_64"))
+        .collect();
+    pulp.add_remote(
+        &id,
+        SyncScript::Succeeds {
+            duration: Duration::from_secs(10),
+            add,
+            remove: Vec::new(),
+        },
+    );
+}
+
+/// epel9-appstream: verified and never deployed; its production distribution exists but
+/// serves nothing yet (the demo config names it in `[production]`).
+fn seed_appstream(pulp: &InMemoryPulp, now: DateTime<Utc>) {
+    let start = now - Days::days(30);
+    let id = pulp.add_repo_at("epel9-appstream", verified(), start);
+    let mut rng = Lcg(41);
+    for step in 1..=8i64 {
+        let add: Vec<String> = (0..40 + rng.next(30))
+            .map(|i| format!("app-{step}-{i}-1.0-1.el9.noarch"))
+            .collect();
+        let adds: Vec<&str> = add.iter().map(String::as_str).collect();
+        pulp.add_version_at(&id, &adds, &[], start + Days::days(step * 3));
+    }
+    pulp.add_distribution("epel9-appstream-prod", None);
+}
+
+/// internal-tools: signatures are not checked (gpgcheck off), so deploy is refused.
+fn seed_internal_tools(pulp: &InMemoryPulp, now: DateTime<Utc>) {
+    let start = now - Days::days(12);
+    let settings = RepoVerification {
+        gpgcheck: Some(false),
+        repo_gpgcheck: Some(false),
+        checksum: None,
+    };
+    let id = pulp.add_repo_at("internal-tools", settings, start);
+    let mut live: Vec<String> = Vec::new();
+    for step in 1..=5i64 {
+        let add: Vec<String> = (0..6)
+            .map(|i| format!("tool{i}-0.{step}-1.noarch"))
+            .collect();
+        let adds: Vec<&str> = add.iter().map(String::as_str).collect();
+        let removes: Vec<&str> = live.iter().map(String::as_str).collect();
+        pulp.add_version_at(&id, &adds, &removes, start + Days::days(step * 2));
+        live = add;
+    }
+    let reason =
+        "Cannot connect to host tools.corp.example:443 ssl:default [Name or service not known]";
+    pulp.add_remote(
+        &id,
+        SyncScript::Fails {
+            duration: Duration::from_secs(3),
+            reason: reason.into(),
+        },
+    );
+}
+
+/// vendor-drivers: package signatures checked, metadata signature not: partly verified.
+fn seed_vendor(pulp: &InMemoryPulp, now: DateTime<Utc>) {
+    let start = now - Days::days(60);
+    let settings = RepoVerification {
+        gpgcheck: Some(true),
+        repo_gpgcheck: Some(false),
+        checksum: Some(ChecksumType::Sha256),
+    };
+    let id = pulp.add_repo_at("vendor-drivers", settings, start);
+    for step in 1..=3i64 {
+        let add: Vec<String> = (0..12)
+            .map(|i| format!("kmod-vendor{i}-{step}.0-1.el9.x86_64"))
+            .collect();
+        let adds: Vec<&str> = add.iter().map(String::as_str).collect();
+        pulp.add_version_at(&id, &adds, &[], start + Days::days(step * 15));
+    }
+    let publication = pulp.publish(&id, VersionNumber::new(2));
+    pulp.add_distribution("vendor-drivers-prod", Some(&publication));
+}

@@ -1,0 +1,229 @@
+//! `InMemoryPulp`: a Pulp 3 that lives in the process, with a builder for tests and the demo.
+
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+
+pub use super::pulp_state::SyncScript;
+use super::pulp_state::{DistEntry, RepoEntry, State, API};
+use crate::domain::{
+    Distribution, DistributionHref, PublicationHref, RemoteHref, RepoId, RepoVerification,
+    Repository, VersionNumber,
+};
+
+/// How the in-memory Pulp behaves in time.
+#[derive(Debug, Clone, Copy)]
+pub struct MemoryOptions {
+    /// How long a publish or distribution task takes before its effect lands.
+    pub task_delay: Duration,
+    /// How long `wait_for_task` waits before answering `Timeout`.
+    pub task_timeout: Duration,
+}
+
+impl Default for MemoryOptions {
+    fn default() -> Self {
+        Self {
+            task_delay: Duration::from_millis(20),
+            task_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// A Pulp 3 (pulp_rpm) held in memory. Cheap to build; safe to share between tasks.
+pub struct InMemoryPulp {
+    pub(super) state: Mutex<State>,
+    pub(super) options: MemoryOptions,
+    calls: Mutex<Vec<String>>,
+}
+
+impl Default for InMemoryPulp {
+    fn default() -> Self {
+        Self::new(MemoryOptions::default())
+    }
+}
+
+impl InMemoryPulp {
+    pub fn new(options: MemoryOptions) -> Self {
+        Self {
+            state: Mutex::new(State::default()),
+            options,
+            calls: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub(super) fn lock(&self) -> MutexGuard<'_, State> {
+        let mut state = self
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        state.settle();
+        state
+    }
+
+    /// Notes one port call (operation and argument), for tests that check what reached upstream.
+    pub(super) fn note(&self, call: String) {
+        self.calls
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(call);
+    }
+
+    /// Every port call made so far, as `operation argument`.
+    pub fn calls(&self) -> Vec<String> {
+        self.calls.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Adds a repository with version 0 (empty), as Pulp does.
+    pub fn add_repo(&self, name: &str, verification: RepoVerification) -> RepoId {
+        self.add_repo_at(name, verification, Utc::now())
+    }
+
+    /// Like [`Self::add_repo`], with version 0 created at `at`.
+    pub fn add_repo_at(
+        &self,
+        name: &str,
+        verification: RepoVerification,
+        at: DateTime<Utc>,
+    ) -> RepoId {
+        let mut state = self.lock();
+        let uuid = state.next_uuid();
+        let id = RepoId::parse(&uuid).expect("generated ids are UUIDs");
+        let repo = Repository {
+            id: id.clone(),
+            href: format!("{API}repositories/rpm/rpm/{uuid}/"),
+            name: Some(name.to_owned()),
+            verification,
+            latest_version: None,
+            remote: None,
+        };
+        state.repos.insert(
+            id.clone(),
+            RepoEntry {
+                repo,
+                versions: Vec::new(),
+                next_number: 0,
+            },
+        );
+        state
+            .add_version(&id, &[], &[], at)
+            .expect("the repository was just added");
+        id
+    }
+
+    /// Adds a version with `add` and `remove` applied to the latest one; answers its number.
+    pub fn add_version(&self, id: &RepoId, add: &[&str], remove: &[&str]) -> VersionNumber {
+        self.add_version_at(id, add, remove, Utc::now())
+    }
+
+    pub fn add_version_at(
+        &self,
+        id: &RepoId,
+        add: &[&str],
+        remove: &[&str],
+        at: DateTime<Utc>,
+    ) -> VersionNumber {
+        let owned = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let number = self
+            .lock()
+            .add_version(id, &owned(add), &owned(remove), at)
+            .expect("known repository");
+        VersionNumber::new(number)
+    }
+
+    /// Deletes a version (its changes fold into the next, as in Pulp).
+    pub fn delete_version(&self, id: &RepoId, number: VersionNumber) {
+        self.lock()
+            .delete_version(id, number.get())
+            .expect("known version");
+    }
+
+    /// Publishes a version at once (no task), answering the publication.
+    pub fn publish(&self, id: &RepoId, number: VersionNumber) -> PublicationHref {
+        self.lock()
+            .publish(id, number.get())
+            .expect("known version")
+    }
+
+    /// Adds a distribution serving `publication` (or nothing).
+    pub fn add_distribution(
+        &self,
+        name: &str,
+        publication: Option<&PublicationHref>,
+    ) -> DistributionHref {
+        self.insert_distribution(name, publication.cloned(), None)
+    }
+
+    /// Adds a distribution that follows a repository directly (no publication).
+    pub fn add_repo_distribution(&self, name: &str, repo: &RepoId) -> DistributionHref {
+        self.insert_distribution(name, None, Some(repo.clone()))
+    }
+
+    fn insert_distribution(
+        &self,
+        name: &str,
+        publication: Option<PublicationHref>,
+        repository: Option<RepoId>,
+    ) -> DistributionHref {
+        let mut state = self.lock();
+        let href =
+            DistributionHref::new(format!("{API}distributions/rpm/rpm/{}/", state.next_uuid()));
+        let dist = Distribution {
+            href: href.clone(),
+            name: name.to_owned(),
+            base_path: name.to_owned(),
+            publication,
+        };
+        state.distributions.push(DistEntry { dist, repository });
+        href
+    }
+
+    /// Deletes a distribution by name (as an operator might, between two calls).
+    pub fn remove_distribution(&self, name: &str) {
+        self.lock().distributions.retain(|d| d.dist.name != name);
+    }
+
+    /// The distribution named `name`, as it is now.
+    pub fn distribution(&self, name: &str) -> Option<Distribution> {
+        self.lock()
+            .distributions
+            .iter()
+            .find(|d| d.dist.name == name)
+            .map(|d| d.dist.clone())
+    }
+
+    /// The version number a publication was made from.
+    pub fn publication_version(&self, href: &PublicationHref) -> Option<VersionNumber> {
+        self.lock()
+            .publications
+            .get(href)
+            .and_then(|p| p.repository_version.number())
+    }
+
+    /// Gives a repository a remote whose synchronizations follow `script`.
+    pub fn add_remote(&self, id: &RepoId, script: SyncScript) -> RemoteHref {
+        let mut state = self.lock();
+        let href = RemoteHref::new(format!("{API}remotes/rpm/rpm/{}/", state.next_uuid()));
+        state.remotes.insert(href.clone(), script);
+        if let Ok(entry) = state.repo_mut(id) {
+            entry.repo.remote = Some(href.clone());
+        }
+        href
+    }
+
+    /// Changes the verification settings of a repository.
+    pub fn set_verification(&self, id: &RepoId, verification: RepoVerification) {
+        if let Ok(entry) = self.lock().repo_mut(id) {
+            entry.repo.verification = verification;
+        }
+    }
+
+    /// The id of the repository named `name`.
+    pub fn repo_id(&self, name: &str) -> Option<RepoId> {
+        self.lock()
+            .repos
+            .values()
+            .find(|r| r.repo.name.as_deref() == Some(name))
+            .map(|r| r.repo.id.clone())
+    }
+}

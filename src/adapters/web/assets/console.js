@@ -1,0 +1,108 @@
+// repo-console: the little behaviour the pages need. No inline scripts (CSP), no eval.
+(function () {
+  "use strict";
+
+  // ---- Theme: light / dark, remembered in this browser.
+  var root = document.documentElement;
+  var saved = null;
+  try { saved = localStorage.getItem("repo-console-theme"); } catch (e) { /* storage blocked */ }
+  if (saved === "dark" || saved === "light") { root.setAttribute("data-theme", saved); }
+
+  function currentTheme() {
+    var explicit = root.getAttribute("data-theme");
+    if (explicit) { return explicit; }
+    return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  }
+
+  function labelThemeButton() {
+    var button = document.getElementById("theme-toggle");
+    if (!button) { return; }
+    var next = currentTheme() === "dark" ? "light" : "dark";
+    button.textContent = next === "dark" ? "\u263E Dark" : "\u2600 Light";
+    button.setAttribute("aria-label", "Switch to the " + next + " theme");
+  }
+
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest && event.target.closest("#theme-toggle");
+    if (!toggle) { return; }
+    var next = currentTheme() === "dark" ? "light" : "dark";
+    root.setAttribute("data-theme", next);
+    try { localStorage.setItem("repo-console-theme", next); } catch (e) { /* storage blocked */ }
+    labelThemeButton();
+  });
+
+  // ---- The deploy modal: type-to-confirm, Cancel / Esc, focus kept inside and given back.
+  var opener = null;
+
+  function modal() { return document.getElementById("deploy-modal"); }
+
+  function syncConfirmButton() {
+    var m = modal();
+    if (!m) { return; }
+    var input = m.querySelector("input[name=confirm]");
+    var confirm = m.querySelector("[data-modal-confirm]");
+    if (!input || !confirm) { return; }
+    // An attribute comparison: the exact text, same case, no trimming.
+    confirm.disabled = input.value !== m.getAttribute("data-confirm");
+  }
+
+  function closeModal() {
+    var host = document.getElementById("modal-host");
+    if (host) { host.innerHTML = ""; }
+    giveFocusBack();
+  }
+
+  function giveFocusBack() {
+    var target = opener && document.contains(opener) ? opener : document.getElementById("deploy-banner");
+    if (target) {
+      if (!target.hasAttribute("tabindex") && target.id === "deploy-banner") { target.setAttribute("tabindex", "-1"); }
+      target.focus();
+    }
+    opener = null;
+  }
+
+  function focusables(m) {
+    return Array.prototype.filter.call(
+      m.querySelectorAll("button, input, a[href], [tabindex]:not([tabindex='-1'])"),
+      function (el) { return !el.disabled && el.type !== "hidden"; }
+    );
+  }
+
+  document.addEventListener("input", function (event) {
+    if (event.target.closest && event.target.closest("#deploy-modal")) { syncConfirmButton(); }
+  });
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-modal-cancel]")) { closeModal(); }
+    var deploy = event.target.closest && event.target.closest("[data-deploy-version]");
+    if (deploy) { opener = deploy; }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    var m = modal();
+    if (!m) { return; }
+    if (event.key === "Escape") { event.preventDefault(); closeModal(); return; }
+    if (event.key === "Tab") {
+      var items = focusables(m);
+      if (items.length === 0) { return; }
+      var first = items[0], last = items[items.length - 1];
+      if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
+      else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
+      else if (!m.contains(document.activeElement)) { event.preventDefault(); first.focus(); }
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!event.detail || !event.detail.target || event.detail.target.id !== "modal-host") { return; }
+    var m = modal();
+    if (m) {
+      syncConfirmButton();
+      var input = m.querySelector("input[name=confirm]") || focusables(m)[0];
+      if (input) { input.focus(); }
+    } else {
+      giveFocusBack();
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", labelThemeButton);
+})();

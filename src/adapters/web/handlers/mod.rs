@@ -1,0 +1,6 @@
+//! Handlers: extract, call one use case, render.
+
+pub mod dashboard;
+pub mod deploy;
+pub mod sync;
+pub mod versions;

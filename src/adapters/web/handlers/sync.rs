@@ -1,0 +1,33 @@
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+use crate::app::sync::{current_sync, start_sync, SyncError};
+use crate::app::AppState;
+
+use super::super::extract::RepoPath;
+use super::super::views::sync_cell::{sync_cell, sync_error_cell};
+
+/// POST /repos/{uuid}/sync: starts a synchronization; answers the cell.
+pub async fn start(State(state): State<AppState>, RepoPath(id): RepoPath) -> Response {
+    match start_sync(&state, &id).await {
+        Ok(sync) => sync_cell(&id, &sync, true, None).into_response(),
+        Err(error) => {
+            let status = match error {
+                SyncError::NoRemote | SyncError::AlreadyRunning => StatusCode::CONFLICT,
+                SyncError::Upstream(_) => StatusCode::BAD_GATEWAY,
+            };
+            (status, sync_error_cell(&error.to_string())).into_response()
+        }
+    }
+}
+
+/// GET /repos/{uuid}/sync: the cell as it is now (polled while a sync runs).
+pub async fn cell(State(state): State<AppState>, RepoPath(id): RepoPath) -> Response {
+    match current_sync(&state, &id).await {
+        Ok((sync, has_remote)) => sync_cell(&id, &sync, has_remote, None).into_response(),
+        Err(error) => {
+            (StatusCode::BAD_GATEWAY, sync_error_cell(&error.to_string())).into_response()
+        }
+    }
+}

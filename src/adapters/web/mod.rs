@@ -1,0 +1,53 @@
+//! The web adapter: axum routes, thin handlers, maud views, embedded assets.
+
+pub mod assets;
+mod errors;
+mod extract;
+mod handlers;
+mod security;
+pub mod views;
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::get;
+use axum::Router;
+use tower_http::trace::TraceLayer;
+
+use crate::app::AppState;
+
+pub use errors::WebError;
+pub use security::CSP;
+
+/// Request bodies larger than this are refused (413): a deploy form is a few bytes.
+const BODY_LIMIT: usize = 16 * 1024;
+
+/// The console's routes, ready to serve (tests call this without a network too).
+pub fn router(state: AppState) -> Router {
+    let [csp, nosniff, referrer, frames] = security::headers();
+    Router::new()
+        .route("/", get(handlers::dashboard::show))
+        .route("/repos/{uuid}/versions", get(handlers::versions::show))
+        .route(
+            "/repos/{uuid}/deploy/confirm",
+            get(handlers::deploy::confirm),
+        )
+        .route(
+            "/repos/{uuid}/deploy",
+            axum::routing::post(handlers::deploy::submit),
+        )
+        .route(
+            "/repos/{uuid}/sync",
+            get(handlers::sync::cell).post(handlers::sync::start),
+        )
+        .route("/healthz", get(|| async { "ok" }))
+        .route(assets::HTMX_PATH, get(assets::htmx))
+        .route(assets::CSS_PATH, get(assets::css))
+        .route(assets::JS_PATH, get(assets::js))
+        .fallback(|| async { WebError::NotFound("No such page.".into()) })
+        .with_state(state)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(csp)
+        .layer(nosniff)
+        .layer(referrer)
+        .layer(frames)
+        .layer(TraceLayer::new_for_http())
+}

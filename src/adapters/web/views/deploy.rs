@@ -1,0 +1,121 @@
+//! The deploy confirmation modal and the answers to a deploy.
+
+use maud::{html, Markup};
+
+use crate::app::deploy::DeployStep;
+use crate::app::versions::VersionsPage;
+use crate::domain::{signed, DeployPlan, ProductionChanged};
+use crate::ports::{AuditError, UpstreamError};
+
+use super::layout::notice;
+use super::versions::version_list;
+
+/// The preview and the type-to-confirm modal. `error` is shown inside it (a refused or
+/// failed attempt stays where the operator is looking).
+pub fn confirm_modal(plan: &DeployPlan, error: Option<Markup>) -> Markup {
+    let name = plan.confirmation_text();
+    let current = plan
+        .current
+        .map_or_else(|| "nothing deployed".to_owned(), |n| n.label());
+    let target = plan.target_number();
+    let net_class = match plan.net_change {
+        c if c > 0 => "net plus",
+        c if c < 0 => "net minus",
+        _ => "net zero",
+    };
+    html! {
+        div.modal-backdrop {
+            div.modal id="deploy-modal" role="dialog" aria-modal="true" aria-labelledby="deploy-title"
+                data-confirm=(name) {
+                h2 id="deploy-title" { "Deploy to production" }
+                dl.preview {
+                    div { dt { "Change" } dd { span.from { (current) } " \u{2192} " span.to { (target.label()) } } }
+                    div { dt { "Net packages" } dd { span class=(net_class) data-net=(plan.net_change) { (signed(plan.net_change)) } } }
+                    div { dt { "Distribution" } dd { (plan.distribution.name) } }
+                }
+                @if let Some(error) = error { (error) }
+                form.confirm-form hx-post={ "/repos/" (plan.repo.id) "/deploy" } hx-target="#modal-host" hx-swap="innerHTML" {
+                    input type="hidden" name="version" value=(target.get());
+                    label for="confirm-input" {
+                        "Type the repository name " code.repo-name { (name) } " to confirm"
+                    }
+                    input id="confirm-input" name="confirm" type="text" autocomplete="off" spellcheck="false" autocapitalize="off";
+                    div.modal-actions {
+                        button.ghost type="button" data-modal-cancel { "Cancel" }
+                        button.danger type="submit" data-modal-confirm disabled { "Confirm deploy" }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A modal that only says why the preview is not possible.
+pub fn message_modal(title: &str, message: Markup) -> Markup {
+    html! {
+        div.modal-backdrop {
+            div.modal id="deploy-modal" role="dialog" aria-modal="true" aria-labelledby="deploy-title" data-confirm="" {
+                h2 id="deploy-title" { (title) }
+                (message)
+                div.modal-actions { button.ghost type="button" data-modal-cancel { "Close" } }
+            }
+        }
+    }
+}
+
+/// Success: empties the modal host (closing it), and replaces the list and the banner out-of-band.
+pub fn deployed(plan: &DeployPlan, page: &VersionsPage, audit: &Result<(), AuditError>) -> Markup {
+    html! {
+        (version_list(page, true))
+        div id="banner-area" hx-swap-oob="true" { (success_banner(plan, audit)) }
+    }
+}
+
+/// The completion banner.
+pub fn success_banner(plan: &DeployPlan, audit: &Result<(), AuditError>) -> Markup {
+    let from = plan
+        .current
+        .map_or_else(|| "nothing".to_owned(), |n| n.label());
+    html! {
+        (notice("ok", Some("deploy-banner"), html! {
+            strong { "Deployed. " }
+            "Production (" (plan.distribution.name) ") now serves " (plan.target_number().label())
+            " of " (plan.repo.display_name()) " (was " (from) ")."
+        }))
+        @if let Err(error) = audit {
+            (notice("error", Some("audit-error"), html! {
+                strong { "The audit line was NOT written: " } (error)
+                ". Record this deploy by hand and fix the audit log."
+            }))
+        }
+    }
+}
+
+/// What a failed deploy means for production, in words.
+pub fn failure_message(
+    step: DeployStep,
+    error: &UpstreamError,
+    changed: ProductionChanged,
+    audit: &Result<(), AuditError>,
+) -> Markup {
+    let step_text = match step {
+        DeployStep::Publish => "Creating the publication failed",
+        DeployStep::PointDistribution => {
+            "Pointing the production distribution at the new publication failed"
+        }
+    };
+    let (kind, verdict) = match changed {
+        ProductionChanged::No => ("error", "Production was NOT changed: it still serves the previous version."),
+        ProductionChanged::Yes => ("warn", "Production WAS changed: it now serves the new version, but the task's end was not confirmed. Check the task in Pulp."),
+        ProductionChanged::Unknown => ("error", "Whether production changed is UNKNOWN: check the production distribution in Pulp (which publication it points at) and Pulp's task list before trying again."),
+    };
+    html! {
+        (notice(kind, Some("deploy-error"), html! {
+            p { strong { (verdict) } }
+            p { (step_text) ": " (error) }
+        }))
+        @if let Err(audit_error) = audit {
+            (notice("error", Some("audit-error"), html! { strong { "The audit line was NOT written: " } (audit_error) }))
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! The page frame shared by every full page.
+
+use maud::{html, Markup, PreEscaped, DOCTYPE};
+
+/// htmx settings: swap error responses too (they carry a readable message), no inline
+/// styles or eval (the Content-Security-Policy forbids them).
+const HTMX_CONFIG: &str = r#"{"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}],"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}"#;
+
+/// A full HTML page with the console's header.
+pub fn page(title: &str, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="htmx-config" content=(PreEscaped(html_attr(HTMX_CONFIG)));
+                title { (title) " \u{2014} repo-console" }
+                link rel="stylesheet" href=(super::super::assets::CSS_PATH);
+                script src=(super::super::assets::HTMX_PATH) defer {}
+                script src=(super::super::assets::JS_PATH) defer {}
+            }
+            body {
+                header.topbar {
+                    a.brand href="/" { "repo-console" }
+                    span.topbar-note { "Pulp RPM versions & deployment" }
+                    button.ghost.theme-toggle type="button" id="theme-toggle" aria-label="Switch between light and dark theme" { "Theme" }
+                }
+                main.container { (body) }
+            }
+        }
+    }
+}
+
+/// Escapes a value for use inside a double-quoted attribute (maud escapes `Markup`
+/// contents; this is for the pre-built JSON above only).
+fn html_attr(raw: &str) -> String {
+    raw.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+}
+
+/// The ghost-button back link to the dashboard.
+pub fn back_link() -> Markup {
+    html! { a.ghost.back-link href="/" { "\u{2190} Dashboard" } }
+}
+
+/// A message box: `kind` is one of ok, warn, error.
+pub fn notice(kind: &str, id: Option<&str>, text: Markup) -> Markup {
+    html! { div class={ "notice " (kind) } id=[id] role=(if kind == "ok" { "status" } else { "alert" }) { (text) } }
+}

@@ -1,0 +1,7 @@
+//! Views: plain functions that return `Markup`. Every value is escaped by maud.
+
+pub mod dashboard;
+pub mod deploy;
+pub mod layout;
+pub mod sync_cell;
+pub mod versions;

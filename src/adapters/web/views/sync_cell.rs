@@ -1,0 +1,58 @@
+//! The dashboard's synchronization cell: a fixed 172×36 box in every state.
+
+use maud::{html, Markup};
+
+use crate::domain::{short_reason, RepoId, SyncState, VersionNumber};
+
+/// The cell's content for a repository. `latest` is shown for a finished sync that made
+/// no new version. A running sync polls its own cell about once a second.
+pub fn sync_cell(
+    id: &RepoId,
+    state: &SyncState,
+    has_remote: bool,
+    latest: Option<VersionNumber>,
+) -> Markup {
+    let url = format!("/repos/{id}/sync");
+    html! {
+        @match state {
+            SyncState::Running(progress) => {
+                div.sync-cell data-sync-state="running" hx-get=(url) hx-trigger="every 1s" hx-swap="outerHTML" {
+                    span.sync-progress role="status" {
+                        span.spinner aria-hidden="true" {}
+                        (progress.text())
+                    }
+                }
+            }
+            _ => {
+                div.sync-cell data-sync-state=(state.as_str()) {
+                    @match state {
+                        SyncState::Done(version) => {
+                            span.sync-done title="Last synchronization finished" {
+                                "\u{2713} " (version.or(latest).map_or_else(|| "done".to_owned(), |v| v.label()))
+                            }
+                        }
+                        SyncState::Failed(reason) => {
+                            span.sync-failed title=(reason) { "\u{2717} " (short_reason(reason, 16)) }
+                        }
+                        _ => {}
+                    }
+                    @if has_remote {
+                        button.ghost.sync-button type="button" hx-post=(url) hx-target="closest .sync-cell" hx-swap="outerHTML"
+                            aria-label="Synchronize" title="Synchronize from the remote" { "\u{21bb}" }
+                    } @else if matches!(state, SyncState::Idle) {
+                        span.muted title="No remote is set on this repository" { "no remote" }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A cell that reports an error (the cell keeps its size).
+pub fn sync_error_cell(message: &str) -> Markup {
+    html! {
+        div.sync-cell data-sync-state="failed" {
+            span.sync-failed title=(message) role="alert" { "\u{2717} " (short_reason(message, 18)) }
+        }
+    }
+}

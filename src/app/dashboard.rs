@@ -1,0 +1,84 @@
+//! Use case: the dashboard, every repository with its latest version and sync state.
+
+use std::collections::HashMap;
+
+use crate::domain::{RepoId, Repository, SyncState, VersionNumber};
+use crate::ports::{PageRequest, TaskReport};
+
+use super::state::AppState;
+use super::sync::sync_state;
+
+/// One repository on the dashboard.
+#[derive(Debug, Clone)]
+pub struct DashboardRow {
+    pub id: RepoId,
+    pub name: String,
+    pub latest: Option<VersionNumber>,
+    pub has_remote: bool,
+    pub sync: SyncState,
+}
+
+/// One page of the dashboard.
+#[derive(Debug, Clone)]
+pub struct Dashboard {
+    pub rows: Vec<DashboardRow>,
+    pub total: u64,
+    pub offset: u64,
+    pub limit: u64,
+    /// Set when the repositories could not be listed.
+    pub error: Option<String>,
+    /// Set when sync states could not be read (rows are then shown without them).
+    pub sync_error: Option<String>,
+}
+
+/// Two upstream calls whatever the number of repositories: a page of repositories, then
+/// the newest sync task of each (one call for all).
+#[tracing::instrument(skip_all, fields(page))]
+pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
+    let limit = state.page_size.max(1);
+    let offset = page.saturating_mul(limit);
+    let mut board = Dashboard {
+        rows: Vec::new(),
+        total: 0,
+        offset,
+        limit,
+        error: None,
+        sync_error: None,
+    };
+    let repos = match state
+        .manager
+        .list_repos(PageRequest { offset, limit })
+        .await
+    {
+        Ok(page) => page,
+        Err(error) => {
+            board.error = Some(format!("Could not list repositories: {error}"));
+            return board;
+        }
+    };
+    board.total = repos.total;
+    let ids: Vec<RepoId> = repos.items.iter().map(|r| r.id.clone()).collect();
+    let tasks = match state.manager.latest_sync_tasks(&ids).await {
+        Ok(tasks) => tasks,
+        Err(error) => {
+            board.sync_error = Some(format!("Could not read synchronization tasks: {error}"));
+            HashMap::new()
+        }
+    };
+    board.rows = repos
+        .items
+        .iter()
+        .map(|repo| row(repo, tasks.get(&repo.id)))
+        .collect();
+    board
+}
+
+fn row(repo: &Repository, task: Option<&TaskReport>) -> DashboardRow {
+    DashboardRow {
+        id: repo.id.clone(),
+        name: repo.display_name().to_owned(),
+        latest: repo.latest_version.as_ref().and_then(|v| v.number()),
+        has_remote: repo.remote.is_some(),
+        sync: task.map_or(SyncState::Idle, sync_state),
+    }
+}

@@ -1,0 +1,97 @@
+//! Reading what upstream says about a repository, concurrently and in a bounded number of
+//! calls, and turning it into the facts the rules work on.
+
+use std::collections::HashMap;
+
+use futures::future::join_all;
+
+use crate::domain::{
+    production_state, DeployFacts, Distribution, ProductionState, Publication, PublicationHref,
+    RepoId, RepoVersion, Repository,
+};
+use crate::ports::{RepositoryManager, UpstreamError};
+
+use super::state::AppState;
+
+/// What upstream answered about one repository; each part may have failed on its own.
+pub struct Snapshot {
+    pub repo: Result<Repository, UpstreamError>,
+    pub versions: Result<Vec<RepoVersion>, UpstreamError>,
+    pub distributions: Result<Vec<Distribution>, UpstreamError>,
+    pub publications: HashMap<PublicationHref, Publication>,
+}
+
+/// Four independent calls at once: the repository, its versions, all distributions and the
+/// repository's publications (joined locally). Only when the publication list fails are
+/// the distributions' publications fetched one by one (a failed fetch then skips that
+/// distribution, as the spec says).
+pub async fn snapshot(manager: &dyn RepositoryManager, id: &RepoId) -> Snapshot {
+    let (repo, versions, distributions, publications) = futures::join!(
+        manager.get_repo(id),
+        manager.list_versions(id),
+        manager.list_distributions(),
+        manager.list_publications(id),
+    );
+    let publications = match (publications, &distributions) {
+        (Ok(list), _) => list.into_iter().map(|p| (p.href.clone(), p)).collect(),
+        (Err(error), Ok(distributions)) => {
+            tracing::warn!(%error, "listing publications failed; fetching them one by one");
+            fetch_each(manager, distributions).await
+        }
+        (Err(_), Err(_)) => HashMap::new(),
+    };
+    Snapshot {
+        repo,
+        versions,
+        distributions,
+        publications,
+    }
+}
+
+async fn fetch_each(
+    manager: &dyn RepositoryManager,
+    distributions: &[Distribution],
+) -> HashMap<PublicationHref, Publication> {
+    let hrefs = distributions.iter().filter_map(|d| d.publication.as_ref());
+    let fetched = join_all(hrefs.map(|h| manager.get_publication(h))).await;
+    fetched
+        .into_iter()
+        .flatten()
+        .map(|p| (p.href.clone(), p))
+        .collect()
+}
+
+impl Snapshot {
+    /// Where production is and what it serves; an error when distributions could not be listed.
+    pub fn production(
+        &self,
+        state: &AppState,
+        repo: &Repository,
+    ) -> Result<ProductionState, UpstreamError> {
+        let distributions = self.distributions.as_ref().map_err(Clone::clone)?;
+        let configured = state
+            .production
+            .get(repo.display_name())
+            .map(String::as_str);
+        Ok(production_state(
+            &repo.id,
+            configured,
+            distributions,
+            &self.publications,
+        ))
+    }
+}
+
+/// Everything a deploy needs to know; fails when any part could not be read.
+pub async fn deploy_facts(state: &AppState, id: &RepoId) -> Result<DeployFacts, UpstreamError> {
+    let snap = snapshot(state.manager.as_ref(), id).await;
+    let repo = snap.repo.clone()?;
+    let production = snap.production(state, &repo)?;
+    let versions = snap.versions?;
+    Ok(DeployFacts {
+        repo,
+        versions,
+        deployed: production.deployed,
+        production: production.target,
+    })
+}

@@ -1,0 +1,61 @@
+//! Use case: the versions page of one repository.
+
+use serde::Serialize;
+
+use crate::domain::{build_version_views, RepoId, RepoVerification, VersionNumber, VersionView};
+
+use super::facts::snapshot;
+use super::state::AppState;
+
+/// Everything the versions page shows (the spec's page content).
+#[derive(Debug, Clone, Serialize)]
+pub struct VersionsPage {
+    pub repo_name: String,
+    pub uuid: RepoId,
+    /// Newest first.
+    pub versions: Vec<VersionView>,
+    pub verification: Option<RepoVerification>,
+    /// The version production serves; `None` when none or unknown.
+    pub deployed: Option<VersionNumber>,
+    /// Set when the deployed version could not be determined (distributions not listed).
+    pub deployed_unknown: Option<String>,
+    /// Set when the repository or its versions could not be read: the page then lists no version.
+    pub error: Option<String>,
+}
+
+/// Reads the repository, its versions and production concurrently and builds the page.
+/// An upstream failure never fails the page: it is rendered with the error text.
+#[tracing::instrument(skip_all, fields(repo = %id))]
+pub async fn versions_page(state: &AppState, id: &RepoId) -> VersionsPage {
+    let snap = snapshot(state.manager.as_ref(), id).await;
+    let (repo, versions) = match (&snap.repo, &snap.versions) {
+        (Ok(repo), Ok(versions)) => (repo, versions),
+        (Err(error), _) | (_, Err(error)) => {
+            tracing::warn!(%error, "versions page rendered without versions");
+            return VersionsPage {
+                repo_name: id.to_string(),
+                uuid: id.clone(),
+                versions: Vec::new(),
+                verification: None,
+                deployed: None,
+                deployed_unknown: None,
+                error: Some(error.to_string()),
+            };
+        }
+    };
+    let production = snap.production(state, repo);
+    let deployed = production
+        .as_ref()
+        .ok()
+        .and_then(|p| p.deployed.as_ref())
+        .map(|d| d.number);
+    VersionsPage {
+        repo_name: repo.display_name().to_owned(),
+        uuid: id.clone(),
+        versions: build_version_views(versions, repo.verification.badge(), deployed),
+        verification: Some(repo.verification.clone()),
+        deployed,
+        deployed_unknown: production.err().map(|e| e.to_string()),
+        error: None,
+    }
+}
