@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::domain::{RepoId, Repository, SyncState, VersionNumber};
+use crate::domain::{Badge, RepoId, Repository, SyncState, VersionNumber};
 use crate::ports::{PageRequest, TaskReport};
 
 use super::state::AppState;
@@ -15,6 +15,7 @@ pub struct DashboardRow {
     pub name: String,
     pub latest: Option<VersionNumber>,
     pub has_remote: bool,
+    pub badge: Badge,
     pub sync: SyncState,
 }
 
@@ -79,6 +80,7 @@ fn row(repo: &Repository, task: Option<&TaskReport>) -> DashboardRow {
         name: repo.display_name().to_owned(),
         latest: repo.latest_version.as_ref().and_then(|v| v.number()),
         has_remote: repo.remote.is_some(),
+        badge: repo.verification.badge(),
         sync: task.map_or(SyncState::Idle, sync_state),
     }
 }

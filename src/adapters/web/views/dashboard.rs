@@ -21,16 +21,17 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
             @if let Some(error) = &board.sync_error { (notice("warn", None, html! { (error) })) }
             div.table-wrap {
                 table.repos {
-                    thead { tr { th scope="col" { "Repository" } th.num scope="col" { "Latest" } th scope="col" { "Synchronization" } } }
+                    thead { tr { th scope="col" { "Repository" } th scope="col" { "Verification" } th.num scope="col" { "Latest" } th scope="col" { "Synchronization" } } }
                     tbody {
                         @for row in &board.rows {
                             tr data-repo=(row.id) {
                                 th scope="row" { a href={ "/repos/" (row.id) "/versions" } { (row.name) } }
-                                td.num { (row.latest.map_or_else(|| "\u{2014}".to_owned(), |v| v.label())) }
+                                td { span.badge data-badge=(row.badge.as_str()) { (row.badge.text()) } }
+                            td.num { (row.latest.map_or_else(|| "\u{2014}".to_owned(), |v| v.label())) }
                                 td.sync { (sync_cell(&row.id, &row.sync, row.has_remote, row.latest)) }
                             }
                         }
-                        @if board.rows.is_empty() && board.error.is_none() { tr { td colspan="3" .muted { "No repositories." } } }
+                        @if board.rows.is_empty() && board.error.is_none() { tr { td colspan="4" .muted { "No repositories." } } }
                     }
                 }
             }

@@ -36,9 +36,12 @@ pub fn sync_cell(
                         }
                         _ => {}
                     }
-                    @if has_remote {
+                    @if has_remote && matches!(state, SyncState::Idle) {
+                        button.ghost.sync-button.wide type="button" hx-post=(url) hx-target="closest .sync-cell" hx-swap="outerHTML"
+                            title="Synchronize from the remote" { "\u{21bb} Synchronize" }
+                    } @else if has_remote {
                         button.ghost.sync-button type="button" hx-post=(url) hx-target="closest .sync-cell" hx-swap="outerHTML"
-                            aria-label="Synchronize" title="Synchronize from the remote" { "\u{21bb}" }
+                            aria-label="Synchronize again" title="Synchronize again from the remote" { "\u{21bb}" }
                     } @else if matches!(state, SyncState::Idle) {
                         span.muted title="No remote is set on this repository" { "no remote" }
                     }
