@@ -2,6 +2,7 @@
 //! tests' upstream), an audit sink that keeps records, and a pinned clock.
 //! Always compiled, because the demo and the integration tests both need them.
 
+mod faults;
 mod pulp;
 mod pulp_port;
 mod pulp_state;
@@ -10,5 +11,6 @@ mod recording;
 pub mod demo;
 
 pub use demo::demo_pulp;
+pub use faults::{Fault, FaultyPulp, Op};
 pub use pulp::{InMemoryPulp, MemoryOptions, SyncScript};
 pub use recording::{FixedClock, RecordingAuditSink};

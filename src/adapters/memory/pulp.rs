@@ -1,5 +1,6 @@
 //! `InMemoryPulp`: a Pulp 3 that lives in the process, with a builder for tests and the demo.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -19,6 +20,8 @@ pub struct MemoryOptions {
     pub task_delay: Duration,
     /// How long `wait_for_task` waits before answering `Timeout`.
     pub task_timeout: Duration,
+    /// How long every call takes (a network round trip), so concurrency shows.
+    pub latency: Duration,
 }
 
 impl Default for MemoryOptions {
@@ -26,6 +29,7 @@ impl Default for MemoryOptions {
         Self {
             task_delay: Duration::from_millis(20),
             task_timeout: Duration::from_secs(30),
+            latency: Duration::ZERO,
         }
     }
 }
@@ -35,6 +39,17 @@ pub struct InMemoryPulp {
     pub(super) state: Mutex<State>,
     pub(super) options: MemoryOptions,
     calls: Mutex<Vec<String>>,
+    in_flight: AtomicUsize,
+    most_in_flight: AtomicUsize,
+}
+
+/// Counts a call as in flight until dropped.
+pub(super) struct InFlight<'a>(&'a AtomicUsize);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Default for InMemoryPulp {
@@ -49,6 +64,8 @@ impl InMemoryPulp {
             state: Mutex::new(State::default()),
             options,
             calls: Mutex::new(Vec::new()),
+            in_flight: AtomicUsize::new(0),
+            most_in_flight: AtomicUsize::new(0),
         }
     }
 
@@ -61,12 +78,22 @@ impl InMemoryPulp {
         state
     }
 
-    /// Notes one port call (operation and argument), for tests that check what reached upstream.
-    pub(super) fn note(&self, call: String) {
-        self.calls
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(call);
+    /// Notes one port call (operation and argument), for tests that check what reached
+    /// upstream, and holds it in flight for the configured latency.
+    pub(super) async fn enter(&self, call: String) -> InFlight<'_> {
+        self.calls.lock().unwrap_or_else(|p| p.into_inner()).push(call);
+        let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        self.most_in_flight.fetch_max(now, Ordering::SeqCst);
+        let guard = InFlight(&self.in_flight);
+        if !self.options.latency.is_zero() {
+            tokio::time::sleep(self.options.latency).await;
+        }
+        guard
+    }
+
+    /// The most calls that were ever in flight at once (resets to zero).
+    pub fn take_most_in_flight(&self) -> usize {
+        self.most_in_flight.swap(0, Ordering::SeqCst)
     }
 
     /// Every port call made so far, as `operation argument`.

@@ -18,7 +18,7 @@ use crate::ports::{
 #[async_trait]
 impl RepositoryManager for InMemoryPulp {
     async fn list_repos(&self, page: PageRequest) -> Result<Page<Repository>, UpstreamError> {
-        self.note(format!("list_repos {} {}", page.offset, page.limit));
+        let _call = self.enter(format!("list_repos {} {}", page.offset, page.limit)).await;
         let state = self.lock();
         let mut repos: Vec<Repository> = state.repos.values().map(|r| r.repo.clone()).collect();
         repos.sort_by(|a, b| a.name.cmp(&b.name));
@@ -32,17 +32,17 @@ impl RepositoryManager for InMemoryPulp {
     }
 
     async fn get_repo(&self, id: &RepoId) -> Result<Repository, UpstreamError> {
-        self.note(format!("get_repo {id}"));
+        let _call = self.enter(format!("get_repo {id}")).await;
         Ok(self.lock().repo(id)?.repo.clone())
     }
 
     async fn list_versions(&self, id: &RepoId) -> Result<Vec<RepoVersion>, UpstreamError> {
-        self.note(format!("list_versions {id}"));
+        let _call = self.enter(format!("list_versions {id}")).await;
         self.lock().versions(id)
     }
 
     async fn list_distributions(&self) -> Result<Vec<Distribution>, UpstreamError> {
-        self.note("list_distributions".into());
+        let _call = self.enter("list_distributions".into()).await;
         Ok(self
             .lock()
             .distributions
@@ -55,12 +55,12 @@ impl RepositoryManager for InMemoryPulp {
         &self,
         href: &DistributionHref,
     ) -> Result<Distribution, UpstreamError> {
-        self.note(format!("get_distribution {href}"));
+        let _call = self.enter(format!("get_distribution {href}")).await;
         Ok(self.lock().distribution_mut(href)?.dist.clone())
     }
 
     async fn get_publication(&self, href: &PublicationHref) -> Result<Publication, UpstreamError> {
-        self.note(format!("get_publication {href}"));
+        let _call = self.enter(format!("get_publication {href}")).await;
         self.lock()
             .publications
             .get(href)
@@ -69,7 +69,7 @@ impl RepositoryManager for InMemoryPulp {
     }
 
     async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
-        self.note(format!("list_publications {id}"));
+        let _call = self.enter(format!("list_publications {id}")).await;
         let state = self.lock();
         state.repo(id)?;
         let mut list: Vec<Publication> = state
@@ -83,7 +83,7 @@ impl RepositoryManager for InMemoryPulp {
     }
 
     async fn create_publication(&self, version: &VersionHref) -> Result<TaskHref, UpstreamError> {
-        self.note(format!("create_publication {version}"));
+        let _call = self.enter(format!("create_publication {version}")).await;
         let invalid = || {
             bad_request(
                 "repository_version",
@@ -115,7 +115,7 @@ impl RepositoryManager for InMemoryPulp {
         distribution: &DistributionHref,
         publication: &PublicationHref,
     ) -> Result<TaskHref, UpstreamError> {
-        self.note(format!("update_distribution {distribution} {publication}"));
+        let _call = self.enter(format!("update_distribution {distribution} {publication}")).await;
         let mut state = self.lock();
         state.distribution_mut(distribution)?;
         if !state.publications.contains_key(publication) {
@@ -132,7 +132,7 @@ impl RepositoryManager for InMemoryPulp {
     }
 
     async fn wait_for_task(&self, task: &TaskHref) -> Result<FinishedTask, UpstreamError> {
-        self.note(format!("wait_for_task {task}"));
+        let _call = self.enter(format!("wait_for_task {task}")).await;
         let deadline = Instant::now() + self.options.task_timeout;
         loop {
             let report = self.lock().task_report(task)?;
@@ -158,12 +158,12 @@ impl RepositoryManager for InMemoryPulp {
     }
 
     async fn get_task(&self, task: &TaskHref) -> Result<TaskReport, UpstreamError> {
-        self.note(format!("get_task {task}"));
+        let _call = self.enter(format!("get_task {task}")).await;
         self.lock().task_report(task)
     }
 
     async fn sync(&self, id: &RepoId, remote: &RemoteHref) -> Result<TaskHref, UpstreamError> {
-        self.note(format!("sync {id} {remote}"));
+        let _call = self.enter(format!("sync {id} {remote}")).await;
         let mut state = self.lock();
         state.repo(id)?;
         let script =
@@ -188,7 +188,7 @@ impl RepositoryManager for InMemoryPulp {
         &self,
         ids: &[RepoId],
     ) -> Result<HashMap<RepoId, TaskReport>, UpstreamError> {
-        self.note(format!("latest_sync_tasks {}", ids.len()));
+        let _call = self.enter(format!("latest_sync_tasks {}", ids.len())).await;
         let state = self.lock();
         let mut latest: HashMap<RepoId, (u64, TaskHref)> = HashMap::new();
         for (href, task) in state.tasks.iter().filter(|(_, t)| t.is_sync) {

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The whole test suite, on a fresh Debian 12 machine or a developer's:
+#   1. installs what the tests need and is missing (Rust build deps, Chromium + ChromeDriver,
+#      PostgreSQL binaries, a Pulp 3 virtualenv: scripts/pulp/install.sh);
+#   2. starts a real Pulp 3 on free 127.0.0.1 ports and seeds it (scripts/pulp/up.sh);
+#   3. runs every test target (unit, HTTP, real-Pulp, browser) with cargo test;
+#   4. stops the Pulp it started (only the processes it started, by PID).
+# With CI=true a missing Pulp or browser fails the tests instead of skipping them.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+t0=$SECONDS
+log() { printf '[test.sh %4ds] %s\n' "$((SECONDS - t0))" "$*" >&2; }
+
+need_apt=()
+command -v chromium >/dev/null || need_apt+=(chromium)
+command -v chromedriver >/dev/null || need_apt+=(chromium-driver)
+[ -x /usr/lib/postgresql/15/bin/initdb ] || need_apt+=(postgresql-15)
+command -v cc >/dev/null || need_apt+=(build-essential)
+if [ "${#need_apt[@]}" -gt 0 ]; then
+  log "installing Debian packages: ${need_apt[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+pulp_env="${PULP_HOME:-$root/target/pulp}/env"
+started_pulp=0
+if [ "${REPO_CONSOLE_SKIP_PULP:-0}" != 1 ]; then
+  if [ -f "$pulp_env" ] && curl -fsS -m 3 "$(. "$pulp_env"; echo "$PULP_BASE_URL")/pulp/api/v3/status/" >/dev/null 2>&1; then
+    log "reusing the running Pulp ($pulp_env)"
+    "$root/scripts/pulp/seed.sh" >/dev/null
+  else
+    log "installing, starting and seeding Pulp"
+    "$root/scripts/pulp/up.sh"
+    started_pulp=1
+  fi
+  # shellcheck disable=SC1090
+  . "$pulp_env"
+  export REPO_CONSOLE_TEST_PULP_URL="$PULP_BASE_URL" REPO_CONSOLE_TEST_PULP_USERNAME="$PULP_USERNAME" \
+    REPO_CONSOLE_TEST_PULP_PASSWORD="$PULP_PASSWORD" REPO_CONSOLE_TEST_PULP_CONTENT_URL="$PULP_CONTENT_URL"
+fi
+stop_pulp() { if [ "$started_pulp" = 1 ] && [ "${REPO_CONSOLE_KEEP_PULP:-0}" != 1 ]; then "$root/scripts/pulp/stop.sh" || true; fi; }
+trap stop_pulp EXIT
+
+log "cargo test (all targets)"
+cargo test --all-targets --no-fail-fast "$@"
+log "done"

@@ -1,0 +1,204 @@
+//! spawn_app(): the console on 127.0.0.1:0 over an in-memory Pulp with faults, a JSON Lines
+//! audit file in a temporary directory and a pinned clock; plus a small HTTP client.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use repo_console::adapters::audit_jsonl::JsonlAuditSink;
+use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::memory::{FaultyPulp, FixedClock, InMemoryPulp, MemoryOptions};
+use repo_console::adapters::web;
+use repo_console::app::{AppState, DeployLocks};
+use repo_console::domain::{ChecksumType, RepoId, RepoVerification, VersionNumber};
+use scraper::{Html, Selector};
+
+pub const HOSTILE: &str = r#"<script>alert("x")</script> 'q' & "dq""#;
+
+pub fn verified() -> RepoVerification {
+    RepoVerification { gpgcheck: Some(true), repo_gpgcheck: Some(true), checksum: Some(ChecksumType::Sha256) }
+}
+
+pub fn pinned_time() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z").unwrap().into()
+}
+
+/// The repositories of the test upstream.
+pub struct Fixture {
+    /// Verified; v0..v4; production "base-os-prod" serves v2.
+    pub base_os: RepoId,
+    /// gpgcheck off.
+    pub tools: RepoId,
+    /// gpgcheck on, repo_gpgcheck off.
+    pub partial: RepoId,
+    /// Verified, never deployed; configured production "fresh-prod" serves nothing.
+    pub fresh: RepoId,
+    /// Verified, no production distribution at all.
+    pub orphan: RepoId,
+    /// Verified, with a hostile name; production serves v1.
+    pub hostile: RepoId,
+}
+
+pub fn fixture(pulp: &InMemoryPulp) -> Fixture {
+    let base_os = pulp.add_repo("base-os", verified());
+    pulp.add_version(&base_os, &["bash-5.1", "glibc-2.34", "curl-7.76"], &[]);
+    pulp.add_version(&base_os, &["openssl-3.0", "vim-8.2"], &[]);
+    pulp.add_version(&base_os, &["curl-7.77"], &["curl-7.76", "vim-8.2", "bash-5.1"]);
+    pulp.add_version(&base_os, &["zlib-1.2", "xz-5.2"], &[]);
+    let live = pulp.publish(&base_os, VersionNumber::new(2));
+    pulp.add_distribution("base-os-prod", Some(&live));
+
+    let tools = pulp.add_repo("tools", RepoVerification { gpgcheck: Some(false), repo_gpgcheck: Some(false), checksum: None });
+    pulp.add_version(&tools, &["t-1"], &[]);
+    pulp.add_version(&tools, &["t-2"], &[]);
+    let tools_pub = pulp.publish(&tools, VersionNumber::new(1));
+    pulp.add_distribution("tools-prod", Some(&tools_pub));
+
+    let partial = pulp.add_repo("partial", RepoVerification { repo_gpgcheck: Some(false), ..verified() });
+    pulp.add_version(&partial, &["p-1"], &[]);
+
+    let fresh = pulp.add_repo("fresh", verified());
+    pulp.add_version(&fresh, &["f-1", "f-2"], &[]);
+    pulp.add_distribution("fresh-prod", None);
+
+    let orphan = pulp.add_repo("orphan", verified());
+    pulp.add_version(&orphan, &["o-1"], &[]);
+
+    let hostile = pulp.add_repo(HOSTILE, verified());
+    pulp.add_version(&hostile, &["h-1"], &[]);
+    pulp.add_version(&hostile, &["h-2"], &[]);
+    let hostile_pub = pulp.publish(&hostile, VersionNumber::new(1));
+    pulp.add_distribution("hostile-prod", Some(&hostile_pub));
+
+    Fixture { base_os, tools, partial, fresh, orphan, hostile }
+}
+
+pub struct TestApp {
+    pub address: String,
+    pub pulp: Arc<FaultyPulp>,
+    pub memory: Arc<InMemoryPulp>,
+    pub fixture: Fixture,
+    pub audit_path: PathBuf,
+
+    _dir: tempfile::TempDir,
+}
+
+pub fn test_state(memory: &Arc<InMemoryPulp>, audit_path: &std::path::Path) -> (AppState, Arc<FaultyPulp>) {
+    let pulp = Arc::new(FaultyPulp::new(memory.clone()));
+    let production = HashMap::from([("fresh".to_owned(), "fresh-prod".to_owned())]);
+    let state = AppState {
+        manager: pulp.clone(),
+        audit: Arc::new(JsonlAuditSink::new(audit_path)),
+        clock: Arc::new(FixedClock(pinned_time())),
+        identity: Arc::new(FixedOperator::default()),
+        production: Arc::new(production),
+        deploy_locks: DeployLocks::default(),
+        page_size: 25,
+    };
+    (state, pulp)
+}
+
+/// The console over the fixture, served on a free port of 127.0.0.1.
+pub async fn spawn_app() -> TestApp {
+    let memory = Arc::new(InMemoryPulp::new(MemoryOptions { task_delay: std::time::Duration::from_millis(5), ..Default::default() }));
+    let fixture = fixture(&memory);
+    let dir = tempfile::tempdir().unwrap();
+    let audit_path = dir.path().join("logs/audit.jsonl");
+    let (state, pulp) = test_state(&memory, &audit_path);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    let router = web::router(state.clone());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    TestApp { address, pulp, memory, fixture, audit_path, _dir: dir }
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub headers: hyper::HeaderMap,
+    pub body: String,
+}
+
+impl Reply {
+    pub fn html(&self) -> Html {
+        Html::parse_document(&self.body)
+    }
+
+    pub fn header(&self, name: &str) -> &str {
+        self.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
+    }
+}
+
+impl TestApp {
+    pub async fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+        let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+        let mut builder = hyper::Request::builder().method(method).uri(format!("{}{}", self.address, path));
+        for (k, v) in headers {
+            builder = builder.header(*k, *v);
+        }
+        let response = client.request(builder.body(Full::new(Bytes::from(body.to_owned()))).unwrap()).await.unwrap();
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+        Reply { status, headers, body }
+    }
+
+    pub async fn get(&self, path: &str) -> Reply {
+        self.request("GET", path, &[], "").await
+    }
+
+    /// A deploy as the browser's htmx sends it.
+    pub async fn deploy(&self, id: &RepoId, version: &str, confirm: &str) -> Reply {
+        let body = format!("version={}&confirm={}", enc(version), enc(confirm));
+        let headers = [("content-type", "application/x-www-form-urlencoded"), ("hx-request", "true")];
+        self.request("POST", &format!("/repos/{id}/deploy"), &headers, &body).await
+    }
+
+    pub fn audit_lines(&self) -> Vec<serde_json::Value> {
+        match std::fs::read_to_string(&self.audit_path) {
+            Ok(text) => text.lines().map(|l| serde_json::from_str(l).expect("each audit line is JSON")).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// The upstream calls that change something.
+    pub fn mutations(&self) -> Vec<String> {
+        self.memory
+            .calls()
+            .into_iter()
+            .filter(|c| c.starts_with("create_publication") || c.starts_with("update_distribution") || c.starts_with("sync"))
+            .collect()
+    }
+
+    pub fn production_version(&self, distribution: &str) -> Option<u64> {
+        let dist = self.memory.distribution(distribution)?;
+        self.memory.publication_version(dist.publication.as_ref()?).map(|n| n.get())
+    }
+}
+
+pub fn enc(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+pub fn select<'a>(html: &'a Html, css: &str) -> Vec<scraper::ElementRef<'a>> {
+    html.select(&Selector::parse(css).unwrap()).collect()
+}
+
+pub fn attr<'a>(el: &scraper::ElementRef<'a>, name: &str) -> &'a str {
+    el.value().attr(name).unwrap_or("")
+}
+
+pub fn text(el: &scraper::ElementRef<'_>) -> String {
+    el.text().collect::<String>().trim().to_owned()
+}
