@@ -100,6 +100,9 @@ pub struct Config {
     pub page_size: u64,
     pub production: HashMap<String, String>,
     pub demo_task_delay: Duration,
+    /// How long a shutdown waits for requests in flight: the task timeout, twice (a deploy
+    /// waits for two tasks), plus a margin.
+    pub shutdown_grace: Duration,
     pub(crate) pulp: RawPulp,
 }
 
@@ -188,6 +191,7 @@ fn validate(mut raw: RawConfig, o: &Overrides) -> Result<Config, ConfigError> {
         page_size: raw.dashboard.page_size,
         production: raw.production,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
+        shutdown_grace: Duration::from_secs(raw.pulp.task_timeout_secs.saturating_mul(2).saturating_add(10)),
         pulp: raw.pulp,
     })
 }

@@ -4,12 +4,14 @@
 //! touched, the answer always says whether production changed: no, yes, or unknown.
 
 use crate::domain::{
-    check_confirmation, plan_deploy, AuditOutcome, DeployId, DeployPlan, DeployRecord,
-    DeployRequest, ProductionChanged, PublicationHref, Refusal, RepoId, VersionNumber,
+    check_confirmation, check_unmoved, plan_deploy, AuditOutcome, DeployId, DeployPlan,
+    DeployRecord, DeployRequest, ProductionChanged, PublicationHref, Refusal, RepoId,
+    VersionNumber,
 };
 use crate::ports::{AuditError, UpstreamError};
 
-use super::deploy_steps::{point_production, publish, StepFailure};
+pub use super::deploy_steps::StepError;
+use super::deploy_steps::{ensure_unmoved, point_production, publish, StepFailure};
 use super::facts::deploy_facts;
 use super::state::AppState;
 
@@ -24,11 +26,7 @@ pub enum PreviewError {
 
 /// The preview of a deploy: what would change, with the text to type.
 #[tracing::instrument(skip_all, fields(repo = %id, target = %target))]
-pub async fn preview(
-    state: &AppState,
-    id: &RepoId,
-    target: VersionNumber,
-) -> Result<DeployPlan, PreviewError> {
+pub async fn preview(state: &AppState, id: &RepoId, target: VersionNumber) -> Result<DeployPlan, PreviewError> {
     let facts = deploy_facts(state, id).await?;
     Ok(plan_deploy(&facts, target)?)
 }
@@ -43,99 +41,76 @@ pub enum DeployStep {
 /// How a deploy ended.
 #[derive(Debug)]
 pub enum DeployOutcome {
-    /// Production serves the target now. `audit` says whether the audit line was written.
-    Deployed {
-        plan: Box<DeployPlan>,
-        publication: PublicationHref,
-        audit: Result<(), AuditError>,
-    },
-    /// A precondition failed; nothing was changed upstream.
+    /// Production serves the target now. `audit` says whether the outcome line was written.
+    Deployed { plan: Box<DeployPlan>, publication: PublicationHref, audit: Result<(), AuditError> },
+    /// A precondition failed; nothing was changed upstream and nothing was audited.
     Refused(Refusal),
     /// The facts could not be read, or the audit log is not writable: nothing was changed.
     NotStarted(String),
-    /// An upstream step failed after the deploy started.
+    /// A step failed after the deploy started.
     Failed {
         plan: Box<DeployPlan>,
         step: DeployStep,
-        error: UpstreamError,
+        error: StepError,
         production_changed: ProductionChanged,
         audit: Result<(), AuditError>,
     },
 }
 
 /// Deploys `request.target` of repository `id` to its production distribution.
+/// Deploys of one repository run one at a time in this process. Two audit lines share one
+/// `deploy_id`: `started` before anything changes upstream, then the outcome.
 #[tracing::instrument(skip_all, fields(repo = %id, target = %request.target))]
 pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> DeployOutcome {
     let _turn = state.deploy_locks.acquire(id).await;
     let facts = match deploy_facts(state, id).await {
         Ok(facts) => facts,
-        Err(error) => {
-            return DeployOutcome::NotStarted(format!(
-                "Could not read the repository from Pulp: {error}"
-            ))
-        }
+        Err(error) => return DeployOutcome::NotStarted(format!("Could not read the repository from Pulp: {error}.")),
     };
-    let plan = match plan_deploy(&facts, request.target).and_then(|plan| {
+    let checked = plan_deploy(&facts, request.target).and_then(|plan| {
+        check_unmoved(plan.current, request.seen_live)?;
         check_confirmation(&plan, &request.confirm)?;
         Ok(plan)
-    }) {
+    });
+    let plan = match checked {
         Ok(plan) => plan,
         Err(refusal) => return DeployOutcome::Refused(refusal),
     };
-    if let Err(error) = state.audit.check_writable().await {
-        return DeployOutcome::NotStarted(format!(
-            "Deploy refused: {error}. Fix the audit log first."
-        ));
-    }
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
+    let ready = match state.audit.check_writable().await {
+        Ok(()) => audit(state, &deploy_id, &plan, None, AuditOutcome::Started).await,
+        Err(error) => Err(error),
+    };
+    if let Err(error) = ready {
+        return DeployOutcome::NotStarted(format!("Deploy refused: {error}. Fix the audit log first."));
+    }
     let result = run_steps(state, &plan).await;
     finish(state, deploy_id, plan, result).await
 }
 
-async fn run_steps(
-    state: &AppState,
-    plan: &DeployPlan,
-) -> Result<PublicationHref, (DeployStep, StepFailure)> {
+type StepResult = Result<PublicationHref, (DeployStep, StepFailure)>;
+
+async fn run_steps(state: &AppState, plan: &DeployPlan) -> StepResult {
     let manager = state.manager.as_ref();
-    let publication = publish(manager, &plan.target.href)
-        .await
-        .map_err(|f| (DeployStep::Publish, f))?;
-    point_production(manager, &plan.distribution.href, &publication)
-        .await
-        .map_err(|f| (DeployStep::PointDistribution, f))?;
+    let at_step = |step| move |failure| (step, failure);
+    let publication = publish(manager, &plan.target.href).await.map_err(at_step(DeployStep::Publish))?;
+    ensure_unmoved(manager, &plan.distribution, &publication).await.map_err(at_step(DeployStep::PointDistribution))?;
+    point_production(manager, &plan.distribution, &publication).await.map_err(at_step(DeployStep::PointDistribution))?;
     Ok(publication)
 }
 
-async fn finish(
-    state: &AppState,
-    deploy_id: DeployId,
-    plan: DeployPlan,
-    result: Result<PublicationHref, (DeployStep, StepFailure)>,
-) -> DeployOutcome {
+async fn finish(state: &AppState, deploy_id: DeployId, plan: DeployPlan, result: StepResult) -> DeployOutcome {
     let (publication, outcome) = match &result {
         Ok(publication) => (Some(publication.clone()), AuditOutcome::Deployed),
         Err((_, failure)) => (
             failure.publication.clone(),
-            AuditOutcome::Failed {
-                production_changed: failure.production_changed,
-                error: failure.error.to_string(),
-            },
+            AuditOutcome::Failed { production_changed: failure.production_changed, error: failure.error.to_string() },
         ),
     };
-    let at = state.clock.now().await;
-    let operator = state.identity.operator().await;
-    let record = DeployRecord::of_plan(deploy_id, &plan, at, &operator, publication, outcome);
-    let audit = state.audit.record(&record).await;
-    if let Err(error) = &audit {
-        tracing::error!(%error, record = ?record, "audit line not written");
-    }
+    let audit = audit(state, &deploy_id, &plan, publication, outcome).await;
     let plan = Box::new(plan);
     match result {
-        Ok(publication) => DeployOutcome::Deployed {
-            plan,
-            publication,
-            audit,
-        },
+        Ok(publication) => DeployOutcome::Deployed { plan, publication, audit },
         Err((step, failure)) => DeployOutcome::Failed {
             plan,
             step,
@@ -144,4 +119,22 @@ async fn finish(
             audit,
         },
     }
+}
+
+/// Writes one audit line for this deploy, stamped now.
+async fn audit(
+    state: &AppState,
+    deploy_id: &DeployId,
+    plan: &DeployPlan,
+    publication: Option<PublicationHref>,
+    outcome: AuditOutcome,
+) -> Result<(), AuditError> {
+    let at = state.clock.now().await;
+    let operator = state.identity.operator().await;
+    let record = DeployRecord::of_plan(deploy_id.clone(), plan, at, &operator, publication, outcome);
+    let written = state.audit.record(&record).await;
+    if let Err(error) = &written {
+        tracing::error!(%error, record = ?record, "audit line not written");
+    }
+    written
 }

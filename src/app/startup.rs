@@ -1,6 +1,7 @@
 //! Startup: the ONE place that names concrete adapters and wires them into the app.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 
@@ -53,11 +54,10 @@ fn audit_sink(kind: &AuditSinkKind) -> Arc<dyn AuditSink> {
     }
 }
 
-/// Serves the console until Ctrl-C or SIGTERM; requests in flight (a deploy) finish first.
+/// Serves the console until Ctrl-C or SIGTERM.
 pub async fn run(config: Config) -> std::io::Result<()> {
     let (state, upstream) = build_state(&config);
     let listener = TcpListener::bind(config.listen).await?;
-    let address = listener.local_addr()?;
     match upstream {
         Upstream::Demo => tracing::info!("no Pulp configured: serving the built-in demo upstream"),
     }
@@ -65,10 +65,36 @@ pub async fn run(config: Config) -> std::io::Result<()> {
         AuditSinkKind::Jsonl(path) => tracing::info!(path = %path.display(), "audit log"),
         AuditSinkKind::Stdout => tracing::info!("audit log on standard output"),
     }
-    tracing::info!("repo-console listening on http://{address}/");
-    axum::serve(listener, web::router(state))
-        .with_graceful_shutdown(shutdown_signal())
-        .await
+    serve(listener, state, shutdown_signal(), config.shutdown_grace).await
+}
+
+/// Serves until `shutdown` completes; then stops accepting and lets requests in flight
+/// (a deploy) finish, for at most `grace`.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    grace: Duration,
+) -> std::io::Result<()> {
+    tracing::info!("repo-console listening on http://{}/", listener.local_addr()?);
+    let (fired_tx, mut fired_rx) = tokio::sync::watch::channel(false);
+    let signal = async move {
+        shutdown.await;
+        tracing::info!("shutting down: no new connections; finishing requests in flight");
+        let _ = fired_tx.send(true);
+    };
+    let server = axum::serve(listener, web::router(state)).with_graceful_shutdown(signal);
+    let deadline = async move {
+        let _ = fired_rx.wait_for(|fired| *fired).await;
+        tokio::time::sleep(grace).await;
+    };
+    tokio::select! {
+        served = server => served,
+        () = deadline => {
+            tracing::warn!(?grace, "requests still in flight after the grace period: exiting anyway");
+            Ok(())
+        }
+    }
 }
 
 async fn shutdown_signal() {
@@ -90,5 +116,4 @@ async fn shutdown_signal() {
     #[cfg(not(unix))]
     let terminate = std::future::pending::<()>();
     tokio::select! { () = ctrl_c => {}, () = terminate => {} }
-    tracing::info!("shutting down: finishing requests in flight");
 }

@@ -109,6 +109,35 @@ pub struct DeployRequest {
     pub target: VersionNumber,
     /// The text typed into the confirmation modal.
     pub confirm: String,
+    /// What production served when the preview was shown.
+    pub seen_live: SeenLive,
+}
+
+/// What production served when the operator's preview was shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeenLive {
+    /// The client did not say (a script): no check.
+    NotSent,
+    Nothing,
+    Version(VersionNumber),
+}
+
+impl SeenLive {
+    pub fn of(current: Option<VersionNumber>) -> Self {
+        current.map_or(Self::Nothing, Self::Version)
+    }
+}
+
+/// Refuses when production moved since the preview (another operator deployed meanwhile).
+pub fn check_unmoved(current: Option<VersionNumber>, seen: SeenLive) -> Result<(), Refusal> {
+    let label = |n: Option<VersionNumber>| n.map_or_else(|| "nothing".to_owned(), VersionNumber::label);
+    match seen {
+        SeenLive::NotSent => Ok(()),
+        SeenLive::Nothing if current.is_none() => Ok(()),
+        SeenLive::Version(v) if current == Some(v) => Ok(()),
+        SeenLive::Nothing => Err(Refusal::ProductionMoved { seen: label(None), now: label(current) }),
+        SeenLive::Version(v) => Err(Refusal::ProductionMoved { seen: label(Some(v)), now: label(current) }),
+    }
 }
 
 /// A deploy that passed every precondition: what will change.
@@ -144,6 +173,8 @@ pub enum Refusal {
     AlreadyDeployed(u64),
     #[error("Deploy refused: the confirmation text does not match the repository name.")]
     ConfirmationMismatch,
+    #[error("Deploy refused: production moved since the preview (it served {seen}, it now serves {now}); someone else deployed meanwhile. Reload the page and check before deploying.")]
+    ProductionMoved { seen: String, now: String },
     #[error("Deploy refused: no production distribution is known for this repository. Name one in the console's configuration ([production] table: \"<repository name>\" = \"<distribution name>\"), or point a distribution at a publication of this repository in Pulp.")]
     NoProductionDistribution,
     #[error("Deploy refused: the configured production distribution '{0}' does not exist in Pulp. Fix the [production] table in the console's configuration or create the distribution.")]

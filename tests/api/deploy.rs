@@ -47,8 +47,10 @@ async fn a_confirmed_deploy_moves_production_writes_the_audit_line_and_swaps_the
     assert!(select(&html, "#deploy-modal").is_empty(), "the modal is closed");
 
     let lines = app.audit_lines();
-    assert_eq!(lines.len(), 1);
-    let line = &lines[0];
+    assert_eq!(lines.len(), 2, "a started line, then the outcome");
+    assert_eq!(lines[0]["outcome"], "started");
+    assert_eq!(lines[0]["deploy_id"], lines[1]["deploy_id"]);
+    let line = &lines[1];
     assert_eq!(line["operator"], "operator");
     assert_eq!(line["timestamp"], "2026-11-22T10:00:00.000Z");
     assert_eq!(line["repository_uuid"], app.fixture.base_os.as_str());
@@ -137,9 +139,9 @@ async fn a_failed_distribution_step_says_production_was_not_changed() {
     assert!(reply.body.contains("Production was NOT changed"), "{}", reply.body);
     assert_eq!(app.production_version("base-os-prod"), Some(2));
     let lines = app.audit_lines();
-    assert_eq!(lines.len(), 1, "the attempt reached upstream, so it is audited");
-    assert_eq!(lines[0]["outcome"], "failed");
-    assert_eq!(lines[0]["production_changed"], "no");
+    assert_eq!(lines.len(), 2, "the attempt reached upstream, so it is audited");
+    assert_eq!(lines[1]["outcome"], "failed");
+    assert_eq!(lines[1]["production_changed"], "no");
 }
 
 #[tokio::test]
@@ -150,7 +152,7 @@ async fn an_ambiguous_distribution_step_says_unknown_and_what_to_check() {
     assert_eq!(reply.status, 502);
     assert!(reply.body.contains("UNKNOWN"), "{}", reply.body);
     assert!(reply.body.contains("check the production distribution"));
-    assert_eq!(app.audit_lines()[0]["production_changed"], "unknown");
+    assert_eq!(app.audit_lines()[1]["production_changed"], "unknown");
 }
 
 #[tokio::test]

@@ -135,25 +135,24 @@ impl Reply {
 
 impl TestApp {
     pub async fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
-        let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
-        let mut builder = hyper::Request::builder().method(method).uri(format!("{}{}", self.address, path));
-        for (k, v) in headers {
-            builder = builder.header(*k, *v);
-        }
-        let response = client.request(builder.body(Full::new(Bytes::from(body.to_owned()))).unwrap()).await.unwrap();
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        let body = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
-        Reply { status, headers, body }
+        TestAppClient { address: self.address.clone() }.send(method, path, headers, body).await
     }
 
     pub async fn get(&self, path: &str) -> Reply {
         self.request("GET", path, &[], "").await
     }
 
-    /// A deploy as the browser's htmx sends it.
+    /// A deploy as the browser's htmx sends it, without the `live` field.
     pub async fn deploy(&self, id: &RepoId, version: &str, confirm: &str) -> Reply {
-        let body = format!("version={}&confirm={}", enc(version), enc(confirm));
+        self.post_deploy(id, format!("version={}&confirm={}", enc(version), enc(confirm))).await
+    }
+
+    /// A deploy that says what was live when its preview was shown.
+    pub async fn deploy_seen(&self, id: &RepoId, version: &str, confirm: &str, live: &str) -> Reply {
+        self.post_deploy(id, format!("version={}&confirm={}&live={}", enc(version), enc(confirm), enc(live))).await
+    }
+
+    async fn post_deploy(&self, id: &RepoId, body: String) -> Reply {
         let headers = [("content-type", "application/x-www-form-urlencoded"), ("hx-request", "true")];
         self.request("POST", &format!("/repos/{id}/deploy"), &headers, &body).await
     }
@@ -201,4 +200,32 @@ pub fn attr<'a>(el: &scraper::ElementRef<'a>, name: &str) -> &'a str {
 
 pub fn text(el: &scraper::ElementRef<'_>) -> String {
     el.text().collect::<String>().trim().to_owned()
+}
+
+/// A bare client for a console started elsewhere (e.g. the real binary).
+pub struct TestAppClient {
+    pub address: String,
+}
+
+impl TestAppClient {
+    async fn send(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+        let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+        let mut builder = hyper::Request::builder().method(method).uri(format!("{}{}", self.address, path));
+        for (k, v) in headers {
+            builder = builder.header(*k, *v);
+        }
+        let response = client.request(builder.body(Full::new(Bytes::from(body.to_owned()))).unwrap()).await.unwrap();
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+        Reply { status, headers, body }
+    }
+
+    pub async fn get(&self, path: &str) -> Reply {
+        self.send("GET", path, &[], "").await
+    }
+
+    pub async fn post(&self, path: &str, form: &str) -> Reply {
+        self.send("POST", path, &[("content-type", "application/x-www-form-urlencoded")], form).await
+    }
 }

@@ -1,6 +1,10 @@
 //! HTTP tests over a real socket, against the in-memory upstream.
 
+mod audit;
 mod deploy;
 mod helpers;
+mod hostile;
 mod pages;
+mod races;
+mod shutdown;
 mod usecases;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::deploy::{deploy, DeployOutcome, DeployStep};
 use repo_console::app::versions::versions_page;
-use repo_console::domain::{DeployRequest, ProductionChanged, Refusal, VersionNumber};
+use repo_console::domain::{DeployRequest, ProductionChanged, Refusal, SeenLive, VersionNumber};
 
 use crate::helpers::*;
 
@@ -27,7 +27,7 @@ fn setup() -> Setup {
 }
 
 fn request(n: u64, confirm: &str) -> DeployRequest {
-    DeployRequest { target: VersionNumber::new(n), confirm: confirm.into() }
+    DeployRequest { target: VersionNumber::new(n), confirm: confirm.into(), seen_live: SeenLive::NotSent }
 }
 
 // ---- Errors table
@@ -135,7 +135,7 @@ async fn a_lost_answer_after_the_change_landed_is_reported_as_changed() {
 async fn an_ambiguous_failure_that_cannot_be_checked_is_unknown() {
     let s = setup();
     s.pulp.set(Op::UpdateDistribution, Fault::Timeout);
-    s.pulp.set(Op::GetDistribution, Fault::Reset);
+    s.pulp.set_after(Op::GetDistribution, Fault::Reset, 1); // the check before step 2 passes, the re-read fails
     let outcome = deploy(&s.state, &s.fx.base_os, &request(4, "base-os")).await;
     let DeployOutcome::Failed { production_changed, .. } = outcome else { panic!("{outcome:?}") };
     assert_eq!(production_changed, ProductionChanged::Unknown);

@@ -70,7 +70,8 @@ impl Fault {
 /// An in-memory Pulp with faults. Faults stay until cleared.
 pub struct FaultyPulp {
     inner: Arc<InMemoryPulp>,
-    faults: Mutex<HashMap<Op, Fault>>,
+    /// Each fault with how many calls still pass before it strikes.
+    faults: Mutex<HashMap<Op, (Fault, usize)>>,
     failing_publications: Mutex<HashSet<PublicationHref>>,
     /// Tasks whose waiting answers the fault instead of the real outcome.
     doomed_tasks: Mutex<HashMap<TaskHref, Fault>>,
@@ -94,7 +95,12 @@ impl FaultyPulp {
 
     /// From now on `op` suffers `fault`.
     pub fn set(&self, op: Op, fault: Fault) {
-        self.faults.lock().unwrap_or_else(|p| p.into_inner()).insert(op, fault);
+        self.set_after(op, fault, 0);
+    }
+
+    /// `op` works for `passes` more calls, then suffers `fault`.
+    pub fn set_after(&self, op: Op, fault: Fault, passes: usize) {
+        self.faults.lock().unwrap_or_else(|p| p.into_inner()).insert(op, (fault, passes));
     }
 
     pub fn clear(&self, op: Op) {
@@ -106,15 +112,22 @@ impl FaultyPulp {
         self.failing_publications.lock().unwrap_or_else(|p| p.into_inner()).insert(href.clone());
     }
 
+    /// The fault striking this call of `op`, if any (counts the call).
     fn fault(&self, op: Op) -> Option<Fault> {
-        self.faults.lock().unwrap_or_else(|p| p.into_inner()).get(&op).cloned()
+        let mut faults = self.faults.lock().unwrap_or_else(|p| p.into_inner());
+        let (fault, passes) = faults.get_mut(&op)?;
+        if *passes > 0 {
+            *passes -= 1;
+            return None;
+        }
+        Some(fault.clone())
     }
 
-    /// Fails at once for request-level faults.
-    fn check(&self, op: Op) -> Result<(), UpstreamError> {
+    /// Fails at once for request-level faults; answers a task-level fault for the caller.
+    fn check(&self, op: Op) -> Result<Option<Fault>, UpstreamError> {
         match self.fault(op) {
             Some(f @ (Fault::Http(_) | Fault::Timeout | Fault::Reset | Fault::Malformed)) => Err(f.error(op)),
-            _ => Ok(()),
+            other => Ok(other),
         }
     }
 
@@ -124,8 +137,7 @@ impl FaultyPulp {
     where
         F: std::future::Future<Output = Result<TaskHref, UpstreamError>>,
     {
-        self.check(op)?;
-        match self.fault(op) {
+        match self.check(op)? {
             None => start.await,
             Some(fault @ Fault::AppliedThenTimeout) => {
                 let task = start.await?;

@@ -3,7 +3,7 @@
 use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
 
-use crate::domain::{RepoId, VersionNumber};
+use crate::domain::{RepoId, SeenLive, VersionNumber};
 
 use super::errors::WebError;
 
@@ -52,4 +52,13 @@ pub fn parse_version(raw: Option<&str>) -> Result<VersionNumber, WebError> {
             "'{shown}' is not a version number: a version is a whole number such as 12."
         ))
     })
+}
+
+/// Parses the `live` field (what production served at preview time): absent, `none`, or a number.
+pub fn parse_seen_live(raw: Option<&str>) -> Result<SeenLive, WebError> {
+    match raw.map(str::trim) {
+        None | Some("") => Ok(SeenLive::NotSent),
+        Some("none") => Ok(SeenLive::Nothing),
+        Some(number) => parse_version(Some(number)).map(SeenLive::Version),
+    }
 }

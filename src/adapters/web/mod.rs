@@ -1,6 +1,7 @@
 //! The web adapter: axum routes, thin handlers, maud views, embedded assets.
 
 pub mod assets;
+mod cross_site;
 mod errors;
 mod extract;
 mod handlers;
@@ -39,11 +40,13 @@ pub fn router(state: AppState) -> Router {
             get(handlers::sync::cell).post(handlers::sync::start),
         )
         .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(handlers::health::ready))
         .route(assets::HTMX_PATH, get(assets::htmx))
         .route(assets::CSS_PATH, get(assets::css))
         .route(assets::JS_PATH, get(assets::js))
         .fallback(|| async { WebError::NotFound("No such page.".into()) })
         .with_state(state)
+        .layer(axum::middleware::from_fn(cross_site::refuse_cross_site))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(csp)
         .layer(nosniff)

@@ -10,7 +10,7 @@ use crate::app::{versions, AppState};
 use crate::domain::{DeployRequest, Refusal, RepoId};
 
 use super::super::errors::WebError;
-use super::super::extract::{parse_version, HxRequest, RepoPath};
+use super::super::extract::{parse_seen_live, parse_version, HxRequest, RepoPath};
 use super::super::views::deploy::{confirm_modal, deployed, failure_message, message_modal};
 use super::super::views::layout::{back_link, notice, page};
 
@@ -45,6 +45,8 @@ pub async fn confirm(
 pub struct DeployForm {
     version: Option<String>,
     confirm: Option<String>,
+    /// What production served when the preview was shown (`none` or a number).
+    live: Option<String>,
 }
 
 /// POST /repos/{uuid}/deploy with `version` and `confirm`.
@@ -57,6 +59,7 @@ pub async fn submit(
     let request = DeployRequest {
         target: parse_version(form.version.as_deref())?,
         confirm: form.confirm.unwrap_or_default(),
+        seen_live: parse_seen_live(form.live.as_deref())?,
     };
     let outcome = deploy::deploy(&state, &id, &request).await;
     if let DeployOutcome::Deployed { plan, audit, .. } = &outcome {

@@ -5,7 +5,8 @@ use maud::{html, Markup};
 use crate::app::deploy::DeployStep;
 use crate::app::versions::VersionsPage;
 use crate::domain::{signed, DeployPlan, ProductionChanged};
-use crate::ports::{AuditError, UpstreamError};
+use crate::app::deploy::StepError;
+use crate::ports::AuditError;
 
 use super::layout::notice;
 use super::versions::version_list;
@@ -36,6 +37,7 @@ pub fn confirm_modal(plan: &DeployPlan, error: Option<Markup>) -> Markup {
                 @if let Some(error) = error { (error) }
                 form.confirm-form hx-post={ "/repos/" (plan.repo.id) "/deploy" } hx-target="#modal-host" hx-swap="innerHTML" {
                     input type="hidden" name="version" value=(target.get());
+                    input type="hidden" name="live" value=(plan.current.map_or_else(|| "none".to_owned(), |n| n.get().to_string()));
                     label for="confirm-input" {
                         "Type the repository name " code.repo-name { (name) } " to confirm"
                     }
@@ -94,7 +96,7 @@ pub fn success_banner(plan: &DeployPlan, audit: &Result<(), AuditError>) -> Mark
 /// What a failed deploy means for production, in words.
 pub fn failure_message(
     step: DeployStep,
-    error: &UpstreamError,
+    error: &StepError,
     changed: ProductionChanged,
     audit: &Result<(), AuditError>,
 ) -> Markup {

@@ -1,0 +1,70 @@
+//! The JSON Lines audit file: whole lines, even from several processes at once.
+
+use std::process::Command;
+
+use chrono::Utc;
+use repo_console::adapters::audit_jsonl::JsonlAuditSink;
+use repo_console::domain::{AuditOutcome, DeployId, DeployRecord, PublicationHref};
+use repo_console::ports::AuditSink;
+
+const CHILD_ENV: &str = "REPO_CONSOLE_AUDIT_CHILD_FILE";
+
+fn record(i: usize, writer: &str) -> DeployRecord {
+    DeployRecord {
+        deploy_id: DeployId::new(format!("{writer}-{i}")),
+        timestamp: Utc::now(),
+        operator: "operator".into(),
+        repository_uuid: "01a202de-e818-7629-a483-70ecc3240361".into(),
+        repository_name: format!("repo with a long name to make lines longer {}", "x".repeat(300)),
+        previous_version: Some(i as u64),
+        target_version: i as u64 + 1,
+        distribution: "prod".into(),
+        publication: Some(PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/x/")),
+        outcome: AuditOutcome::Deployed,
+    }
+}
+
+/// Run as a child process by the test below; does nothing otherwise.
+#[tokio::test]
+async fn audit_writer_child() {
+    let Ok(path) = std::env::var(CHILD_ENV) else { return };
+    let writer = std::process::id().to_string();
+    let sink = JsonlAuditSink::new(path);
+    for i in 0..1000 {
+        sink.record(&record(i, &writer)).await.expect("append");
+    }
+}
+
+#[tokio::test]
+async fn two_processes_appending_a_thousand_lines_each_leave_two_thousand_whole_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested/dir/audit.jsonl");
+    let exe = std::env::current_exe().unwrap();
+    let spawn = || {
+        Command::new(&exe)
+            .args(["--exact", "audit::audit_writer_child", "--nocapture", "--test-threads=1"])
+            .env(CHILD_ENV, &path)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let (mut a, mut b) = (spawn(), spawn());
+    assert!(a.wait().unwrap().success() && b.wait().unwrap().success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).expect("a whole JSON line")).collect();
+    assert_eq!(lines.len(), 2000);
+    assert!(text.ends_with('\n'));
+    let writers: std::collections::HashSet<String> =
+        lines.iter().map(|l| l["deploy_id"].as_str().unwrap().split('-').next().unwrap().to_owned()).collect();
+    assert_eq!(writers.len(), 2, "both processes wrote");
+}
+
+#[tokio::test]
+async fn check_writable_fails_clearly_when_the_path_cannot_be_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("audit.jsonl")).unwrap();
+    let sink = JsonlAuditSink::new(dir.path().join("audit.jsonl"));
+    let error = sink.check_writable().await.unwrap_err();
+    assert!(error.to_string().contains("audit.jsonl"), "{error}");
+    assert!(sink.record(&record(0, "w")).await.is_err(), "a failed write is reported, not swallowed");
+}
