@@ -6,6 +6,8 @@
 pub mod audit;
 pub mod deployment;
 pub mod href;
+#[cfg(test)]
+mod properties;
 pub mod repository;
 pub mod sync;
 pub mod verification;
