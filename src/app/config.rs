@@ -31,6 +31,8 @@ pub struct Overrides {
     pub pulp_url: Option<String>,
     pub pulp_username: Option<String>,
     pub pulp_password: Option<String>,
+    /// pulp-cli's configuration file (`~/.config/pulp/cli.toml`), used when nothing else names a Pulp.
+    pub pulp_cli_config: Option<PathBuf>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -83,6 +85,8 @@ pub(crate) struct RawPulp {
     pub request_timeout_secs: u64,
     pub task_timeout_secs: u64,
     pub page_size: u64,
+    pub use_session: bool,
+    pub headers: HashMap<String, String>,
 }
 
 /// Where audit records go.
@@ -104,6 +108,8 @@ pub struct Config {
     /// waits for two tasks), plus a margin.
     pub shutdown_grace: Duration,
     pub(crate) pulp: RawPulp,
+    /// Set when the Pulp server was taken from pulp-cli's configuration file.
+    pub pulp_from_cli: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for RawPulp {
@@ -185,7 +191,15 @@ fn validate(mut raw: RawConfig, o: &Overrides) -> Result<Config, ConfigError> {
         });
     }
     apply_pulp_overrides(&mut raw.pulp, o)?;
+    let pulp_from_cli = match &o.pulp_cli_config {
+        Some(path) if raw.pulp.base_url.is_empty() && path.is_file() => {
+            apply_pulp_cli(&mut raw.pulp, path)?;
+            Some(path.clone())
+        }
+        _ => None,
+    };
     Ok(Config {
+        pulp_from_cli,
         listen,
         audit,
         page_size: raw.dashboard.page_size,
@@ -214,6 +228,45 @@ fn apply_pulp_overrides(pulp: &mut RawPulp, o: &Overrides) -> Result<(), ConfigE
             key: "pulp.page_size",
             reason: "must be at least 1".into(),
         });
+    }
+    Ok(())
+}
+
+/// pulp-cli's `[cli]` table: the server operators already use.
+#[derive(Deserialize)]
+struct CliFile {
+    cli: CliTable,
+}
+
+#[derive(Deserialize)]
+struct CliTable {
+    base_url: String,
+    #[serde(default)]
+    api_root: Option<String>,
+    #[serde(default)]
+    username: Option<String>,
+    #[serde(default)]
+    password: Option<String>,
+    #[serde(default)]
+    verify_ssl: Option<bool>,
+}
+
+fn apply_pulp_cli(pulp: &mut RawPulp, path: &Path) -> Result<(), ConfigError> {
+    let invalid = |reason: String| ConfigError::Parse { source_name: path.display().to_string(), reason };
+    let text = std::fs::read_to_string(path).map_err(|e| invalid(e.to_string()))?;
+    let file: CliFile = toml::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+    pulp.base_url = file.cli.base_url;
+    if let Some(root) = file.cli.api_root {
+        pulp.api_root = root;
+    }
+    if let Some(user) = file.cli.username {
+        pulp.username = user;
+    }
+    if let Some(password) = file.cli.password.filter(|_| pulp.password.is_empty()) {
+        pulp.password = password;
+    }
+    if let Some(verify) = file.cli.verify_ssl {
+        pulp.verify_tls = verify;
     }
     Ok(())
 }
