@@ -202,6 +202,11 @@ async fn timings_with_a_session_and_with_basic_auth() {
         );
         let together = started.elapsed().as_millis();
         assert!(v.is_ok() && d.is_ok() && p.is_ok());
+        assert_eq!(
+            client.login_count(),
+            u64::from(use_session),
+            "{label}: logins"
+        );
         println!(
             "{label}: list_versions + list_distributions + list_publications, one after the other: {runs:?} ms; \
              concurrently: {together} ms; logins: {}",

@@ -57,10 +57,10 @@ impl Session {
             value.set_sensitive(true);
             value
         });
-        let initial = if basic.is_some() {
-            Credentials::Unknown
-        } else {
-            Credentials::Anonymous
+        let initial = match (&basic, settings.use_session) {
+            (None, _) => Credentials::Anonymous,
+            (Some(_), true) => Credentials::Unknown,
+            (Some(_), false) => Credentials::Basic,
         };
         Self {
             transport,
@@ -319,3 +319,7 @@ mod tests {
         )));
     }
 }
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod fake_server_tests;
