@@ -17,15 +17,21 @@ async fn pulp_client_keeps_the_repository_manager_contract() {
     let Some(pulp) = pulp_or_skip("contract") else {
         return;
     };
-    let name = format!("rc-contract-scratch-{}", std::process::id());
+    // Scratch distributions left by an earlier run that failed half-way.
     let (_, old) = pulp.raw(
         "GET",
-        &format!("distributions/rpm/rpm/?name={name}&fields=pulp_href"),
+        "distributions/rpm/rpm/?name__startswith=rc-contract-scratch-&fields=pulp_href",
         None,
     );
-    if let Some(href) = old["results"][0]["pulp_href"].as_str() {
+    for href in old["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d["pulp_href"].as_str())
+    {
         pulp.raw_ok("DELETE", href, None);
     }
+    let name = format!("rc-contract-scratch-{}", std::process::id());
     let created = pulp.raw_ok(
         "POST",
         "distributions/rpm/rpm/",
