@@ -27,6 +27,8 @@ struct Fake {
 
 type Shared = Arc<Mutex<Fake>>;
 
+/// `Err` is the refusal to send back (test code: its size does not matter).
+#[allow(clippy::result_large_err)]
 fn authorized(fake: &Fake, headers: &HeaderMap, unsafe_method: bool) -> Result<(), Response> {
     let header = |name: &str| {
         headers
