@@ -242,8 +242,9 @@ impl ServerCertVerifier for AcceptAnyCertificate {
     }
 }
 
-/// Sorts a transport failure by walking its cause chain (io::Error hides its inner
-/// error from `source()`, so that one is opened by hand).
+/// Sorts a transport failure by walking its cause chain. `io::Error` hides its inner
+/// error from `source()` (and TLS errors come wrapped in two of them), so each
+/// `io::Error` is opened by hand.
 fn classify(err: &(dyn StdError + 'static), url: &str) -> TransportError {
     let url = url.to_owned();
     let mut texts: Vec<String> = Vec::new();
@@ -255,14 +256,13 @@ fn classify(err: &(dyn StdError + 'static), url: &str) -> TransportError {
             texts.push(text);
         }
         tls |= e.is::<rustls::Error>();
+        let mut inner: Option<&(dyn StdError + 'static)> = None;
         if let Some(io) = e.downcast_ref::<io::Error>() {
             refused |= io.kind() == io::ErrorKind::ConnectionRefused;
             timed_out |= io.kind() == io::ErrorKind::TimedOut;
-            tls |= io
-                .get_ref()
-                .is_some_and(|inner| inner.is::<rustls::Error>());
+            inner = io.get_ref().map(|i| i as &(dyn StdError + 'static));
         }
-        current = e.source();
+        current = inner.or_else(|| e.source());
     }
     let detail = texts.join(": ");
     let is_connect = err

@@ -168,3 +168,23 @@ async fn without_a_login_endpoint_basic_auth_is_used() {
     assert_eq!(client.login_count(), 0);
     assert_eq!(fake.lock().unwrap().logins, 0);
 }
+
+#[tokio::test]
+async fn a_tls_failure_is_unreachable_and_says_tls() {
+    let (plain, _fake) = serve(Fake::default()).await;
+    let https = plain.settings.base_url.replace("http://", "https://");
+    let settings = PulpSettings {
+        base_url: https,
+        password: Secret::new("password"),
+        ..PulpSettings::default()
+    };
+    let err = PulpClient::new(settings)
+        .unwrap()
+        .get_task(&TaskHref::new(TASK))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, crate::ports::UpstreamError::Unreachable(m) if m.contains("TLS")),
+        "{err:?}"
+    );
+}
