@@ -5,4 +5,5 @@ pub mod audit_stdout;
 pub mod clock_system;
 pub mod identity_fixed;
 pub mod memory;
+pub mod pulp;
 pub mod web;

@@ -1,0 +1,130 @@
+//! [`PulpClient`]: the Pulp adapter's handle, its URLs and its request helpers.
+//! The [`crate::ports::RepositoryManager`] methods are in `manager.rs`.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use hyper::body::Bytes;
+use hyper::Method;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::dto::TaskRefDto;
+use super::errors::{decode_error, status_error};
+use super::http::{HttpTransport, RawResponse, SetupError};
+use super::session::Session;
+use super::settings::PulpSettings;
+use crate::domain::{Publication, PublicationHref, RepoId, TaskHref};
+use crate::ports::UpstreamError;
+
+/// Talks to a Pulp 3 server with pulp_rpm over its REST API.
+pub struct PulpClient {
+    pub(super) settings: PulpSettings,
+    session: Session,
+    /// Publications never change upstream, so each is read once.
+    pub(super) publications: Mutex<HashMap<PublicationHref, Publication>>,
+}
+
+impl std::fmt::Debug for PulpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PulpClient")
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PulpClient {
+    /// Builds the client; nothing is sent until the first call (which logs in).
+    pub fn new(settings: PulpSettings) -> Result<Self, SetupError> {
+        if !(settings.base_url.starts_with("http://") || settings.base_url.starts_with("https://"))
+        {
+            return Err(SetupError(format!(
+                "the Pulp base URL '{}' must start with http:// or https://",
+                settings.base_url
+            )));
+        }
+        let transport = HttpTransport::new(&settings)?;
+        let session = Session::new(transport, &settings);
+        Ok(Self {
+            settings,
+            session,
+            publications: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// How many sessions were opened so far (each login costs a password check upstream).
+    pub fn login_count(&self) -> u64 {
+        self.session.login_count()
+    }
+
+    /// The href of a repository: `{api_root}api/v3/repositories/rpm/rpm/<uuid>/`.
+    pub(super) fn repo_href(&self, id: &RepoId) -> String {
+        format!(
+            "{}repositories/rpm/rpm/{}/",
+            self.settings.api_path(),
+            id.as_str()
+        )
+    }
+
+    /// The full URL of an href (`/pulp/api/v3/…`) or of a path relative to the API root.
+    pub(super) fn url_for(&self, path: &str) -> Result<String, UpstreamError> {
+        if !path.starts_with('/') {
+            return Ok(format!(
+                "{}{}{}",
+                self.settings.base(),
+                self.settings.api_path(),
+                path
+            ));
+        }
+        let suspicious = path.contains("..")
+            || path.contains("://")
+            || path.starts_with("//")
+            || path
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control() || c == '#');
+        if suspicious {
+            return Err(UpstreamError::BadResponse(format!(
+                "'{path}' is not a Pulp address"
+            )));
+        }
+        Ok(format!("{}{}", self.settings.base(), path))
+    }
+
+    /// Sends a request; any status but 2xx becomes an error carrying Pulp's explanation.
+    pub(super) async fn call(
+        &self,
+        method: Method,
+        url: &str,
+        body: Option<&Value>,
+    ) -> Result<RawResponse, UpstreamError> {
+        let body = body.map(|b| Bytes::from(b.to_string()));
+        let response = self.session.request(method.clone(), url, body).await?;
+        tracing::debug!(%method, %url, status = response.status.as_u16(), "pulp answered");
+        if response.status.is_success() {
+            Ok(response)
+        } else {
+            Err(status_error(response.status.as_u16(), &response.body))
+        }
+    }
+
+    pub(super) async fn get_json<T: DeserializeOwned>(
+        &self,
+        url: &str,
+    ) -> Result<T, UpstreamError> {
+        let response = self.call(Method::GET, url, None).await?;
+        serde_json::from_slice(&response.body).map_err(|e| decode_error(&format!("GET {url}"), &e))
+    }
+
+    /// Starts an asynchronous operation (answered `202 {"task": href}`).
+    pub(super) async fn start_task(
+        &self,
+        method: Method,
+        url: &str,
+        body: &Value,
+    ) -> Result<TaskHref, UpstreamError> {
+        let response = self.call(method.clone(), url, Some(body)).await?;
+        let task: TaskRefDto = serde_json::from_slice(&response.body)
+            .map_err(|e| decode_error(&format!("{method} {url} (expected a task)"), &e))?;
+        Ok(TaskHref::new(task.task))
+    }
+}

@@ -1,0 +1,274 @@
+//! Pulp's JSON, as far as the console reads it, and its conversion into domain types.
+//! Unknown fields are ignored and optional ones may be missing.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::domain::{
+    ChecksumType, Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId,
+    RepoVerification, RepoVersion, Repository, TaskHref, VersionHref,
+};
+use crate::ports::{ProgressReport, TaskReport, TaskState, UpstreamError};
+
+/// The content type whose counts the console shows.
+const PACKAGE: &str = "rpm.package";
+
+/// One page of a list: `{count, next, previous, results}`.
+#[derive(Debug, Deserialize)]
+pub(crate) struct PageDto<T> {
+    #[serde(default)]
+    pub count: u64,
+    pub next: Option<String>,
+    #[serde(default = "Vec::new")]
+    pub results: Vec<T>,
+}
+
+/// The answer of an asynchronous call: `202 {"task": href}`.
+#[derive(Debug, Deserialize)]
+pub(crate) struct TaskRefDto {
+    pub task: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct RepositoryDto {
+    pulp_href: String,
+    name: Option<String>,
+    repo_config: Option<Value>,
+    checksum_type: Option<String>,
+    /// Before pulp_rpm 3.30 the checksum and gpg settings were top-level fields.
+    metadata_checksum_type: Option<String>,
+    gpgcheck: Option<Value>,
+    repo_gpgcheck: Option<Value>,
+    latest_version_href: Option<String>,
+    remote: Option<String>,
+}
+
+impl RepositoryDto {
+    pub fn into_domain(self) -> Result<Repository, UpstreamError> {
+        let id = RepoId::from_href(&self.pulp_href).ok_or_else(|| {
+            UpstreamError::BadResponse(format!(
+                "'{}' is not an RPM repository address",
+                self.pulp_href
+            ))
+        })?;
+        let config = |key: &str| {
+            self.repo_config
+                .as_ref()
+                .and_then(|c| c.get(key))
+                .and_then(flag)
+        };
+        let verification = RepoVerification {
+            gpgcheck: config("gpgcheck").or_else(|| self.gpgcheck.as_ref().and_then(flag)),
+            repo_gpgcheck: config("repo_gpgcheck")
+                .or_else(|| self.repo_gpgcheck.as_ref().and_then(flag)),
+            checksum: self
+                .checksum_type
+                .as_deref()
+                .or(self.metadata_checksum_type.as_deref())
+                .filter(|c| !c.trim().is_empty())
+                .map(ChecksumType::parse),
+        };
+        Ok(Repository {
+            id,
+            href: self.pulp_href,
+            name: self.name,
+            verification,
+            latest_version: self.latest_version_href.map(VersionHref::new),
+            remote: self.remote.map(RemoteHref::new),
+        })
+    }
+}
+
+/// A yum-style switch: `1`/`0`, `true`/`false`, `"1"`/`"0"`, `"yes"`/`"no"`…
+fn flag(value: &Value) -> Option<bool> {
+    match value {
+        Value::Bool(b) => Some(*b),
+        Value::Number(n) => n.as_f64().map(|f| f != 0.0),
+        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "1" | "true" | "yes" | "on" => Some(true),
+            "0" | "false" | "no" | "off" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct VersionDto {
+    pulp_href: String,
+    pulp_created: Option<DateTime<Utc>>,
+    #[serde(default)]
+    content_summary: ContentSummaryDto,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct ContentSummaryDto {
+    #[serde(default)]
+    added: HashMap<String, CountDto>,
+    #[serde(default)]
+    removed: HashMap<String, CountDto>,
+    #[serde(default)]
+    present: HashMap<String, CountDto>,
+}
+
+#[derive(Debug, Deserialize)]
+struct CountDto {
+    #[serde(default)]
+    count: u64,
+}
+
+fn packages(side: &HashMap<String, CountDto>) -> u64 {
+    side.get(PACKAGE).map_or(0, |c| c.count)
+}
+
+impl VersionDto {
+    pub fn into_domain(self) -> Result<RepoVersion, UpstreamError> {
+        let created = self.pulp_created.ok_or_else(|| {
+            UpstreamError::BadResponse(format!("version {} has no creation time", self.pulp_href))
+        })?;
+        Ok(RepoVersion {
+            created,
+            package_count: packages(&self.content_summary.present),
+            added: packages(&self.content_summary.added),
+            removed: packages(&self.content_summary.removed),
+            href: VersionHref::new(self.pulp_href),
+        })
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct DistributionDto {
+    pulp_href: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    base_path: String,
+    publication: Option<String>,
+}
+
+impl DistributionDto {
+    pub fn into_domain(self) -> Distribution {
+        Distribution {
+            href: DistributionHref::new(self.pulp_href),
+            name: self.name,
+            base_path: self.base_path,
+            publication: self
+                .publication
+                .filter(|p| !p.is_empty())
+                .map(PublicationHref::new),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct PublicationDto {
+    pulp_href: String,
+    repository_version: Option<String>,
+}
+
+impl PublicationDto {
+    pub fn into_domain(self) -> Result<Publication, UpstreamError> {
+        let version = self.repository_version.ok_or_else(|| {
+            UpstreamError::BadResponse(format!(
+                "publication {} names no repository version",
+                self.pulp_href
+            ))
+        })?;
+        Ok(Publication {
+            href: PublicationHref::new(self.pulp_href),
+            repository_version: VersionHref::new(version),
+        })
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct TaskDto {
+    pulp_href: String,
+    state: String,
+    error: Option<Value>,
+    #[serde(default)]
+    progress_reports: Vec<ProgressDto>,
+    #[serde(default)]
+    created_resources: Vec<String>,
+    #[serde(default)]
+    pub reserved_resources_record: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ProgressDto {
+    code: Option<String>,
+    message: Option<String>,
+    done: Option<u64>,
+    total: Option<u64>,
+}
+
+impl TaskDto {
+    pub fn into_domain(self) -> Result<TaskReport, UpstreamError> {
+        let state = task_state(&self.state).ok_or_else(|| {
+            UpstreamError::BadResponse(format!(
+                "task {} is in an unknown state '{}'",
+                self.pulp_href, self.state
+            ))
+        })?;
+        let skipped = self.state == "skipped";
+        Ok(TaskReport {
+            href: TaskHref::new(self.pulp_href),
+            state,
+            progress: self
+                .progress_reports
+                .into_iter()
+                .map(ProgressDto::into_domain)
+                .collect(),
+            error: self
+                .error
+                .as_ref()
+                .and_then(error_description)
+                .or_else(|| skipped.then(|| "the task was skipped".to_owned())),
+            created_resources: self.created_resources,
+        })
+    }
+}
+
+impl ProgressDto {
+    fn into_domain(self) -> ProgressReport {
+        ProgressReport {
+            code: self.code.unwrap_or_default(),
+            message: self.message.unwrap_or_default(),
+            done: self.done.unwrap_or(0),
+            total: self.total,
+        }
+    }
+}
+
+fn task_state(raw: &str) -> Option<TaskState> {
+    Some(match raw {
+        "waiting" => TaskState::Waiting,
+        "running" => TaskState::Running,
+        "canceling" => TaskState::Canceling,
+        "completed" => TaskState::Completed,
+        "failed" => TaskState::Failed,
+        // A skipped task is final without having done its work.
+        "canceled" | "skipped" => TaskState::Canceled,
+        _ => return None,
+    })
+}
+
+/// `error.description`, or the error itself when it has another shape.
+fn error_description(error: &Value) -> Option<String> {
+    match error {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        Value::Object(map) => Some(match map.get("description") {
+            Some(Value::String(d)) => d.clone(),
+            _ => error.to_string(),
+        }),
+        other => Some(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+#[path = "dto_tests.rs"]
+mod tests;

@@ -1,0 +1,242 @@
+//! Turning HTTP statuses, Pulp's error bodies and transport failures into
+//! [`UpstreamError`]s an operator can act on.
+
+use serde_json::Value;
+
+use super::http::TransportError;
+use crate::ports::UpstreamError;
+
+/// Longest explanation kept from an error body.
+const MAX_MESSAGE: usize = 500;
+
+/// The error for a non-success status, with Pulp's explanation from the body.
+pub(crate) fn status_error(status: u16, body: &[u8]) -> UpstreamError {
+    let message = body_message(body).unwrap_or_else(|| "no explanation given".to_owned());
+    match status {
+        401 => UpstreamError::Auth(message),
+        _ => UpstreamError::Http { status, message },
+    }
+}
+
+/// Pulp's explanation inside an error body: `detail`, field errors
+/// (`{"name": ["…"]}`), `non_field_errors`, `errors`, a bare list, or plain text/HTML.
+pub(crate) fn body_message(body: &[u8]) -> Option<String> {
+    let text = match serde_json::from_slice::<Value>(body) {
+        Ok(json) => json_message(&json),
+        Err(_) => plain_text(&String::from_utf8_lossy(body)),
+    }?;
+    Some(shorten(&text))
+}
+
+fn json_message(json: &Value) -> Option<String> {
+    match json {
+        Value::Object(map) => {
+            if let Some(detail) = map.get("detail").and_then(flatten) {
+                return Some(detail);
+            }
+            let parts: Vec<String> = map
+                .iter()
+                .filter_map(|(key, value)| {
+                    let text = flatten(value)?;
+                    Some(match key.as_str() {
+                        "non_field_errors" | "errors" => text,
+                        _ => format!("{key}: {text}"),
+                    })
+                })
+                .collect();
+            (!parts.is_empty()).then(|| parts.join("; "))
+        }
+        other => flatten(other),
+    }
+}
+
+/// A JSON value as one line of text; lists are joined, nested objects recursed.
+fn flatten(value: &Value) -> Option<String> {
+    match value {
+        Value::Null => None,
+        Value::String(s) => Some(s.trim().to_owned()).filter(|s| !s.is_empty()),
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().filter_map(flatten).collect();
+            (!parts.is_empty()).then(|| parts.join(" "))
+        }
+        Value::Object(_) => json_message(value),
+        other => Some(other.to_string()),
+    }
+}
+
+/// Text of a non-JSON body: tags removed, whitespace collapsed.
+fn plain_text(body: &str) -> Option<String> {
+    let mut text = String::with_capacity(body.len());
+    let mut in_tag = false;
+    let mut in_title = false;
+    let lower = body.to_ascii_lowercase();
+    // An HTML page's <title> repeats its heading; drop it.
+    let skip_title = lower.contains("<title>") && lower.contains("<body");
+    for (i, c) in body.char_indices() {
+        match c {
+            '<' => {
+                in_tag = true;
+                let rest = &lower[i..];
+                if rest.starts_with("<title") {
+                    in_title = skip_title;
+                } else if rest.starts_with("</title") {
+                    in_title = false;
+                }
+            }
+            '>' if in_tag => {
+                in_tag = false;
+                text.push(' ');
+            }
+            _ if in_tag || in_title => {}
+            _ => text.push(c),
+        }
+    }
+    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!collapsed.is_empty()).then_some(collapsed)
+}
+
+fn shorten(text: &str) -> String {
+    if text.chars().count() <= MAX_MESSAGE {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(MAX_MESSAGE).collect();
+    format!("{cut}\u{2026}")
+}
+
+/// The error for a request that got no response.
+pub(crate) fn transport_error(err: TransportError) -> UpstreamError {
+    match err {
+        TransportError::Timeout { url, detail } => UpstreamError::Timeout(format!(
+            "{url}: {detail}; the request may or may not have been carried out"
+        )),
+        TransportError::Refused { url } => UpstreamError::Unreachable(format!(
+            "connection refused by {url}: is Pulp running there, and is the base URL right?"
+        )),
+        TransportError::Tls { url, detail } => UpstreamError::Unreachable(format!(
+            "TLS handshake with {url} failed ({detail}): check the CA file or the server certificate"
+        )),
+        TransportError::Connect { url, detail } => {
+            UpstreamError::Unreachable(format!("cannot connect to {url}: {detail}"))
+        }
+        TransportError::Other { url, detail } => {
+            UpstreamError::Unreachable(format!("request to {url} failed: {detail}"))
+        }
+    }
+}
+
+/// The error for a success body the console cannot read.
+pub(crate) fn decode_error(what: &str, err: &serde_json::Error) -> UpstreamError {
+    UpstreamError::BadResponse(format!("{what}: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(body: &str) -> String {
+        body_message(body.as_bytes()).expect("a message")
+    }
+
+    #[test]
+    fn detail_is_the_message() {
+        assert_eq!(
+            message(r#"{"detail": "No RpmRepository matches the given query."}"#),
+            "No RpmRepository matches the given query."
+        );
+    }
+
+    #[test]
+    fn field_errors_name_their_field() {
+        assert_eq!(
+            message(r#"{"name": ["This field must be unique."]}"#),
+            "name: This field must be unique."
+        );
+        let two = message(
+            r#"{"base_path": ["This field is required."], "name": ["This field is required."]}"#,
+        );
+        assert!(two.contains("base_path: This field is required."), "{two}");
+        assert!(two.contains("name: This field is required."), "{two}");
+    }
+
+    #[test]
+    fn non_field_errors_and_filter_errors_are_shown_bare() {
+        assert_eq!(
+            message(
+                r#"{"non_field_errors": ["Only one of the attributes 'repository' and 'publication' may be used simultaneously."]}"#
+            ),
+            "Only one of the attributes 'repository' and 'publication' may be used simultaneously."
+        );
+        assert_eq!(
+            message(r#"{"errors": ["Invalid Filter: 'publication'"]}"#),
+            "Invalid Filter: 'publication'"
+        );
+    }
+
+    #[test]
+    fn a_bare_list_is_joined() {
+        assert_eq!(
+            message(r#"["The repository version cannot be deleted because it is distributed."]"#),
+            "The repository version cannot be deleted because it is distributed."
+        );
+    }
+
+    #[test]
+    fn an_html_page_becomes_its_text() {
+        let page = "<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1><p>The requested resource was not found on this server.</p>\n</body>\n</html>";
+        assert_eq!(
+            message(page),
+            "Not Found The requested resource was not found on this server."
+        );
+    }
+
+    #[test]
+    fn an_empty_body_has_no_message() {
+        assert_eq!(body_message(b""), None);
+        assert_eq!(body_message(b"{}"), None);
+        assert_eq!(
+            status_error(500, b""),
+            UpstreamError::Http {
+                status: 500,
+                message: "no explanation given".into()
+            }
+        );
+    }
+
+    #[test]
+    fn status_401_is_an_authentication_failure() {
+        assert_eq!(
+            status_error(401, br#"{"detail": "Invalid username/password."}"#),
+            UpstreamError::Auth("Invalid username/password.".into())
+        );
+        assert!(matches!(
+            status_error(403, b"{}"),
+            UpstreamError::Http { status: 403, .. }
+        ));
+    }
+
+    #[test]
+    fn long_bodies_are_shortened() {
+        let long = format!("{{\"detail\": \"{}\"}}", "x".repeat(2000));
+        assert!(message(&long).chars().count() <= MAX_MESSAGE + 1);
+    }
+
+    #[test]
+    fn transport_failures_name_the_url() {
+        let refused = transport_error(TransportError::Refused {
+            url: "http://127.0.0.1:9/pulp/".into(),
+        });
+        assert!(
+            matches!(&refused, UpstreamError::Unreachable(m) if m.contains("http://127.0.0.1:9/pulp/"))
+        );
+        let tls = transport_error(TransportError::Tls {
+            url: "https://x/".into(),
+            detail: "UnknownIssuer".into(),
+        });
+        assert!(matches!(&tls, UpstreamError::Unreachable(m) if m.contains("TLS")));
+        let slow = transport_error(TransportError::Timeout {
+            url: "http://x/".into(),
+            detail: "d".into(),
+        });
+        assert!(matches!(slow, UpstreamError::Timeout(_)));
+    }
+}

@@ -1,0 +1,23 @@
+//! The Pulp 3 adapter: [`PulpClient`] implements [`crate::ports::RepositoryManager`] over
+//! Pulp's REST API (pulpcore + pulp_rpm), on hyper with rustls.
+//!
+//! One concept per file: `settings` (what to connect to), `http` (transport, TLS,
+//! timeouts), `session` (fast authentication), `errors` (statuses and bodies to
+//! `UpstreamError`), `dto` (Pulp JSON to domain types), `pagination`, `tasks`
+//! (waiting), `sync_tasks` (latest syncs), `client` (URLs, helpers) and `manager`
+//! (the port's methods).
+
+mod client;
+mod dto;
+mod errors;
+mod http;
+mod manager;
+mod pagination;
+mod session;
+mod settings;
+mod sync_tasks;
+mod tasks;
+
+pub use client::PulpClient;
+pub use http::SetupError;
+pub use settings::{PulpSettings, Secret};

@@ -1,0 +1,127 @@
+//! Following Pulp's limit/offset pagination to the end, and building query strings.
+
+use serde::de::DeserializeOwned;
+
+use super::dto::PageDto;
+use super::PulpClient;
+use crate::ports::UpstreamError;
+
+/// A safety stop for a server whose `next` links never end.
+const MAX_PAGES: usize = 10_000;
+
+impl PulpClient {
+    /// Every item of a list, following `next` links (each resent to the configured base).
+    /// `path` is a path relative to the API (`distributions/rpm/rpm/?…`) or an href.
+    pub(super) async fn get_all<T: DeserializeOwned>(
+        &self,
+        path: &str,
+    ) -> Result<Vec<T>, UpstreamError> {
+        let limit = self.settings.page_size.max(1).to_string();
+        let mut url = with_query(&self.url_for(path)?, &[("limit", &limit)]);
+        let mut items = Vec::new();
+        for _ in 0..MAX_PAGES {
+            let page: PageDto<T> = self.get_json(&url).await?;
+            let got = page.results.len();
+            items.extend(page.results);
+            match page.next {
+                Some(next) if got > 0 => url = self.url_for(&next_path(&next))?,
+                _ => return Ok(items),
+            }
+        }
+        Err(UpstreamError::BadResponse(format!(
+            "the list at {path} did not end after {MAX_PAGES} pages"
+        )))
+    }
+}
+
+/// The path and query of a `next` link. Pulp makes them absolute with the host it was
+/// asked by, which may not be the address the console must use (a proxy, a container).
+pub(crate) fn next_path(next: &str) -> String {
+    let after_scheme = next.split_once("://").map(|(_, rest)| rest);
+    match after_scheme {
+        Some(rest) => match rest.find('/') {
+            Some(slash) => rest[slash..].to_owned(),
+            None => "/".to_owned(),
+        },
+        None => next.to_owned(),
+    }
+}
+
+/// Appends query parameters (values percent-encoded) to a URL that may already have some.
+pub(crate) fn with_query(url: &str, params: &[(&str, &str)]) -> String {
+    let mut out = url.to_owned();
+    for (name, value) in params {
+        out.push(if out.contains('?') { '&' } else { '?' });
+        out.push_str(name);
+        out.push('=');
+        out.push_str(&encode(value));
+    }
+    out
+}
+
+/// Percent-encodes a query value, keeping what Pulp's hrefs and prns use verbatim.
+pub(crate) fn encode(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        match byte {
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'_'
+            | b'.'
+            | b'~'
+            | b'/'
+            | b':'
+            | b',' => out.push(char::from(byte)),
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_absolute_next_link_keeps_only_its_path_and_query() {
+        assert_eq!(
+            next_path("http://127.0.0.1:24817/pulp/api/v3/repositories/rpm/rpm/01a2/versions/?limit=2&offset=2"),
+            "/pulp/api/v3/repositories/rpm/rpm/01a2/versions/?limit=2&offset=2"
+        );
+        assert_eq!(
+            next_path("https://pulp.internal/pulp/api/v3/tasks/?offset=100"),
+            "/pulp/api/v3/tasks/?offset=100"
+        );
+        assert_eq!(next_path("http://host"), "/");
+    }
+
+    #[test]
+    fn a_relative_next_link_is_kept_as_is() {
+        assert_eq!(
+            next_path("/pulp/api/v3/tasks/?offset=2"),
+            "/pulp/api/v3/tasks/?offset=2"
+        );
+    }
+
+    #[test]
+    fn query_values_are_encoded_and_appended() {
+        assert_eq!(
+            with_query("http://h/x/", &[("limit", "2")]),
+            "http://h/x/?limit=2"
+        );
+        assert_eq!(
+            with_query(
+                "http://h/x/?fields=a,b",
+                &[("repository", "/pulp/api/v3/r/1/"), ("q", "name=\"a b\"")]
+            ),
+            "http://h/x/?fields=a,b&repository=/pulp/api/v3/r/1/&q=name%3D%22a%20b%22"
+        );
+        assert_eq!(
+            encode("prn:rpm.rpmrepository:01a2&x"),
+            "prn:rpm.rpmrepository:01a2%26x"
+        );
+        assert_eq!(encode("é"), "%C3%A9");
+    }
+}

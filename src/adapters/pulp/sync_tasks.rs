@@ -1,0 +1,117 @@
+//! The newest synchronization task of each of a set of repositories, in a bounded number
+//! of calls: one query per batch of repositories (`q=reserved_resources="<prn>" OR …`,
+//! newest first), reading pages only until every repository of the batch has been seen.
+//! (On pulpcore 3.123 `reserved_resources__in=a,b` matches nothing, hence `q`.)
+
+use std::collections::HashMap;
+
+use futures::future::try_join_all;
+
+use super::dto::{PageDto, TaskDto};
+use super::manager::TASK_FIELDS;
+use super::pagination::{next_path, with_query};
+use super::PulpClient;
+use crate::domain::RepoId;
+use crate::ports::{TaskReport, UpstreamError};
+
+const SYNC_TASK_NAME: &str = "pulp_rpm.app.tasks.synchronizing.synchronize";
+const REPO_PRN: &str = "prn:rpm.rpmrepository:";
+/// Repositories per query (keeps the URL short).
+const REPOS_PER_QUERY: usize = 20;
+/// Pages read per query at most; repositories not seen by then count as never synced.
+const PAGES_PER_QUERY: usize = 3;
+
+impl PulpClient {
+    pub(super) async fn newest_sync_tasks(
+        &self,
+        ids: &[RepoId],
+    ) -> Result<HashMap<RepoId, TaskReport>, UpstreamError> {
+        let batches = ids
+            .chunks(REPOS_PER_QUERY)
+            .map(|batch| self.newest_in_batch(batch));
+        let found = try_join_all(batches).await?;
+        Ok(found.into_iter().flatten().collect())
+    }
+
+    async fn newest_in_batch(
+        &self,
+        batch: &[RepoId],
+    ) -> Result<HashMap<RepoId, TaskReport>, UpstreamError> {
+        let mut found = HashMap::new();
+        let limit = self.settings.page_size.max(1).to_string();
+        let mut url = with_query(
+            &self.url_for("tasks/")?,
+            &[
+                ("name", SYNC_TASK_NAME),
+                ("ordering", "-pulp_created"),
+                ("q", &any_reserved(batch)),
+                ("fields", TASK_FIELDS),
+                ("limit", &limit),
+            ],
+        );
+        for _ in 0..PAGES_PER_QUERY {
+            let page: PageDto<TaskDto> = self.get_json(&url).await?;
+            for task in page.results {
+                let Some(id) = repository_of(&task.reserved_resources_record) else {
+                    continue;
+                };
+                if batch.contains(&id) && !found.contains_key(&id) {
+                    found.insert(id, task.into_domain()?);
+                }
+            }
+            match page.next {
+                Some(next) if found.len() < batch.len() => url = self.url_for(&next_path(&next))?,
+                _ => break,
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// `reserved_resources="prn:…:<a>" OR reserved_resources="prn:…:<b>" …`
+pub(crate) fn any_reserved(ids: &[RepoId]) -> String {
+    ids.iter()
+        .map(|id| format!("reserved_resources=\"{REPO_PRN}{id}\""))
+        .collect::<Vec<_>>()
+        .join(" OR ")
+}
+
+/// The repository a task reserved (exclusively or shared).
+pub(crate) fn repository_of(reserved: &[String]) -> Option<RepoId> {
+    reserved.iter().find_map(|r| {
+        let prn = r.strip_prefix("shared:").unwrap_or(r);
+        RepoId::parse(prn.strip_prefix(REPO_PRN)?).ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: &str = "01a202df-8f9b-7bf1-b64c-ebcd5e57dca5";
+    const B: &str = "01a202de-e818-7629-a483-70ecc3240361";
+
+    #[test]
+    fn one_query_asks_for_any_of_the_repositories() {
+        let ids = [RepoId::parse(A).unwrap(), RepoId::parse(B).unwrap()];
+        assert_eq!(
+            any_reserved(&ids),
+            format!("reserved_resources=\"prn:rpm.rpmrepository:{A}\" OR reserved_resources=\"prn:rpm.rpmrepository:{B}\"")
+        );
+    }
+
+    #[test]
+    fn the_repository_of_a_task_is_read_from_its_reservations() {
+        let reserved = vec![
+            format!("prn:rpm.rpmrepository:{A}"),
+            "shared:prn:rpm.rpmremote:01a202df-8ecc-7a2e-9f73-af9e4ada7eb3".to_owned(),
+            "shared:prn:core.domain:c0893a67-c18e-45ec-9900-5e1a8dd0c8d3".to_owned(),
+        ];
+        assert_eq!(repository_of(&reserved), Some(RepoId::parse(A).unwrap()));
+        assert_eq!(
+            repository_of(&[format!("shared:prn:rpm.rpmrepository:{B}")]),
+            Some(RepoId::parse(B).unwrap())
+        );
+        assert_eq!(repository_of(&["prn:core.domain:x".to_owned()]), None);
+    }
+}

@@ -1,0 +1,222 @@
+//! `PulpClient` against the real Pulp: the contract, authentication, failures,
+//! session reuse, pagination and timings.
+
+use std::time::{Duration, Instant};
+
+use futures::future::join_all;
+use repo_console::adapters::pulp::{PulpClient, PulpSettings, Secret};
+use repo_console::domain::DistributionHref;
+use repo_console::ports::{RepositoryManager, UpstreamError};
+use serde_json::json;
+
+use super::contract::{repository_manager_contract, Fixture};
+use super::support::{pulp_or_skip, repo_named};
+
+#[tokio::test]
+async fn pulp_client_keeps_the_repository_manager_contract() {
+    let Some(pulp) = pulp_or_skip("contract") else {
+        return;
+    };
+    // Scratch distributions left by an earlier run that failed half-way.
+    let (_, old) = pulp.raw(
+        "GET",
+        "distributions/rpm/rpm/?name__startswith=rc-contract-scratch-&fields=pulp_href",
+        None,
+    );
+    for href in old["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d["pulp_href"].as_str())
+    {
+        pulp.raw_ok("DELETE", href, None);
+    }
+    let name = format!("rc-contract-scratch-{}", std::process::id());
+    let created = pulp.raw_ok(
+        "POST",
+        "distributions/rpm/rpm/",
+        Some(&json!({"name": name, "base_path": name})),
+    );
+    let scratch = created["created_resources"][0]
+        .as_str()
+        .expect("the new distribution")
+        .to_owned();
+    let fixture = Fixture {
+        scratch_distribution: DistributionHref::new(scratch.clone()),
+    };
+
+    repository_manager_contract(&pulp.client(), &fixture).await;
+
+    pulp.raw_ok("DELETE", &scratch, None);
+}
+
+#[tokio::test]
+async fn a_wrong_password_is_an_authentication_error() {
+    let Some(pulp) = pulp_or_skip("wrong password") else {
+        return;
+    };
+    let client = PulpClient::new(PulpSettings {
+        password: Secret::new("not-the-password"),
+        ..pulp.settings()
+    })
+    .expect("settings");
+    match client.list_distributions().await {
+        Err(UpstreamError::Auth(message)) => {
+            assert!(message.contains("Invalid username/password"), "{message}")
+        }
+        other => panic!("expected Auth, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_refused_port_is_unreachable_at_once() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+        listener.local_addr().expect("address").port()
+    };
+    let settings = PulpSettings {
+        base_url: format!("http://127.0.0.1:{port}"),
+        password: Secret::new("x"),
+        ..PulpSettings::default()
+    };
+    let started = Instant::now();
+    let err = PulpClient::new(settings)
+        .expect("settings")
+        .list_distributions()
+        .await
+        .expect_err("refused");
+    let took = started.elapsed();
+    match &err {
+        UpstreamError::Unreachable(m) => assert!(m.contains(&format!("127.0.0.1:{port}")), "{m}"),
+        other => panic!("expected Unreachable, got {other:?}"),
+    }
+    assert!(
+        took < Duration::from_secs(3),
+        "refusal is immediate, took {took:?}"
+    );
+    println!("refused port: {err} ({} ms)", took.as_millis());
+}
+
+#[tokio::test]
+async fn a_missing_repository_is_a_404_with_pulps_words() {
+    let Some(pulp) = pulp_or_skip("404") else {
+        return;
+    };
+    let nobody =
+        repo_console::domain::RepoId::parse("00000000-0000-0000-0000-000000000000").expect("uuid");
+    match pulp.client().get_repo(&nobody).await {
+        Err(UpstreamError::Http {
+            status: 404,
+            message,
+        }) => {
+            assert_eq!(message, "No RpmRepository matches the given query.")
+        }
+        other => panic!("expected a 404, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn one_login_serves_many_requests_even_concurrent_ones() {
+    let Some(pulp) = pulp_or_skip("session reuse") else {
+        return;
+    };
+    let client = pulp.client();
+    let id = repo_named(&client, "rc-verified").await;
+    let concurrent = join_all((0..10).map(|_| client.get_repo(&id))).await;
+    assert!(concurrent.iter().all(Result::is_ok));
+    assert_eq!(
+        client.login_count(),
+        1,
+        "ten concurrent first calls share one login"
+    );
+
+    let started = Instant::now();
+    for _ in 0..20 {
+        client.get_repo(&id).await.expect("get_repo");
+    }
+    let session = started.elapsed();
+    assert_eq!(client.login_count(), 1, "the session is reused");
+    println!(
+        "20 sequential get_repo with one session: {} ms in all, {} ms each (basic auth costs ~500 ms each)",
+        session.as_millis(),
+        session.as_millis() / 20
+    );
+}
+
+#[tokio::test]
+async fn small_pages_still_give_whole_lists() {
+    let Some(pulp) = pulp_or_skip("pagination") else {
+        return;
+    };
+    let client = PulpClient::new(PulpSettings {
+        page_size: 2,
+        ..pulp.settings()
+    })
+    .expect("settings");
+    let id = repo_named(&client, "rc-verified").await;
+    let mut numbers: Vec<u64> = client
+        .list_versions(&id)
+        .await
+        .expect("versions")
+        .iter()
+        .filter_map(|v| v.number())
+        .map(|n| n.get())
+        .collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, [0, 1, 2, 3, 4, 5]);
+
+    let dists = client.list_distributions().await.expect("distributions");
+    let (_, raw) = pulp.raw("GET", "distributions/rpm/rpm/?limit=1000&fields=name", None);
+    let mut raw_names: Vec<&str> = raw["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter_map(|d| d["name"].as_str())
+        .collect();
+    let mut names: Vec<&str> = dists.iter().map(|d| d.name.as_str()).collect();
+    raw_names.sort_unstable();
+    names.sort_unstable();
+    assert!(names.len() > 2, "more than one page of distributions");
+    assert_eq!(names, raw_names);
+}
+
+#[tokio::test]
+async fn timings_with_a_session_and_with_basic_auth() {
+    let Some(pulp) = pulp_or_skip("timings") else {
+        return;
+    };
+    for (label, use_session) in [("session", true), ("basic auth", false)] {
+        let client = PulpClient::new(PulpSettings {
+            use_session,
+            ..pulp.settings()
+        })
+        .expect("settings");
+        let id = repo_named(&client, "rc-verified").await;
+        let mut runs = Vec::new();
+        for _ in 0..3 {
+            let started = Instant::now();
+            client.list_versions(&id).await.expect("versions");
+            client.list_distributions().await.expect("distributions");
+            client.list_publications(&id).await.expect("publications");
+            runs.push(started.elapsed().as_millis());
+        }
+        let started = Instant::now();
+        let (v, d, p) = futures::join!(
+            client.list_versions(&id),
+            client.list_distributions(),
+            client.list_publications(&id)
+        );
+        let together = started.elapsed().as_millis();
+        assert!(v.is_ok() && d.is_ok() && p.is_ok());
+        assert_eq!(
+            client.login_count(),
+            u64::from(use_session),
+            "{label}: logins"
+        );
+        println!(
+            "{label}: list_versions + list_distributions + list_publications, one after the other: {runs:?} ms; \
+             concurrently: {together} ms; logins: {}",
+            client.login_count()
+        );
+    }
+}

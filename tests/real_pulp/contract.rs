@@ -1,0 +1,265 @@
+//! The `RepositoryManager` contract, on the seeded `rc-verified` facts. It runs against
+//! the real Pulp (client.rs) and against `InMemoryPulp` (memory.rs), so that the fake
+//! cannot drift from reality.
+//!
+//! Seeded: `rc-verified` (gpgcheck 1, repo_gpgcheck 1, sha256):
+//! v1 +hello-1.0 +world-2.0 | v2 +hello-1.1 +extra-0.1 | v3 +hello-1.2 −extra-0.1 |
+//! v4 +world-2.1 −hello-1.0 | v5 +extra-0.1 −world-2.0; `rc-verified-prod` → pub(v3),
+//! `rc-verified-staging` → the repository; `rc-broken-mirror` with an unreachable remote.
+
+use std::collections::HashSet;
+
+use repo_console::domain::{
+    Badge, ChecksumType, DistributionHref, PublicationHref, RepoId, VersionNumber,
+};
+use repo_console::ports::{PageRequest, RepositoryManager, TaskState, UpstreamError};
+
+use super::support::repo_named;
+
+/// (number, packages, added, removed) of each rc-verified version.
+const VERSIONS: [(u64, u64, u64, u64); 6] = [
+    (0, 0, 0, 0),
+    (1, 2, 2, 0),
+    (2, 4, 2, 0),
+    (3, 4, 1, 1),
+    (4, 4, 1, 1),
+    (5, 4, 1, 1),
+];
+
+/// What the port cannot create and the caller provides.
+pub struct Fixture {
+    /// A distribution nothing else uses: the contract repoints it.
+    pub scratch_distribution: DistributionHref,
+}
+
+pub async fn repository_manager_contract(m: &dyn RepositoryManager, fixture: &Fixture) {
+    let id = repo_named(m, "rc-verified").await;
+    lists_repositories_in_pages(m, &id).await;
+    reads_the_repository_and_its_verification(m, &id).await;
+    lists_every_version_with_its_counts(m, &id).await;
+    let published = finds_production_and_its_publication(m, &id).await;
+    lists_publications_of_the_repository(m, &id, &published).await;
+    publishes_and_repoints_a_distribution(m, &id, fixture).await;
+    reports_a_failed_sync_task(m).await;
+    answers_404_for_what_does_not_exist(m, &id).await;
+}
+
+async fn lists_repositories_in_pages(m: &dyn RepositoryManager, id: &RepoId) {
+    let first = m
+        .list_repos(PageRequest {
+            offset: 0,
+            limit: 2,
+        })
+        .await
+        .expect("list_repos");
+    assert!(
+        first.items.len() <= 2 && first.total >= 2,
+        "page of 2 of {}",
+        first.total
+    );
+    let all = m
+        .list_repos(PageRequest {
+            offset: 0,
+            limit: first.total,
+        })
+        .await
+        .expect("list_repos");
+    assert_eq!(all.items.len() as u64, all.total);
+    let ids: HashSet<_> = all.items.iter().map(|r| r.id.clone()).collect();
+    assert_eq!(ids.len(), all.items.len(), "no repository twice");
+    assert!(ids.contains(id));
+    assert_eq!(
+        &all.items[..first.items.len()],
+        &first.items[..],
+        "pages agree with the whole list"
+    );
+}
+
+async fn reads_the_repository_and_its_verification(m: &dyn RepositoryManager, id: &RepoId) {
+    let repo = m.get_repo(id).await.expect("get_repo");
+    assert_eq!(&repo.id, id);
+    assert_eq!(repo.display_name(), "rc-verified");
+    assert_eq!(repo.verification.gpgcheck, Some(true));
+    assert_eq!(repo.verification.repo_gpgcheck, Some(true));
+    assert_eq!(repo.verification.checksum, Some(ChecksumType::Sha256));
+    assert_eq!(repo.verification.badge(), Badge::Verified);
+    assert_eq!(
+        repo.latest_version.and_then(|v| v.number()),
+        Some(VersionNumber::new(5))
+    );
+}
+
+async fn lists_every_version_with_its_counts(m: &dyn RepositoryManager, id: &RepoId) {
+    let mut versions = m.list_versions(id).await.expect("list_versions");
+    versions.sort_by_key(|v| v.number());
+    let seen: Vec<_> = versions
+        .iter()
+        .map(|v| {
+            (
+                v.number().expect("numbered").get(),
+                v.package_count,
+                v.added,
+                v.removed,
+            )
+        })
+        .collect();
+    assert_eq!(seen, VERSIONS);
+    assert!(versions.iter().all(|v| v.href.belongs_to(id)));
+    assert!(
+        versions.windows(2).all(|w| w[0].created <= w[1].created),
+        "created in number order"
+    );
+}
+
+async fn finds_production_and_its_publication(
+    m: &dyn RepositoryManager,
+    id: &RepoId,
+) -> PublicationHref {
+    let dists = m.list_distributions().await.expect("list_distributions");
+    let named = |name: &str| {
+        dists
+            .iter()
+            .find(|d| d.name == name)
+            .unwrap_or_else(|| panic!("{name} listed"))
+    };
+    let prod = named("rc-verified-prod");
+    assert_eq!(
+        named("rc-verified-staging").publication,
+        None,
+        "staging follows the repository"
+    );
+    assert_eq!(
+        &m.get_distribution(&prod.href)
+            .await
+            .expect("get_distribution"),
+        prod
+    );
+    let href = prod.publication.clone().expect("prod serves a publication");
+    let publication = m.get_publication(&href).await.expect("get_publication");
+    assert!(publication.repository_version.belongs_to(id));
+    assert_eq!(
+        publication.repository_version.number(),
+        Some(VersionNumber::new(3))
+    );
+    assert_eq!(
+        m.get_publication(&href).await.expect("again"),
+        publication,
+        "same answer twice"
+    );
+    href
+}
+
+async fn lists_publications_of_the_repository(
+    m: &dyn RepositoryManager,
+    id: &RepoId,
+    prod: &PublicationHref,
+) {
+    let publications = m.list_publications(id).await.expect("list_publications");
+    assert!(publications.iter().any(|p| &p.href == prod));
+    assert!(publications
+        .iter()
+        .all(|p| p.repository_version.belongs_to(id)));
+}
+
+async fn publishes_and_repoints_a_distribution(
+    m: &dyn RepositoryManager,
+    id: &RepoId,
+    fixture: &Fixture,
+) {
+    let repo = m.get_repo(id).await.expect("get_repo");
+    let v5 = repo.version_href(VersionNumber::new(5));
+    let task = m.create_publication(&v5).await.expect("create_publication");
+    let done = m
+        .wait_for_task(&task)
+        .await
+        .expect("publish task completes");
+    let created = done
+        .created_resources
+        .iter()
+        .find(|r| r.contains("/publications/"))
+        .expect("a publication");
+    let publication = m
+        .get_publication(&PublicationHref::new(created.clone()))
+        .await
+        .expect("new publication");
+    assert_eq!(
+        publication.repository_version.number(),
+        Some(VersionNumber::new(5))
+    );
+    assert!(publication.repository_version.belongs_to(id));
+
+    let scratch = &fixture.scratch_distribution;
+    let task = m
+        .update_distribution(scratch, &publication.href)
+        .await
+        .expect("update_distribution");
+    m.wait_for_task(&task)
+        .await
+        .expect("distribution task completes");
+    let now = m.get_distribution(scratch).await.expect("get_distribution");
+    assert_eq!(now.publication, Some(publication.href.clone()));
+}
+
+async fn reports_a_failed_sync_task(m: &dyn RepositoryManager) {
+    let broken = repo_named(m, "rc-broken-mirror").await;
+    let remote = m
+        .get_repo(&broken)
+        .await
+        .expect("get_repo")
+        .remote
+        .expect("the broken mirror has a remote");
+    let task = m.sync(&broken, &remote).await.expect("sync starts");
+    match m.wait_for_task(&task).await {
+        Err(UpstreamError::TaskFailed(description)) => {
+            assert!(
+                description.to_lowercase().contains("connect"),
+                "upstream's reason: {description}"
+            )
+        }
+        other => panic!("a sync from a refused port fails, got {other:?}"),
+    }
+    let report = m.get_task(&task).await.expect("get_task");
+    assert_eq!(report.state, TaskState::Failed);
+    assert!(report.error.is_some());
+    let verified = repo_named(m, "rc-verified").await;
+    let latest = m
+        .latest_sync_tasks(&[broken.clone(), verified.clone()])
+        .await
+        .expect("latest_sync_tasks");
+    assert_eq!(
+        latest.get(&broken).map(|t| &t.href),
+        Some(&task),
+        "the newest sync of the broken mirror"
+    );
+    assert!(
+        !latest.contains_key(&verified),
+        "rc-verified was never synchronized"
+    );
+}
+
+async fn answers_404_for_what_does_not_exist(m: &dyn RepositoryManager, id: &RepoId) {
+    let nobody = RepoId::parse("00000000-0000-0000-0000-000000000000").expect("a uuid");
+    match m.get_repo(&nobody).await {
+        Err(e @ UpstreamError::Http { status: 404, .. }) => assert!(e.is_not_found()),
+        other => panic!("expected a 404, got {other:?}"),
+    }
+    assert!(m
+        .list_versions(&nobody)
+        .await
+        .expect_err("no versions")
+        .is_not_found());
+    let repo = m.get_repo(id).await.expect("get_repo");
+    let api = repo
+        .href
+        .split("repositories/")
+        .next()
+        .expect("an API prefix");
+    let missing = PublicationHref::new(format!(
+        "{api}publications/rpm/rpm/00000000-0000-0000-0000-000000000000/"
+    ));
+    assert!(m
+        .get_publication(&missing)
+        .await
+        .expect_err("no publication")
+        .is_not_found());
+}

@@ -1,0 +1,75 @@
+//! A real deploy through the client on `rc-deploy`: publish v4, point `rc-deploy-prod`
+//! at it, read the result back through Pulp's API (not through the client), restore.
+
+use repo_console::domain::{DistributionHref, PublicationHref, VersionNumber};
+use repo_console::ports::RepositoryManager;
+
+use super::support::{pulp_or_skip, repo_named, TestPulp};
+
+#[tokio::test]
+async fn a_deploy_through_the_client_moves_production_to_version_4() {
+    let Some(pulp) = pulp_or_skip("deploy") else {
+        return;
+    };
+    let client = pulp.client();
+    let id = repo_named(&client, "rc-deploy").await;
+    let (_, found) = pulp.raw(
+        "GET",
+        "distributions/rpm/rpm/?name=rc-deploy-prod&fields=pulp_href,publication",
+        None,
+    );
+    let prod = DistributionHref::new(
+        found["results"][0]["pulp_href"]
+            .as_str()
+            .expect("rc-deploy-prod exists"),
+    );
+    let before = PublicationHref::new(
+        found["results"][0]["publication"]
+            .as_str()
+            .expect("prod serves a publication"),
+    );
+
+    let v4 = client
+        .get_repo(&id)
+        .await
+        .expect("repo")
+        .version_href(VersionNumber::new(4));
+    let task = client.create_publication(&v4).await.expect("publish v4");
+    let done = client.wait_for_task(&task).await.expect("publish task");
+    let publication = PublicationHref::new(done.created_resources[0].clone());
+    let task = client
+        .update_distribution(&prod, &publication)
+        .await
+        .expect("repoint prod");
+    client
+        .wait_for_task(&task)
+        .await
+        .expect("distribution task");
+
+    let serves = served_version(&pulp, &prod);
+    let restore = client
+        .update_distribution(&prod, &before)
+        .await
+        .expect("restore");
+    client.wait_for_task(&restore).await.expect("restore task");
+
+    assert!(
+        serves.contains(&format!("/repositories/rpm/rpm/{id}/versions/4/")),
+        "prod serves {serves}"
+    );
+    assert_eq!(
+        pulp.raw_ok("GET", prod.as_str(), None)["publication"].as_str(),
+        Some(before.as_str()),
+        "restored"
+    );
+}
+
+/// The repository version the distribution serves, read with raw API calls.
+fn served_version(pulp: &TestPulp, dist: &DistributionHref) -> String {
+    let dist = pulp.raw_ok("GET", dist.as_str(), None);
+    let publication = dist["publication"].as_str().expect("a publication");
+    pulp.raw_ok("GET", publication, None)["repository_version"]
+        .as_str()
+        .expect("a version")
+        .to_owned()
+}

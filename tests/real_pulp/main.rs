@@ -1,0 +1,12 @@
+//! Tests of `PulpClient` against a real Pulp 3 (see scripts/pulp/up.sh), plus the
+//! `RepositoryManager` contract run against both the real Pulp and `InMemoryPulp`.
+//!
+//! Which Pulp: `REPO_CONSOLE_TEST_PULP_URL`, `REPO_CONSOLE_TEST_PULP_USERNAME`,
+//! `REPO_CONSOLE_TEST_PULP_PASSWORD`, or else `target/pulp/env` of this checkout.
+//! Without one, each real-Pulp test prints why it is skipped, and fails when `CI=true`.
+
+mod client;
+mod contract;
+mod deploy;
+mod memory;
+mod support;

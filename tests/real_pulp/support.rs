@@ -1,0 +1,179 @@
+//! Finding the test Pulp, building clients for it, and a raw API helper (curl) that
+//! reads Pulp behind the client's back.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use repo_console::adapters::pulp::{PulpClient, PulpSettings, Secret};
+use repo_console::domain::RepoId;
+use repo_console::ports::{PageRequest, RepositoryManager};
+use serde_json::Value;
+
+#[derive(Debug, Clone)]
+pub struct TestPulp {
+    pub base_url: String,
+    pub username: String,
+    pub password: String,
+}
+
+/// The configured Pulp, or `None` after printing why the test is skipped
+/// (panics instead when `CI=true`: CI must not pass by skipping).
+pub fn pulp_or_skip(test: &str) -> Option<TestPulp> {
+    if let Some(found) = from_env().or_else(from_env_file) {
+        return Some(found);
+    }
+    let why = "no Pulp configured: set REPO_CONSOLE_TEST_PULP_URL (and _USERNAME, _PASSWORD) \
+               or run scripts/pulp/up.sh to write target/pulp/env";
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!("{test}: {why}");
+    }
+    eprintln!("SKIPPED {test}: {why}");
+    None
+}
+
+fn from_env() -> Option<TestPulp> {
+    let base_url = std::env::var("REPO_CONSOLE_TEST_PULP_URL")
+        .ok()
+        .filter(|u| !u.is_empty())?;
+    Some(TestPulp {
+        base_url,
+        username: std::env::var("REPO_CONSOLE_TEST_PULP_USERNAME")
+            .unwrap_or_else(|_| "admin".into()),
+        password: std::env::var("REPO_CONSOLE_TEST_PULP_PASSWORD").unwrap_or_default(),
+    })
+}
+
+/// `export NAME=value` lines written by scripts/pulp/start.sh.
+fn from_env_file() -> Option<TestPulp> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/target/pulp/env");
+    let text = std::fs::read_to_string(path).ok()?;
+    let get = |key: &str| {
+        text.lines().find_map(|line| {
+            let rest = line
+                .trim()
+                .trim_start_matches("export ")
+                .strip_prefix(key)?
+                .strip_prefix('=')?;
+            Some(rest.trim_matches(|c| c == '"' || c == '\'').to_owned())
+        })
+    };
+    Some(TestPulp {
+        base_url: get("PULP_BASE_URL")?,
+        username: get("PULP_USERNAME")?,
+        password: get("PULP_PASSWORD")?,
+    })
+}
+
+impl TestPulp {
+    pub fn settings(&self) -> PulpSettings {
+        PulpSettings {
+            base_url: self.base_url.clone(),
+            username: self.username.clone(),
+            password: Secret::new(self.password.clone()),
+            task_timeout: Duration::from_secs(120),
+            ..PulpSettings::default()
+        }
+    }
+
+    pub fn client(&self) -> PulpClient {
+        PulpClient::new(self.settings()).expect("the test settings are valid")
+    }
+
+    /// A raw call to Pulp's API with curl (basic auth, password passed on stdin, not argv).
+    /// `path` is an href or a path relative to `/pulp/api/v3/`. Answers (status, JSON).
+    pub fn raw(&self, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+        let url = if path.starts_with('/') {
+            format!("{}{path}", self.base_url)
+        } else {
+            format!("{}/pulp/api/v3/{path}", self.base_url)
+        };
+        let mut args = vec![
+            "-sS",
+            "-K",
+            "-",
+            "-X",
+            method,
+            "-w",
+            "\n%{http_code}",
+            "-H",
+            "Accept: application/json",
+        ];
+        let body_text = body.map(Value::to_string);
+        if let Some(text) = &body_text {
+            args.extend([
+                "-H",
+                "Content-Type: application/json",
+                "--data-binary",
+                text,
+            ]);
+        }
+        args.push(&url);
+        let mut child = Command::new("curl")
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("curl runs");
+        let config = format!("user = \"{}:{}\"\n", self.username, self.password);
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(config.as_bytes())
+            .expect("write curl config");
+        let out = child.wait_with_output().expect("curl finishes");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let (json, status) = text.rsplit_once('\n').unwrap_or(("", &text));
+        let status: u16 = status
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{method} {url}: no status in {text:?}"));
+        (status, serde_json::from_str(json).unwrap_or(Value::Null))
+    }
+
+    /// `raw` that must succeed; waits for the task when Pulp answers one.
+    pub fn raw_ok(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
+        let (status, json) = self.raw(method, path, body);
+        assert!(
+            (200..300).contains(&status),
+            "{method} {path} -> {status}: {json}"
+        );
+        match json.get("task").and_then(Value::as_str) {
+            Some(task) if status == 202 => self.raw_wait(task),
+            _ => json,
+        }
+    }
+
+    fn raw_wait(&self, task: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let json = self.raw_ok("GET", task, None);
+            match json["state"].as_str() {
+                Some("completed") => return json,
+                Some("failed" | "canceled") => panic!("task {task} ended badly: {json}"),
+                _ if Instant::now() > deadline => panic!("task {task} did not end: {json}"),
+                _ => std::thread::sleep(Duration::from_millis(200)),
+            }
+        }
+    }
+}
+
+/// The id of the repository named `name`, found through the port (paging by 3).
+pub async fn repo_named(m: &dyn RepositoryManager, name: &str) -> RepoId {
+    let mut offset = 0;
+    loop {
+        let page = m
+            .list_repos(PageRequest { offset, limit: 3 })
+            .await
+            .expect("list_repos");
+        if let Some(repo) = page.items.iter().find(|r| r.name.as_deref() == Some(name)) {
+            return repo.id.clone();
+        }
+        offset += 3;
+        assert!(
+            offset < page.total,
+            "no repository named {name}: is the Pulp seeded?"
+        );
+    }
+}
