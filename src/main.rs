@@ -47,7 +47,8 @@ async fn main() -> ExitCode {
         pulp_url: cli.pulp_url,
         pulp_username: cli.pulp_username,
         pulp_password: cli.pulp_password,
-        pulp_cli_config: std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config/pulp/cli.toml")),
+        pulp_cli_config: std::env::var_os("HOME")
+            .map(|home| PathBuf::from(home).join(".config/pulp/cli.toml")),
     };
     let result = match config::load(&overrides) {
         Ok(config) => startup::run(config)

@@ -205,7 +205,12 @@ fn validate(mut raw: RawConfig, o: &Overrides) -> Result<Config, ConfigError> {
         page_size: raw.dashboard.page_size,
         production: raw.production,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
-        shutdown_grace: Duration::from_secs(raw.pulp.task_timeout_secs.saturating_mul(2).saturating_add(10)),
+        shutdown_grace: Duration::from_secs(
+            raw.pulp
+                .task_timeout_secs
+                .saturating_mul(2)
+                .saturating_add(10),
+        ),
         pulp: raw.pulp,
     })
 }
@@ -252,7 +257,10 @@ struct CliTable {
 }
 
 fn apply_pulp_cli(pulp: &mut RawPulp, path: &Path) -> Result<(), ConfigError> {
-    let invalid = |reason: String| ConfigError::Parse { source_name: path.display().to_string(), reason };
+    let invalid = |reason: String| ConfigError::Parse {
+        source_name: path.display().to_string(),
+        reason,
+    };
     let text = std::fs::read_to_string(path).map_err(|e| invalid(e.to_string()))?;
     let file: CliFile = toml::from_str(&text).map_err(|e| invalid(e.to_string()))?;
     pulp.base_url = file.cli.base_url;

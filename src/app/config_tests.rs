@@ -110,15 +110,27 @@ fn the_password_can_come_from_a_file_and_never_shows_in_debug() {
 fn pulp_cli_config_is_used_when_nothing_names_a_pulp() {
     let mut cli = tempfile::NamedTempFile::new().unwrap();
     writeln!(cli, "[cli]\nbase_url = \"https://pulp.corp:443\"\nusername = \"ops\"\npassword = \"pw\"\nverify_ssl = false").unwrap();
-    let overrides = Overrides { pulp_cli_config: Some(cli.path().into()), ..Default::default() };
+    let overrides = Overrides {
+        pulp_cli_config: Some(cli.path().into()),
+        ..Default::default()
+    };
     let config = load(&overrides).unwrap();
     assert_eq!(config.pulp.base_url, "https://pulp.corp:443");
-    assert_eq!((config.pulp.username.as_str(), config.pulp.password.as_str()), ("ops", "pw"));
+    assert_eq!(
+        (config.pulp.username.as_str(), config.pulp.password.as_str()),
+        ("ops", "pw")
+    );
     assert!(!config.pulp.verify_tls);
     assert_eq!(config.pulp_from_cli.as_deref(), Some(cli.path()));
 
-    let explicit = Overrides { pulp_url: Some("http://other:24817".into()), ..overrides };
+    let explicit = Overrides {
+        pulp_url: Some("http://other:24817".into()),
+        ..overrides
+    };
     let config = load(&explicit).unwrap();
-    assert_eq!(config.pulp.base_url, "http://other:24817", "the console's own setting wins");
+    assert_eq!(
+        config.pulp.base_url, "http://other:24817",
+        "the console's own setting wins"
+    );
     assert_eq!(config.pulp_from_cli, None);
 }

@@ -26,7 +26,11 @@ pub enum PreviewError {
 
 /// The preview of a deploy: what would change, with the text to type.
 #[tracing::instrument(skip_all, fields(repo = %id, target = %target))]
-pub async fn preview(state: &AppState, id: &RepoId, target: VersionNumber) -> Result<DeployPlan, PreviewError> {
+pub async fn preview(
+    state: &AppState,
+    id: &RepoId,
+    target: VersionNumber,
+) -> Result<DeployPlan, PreviewError> {
     let facts = deploy_facts(state, id).await?;
     Ok(plan_deploy(&facts, target)?)
 }
@@ -42,7 +46,11 @@ pub enum DeployStep {
 #[derive(Debug)]
 pub enum DeployOutcome {
     /// Production serves the target now. `audit` says whether the outcome line was written.
-    Deployed { plan: Box<DeployPlan>, publication: PublicationHref, audit: Result<(), AuditError> },
+    Deployed {
+        plan: Box<DeployPlan>,
+        publication: PublicationHref,
+        audit: Result<(), AuditError>,
+    },
     /// A precondition failed; nothing was changed upstream and nothing was audited.
     Refused(Refusal),
     /// The facts could not be read, or the audit log is not writable: nothing was changed.
@@ -65,7 +73,11 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
     let _turn = state.deploy_locks.acquire(id).await;
     let facts = match deploy_facts(state, id).await {
         Ok(facts) => facts,
-        Err(error) => return DeployOutcome::NotStarted(format!("Could not read the repository from Pulp: {error}.")),
+        Err(error) => {
+            return DeployOutcome::NotStarted(format!(
+                "Could not read the repository from Pulp: {error}."
+            ))
+        }
     };
     let checked = plan_deploy(&facts, request.target).and_then(|plan| {
         check_unmoved(plan.current, request.seen_live)?;
@@ -82,7 +94,9 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
         Err(error) => Err(error),
     };
     if let Err(error) = ready {
-        return DeployOutcome::NotStarted(format!("Deploy refused: {error}. Fix the audit log first."));
+        return DeployOutcome::NotStarted(format!(
+            "Deploy refused: {error}. Fix the audit log first."
+        ));
     }
     let result = run_steps(state, &plan).await;
     finish(state, deploy_id, plan, result).await
@@ -93,24 +107,42 @@ type StepResult = Result<PublicationHref, (DeployStep, StepFailure)>;
 async fn run_steps(state: &AppState, plan: &DeployPlan) -> StepResult {
     let manager = state.manager.as_ref();
     let at_step = |step| move |failure| (step, failure);
-    let publication = publish(manager, &plan.target.href).await.map_err(at_step(DeployStep::Publish))?;
-    ensure_unmoved(manager, &plan.distribution, &publication).await.map_err(at_step(DeployStep::PointDistribution))?;
-    point_production(manager, &plan.distribution, &publication).await.map_err(at_step(DeployStep::PointDistribution))?;
+    let publication = publish(manager, &plan.target.href)
+        .await
+        .map_err(at_step(DeployStep::Publish))?;
+    ensure_unmoved(manager, &plan.distribution, &publication)
+        .await
+        .map_err(at_step(DeployStep::PointDistribution))?;
+    point_production(manager, &plan.distribution, &publication)
+        .await
+        .map_err(at_step(DeployStep::PointDistribution))?;
     Ok(publication)
 }
 
-async fn finish(state: &AppState, deploy_id: DeployId, plan: DeployPlan, result: StepResult) -> DeployOutcome {
+async fn finish(
+    state: &AppState,
+    deploy_id: DeployId,
+    plan: DeployPlan,
+    result: StepResult,
+) -> DeployOutcome {
     let (publication, outcome) = match &result {
         Ok(publication) => (Some(publication.clone()), AuditOutcome::Deployed),
         Err((_, failure)) => (
             failure.publication.clone(),
-            AuditOutcome::Failed { production_changed: failure.production_changed, error: failure.error.to_string() },
+            AuditOutcome::Failed {
+                production_changed: failure.production_changed,
+                error: failure.error.to_string(),
+            },
         ),
     };
     let audit = audit(state, &deploy_id, &plan, publication, outcome).await;
     let plan = Box::new(plan);
     match result {
-        Ok(publication) => DeployOutcome::Deployed { plan, publication, audit },
+        Ok(publication) => DeployOutcome::Deployed {
+            plan,
+            publication,
+            audit,
+        },
         Err((step, failure)) => DeployOutcome::Failed {
             plan,
             step,
@@ -131,7 +163,8 @@ async fn audit(
 ) -> Result<(), AuditError> {
     let at = state.clock.now().await;
     let operator = state.identity.operator().await;
-    let record = DeployRecord::of_plan(deploy_id.clone(), plan, at, &operator, publication, outcome);
+    let record =
+        DeployRecord::of_plan(deploy_id.clone(), plan, at, &operator, publication, outcome);
     let written = state.audit.record(&record).await;
     if let Err(error) = &written {
         tracing::error!(%error, record = ?record, "audit line not written");

@@ -24,18 +24,38 @@ pub struct StepFailure {
 
 impl StepFailure {
     fn unchanged(error: impl Into<StepError>, publication: Option<&PublicationHref>) -> Self {
-        Self { error: error.into(), production_changed: ProductionChanged::No, publication: publication.cloned() }
+        Self {
+            error: error.into(),
+            production_changed: ProductionChanged::No,
+            publication: publication.cloned(),
+        }
     }
 }
 
 /// Step 1: publish the version and wait for the task. Production is never changed by it.
-pub async fn publish(manager: &dyn RepositoryManager, version: &VersionHref) -> Result<PublicationHref, StepFailure> {
-    let task = manager.create_publication(version).await.map_err(|e| StepFailure::unchanged(e, None))?;
-    let finished = manager.wait_for_task(&task).await.map_err(|e| StepFailure::unchanged(e, None))?;
-    finished.created_resources.iter().find(|href| href.contains("/publications/")).map(PublicationHref::new).ok_or_else(|| {
-        let error = UpstreamError::BadResponse(format!("the publish task {task} finished without naming a publication"));
-        StepFailure::unchanged(error, None)
-    })
+pub async fn publish(
+    manager: &dyn RepositoryManager,
+    version: &VersionHref,
+) -> Result<PublicationHref, StepFailure> {
+    let task = manager
+        .create_publication(version)
+        .await
+        .map_err(|e| StepFailure::unchanged(e, None))?;
+    let finished = manager
+        .wait_for_task(&task)
+        .await
+        .map_err(|e| StepFailure::unchanged(e, None))?;
+    finished
+        .created_resources
+        .iter()
+        .find(|href| href.contains("/publications/"))
+        .map(PublicationHref::new)
+        .ok_or_else(|| {
+            let error = UpstreamError::BadResponse(format!(
+                "the publish task {task} finished without naming a publication"
+            ));
+            StepFailure::unchanged(error, None)
+        })
 }
 
 /// Just before step 2: production must still point where it did when the deploy was
@@ -45,12 +65,20 @@ pub async fn ensure_unmoved(
     planned: &Distribution,
     publication: &PublicationHref,
 ) -> Result<(), StepFailure> {
-    let now = manager.get_distribution(&planned.href).await.map_err(|e| StepFailure::unchanged(e, Some(publication)))?;
+    let now = manager
+        .get_distribution(&planned.href)
+        .await
+        .map_err(|e| StepFailure::unchanged(e, Some(publication)))?;
     if now.publication == planned.publication {
         return Ok(());
     }
-    let now = now.publication.map_or_else(|| "no publication".to_owned(), |p| p.to_string());
-    Err(StepFailure::unchanged(StepError::ProductionMoved { now }, Some(publication)))
+    let now = now
+        .publication
+        .map_or_else(|| "no publication".to_owned(), |p| p.to_string());
+    Err(StepFailure::unchanged(
+        StepError::ProductionMoved { now },
+        Some(publication),
+    ))
 }
 
 /// Step 2: point the production distribution at the publication and wait for the task.
@@ -60,16 +88,25 @@ pub async fn point_production(
     distribution: &Distribution,
     publication: &PublicationHref,
 ) -> Result<(), StepFailure> {
-    let result = match manager.update_distribution(&distribution.href, publication).await {
+    let result = match manager
+        .update_distribution(&distribution.href, publication)
+        .await
+    {
         Ok(task) => manager.wait_for_task(&task).await.map(drop),
         Err(error) => Err(error),
     };
     let Err(error) = result else { return Ok(()) };
     let production_changed = match manager.get_distribution(&distribution.href).await {
         Ok(now) if now.publication.as_ref() == Some(publication) => ProductionChanged::Yes,
-        Ok(now) if now.publication == distribution.publication && error.certainly_not_applied() => ProductionChanged::No,
+        Ok(now) if now.publication == distribution.publication && error.certainly_not_applied() => {
+            ProductionChanged::No
+        }
         Err(_) | Ok(_) if error.certainly_not_applied() => ProductionChanged::No,
         _ => ProductionChanged::Unknown,
     };
-    Err(StepFailure { error: error.into(), production_changed, publication: Some(publication.clone()) })
+    Err(StepFailure {
+        error: error.into(),
+        production_changed,
+        publication: Some(publication.clone()),
+    })
 }

@@ -10,20 +10,25 @@ use crate::adapters::audit_stdout::StdoutAuditSink;
 use crate::adapters::clock_system::SystemClock;
 use crate::adapters::identity_fixed::FixedOperator;
 use crate::adapters::memory::{demo_pulp, MemoryOptions};
+use crate::adapters::pulp::{PulpClient, PulpSettings, Secret, SetupError};
 use crate::adapters::web;
 use crate::ports::{AuditSink, RepositoryManager};
 
-use super::config::{AuditSinkKind, Config};
+use super::config::{AuditSinkKind, Config, RawPulp};
 use super::{AppState, DeployLocks};
 
 /// Which upstream the console talks to, for the startup log.
 pub enum Upstream {
     Demo,
+    Pulp {
+        base_url: String,
+        from_cli: Option<std::path::PathBuf>,
+    },
 }
 
-/// Builds the state from the configuration.
-pub fn build_state(config: &Config) -> (AppState, Upstream) {
-    let (manager, upstream) = upstream(config);
+/// Builds the state from the configuration; fails when the Pulp settings are unusable.
+pub fn build_state(config: &Config) -> Result<(AppState, Upstream), SetupError> {
+    let (manager, upstream) = upstream(config)?;
     let state = AppState {
         manager,
         audit: audit_sink(&config.audit),
@@ -33,18 +38,47 @@ pub fn build_state(config: &Config) -> (AppState, Upstream) {
         deploy_locks: DeployLocks::default(),
         page_size: config.page_size,
     };
-    (state, upstream)
+    Ok((state, upstream))
 }
 
-fn upstream(config: &Config) -> (Arc<dyn RepositoryManager>, Upstream) {
-    let options = MemoryOptions {
-        task_delay: config.demo_task_delay,
-        ..MemoryOptions::default()
+fn upstream(config: &Config) -> Result<(Arc<dyn RepositoryManager>, Upstream), SetupError> {
+    let pulp = &config.pulp;
+    if pulp.base_url.is_empty() {
+        let options = MemoryOptions {
+            task_delay: config.demo_task_delay,
+            ..MemoryOptions::default()
+        };
+        return Ok((
+            Arc::new(demo_pulp(options, chrono::Utc::now())),
+            Upstream::Demo,
+        ));
+    }
+    let client = PulpClient::new(pulp_settings(pulp))?;
+    let upstream = Upstream::Pulp {
+        base_url: pulp.base_url.clone(),
+        from_cli: config.pulp_from_cli.clone(),
     };
-    (
-        Arc::new(demo_pulp(options, chrono::Utc::now())),
-        Upstream::Demo,
-    )
+    Ok((Arc::new(client), upstream))
+}
+
+fn pulp_settings(pulp: &RawPulp) -> PulpSettings {
+    let mut headers: Vec<(String, String)> = pulp.headers.clone().into_iter().collect();
+    headers.sort();
+    PulpSettings {
+        base_url: pulp.base_url.trim_end_matches('/').to_owned(),
+        api_root: pulp.api_root.clone(),
+        username: pulp.username.clone(),
+        password: Secret::new(pulp.password.clone()),
+        ca_file: Some(std::path::PathBuf::from(&pulp.ca_file))
+            .filter(|p| !p.as_os_str().is_empty()),
+        verify_tls: pulp.verify_tls,
+        connect_timeout: Duration::from_secs(pulp.connect_timeout_secs),
+        request_timeout: Duration::from_secs(pulp.request_timeout_secs),
+        task_timeout: Duration::from_secs(pulp.task_timeout_secs),
+        page_size: pulp.page_size,
+        extra_headers: headers,
+        use_session: pulp.use_session,
+    }
 }
 
 fn audit_sink(kind: &AuditSinkKind) -> Arc<dyn AuditSink> {
@@ -55,17 +89,32 @@ fn audit_sink(kind: &AuditSinkKind) -> Arc<dyn AuditSink> {
 }
 
 /// Serves the console until Ctrl-C or SIGTERM.
-pub async fn run(config: Config) -> std::io::Result<()> {
-    let (state, upstream) = build_state(&config);
-    let listener = TcpListener::bind(config.listen).await?;
+pub async fn run(config: Config) -> Result<(), String> {
+    let (state, upstream) =
+        build_state(&config).map_err(|e| format!("cannot use the Pulp settings: {e}"))?;
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {} (server.listen): {e}", config.listen))?;
     match upstream {
         Upstream::Demo => tracing::info!("no Pulp configured: serving the built-in demo upstream"),
+        Upstream::Pulp {
+            base_url,
+            from_cli: None,
+        } => tracing::info!(%base_url, "using Pulp"),
+        Upstream::Pulp {
+            base_url,
+            from_cli: Some(path),
+        } => {
+            tracing::info!(%base_url, config = %path.display(), "using the Pulp named in pulp-cli's configuration")
+        }
     }
     match &config.audit {
         AuditSinkKind::Jsonl(path) => tracing::info!(path = %path.display(), "audit log"),
         AuditSinkKind::Stdout => tracing::info!("audit log on standard output"),
     }
-    serve(listener, state, shutdown_signal(), config.shutdown_grace).await
+    serve(listener, state, shutdown_signal(), config.shutdown_grace)
+        .await
+        .map_err(|e| format!("cannot serve: {e}"))
 }
 
 /// Serves until `shutdown` completes; then stops accepting and lets requests in flight
@@ -76,7 +125,10 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     grace: Duration,
 ) -> std::io::Result<()> {
-    tracing::info!("repo-console listening on http://{}/", listener.local_addr()?);
+    tracing::info!(
+        "repo-console listening on http://{}/",
+        listener.local_addr()?
+    );
     let (fired_tx, mut fired_rx) = tokio::sync::watch::channel(false);
     let signal = async move {
         shutdown.await;

@@ -130,13 +130,20 @@ impl SeenLive {
 
 /// Refuses when production moved since the preview (another operator deployed meanwhile).
 pub fn check_unmoved(current: Option<VersionNumber>, seen: SeenLive) -> Result<(), Refusal> {
-    let label = |n: Option<VersionNumber>| n.map_or_else(|| "nothing".to_owned(), VersionNumber::label);
+    let label =
+        |n: Option<VersionNumber>| n.map_or_else(|| "nothing".to_owned(), VersionNumber::label);
     match seen {
         SeenLive::NotSent => Ok(()),
         SeenLive::Nothing if current.is_none() => Ok(()),
         SeenLive::Version(v) if current == Some(v) => Ok(()),
-        SeenLive::Nothing => Err(Refusal::ProductionMoved { seen: label(None), now: label(current) }),
-        SeenLive::Version(v) => Err(Refusal::ProductionMoved { seen: label(Some(v)), now: label(current) }),
+        SeenLive::Nothing => Err(Refusal::ProductionMoved {
+            seen: label(None),
+            now: label(current),
+        }),
+        SeenLive::Version(v) => Err(Refusal::ProductionMoved {
+            seen: label(Some(v)),
+            now: label(current),
+        }),
     }
 }
 

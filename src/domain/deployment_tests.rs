@@ -237,7 +237,19 @@ fn a_deploy_is_refused_when_production_moved_since_the_preview() {
     assert_eq!(check_unmoved(None, SeenLive::Nothing), Ok(()));
     assert_eq!(check_unmoved(Some(v(7)), SeenLive::NotSent), Ok(()));
     let moved = check_unmoved(Some(v(3)), SeenLive::Version(v(2))).unwrap_err();
-    assert_eq!(moved, Refusal::ProductionMoved { seen: "v2".into(), now: "v3".into() });
-    assert!(matches!(check_unmoved(Some(v(3)), SeenLive::Nothing), Err(Refusal::ProductionMoved { .. })));
-    assert!(matches!(check_unmoved(None, SeenLive::Version(v(1))), Err(Refusal::ProductionMoved { .. })));
+    assert_eq!(
+        moved,
+        Refusal::ProductionMoved {
+            seen: "v2".into(),
+            now: "v3".into()
+        }
+    );
+    assert!(matches!(
+        check_unmoved(Some(v(3)), SeenLive::Nothing),
+        Err(Refusal::ProductionMoved { .. })
+    ));
+    assert!(matches!(
+        check_unmoved(None, SeenLive::Version(v(1))),
+        Err(Refusal::ProductionMoved { .. })
+    ));
 }

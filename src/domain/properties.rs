@@ -12,7 +12,11 @@ fn uuid() -> impl Strategy<Value = String> {
 }
 
 fn prefix() -> impl Strategy<Value = String> {
-    prop_oneof![Just("/pulp/api/v3".to_owned()), Just("/pulp/default/api/v3".to_owned()), Just("https://h:24817/api/v3".to_owned())]
+    prop_oneof![
+        Just("/pulp/api/v3".to_owned()),
+        Just("/pulp/default/api/v3".to_owned()),
+        Just("https://h:24817/api/v3".to_owned())
+    ]
 }
 
 proptest! {

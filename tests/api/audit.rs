@@ -15,7 +15,10 @@ fn record(i: usize, writer: &str) -> DeployRecord {
         timestamp: Utc::now(),
         operator: "operator".into(),
         repository_uuid: "01a202de-e818-7629-a483-70ecc3240361".into(),
-        repository_name: format!("repo with a long name to make lines longer {}", "x".repeat(300)),
+        repository_name: format!(
+            "repo with a long name to make lines longer {}",
+            "x".repeat(300)
+        ),
         previous_version: Some(i as u64),
         target_version: i as u64 + 1,
         distribution: "prod".into(),
@@ -27,7 +30,9 @@ fn record(i: usize, writer: &str) -> DeployRecord {
 /// Run as a child process by the test below; does nothing otherwise.
 #[tokio::test]
 async fn audit_writer_child() {
-    let Ok(path) = std::env::var(CHILD_ENV) else { return };
+    let Ok(path) = std::env::var(CHILD_ENV) else {
+        return;
+    };
     let writer = std::process::id().to_string();
     let sink = JsonlAuditSink::new(path);
     for i in 0..1000 {
@@ -42,7 +47,12 @@ async fn two_processes_appending_a_thousand_lines_each_leave_two_thousand_whole_
     let exe = std::env::current_exe().unwrap();
     let spawn = || {
         Command::new(&exe)
-            .args(["--exact", "audit::audit_writer_child", "--nocapture", "--test-threads=1"])
+            .args([
+                "--exact",
+                "audit::audit_writer_child",
+                "--nocapture",
+                "--test-threads=1",
+            ])
             .env(CHILD_ENV, &path)
             .stdout(std::process::Stdio::null())
             .spawn()
@@ -51,11 +61,24 @@ async fn two_processes_appending_a_thousand_lines_each_leave_two_thousand_whole_
     let (mut a, mut b) = (spawn(), spawn());
     assert!(a.wait().unwrap().success() && b.wait().unwrap().success());
     let text = std::fs::read_to_string(&path).unwrap();
-    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).expect("a whole JSON line")).collect();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a whole JSON line"))
+        .collect();
     assert_eq!(lines.len(), 2000);
     assert!(text.ends_with('\n'));
-    let writers: std::collections::HashSet<String> =
-        lines.iter().map(|l| l["deploy_id"].as_str().unwrap().split('-').next().unwrap().to_owned()).collect();
+    let writers: std::collections::HashSet<String> = lines
+        .iter()
+        .map(|l| {
+            l["deploy_id"]
+                .as_str()
+                .unwrap()
+                .split('-')
+                .next()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
     assert_eq!(writers.len(), 2, "both processes wrote");
 }
 
@@ -66,5 +89,8 @@ async fn check_writable_fails_clearly_when_the_path_cannot_be_a_file() {
     let sink = JsonlAuditSink::new(dir.path().join("audit.jsonl"));
     let error = sink.check_writable().await.unwrap_err();
     assert!(error.to_string().contains("audit.jsonl"), "{error}");
-    assert!(sink.record(&record(0, "w")).await.is_err(), "a failed write is reported, not swallowed");
+    assert!(
+        sink.record(&record(0, "w")).await.is_err(),
+        "a failed write is reported, not swallowed"
+    );
 }

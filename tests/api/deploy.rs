@@ -5,7 +5,12 @@ use crate::helpers::*;
 #[tokio::test]
 async fn the_confirm_fragment_previews_the_change_and_asks_for_the_name() {
     let app = spawn_app().await;
-    let reply = app.get(&format!("/repos/{}/deploy/confirm?version=4", app.fixture.base_os)).await;
+    let reply = app
+        .get(&format!(
+            "/repos/{}/deploy/confirm?version=4",
+            app.fixture.base_os
+        ))
+        .await;
     assert_eq!(reply.status, 200);
     let html = reply.html();
     let modal = &select(&html, "#deploy-modal")[0];
@@ -14,22 +19,50 @@ async fn the_confirm_fragment_previews_the_change_and_asks_for_the_name() {
     assert_eq!(text(&select(&html, ".preview .to")[0]), "v4");
     let net = &select(&html, "[data-net]")[0];
     assert_eq!(attr(net, "data-net"), "0", "v2 has 5 packages, v4 has 5");
-    assert!(select(&html, "[data-modal-confirm]")[0].value().attr("disabled").is_some());
-    assert_eq!(select(&html, "code.repo-name").len(), 1, "only the name is monospaced");
+    assert!(select(&html, "[data-modal-confirm]")[0]
+        .value()
+        .attr("disabled")
+        .is_some());
+    assert_eq!(
+        select(&html, "code.repo-name").len(),
+        1,
+        "only the name is monospaced"
+    );
     assert!(reply.body.contains("Cancel"));
 }
 
 #[tokio::test]
 async fn net_change_is_green_plus_or_red_minus() {
     let app = spawn_app().await;
-    let minus = app.get(&format!("/repos/{}/deploy/confirm?version=3", app.fixture.base_os)).await.html();
+    let minus = app
+        .get(&format!(
+            "/repos/{}/deploy/confirm?version=3",
+            app.fixture.base_os
+        ))
+        .await
+        .html();
     let net = &select(&minus, "[data-net]")[0];
-    assert_eq!((attr(net, "data-net"), attr(net, "class")), ("-2", "net minus"));
+    assert_eq!(
+        (attr(net, "data-net"), attr(net, "class")),
+        ("-2", "net minus")
+    );
     assert_eq!(text(net), "\u{2212}2");
-    let plus = app.get(&format!("/repos/{}/deploy/confirm?version=1", app.fixture.fresh)).await.html();
+    let plus = app
+        .get(&format!(
+            "/repos/{}/deploy/confirm?version=1",
+            app.fixture.fresh
+        ))
+        .await
+        .html();
     let net = &select(&plus, "[data-net]")[0];
-    assert_eq!((attr(net, "data-net"), attr(net, "class")), ("2", "net plus"));
-    assert_eq!(text(&select(&plus, ".preview .from")[0]), "nothing deployed");
+    assert_eq!(
+        (attr(net, "data-net"), attr(net, "class")),
+        ("2", "net plus")
+    );
+    assert_eq!(
+        text(&select(&plus, ".preview .from")[0]),
+        "nothing deployed"
+    );
 }
 
 #[tokio::test]
@@ -41,10 +74,16 @@ async fn a_confirmed_deploy_moves_production_writes_the_audit_line_and_swaps_the
     let html = reply.html();
     let list = &select(&html, "#version-list")[0];
     assert_eq!(attr(list, "hx-swap-oob"), "true");
-    let deployed: Vec<&str> = select(&html, "tr[data-deployed=true]").iter().map(|r| attr(r, "data-version")).collect();
+    let deployed: Vec<&str> = select(&html, "tr[data-deployed=true]")
+        .iter()
+        .map(|r| attr(r, "data-version"))
+        .collect();
     assert_eq!(deployed, ["4"]);
     assert!(text(&select(&html, "#deploy-banner")[0]).contains("v4"));
-    assert!(select(&html, "#deploy-modal").is_empty(), "the modal is closed");
+    assert!(
+        select(&html, "#deploy-modal").is_empty(),
+        "the modal is closed"
+    );
 
     let lines = app.audit_lines();
     assert_eq!(lines.len(), 2, "a started line, then the outcome");
@@ -59,7 +98,10 @@ async fn a_confirmed_deploy_moves_production_writes_the_audit_line_and_swaps_the
     assert_eq!(line["target_version"], 4);
     assert_eq!(line["distribution"], "base-os-prod");
     assert_eq!(line["outcome"], "deployed");
-    assert!(line["publication"].as_str().unwrap().contains("/publications/rpm/rpm/"));
+    assert!(line["publication"]
+        .as_str()
+        .unwrap()
+        .contains("/publications/rpm/rpm/"));
 }
 
 #[tokio::test]
@@ -67,17 +109,33 @@ async fn without_htmx_a_deploy_redirects_to_the_versions_page() {
     let app = spawn_app().await;
     let body = "version=1&confirm=fresh";
     let reply = app
-        .request("POST", &format!("/repos/{}/deploy", app.fixture.fresh), &[("content-type", "application/x-www-form-urlencoded")], body)
+        .request(
+            "POST",
+            &format!("/repos/{}/deploy", app.fixture.fresh),
+            &[("content-type", "application/x-www-form-urlencoded")],
+            body,
+        )
         .await;
     assert_eq!(reply.status, 303);
-    assert_eq!(reply.header("location"), format!("/repos/{}/versions", app.fixture.fresh));
+    assert_eq!(
+        reply.header("location"),
+        format!("/repos/{}/versions", app.fixture.fresh)
+    );
     assert_eq!(app.production_version("fresh-prod"), Some(1));
 }
 
 async fn assert_refused(app: &TestApp, reply: Reply, status: u16, says: &str) {
     assert_eq!(reply.status, status, "{}", reply.body);
-    assert!(reply.body.contains(says), "the answer says why: {}", reply.body);
-    assert!(app.mutations().is_empty(), "nothing changed upstream: {:?}", app.mutations());
+    assert!(
+        reply.body.contains(says),
+        "the answer says why: {}",
+        reply.body
+    );
+    assert!(
+        app.mutations().is_empty(),
+        "nothing changed upstream: {:?}",
+        app.mutations()
+    );
     assert!(app.audit_lines().is_empty(), "no audit line for a refusal");
 }
 
@@ -103,8 +161,20 @@ async fn an_unverified_repository_is_refused_on_the_server() {
 #[tokio::test]
 async fn the_deployed_version_and_unknown_versions_are_refused() {
     let app = spawn_app().await;
-    assert_refused(&app, app.deploy(&app.fixture.base_os, "2", "base-os").await, 409, "already deployed").await;
-    assert_refused(&app, app.deploy(&app.fixture.base_os, "99", "base-os").await, 404, "does not exist").await;
+    assert_refused(
+        &app,
+        app.deploy(&app.fixture.base_os, "2", "base-os").await,
+        409,
+        "already deployed",
+    )
+    .await;
+    assert_refused(
+        &app,
+        app.deploy(&app.fixture.base_os, "99", "base-os").await,
+        404,
+        "does not exist",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -112,7 +182,12 @@ async fn a_repository_without_production_distribution_is_refused_with_how_to_con
     let app = spawn_app().await;
     let reply = app.deploy(&app.fixture.orphan, "1", "orphan").await;
     assert_refused(&app, reply, 409, "[production]").await;
-    let preview = app.get(&format!("/repos/{}/deploy/confirm?version=1", app.fixture.orphan)).await;
+    let preview = app
+        .get(&format!(
+            "/repos/{}/deploy/confirm?version=1",
+            app.fixture.orphan
+        ))
+        .await;
     assert_eq!(preview.status, 409);
     assert!(preview.body.contains("[production]"));
 }
@@ -125,7 +200,9 @@ async fn malformed_versions_are_a_400_with_a_message() {
         assert_eq!(reply.status, 400, "{version:?}");
         assert!(reply.body.contains("version"), "{version:?}");
     }
-    let reply = app.get(&format!("/repos/{}/deploy/confirm", app.fixture.base_os)).await;
+    let reply = app
+        .get(&format!("/repos/{}/deploy/confirm", app.fixture.base_os))
+        .await;
     assert_eq!(reply.status, 400);
     assert!(app.mutations().is_empty());
 }
@@ -136,10 +213,18 @@ async fn a_failed_distribution_step_says_production_was_not_changed() {
     app.pulp.set(Op::UpdateDistribution, Fault::Http(404));
     let reply = app.deploy(&app.fixture.base_os, "4", "base-os").await;
     assert_eq!(reply.status, 502);
-    assert!(reply.body.contains("Production was NOT changed"), "{}", reply.body);
+    assert!(
+        reply.body.contains("Production was NOT changed"),
+        "{}",
+        reply.body
+    );
     assert_eq!(app.production_version("base-os-prod"), Some(2));
     let lines = app.audit_lines();
-    assert_eq!(lines.len(), 2, "the attempt reached upstream, so it is audited");
+    assert_eq!(
+        lines.len(),
+        2,
+        "the attempt reached upstream, so it is audited"
+    );
     assert_eq!(lines[1]["outcome"], "failed");
     assert_eq!(lines[1]["production_changed"], "no");
 }
@@ -158,12 +243,21 @@ async fn an_ambiguous_distribution_step_says_unknown_and_what_to_check() {
 #[tokio::test]
 async fn a_distribution_deleted_between_preview_and_deploy_changes_nothing() {
     let app = spawn_app().await;
-    let preview = app.get(&format!("/repos/{}/deploy/confirm?version=1", app.fixture.fresh)).await;
+    let preview = app
+        .get(&format!(
+            "/repos/{}/deploy/confirm?version=1",
+            app.fixture.fresh
+        ))
+        .await;
     assert_eq!(preview.status, 200);
     app.memory.remove_distribution("fresh-prod");
     let reply = app.deploy(&app.fixture.fresh, "1", "fresh").await;
     assert_eq!(reply.status, 409);
-    assert!(reply.body.contains("'fresh-prod' does not exist"), "{}", reply.body);
+    assert!(
+        reply.body.contains("'fresh-prod' does not exist"),
+        "{}",
+        reply.body
+    );
     assert!(app.mutations().is_empty());
 }
 

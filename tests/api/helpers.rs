@@ -21,11 +21,17 @@ use scraper::{Html, Selector};
 pub const HOSTILE: &str = r#"<script>alert("x")</script> 'q' & "dq""#;
 
 pub fn verified() -> RepoVerification {
-    RepoVerification { gpgcheck: Some(true), repo_gpgcheck: Some(true), checksum: Some(ChecksumType::Sha256) }
+    RepoVerification {
+        gpgcheck: Some(true),
+        repo_gpgcheck: Some(true),
+        checksum: Some(ChecksumType::Sha256),
+    }
 }
 
 pub fn pinned_time() -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z").unwrap().into()
+    DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z")
+        .unwrap()
+        .into()
 }
 
 /// The repositories of the test upstream.
@@ -48,18 +54,35 @@ pub fn fixture(pulp: &InMemoryPulp) -> Fixture {
     let base_os = pulp.add_repo("base-os", verified());
     pulp.add_version(&base_os, &["bash-5.1", "glibc-2.34", "curl-7.76"], &[]);
     pulp.add_version(&base_os, &["openssl-3.0", "vim-8.2"], &[]);
-    pulp.add_version(&base_os, &["curl-7.77"], &["curl-7.76", "vim-8.2", "bash-5.1"]);
+    pulp.add_version(
+        &base_os,
+        &["curl-7.77"],
+        &["curl-7.76", "vim-8.2", "bash-5.1"],
+    );
     pulp.add_version(&base_os, &["zlib-1.2", "xz-5.2"], &[]);
     let live = pulp.publish(&base_os, VersionNumber::new(2));
     pulp.add_distribution("base-os-prod", Some(&live));
 
-    let tools = pulp.add_repo("tools", RepoVerification { gpgcheck: Some(false), repo_gpgcheck: Some(false), checksum: None });
+    let tools = pulp.add_repo(
+        "tools",
+        RepoVerification {
+            gpgcheck: Some(false),
+            repo_gpgcheck: Some(false),
+            checksum: None,
+        },
+    );
     pulp.add_version(&tools, &["t-1"], &[]);
     pulp.add_version(&tools, &["t-2"], &[]);
     let tools_pub = pulp.publish(&tools, VersionNumber::new(1));
     pulp.add_distribution("tools-prod", Some(&tools_pub));
 
-    let partial = pulp.add_repo("partial", RepoVerification { repo_gpgcheck: Some(false), ..verified() });
+    let partial = pulp.add_repo(
+        "partial",
+        RepoVerification {
+            repo_gpgcheck: Some(false),
+            ..verified()
+        },
+    );
     pulp.add_version(&partial, &["p-1"], &[]);
 
     let fresh = pulp.add_repo("fresh", verified());
@@ -75,7 +98,14 @@ pub fn fixture(pulp: &InMemoryPulp) -> Fixture {
     let hostile_pub = pulp.publish(&hostile, VersionNumber::new(1));
     pulp.add_distribution("hostile-prod", Some(&hostile_pub));
 
-    Fixture { base_os, tools, partial, fresh, orphan, hostile }
+    Fixture {
+        base_os,
+        tools,
+        partial,
+        fresh,
+        orphan,
+        hostile,
+    }
 }
 
 pub struct TestApp {
@@ -88,7 +118,10 @@ pub struct TestApp {
     _dir: tempfile::TempDir,
 }
 
-pub fn test_state(memory: &Arc<InMemoryPulp>, audit_path: &std::path::Path) -> (AppState, Arc<FaultyPulp>) {
+pub fn test_state(
+    memory: &Arc<InMemoryPulp>,
+    audit_path: &std::path::Path,
+) -> (AppState, Arc<FaultyPulp>) {
     let pulp = Arc::new(FaultyPulp::new(memory.clone()));
     let production = HashMap::from([("fresh".to_owned(), "fresh-prod".to_owned())]);
     let state = AppState {
@@ -105,7 +138,10 @@ pub fn test_state(memory: &Arc<InMemoryPulp>, audit_path: &std::path::Path) -> (
 
 /// The console over the fixture, served on a free port of 127.0.0.1.
 pub async fn spawn_app() -> TestApp {
-    let memory = Arc::new(InMemoryPulp::new(MemoryOptions { task_delay: std::time::Duration::from_millis(5), ..Default::default() }));
+    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
+        task_delay: std::time::Duration::from_millis(5),
+        ..Default::default()
+    }));
     let fixture = fixture(&memory);
     let dir = tempfile::tempdir().unwrap();
     let audit_path = dir.path().join("logs/audit.jsonl");
@@ -114,7 +150,14 @@ pub async fn spawn_app() -> TestApp {
     let address = format!("http://{}", listener.local_addr().unwrap());
     let router = web::router(state.clone());
     tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    TestApp { address, pulp, memory, fixture, audit_path, _dir: dir }
+    TestApp {
+        address,
+        pulp,
+        memory,
+        fixture,
+        audit_path,
+        _dir: dir,
+    }
 }
 
 pub struct Reply {
@@ -129,13 +172,26 @@ impl Reply {
     }
 
     pub fn header(&self, name: &str) -> &str {
-        self.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
     }
 }
 
 impl TestApp {
-    pub async fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
-        TestAppClient { address: self.address.clone() }.send(method, path, headers, body).await
+    pub async fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> Reply {
+        TestAppClient {
+            address: self.address.clone(),
+        }
+        .send(method, path, headers, body)
+        .await
     }
 
     pub async fn get(&self, path: &str) -> Reply {
@@ -144,22 +200,48 @@ impl TestApp {
 
     /// A deploy as the browser's htmx sends it, without the `live` field.
     pub async fn deploy(&self, id: &RepoId, version: &str, confirm: &str) -> Reply {
-        self.post_deploy(id, format!("version={}&confirm={}", enc(version), enc(confirm))).await
+        self.post_deploy(
+            id,
+            format!("version={}&confirm={}", enc(version), enc(confirm)),
+        )
+        .await
     }
 
     /// A deploy that says what was live when its preview was shown.
-    pub async fn deploy_seen(&self, id: &RepoId, version: &str, confirm: &str, live: &str) -> Reply {
-        self.post_deploy(id, format!("version={}&confirm={}&live={}", enc(version), enc(confirm), enc(live))).await
+    pub async fn deploy_seen(
+        &self,
+        id: &RepoId,
+        version: &str,
+        confirm: &str,
+        live: &str,
+    ) -> Reply {
+        self.post_deploy(
+            id,
+            format!(
+                "version={}&confirm={}&live={}",
+                enc(version),
+                enc(confirm),
+                enc(live)
+            ),
+        )
+        .await
     }
 
     async fn post_deploy(&self, id: &RepoId, body: String) -> Reply {
-        let headers = [("content-type", "application/x-www-form-urlencoded"), ("hx-request", "true")];
-        self.request("POST", &format!("/repos/{id}/deploy"), &headers, &body).await
+        let headers = [
+            ("content-type", "application/x-www-form-urlencoded"),
+            ("hx-request", "true"),
+        ];
+        self.request("POST", &format!("/repos/{id}/deploy"), &headers, &body)
+            .await
     }
 
     pub fn audit_lines(&self) -> Vec<serde_json::Value> {
         match std::fs::read_to_string(&self.audit_path) {
-            Ok(text) => text.lines().map(|l| serde_json::from_str(l).expect("each audit line is JSON")).collect(),
+            Ok(text) => text
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("each audit line is JSON"))
+                .collect(),
             Err(_) => Vec::new(),
         }
     }
@@ -169,13 +251,19 @@ impl TestApp {
         self.memory
             .calls()
             .into_iter()
-            .filter(|c| c.starts_with("create_publication") || c.starts_with("update_distribution") || c.starts_with("sync"))
+            .filter(|c| {
+                c.starts_with("create_publication")
+                    || c.starts_with("update_distribution")
+                    || c.starts_with("sync")
+            })
             .collect()
     }
 
     pub fn production_version(&self, distribution: &str) -> Option<u64> {
         let dist = self.memory.distribution(distribution)?;
-        self.memory.publication_version(dist.publication.as_ref()?).map(|n| n.get())
+        self.memory
+            .publication_version(dist.publication.as_ref()?)
+            .map(|n| n.get())
     }
 }
 
@@ -183,7 +271,9 @@ pub fn enc(text: &str) -> String {
     let mut out = String::new();
     for b in text.bytes() {
         match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
             _ => out.push_str(&format!("%{b:02X}")),
         }
     }
@@ -210,15 +300,37 @@ pub struct TestAppClient {
 impl TestAppClient {
     async fn send(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
         let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
-        let mut builder = hyper::Request::builder().method(method).uri(format!("{}{}", self.address, path));
+        let mut builder = hyper::Request::builder()
+            .method(method)
+            .uri(format!("{}{}", self.address, path));
         for (k, v) in headers {
             builder = builder.header(*k, *v);
         }
-        let response = client.request(builder.body(Full::new(Bytes::from(body.to_owned()))).unwrap()).await.unwrap();
+        let response = client
+            .request(
+                builder
+                    .body(Full::new(Bytes::from(body.to_owned())))
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
         let status = response.status().as_u16();
         let headers = response.headers().clone();
-        let body = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
-        Reply { status, headers, body }
+        let body = String::from_utf8(
+            response
+                .into_body()
+                .collect()
+                .await
+                .unwrap()
+                .to_bytes()
+                .to_vec(),
+        )
+        .unwrap();
+        Reply {
+            status,
+            headers,
+            body,
+        }
     }
 
     pub async fn get(&self, path: &str) -> Reply {
@@ -226,6 +338,12 @@ impl TestAppClient {
     }
 
     pub async fn post(&self, path: &str, form: &str) -> Reply {
-        self.send("POST", path, &[("content-type", "application/x-www-form-urlencoded")], form).await
+        self.send(
+            "POST",
+            path,
+            &[("content-type", "application/x-www-form-urlencoded")],
+            form,
+        )
+        .await
     }
 }

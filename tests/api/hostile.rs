@@ -10,16 +10,33 @@ async fn a_cross_site_post_is_refused_and_changes_nothing() {
     let app = spawn_app().await;
     let path = format!("/repos/{}/deploy", app.fixture.base_os);
     let form = ("content-type", "application/x-www-form-urlencoded");
-    for extra in [("origin", "http://evil.example"), ("sec-fetch-site", "cross-site"), ("origin", "null")] {
-        let reply = app.request("POST", &path, &[form, extra], "version=4&confirm=base-os").await;
+    for extra in [
+        ("origin", "http://evil.example"),
+        ("sec-fetch-site", "cross-site"),
+        ("origin", "null"),
+    ] {
+        let reply = app
+            .request("POST", &path, &[form, extra], "version=4&confirm=base-os")
+            .await;
         assert_eq!(reply.status, 403, "{extra:?}");
         assert!(reply.body.contains("another site"));
     }
     assert!(app.mutations().is_empty());
     let host = app.address.trim_start_matches("http://").to_owned();
     let origin = format!("http://{host}");
-    let reply = app.request("POST", &path, &[form, ("origin", &origin), ("hx-request", "true")], "version=4&confirm=base-os").await;
-    assert_eq!(reply.status, 200, "the console's own page may deploy: {}", reply.body);
+    let reply = app
+        .request(
+            "POST",
+            &path,
+            &[form, ("origin", &origin), ("hx-request", "true")],
+            "version=4&confirm=base-os",
+        )
+        .await;
+    assert_eq!(
+        reply.status, 200,
+        "the console's own page may deploy: {}",
+        reply.body
+    );
 }
 
 #[tokio::test]
@@ -27,7 +44,12 @@ async fn an_oversized_body_is_refused_with_413() {
     let app = spawn_app().await;
     let body = format!("version=4&confirm={}", "a".repeat(64 * 1024));
     let reply = app
-        .request("POST", &format!("/repos/{}/deploy", app.fixture.base_os), &[("content-type", "application/x-www-form-urlencoded")], &body)
+        .request(
+            "POST",
+            &format!("/repos/{}/deploy", app.fixture.base_os),
+            &[("content-type", "application/x-www-form-urlencoded")],
+            &body,
+        )
         .await;
     assert_eq!(reply.status, 413);
     assert!(app.mutations().is_empty());
@@ -42,7 +64,10 @@ async fn unicode_rtl_and_very_long_names_are_rendered_escaped_and_whole() {
         let id = app.memory.add_repo(&name, RepoVerification::default());
         let reply = app.get(&format!("/repos/{id}/versions")).await;
         assert_eq!(reply.status, 200);
-        assert!(!reply.body.contains("<i>") && !reply.body.contains("<b>"), "markup escaped");
+        assert!(
+            !reply.body.contains("<i>") && !reply.body.contains("<b>"),
+            "markup escaped"
+        );
         let html = reply.html();
         assert_eq!(text(&select(&html, "h1")[0]), name, "the name round-trips");
     }
@@ -57,7 +82,11 @@ async fn healthz_answers_while_readyz_follows_pulp() {
     let reply = app.get("/readyz").await;
     assert_eq!(reply.status, 503);
     assert!(reply.body.contains("unreachable"), "{}", reply.body);
-    assert_eq!(app.get("/healthz").await.status, 200, "the process is alive");
+    assert_eq!(
+        app.get("/healthz").await.status,
+        200,
+        "the process is alive"
+    );
 }
 
 #[tokio::test]
@@ -68,7 +97,13 @@ async fn pages_say_pulp_is_unreachable_instead_of_failing() {
     }
     let dashboard = app.get("/").await;
     assert_eq!(dashboard.status, 200);
-    assert!(dashboard.body.contains("Pulp is unreachable"), "{}", dashboard.body);
-    let versions = app.get(&format!("/repos/{}/versions", app.fixture.base_os)).await;
+    assert!(
+        dashboard.body.contains("Pulp is unreachable"),
+        "{}",
+        dashboard.body
+    );
+    let versions = app
+        .get(&format!("/repos/{}/versions", app.fixture.base_os))
+        .await;
     assert!(versions.body.contains("Pulp is unreachable"));
 }

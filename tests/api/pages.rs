@@ -3,7 +3,9 @@ use crate::helpers::*;
 #[tokio::test]
 async fn versions_page_lists_versions_newest_first_with_their_facts() {
     let app = spawn_app().await;
-    let reply = app.get(&format!("/repos/{}/versions", app.fixture.base_os)).await;
+    let reply = app
+        .get(&format!("/repos/{}/versions", app.fixture.base_os))
+        .await;
     assert_eq!(reply.status, 200);
     assert!(reply.header("content-type").starts_with("text/html"));
     let html = reply.html();
@@ -11,7 +13,11 @@ async fn versions_page_lists_versions_newest_first_with_their_facts() {
     let numbers: Vec<&str> = rows.iter().map(|r| attr(r, "data-version")).collect();
     assert_eq!(numbers, ["4", "3", "2", "1", "0"]);
     let row3 = &rows[1];
-    let cells: Vec<String> = row3.children().filter_map(scraper::ElementRef::wrap).map(|c| text(&c)).collect();
+    let cells: Vec<String> = row3
+        .children()
+        .filter_map(scraper::ElementRef::wrap)
+        .map(|c| text(&c))
+        .collect();
     assert_eq!(cells[0], "v3");
     assert_eq!(cells[2], "3", "package count");
     assert_eq!(cells[3], "\u{2212}2", "signed change count");
@@ -21,48 +27,88 @@ async fn versions_page_lists_versions_newest_first_with_their_facts() {
 #[tokio::test]
 async fn versions_page_flags_the_deployed_version_and_gates_the_deploy_buttons() {
     let app = spawn_app().await;
-    let html = app.get(&format!("/repos/{}/versions", app.fixture.base_os)).await.html();
+    let html = app
+        .get(&format!("/repos/{}/versions", app.fixture.base_os))
+        .await
+        .html();
     for row in select(&html, "tr[data-version]") {
         let n = attr(&row, "data-version");
         let deployed = attr(&row, "data-deployed");
         assert_eq!(deployed, if n == "2" { "true" } else { "false" }, "v{n}");
-        let badge = row.select(&scraper::Selector::parse("[data-badge]").unwrap()).next().unwrap();
+        let badge = row
+            .select(&scraper::Selector::parse("[data-badge]").unwrap())
+            .next()
+            .unwrap();
         assert_eq!(attr(&badge, "data-badge"), "verified");
-        let button = row.select(&scraper::Selector::parse("[data-deploy-version]").unwrap()).next().unwrap();
+        let button = row
+            .select(&scraper::Selector::parse("[data-deploy-version]").unwrap())
+            .next()
+            .unwrap();
         assert_eq!(attr(&button, "data-deploy-version"), n);
-        assert_eq!(button.value().attr("disabled").is_some(), n == "2", "v{n}: only the deployed version is inactive");
+        assert_eq!(
+            button.value().attr("disabled").is_some(),
+            n == "2",
+            "v{n}: only the deployed version is inactive"
+        );
     }
 }
 
 #[tokio::test]
 async fn unverified_and_partial_repositories_have_no_active_deploy_button() {
     let app = spawn_app().await;
-    for (id, badge) in [(&app.fixture.tools, "unverified"), (&app.fixture.partial, "partial")] {
+    for (id, badge) in [
+        (&app.fixture.tools, "unverified"),
+        (&app.fixture.partial, "partial"),
+    ] {
         let html = app.get(&format!("/repos/{id}/versions")).await.html();
         let buttons = select(&html, "[data-deploy-version]");
         assert!(!buttons.is_empty());
-        assert!(buttons.iter().all(|b| b.value().attr("disabled").is_some()), "{badge}");
-        assert!(select(&html, "tr[data-version] [data-badge]").iter().all(|b| attr(b, "data-badge") == badge));
+        assert!(
+            buttons.iter().all(|b| b.value().attr("disabled").is_some()),
+            "{badge}"
+        );
+        assert!(select(&html, "tr[data-version] [data-badge]")
+            .iter()
+            .all(|b| attr(b, "data-badge") == badge));
     }
 }
 
 #[tokio::test]
 async fn versions_page_shows_the_verification_detail() {
     let app = spawn_app().await;
-    let html = app.get(&format!("/repos/{}/versions", app.fixture.partial)).await.html();
+    let html = app
+        .get(&format!("/repos/{}/versions", app.fixture.partial))
+        .await
+        .html();
     let checks: Vec<(String, String)> = select(&html, "[data-check]")
         .iter()
-        .map(|c| (attr(c, "data-check").to_owned(), attr(c, "data-ok").to_owned()))
+        .map(|c| {
+            (
+                attr(c, "data-check").to_owned(),
+                attr(c, "data-ok").to_owned(),
+            )
+        })
         .collect();
-    let expected = [("gpgcheck", "true"), ("repo-gpgcheck", "false"), ("checksum", "true")];
+    let expected = [
+        ("gpgcheck", "true"),
+        ("repo-gpgcheck", "false"),
+        ("checksum", "true"),
+    ];
     assert_eq!(checks, expected.map(|(a, b)| (a.to_owned(), b.to_owned())));
-    assert!(app.get(&format!("/repos/{}/versions", app.fixture.partial)).await.body.contains("sha256"));
+    assert!(app
+        .get(&format!("/repos/{}/versions", app.fixture.partial))
+        .await
+        .body
+        .contains("sha256"));
 }
 
 #[tokio::test]
 async fn versions_page_has_a_back_link_to_the_dashboard() {
     let app = spawn_app().await;
-    let html = app.get(&format!("/repos/{}/versions", app.fixture.base_os)).await.html();
+    let html = app
+        .get(&format!("/repos/{}/versions", app.fixture.base_os))
+        .await
+        .html();
     let back = select(&html, "a.back-link");
     assert_eq!(attr(&back[0], "href"), "/");
 }
@@ -70,13 +116,22 @@ async fn versions_page_has_a_back_link_to_the_dashboard() {
 #[tokio::test]
 async fn a_path_that_is_not_a_uuid_is_a_404_and_never_reaches_upstream() {
     let app = spawn_app().await;
-    for path in ["/repos/not-a-uuid/versions", "/repos/..%2F..%2Fetc/versions", "/repos/x'/deploy/confirm?version=1"] {
+    for path in [
+        "/repos/not-a-uuid/versions",
+        "/repos/..%2F..%2Fetc/versions",
+        "/repos/x'/deploy/confirm?version=1",
+    ] {
         let reply = app.get(path).await;
         assert_eq!(reply.status, 404, "{path}");
         assert!(reply.body.contains("UUID"), "{path}: says why");
     }
     let calls = app.memory.calls();
-    assert!(calls.iter().all(|c| !c.contains("not-a-uuid") && !c.contains("etc") && !c.contains('\'')), "{calls:?}");
+    assert!(
+        calls
+            .iter()
+            .all(|c| !c.contains("not-a-uuid") && !c.contains("etc") && !c.contains('\'')),
+        "{calls:?}"
+    );
     assert!(calls.is_empty(), "no upstream call at all: {calls:?}");
 }
 
@@ -91,16 +146,30 @@ async fn an_unknown_page_is_a_readable_404() {
 #[tokio::test]
 async fn hostile_repository_names_are_escaped_everywhere() {
     let app = spawn_app().await;
-    let versions = app.get(&format!("/repos/{}/versions", app.fixture.hostile)).await;
+    let versions = app
+        .get(&format!("/repos/{}/versions", app.fixture.hostile))
+        .await;
     let dashboard = app.get("/").await;
-    let confirm = app.get(&format!("/repos/{}/deploy/confirm?version=2", app.fixture.hostile)).await;
+    let confirm = app
+        .get(&format!(
+            "/repos/{}/deploy/confirm?version=2",
+            app.fixture.hostile
+        ))
+        .await;
     for reply in [&versions, &dashboard, &confirm] {
         assert!(!reply.body.contains("<script>alert"), "raw markup leaked");
-        assert!(reply.body.contains("&lt;script&gt;alert"), "the name is shown, escaped");
+        assert!(
+            reply.body.contains("&lt;script&gt;alert"),
+            "the name is shown, escaped"
+        );
     }
     let html = confirm.html();
     let modal = select(&html, "#deploy-modal");
-    assert_eq!(attr(&modal[0], "data-confirm"), HOSTILE, "the attribute round-trips exactly");
+    assert_eq!(
+        attr(&modal[0], "data-confirm"),
+        HOSTILE,
+        "the attribute round-trips exactly"
+    );
 }
 
 #[tokio::test]
@@ -111,7 +180,10 @@ async fn dashboard_lists_every_repository_linking_to_its_versions() {
     assert_eq!(rows.len(), 6);
     for row in rows {
         let id = attr(&row, "data-repo");
-        let link = row.select(&scraper::Selector::parse("a").unwrap()).next().unwrap();
+        let link = row
+            .select(&scraper::Selector::parse("a").unwrap())
+            .next()
+            .unwrap();
         assert_eq!(attr(&link, "href"), format!("/repos/{id}/versions"));
     }
 }
@@ -119,10 +191,17 @@ async fn dashboard_lists_every_repository_linking_to_its_versions() {
 #[tokio::test]
 async fn every_response_carries_the_security_headers() {
     let app = spawn_app().await;
-    for path in ["/", "/nowhere", &format!("/repos/{}/versions", app.fixture.base_os)] {
+    for path in [
+        "/",
+        "/nowhere",
+        &format!("/repos/{}/versions", app.fixture.base_os),
+    ] {
         let reply = app.get(path).await;
         let csp = reply.header("content-security-policy");
-        assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), "{path}: {csp}");
+        assert!(
+            csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
+            "{path}: {csp}"
+        );
         assert!(csp.contains("frame-ancestors 'none'"));
         assert_eq!(reply.header("x-content-type-options"), "nosniff");
         assert!(!reply.header("referrer-policy").is_empty());

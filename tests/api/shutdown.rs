@@ -31,20 +31,45 @@ async fn sigterm_lets_a_deploy_in_flight_finish_then_exits() {
     std::thread::spawn(move || lines.for_each(drop));
     let app = TestAppClient { address };
     let dashboard = app.get("/").await;
-    let id = dashboard.body.split("/repos/").nth(1).unwrap().split('/').next().unwrap().to_owned();
+    let id = dashboard
+        .body
+        .split("/repos/")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
     let name = "epel9-appstream";
-    assert!(dashboard.body.contains(&format!("/repos/{id}/versions\">{name}")), "the first repository is {name}");
+    assert!(
+        dashboard
+            .body
+            .contains(&format!("/repos/{id}/versions\">{name}")),
+        "the first repository is {name}"
+    );
     let deploy = tokio::spawn(async move {
         let body = format!("version=8&confirm={name}");
         app.post(&format!("/repos/{id}/deploy"), &body).await
     });
     tokio::time::sleep(Duration::from_millis(500)).await; // the publish task is running
     let pid = child.id().to_string();
-    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
     let reply = deploy.await.unwrap();
-    assert_eq!(reply.status, 303, "the deploy finished although shutdown began: {}", reply.body);
+    assert_eq!(
+        reply.status, 303,
+        "the deploy finished although shutdown began: {}",
+        reply.body
+    );
     let status = child.wait().unwrap();
     assert!(status.success(), "clean exit: {status}");
     let audit = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
-    assert!(audit.lines().last().unwrap().contains("\"outcome\":\"deployed\""));
+    assert!(audit
+        .lines()
+        .last()
+        .unwrap()
+        .contains("\"outcome\":\"deployed\""));
 }

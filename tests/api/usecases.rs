@@ -19,15 +19,28 @@ struct Setup {
 }
 
 fn setup() -> Setup {
-    let memory = Arc::new(InMemoryPulp::new(MemoryOptions { task_delay: std::time::Duration::ZERO, ..Default::default() }));
+    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
+        task_delay: std::time::Duration::ZERO,
+        ..Default::default()
+    }));
     let fx = fixture(&memory);
     let dir = tempfile::tempdir().unwrap();
     let (state, pulp) = test_state(&memory, &dir.path().join("audit.jsonl"));
-    Setup { memory, pulp, state, fx, _dir: dir }
+    Setup {
+        memory,
+        pulp,
+        state,
+        fx,
+        _dir: dir,
+    }
 }
 
 fn request(n: u64, confirm: &str) -> DeployRequest {
-    DeployRequest { target: VersionNumber::new(n), confirm: confirm.into(), seen_live: SeenLive::NotSent }
+    DeployRequest {
+        target: VersionNumber::new(n),
+        confirm: confirm.into(),
+        seen_live: SeenLive::NotSent,
+    }
 }
 
 // ---- Errors table
@@ -37,7 +50,11 @@ async fn get_repo_failing_renders_the_page_with_the_error_and_no_versions() {
     let s = setup();
     s.pulp.set(Op::GetRepo, Fault::Http(500));
     let page = versions_page(&s.state, &s.fx.base_os).await;
-    assert_eq!(page.repo_name, s.fx.base_os.as_str(), "the uuid stands in for the name");
+    assert_eq!(
+        page.repo_name,
+        s.fx.base_os.as_str(),
+        "the uuid stands in for the name"
+    );
     assert!(page.versions.is_empty());
     assert!(page.error.unwrap().contains("HTTP 500"));
 }
@@ -68,28 +85,55 @@ async fn a_publication_that_cannot_be_fetched_skips_its_distribution() {
     let s = setup();
     // The one-call join fails, so publications are fetched one by one; base-os's fails.
     s.pulp.set(Op::ListPublications, Fault::Http(500));
-    let live = s.memory.distribution("base-os-prod").unwrap().publication.unwrap();
+    let live = s
+        .memory
+        .distribution("base-os-prod")
+        .unwrap()
+        .publication
+        .unwrap();
     s.pulp.fail_publication(&live);
     let second = s.memory.publish(&s.fx.base_os, VersionNumber::new(3));
     s.memory.add_distribution("base-os-mirror", Some(&second));
     let page = versions_page(&s.state, &s.fx.base_os).await;
-    assert_eq!(page.deployed, Some(VersionNumber::new(3)), "the next distribution decides");
+    assert_eq!(
+        page.deployed,
+        Some(VersionNumber::new(3)),
+        "the next distribution decides"
+    );
 }
 
 #[tokio::test]
 async fn the_verification_gate_failing_refuses_and_leaves_upstream_unchanged() {
     let s = setup();
     let outcome = deploy(&s.state, &s.fx.tools, &request(2, "tools")).await;
-    assert!(matches!(outcome, DeployOutcome::Refused(Refusal::NotVerified(_))), "{outcome:?}");
-    assert!(s.memory.calls().iter().all(|c| !c.starts_with("create_publication") && !c.starts_with("update_distribution")));
+    assert!(
+        matches!(outcome, DeployOutcome::Refused(Refusal::NotVerified(_))),
+        "{outcome:?}"
+    );
+    assert!(s
+        .memory
+        .calls()
+        .iter()
+        .all(|c| !c.starts_with("create_publication") && !c.starts_with("update_distribution")));
 }
 
 #[tokio::test]
 async fn a_failure_in_the_distribution_step_says_production_did_not_change() {
     let s = setup();
-    s.pulp.set(Op::UpdateDistribution, Fault::TaskFailed("distribution is locked".into()));
+    s.pulp.set(
+        Op::UpdateDistribution,
+        Fault::TaskFailed("distribution is locked".into()),
+    );
     let outcome = deploy(&s.state, &s.fx.base_os, &request(4, "base-os")).await;
-    let DeployOutcome::Failed { step, production_changed, error, .. } = outcome else { panic!("{outcome:?}") };
+    let DeployOutcome::Failed {
+        step,
+        production_changed,
+        error,
+        ..
+    } = outcome
+    else {
+        panic!("{outcome:?}")
+    };
     assert_eq!(step, DeployStep::PointDistribution);
     assert_eq!(production_changed, ProductionChanged::No);
     assert!(error.to_string().contains("distribution is locked"));
@@ -103,32 +147,72 @@ async fn a_failure_in_the_distribution_step_says_production_did_not_change() {
 async fn not_deployed_to_deployed_when_the_gate_passes_and_both_steps_succeed() {
     let s = setup();
     let outcome = deploy(&s.state, &s.fx.base_os, &request(3, "base-os")).await;
-    assert!(matches!(outcome, DeployOutcome::Deployed { audit: Ok(()), .. }), "{outcome:?}");
+    assert!(
+        matches!(outcome, DeployOutcome::Deployed { audit: Ok(()), .. }),
+        "{outcome:?}"
+    );
     let page = versions_page(&s.state, &s.fx.base_os).await;
     assert_eq!(page.deployed, Some(VersionNumber::new(3)));
-    let flags: Vec<(u64, bool)> = page.versions.iter().map(|v| (v.number.unwrap().get(), v.deployed)).collect();
-    assert_eq!(flags, [(4, false), (3, true), (2, false), (1, false), (0, false)], "the previous one is no longer deployed");
+    let flags: Vec<(u64, bool)> = page
+        .versions
+        .iter()
+        .map(|v| (v.number.unwrap().get(), v.deployed))
+        .collect();
+    assert_eq!(
+        flags,
+        [(4, false), (3, true), (2, false), (1, false), (0, false)],
+        "the previous one is no longer deployed"
+    );
 }
 
 #[tokio::test]
 async fn a_publish_failure_leaves_production_unchanged() {
     let s = setup();
-    for fault in [Fault::Http(400), Fault::Reset, Fault::TaskFailed("disk full".into()), Fault::TaskCanceled] {
+    for fault in [
+        Fault::Http(400),
+        Fault::Reset,
+        Fault::TaskFailed("disk full".into()),
+        Fault::TaskCanceled,
+    ] {
         s.pulp.set(Op::CreatePublication, fault.clone());
         let outcome = deploy(&s.state, &s.fx.base_os, &request(4, "base-os")).await;
-        let DeployOutcome::Failed { step, production_changed, .. } = outcome else { panic!("{fault:?}: {outcome:?}") };
-        assert_eq!((step, production_changed), (DeployStep::Publish, ProductionChanged::No), "{fault:?}");
+        let DeployOutcome::Failed {
+            step,
+            production_changed,
+            ..
+        } = outcome
+        else {
+            panic!("{fault:?}: {outcome:?}")
+        };
+        assert_eq!(
+            (step, production_changed),
+            (DeployStep::Publish, ProductionChanged::No),
+            "{fault:?}"
+        );
     }
-    assert_eq!(versions_page(&s.state, &s.fx.base_os).await.deployed, Some(VersionNumber::new(2)));
+    assert_eq!(
+        versions_page(&s.state, &s.fx.base_os).await.deployed,
+        Some(VersionNumber::new(2))
+    );
 }
 
 #[tokio::test]
 async fn a_lost_answer_after_the_change_landed_is_reported_as_changed() {
     let s = setup();
-    s.pulp.set(Op::UpdateDistribution, Fault::AppliedThenTimeout);
+    s.pulp
+        .set(Op::UpdateDistribution, Fault::AppliedThenTimeout);
     let outcome = deploy(&s.state, &s.fx.base_os, &request(4, "base-os")).await;
-    let DeployOutcome::Failed { production_changed, .. } = outcome else { panic!("{outcome:?}") };
-    assert_eq!(production_changed, ProductionChanged::Yes, "the distribution was read again");
+    let DeployOutcome::Failed {
+        production_changed, ..
+    } = outcome
+    else {
+        panic!("{outcome:?}")
+    };
+    assert_eq!(
+        production_changed,
+        ProductionChanged::Yes,
+        "the distribution was read again"
+    );
 }
 
 #[tokio::test]
@@ -137,7 +221,12 @@ async fn an_ambiguous_failure_that_cannot_be_checked_is_unknown() {
     s.pulp.set(Op::UpdateDistribution, Fault::Timeout);
     s.pulp.set_after(Op::GetDistribution, Fault::Reset, 1); // the check before step 2 passes, the re-read fails
     let outcome = deploy(&s.state, &s.fx.base_os, &request(4, "base-os")).await;
-    let DeployOutcome::Failed { production_changed, .. } = outcome else { panic!("{outcome:?}") };
+    let DeployOutcome::Failed {
+        production_changed, ..
+    } = outcome
+    else {
+        panic!("{outcome:?}")
+    };
     assert_eq!(production_changed, ProductionChanged::Unknown);
 }
 
@@ -145,18 +234,28 @@ async fn an_ambiguous_failure_that_cannot_be_checked_is_unknown() {
 async fn deploying_the_deployed_version_is_refused() {
     let s = setup();
     let outcome = deploy(&s.state, &s.fx.base_os, &request(2, "base-os")).await;
-    assert!(matches!(outcome, DeployOutcome::Refused(Refusal::AlreadyDeployed(2))), "{outcome:?}");
+    assert!(
+        matches!(outcome, DeployOutcome::Refused(Refusal::AlreadyDeployed(2))),
+        "{outcome:?}"
+    );
 }
 
 #[tokio::test]
 async fn the_versions_page_makes_its_upstream_calls_concurrently() {
     let latency = std::time::Duration::from_millis(40);
-    let memory = Arc::new(InMemoryPulp::new(MemoryOptions { latency, ..Default::default() }));
+    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
+        latency,
+        ..Default::default()
+    }));
     let fx = fixture(&memory);
     let dir = tempfile::tempdir().unwrap();
     let (state, _) = test_state(&memory, &dir.path().join("a.jsonl"));
     memory.take_most_in_flight();
     let page = versions_page(&state, &fx.base_os).await;
     assert_eq!(page.deployed, Some(VersionNumber::new(2)));
-    assert_eq!(memory.take_most_in_flight(), 4, "repo, versions, distributions and publications at once");
+    assert_eq!(
+        memory.take_most_in_flight(),
+        4,
+        "repo, versions, distributions and publications at once"
+    );
 }

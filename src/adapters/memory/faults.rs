@@ -55,12 +55,19 @@ pub enum Fault {
 impl Fault {
     fn error(&self, op: Op) -> UpstreamError {
         match self {
-            Self::Http(status) => UpstreamError::Http { status: *status, message: format!("injected fault on {op:?}") },
+            Self::Http(status) => UpstreamError::Http {
+                status: *status,
+                message: format!("injected fault on {op:?}"),
+            },
             Self::Timeout | Self::AppliedThenTimeout | Self::TaskNeverEnds => {
                 UpstreamError::Timeout(format!("injected timeout on {op:?}"))
             }
-            Self::Reset => UpstreamError::Unreachable(format!("connection reset (injected on {op:?})")),
-            Self::Malformed => UpstreamError::BadResponse(format!("expected value at line 1 column 1 (injected on {op:?})")),
+            Self::Reset => {
+                UpstreamError::Unreachable(format!("connection reset (injected on {op:?})"))
+            }
+            Self::Malformed => UpstreamError::BadResponse(format!(
+                "expected value at line 1 column 1 (injected on {op:?})"
+            )),
             Self::TaskFailed(description) => UpstreamError::TaskFailed(description.clone()),
             Self::TaskCanceled => UpstreamError::TaskCanceled(format!("injected on {op:?}")),
         }
@@ -100,16 +107,25 @@ impl FaultyPulp {
 
     /// `op` works for `passes` more calls, then suffers `fault`.
     pub fn set_after(&self, op: Op, fault: Fault, passes: usize) {
-        self.faults.lock().unwrap_or_else(|p| p.into_inner()).insert(op, (fault, passes));
+        self.faults
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(op, (fault, passes));
     }
 
     pub fn clear(&self, op: Op) {
-        self.faults.lock().unwrap_or_else(|p| p.into_inner()).remove(&op);
+        self.faults
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&op);
     }
 
     /// From now on fetching this one publication fails with a 500.
     pub fn fail_publication(&self, href: &PublicationHref) {
-        self.failing_publications.lock().unwrap_or_else(|p| p.into_inner()).insert(href.clone());
+        self.failing_publications
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(href.clone());
     }
 
     /// The fault striking this call of `op`, if any (counts the call).
@@ -126,7 +142,9 @@ impl FaultyPulp {
     /// Fails at once for request-level faults; answers a task-level fault for the caller.
     fn check(&self, op: Op) -> Result<Option<Fault>, UpstreamError> {
         match self.fault(op) {
-            Some(f @ (Fault::Http(_) | Fault::Timeout | Fault::Reset | Fault::Malformed)) => Err(f.error(op)),
+            Some(f @ (Fault::Http(_) | Fault::Timeout | Fault::Reset | Fault::Malformed)) => {
+                Err(f.error(op))
+            }
             other => Ok(other),
         }
     }
@@ -156,11 +174,17 @@ impl FaultyPulp {
     fn fake_task(&self) -> TaskHref {
         let mut n = self.counter.lock().unwrap_or_else(|p| p.into_inner());
         *n += 1;
-        TaskHref::new(format!("/pulp/api/v3/tasks/01a202de-ffff-7000-8000-{:012x}/", *n))
+        TaskHref::new(format!(
+            "/pulp/api/v3/tasks/01a202de-ffff-7000-8000-{:012x}/",
+            *n
+        ))
     }
 
     fn doom(&self, task: TaskHref, fault: Fault) {
-        self.doomed_tasks.lock().unwrap_or_else(|p| p.into_inner()).insert(task, fault);
+        self.doomed_tasks
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(task, fault);
     }
 }
 
@@ -186,14 +210,22 @@ impl RepositoryManager for FaultyPulp {
         self.inner.list_distributions().await
     }
 
-    async fn get_distribution(&self, href: &DistributionHref) -> Result<Distribution, UpstreamError> {
+    async fn get_distribution(
+        &self,
+        href: &DistributionHref,
+    ) -> Result<Distribution, UpstreamError> {
         self.check(Op::GetDistribution)?;
         self.inner.get_distribution(href).await
     }
 
     async fn get_publication(&self, href: &PublicationHref) -> Result<Publication, UpstreamError> {
         self.check(Op::GetPublication)?;
-        if self.failing_publications.lock().unwrap_or_else(|p| p.into_inner()).contains(href) {
+        if self
+            .failing_publications
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(href)
+        {
             return Err(Fault::Http(500).error(Op::GetPublication));
         }
         self.inner.get_publication(href).await
@@ -205,15 +237,29 @@ impl RepositoryManager for FaultyPulp {
     }
 
     async fn create_publication(&self, version: &VersionHref) -> Result<TaskHref, UpstreamError> {
-        self.start_task(Op::CreatePublication, self.inner.create_publication(version)).await
+        self.start_task(
+            Op::CreatePublication,
+            self.inner.create_publication(version),
+        )
+        .await
     }
 
-    async fn update_distribution(&self, d: &DistributionHref, p: &PublicationHref) -> Result<TaskHref, UpstreamError> {
-        self.start_task(Op::UpdateDistribution, self.inner.update_distribution(d, p)).await
+    async fn update_distribution(
+        &self,
+        d: &DistributionHref,
+        p: &PublicationHref,
+    ) -> Result<TaskHref, UpstreamError> {
+        self.start_task(Op::UpdateDistribution, self.inner.update_distribution(d, p))
+            .await
     }
 
     async fn wait_for_task(&self, task: &TaskHref) -> Result<FinishedTask, UpstreamError> {
-        let doomed = self.doomed_tasks.lock().unwrap_or_else(|p| p.into_inner()).get(task).cloned();
+        let doomed = self
+            .doomed_tasks
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(task)
+            .cloned();
         match doomed {
             Some(fault) => Err(fault.error(Op::GetTask)),
             None => self.inner.wait_for_task(task).await,
@@ -230,7 +276,10 @@ impl RepositoryManager for FaultyPulp {
         self.inner.sync(id, remote).await
     }
 
-    async fn latest_sync_tasks(&self, ids: &[RepoId]) -> Result<HashMap<RepoId, TaskReport>, UpstreamError> {
+    async fn latest_sync_tasks(
+        &self,
+        ids: &[RepoId],
+    ) -> Result<HashMap<RepoId, TaskReport>, UpstreamError> {
         self.check(Op::LatestSyncTasks)?;
         self.inner.latest_sync_tasks(ids).await
     }

@@ -81,7 +81,10 @@ impl InMemoryPulp {
     /// Notes one port call (operation and argument), for tests that check what reached
     /// upstream, and holds it in flight for the configured latency.
     pub(super) async fn enter(&self, call: String) -> InFlight<'_> {
-        self.calls.lock().unwrap_or_else(|p| p.into_inner()).push(call);
+        self.calls
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(call);
         let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
         self.most_in_flight.fetch_max(now, Ordering::SeqCst);
         let guard = InFlight(&self.in_flight);

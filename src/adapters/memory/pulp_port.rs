@@ -18,7 +18,9 @@ use crate::ports::{
 #[async_trait]
 impl RepositoryManager for InMemoryPulp {
     async fn list_repos(&self, page: PageRequest) -> Result<Page<Repository>, UpstreamError> {
-        let _call = self.enter(format!("list_repos {} {}", page.offset, page.limit)).await;
+        let _call = self
+            .enter(format!("list_repos {} {}", page.offset, page.limit))
+            .await;
         let state = self.lock();
         let mut repos: Vec<Repository> = state.repos.values().map(|r| r.repo.clone()).collect();
         repos.sort_by(|a, b| a.name.cmp(&b.name));
@@ -115,7 +117,9 @@ impl RepositoryManager for InMemoryPulp {
         distribution: &DistributionHref,
         publication: &PublicationHref,
     ) -> Result<TaskHref, UpstreamError> {
-        let _call = self.enter(format!("update_distribution {distribution} {publication}")).await;
+        let _call = self
+            .enter(format!("update_distribution {distribution} {publication}"))
+            .await;
         let mut state = self.lock();
         state.distribution_mut(distribution)?;
         if !state.publications.contains_key(publication) {

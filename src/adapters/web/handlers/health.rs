@@ -6,8 +6,18 @@ use crate::ports::PageRequest;
 
 /// GET /readyz: 200 when Pulp answers an authenticated request, else 503 with the reason.
 pub async fn ready(State(state): State<AppState>) -> (StatusCode, String) {
-    match state.manager.list_repos(PageRequest { offset: 0, limit: 1 }).await {
+    match state
+        .manager
+        .list_repos(PageRequest {
+            offset: 0,
+            limit: 1,
+        })
+        .await
+    {
         Ok(_) => (StatusCode::OK, "ready\n".into()),
-        Err(error) => (StatusCode::SERVICE_UNAVAILABLE, format!("not ready: {error}\n")),
+        Err(error) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("not ready: {error}\n"),
+        ),
     }
 }

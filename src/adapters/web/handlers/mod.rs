@@ -1,7 +1,7 @@
 //! Handlers: extract, call one use case, render.
 
 pub mod dashboard;
-pub mod health;
 pub mod deploy;
+pub mod health;
 pub mod sync;
 pub mod versions;

@@ -3,9 +3,9 @@
 use maud::{html, Markup};
 
 use crate::app::deploy::DeployStep;
+use crate::app::deploy::StepError;
 use crate::app::versions::VersionsPage;
 use crate::domain::{signed, DeployPlan, ProductionChanged};
-use crate::app::deploy::StepError;
 use crate::ports::AuditError;
 
 use super::layout::notice;
