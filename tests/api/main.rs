@@ -1,6 +1,7 @@
 //! HTTP tests over a real socket, against the in-memory upstream.
 
 mod audit;
+mod dashboard;
 mod deploy;
 mod helpers;
 mod hostile;
