@@ -6,6 +6,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use axum::http::Method;
+use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction};
+use fantoccini::key::Key;
 use fantoccini::wd::{Capabilities, WebDriverCompatibleCommand};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde::de::DeserializeOwned;
@@ -110,8 +112,47 @@ impl Browser {
         self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no element {css}: {e}"))
     }
 
-    pub async fn count(&self, css: &str) -> usize {
-        self.js("return document.querySelectorAll(arguments[0]).length", vec![json!(css)]).await
+    /// Presses keys on whatever has the focus, as a keyboard does (`Key` codes or text).
+    /// Modifiers are held from their press to the end of `keys`.
+    pub async fn keys(&self, keys: &str) {
+        let mut actions = KeyActions::new("keyboard".into());
+        let mut held = Vec::new();
+        for c in keys.chars() {
+            actions = actions.then(KeyAction::Down { value: c });
+            if [Key::Shift, Key::Control, Key::Alt, Key::Meta].iter().any(|m| char::from(*m) == c) {
+                held.push(c);
+            } else {
+                actions = actions.then(KeyAction::Up { value: c });
+            }
+        }
+        for c in held {
+            actions = actions.then(KeyAction::Up { value: c });
+        }
+        self.client.perform_actions(actions).await.expect("keyboard input");
+    }
+
+    pub async fn press(&self, key: Key) {
+        self.keys(&key.to_string()).await
+    }
+
+    /// Empties the focused text field with the keyboard (select all, delete).
+    pub async fn clear_focused_field(&self) {
+        self.keys(&format!("{}a", Key::Control)).await;
+        self.press(Key::Backspace).await;
+    }
+
+    /// Moves the mouse over the element (its centre).
+    pub async fn hover(&self, css: &str) {
+        let element = self.find(css).await;
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveToElement { element, duration: None, x: 0.0, y: 0.0 });
+        self.client.perform_actions(mouse).await.expect("mouse move");
+    }
+
+    /// Moves the mouse to the page's top-left corner (hovering nothing of interest).
+    pub async fn unhover(&self) {
+        let mouse = MouseActions::new("mouse".into()).then(PointerAction::MoveTo { duration: None, x: 1.0, y: 1.0 });
+        self.client.perform_actions(mouse).await.expect("mouse move");
     }
 
     /// The element that has the focus, described by its hooks (for assertions and messages).
@@ -180,28 +221,22 @@ impl Browser {
         lines
     }
 
-    /// Fails when the console reported a Content-Security-Policy violation (or any error).
-    pub async fn assert_clean_console(&self, during: &str) {
+    /// Fails when the console reported a Content-Security-Policy violation, or an error
+    /// other than the failed requests listed in `expected` (a scenario's own 4xx/5xx).
+    pub async fn assert_clean_console(&self, during: &str, expected: &[&str]) {
         let lines = self.console().await;
-        let bad: Vec<&String> = lines
-            .iter()
-            .filter(|l| l.contains("Content Security Policy") || l.contains("Content-Security-Policy"))
-            .collect();
-        assert!(bad.is_empty(), "CSP violation during {during}:\n{bad:#?}");
+        let csp: Vec<&String> = lines.iter().filter(|l| is_csp_violation(l)).collect();
+        assert!(csp.is_empty(), "CSP violation during {during}:\n{csp:#?}");
         let severe: Vec<&String> = lines
             .iter()
-            .filter(|l| l.starts_with("SEVERE") && !is_expected_error(l))
+            .filter(|l| l.starts_with("SEVERE") && !expected.iter().any(|e| l.contains(e)))
             .collect();
         assert!(severe.is_empty(), "console errors during {during}:\n{severe:#?}");
     }
 }
 
-/// Error answers the scenarios cause on purpose (a failed deploy is a 502, a missing
-/// repository a 404): the browser logs the status of such a request as an error.
-fn is_expected_error(line: &str) -> bool {
-    ["502 (Bad Gateway)", "404 (Not Found)", "409 (Conflict)", "422 (Unprocessable", "favicon.ico"]
-        .iter()
-        .any(|s| line.contains(s))
+pub fn is_csp_violation(line: &str) -> bool {
+    line.contains("Content Security Policy") || line.contains("Content-Security-Policy")
 }
 
 const THEME_NOW_FN: &str = "function now() { var t = document.documentElement.getAttribute('data-theme');
