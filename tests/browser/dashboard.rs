@@ -41,7 +41,7 @@ pub async fn sync_cells_hover_and_theme(b: &Browser, app: &App) {
         let now = cell(b, &baseos).await;
         assert_box(&now);
         if now.0 == "running" {
-            if progress.len() == 2 {
+            if !now.3.contains("\u{b7}0%") && !progress.iter().any(|p: &String| !p.contains("\u{b7}0%")) {
                 b.screenshot("dashboard-syncing-light").await;
             }
             progress.push(now.3.clone());

@@ -82,7 +82,17 @@ pub async fn contrast(b: &Browser, app: &App) {
             let low: Vec<String> = b.js(CONTRAST, vec![json!(READ)]).await;
             assert!(low.is_empty(), "text under 4.5:1 contrast on {path} in {theme}:\n{low:#?}");
         }
-        b.use_theme("light").await;
+    }
+    // The modal, with Confirm deploy enabled, in both themes.
+    for theme in ["dark", "light"] {
+        b.use_theme(theme).await;
+        b.find("[data-deploy-version='4']").await.click().await.expect("open the modal");
+        b.wait_until("modal", "return !!document.querySelector('#deploy-modal input[name=confirm]')").await;
+        b.keys("rhel9-baseos").await;
+        let low: Vec<String> = b.js(CONTRAST, vec![json!("#deploy-modal, #deploy-modal *")]).await;
+        assert!(low.is_empty(), "text under 4.5:1 contrast in the modal in {theme}:\n{low:#?}");
+        b.press(fantoccini::key::Key::Escape).await;
+        b.wait_until("closed", "return !document.getElementById('deploy-modal')").await;
     }
 }
 
