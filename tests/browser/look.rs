@@ -45,6 +45,11 @@ pub async fn narrow_screen(b: &Browser, app: &App) {
         b.goto(&path).await;
         let (scroll, inner): (f64, f64) = b.js("return [document.documentElement.scrollWidth, window.innerWidth]", vec![]).await;
         assert!(scroll <= inner, "{name} at 768 px scrolls sideways: scrollWidth {scroll} > {inner}");
+        let cramped: Vec<String> = b
+            .js("return Array.from(document.querySelectorAll('.table-wrap')).filter(function (w) { return w.scrollWidth > w.clientWidth; })
+                   .map(function (w) { return w.scrollWidth + ' > ' + w.clientWidth; })", vec![])
+            .await;
+        assert!(cramped.is_empty(), "{name} at 768 px: a table needs its own sideways scroll: {cramped:?}");
         b.screenshot(&format!("{name}-768-light")).await;
     }
     b.find("[data-deploy-version='4']").await.click().await.expect("open the modal");
