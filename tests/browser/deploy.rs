@@ -2,6 +2,7 @@
 
 use fantoccini::key::Key;
 use repo_console::adapters::memory::{Fault, Op};
+use repo_console::domain::AuditOutcome;
 use serde_json::json;
 
 use super::browser::Browser;
@@ -55,7 +56,10 @@ pub async fn deploy_with_keyboard(b: &Browser, app: &App) {
     assert!(banner.contains("v5") && banner.contains("was v3"), "banner: {banner:?}");
     let focus = b.focused().await;
     assert!(focus.contains("deploy-banner"), "after the deploy the focus is on the banner, not {focus}");
-    assert_eq!(app.audit.records().len(), 1, "one audit record");
+    let records = app.audit.records();
+    let last = records.last().expect("the deploy wrote an audit record");
+    assert_eq!((last.previous_version, last.target_version), (Some(3), 5), "audit: v3 → v5");
+    assert_eq!(last.outcome, AuditOutcome::Deployed, "the last audit record says deployed");
     let dist = app.memory.distribution("rhel9-baseos-prod").expect("production distribution");
     let served = app.memory.publication_version(dist.publication.as_ref().expect("a publication")).map(|v| v.get());
     assert_eq!(served, Some(5), "upstream production serves v5");
