@@ -57,8 +57,15 @@ impl Browser {
             .capabilities(caps)
             .connect(&driver.url)
             .await
-            .unwrap_or_else(|e| panic!("cannot open a Chromium session through {}: {e}", driver.url));
-        let browser = Browser { client, base: base.to_owned(), console: Mutex::default(), _profile: profile };
+            .unwrap_or_else(|e| {
+                panic!("cannot open a Chromium session through {}: {e}", driver.url)
+            });
+        let browser = Browser {
+            client,
+            base: base.to_owned(),
+            console: Mutex::default(),
+            _profile: profile,
+        };
         browser.set_viewport(1280, 900).await;
         browser
     }
@@ -69,7 +76,10 @@ impl Browser {
 
     /// Opens a page of the console and waits until htmx and the console's script are running.
     pub async fn goto(&self, path: &str) {
-        self.client.goto(&format!("{}{}", self.base, path)).await.expect("navigate");
+        self.client
+            .goto(&format!("{}{}", self.base, path))
+            .await
+            .expect("navigate");
         self.wait_until(
             &format!("{path} loaded with htmx"),
             "return document.readyState === 'complete' && !!window.htmx",
@@ -96,7 +106,11 @@ impl Browser {
     pub async fn wait_until_with(&self, what: &str, script: &str, args: Vec<Value>) {
         let deadline = Instant::now() + DEADLINE;
         loop {
-            let ok = self.client.execute(script, args.clone()).await.map(|v| v == Value::Bool(true));
+            let ok = self
+                .client
+                .execute(script, args.clone())
+                .await
+                .map(|v| v == Value::Bool(true));
             if matches!(ok, Ok(true)) {
                 return;
             }
@@ -109,7 +123,10 @@ impl Browser {
     }
 
     pub async fn find(&self, css: &str) -> fantoccini::elements::Element {
-        self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("no element {css}: {e}"))
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no element {css}: {e}"))
     }
 
     /// Presses keys on whatever has the focus, as a keyboard does (`Key` codes or text).
@@ -119,7 +136,10 @@ impl Browser {
         let mut held = Vec::new();
         for c in keys.chars() {
             actions = actions.then(KeyAction::Down { value: c });
-            if [Key::Shift, Key::Control, Key::Alt, Key::Meta].iter().any(|m| char::from(*m) == c) {
+            if [Key::Shift, Key::Control, Key::Alt, Key::Meta]
+                .iter()
+                .any(|m| char::from(*m) == c)
+            {
                 held.push(c);
             } else {
                 actions = actions.then(KeyAction::Up { value: c });
@@ -128,7 +148,10 @@ impl Browser {
         for c in held {
             actions = actions.then(KeyAction::Up { value: c });
         }
-        self.client.perform_actions(actions).await.expect("keyboard input");
+        self.client
+            .perform_actions(actions)
+            .await
+            .expect("keyboard input");
     }
 
     pub async fn press(&self, key: Key) {
@@ -144,15 +167,29 @@ impl Browser {
     /// Moves the mouse over the element (its centre).
     pub async fn hover(&self, css: &str) {
         let element = self.find(css).await;
-        let mouse = MouseActions::new("mouse".into())
-            .then(PointerAction::MoveToElement { element, duration: None, x: 0.0, y: 0.0 });
-        self.client.perform_actions(mouse).await.expect("mouse move");
+        let mouse = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+            element,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        });
+        self.client
+            .perform_actions(mouse)
+            .await
+            .expect("mouse move");
     }
 
     /// Moves the mouse to the page's top-left corner (hovering nothing of interest).
     pub async fn unhover(&self) {
-        let mouse = MouseActions::new("mouse".into()).then(PointerAction::MoveTo { duration: None, x: 1.0, y: 1.0 });
-        self.client.perform_actions(mouse).await.expect("mouse move");
+        let mouse = MouseActions::new("mouse".into()).then(PointerAction::MoveTo {
+            duration: None,
+            x: 1.0,
+            y: 1.0,
+        });
+        self.client
+            .perform_actions(mouse)
+            .await
+            .expect("mouse move");
     }
 
     /// The element that has the focus, described by its hooks (for assertions and messages).
@@ -170,16 +207,22 @@ impl Browser {
 
     /// Sets the size of the page's viewport (not of the window) to exactly `width` × `height`.
     pub async fn set_viewport(&self, width: u32, height: u32) {
-        self.client.set_window_size(width, height).await.expect("resize");
-        let (inner_w, inner_h): (u32, u32) =
-            self.js("return [window.innerWidth, window.innerHeight]", vec![]).await;
+        self.client
+            .set_window_size(width, height)
+            .await
+            .expect("resize");
+        let (inner_w, inner_h): (u32, u32) = self
+            .js("return [window.innerWidth, window.innerHeight]", vec![])
+            .await;
         if (inner_w, inner_h) != (width, height) {
             self.client
                 .set_window_size(2 * width - inner_w, 2 * height - inner_h)
                 .await
                 .expect("resize");
         }
-        let inner: (u32, u32) = self.js("return [window.innerWidth, window.innerHeight]", vec![]).await;
+        let inner: (u32, u32) = self
+            .js("return [window.innerWidth, window.innerHeight]", vec![])
+            .await;
         assert_eq!(inner, (width, height), "the viewport could not be sized");
     }
 
@@ -187,10 +230,18 @@ impl Browser {
     pub async fn use_theme(&self, theme: &str) {
         let current: String = self.js(THEME_NOW, vec![]).await;
         if current != theme {
-            self.find("#theme-toggle").await.click().await.expect("click the theme toggle");
+            self.find("#theme-toggle")
+                .await
+                .click()
+                .await
+                .expect("click the theme toggle");
         }
-        self.wait_until_with(&format!("theme {theme}"), &format!("{THEME_NOW_FN} return now() === arguments[0]"), vec![json!(theme)])
-            .await;
+        self.wait_until_with(
+            &format!("theme {theme}"),
+            &format!("{THEME_NOW_FN} return now() === arguments[0]"),
+            vec![json!(theme)],
+        )
+        .await;
     }
 
     /// Writes a screenshot of the viewport to `target/screenshots/<name>.png`.
@@ -207,13 +258,23 @@ impl Browser {
 
     /// Reads (and keeps) the browser console lines logged since the last read.
     pub async fn console(&self) -> Vec<String> {
-        let answer = self.client.issue_cmd(BrowserLog).await.expect("read the browser log");
+        let answer = self
+            .client
+            .issue_cmd(BrowserLog)
+            .await
+            .expect("read the browser log");
         let lines: Vec<String> = answer
             .as_array()
             .map(|entries| {
                 entries
                     .iter()
-                    .map(|e| format!("{} {}", e["level"].as_str().unwrap_or("?"), e["message"].as_str().unwrap_or("")))
+                    .map(|e| {
+                        format!(
+                            "{} {}",
+                            e["level"].as_str().unwrap_or("?"),
+                            e["message"].as_str().unwrap_or("")
+                        )
+                    })
                     .collect()
             })
             .unwrap_or_default();
@@ -231,7 +292,10 @@ impl Browser {
             .iter()
             .filter(|l| l.starts_with("SEVERE") && !expected.iter().any(|e| l.contains(e)))
             .collect();
-        assert!(severe.is_empty(), "console errors during {during}:\n{severe:#?}");
+        assert!(
+            severe.is_empty(),
+            "console errors during {during}:\n{severe:#?}"
+        );
     }
 }
 
@@ -239,7 +303,8 @@ pub fn is_csp_violation(line: &str) -> bool {
     line.contains("Content Security Policy") || line.contains("Content-Security-Policy")
 }
 
-const THEME_NOW_FN: &str = "function now() { var t = document.documentElement.getAttribute('data-theme');
+const THEME_NOW_FN: &str =
+    "function now() { var t = document.documentElement.getAttribute('data-theme');
   return t || (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'); }";
 const THEME_NOW: &str = "var t = document.documentElement.getAttribute('data-theme');
   return t || (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');";
@@ -249,7 +314,11 @@ const THEME_NOW: &str = "var t = document.documentElement.getAttribute('data-the
 struct BrowserLog;
 
 impl WebDriverCompatibleCommand for BrowserLog {
-    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
         base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
     }
 

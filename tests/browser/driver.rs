@@ -15,16 +15,25 @@ impl Tools {
     /// Finds both tools (`CHROME_BIN` / `CHROMEDRIVER` override the search of `PATH`).
     /// Missing ones fail the suite when `CI=true`; elsewhere they skip it with a clear line.
     pub fn find_or_skip() -> Option<Tools> {
-        let chromium = from_env_or_path("CHROME_BIN", &["chromium", "chromium-browser", "google-chrome"]);
+        let chromium = from_env_or_path(
+            "CHROME_BIN",
+            &["chromium", "chromium-browser", "google-chrome"],
+        );
         let chromedriver = from_env_or_path("CHROMEDRIVER", &["chromedriver"]);
         match (chromium, chromedriver) {
-            (Some(chromium), Some(chromedriver)) => Some(Tools { chromium, chromedriver }),
+            (Some(chromium), Some(chromedriver)) => Some(Tools {
+                chromium,
+                chromedriver,
+            }),
             (chromium, chromedriver) => {
-                let missing: Vec<&str> = [("chromium", chromium.is_none()), ("chromedriver", chromedriver.is_none())]
-                    .iter()
-                    .filter(|(_, gone)| *gone)
-                    .map(|(name, _)| *name)
-                    .collect();
+                let missing: Vec<&str> = [
+                    ("chromium", chromium.is_none()),
+                    ("chromedriver", chromedriver.is_none()),
+                ]
+                .iter()
+                .filter(|(_, gone)| *gone)
+                .map(|(name, _)| *name)
+                .collect();
                 let message = format!(
                     "browser suite: {} not found (Debian: apt-get install chromium chromium-driver, \
                      or set CHROME_BIN / CHROMEDRIVER)",
@@ -33,7 +42,9 @@ impl Tools {
                 if std::env::var("CI").as_deref() == Ok("true") {
                     panic!("{message}; CI=true, so this is a failure");
                 }
-                eprintln!("SKIPPED {message}");
+                // Straight to the standard error (not eprintln!), so the test harness shows it.
+                use std::io::Write;
+                let _ = writeln!(std::io::stderr(), "SKIPPED {message}");
                 None
             }
         }
@@ -55,7 +66,8 @@ fn from_env_or_path(var: &str, names: &[&str]) -> Option<PathBuf> {
 
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    path.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// A ChromeDriver on a free 127.0.0.1 port, in its own process group: dropping the guard
@@ -69,7 +81,8 @@ impl ChromeDriver {
     pub async fn start(tools: &Tools, log_path: &Path) -> ChromeDriver {
         use std::os::unix::process::CommandExt;
         let port = free_port();
-        let log = std::fs::File::create(log_path).expect("create the chromedriver log under target/");
+        let log =
+            std::fs::File::create(log_path).expect("create the chromedriver log under target/");
         let child = Command::new(&tools.chromedriver)
             .arg(format!("--port={port}"))
             .arg("--allowed-ips=127.0.0.1")
@@ -80,7 +93,10 @@ impl ChromeDriver {
             .process_group(0)
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", tools.chromedriver.display()));
-        let driver = ChromeDriver { child, url: format!("http://127.0.0.1:{port}") };
+        let driver = ChromeDriver {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        };
         driver.wait_ready(port).await;
         driver
     }
@@ -88,7 +104,10 @@ impl ChromeDriver {
     async fn wait_ready(&self, port: u16) {
         let deadline = Instant::now() + Duration::from_secs(20);
         while Instant::now() < deadline {
-            if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .is_ok()
+            {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -101,7 +120,10 @@ impl Drop for ChromeDriver {
     fn drop(&mut self) {
         let group = format!("-{}", self.child.id());
         let signal = |name: &str| {
-            let _ = Command::new("kill").args([name, "--", &group]).stderr(Stdio::null()).status();
+            let _ = Command::new("kill")
+                .args([name, "--", &group])
+                .stderr(Stdio::null())
+                .status();
         };
         signal("-TERM");
         let deadline = Instant::now() + Duration::from_secs(3);

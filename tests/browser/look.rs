@@ -17,43 +17,88 @@ const HEADERS: &str = "var done = arguments[arguments.length - 1];
 
 pub async fn security_headers(b: &Browser, app: &App) {
     b.goto("/").await;
-    let css: String = b.js("return document.querySelector('link[rel=stylesheet]').getAttribute('href')", vec![]).await;
+    let css: String = b
+        .js(
+            "return document.querySelector('link[rel=stylesheet]').getAttribute('href')",
+            vec![],
+        )
+        .await;
     let paths = [
         ("GET", "/".to_owned()),
         ("GET", format!("/repos/{}/versions", app.world.baseos)),
-        ("GET", format!("/repos/{}/deploy/confirm?version=4", app.world.baseos)),
+        (
+            "GET",
+            format!("/repos/{}/deploy/confirm?version=4", app.world.baseos),
+        ),
         ("GET", "/no/such/page".to_owned()),
         ("GET", css),
         ("POST", format!("/repos/{}/deploy", app.world.baseos)),
     ];
     for (method, path) in paths {
-        let h: Value = b.client.execute_async(HEADERS, vec![json!(path), json!(method)]).await.expect("fetch");
-        let csp = h["csp"].as_str().unwrap_or_else(|| panic!("no CSP on {method} {path}: {h}"));
-        let script_src = csp.split(';').map(str::trim).find(|d| d.starts_with("script-src"))
+        let h: Value = b
+            .client
+            .execute_async(HEADERS, vec![json!(path), json!(method)])
+            .await
+            .expect("fetch");
+        let csp = h["csp"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no CSP on {method} {path}: {h}"));
+        let script_src = csp
+            .split(';')
+            .map(str::trim)
+            .find(|d| d.starts_with("script-src"))
             .unwrap_or_else(|| panic!("no script-src in {csp}"));
-        assert!(!script_src.contains("unsafe-inline") && !script_src.contains("unsafe-eval"), "{script_src}");
-        assert!(csp.contains("frame-ancestors 'none'"), "{method} {path}: {csp}");
+        assert!(
+            !script_src.contains("unsafe-inline") && !script_src.contains("unsafe-eval"),
+            "{script_src}"
+        );
+        assert!(
+            csp.contains("frame-ancestors 'none'"),
+            "{method} {path}: {csp}"
+        );
         assert_eq!(h["nosniff"], "nosniff", "{method} {path}");
-        assert!(h["referrer"].as_str().is_some_and(|r| !r.is_empty()), "{method} {path}: no Referrer-Policy");
+        assert!(
+            h["referrer"].as_str().is_some_and(|r| !r.is_empty()),
+            "{method} {path}: no Referrer-Policy"
+        );
     }
 }
 
 /// At 768 px neither page scrolls sideways; screenshots of both.
 pub async fn narrow_screen(b: &Browser, app: &App) {
     b.set_viewport(768, 1000).await;
-    for (name, path) in [("dashboard", "/".to_owned()), ("versions", format!("/repos/{}/versions", app.world.baseos))] {
+    for (name, path) in [
+        ("dashboard", "/".to_owned()),
+        ("versions", format!("/repos/{}/versions", app.world.baseos)),
+    ] {
         b.goto(&path).await;
-        let (scroll, inner): (f64, f64) = b.js("return [document.documentElement.scrollWidth, window.innerWidth]", vec![]).await;
-        assert!(scroll <= inner, "{name} at 768 px scrolls sideways: scrollWidth {scroll} > {inner}");
+        let (scroll, inner): (f64, f64) = b
+            .js(
+                "return [document.documentElement.scrollWidth, window.innerWidth]",
+                vec![],
+            )
+            .await;
+        assert!(
+            scroll <= inner,
+            "{name} at 768 px scrolls sideways: scrollWidth {scroll} > {inner}"
+        );
         let cramped: Vec<String> = b
             .js("return Array.from(document.querySelectorAll('.table-wrap')).filter(function (w) { return w.scrollWidth > w.clientWidth; })
                    .map(function (w) { return w.scrollWidth + ' > ' + w.clientWidth; })", vec![])
             .await;
-        assert!(cramped.is_empty(), "{name} at 768 px: a table needs its own sideways scroll: {cramped:?}");
+        assert!(
+            cramped.is_empty(),
+            "{name} at 768 px: a table needs its own sideways scroll: {cramped:?}"
+        );
         b.screenshot(&format!("{name}-768-light")).await;
     }
-    b.find("[data-deploy-version='4']").await.click().await.expect("open the modal");
-    b.wait_until("modal", "return !!document.getElementById('deploy-modal')").await;
+    b.find("[data-deploy-version='4']")
+        .await
+        .click()
+        .await
+        .expect("open the modal");
+    b.wait_until("modal", "return !!document.getElementById('deploy-modal')")
+        .await;
     let fits: bool = b.js("var r = document.getElementById('deploy-modal').getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth && document.documentElement.scrollWidth <= innerWidth", vec![]).await;
     assert!(fits, "the modal fits a 768 px screen");
     b.screenshot("modal-768-light").await;
@@ -80,24 +125,44 @@ return out;";
 const READ: &str = "body, h1, h2, th, td, a, .muted, .badge, .notice, button, .live-badge, .sync-cell span, code, dt, dd, .change, .net, label";
 
 pub async fn contrast(b: &Browser, app: &App) {
-    for path in ["/".to_owned(), format!("/repos/{}/versions", app.world.baseos)] {
+    for path in [
+        "/".to_owned(),
+        format!("/repos/{}/versions", app.world.baseos),
+    ] {
         b.goto(&path).await;
         for theme in ["light", "dark"] {
             b.use_theme(theme).await;
             let low: Vec<String> = b.js(CONTRAST, vec![json!(READ)]).await;
-            assert!(low.is_empty(), "text under 4.5:1 contrast on {path} in {theme}:\n{low:#?}");
+            assert!(
+                low.is_empty(),
+                "text under 4.5:1 contrast on {path} in {theme}:\n{low:#?}"
+            );
         }
     }
     // The modal, with Confirm deploy enabled, in both themes.
     for theme in ["dark", "light"] {
         b.use_theme(theme).await;
-        b.find("[data-deploy-version='4']").await.click().await.expect("open the modal");
-        b.wait_until("modal", "return !!document.querySelector('#deploy-modal input[name=confirm]')").await;
+        b.find("[data-deploy-version='4']")
+            .await
+            .click()
+            .await
+            .expect("open the modal");
+        b.wait_until(
+            "modal",
+            "return !!document.querySelector('#deploy-modal input[name=confirm]')",
+        )
+        .await;
         b.keys("rhel9-baseos").await;
-        let low: Vec<String> = b.js(CONTRAST, vec![json!("#deploy-modal, #deploy-modal *")]).await;
-        assert!(low.is_empty(), "text under 4.5:1 contrast in the modal in {theme}:\n{low:#?}");
+        let low: Vec<String> = b
+            .js(CONTRAST, vec![json!("#deploy-modal, #deploy-modal *")])
+            .await;
+        assert!(
+            low.is_empty(),
+            "text under 4.5:1 contrast in the modal in {theme}:\n{low:#?}"
+        );
         b.press(fantoccini::key::Key::Escape).await;
-        b.wait_until("closed", "return !document.getElementById('deploy-modal')").await;
+        b.wait_until("closed", "return !document.getElementById('deploy-modal')")
+            .await;
     }
 }
 
@@ -106,21 +171,47 @@ pub async fn hostile_name(driver: &ChromeDriver, tools: &Tools) {
     let (address, _, _, _, id) = world::spawn(world::build_hostile).await;
     let b = Browser::open(driver, tools, &address).await;
     b.goto("/").await;
-    let link: String = b.js("return document.querySelector('tr[data-repo] th a').textContent", vec![]).await;
+    let link: String = b
+        .js(
+            "return document.querySelector('tr[data-repo] th a').textContent",
+            vec![],
+        )
+        .await;
     assert_eq!(link, HOSTILE, "the dashboard shows the name as text");
     b.goto(&format!("/repos/{id}/versions")).await;
     let (title, images, pwned): (String, usize, bool) = b
         .js("return [document.querySelector('h1').textContent, document.querySelectorAll('main img').length, 'pwned' in window || '__pwned' in window]", vec![])
         .await;
     assert_eq!(title, HOSTILE);
-    assert_eq!((images, pwned), (0, false), "the name's markup did not become elements or run");
-    b.find("[data-deploy-version='2']").await.click().await.expect("open the modal");
+    assert_eq!(
+        (images, pwned),
+        (0, false),
+        "the name's markup did not become elements or run"
+    );
+    b.find("[data-deploy-version='2']")
+        .await
+        .click()
+        .await
+        .expect("open the modal");
     b.wait_until("modal focus", "var m = document.getElementById('deploy-modal'); return !!m && document.activeElement === m.querySelector('input[name=confirm]')").await;
-    let confirm: String = b.js("return document.getElementById('deploy-modal').getAttribute('data-confirm')", vec![]).await;
+    let confirm: String = b
+        .js(
+            "return document.getElementById('deploy-modal').getAttribute('data-confirm')",
+            vec![],
+        )
+        .await;
     assert_eq!(confirm, HOSTILE, "data-confirm holds the name exactly");
     b.keys(HOSTILE).await;
-    let enabled: bool = b.js("return !document.querySelector('[data-modal-confirm]').disabled", vec![]).await;
-    assert!(enabled, "typing the hostile name exactly enables Confirm deploy");
+    let enabled: bool = b
+        .js(
+            "return !document.querySelector('[data-modal-confirm]').disabled",
+            vec![],
+        )
+        .await;
+    assert!(
+        enabled,
+        "typing the hostile name exactly enables Confirm deploy"
+    );
     b.screenshot("hostile-name-light").await;
     b.assert_clean_console("the hostile name", &[]).await;
 
@@ -135,7 +226,10 @@ pub async fn hostile_name(driver: &ChromeDriver, tools: &Tools) {
         if lines.iter().any(|l| is_csp_violation(l)) {
             break;
         }
-        assert!(std::time::Instant::now() < deadline, "the console log did not report the CSP violation");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the console log did not report the CSP violation"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     b.close().await;

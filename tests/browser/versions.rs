@@ -20,23 +20,43 @@ pub async fn version_rows(b: &Browser) -> Vec<Row> {
 }
 
 pub async fn page_rows_badges_and_buttons(b: &Browser, app: &App) {
-    b.goto(&format!("/repos/{}/versions", app.world.baseos)).await;
+    b.goto(&format!("/repos/{}/versions", app.world.baseos))
+        .await;
     let rows = version_rows(b).await;
     let numbers: Vec<u64> = rows.iter().map(|r| r.0).collect();
     assert_eq!(numbers, [5, 4, 3, 2, 1, 0], "versions newest first");
     for (number, deployed, badge, text, disabled) in &rows {
-        assert_eq!(*deployed, *number == 3, "only v3 is deployed (row v{number})");
+        assert_eq!(
+            *deployed,
+            *number == 3,
+            "only v3 is deployed (row v{number})"
+        );
         assert_eq!(badge, "verified", "v{number}");
-        assert!(text.contains("Verified"), "the badge says its state in words: {text:?}");
-        assert_eq!(*disabled, *number == 3, "deploy button of v{number}: disabled only for the deployed one");
+        assert!(
+            text.contains("Verified"),
+            "the badge says its state in words: {text:?}"
+        );
+        assert_eq!(
+            *disabled,
+            *number == 3,
+            "deploy button of v{number}: disabled only for the deployed one"
+        );
     }
     let live: Vec<u64> = b
         .js("return Array.from(document.querySelectorAll('tr[data-version] [data-live]')).map(function (e) {
                return Number(e.closest('tr').dataset.version); })", vec![])
         .await;
     assert_eq!(live, [3], "the Live marker is on v3 only");
-    let live_text: String = b.js("return document.querySelector('[data-live]').textContent", vec![]).await;
-    assert!(live_text.contains("Live"), "the production marker is a word, not only a colour: {live_text:?}");
+    let live_text: String = b
+        .js(
+            "return document.querySelector('[data-live]').textContent",
+            vec![],
+        )
+        .await;
+    assert!(
+        live_text.contains("Live"),
+        "the production marker is a word, not only a colour: {live_text:?}"
+    );
     numbers_are_aligned(b).await;
     for theme in ["light", "dark"] {
         b.use_theme(theme).await;
@@ -44,7 +64,8 @@ pub async fn page_rows_badges_and_buttons(b: &Browser, app: &App) {
     }
     b.use_theme("light").await;
 
-    b.goto(&format!("/repos/{}/versions", app.world.tools)).await;
+    b.goto(&format!("/repos/{}/versions", app.world.tools))
+        .await;
     let rows = version_rows(b).await;
     assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), [3, 2, 1, 0]);
     for (number, _, badge, text, disabled) in &rows {
@@ -52,7 +73,8 @@ pub async fn page_rows_badges_and_buttons(b: &Browser, app: &App) {
         assert!(text.contains("Not verified"), "{text:?}");
         assert!(*disabled, "unverified v{number} cannot be deployed");
     }
-    b.goto(&format!("/repos/{}/versions", app.world.vendor)).await;
+    b.goto(&format!("/repos/{}/versions", app.world.vendor))
+        .await;
     for (number, _, badge, text, disabled) in version_rows(b).await {
         assert_eq!(badge, "partial");
         assert!(text.contains("Partly verified"), "{text:?}");
@@ -75,7 +97,11 @@ async fn numbers_are_aligned(b: &Browser) {
 
 /// Opens the modal for version `n` with a click and waits for focus in its text field.
 pub async fn open_modal(b: &Browser, n: u64) {
-    b.find(&format!("[data-deploy-version='{n}']")).await.click().await.expect("click Deploy");
+    b.find(&format!("[data-deploy-version='{n}']"))
+        .await
+        .click()
+        .await
+        .expect("click Deploy");
     wait_modal_focused(b).await;
 }
 
@@ -89,7 +115,11 @@ async fn wait_modal_focused(b: &Browser) {
 }
 
 async fn confirm_enabled(b: &Browser) -> bool {
-    b.js("return !document.querySelector('[data-modal-confirm]').disabled", vec![]).await
+    b.js(
+        "return !document.querySelector('[data-modal-confirm]').disabled",
+        vec![],
+    )
+    .await
 }
 
 async fn wait_modal_closed_focus_on(b: &Browser, n: u64) {
@@ -103,42 +133,91 @@ async fn wait_modal_closed_focus_on(b: &Browser, n: u64) {
 }
 
 pub async fn confirm_modal(b: &Browser, app: &App) {
-    b.goto(&format!("/repos/{}/versions", app.world.baseos)).await;
+    b.goto(&format!("/repos/{}/versions", app.world.baseos))
+        .await;
     for theme in ["dark", "light"] {
         b.use_theme(theme).await;
         open_modal(b, 4).await;
         b.keys("rhel9-baseos").await;
         b.screenshot(&format!("modal-{theme}")).await;
-        b.find("[data-modal-cancel]").await.click().await.expect("click Cancel");
+        b.find("[data-modal-cancel]")
+            .await
+            .click()
+            .await
+            .expect("click Cancel");
         wait_modal_closed_focus_on(b, 4).await;
     }
     open_modal(b, 4).await;
-    let name: String = b.js("return document.getElementById('deploy-modal').getAttribute('data-confirm')", vec![]).await;
+    let name: String = b
+        .js(
+            "return document.getElementById('deploy-modal').getAttribute('data-confirm')",
+            vec![],
+        )
+        .await;
     assert_eq!(name, "rhel9-baseos");
     let labelled: bool = b.js("var i = document.querySelector('input[name=confirm]'); return i.labels.length > 0 && i.labels[0].textContent.indexOf('rhel9-baseos') >= 0", vec![]).await;
-    assert!(labelled, "the confirmation field has a label naming the text to type");
-    let preview: String = b.js("return document.querySelector('#deploy-modal .preview').textContent", vec![]).await;
-    assert!(preview.contains("v3") && preview.contains("v4"), "preview current → target: {preview:?}");
-    assert!(!confirm_enabled(b).await, "Confirm deploy is disabled while the field is empty");
+    assert!(
+        labelled,
+        "the confirmation field has a label naming the text to type"
+    );
+    let preview: String = b
+        .js(
+            "return document.querySelector('#deploy-modal .preview').textContent",
+            vec![],
+        )
+        .await;
+    assert!(
+        preview.contains("v3") && preview.contains("v4"),
+        "preview current → target: {preview:?}"
+    );
+    assert!(
+        !confirm_enabled(b).await,
+        "Confirm deploy is disabled while the field is empty"
+    );
 
-    let wrong = ["rhel9-appstream", "rhel9-base", "hel9-baseos", "baseos", "rhel9-baseosx", "RHEL9-BASEOS",
-                 "Rhel9-baseos", " rhel9-baseos", "rhel9-baseos ", " rhel9-baseos "];
+    let wrong = [
+        "rhel9-appstream",
+        "rhel9-base",
+        "hel9-baseos",
+        "baseos",
+        "rhel9-baseosx",
+        "RHEL9-BASEOS",
+        "Rhel9-baseos",
+        " rhel9-baseos",
+        "rhel9-baseos ",
+        " rhel9-baseos ",
+    ];
     for text in wrong {
         b.clear_focused_field().await;
         b.keys(text).await;
-        let typed: String = b.js("return document.querySelector('input[name=confirm]').value", vec![]).await;
+        let typed: String = b
+            .js(
+                "return document.querySelector('input[name=confirm]').value",
+                vec![],
+            )
+            .await;
         assert_eq!(typed, text, "the field holds what was typed");
-        assert!(!confirm_enabled(b).await, "Confirm deploy must stay disabled for {text:?}");
+        assert!(
+            !confirm_enabled(b).await,
+            "Confirm deploy must stay disabled for {text:?}"
+        );
     }
     b.clear_focused_field().await;
     b.keys("rhel9-baseos").await;
-    assert!(confirm_enabled(b).await, "Confirm deploy is enabled for the exact name");
+    assert!(
+        confirm_enabled(b).await,
+        "Confirm deploy is enabled for the exact name"
+    );
     b.clear_focused_field().await;
     assert!(!confirm_enabled(b).await, "emptied again: disabled again");
     b.keys("rhel9-baseos").await;
 
     // Cancel closes and gives the focus back to the button that opened the modal.
-    b.find("[data-modal-cancel]").await.click().await.expect("click Cancel");
+    b.find("[data-modal-cancel]")
+        .await
+        .click()
+        .await
+        .expect("click Cancel");
     wait_modal_closed_focus_on(b, 4).await;
 
     // Keyboard alone: Enter on the focused button opens, Tab stays inside, Esc closes.
@@ -147,20 +226,39 @@ pub async fn confirm_modal(b: &Browser, app: &App) {
     let mut seen = Vec::new();
     for _ in 0..4 {
         b.press(Key::Tab).await;
-        let inside: bool = b.js("return document.getElementById('deploy-modal').contains(document.activeElement)", vec![]).await;
+        let inside: bool = b
+            .js(
+                "return document.getElementById('deploy-modal').contains(document.activeElement)",
+                vec![],
+            )
+            .await;
         let now = b.focused().await;
         assert!(inside, "Tab left the modal (focus on {now})");
         seen.push(now);
     }
-    assert!(seen.iter().any(|f| f.contains("data-modal-cancel")), "Tab reaches Cancel: {seen:?}");
+    assert!(
+        seen.iter().any(|f| f.contains("data-modal-cancel")),
+        "Tab reaches Cancel: {seen:?}"
+    );
     b.keys(&format!("{}{}", Key::Shift, Key::Tab)).await;
-    let inside: bool = b.js("return document.getElementById('deploy-modal').contains(document.activeElement)", vec![]).await;
+    let inside: bool = b
+        .js(
+            "return document.getElementById('deploy-modal').contains(document.activeElement)",
+            vec![],
+        )
+        .await;
     assert!(inside, "Shift+Tab stays inside the modal");
     b.press(Key::Escape).await;
     wait_modal_closed_focus_on(b, 4).await;
     let ring: (bool, String, String) = b
-        .js("var a = document.activeElement, s = getComputedStyle(a);
-             return [a.matches(':focus-visible'), s.outlineStyle, s.outlineWidth];", vec![])
+        .js(
+            "var a = document.activeElement, s = getComputedStyle(a);
+             return [a.matches(':focus-visible'), s.outlineStyle, s.outlineWidth];",
+            vec![],
+        )
         .await;
-    assert!(ring.0 && ring.1 != "none" && ring.2 != "0px", "the focus is visible after a keyboard close: {ring:?}");
+    assert!(
+        ring.0 && ring.1 != "none" && ring.2 != "0px",
+        "the focus is visible after a keyboard close: {ring:?}"
+    );
 }
