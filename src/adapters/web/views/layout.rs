@@ -6,6 +6,9 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 /// styles or eval (the Content-Security-Policy forbids them).
 const HTMX_CONFIG: &str = r#"{"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}],"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}"#;
 
+/// A small icon inline (the CSP allows `data:` images), so browsers ask for no /favicon.ico.
+const FAVICON: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%230b5cad'/%3E%3Cpath d='M4 5h8M4 8h8M4 11h5' stroke='white' stroke-width='1.6'/%3E%3C/svg%3E";
+
 /// A full HTML page with the console's header.
 pub fn page(title: &str, body: Markup) -> Markup {
     html! {
@@ -16,6 +19,7 @@ pub fn page(title: &str, body: Markup) -> Markup {
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 meta name="htmx-config" content=(PreEscaped(html_attr(HTMX_CONFIG)));
                 title { (title) " \u{2014} repo-console" }
+                link rel="icon" href=(FAVICON);
                 link rel="stylesheet" href=(super::super::assets::CSS_PATH);
                 script src=(super::super::assets::HTMX_PATH) defer {}
                 script src=(super::super::assets::JS_PATH) defer {}

@@ -1,0 +1,190 @@
+//! The console in-process on 127.0.0.1:0, over an in-memory Pulp built for the scenarios.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use repo_console::adapters::clock_system::SystemClock;
+use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::memory::{
+    FaultyPulp, InMemoryPulp, MemoryOptions, RecordingAuditSink, SyncScript,
+};
+use repo_console::adapters::web;
+use repo_console::app::{AppState, DeployLocks};
+use repo_console::domain::{ChecksumType, RepoId, RepoVerification, VersionNumber};
+
+/// A repository name that is HTML: it must show as text, never run.
+pub const HOSTILE: &str =
+    r#"<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>&amp;"#;
+
+pub struct World {
+    /// Verified; v0..v5; production `rhel9-baseos-prod` serves v3; a ~2 s sync that succeeds.
+    pub baseos: RepoId,
+    /// gpgcheck off (not verified); v0..v3, production serves v2; a sync that fails.
+    pub tools: RepoId,
+    /// Partly verified; no remote.
+    pub vendor: RepoId,
+    /// Verified, never deployed; configured production serves nothing (the failure scenario).
+    pub appstream: RepoId,
+}
+
+pub struct App {
+    pub address: String,
+    pub pulp: Arc<FaultyPulp>,
+    pub memory: Arc<InMemoryPulp>,
+    pub audit: Arc<RecordingAuditSink>,
+    pub world: World,
+}
+
+fn verified() -> RepoVerification {
+    RepoVerification {
+        gpgcheck: Some(true),
+        repo_gpgcheck: Some(true),
+        checksum: Some(ChecksumType::Sha256),
+    }
+}
+
+fn packages(prefix: &str, n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| format!("{prefix}-{i}.0-1.el9.x86_64"))
+        .collect()
+}
+
+fn add(pulp: &InMemoryPulp, id: &RepoId, adds: &[String], removes: &[String]) {
+    let a: Vec<&str> = adds.iter().map(String::as_str).collect();
+    let r: Vec<&str> = removes.iter().map(String::as_str).collect();
+    pulp.add_version(id, &a, &r);
+}
+
+pub fn build(pulp: &InMemoryPulp) -> World {
+    let baseos = pulp.add_repo("rhel9-baseos", verified());
+    add(pulp, &baseos, &packages("glibc", 312), &[]);
+    add(
+        pulp,
+        &baseos,
+        &packages("openssl", 9),
+        &packages("glibc", 2),
+    );
+    add(pulp, &baseos, &packages("kernel", 4), &[]);
+    add(pulp, &baseos, &packages("curl", 2), &packages("openssl", 5));
+    add(
+        pulp,
+        &baseos,
+        &packages("systemd", 11),
+        &packages("kernel", 1),
+    );
+    let live = pulp.publish(&baseos, VersionNumber::new(3));
+    pulp.add_distribution("rhel9-baseos-prod", Some(&live));
+    pulp.add_remote(
+        &baseos,
+        SyncScript::Succeeds {
+            duration: Duration::from_secs(2),
+            add: packages("security-fix", 24),
+            remove: vec![],
+        },
+    );
+
+    let off = RepoVerification {
+        gpgcheck: Some(false),
+        repo_gpgcheck: Some(false),
+        checksum: None,
+    };
+    let tools = pulp.add_repo("internal-tools", off);
+    for step in 1..=3 {
+        add(pulp, &tools, &packages(&format!("tool{step}"), 6), &[]);
+    }
+    let tools_live = pulp.publish(&tools, VersionNumber::new(2));
+    pulp.add_distribution("internal-tools-prod", Some(&tools_live));
+    pulp.add_remote(
+        &tools,
+        SyncScript::Fails {
+            duration: Duration::from_millis(600),
+            reason: "Cannot connect to host tools.corp.example:443 ssl:default [Name or service not known]".into(),
+        },
+    );
+
+    let partial = RepoVerification {
+        repo_gpgcheck: Some(false),
+        ..verified()
+    };
+    let vendor = pulp.add_repo("vendor-drivers", partial);
+    add(pulp, &vendor, &packages("kmod-vendor", 12), &[]);
+    add(pulp, &vendor, &packages("kmod-extra", 3), &[]);
+    let vendor_live = pulp.publish(&vendor, VersionNumber::new(1));
+    pulp.add_distribution("vendor-drivers-prod", Some(&vendor_live));
+
+    let appstream = pulp.add_repo("epel9-appstream", verified());
+    add(pulp, &appstream, &packages("app", 40), &[]);
+    add(pulp, &appstream, &packages("app-more", 7), &[]);
+    pulp.add_distribution("epel9-appstream-prod", None);
+
+    World {
+        baseos,
+        tools,
+        vendor,
+        appstream,
+    }
+}
+
+/// A one-repository upstream whose only repository has [`HOSTILE`] as its name.
+pub fn build_hostile(pulp: &InMemoryPulp) -> RepoId {
+    let id = pulp.add_repo(HOSTILE, verified());
+    add(pulp, &id, &packages("h", 3), &[]);
+    add(pulp, &id, &packages("h2", 2), &[]);
+    let live = pulp.publish(&id, VersionNumber::new(1));
+    pulp.add_distribution("hostile-prod", Some(&live));
+    id
+}
+
+/// Serves the console over `build`'s upstream on a free port of 127.0.0.1.
+pub async fn spawn<W>(
+    build: impl FnOnce(&InMemoryPulp) -> W,
+) -> (
+    String,
+    Arc<FaultyPulp>,
+    Arc<InMemoryPulp>,
+    Arc<RecordingAuditSink>,
+    W,
+) {
+    let options = MemoryOptions {
+        task_delay: Duration::from_millis(150),
+        ..MemoryOptions::default()
+    };
+    let memory = Arc::new(InMemoryPulp::new(options));
+    let world = build(&memory);
+    let pulp = Arc::new(FaultyPulp::new(memory.clone()));
+    let audit = Arc::new(RecordingAuditSink::default());
+    let state = AppState {
+        manager: pulp.clone(),
+        audit: audit.clone(),
+        clock: Arc::new(SystemClock),
+        identity: Arc::new(FixedOperator::default()),
+        production: Arc::new(HashMap::from([(
+            "epel9-appstream".to_owned(),
+            "epel9-appstream-prod".to_owned(),
+        )])),
+        deploy_locks: DeployLocks::default(),
+        page_size: 25,
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind 127.0.0.1:0");
+    let address = format!("http://{}", listener.local_addr().expect("local address"));
+    tokio::spawn(async move {
+        axum::serve(listener, web::router(state))
+            .await
+            .expect("serve")
+    });
+    (address, pulp, memory, audit, world)
+}
+
+pub async fn spawn_app() -> App {
+    let (address, pulp, memory, audit, world) = spawn(build).await;
+    App {
+        address,
+        pulp,
+        memory,
+        audit,
+        world,
+    }
+}
