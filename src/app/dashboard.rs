@@ -2,21 +2,20 @@
 
 use std::collections::HashMap;
 
-use crate::domain::{Badge, RepoId, Repository, SyncState, VersionNumber};
+use crate::domain::{Badge, RepoId, Repository, SyncState};
 use crate::ports::{PageRequest, TaskReport};
 
 use super::state::AppState;
-use super::sync::sync_state;
+use super::sync::{sync_state, SyncCell};
 
 /// One repository on the dashboard.
 #[derive(Debug, Clone)]
 pub struct DashboardRow {
     pub id: RepoId,
     pub name: String,
-    pub latest: Option<VersionNumber>,
-    pub has_remote: bool,
     pub badge: Badge,
-    pub sync: SyncState,
+    /// The sync cell, which also knows the latest version.
+    pub sync: SyncCell,
 }
 
 /// One page of the dashboard.
@@ -78,9 +77,11 @@ fn row(repo: &Repository, task: Option<&TaskReport>) -> DashboardRow {
     DashboardRow {
         id: repo.id.clone(),
         name: repo.display_name().to_owned(),
-        latest: repo.latest_version.as_ref().and_then(|v| v.number()),
-        has_remote: repo.remote.is_some(),
         badge: repo.verification.badge(),
-        sync: task.map_or(SyncState::Idle, sync_state),
+        sync: SyncCell {
+            state: task.map_or(SyncState::Idle, sync_state),
+            has_remote: repo.remote.is_some(),
+            latest: repo.latest_version.as_ref().and_then(|v| v.number()),
+        },
     }
 }

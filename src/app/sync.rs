@@ -1,6 +1,6 @@
 //! Use cases: start a synchronization, and read its state.
 
-use crate::domain::{RepoId, SyncProgress, SyncState, VersionHref};
+use crate::domain::{RepoId, SyncProgress, SyncState, VersionHref, VersionNumber};
 use crate::ports::{ProgressReport, TaskReport, TaskState, UpstreamError};
 
 use super::state::AppState;
@@ -20,35 +20,47 @@ pub enum SyncError {
 
 /// Starts a synchronization from the repository's remote, unless one is running.
 #[tracing::instrument(skip_all, fields(repo = %id))]
-pub async fn start_sync(state: &AppState, id: &RepoId) -> Result<SyncState, SyncError> {
+pub async fn start_sync(state: &AppState, id: &RepoId) -> Result<SyncCell, SyncError> {
     let manager = state.manager.as_ref();
     let (repo, tasks) = futures::join!(
         manager.get_repo(id),
         manager.latest_sync_tasks(std::slice::from_ref(id))
     );
-    let remote = repo?.remote.ok_or(SyncError::NoRemote)?;
+    let repo = repo?;
+    let remote = repo.remote.ok_or(SyncError::NoRemote)?;
     if tasks?.get(id).is_some_and(|t| !t.state.is_final()) {
         return Err(SyncError::AlreadyRunning);
     }
     let task = manager.sync(id, &remote).await?;
-    Ok(sync_state(&manager.get_task(&task).await?))
+    Ok(SyncCell {
+        state: sync_state(&manager.get_task(&task).await?),
+        has_remote: true,
+        latest: repo.latest_version.as_ref().and_then(VersionHref::number),
+    })
+}
+
+/// What the dashboard's sync cell of one repository shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyncCell {
+    pub state: SyncState,
+    pub has_remote: bool,
+    /// The repository's latest version (shown when a finished sync made none).
+    pub latest: Option<VersionNumber>,
 }
 
 /// The current synchronization state of one repository (from upstream's tasks).
-pub async fn current_sync(
-    state: &AppState,
-    id: &RepoId,
-) -> Result<(SyncState, bool), UpstreamError> {
+pub async fn current_sync(state: &AppState, id: &RepoId) -> Result<SyncCell, UpstreamError> {
     let manager = state.manager.as_ref();
     let (repo, tasks) = futures::join!(
         manager.get_repo(id),
         manager.latest_sync_tasks(std::slice::from_ref(id))
     );
-    let has_remote = repo?.remote.is_some();
-    Ok((
-        tasks?.get(id).map_or(SyncState::Idle, sync_state),
-        has_remote,
-    ))
+    let repo = repo?;
+    Ok(SyncCell {
+        state: tasks?.get(id).map_or(SyncState::Idle, sync_state),
+        has_remote: repo.remote.is_some(),
+        latest: repo.latest_version.as_ref().and_then(VersionHref::number),
+    })
 }
 
 /// What a sync task means for the dashboard.

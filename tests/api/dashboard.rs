@@ -17,7 +17,10 @@ async fn repositories_without_remote_show_idle_without_a_button() {
     let cell = cell_of(&html, app.fixture.base_os.as_str());
     assert_eq!(attr(&cell, "data-sync-state"), "idle");
     assert!(text(&cell).contains("no remote"));
-    assert!(cell.select(&scraper::Selector::parse("button").unwrap()).next().is_none());
+    assert!(cell
+        .select(&scraper::Selector::parse("button").unwrap())
+        .next()
+        .is_none());
 }
 
 #[tokio::test]
@@ -25,27 +28,55 @@ async fn a_sync_runs_with_progress_then_shows_the_version_it_made() {
     let app = spawn_app().await;
     let id = &app.fixture.base_os;
     let add = (0..10).map(|i| format!("pkg-{i}")).collect();
-    app.memory.add_remote(id, SyncScript::Succeeds { duration: Duration::from_millis(600), add, remove: vec![] });
+    app.memory.add_remote(
+        id,
+        SyncScript::Succeeds {
+            duration: Duration::from_millis(600),
+            add,
+            remove: vec![],
+        },
+    );
     let idle = app.get("/").await.html();
     let cell = cell_of(&idle, id.as_str());
     assert_eq!(attr(&cell, "data-sync-state"), "idle");
     assert!(text(&cell).contains("Synchronize"));
 
-    let started = app.request("POST", &format!("/repos/{id}/sync"), &[("hx-request", "true")], "").await;
+    let started = app
+        .request(
+            "POST",
+            &format!("/repos/{id}/sync"),
+            &[("hx-request", "true")],
+            "",
+        )
+        .await;
     assert_eq!(started.status, 200);
     let html = scraper::Html::parse_fragment(&started.body);
     let cell = &select(&html, ".sync-cell")[0];
     assert_eq!(attr(cell, "data-sync-state"), "running");
-    assert_eq!(attr(cell, "hx-trigger"), "every 1s", "the cell polls itself");
+    assert_eq!(
+        attr(cell, "hx-trigger"),
+        "every 1s",
+        "the cell polls itself"
+    );
     assert_eq!(attr(cell, "hx-get"), format!("/repos/{id}/sync"));
 
     tokio::time::sleep(Duration::from_millis(300)).await;
     let midway = app.get(&format!("/repos/{id}/sync")).await.body;
     let progress = text(&select(&scraper::Html::parse_fragment(&midway), ".sync-progress")[0]);
-    assert!(progress.contains("/10\u{b7}") && progress.ends_with('%'), "done/total·percent: {progress}");
+    assert!(
+        progress.contains("/10\u{b7}") && progress.ends_with('%'),
+        "done/total·percent: {progress}"
+    );
 
     let done = poll_until(&app, id, "done").await;
     assert!(done.contains("v5"), "the version the sync made: {done}");
+    let fragment = scraper::Html::parse_fragment(&done);
+    let latest = &select(&fragment, &format!("#latest-{id}"))[0];
+    assert_eq!(
+        (attr(latest, "hx-swap-oob"), text(latest).as_str()),
+        ("true", "v5"),
+        "the Latest column follows"
+    );
     let html = app.get("/").await.html();
     let row = select(&html, &format!("tr[data-repo='{id}']"))[0];
     assert!(text(&row).contains("v5"));
@@ -66,40 +97,89 @@ async fn poll_until(app: &TestApp, id: &repo_console::domain::RepoId, state: &st
 async fn a_failed_sync_shows_a_short_reason_with_the_full_one_in_the_title() {
     let app = spawn_app().await;
     let id = &app.fixture.tools;
-    let reason = "Cannot connect to host mirror.example.com:443 ssl:default [Name or service not known]";
-    app.memory.add_remote(id, SyncScript::Fails { duration: Duration::from_millis(30), reason: reason.into() });
-    assert_eq!(app.request("POST", &format!("/repos/{id}/sync"), &[], "").await.status, 200);
+    let reason =
+        "Cannot connect to host mirror.example.com:443 ssl:default [Name or service not known]";
+    app.memory.add_remote(
+        id,
+        SyncScript::Fails {
+            duration: Duration::from_millis(30),
+            reason: reason.into(),
+        },
+    );
+    assert_eq!(
+        app.request("POST", &format!("/repos/{id}/sync"), &[], "")
+            .await
+            .status,
+        200
+    );
     let body = poll_until(&app, id, "failed").await;
     let html = scraper::Html::parse_fragment(&body);
     let failed = &select(&html, ".sync-failed")[0];
     assert_eq!(attr(failed, "title"), reason);
-    assert!(text(failed).chars().count() < 24, "shortened: {}", text(failed));
+    assert!(
+        text(failed).chars().count() < 24,
+        "shortened: {}",
+        text(failed)
+    );
 }
 
 #[tokio::test]
 async fn sync_is_refused_without_remote_and_while_one_runs() {
     let app = spawn_app().await;
-    let no_remote = app.request("POST", &format!("/repos/{}/sync", app.fixture.partial), &[], "").await;
+    let no_remote = app
+        .request(
+            "POST",
+            &format!("/repos/{}/sync", app.fixture.partial),
+            &[],
+            "",
+        )
+        .await;
     assert_eq!(no_remote.status, 409);
     assert!(no_remote.body.contains("no remote"));
     let id = &app.fixture.fresh;
-    app.memory.add_remote(id, SyncScript::Succeeds { duration: Duration::from_secs(5), add: vec!["a".into()], remove: vec![] });
-    assert_eq!(app.request("POST", &format!("/repos/{id}/sync"), &[], "").await.status, 200);
-    let again = app.request("POST", &format!("/repos/{id}/sync"), &[], "").await;
+    app.memory.add_remote(
+        id,
+        SyncScript::Succeeds {
+            duration: Duration::from_secs(5),
+            add: vec!["a".into()],
+            remove: vec![],
+        },
+    );
+    assert_eq!(
+        app.request("POST", &format!("/repos/{id}/sync"), &[], "")
+            .await
+            .status,
+        200
+    );
+    let again = app
+        .request("POST", &format!("/repos/{id}/sync"), &[], "")
+        .await;
     assert_eq!(again.status, 409);
     assert!(again.body.contains("already running"));
-    assert_eq!(app.mutations().iter().filter(|m| m.starts_with("sync")).count(), 1);
+    assert_eq!(
+        app.mutations()
+            .iter()
+            .filter(|m| m.starts_with("sync"))
+            .count(),
+        1
+    );
 }
 
 #[tokio::test]
 async fn a_dashboard_page_costs_two_upstream_calls_whatever_the_number_of_repositories() {
     let app = spawn_app().await;
     for extra in 0..30 {
-        app.memory.add_repo(&format!("extra-{extra:02}"), verified());
+        app.memory
+            .add_repo(&format!("extra-{extra:02}"), verified());
     }
     let before = app.memory.calls().len();
     let html = app.get("/").await.html();
-    assert_eq!(app.memory.calls().len() - before, 2, "{:?}", &app.memory.calls()[before..]);
+    assert_eq!(
+        app.memory.calls().len() - before,
+        2,
+        "{:?}",
+        &app.memory.calls()[before..]
+    );
     assert_eq!(select(&html, "tr[data-repo]").len(), 25, "one page");
     let pager = select(&html, "nav.pager a[rel=next]");
     assert_eq!(attr(&pager[0], "href"), "/?page=1");

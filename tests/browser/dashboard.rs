@@ -76,6 +76,12 @@ pub async fn sync_cells_hover_and_theme(b: &Browser, app: &App) {
         done.3.contains("v6"),
         "done shows the new version: {done:?}"
     );
+    b.wait_until_with(
+        "the Latest column follows the finished sync",
+        "return document.getElementById('latest-' + arguments[0]).textContent.trim() === 'v6'",
+        vec![json!(baseos)],
+    )
+    .await;
 
     // A sync that fails: a short text, the full reason in the title.
     let tools = app.world.tools.to_string();

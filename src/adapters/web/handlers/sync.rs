@@ -6,12 +6,14 @@ use crate::app::sync::{current_sync, start_sync, SyncError};
 use crate::app::AppState;
 
 use super::super::extract::RepoPath;
-use super::super::views::sync_cell::{sync_cell, sync_error_cell};
+use maud::html;
+
+use super::super::views::sync_cell::{latest_version, sync_cell, sync_error_cell};
 
 /// POST /repos/{uuid}/sync: starts a synchronization; answers the cell.
 pub async fn start(State(state): State<AppState>, RepoPath(id): RepoPath) -> Response {
     match start_sync(&state, &id).await {
-        Ok(sync) => sync_cell(&id, &sync, true, None).into_response(),
+        Ok(sync) => sync_cell(&id, &sync).into_response(),
         Err(error) => {
             let status = match error {
                 SyncError::NoRemote | SyncError::AlreadyRunning => StatusCode::CONFLICT,
@@ -25,7 +27,8 @@ pub async fn start(State(state): State<AppState>, RepoPath(id): RepoPath) -> Res
 /// GET /repos/{uuid}/sync: the cell as it is now (polled while a sync runs).
 pub async fn cell(State(state): State<AppState>, RepoPath(id): RepoPath) -> Response {
     match current_sync(&state, &id).await {
-        Ok((sync, has_remote)) => sync_cell(&id, &sync, has_remote, None).into_response(),
+        Ok(cell) => html! { (sync_cell(&id, &cell)) (latest_version(&id, cell.latest, true)) }
+            .into_response(),
         Err(error) => {
             (StatusCode::BAD_GATEWAY, sync_error_cell(&error.to_string())).into_response()
         }

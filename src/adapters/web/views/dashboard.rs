@@ -5,7 +5,7 @@ use maud::{html, Markup};
 use crate::app::dashboard::Dashboard;
 
 use super::layout::{notice, page};
-use super::sync_cell::sync_cell;
+use super::sync_cell::{latest_version, sync_cell};
 
 pub fn dashboard_page(board: &Dashboard) -> Markup {
     let page_number = board.offset / board.limit;
@@ -27,8 +27,8 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
                             tr data-repo=(row.id) {
                                 th scope="row" { a href={ "/repos/" (row.id) "/versions" } { (row.name) } }
                                 td { span.badge data-badge=(row.badge.as_str()) { (row.badge.text()) } }
-                            td.num { (row.latest.map_or_else(|| "\u{2014}".to_owned(), |v| v.label())) }
-                                td.sync { (sync_cell(&row.id, &row.sync, row.has_remote, row.latest)) }
+                            td.num { (latest_version(&row.id, row.sync.latest, false)) }
+                                td.sync { (sync_cell(&row.id, &row.sync)) }
                             }
                         }
                         @if board.rows.is_empty() && board.error.is_none() { tr { td colspan="4" .muted { "No repositories." } } }

@@ -2,16 +2,13 @@
 
 use maud::{html, Markup};
 
+use crate::app::sync::SyncCell;
 use crate::domain::{short_reason, RepoId, SyncState, VersionNumber};
 
-/// The cell's content for a repository. `latest` is shown for a finished sync that made
-/// no new version. A running sync polls its own cell about once a second.
-pub fn sync_cell(
-    id: &RepoId,
-    state: &SyncState,
-    has_remote: bool,
-    latest: Option<VersionNumber>,
-) -> Markup {
+/// The cell's content for a repository. The latest version is shown for a finished sync
+/// that made no new version. A running sync polls its own cell about once a second.
+pub fn sync_cell(id: &RepoId, cell: &SyncCell) -> Markup {
+    let (state, has_remote, latest) = (&cell.state, cell.has_remote, cell.latest);
     let url = format!("/repos/{id}/sync");
     html! {
         @match state {
@@ -56,6 +53,16 @@ pub fn sync_error_cell(message: &str) -> Markup {
     html! {
         div.sync-cell data-sync-state="failed" {
             span.sync-failed title=(message) role="alert" { "\u{2717} " (short_reason(message, 18)) }
+        }
+    }
+}
+
+/// The dashboard's "Latest" value of a repository. With `oob`, it replaces the one on the
+/// page out-of-band (sent with a polled cell, so the column follows a finished sync).
+pub fn latest_version(id: &RepoId, latest: Option<VersionNumber>, oob: bool) -> Markup {
+    html! {
+        span id={ "latest-" (id) } hx-swap-oob=[oob.then_some("true")] {
+            (latest.map_or_else(|| "\u{2014}".to_owned(), VersionNumber::label))
         }
     }
 }
