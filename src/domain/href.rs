@@ -31,7 +31,7 @@ impl RepoId {
             && groups
                 .iter()
                 .map(|g| g.len())
-                .eq([8usize, 4, 4, 4, 12].into_iter());
+                .eq([8usize, 4, 4, 4, 12]);
         let hex_ok = groups
             .iter()
             .all(|g| g.chars().all(|c| c.is_ascii_hexdigit()));
