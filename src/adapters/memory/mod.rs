@@ -6,6 +6,7 @@ mod faults;
 mod pulp;
 mod pulp_port;
 mod pulp_state;
+mod pulp_tasks;
 mod recording;
 
 pub mod demo;
