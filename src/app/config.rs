@@ -193,7 +193,7 @@ fn validate(mut raw: RawConfig, o: &Overrides) -> Result<Config, ConfigError> {
     apply_pulp_overrides(&mut raw.pulp, o)?;
     let pulp_from_cli = match &o.pulp_cli_config {
         Some(path) if raw.pulp.base_url.is_empty() && path.is_file() => {
-            apply_pulp_cli(&mut raw.pulp, path)?;
+            super::pulp_cli::apply(&mut raw.pulp, path)?;
             Some(path.clone())
         }
         _ => None,
@@ -233,48 +233,6 @@ fn apply_pulp_overrides(pulp: &mut RawPulp, o: &Overrides) -> Result<(), ConfigE
             key: "pulp.page_size",
             reason: "must be at least 1".into(),
         });
-    }
-    Ok(())
-}
-
-/// pulp-cli's `[cli]` table: the server operators already use.
-#[derive(Deserialize)]
-struct CliFile {
-    cli: CliTable,
-}
-
-#[derive(Deserialize)]
-struct CliTable {
-    base_url: String,
-    #[serde(default)]
-    api_root: Option<String>,
-    #[serde(default)]
-    username: Option<String>,
-    #[serde(default)]
-    password: Option<String>,
-    #[serde(default)]
-    verify_ssl: Option<bool>,
-}
-
-fn apply_pulp_cli(pulp: &mut RawPulp, path: &Path) -> Result<(), ConfigError> {
-    let invalid = |reason: String| ConfigError::Parse {
-        source_name: path.display().to_string(),
-        reason,
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| invalid(e.to_string()))?;
-    let file: CliFile = toml::from_str(&text).map_err(|e| invalid(e.to_string()))?;
-    pulp.base_url = file.cli.base_url;
-    if let Some(root) = file.cli.api_root {
-        pulp.api_root = root;
-    }
-    if let Some(user) = file.cli.username {
-        pulp.username = user;
-    }
-    if let Some(password) = file.cli.password.filter(|_| pulp.password.is_empty()) {
-        pulp.password = password;
-    }
-    if let Some(verify) = file.cli.verify_ssl {
-        pulp.verify_tls = verify;
     }
     Ok(())
 }

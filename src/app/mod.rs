@@ -6,6 +6,7 @@ pub mod deploy;
 mod deploy_lock;
 mod deploy_steps;
 pub mod facts;
+mod pulp_cli;
 pub mod startup;
 pub mod state;
 pub mod sync;

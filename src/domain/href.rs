@@ -27,11 +27,8 @@ impl RepoId {
     /// Accepts the canonical hyphenated UUID form (any case) and nothing else.
     pub fn parse(raw: &str) -> Result<Self, InvalidRepoId> {
         let groups: Vec<&str> = raw.split('-').collect();
-        let lengths_ok = groups.len() == 5
-            && groups
-                .iter()
-                .map(|g| g.len())
-                .eq([8usize, 4, 4, 4, 12]);
+        let lengths_ok =
+            groups.len() == 5 && groups.iter().map(|g| g.len()).eq([8usize, 4, 4, 4, 12]);
         let hex_ok = groups
             .iter()
             .all(|g| g.chars().all(|c| c.is_ascii_hexdigit()));

@@ -198,7 +198,6 @@ impl State {
             .find(|d| &d.dist.href == href)
             .ok_or_else(not_found("RpmDistribution"))
     }
-
 }
 
 pub(super) fn version_href(repo: &Repository, number: u64) -> VersionHref {
