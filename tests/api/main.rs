@@ -5,6 +5,7 @@ mod dashboard;
 mod deploy;
 mod helpers;
 mod hostile;
+mod outage;
 mod pages;
 mod races;
 mod shutdown;

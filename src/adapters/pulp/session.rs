@@ -5,6 +5,7 @@
 //! and falls back to basic auth on servers without a login endpoint.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use hyper::body::Bytes;
 use hyper::header::{HeaderName, HeaderValue, AUTHORIZATION, COOKIE, REFERER};
@@ -45,8 +46,14 @@ pub(crate) struct Session {
     basic: Option<HeaderValue>,
     /// Held during a login, so that concurrent requests wait for one login.
     state: Mutex<Credentials>,
+    /// The last failed login: requests that waited for it share its error instead of
+    /// each trying again (a down Pulp would otherwise cost one timeout per request).
+    recent_failure: std::sync::Mutex<Option<(Instant, UpstreamError)>>,
     logins: AtomicU64,
 }
+
+/// How long a failed login answers for the requests that waited on it.
+const FAILURE_SHARED_FOR: Duration = Duration::from_secs(1);
 
 impl Session {
     pub fn new(transport: HttpTransport, settings: &PulpSettings) -> Self {
@@ -69,6 +76,7 @@ impl Session {
             secure: settings.base().starts_with("https://"),
             basic,
             state: Mutex::new(initial),
+            recent_failure: std::sync::Mutex::new(None),
             logins: AtomicU64::new(0),
         }
     }
@@ -114,10 +122,34 @@ impl Session {
             Credentials::Basic | Credentials::Anonymous => false,
         };
         if must_login {
+            if let Some(error) = self.shared_failure() {
+                return Err(error);
+            }
             *state = Credentials::Unknown;
-            *state = self.login().await?;
+            match self.login().await {
+                Ok(credentials) => *state = credentials,
+                Err(error) => {
+                    *self
+                        .recent_failure
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner()) = Some((Instant::now(), error.clone()));
+                    return Err(error);
+                }
+            }
         }
         Ok(state.clone())
+    }
+
+    /// The error of a login that failed a moment ago, if any.
+    fn shared_failure(&self) -> Option<UpstreamError> {
+        let recent = self
+            .recent_failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        recent
+            .as_ref()
+            .filter(|(at, _)| at.elapsed() < FAILURE_SHARED_FOR)
+            .map(|(_, error)| error.clone())
     }
 
     #[tracing::instrument(name = "pulp_login", skip_all, fields(url = %self.login_url))]

@@ -1,0 +1,81 @@
+//! Pulp down or hanging: pages say so within the timeouts and never hang. These use the real
+//! `PulpClient` against local sockets that refuse or never answer.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use repo_console::adapters::pulp::{PulpClient, PulpSettings};
+use repo_console::adapters::web;
+
+use crate::helpers::*;
+
+/// The console over a `PulpClient` pointed at `base_url`, served on 127.0.0.1:0.
+async fn console_over(base_url: String) -> (TestAppClient, tempfile::TempDir) {
+    let settings = PulpSettings {
+        base_url,
+        connect_timeout: Duration::from_secs(1),
+        request_timeout: Duration::from_secs(2),
+        ..PulpSettings::default()
+    };
+    let memory = Arc::new(repo_console::adapters::memory::InMemoryPulp::default());
+    let dir = tempfile::tempdir().unwrap();
+    let (mut state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
+    state.manager = Arc::new(PulpClient::new(settings).unwrap());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, web::router(state)).await.unwrap() });
+    (TestAppClient { address }, dir)
+}
+
+const SOME_REPO: &str = "/repos/01a202de-e818-7629-a483-70ecc3240361/versions";
+
+#[tokio::test]
+async fn a_refused_connection_shows_pulp_unreachable_at_once() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let (app, _dir) = console_over(format!("http://127.0.0.1:{port}")).await;
+    for path in ["/", SOME_REPO] {
+        let started = Instant::now();
+        let reply = app.get(path).await;
+        println!(
+            "{path}: refused connection answered in {:?}",
+            started.elapsed()
+        );
+        assert_eq!(reply.status, 200, "{path}: the page still renders");
+        assert!(
+            reply.body.contains("Pulp is unreachable"),
+            "{path}: {}",
+            reply.body
+        );
+    }
+    let ready = app.get("/readyz").await;
+    assert_eq!(ready.status, 503);
+}
+
+#[tokio::test]
+async fn a_pulp_that_never_answers_times_out_with_a_clear_message() {
+    let hanging = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = hanging.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = hanging.accept().await {
+            held.push(socket); // accept, read nothing, answer nothing
+        }
+    });
+    let (app, _dir) = console_over(format!("http://127.0.0.1:{port}")).await;
+    let started = Instant::now();
+    let reply = app.get(SOME_REPO).await;
+    let took = started.elapsed();
+    println!("hanging Pulp: versions page answered in {took:?} (request timeout 2 s)");
+    assert_eq!(reply.status, 200);
+    assert!(
+        reply.body.contains("did not answer in time"),
+        "{}",
+        reply.body
+    );
+    assert!(
+        took < Duration::from_secs(20),
+        "bounded by the timeouts, not hanging: {took:?}"
+    );
+}
