@@ -5,13 +5,13 @@ mod cross_site;
 mod errors;
 mod extract;
 mod handlers;
+mod request_log;
 mod security;
 pub mod views;
 
 use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
 use axum::Router;
-use tower_http::trace::TraceLayer;
 
 use crate::app::AppState;
 
@@ -52,5 +52,5 @@ pub fn router(state: AppState) -> Router {
         .layer(nosniff)
         .layer(referrer)
         .layer(frames)
-        .layer(TraceLayer::new_for_http())
+        .layer(request_log::layer())
 }
