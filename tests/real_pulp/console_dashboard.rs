@@ -16,14 +16,21 @@ use super::support::{exclusive, pulp_or_skip, TestPulp};
 /// (data-sync-state, text, title of the state's span) of a sync cell fragment or page row.
 fn cell(reply_body: &str, id: &RepoId) -> (String, String, String) {
     let html = Html::parse_document(reply_body);
-    let in_row = select(&html, &format!("tr[data-repo='{id}'] [data-sync-state]"));
-    let cell = in_row
-        .first()
-        .copied()
-        .or_else(|| select(&html, "[data-sync-state]").first().copied())
-        .unwrap_or_else(|| panic!("no sync cell in {reply_body}"));
+    let rows = select(&html, "tr[data-repo]");
+    let cell = if rows.is_empty() {
+        select(&html, "[data-sync-state]").first().copied()
+    } else {
+        let row = rows.iter().find(|r| attr(r, "data-repo") == id.as_str());
+        let row = row.unwrap_or_else(|| panic!("no row for {id} in {reply_body}"));
+        super::console::select_in(row, "[data-sync-state]").first().copied()
+    };
+    let cell = cell.unwrap_or_else(|| panic!("no sync cell in {reply_body}"));
     let title = select_title(&cell);
-    (attr(&cell, "data-sync-state").to_owned(), text(&cell), title)
+    // The state's own text, without the button's glyph.
+    let shown = super::console::select_in(&cell, ".sync-done, .sync-failed, .sync-progress")
+        .first()
+        .map_or_else(|| text(&cell), text);
+    (attr(&cell, "data-sync-state").to_owned(), shown, title)
 }
 
 fn select_title(cell: &scraper::ElementRef<'_>) -> String {
@@ -133,6 +140,8 @@ async fn a_sync_from_an_unreachable_remote_fails_with_the_reason_in_the_title() 
     assert!(title.contains("Cannot connect"), "the full reason in the title: {title}");
     assert!(shown.chars().count() <= 20, "a shortened text in the cell: {shown:?}");
     let board = console.get("/").await;
+    let notices: Vec<String> = select(&board.html(), ".notice").iter().map(text).collect();
+    assert!(notices.is_empty(), "{notices:?}");
     let (state, _, row_title) = cell(&board.body, &id);
     assert_eq!((state.as_str(), row_title.as_str()), ("failed", title.as_str()));
 }
@@ -161,11 +170,13 @@ async fn a_dashboard_page_costs_a_bounded_number_of_upstream_requests() {
         let (calls, requests) = (counting.take(), proxy.take());
 
         assert_eq!(board.status, 200);
+        let notices: Vec<String> = select(&board.html(), ".notice").iter().map(text).collect();
+        assert!(notices.is_empty(), "{page_size} per page: {notices:?}");
         let rows = select(&board.html(), "tr[data-repo]").len() as u64;
         assert_eq!(rows, page_size.min(total));
         assert_eq!(calls, ["list_repos", "latest_sync_tasks"], "port calls, {rows} rows");
-        // One list, then at most 3 pages of tasks per 20 repositories shown.
-        let bound = 1 + 3 * rows.div_ceil(20) as usize;
+        // One list, then at most 3 pages of tasks per 7 repositories shown (Pulp's `q` limit).
+        let bound = 1 + 3 * rows.div_ceil(7) as usize;
         println!("dashboard with {rows} rows: {} HTTP requests to Pulp: {requests:?}", requests.len());
         assert!(!requests.is_empty() && requests.len() <= bound, "{requests:?}");
         assert!(requests.iter().all(|r| r.starts_with("GET ")), "{requests:?}");

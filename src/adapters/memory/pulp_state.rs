@@ -19,7 +19,8 @@ pub(super) const API: &str = "/pulp/api/v3/";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SyncScript {
     /// Runs for `duration`, reporting progress over `packages` downloads, then adds them
-    /// (and removes `remove`) in a new version.
+    /// (and removes `remove`) in a new version; with nothing to add or remove it makes no
+    /// version, as Pulp (its task then names no created resource).
     Succeeds {
         duration: Duration,
         add: Vec<String>,
@@ -271,6 +272,10 @@ impl State {
             }
             Effect::Sync { repo, script } => match script {
                 SyncScript::Fails { reason, .. } => Err(reason),
+                // As Pulp: a sync that changes nothing makes no version and names none.
+                SyncScript::Succeeds { add, remove, .. } if add.is_empty() && remove.is_empty() => {
+                    Ok(Vec::new())
+                }
                 SyncScript::Succeeds { add, remove, .. } => {
                     let number = self
                         .add_version(&repo, &add, &remove, Utc::now())
