@@ -189,8 +189,14 @@ mod tests {
     fn a_not_started_reason_ends_with_exactly_one_period() {
         let auth = UpstreamError::Auth("Invalid username/password.".into());
         let why = sentence(format!("Could not read the repository from Pulp: {auth}"));
-        assert!(why.ends_with("username and password.") && !why.contains(".."), "{why}");
-        let http = UpstreamError::Http { status: 500, message: "boom".into() };
+        assert!(
+            why.ends_with("username and password.") && !why.contains(".."),
+            "{why}"
+        );
+        let http = UpstreamError::Http {
+            status: 500,
+            message: "boom".into(),
+        };
         let why = sentence(format!("Could not read the repository from Pulp: {http}"));
         assert!(why.ends_with("boom."), "{why}");
     }

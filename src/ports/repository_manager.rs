@@ -185,6 +185,9 @@ mod tests {
              Check the console's Pulp username and password."
         );
         let bare = UpstreamError::Auth("no credentials".into()).to_string();
-        assert!(bare.starts_with("Authentication with Pulp failed: no credentials. Check"), "{bare}");
+        assert!(
+            bare.starts_with("Authentication with Pulp failed: no credentials. Check"),
+            "{bare}"
+        );
     }
 }

@@ -75,7 +75,13 @@ impl Reply {
 }
 
 impl Console {
-    pub async fn send(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+    pub async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> Reply {
         let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
         let mut request = hyper::Request::builder()
             .method(method)
@@ -84,11 +90,20 @@ impl Console {
             request = request.header(*k, *v);
         }
         let response = client
-            .request(request.body(Full::new(Bytes::from(body.to_owned()))).expect("request"))
+            .request(
+                request
+                    .body(Full::new(Bytes::from(body.to_owned())))
+                    .expect("request"),
+            )
             .await
             .expect("the console answers");
         let status = response.status().as_u16();
-        let bytes = response.into_body().collect().await.expect("body").to_bytes();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
         Reply {
             status,
             body: String::from_utf8(bytes.to_vec()).expect("UTF-8"),
@@ -132,11 +147,13 @@ pub fn enc(text: &str) -> String {
 }
 
 pub fn select<'a>(html: &'a Html, css: &str) -> Vec<ElementRef<'a>> {
-    html.select(&Selector::parse(css).expect("a selector")).collect()
+    html.select(&Selector::parse(css).expect("a selector"))
+        .collect()
 }
 
 pub fn select_in<'a>(el: &ElementRef<'a>, css: &str) -> Vec<ElementRef<'a>> {
-    el.select(&Selector::parse(css).expect("a selector")).collect()
+    el.select(&Selector::parse(css).expect("a selector"))
+        .collect()
 }
 
 pub fn attr<'a>(el: &ElementRef<'a>, name: &str) -> &'a str {
@@ -144,7 +161,11 @@ pub fn attr<'a>(el: &ElementRef<'a>, name: &str) -> &'a str {
 }
 
 pub fn text(el: &ElementRef<'_>) -> String {
-    el.text().collect::<String>().split_whitespace().collect::<Vec<_>>().join(" ")
+    el.text()
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The median of some durations, in milliseconds.
@@ -152,7 +173,7 @@ pub fn median_ms(mut runs: Vec<Duration>) -> f64 {
     runs.sort();
     let mid = runs.len() / 2;
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    if runs.len() % 2 == 0 {
+    if runs.len().is_multiple_of(2) {
         (ms(runs[mid - 1]) + ms(runs[mid])) / 2.0
     } else {
         ms(runs[mid])
@@ -179,7 +200,10 @@ impl<M> Counting<M> {
     }
 
     fn note(&self, name: &'static str) {
-        self.calls.lock().unwrap_or_else(|p| p.into_inner()).push(name);
+        self.calls
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(name);
     }
 }
 
@@ -201,7 +225,10 @@ impl<M: RepositoryManager> RepositoryManager for Counting<M> {
         self.note("list_distributions");
         self.inner.list_distributions().await
     }
-    async fn get_distribution(&self, href: &DistributionHref) -> Result<Distribution, UpstreamError> {
+    async fn get_distribution(
+        &self,
+        href: &DistributionHref,
+    ) -> Result<Distribution, UpstreamError> {
         self.note("get_distribution");
         self.inner.get_distribution(href).await
     }
@@ -223,7 +250,9 @@ impl<M: RepositoryManager> RepositoryManager for Counting<M> {
         publication: &PublicationHref,
     ) -> Result<TaskHref, UpstreamError> {
         self.note("update_distribution");
-        self.inner.update_distribution(distribution, publication).await
+        self.inner
+            .update_distribution(distribution, publication)
+            .await
     }
     async fn wait_for_task(&self, task: &TaskHref) -> Result<FinishedTask, UpstreamError> {
         self.note("wait_for_task");

@@ -207,7 +207,11 @@ impl TestPulp {
                 _ => encoded.push_str(&format!("%{b:02X}")),
             }
         }
-        let found = self.raw_ok("GET", &format!("{list}?name={encoded}&fields=pulp_href"), None);
+        let found = self.raw_ok(
+            "GET",
+            &format!("{list}?name={encoded}&fields=pulp_href"),
+            None,
+        );
         found["results"][0]["pulp_href"].as_str().map(str::to_owned)
     }
 
@@ -238,7 +242,11 @@ impl TestPulp {
     /// The spec's deployed-version rule, with curl: the distributions in Pulp's order, the
     /// first whose publication is of a version of `id` gives the number.
     pub fn deployed_version(&self, id: &RepoId) -> Option<u64> {
-        let dists = self.raw_ok("GET", "distributions/rpm/rpm/?limit=1000&fields=name,publication", None);
+        let dists = self.raw_ok(
+            "GET",
+            "distributions/rpm/rpm/?limit=1000&fields=name,publication",
+            None,
+        );
         let marker = format!("/repositories/rpm/rpm/{id}/versions/");
         dists["results"].as_array()?.iter().find_map(|d| {
             let publication = d["publication"].as_str()?;

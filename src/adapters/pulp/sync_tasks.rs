@@ -118,9 +118,17 @@ mod tests {
             .collect();
         for batch in ids.chunks(REPOS_PER_QUERY) {
             let q = any_reserved(batch);
-            assert!(complexity(&q) <= MAX_Q_COMPLEXITY, "{} repositories: {q}", batch.len());
+            assert!(
+                complexity(&q) <= MAX_Q_COMPLEXITY,
+                "{} repositories: {q}",
+                batch.len()
+            );
         }
-        assert_eq!(complexity(&any_reserved(&ids[..8])), 9, "8 would be refused");
+        assert_eq!(
+            complexity(&any_reserved(&ids[..8])),
+            9,
+            "8 would be refused"
+        );
     }
 
     #[test]
