@@ -74,9 +74,9 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
     let facts = match deploy_facts(state, id).await {
         Ok(facts) => facts,
         Err(error) => {
-            return DeployOutcome::NotStarted(format!(
-                "Could not read the repository from Pulp: {error}."
-            ))
+            return DeployOutcome::NotStarted(sentence(format!(
+                "Could not read the repository from Pulp: {error}"
+            )))
         }
     };
     let checked = plan_deploy(&facts, request.target).and_then(|plan| {
@@ -170,4 +170,34 @@ async fn audit(
         tracing::error!(%error, record = ?record, "audit line not written");
     }
     written
+}
+
+/// Ends `text` with one period (upstream's messages may already end with one).
+fn sentence(text: String) -> String {
+    if text.ends_with('.') {
+        text
+    } else {
+        text + "."
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_not_started_reason_ends_with_exactly_one_period() {
+        let auth = UpstreamError::Auth("Invalid username/password.".into());
+        let why = sentence(format!("Could not read the repository from Pulp: {auth}"));
+        assert!(
+            why.ends_with("username and password.") && !why.contains(".."),
+            "{why}"
+        );
+        let http = UpstreamError::Http {
+            status: 500,
+            message: "boom".into(),
+        };
+        let why = sentence(format!("Could not read the repository from Pulp: {http}"));
+        assert!(why.ends_with("boom."), "{why}");
+    }
 }

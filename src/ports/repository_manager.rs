@@ -17,7 +17,8 @@ pub enum UpstreamError {
     Http { status: u16, message: String },
     /// Upstream refused the credentials.
     #[error(
-        "Authentication with Pulp failed: {0}. Check the console's Pulp username and password."
+        "Authentication with Pulp failed: {}. Check the console's Pulp username and password.",
+        .0.trim_end_matches('.')
     )]
     Auth(String),
     /// No answer in time. The request may or may not have been carried out.
@@ -169,4 +170,24 @@ pub trait RepositoryManager: Send + Sync {
         &self,
         ids: &[RepoId],
     ) -> Result<HashMap<RepoId, TaskReport>, UpstreamError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_authentication_failure_reads_as_sentences_without_a_double_period() {
+        let shown = UpstreamError::Auth("Invalid username/password.".into()).to_string();
+        assert_eq!(
+            shown,
+            "Authentication with Pulp failed: Invalid username/password. \
+             Check the console's Pulp username and password."
+        );
+        let bare = UpstreamError::Auth("no credentials".into()).to_string();
+        assert!(
+            bare.starts_with("Authentication with Pulp failed: no credentials. Check"),
+            "{bare}"
+        );
+    }
 }

@@ -186,3 +186,34 @@ async fn a_dashboard_page_costs_two_upstream_calls_whatever_the_number_of_reposi
     let second = app.get("/?page=1").await.html();
     assert_eq!(select(&second, "tr[data-repo]").len(), 36 - 25);
 }
+
+#[tokio::test]
+async fn a_sync_that_changes_nothing_shows_the_latest_version() {
+    // Pulp's second sync of an unchanged remote makes no version: its task names none.
+    let app = spawn_app().await;
+    let id = &app.fixture.base_os;
+    app.memory.add_remote(
+        id,
+        SyncScript::Succeeds {
+            duration: Duration::from_millis(50),
+            add: vec![],
+            remove: vec![],
+        },
+    );
+    assert_eq!(
+        app.request("POST", &format!("/repos/{id}/sync"), &[], "")
+            .await
+            .status,
+        200
+    );
+    let done = poll_until(&app, id, "done").await;
+    let html = scraper::Html::parse_fragment(&done);
+    assert_eq!(
+        text(&select(&html, ".sync-done")[0]),
+        "\u{2713} v4",
+        "the latest version, not just 'done'"
+    );
+    let board = app.get("/").await.html();
+    let row = select(&board, &format!("tr[data-repo='{id}'] .sync-done"))[0];
+    assert_eq!(text(&row), "\u{2713} v4");
+}

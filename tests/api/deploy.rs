@@ -132,6 +132,11 @@ async fn assert_refused(app: &TestApp, reply: Reply, status: u16, says: &str) {
         reply.body
     );
     assert!(
+        reply.body.contains("Production was not changed."),
+        "a refusal says production was not changed: {}",
+        reply.body
+    );
+    assert!(
         app.mutations().is_empty(),
         "nothing changed upstream: {:?}",
         app.mutations()

@@ -10,13 +10,16 @@ use repo_console::ports::{RepositoryManager, UpstreamError};
 use serde_json::json;
 
 use super::contract::{repository_manager_contract, Fixture};
-use super::support::{pulp_or_skip, repo_named};
+use super::support::{exclusive, pulp_or_skip, repo_named};
 
 #[tokio::test]
 async fn pulp_client_keeps_the_repository_manager_contract() {
     let Some(pulp) = pulp_or_skip("contract") else {
         return;
     };
+    // It repoints a scratch distribution at rc-verified and syncs rc-broken-mirror.
+    let _verified = exclusive("rc-verified").await;
+    let _broken = exclusive("rc-broken-mirror").await;
     // Scratch distributions left by an earlier run that failed half-way.
     let (_, old) = pulp.raw(
         "GET",

@@ -4,13 +4,14 @@
 use repo_console::domain::{DistributionHref, PublicationHref, VersionNumber};
 use repo_console::ports::RepositoryManager;
 
-use super::support::{pulp_or_skip, repo_named, TestPulp};
+use super::support::{exclusive, pulp_or_skip, repo_named, TestPulp};
 
 #[tokio::test]
 async fn a_deploy_through_the_client_moves_production_to_version_4() {
     let Some(pulp) = pulp_or_skip("deploy") else {
         return;
     };
+    let _guard = exclusive("rc-deploy").await;
     let client = pulp.client();
     let id = repo_named(&client, "rc-deploy").await;
     let (_, found) = pulp.raw(

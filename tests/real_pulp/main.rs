@@ -6,6 +6,9 @@
 //! Without one, each real-Pulp test prints why it is skipped, and fails when `CI=true`.
 
 mod client;
+mod console;
+mod console_dashboard;
+mod console_versions;
 mod contract;
 mod deploy;
 mod memory;

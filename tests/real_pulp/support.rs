@@ -177,3 +177,81 @@ pub async fn repo_named(m: &dyn RepositoryManager, name: &str) -> RepoId {
         );
     }
 }
+
+/// Tests of this binary that change (or read, and would be upset by a change to) one seeded
+/// object hold its lock, so that `cargo test`'s threads do not trip over each other.
+/// (Other processes using the same Pulp are not covered.)
+pub async fn exclusive(name: &str) -> tokio::sync::OwnedMutexGuard<()> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static LOCKS: OnceLock<Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>> = OnceLock::new();
+    let lock = LOCKS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .entry(name.to_owned())
+        .or_default()
+        .clone();
+    lock.lock_owned().await
+}
+
+impl TestPulp {
+    /// The href of the object named `name` in a list (`repositories/rpm/rpm/`…), if any.
+    pub fn href_named(&self, list: &str, name: &str) -> Option<String> {
+        let mut encoded = String::new();
+        for b in name.bytes() {
+            match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                    encoded.push(b as char)
+                }
+                _ => encoded.push_str(&format!("%{b:02X}")),
+            }
+        }
+        let found = self.raw_ok(
+            "GET",
+            &format!("{list}?name={encoded}&fields=pulp_href"),
+            None,
+        );
+        found["results"][0]["pulp_href"].as_str().map(str::to_owned)
+    }
+
+    /// The id (uuid) of the repository named `name`, read with curl.
+    pub fn repo_id(&self, name: &str) -> RepoId {
+        let href = self
+            .href_named("repositories/rpm/rpm/", name)
+            .unwrap_or_else(|| panic!("no repository named {name}: is the Pulp seeded?"));
+        let uuid = href.trim_end_matches('/').rsplit('/').next().expect("uuid");
+        RepoId::parse(uuid).expect("a uuid")
+    }
+
+    /// The version number a publication serves, read with curl.
+    pub fn publication_version(&self, publication: &str) -> (String, u64) {
+        let version = self.raw_ok("GET", publication, None)["repository_version"]
+            .as_str()
+            .expect("a repository_version")
+            .to_owned();
+        let number = version
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("a version number");
+        (version, number)
+    }
+
+    /// The spec's deployed-version rule, with curl: the distributions in Pulp's order, the
+    /// first whose publication is of a version of `id` gives the number.
+    pub fn deployed_version(&self, id: &RepoId) -> Option<u64> {
+        let dists = self.raw_ok(
+            "GET",
+            "distributions/rpm/rpm/?limit=1000&fields=name,publication",
+            None,
+        );
+        let marker = format!("/repositories/rpm/rpm/{id}/versions/");
+        dists["results"].as_array()?.iter().find_map(|d| {
+            let publication = d["publication"].as_str()?;
+            let (version, number) = self.publication_version(publication);
+            version.contains(&marker).then_some(number)
+        })
+    }
+}

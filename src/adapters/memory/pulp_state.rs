@@ -19,7 +19,8 @@ pub(super) const API: &str = "/pulp/api/v3/";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SyncScript {
     /// Runs for `duration`, reporting progress over `packages` downloads, then adds them
-    /// (and removes `remove`) in a new version.
+    /// (and removes `remove`) in a new version; with nothing to add or remove it makes no
+    /// version, as Pulp (its task then names no created resource).
     Succeeds {
         duration: Duration,
         add: Vec<String>,

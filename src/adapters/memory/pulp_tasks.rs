@@ -82,6 +82,10 @@ impl State {
             }
             Effect::Sync { repo, script } => match script {
                 SyncScript::Fails { reason, .. } => Err(reason),
+                // As Pulp: a sync that changes nothing makes no version and names none.
+                SyncScript::Succeeds { add, remove, .. } if add.is_empty() && remove.is_empty() => {
+                    Ok(Vec::new())
+                }
                 SyncScript::Succeeds { add, remove, .. } => {
                     let number = self
                         .add_version(&repo, &add, &remove, Utc::now())

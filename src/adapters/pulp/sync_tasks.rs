@@ -16,8 +16,13 @@ use crate::ports::{TaskReport, UpstreamError};
 
 const SYNC_TASK_NAME: &str = "pulp_rpm.app.tasks.synchronizing.synchronize";
 const REPO_PRN: &str = "prn:rpm.rpmrepository:";
-/// Repositories per query (keeps the URL short).
-const REPOS_PER_QUERY: usize = 20;
+/// Repositories per query. Pulp caps a `q` expression's complexity at 8: each filter
+/// counts 1 and a chain of ORs 1 more, so 7 repositories is the most one query may name
+/// (8 is answered `400 q: Filter expression exceeds allowed complexity.`).
+const REPOS_PER_QUERY: usize = 7;
+/// Pulp's limit on the complexity of a `q` expression.
+#[cfg(test)]
+const MAX_Q_COMPLEXITY: usize = 8;
 /// Pages read per query at most; repositories not seen by then count as never synced.
 const PAGES_PER_QUERY: usize = 3;
 
@@ -97,6 +102,32 @@ mod tests {
         assert_eq!(
             any_reserved(&ids),
             format!("reserved_resources=\"prn:rpm.rpmrepository:{A}\" OR reserved_resources=\"prn:rpm.rpmrepository:{B}\"")
+        );
+    }
+
+    /// Pulp's rule: 1 per filter, plus 1 for a chain of ORs.
+    fn complexity(q: &str) -> usize {
+        let filters = q.matches("reserved_resources=").count();
+        filters + usize::from(q.contains(" OR "))
+    }
+
+    #[test]
+    fn a_query_stays_within_pulps_complexity_limit() {
+        let ids: Vec<RepoId> = (0..50)
+            .map(|i| RepoId::parse(&format!("01a202df-8f9b-7bf1-b64c-ebcd5e57{i:04x}")).unwrap())
+            .collect();
+        for batch in ids.chunks(REPOS_PER_QUERY) {
+            let q = any_reserved(batch);
+            assert!(
+                complexity(&q) <= MAX_Q_COMPLEXITY,
+                "{} repositories: {q}",
+                batch.len()
+            );
+        }
+        assert_eq!(
+            complexity(&any_reserved(&ids[..8])),
+            9,
+            "8 would be refused"
         );
     }
 

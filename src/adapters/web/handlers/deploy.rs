@@ -82,7 +82,7 @@ fn failure(outcome: &DeployOutcome) -> (StatusCode, &'static str, Markup) {
         DeployOutcome::Refused(refusal) => (
             refusal_status(refusal),
             "Deploy refused",
-            error_notice(&refusal.to_string()),
+            error_notice(&format!("{refusal} Production was not changed.")),
         ),
         DeployOutcome::NotStarted(why) => (
             StatusCode::SERVICE_UNAVAILABLE,

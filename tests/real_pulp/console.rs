@@ -1,0 +1,337 @@
+//! The console itself (the real router) over `PulpClient` and the real Pulp: spawn_console(),
+//! a small HTTP client, HTML helpers, a counting `RepositoryManager` decorator and a
+//! counting TCP proxy (to count the HTTP requests that reach Pulp).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use repo_console::adapters::audit_jsonl::JsonlAuditSink;
+use repo_console::adapters::clock_system::SystemClock;
+use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::web;
+use repo_console::app::{AppState, DeployLocks};
+use repo_console::domain::{
+    Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
+    Repository, TaskHref, VersionHref,
+};
+use repo_console::ports::{
+    FinishedTask, Page, PageRequest, RepositoryManager, TaskReport, UpstreamError,
+};
+use scraper::{ElementRef, Html, Selector};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// The console served on 127.0.0.1:0, with a JSON Lines audit file in a temporary directory.
+pub struct Console {
+    pub address: String,
+    pub audit_path: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+/// Serves the real router over `manager`; production distributions are found by the
+/// spec's rule (no `[production]` table).
+pub async fn spawn_console(manager: Arc<dyn RepositoryManager>, page_size: u64) -> Console {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let audit_path = dir.path().join("audit.jsonl");
+    let state = AppState {
+        manager,
+        audit: Arc::new(JsonlAuditSink::new(&audit_path)),
+        clock: Arc::new(SystemClock),
+        identity: Arc::new(FixedOperator::default()),
+        production: Arc::new(HashMap::new()),
+        deploy_locks: DeployLocks::default(),
+        page_size,
+    };
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let address = format!("http://{}", listener.local_addr().expect("address"));
+    tokio::spawn(async move {
+        axum::serve(listener, web::router(state))
+            .await
+            .expect("serve")
+    });
+    Console {
+        address,
+        audit_path,
+        _dir: dir,
+    }
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub body: String,
+}
+
+impl Reply {
+    pub fn html(&self) -> Html {
+        Html::parse_document(&self.body)
+    }
+}
+
+impl Console {
+    pub async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> Reply {
+        let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+        let mut request = hyper::Request::builder()
+            .method(method)
+            .uri(format!("{}{path}", self.address));
+        for (k, v) in headers {
+            request = request.header(*k, *v);
+        }
+        let response = client
+            .request(
+                request
+                    .body(Full::new(Bytes::from(body.to_owned())))
+                    .expect("request"),
+            )
+            .await
+            .expect("the console answers");
+        let status = response.status().as_u16();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
+        Reply {
+            status,
+            body: String::from_utf8(bytes.to_vec()).expect("UTF-8"),
+        }
+    }
+
+    pub async fn get(&self, path: &str) -> Reply {
+        self.send("GET", path, &[], "").await
+    }
+
+    pub async fn post(&self, path: &str, form: &str) -> Reply {
+        let headers = [
+            ("content-type", "application/x-www-form-urlencoded"),
+            ("hx-request", "true"),
+        ];
+        self.send("POST", path, &headers, form).await
+    }
+
+    pub fn audit_lines(&self) -> Vec<serde_json::Value> {
+        std::fs::read_to_string(&self.audit_path)
+            .map(|text| {
+                text.lines()
+                    .map(|l| serde_json::from_str(l).expect("each audit line is JSON"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+pub fn enc(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+pub fn select<'a>(html: &'a Html, css: &str) -> Vec<ElementRef<'a>> {
+    html.select(&Selector::parse(css).expect("a selector"))
+        .collect()
+}
+
+pub fn select_in<'a>(el: &ElementRef<'a>, css: &str) -> Vec<ElementRef<'a>> {
+    el.select(&Selector::parse(css).expect("a selector"))
+        .collect()
+}
+
+pub fn attr<'a>(el: &ElementRef<'a>, name: &str) -> &'a str {
+    el.value().attr(name).unwrap_or("")
+}
+
+pub fn text(el: &ElementRef<'_>) -> String {
+    el.text()
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The median of some durations, in milliseconds.
+pub fn median_ms(mut runs: Vec<Duration>) -> f64 {
+    runs.sort();
+    let mid = runs.len() / 2;
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    if runs.len().is_multiple_of(2) {
+        (ms(runs[mid - 1]) + ms(runs[mid])) / 2.0
+    } else {
+        ms(runs[mid])
+    }
+}
+
+/// A `RepositoryManager` that records the name of every port call, then forwards it.
+pub struct Counting<M> {
+    pub inner: M,
+    calls: Mutex<Vec<&'static str>>,
+}
+
+impl<M> Counting<M> {
+    pub fn new(inner: M) -> Self {
+        Self {
+            inner,
+            calls: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The calls recorded since the last `take`.
+    pub fn take(&self) -> Vec<&'static str> {
+        std::mem::take(&mut *self.calls.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    fn note(&self, name: &'static str) {
+        self.calls
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(name);
+    }
+}
+
+#[async_trait]
+impl<M: RepositoryManager> RepositoryManager for Counting<M> {
+    async fn list_repos(&self, page: PageRequest) -> Result<Page<Repository>, UpstreamError> {
+        self.note("list_repos");
+        self.inner.list_repos(page).await
+    }
+    async fn get_repo(&self, id: &RepoId) -> Result<Repository, UpstreamError> {
+        self.note("get_repo");
+        self.inner.get_repo(id).await
+    }
+    async fn list_versions(&self, id: &RepoId) -> Result<Vec<RepoVersion>, UpstreamError> {
+        self.note("list_versions");
+        self.inner.list_versions(id).await
+    }
+    async fn list_distributions(&self) -> Result<Vec<Distribution>, UpstreamError> {
+        self.note("list_distributions");
+        self.inner.list_distributions().await
+    }
+    async fn get_distribution(
+        &self,
+        href: &DistributionHref,
+    ) -> Result<Distribution, UpstreamError> {
+        self.note("get_distribution");
+        self.inner.get_distribution(href).await
+    }
+    async fn get_publication(&self, href: &PublicationHref) -> Result<Publication, UpstreamError> {
+        self.note("get_publication");
+        self.inner.get_publication(href).await
+    }
+    async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
+        self.note("list_publications");
+        self.inner.list_publications(id).await
+    }
+    async fn create_publication(&self, version: &VersionHref) -> Result<TaskHref, UpstreamError> {
+        self.note("create_publication");
+        self.inner.create_publication(version).await
+    }
+    async fn update_distribution(
+        &self,
+        distribution: &DistributionHref,
+        publication: &PublicationHref,
+    ) -> Result<TaskHref, UpstreamError> {
+        self.note("update_distribution");
+        self.inner
+            .update_distribution(distribution, publication)
+            .await
+    }
+    async fn wait_for_task(&self, task: &TaskHref) -> Result<FinishedTask, UpstreamError> {
+        self.note("wait_for_task");
+        self.inner.wait_for_task(task).await
+    }
+    async fn get_task(&self, task: &TaskHref) -> Result<TaskReport, UpstreamError> {
+        self.note("get_task");
+        self.inner.get_task(task).await
+    }
+    async fn sync(&self, id: &RepoId, remote: &RemoteHref) -> Result<TaskHref, UpstreamError> {
+        self.note("sync");
+        self.inner.sync(id, remote).await
+    }
+    async fn latest_sync_tasks(
+        &self,
+        ids: &[RepoId],
+    ) -> Result<HashMap<RepoId, TaskReport>, UpstreamError> {
+        self.note("latest_sync_tasks");
+        self.inner.latest_sync_tasks(ids).await
+    }
+}
+
+/// A TCP proxy on 127.0.0.1:0 in front of Pulp that keeps the request line of every HTTP
+/// request sent through it (scanned in the client's bytes, so kept-alive connections count).
+pub struct CountingProxy {
+    pub url: String,
+    requests: Arc<Mutex<Vec<String>>>,
+}
+
+const METHODS: [&str; 5] = ["GET /", "POST /", "PATCH /", "PUT /", "DELETE /"];
+
+impl CountingProxy {
+    pub async fn start(upstream_url: &str) -> Self {
+        let upstream = upstream_url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_owned();
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+        let url = format!("http://{}", listener.local_addr().expect("address"));
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let seen = requests.clone();
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let (seen, upstream) = (seen.clone(), upstream.clone());
+                tokio::spawn(async move {
+                    let Ok(server) = TcpStream::connect(&upstream).await else {
+                        return;
+                    };
+                    let (mut client_read, mut client_write) = client.into_split();
+                    let (mut server_read, mut server_write) = server.into_split();
+                    let up = async move {
+                        let mut buf = vec![0u8; 16 * 1024];
+                        loop {
+                            let n = client_read.read(&mut buf).await.unwrap_or(0);
+                            if n == 0 {
+                                let _ = server_write.shutdown().await;
+                                break;
+                            }
+                            let chunk = String::from_utf8_lossy(&buf[..n]);
+                            let lines = chunk
+                                .lines()
+                                .filter(|l| METHODS.iter().any(|m| l.starts_with(m)))
+                                .map(|l| l.trim_end_matches(" HTTP/1.1").to_owned());
+                            seen.lock().unwrap_or_else(|p| p.into_inner()).extend(lines);
+                            if server_write.write_all(&buf[..n]).await.is_err() {
+                                break;
+                            }
+                        }
+                    };
+                    let down = tokio::io::copy(&mut server_read, &mut client_write);
+                    let _ = tokio::join!(up, down);
+                });
+            }
+        });
+        Self { url, requests }
+    }
+
+    /// The request lines seen since the last `take`.
+    pub fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.requests.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+}
