@@ -4,9 +4,8 @@
 //! touched, the answer always says whether production changed: no, yes, or unknown.
 
 use crate::domain::{
-    check_confirmation, check_unmoved, plan_deploy, AuditOutcome, DeployId, DeployPlan,
-    DeployRecord, DeployRequest, ProductionChanged, PublicationHref, Refusal, RepoId,
-    VersionNumber,
+    check_request, plan_deploy, AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest,
+    ProductionChanged, PublicationHref, Refusal, RepoId, VersionNumber,
 };
 use crate::ports::{AuditError, UpstreamError};
 
@@ -79,12 +78,7 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
             )))
         }
     };
-    let checked = plan_deploy(&facts, request.target).and_then(|plan| {
-        check_unmoved(plan.current, request.seen_live)?;
-        check_confirmation(&plan, &request.confirm)?;
-        Ok(plan)
-    });
-    let plan = match checked {
+    let plan = match check_request(&facts, request) {
         Ok(plan) => plan,
         Err(refusal) => return DeployOutcome::Refused(refusal),
     };

@@ -216,6 +216,28 @@ pub fn plan_deploy(facts: &DeployFacts, target: VersionNumber) -> Result<DeployP
     })
 }
 
+/// Every precondition of a deploy request, in order: the plan (verification gate first),
+/// that production did not move since the preview, then the typed confirmation.
+pub fn check_request(facts: &DeployFacts, request: &DeployRequest) -> Result<DeployPlan, Refusal> {
+    let plan = plan_deploy(facts, request.target).map_err(|refusal| {
+        match (refusal, request.seen_live) {
+            // Production existed at preview time and is gone now: say that, not "configure one".
+            (Refusal::NoProductionDistribution, SeenLive::Version(seen)) => {
+                Refusal::ProductionMoved {
+                    seen: seen.label(),
+                    now:
+                        "nothing: no distribution serves this repository any more (was it deleted?)"
+                            .to_owned(),
+                }
+            }
+            (refusal, _) => refusal,
+        }
+    })?;
+    check_unmoved(plan.current, request.seen_live)?;
+    check_confirmation(&plan, &request.confirm)?;
+    Ok(plan)
+}
+
 /// The typed confirmation must equal the repository name exactly (no trimming, same case).
 pub fn check_confirmation(plan: &DeployPlan, typed: &str) -> Result<(), Refusal> {
     if typed == plan.confirmation_text() {

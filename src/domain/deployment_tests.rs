@@ -253,3 +253,56 @@ fn a_deploy_is_refused_when_production_moved_since_the_preview() {
         Err(Refusal::ProductionMoved { .. })
     ));
 }
+
+#[test]
+fn a_production_distribution_gone_since_the_preview_is_named_as_such() {
+    let request = DeployRequest {
+        target: VersionNumber::new(4),
+        confirm: "base-os".into(),
+        seen_live: SeenLive::Version(VersionNumber::new(2)),
+    };
+    let refusal = check_request(&facts(None), &request).unwrap_err();
+    assert!(
+        matches!(&refusal, Refusal::ProductionMoved { seen, now } if seen == "v2" && now.contains("deleted")),
+        "{refusal}"
+    );
+    let unsent = DeployRequest {
+        seen_live: SeenLive::NotSent,
+        ..request
+    };
+    assert_eq!(
+        check_request(&facts(None), &unsent),
+        Err(Refusal::NoProductionDistribution)
+    );
+}
+
+#[test]
+fn a_request_is_checked_in_order_gate_moved_then_confirmation() {
+    let request = DeployRequest {
+        target: VersionNumber::new(4),
+        confirm: "wrong".into(),
+        seen_live: SeenLive::Version(VersionNumber::new(1)),
+    };
+    assert!(matches!(
+        check_request(&facts(Some(2)), &request),
+        Err(Refusal::ProductionMoved { .. })
+    ));
+    let request = DeployRequest {
+        seen_live: SeenLive::Version(VersionNumber::new(2)),
+        ..request
+    };
+    assert_eq!(
+        check_request(&facts(Some(2)), &request),
+        Err(Refusal::ConfirmationMismatch)
+    );
+    let request = DeployRequest {
+        confirm: "base-os".into(),
+        ..request
+    };
+    assert_eq!(
+        check_request(&facts(Some(2)), &request)
+            .unwrap()
+            .target_number(),
+        VersionNumber::new(4)
+    );
+}

@@ -15,9 +15,9 @@ pub mod version;
 
 pub use audit::{AuditOutcome, DeployId, DeployRecord};
 pub use deployment::{
-    check_confirmation, check_unmoved, find_deployed, plan_deploy, production_state, DeployFacts,
-    DeployPlan, DeployRequest, Deployed, ProductionChanged, ProductionState, ProductionTarget,
-    Refusal, SeenLive,
+    check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
+    DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged, ProductionState,
+    ProductionTarget, Refusal, SeenLive,
 };
 pub use href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,

@@ -294,6 +294,10 @@ async fn a_distribution_deleted_after_the_preview_changes_nothing_and_says_so() 
         reply.status
     );
     assert!(message.contains("Production was not changed"), "{message}");
+    assert!(
+        message.contains("was it deleted?"),
+        "names what happened: {message}"
+    );
     assert_eq!(
         publications_after, publications,
         "no publication was created"
