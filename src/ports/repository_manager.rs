@@ -27,6 +27,10 @@ pub enum UpstreamError {
     /// No connection could be made (refused, DNS, TLS handshake).
     #[error("Pulp is unreachable: {0}")]
     Unreachable(String),
+    /// The connection broke while the request was under way (reset, closed early): it may
+    /// or may not have been carried out.
+    #[error("the connection to Pulp broke during the request ({0}); it may or may not have been carried out")]
+    Interrupted(String),
     /// Upstream answered something the console cannot read.
     #[error("Pulp sent a response the console cannot read: {0}")]
     BadResponse(String),
@@ -47,7 +51,7 @@ impl UpstreamError {
             Self::Auth(_) | Self::Unreachable(_) | Self::TaskFailed(_) | Self::TaskCanceled(_) => {
                 true
             }
-            Self::Timeout(_) | Self::BadResponse(_) => false,
+            Self::Timeout(_) | Self::Interrupted(_) | Self::BadResponse(_) => false,
         }
     }
 

@@ -3,6 +3,7 @@
 mod audit;
 mod dashboard;
 mod deploy;
+mod fault_matrix;
 mod helpers;
 mod hostile;
 mod outage;

@@ -40,6 +40,9 @@ pub enum Fault {
     Timeout,
     /// The connection is reset before anything is sent.
     Reset,
+    /// The connection breaks after the request was sent; the request is not carried out,
+    /// but the console cannot know that.
+    Interrupted,
     /// Upstream answers a body that cannot be read; the request is not carried out.
     Malformed,
     /// For the task-starting operations: the task ends `failed` with this description.
@@ -65,6 +68,9 @@ impl Fault {
             Self::Reset => {
                 UpstreamError::Unreachable(format!("connection reset (injected on {op:?})"))
             }
+            Self::Interrupted => UpstreamError::Interrupted(format!(
+                "connection closed before the answer (injected on {op:?})"
+            )),
             Self::Malformed => UpstreamError::BadResponse(format!(
                 "expected value at line 1 column 1 (injected on {op:?})"
             )),
@@ -142,9 +148,13 @@ impl FaultyPulp {
     /// Fails at once for request-level faults; answers a task-level fault for the caller.
     fn check(&self, op: Op) -> Result<Option<Fault>, UpstreamError> {
         match self.fault(op) {
-            Some(f @ (Fault::Http(_) | Fault::Timeout | Fault::Reset | Fault::Malformed)) => {
-                Err(f.error(op))
-            }
+            Some(
+                f @ (Fault::Http(_)
+                | Fault::Timeout
+                | Fault::Reset
+                | Fault::Interrupted
+                | Fault::Malformed),
+            ) => Err(f.error(op)),
             other => Ok(other),
         }
     }

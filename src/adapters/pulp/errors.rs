@@ -118,8 +118,10 @@ pub(crate) fn transport_error(err: TransportError) -> UpstreamError {
         TransportError::Connect { url, detail } => {
             UpstreamError::Unreachable(format!("cannot connect to {url}: {detail}"))
         }
+        // Anything past connecting (a reset, a connection closed before the answer): the
+        // request may have reached Pulp, so this is not "unreachable".
         TransportError::Other { url, detail } => {
-            UpstreamError::Unreachable(format!("request to {url} failed: {detail}"))
+            UpstreamError::Interrupted(format!("request to {url}: {detail}"))
         }
     }
 }
