@@ -221,3 +221,32 @@ async fn assets_are_served_from_the_binary_with_cache_headers() {
     let css = select(&html, "link[rel=stylesheet]");
     assert_eq!(app.get(attr(&css[0], "href")).await.status, 200);
 }
+
+#[tokio::test]
+async fn repository_names_are_bidi_isolated_so_an_override_cannot_reverse_the_text_around_them() {
+    let app = spawn_app().await;
+    let name = "\u{202E}evil";
+    let id = app.memory.add_repo(name, verified());
+    app.memory.add_version(&id, &["a"], &[]);
+    let live = app
+        .memory
+        .publish(&id, repo_console::domain::VersionNumber::new(1));
+    app.memory.add_distribution("evil-prod", Some(&live));
+    app.memory.add_version(&id, &["b"], &[]);
+    let versions = app.get(&format!("/repos/{id}/versions")).await.html();
+    assert_eq!(text(&select(&versions, "h1 > bdi")[0]), name);
+    let dashboard = app.get("/").await.html();
+    assert!(select(&dashboard, "tr[data-repo] th a > bdi")
+        .iter()
+        .any(|b| text(b) == name));
+    let confirm = app
+        .get(&format!("/repos/{id}/deploy/confirm?version=2"))
+        .await
+        .html();
+    assert_eq!(text(&select(&confirm, "code.repo-name > bdi")[0]), name);
+    let title = text(&select(&versions, "title")[0]);
+    assert!(
+        title.starts_with('\u{2068}') && title.contains("\u{2069}"),
+        "the window title isolates it: {title:?}"
+    );
+}

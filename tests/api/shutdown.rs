@@ -18,10 +18,13 @@ async fn sigterm_lets_a_deploy_in_flight_finish_then_exits() {
         .arg(dir.path().join("audit.jsonl"))
         .env_remove("REPO_CONSOLE_PULP_URL")
         .env("HOME", dir.path()) // no pulp-cli config to pick up
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut child = KillOnDrop(Some(child));
     let address = loop {
         let line = lines.next().expect("the console logs its address").unwrap();
         if let Some(rest) = line.split("listening on ").nth(1) {
@@ -44,7 +47,7 @@ async fn sigterm_lets_a_deploy_in_flight_finish_then_exits() {
     assert!(
         dashboard
             .body
-            .contains(&format!("/repos/{id}/versions\">{name}")),
+            .contains(&format!("/repos/{id}/versions\"><bdi>{name}</bdi>")),
         "the first repository is {name}"
     );
     let deploy = tokio::spawn(async move {
@@ -52,7 +55,7 @@ async fn sigterm_lets_a_deploy_in_flight_finish_then_exits() {
         app.post(&format!("/repos/{id}/deploy"), &body).await
     });
     tokio::time::sleep(Duration::from_millis(500)).await; // the publish task is running
-    let pid = child.id().to_string();
+    let pid = child.0.as_ref().unwrap().id().to_string();
     assert!(Command::new("kill")
         .args(["-TERM", &pid])
         .status()
@@ -64,7 +67,7 @@ async fn sigterm_lets_a_deploy_in_flight_finish_then_exits() {
         "the deploy finished although shutdown began: {}",
         reply.body
     );
-    let status = child.wait().unwrap();
+    let status = child.0.take().unwrap().wait().unwrap();
     assert!(status.success(), "clean exit: {status}");
     let audit = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
     assert!(audit
@@ -72,4 +75,16 @@ async fn sigterm_lets_a_deploy_in_flight_finish_then_exits() {
         .last()
         .unwrap()
         .contains("\"outcome\":\"deployed\""));
+}
+
+/// Ends the console if the test fails before it does (a panicking test must not leave it running).
+struct KillOnDrop(Option<std::process::Child>);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        if let Some(child) = self.0.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }

@@ -234,3 +234,48 @@ pub async fn hostile_name(driver: &ChromeDriver, tools: &Tools) {
     }
     b.close().await;
 }
+
+/// Very long and right-to-left names: shown whole, escaped, and the layout holds at
+/// 1280 and 768 px (no sideways page scroll, the modal fits).
+pub async fn long_names(driver: &ChromeDriver, tools: &Tools) {
+    let (address, _, _, _, ids) = world::spawn(world::build_long_names).await;
+    let names = world::long_names();
+    let b = Browser::open(driver, tools, &address).await;
+    for width in [1280, 768] {
+        b.set_viewport(width, 900).await;
+        b.goto("/").await;
+        assert_no_sideways_scroll(&b, &format!("dashboard at {width} px")).await;
+        for (id, name) in ids.iter().zip(&names) {
+            b.goto(&format!("/repos/{id}/versions")).await;
+            let title: String = b
+                .js("return document.querySelector('h1').textContent", vec![])
+                .await;
+            assert_eq!(&title, name, "the name is shown whole");
+            assert_no_sideways_scroll(&b, &format!("versions of a long name at {width} px")).await;
+            b.find("[data-deploy-version='2']")
+                .await
+                .click()
+                .await
+                .expect("open the modal");
+            b.wait_until("modal", "return !!document.getElementById('deploy-modal')")
+                .await;
+            let fits: bool = b
+                .js("var r = document.getElementById('deploy-modal').getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth && document.documentElement.scrollWidth <= innerWidth", vec![])
+                .await;
+            assert!(fits, "the modal fits at {width} px with the name {name:?}");
+        }
+    }
+    b.screenshot("long-name-768-light").await;
+    b.assert_clean_console("long names", &[]).await;
+    b.close().await;
+}
+
+async fn assert_no_sideways_scroll(b: &Browser, what: &str) {
+    let (scroll, inner): (f64, f64) = b
+        .js(
+            "return [document.documentElement.scrollWidth, window.innerWidth]",
+            vec![],
+        )
+        .await;
+    assert!(scroll <= inner, "{what}: scrollWidth {scroll} > {inner}");
+}

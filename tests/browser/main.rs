@@ -104,4 +104,10 @@ async fn run_all(
         &[],
         look::hostile_name(driver, tools)
     );
+    scenario!(
+        b,
+        "500-character and right-to-left names",
+        &[],
+        look::long_names(driver, tools)
+    );
 }

@@ -136,6 +136,34 @@ pub fn build_hostile(pulp: &InMemoryPulp) -> RepoId {
     id
 }
 
+/// A 500-character name without spaces, and a right-to-left one with an override mark.
+pub fn long_names() -> [String; 2] {
+    [
+        format!("z{}", "verylongrepositoryname".repeat(23))
+            .chars()
+            .take(500)
+            .collect(),
+        "\u{202E}\u{5de}\u{5d0}\u{5d2}\u{5e8} \u{627}\u{644}\u{62d}\u{632}\u{645} 'q' \"dq\""
+            .to_owned(),
+    ]
+}
+
+/// An upstream whose repositories have [`long_names`]; answers their ids.
+pub fn build_long_names(pulp: &InMemoryPulp) -> Vec<RepoId> {
+    long_names()
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let id = pulp.add_repo(name, verified());
+            add(pulp, &id, &packages("l", 3), &[]);
+            let live = pulp.publish(&id, VersionNumber::new(1));
+            pulp.add_distribution(&format!("long-{i}-prod"), Some(&live));
+            add(pulp, &id, &packages("l2", 2), &[]);
+            id
+        })
+        .collect()
+}
+
 /// Serves the console over `build`'s upstream on a free port of 127.0.0.1.
 pub async fn spawn<W>(
     build: impl FnOnce(&InMemoryPulp) -> W,

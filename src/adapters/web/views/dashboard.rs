@@ -25,9 +25,9 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
                     tbody {
                         @for row in &board.rows {
                             tr data-repo=(row.id) {
-                                th scope="row" { a href={ "/repos/" (row.id) "/versions" } { (row.name) } }
+                                th scope="row" { a href={ "/repos/" (row.id) "/versions" } { bdi { (row.name) } } }
                                 td { span.badge data-badge=(row.badge.as_str()) { (row.badge.text()) } }
-                            td.num { (latest_version(&row.id, row.sync.latest, false)) }
+                                td.num { (latest_version(&row.id, row.sync.latest, false)) }
                                 td.sync { (sync_cell(&row.id, &row.sync)) }
                             }
                         }

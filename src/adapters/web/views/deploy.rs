@@ -39,7 +39,7 @@ pub fn confirm_modal(plan: &DeployPlan, error: Option<Markup>) -> Markup {
                     input type="hidden" name="version" value=(target.get());
                     input type="hidden" name="live" value=(plan.current.map_or_else(|| "none".to_owned(), |n| n.get().to_string()));
                     label for="confirm-input" {
-                        "Type the repository name " code.repo-name { (name) } " to confirm"
+                        "Type the repository name " code.repo-name { bdi { (name) } } " to confirm"
                     }
                     input id="confirm-input" name="confirm" type="text" autocomplete="off" spellcheck="false" autocapitalize="off";
                     div.modal-actions {
@@ -82,7 +82,7 @@ pub fn success_banner(plan: &DeployPlan, audit: &Result<(), AuditError>) -> Mark
         (notice("ok", Some("deploy-banner"), html! {
             strong { "Deployed. " }
             "Production (" (plan.distribution.name) ") now serves " (plan.target_number().label())
-            " of " (plan.repo.display_name()) " (was " (from) ")."
+            " of " bdi { (plan.repo.display_name()) } " (was " (from) ")."
         }))
         @if let Err(error) = audit {
             (notice("error", Some("audit-error"), html! {

@@ -18,7 +18,7 @@ pub fn page(title: &str, body: Markup) -> Markup {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 meta name="htmx-config" content=(PreEscaped(html_attr(HTMX_CONFIG)));
-                title { (title) " \u{2014} repo-console" }
+                title { (isolated(title)) " \u{2014} repo-console" }
                 link rel="icon" href=(FAVICON);
                 link rel="stylesheet" href=(super::super::assets::CSS_PATH);
                 script src=(super::super::assets::HTMX_PATH) defer {}
@@ -52,4 +52,10 @@ pub fn back_link() -> Markup {
 /// A message box: `kind` is one of ok, warn, error.
 pub fn notice(kind: &str, id: Option<&str>, text: Markup) -> Markup {
     html! { div class={ "notice " (kind) } id=[id] role=(if kind == "ok" { "status" } else { "alert" }) { (text) } }
+}
+
+/// Text wrapped in Unicode bidi isolation marks (FSI … PDI), for places where no `<bdi>`
+/// element can go (the window title): a right-to-left override in a name stays inside it.
+fn isolated(text: &str) -> String {
+    format!("\u{2068}{text}\u{2069}")
 }

@@ -14,7 +14,7 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
         html! {
             div.title-row {
                 (back_link())
-                h1 { (data.repo_name) }
+                h1 { bdi { (data.repo_name) } }
             }
             p.muted { "Repository " code { (data.uuid) } }
             @if let Some(error) = &data.error {
