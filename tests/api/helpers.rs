@@ -6,17 +6,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use http_body_util::{BodyExt, Full};
-use hyper::body::Bytes;
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioExecutor;
+
+pub use crate::web::{attr, enc, select, text, Reply, WebClient};
 use repo_console::adapters::audit_jsonl::JsonlAuditSink;
 use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::memory::{FaultyPulp, FixedClock, InMemoryPulp, MemoryOptions};
 use repo_console::adapters::web;
 use repo_console::app::{AppState, DeployLocks};
 use repo_console::domain::{ChecksumType, RepoId, RepoVerification, VersionNumber};
-use scraper::{Html, Selector};
 
 pub const HOSTILE: &str = r#"<script>alert("x")</script> 'q' & "dq""#;
 
@@ -160,25 +157,6 @@ pub async fn spawn_app() -> TestApp {
     }
 }
 
-pub struct Reply {
-    pub status: u16,
-    pub headers: hyper::HeaderMap,
-    pub body: String,
-}
-
-impl Reply {
-    pub fn html(&self) -> Html {
-        Html::parse_document(&self.body)
-    }
-
-    pub fn header(&self, name: &str) -> &str {
-        self.headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-    }
-}
-
 impl TestApp {
     pub async fn request(
         &self,
@@ -187,7 +165,7 @@ impl TestApp {
         headers: &[(&str, &str)],
         body: &str,
     ) -> Reply {
-        TestAppClient {
+        WebClient {
             address: self.address.clone(),
         }
         .send(method, path, headers, body)
@@ -264,86 +242,5 @@ impl TestApp {
         self.memory
             .publication_version(dist.publication.as_ref()?)
             .map(|n| n.get())
-    }
-}
-
-pub fn enc(text: &str) -> String {
-    let mut out = String::new();
-    for b in text.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
-
-pub fn select<'a>(html: &'a Html, css: &str) -> Vec<scraper::ElementRef<'a>> {
-    html.select(&Selector::parse(css).unwrap()).collect()
-}
-
-pub fn attr<'a>(el: &scraper::ElementRef<'a>, name: &str) -> &'a str {
-    el.value().attr(name).unwrap_or("")
-}
-
-pub fn text(el: &scraper::ElementRef<'_>) -> String {
-    el.text().collect::<String>().trim().to_owned()
-}
-
-/// A bare client for a console started elsewhere (e.g. the real binary).
-pub struct TestAppClient {
-    pub address: String,
-}
-
-impl TestAppClient {
-    async fn send(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
-        let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
-        let mut builder = hyper::Request::builder()
-            .method(method)
-            .uri(format!("{}{}", self.address, path));
-        for (k, v) in headers {
-            builder = builder.header(*k, *v);
-        }
-        let response = client
-            .request(
-                builder
-                    .body(Full::new(Bytes::from(body.to_owned())))
-                    .unwrap(),
-            )
-            .await
-            .unwrap();
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        let body = String::from_utf8(
-            response
-                .into_body()
-                .collect()
-                .await
-                .unwrap()
-                .to_bytes()
-                .to_vec(),
-        )
-        .unwrap();
-        Reply {
-            status,
-            headers,
-            body,
-        }
-    }
-
-    pub async fn get(&self, path: &str) -> Reply {
-        self.send("GET", path, &[], "").await
-    }
-
-    pub async fn post(&self, path: &str, form: &str) -> Reply {
-        self.send(
-            "POST",
-            path,
-            &[("content-type", "application/x-www-form-urlencoded")],
-            form,
-        )
-        .await
     }
 }

@@ -11,3 +11,5 @@ mod pages;
 mod races;
 mod shutdown;
 mod usecases;
+#[path = "../common/web.rs"]
+mod web;

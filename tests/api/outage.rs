@@ -10,7 +10,7 @@ use repo_console::adapters::web;
 use crate::helpers::*;
 
 /// The console over a `PulpClient` pointed at `base_url`, served on 127.0.0.1:0.
-async fn console_over(base_url: String) -> (TestAppClient, tempfile::TempDir) {
+async fn console_over(base_url: String) -> (WebClient, tempfile::TempDir) {
     let settings = PulpSettings {
         base_url,
         connect_timeout: Duration::from_secs(1),
@@ -24,7 +24,7 @@ async fn console_over(base_url: String) -> (TestAppClient, tempfile::TempDir) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, web::router(state)).await.unwrap() });
-    (TestAppClient { address }, dir)
+    (WebClient { address }, dir)
 }
 
 const SOME_REPO: &str = "/repos/01a202de-e818-7629-a483-70ecc3240361/versions";

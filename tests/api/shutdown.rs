@@ -32,7 +32,7 @@ async fn sigterm_lets_a_deploy_in_flight_finish_then_exits() {
         }
     };
     std::thread::spawn(move || lines.for_each(drop));
-    let app = TestAppClient { address };
+    let app = WebClient { address };
     let dashboard = app.get("/").await;
     let id = dashboard
         .body

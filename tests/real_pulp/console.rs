@@ -8,10 +8,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use http_body_util::{BodyExt, Full};
-use hyper::body::Bytes;
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioExecutor;
 use repo_console::adapters::audit_jsonl::JsonlAuditSink;
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity_fixed::FixedOperator;
@@ -24,9 +20,10 @@ use repo_console::domain::{
 use repo_console::ports::{
     FinishedTask, Page, PageRequest, RepositoryManager, TaskReport, UpstreamError,
 };
-use scraper::{ElementRef, Html, Selector};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+
+pub use crate::web::{attr, enc, select, select_in, text, Reply, WebClient};
 
 /// The console served on 127.0.0.1:0, with a JSON Lines audit file in a temporary directory.
 pub struct Console {
@@ -63,63 +60,20 @@ pub async fn spawn_console(manager: Arc<dyn RepositoryManager>, page_size: u64) 
     }
 }
 
-pub struct Reply {
-    pub status: u16,
-    pub body: String,
-}
-
-impl Reply {
-    pub fn html(&self) -> Html {
-        Html::parse_document(&self.body)
-    }
-}
-
 impl Console {
-    pub async fn send(
-        &self,
-        method: &str,
-        path: &str,
-        headers: &[(&str, &str)],
-        body: &str,
-    ) -> Reply {
-        let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
-        let mut request = hyper::Request::builder()
-            .method(method)
-            .uri(format!("{}{path}", self.address));
-        for (k, v) in headers {
-            request = request.header(*k, *v);
-        }
-        let response = client
-            .request(
-                request
-                    .body(Full::new(Bytes::from(body.to_owned())))
-                    .expect("request"),
-            )
-            .await
-            .expect("the console answers");
-        let status = response.status().as_u16();
-        let bytes = response
-            .into_body()
-            .collect()
-            .await
-            .expect("body")
-            .to_bytes();
-        Reply {
-            status,
-            body: String::from_utf8(bytes.to_vec()).expect("UTF-8"),
+    pub fn client(&self) -> WebClient {
+        WebClient {
+            address: self.address.clone(),
         }
     }
 
     pub async fn get(&self, path: &str) -> Reply {
-        self.send("GET", path, &[], "").await
+        self.client().get(path).await
     }
 
+    /// A form POST as the console's pages send it (htmx).
     pub async fn post(&self, path: &str, form: &str) -> Reply {
-        let headers = [
-            ("content-type", "application/x-www-form-urlencoded"),
-            ("hx-request", "true"),
-        ];
-        self.send("POST", path, &headers, form).await
+        self.client().post_htmx(path, form).await
     }
 
     pub fn audit_lines(&self) -> Vec<serde_json::Value> {
@@ -131,41 +85,6 @@ impl Console {
             })
             .unwrap_or_default()
     }
-}
-
-pub fn enc(text: &str) -> String {
-    let mut out = String::new();
-    for b in text.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
-
-pub fn select<'a>(html: &'a Html, css: &str) -> Vec<ElementRef<'a>> {
-    html.select(&Selector::parse(css).expect("a selector"))
-        .collect()
-}
-
-pub fn select_in<'a>(el: &ElementRef<'a>, css: &str) -> Vec<ElementRef<'a>> {
-    el.select(&Selector::parse(css).expect("a selector"))
-        .collect()
-}
-
-pub fn attr<'a>(el: &ElementRef<'a>, name: &str) -> &'a str {
-    el.value().attr(name).unwrap_or("")
-}
-
-pub fn text(el: &ElementRef<'_>) -> String {
-    el.text()
-        .collect::<String>()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The median of some durations, in milliseconds.

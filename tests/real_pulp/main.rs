@@ -13,3 +13,5 @@ mod contract;
 mod deploy;
 mod memory;
 mod support;
+#[path = "../common/web.rs"]
+mod web;

@@ -198,15 +198,7 @@ pub async fn exclusive(name: &str) -> tokio::sync::OwnedMutexGuard<()> {
 impl TestPulp {
     /// The href of the object named `name` in a list (`repositories/rpm/rpm/`…), if any.
     pub fn href_named(&self, list: &str, name: &str) -> Option<String> {
-        let mut encoded = String::new();
-        for b in name.bytes() {
-            match b {
-                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                    encoded.push(b as char)
-                }
-                _ => encoded.push_str(&format!("%{b:02X}")),
-            }
-        }
+        let encoded = crate::web::enc(name);
         let found = self.raw_ok(
             "GET",
             &format!("{list}?name={encoded}&fields=pulp_href"),
