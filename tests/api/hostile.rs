@@ -107,3 +107,38 @@ async fn pages_say_pulp_is_unreachable_instead_of_failing() {
         .await;
     assert!(versions.body.contains("Pulp is unreachable"));
 }
+
+#[tokio::test]
+async fn malformed_queries_and_bodies_get_a_readable_page() {
+    let app = spawn_app().await;
+    let page = app.get("/?page=abc").await;
+    assert_eq!(page.status, 400);
+    assert!(
+        page.body.contains("page number") && page.body.contains("<html"),
+        "{}",
+        page.body
+    );
+    let path = format!("/repos/{}/deploy", app.fixture.base_os);
+    let json = app
+        .request(
+            "POST",
+            &path,
+            &[("content-type", "application/json")],
+            "{\"version\": 4}",
+        )
+        .await;
+    assert_eq!(json.status, 400);
+    assert!(
+        json.body.contains("Content-Type") && json.body.contains("<html"),
+        "{}",
+        json.body
+    );
+    let query = app
+        .get(&format!(
+            "/repos/{}/deploy/confirm?version=1&version=2",
+            app.fixture.base_os
+        ))
+        .await;
+    assert_eq!(query.status, 400, "{}", query.body);
+    assert!(app.mutations().is_empty());
+}

@@ -1,3 +1,4 @@
+use axum::extract::rejection::{FormRejection, QueryRejection};
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -23,8 +24,9 @@ pub struct VersionQuery {
 pub async fn confirm(
     State(state): State<AppState>,
     RepoPath(id): RepoPath,
-    Query(query): Query<VersionQuery>,
+    query: Result<Query<VersionQuery>, QueryRejection>,
 ) -> Result<Response, WebError> {
+    let Query(query) = query.map_err(|rejection| WebError::BadRequest(rejection.body_text()))?;
     let target = parse_version(query.version.as_deref())?;
     Ok(match deploy::preview(&state, &id, target).await {
         Ok(plan) => confirm_modal(&plan, None).into_response(),
@@ -54,8 +56,9 @@ pub async fn submit(
     State(state): State<AppState>,
     RepoPath(id): RepoPath,
     HxRequest(hx): HxRequest,
-    Form(form): Form<DeployForm>,
+    form: Result<Form<DeployForm>, FormRejection>,
 ) -> Result<Response, WebError> {
+    let Form(form) = form.map_err(|rejection| WebError::BadRequest(rejection.body_text()))?;
     let request = DeployRequest {
         target: parse_version(form.version.as_deref())?,
         confirm: form.confirm.unwrap_or_default(),
