@@ -127,7 +127,7 @@ async fn malformed_queries_and_bodies_get_a_readable_page() {
             "{\"version\": 4}",
         )
         .await;
-    assert_eq!(json.status, 400);
+    assert_eq!(json.status, 415, "unsupported media type");
     assert!(
         json.body.contains("Content-Type") && json.body.contains("<html"),
         "{}",

@@ -13,6 +13,20 @@ pub enum WebError {
     NotFound(String),
     #[error("{0}")]
     BadRequest(String),
+    /// A request axum could not read (wrong content type, body too large…), with its status.
+    #[error("{message}")]
+    Rejected { status: StatusCode, message: String },
+}
+
+impl WebError {
+    /// From one of axum's extractor rejections, keeping its status (400, 413, 415…).
+    pub fn rejected(rejection: impl IntoResponse + std::fmt::Display) -> Self {
+        let message = rejection.to_string();
+        Self::Rejected {
+            status: rejection.into_response().status(),
+            message,
+        }
+    }
 }
 
 impl WebError {
@@ -20,6 +34,7 @@ impl WebError {
         match self {
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Rejected { status, .. } => *status,
         }
     }
 }

@@ -26,7 +26,7 @@ pub async fn confirm(
     RepoPath(id): RepoPath,
     query: Result<Query<VersionQuery>, QueryRejection>,
 ) -> Result<Response, WebError> {
-    let Query(query) = query.map_err(|rejection| WebError::BadRequest(rejection.body_text()))?;
+    let Query(query) = query.map_err(WebError::rejected)?;
     let target = parse_version(query.version.as_deref())?;
     Ok(match deploy::preview(&state, &id, target).await {
         Ok(plan) => confirm_modal(&plan, None).into_response(),
@@ -58,7 +58,7 @@ pub async fn submit(
     HxRequest(hx): HxRequest,
     form: Result<Form<DeployForm>, FormRejection>,
 ) -> Result<Response, WebError> {
-    let Form(form) = form.map_err(|rejection| WebError::BadRequest(rejection.body_text()))?;
+    let Form(form) = form.map_err(WebError::rejected)?;
     let request = DeployRequest {
         target: parse_version(form.version.as_deref())?,
         confirm: form.confirm.unwrap_or_default(),
