@@ -6,7 +6,7 @@
 #   media/ static/ tmp/ work/   Pulp storage and scratch dirs
 #   pids/      one pid file per process group (api, content, worker-N)
 #   logs/      one log per process
-#   env        shell-sourceable PULP_BASE_URL, PULP_CONTENT_URL, PULP_USERNAME, ...
+#   env        shell-sourceable PULP_BASE_URL, PULP_CONTENT_URL, PULP_USERNAME, PULP_PG_PORT, ...
 # Every listener binds 127.0.0.1 on a port chosen free at start time.
 # If a healthy Pulp from an earlier start under the same PULP_HOME is running,
 # it is reused. Needs scripts/pulp/install.sh to have run.
@@ -165,6 +165,7 @@ export PULP_CONTENT_URL=http://127.0.0.1:$CONTENT_PORT
 export PULP_USERNAME=$PULP_USERNAME
 export PULP_PASSWORD=$PULP_PASSWORD
 export PULP_HOME=$PULP_HOME
+export PULP_PG_PORT=$PG_PORT
 EOF
 log "Pulp is healthy (${SECONDS}s); env file $ENV_FILE:"
 cat "$ENV_FILE"

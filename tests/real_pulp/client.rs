@@ -123,6 +123,8 @@ async fn one_login_serves_many_requests_even_concurrent_ones() {
     let Some(pulp) = pulp_or_skip("session reuse") else {
         return;
     };
+    // Counts logins: not while another test clears Pulp's sessions.
+    let _sessions = exclusive("pulp-sessions").await;
     let client = pulp.client();
     let id = repo_named(&client, "rc-verified").await;
     let concurrent = join_all((0..10).map(|_| client.get_repo(&id))).await;
@@ -151,6 +153,10 @@ async fn small_pages_still_give_whole_lists() {
     let Some(pulp) = pulp_or_skip("pagination") else {
         return;
     };
+    // Compares the distribution list with Pulp's: not while other tests add or remove some
+    // (the contract's scratch distribution, the vanishing production distribution).
+    let _verified = exclusive("rc-verified").await;
+    let _vanishing = exclusive("rc-vanishing").await;
     let client = PulpClient::new(PulpSettings {
         page_size: 2,
         ..pulp.settings()
@@ -188,6 +194,7 @@ async fn timings_with_a_session_and_with_basic_auth() {
     let Some(pulp) = pulp_or_skip("timings") else {
         return;
     };
+    let _sessions = exclusive("pulp-sessions").await;
     for (label, use_session) in [("session", true), ("basic auth", false)] {
         let client = PulpClient::new(PulpSettings {
             use_session,
@@ -222,4 +229,56 @@ async fn timings_with_a_session_and_with_basic_auth() {
             client.login_count()
         );
     }
+}
+
+/// Pulp forgets every session (as when it expires or an admin clears them): the next
+/// request is refused, and the client logs in again by itself and answers normally.
+#[tokio::test]
+async fn an_expired_session_is_renewed_transparently() {
+    let Some(pulp) = pulp_or_skip("session renewal") else {
+        return;
+    };
+    let port = std::env::var("REPO_CONSOLE_TEST_PULP_PG_PORT")
+        .ok()
+        .filter(|p| !p.is_empty())
+        .or_else(|| super::support::env_file_value("PULP_PG_PORT"));
+    let Some(port) = port else {
+        assert_ne!(
+            std::env::var("CI").as_deref(),
+            Ok("true"),
+            "CI must know Pulp's database port (PULP_PG_PORT)"
+        );
+        eprintln!("SKIPPED session renewal: Pulp's database port is unknown (PULP_PG_PORT)");
+        return;
+    };
+    let _sessions = exclusive("pulp-sessions").await;
+    let client = pulp.client();
+    let id = repo_named(&client, "rc-verified").await;
+    assert_eq!(client.login_count(), 1);
+    let cleared = std::process::Command::new("psql")
+        .args([
+            "-h",
+            "127.0.0.1",
+            "-p",
+            &port,
+            "-U",
+            "postgres",
+            "-d",
+            "pulp",
+            "-qAtc",
+            "DELETE FROM django_session",
+        ])
+        .status()
+        .expect("psql runs");
+    assert!(cleared.success(), "the sessions were cleared");
+    let repo = client
+        .get_repo(&id)
+        .await
+        .expect("answered after logging in again");
+    assert_eq!(repo.name.as_deref(), Some("rc-verified"));
+    assert_eq!(
+        client.login_count(),
+        2,
+        "one new login, done by the client itself"
+    );
 }

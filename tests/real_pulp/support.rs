@@ -46,22 +46,24 @@ fn from_env() -> Option<TestPulp> {
 
 /// `export NAME=value` lines written by scripts/pulp/start.sh.
 fn from_env_file() -> Option<TestPulp> {
+    Some(TestPulp {
+        base_url: env_file_value("PULP_BASE_URL")?,
+        username: env_file_value("PULP_USERNAME")?,
+        password: env_file_value("PULP_PASSWORD")?,
+    })
+}
+
+/// One value of the env file written by scripts/pulp/start.sh (`export NAME=value` lines).
+pub fn env_file_value(key: &str) -> Option<String> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/target/pulp/env");
     let text = std::fs::read_to_string(path).ok()?;
-    let get = |key: &str| {
-        text.lines().find_map(|line| {
-            let rest = line
-                .trim()
-                .trim_start_matches("export ")
-                .strip_prefix(key)?
-                .strip_prefix('=')?;
-            Some(rest.trim_matches(|c| c == '"' || c == '\'').to_owned())
-        })
-    };
-    Some(TestPulp {
-        base_url: get("PULP_BASE_URL")?,
-        username: get("PULP_USERNAME")?,
-        password: get("PULP_PASSWORD")?,
+    text.lines().find_map(|line| {
+        let rest = line
+            .trim()
+            .trim_start_matches("export ")
+            .strip_prefix(key)?
+            .strip_prefix('=')?;
+        Some(rest.trim_matches(|c| c == '"' || c == '\'').to_owned())
     })
 }
 
