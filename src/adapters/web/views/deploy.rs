@@ -107,7 +107,7 @@ pub fn failure_message(
         }
     };
     let (kind, verdict) = match changed {
-        ProductionChanged::No => ("error", "Production was NOT changed: it still serves the previous version."),
+        ProductionChanged::No => ("error", "Production was NOT changed: it still serves what it served before."),
         ProductionChanged::Yes => ("warn", "Production WAS changed: it now serves the new version, but the task's end was not confirmed. Check the task in Pulp."),
         ProductionChanged::Unknown => ("error", "Whether production changed is UNKNOWN: check the production distribution in Pulp (which publication it points at) and Pulp's task list before trying again."),
     };
