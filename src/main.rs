@@ -29,37 +29,43 @@ struct Cli {
     pulp_password: Option<String>,
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
-    let cli = Cli::parse();
+impl Cli {
+    fn overrides(self) -> config::Overrides {
+        config::Overrides {
+            config_file: self.config,
+            listen: self.listen,
+            audit_path: self.audit_path,
+            pulp_url: self.pulp_url,
+            pulp_username: self.pulp_username,
+            pulp_password: self.pulp_password,
+            pulp_cli_config: std::env::var_os("HOME")
+                .map(|home| PathBuf::from(home).join(".config/pulp/cli.toml")),
+        }
+    }
+}
+
+/// Logs go to standard error (standard output may carry the audit lines), in colour on a terminal.
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| "repo_console=info,tower_http=info".into());
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "repo_console=info,tower_http=info".into()),
-        )
+        .with_env_filter(filter)
         .init();
-    let overrides = config::Overrides {
-        config_file: cli.config,
-        listen: cli.listen,
-        audit_path: cli.audit_path,
-        pulp_url: cli.pulp_url,
-        pulp_username: cli.pulp_username,
-        pulp_password: cli.pulp_password,
-        pulp_cli_config: std::env::var_os("HOME")
-            .map(|home| PathBuf::from(home).join(".config/pulp/cli.toml")),
-    };
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let overrides = Cli::parse().overrides();
+    init_tracing();
     let result = match config::load(&overrides) {
-        Ok(config) => startup::run(config)
-            .await
-            .map_err(|e| format!("cannot serve: {e}")),
+        Ok(config) => startup::run(config).await,
         Err(error) => Err(error.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            tracing::error!("{message}");
             eprintln!("repo-console: {message}");
             ExitCode::FAILURE
         }
