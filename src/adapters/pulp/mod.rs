@@ -17,6 +17,8 @@ mod session;
 mod settings;
 mod sync_tasks;
 mod tasks;
+#[cfg(test)]
+mod tls_tests;
 
 pub use client::PulpClient;
 pub use http::SetupError;
