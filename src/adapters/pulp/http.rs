@@ -176,10 +176,22 @@ fn tls_config(settings: &PulpSettings) -> Result<ClientConfig, SetupError> {
     }
     let mut roots = RootCertStore::empty();
     roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    add_system_roots(&mut roots);
     if let Some(path) = &settings.ca_file {
         add_pem_bundle(&mut roots, path)?;
     }
     Ok(builder.with_root_certificates(roots).with_no_client_auth())
+}
+
+/// The operating system's trust store (e.g. /etc/ssl/certs), where a company CA is often
+/// installed already. Unreadable entries are skipped: the web roots and `ca_file` remain.
+fn add_system_roots(roots: &mut RootCertStore) {
+    let found = rustls_native_certs::load_native_certs();
+    for error in &found.errors {
+        tracing::debug!(%error, "a system certificate could not be read");
+    }
+    let (added, ignored) = roots.add_parsable_certificates(found.certs);
+    tracing::debug!(added, ignored, "system trust store loaded");
 }
 
 fn add_pem_bundle(roots: &mut RootCertStore, path: &Path) -> Result<(), SetupError> {
