@@ -161,6 +161,10 @@ fn tls_config(settings: &PulpSettings) -> Result<ClientConfig, SetupError> {
         .with_safe_default_protocol_versions()
         .map_err(|e| SetupError(format!("TLS: {e}")))?;
     if !settings.verify_tls {
+        // A wrong ca_file is still reported, so turning verification back on cannot surprise.
+        if let Some(path) = &settings.ca_file {
+            add_pem_bundle(&mut RootCertStore::empty(), path)?;
+        }
         static WARNED: Once = Once::new();
         WARNED.call_once(|| {
             tracing::warn!(

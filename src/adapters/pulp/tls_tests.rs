@@ -267,13 +267,17 @@ fn a_missing_or_non_pem_ca_file_fails_setup_and_names_the_file() {
     )
     .unwrap();
     for path in [dir.path().join("missing.pem"), text, garbage] {
-        let settings = PulpSettings {
-            base_url: "https://127.0.0.1:1".into(),
-            ca_file: Some(path.clone()),
-            ..PulpSettings::default()
-        };
-        let err = PulpClient::new(settings).expect_err("a bad CA file is refused");
-        let shown = path.display().to_string();
-        assert!(err.0.contains(&shown), "{shown} not named in: {err}");
+        for verify_tls in [true, false] {
+            let settings = PulpSettings {
+                base_url: "https://127.0.0.1:1".into(),
+                ca_file: Some(path.clone()),
+                verify_tls,
+                ..PulpSettings::default()
+            };
+            let err = PulpClient::new(settings)
+                .expect_err("a bad CA file is refused, verification on or off");
+            let shown = path.display().to_string();
+            assert!(err.0.contains(&shown), "{shown} not named in: {err}");
+        }
     }
 }
