@@ -32,7 +32,11 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 fn peak_rss_mib() -> String {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM")).map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_owned()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM"))
+                .map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_owned())
+        })
         .and_then(|kb| kb.parse::<f64>().ok())
         .map_or_else(|| "?".into(), |kb| format!("{:.1}", kb / 1024.0))
 }
@@ -40,11 +44,19 @@ fn peak_rss_mib() -> String {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let pulp = Arc::new(InMemoryPulp::new(MemoryOptions::default()));
-    let verified = RepoVerification { gpgcheck: Some(true), repo_gpgcheck: Some(true), checksum: Some(ChecksumType::Sha256) };
+    let verified = RepoVerification {
+        gpgcheck: Some(true),
+        repo_gpgcheck: Some(true),
+        checksum: Some(ChecksumType::Sha256),
+    };
     let big = pulp.add_repo("big", verified.clone());
     for n in 0..2_000 {
         let add = [format!("pkg-{n}-a"), format!("pkg-{n}-b")];
-        let remove = if n > 0 { vec![format!("pkg-{}-a", n - 1)] } else { vec![] };
+        let remove = if n > 0 {
+            vec![format!("pkg-{}-a", n - 1)]
+        } else {
+            vec![]
+        };
         let add: Vec<&str> = add.iter().map(String::as_str).collect();
         let remove: Vec<&str> = remove.iter().map(String::as_str).collect();
         pulp.add_version(&big, &add, &remove);
@@ -80,6 +92,9 @@ async fn main() {
         assert!(html.contains("repo-"));
         board_times.push(t.elapsed());
     }
-    println!("dashboard page of 100 out of 501 repositories: {:?} (median of 30)", median(board_times));
+    println!(
+        "dashboard page of 100 out of 501 repositories: {:?} (median of 30)",
+        median(board_times)
+    );
     println!("peak resident memory: {} MiB", peak_rss_mib());
 }

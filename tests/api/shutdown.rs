@@ -93,10 +93,17 @@ impl Drop for KillOnDrop {
 fn a_bad_setting_stops_the_console_at_startup_with_a_message_naming_it() {
     for (args, env, says) in [
         (vec!["--listen", "nowhere"], None, "server.listen"),
-        (vec!["--listen", "127.0.0.1:0"], Some(("REPO_CONSOLE_PULP_URL", "ftp://pulp")), "must start with http:// or https://"),
+        (
+            vec!["--listen", "127.0.0.1:0"],
+            Some(("REPO_CONSOLE_PULP_URL", "ftp://pulp")),
+            "must start with http:// or https://",
+        ),
     ] {
         let mut command = Command::new(env!("CARGO_BIN_EXE_repo-console"));
-        command.args(&args).env("HOME", "/nonexistent").stdin(Stdio::null());
+        command
+            .args(&args)
+            .env("HOME", "/nonexistent")
+            .stdin(Stdio::null());
         if let Some((key, value)) = env {
             command.env(key, value);
         }
