@@ -82,6 +82,19 @@ async fn a_sync_runs_with_progress_then_shows_the_version_it_made() {
     assert!(text(&row).contains("v5"));
 }
 
+/// Starts a sync of `id` the way the dashboard's button does; it must be accepted.
+async fn start_sync(app: &TestApp, id: &repo_console::domain::RepoId) {
+    let reply = app
+        .request(
+            "POST",
+            &format!("/repos/{id}/sync"),
+            &[("hx-request", "true")],
+            "",
+        )
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+}
+
 async fn poll_until(app: &TestApp, id: &repo_console::domain::RepoId, state: &str) -> String {
     for _ in 0..100 {
         let body = app.get(&format!("/repos/{id}/sync")).await.body;
@@ -106,12 +119,7 @@ async fn a_failed_sync_shows_a_short_reason_with_the_full_one_in_the_title() {
             reason: reason.into(),
         },
     );
-    assert_eq!(
-        app.request("POST", &format!("/repos/{id}/sync"), &[], "")
-            .await
-            .status,
-        200
-    );
+    start_sync(&app, id).await;
     let body = poll_until(&app, id, "failed").await;
     let html = scraper::Html::parse_fragment(&body);
     let failed = &select(&html, ".sync-failed")[0];
@@ -145,12 +153,7 @@ async fn sync_is_refused_without_remote_and_while_one_runs() {
             remove: vec![],
         },
     );
-    assert_eq!(
-        app.request("POST", &format!("/repos/{id}/sync"), &[], "")
-            .await
-            .status,
-        200
-    );
+    start_sync(&app, id).await;
     let again = app
         .request("POST", &format!("/repos/{id}/sync"), &[], "")
         .await;
@@ -200,12 +203,7 @@ async fn a_sync_that_changes_nothing_shows_the_latest_version() {
             remove: vec![],
         },
     );
-    assert_eq!(
-        app.request("POST", &format!("/repos/{id}/sync"), &[], "")
-            .await
-            .status,
-        200
-    );
+    start_sync(&app, id).await;
     let done = poll_until(&app, id, "done").await;
     let html = scraper::Html::parse_fragment(&done);
     assert_eq!(

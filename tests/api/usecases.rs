@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
-use repo_console::app::deploy::{deploy, DeployOutcome, DeployStep};
+use repo_console::app::deploy::{deploy, DeployOutcome, DeployStep, StepError};
 use repo_console::app::versions::versions_page;
 use repo_console::domain::{DeployRequest, ProductionChanged, Refusal, SeenLive, VersionNumber};
 
@@ -32,6 +32,19 @@ fn setup() -> Setup {
         state,
         fx,
         _dir: dir,
+    }
+}
+
+/// The step, verdict and error of a deploy that must have failed.
+fn failed(outcome: DeployOutcome) -> (DeployStep, ProductionChanged, StepError) {
+    match outcome {
+        DeployOutcome::Failed {
+            step,
+            production_changed,
+            error,
+            ..
+        } => (step, production_changed, error),
+        other => panic!("expected a failed deploy, got {other:?}"),
     }
 }
 
@@ -125,15 +138,7 @@ async fn a_failure_in_the_distribution_step_says_production_did_not_change() {
         Fault::TaskFailed("distribution is locked".into()),
     );
     let outcome = deploy(&s.state, &s.fx.base_os, &request(4, "base-os")).await;
-    let DeployOutcome::Failed {
-        step,
-        production_changed,
-        error,
-        ..
-    } = outcome
-    else {
-        panic!("{outcome:?}")
-    };
+    let (step, production_changed, error) = failed(outcome);
     assert_eq!(step, DeployStep::PointDistribution);
     assert_eq!(production_changed, ProductionChanged::No);
     assert!(error.to_string().contains("distribution is locked"));
@@ -176,14 +181,7 @@ async fn a_publish_failure_leaves_production_unchanged() {
     ] {
         s.pulp.set(Op::CreatePublication, fault.clone());
         let outcome = deploy(&s.state, &s.fx.base_os, &request(4, "base-os")).await;
-        let DeployOutcome::Failed {
-            step,
-            production_changed,
-            ..
-        } = outcome
-        else {
-            panic!("{fault:?}: {outcome:?}")
-        };
+        let (step, production_changed, _) = failed(outcome);
         assert_eq!(
             (step, production_changed),
             (DeployStep::Publish, ProductionChanged::No),
@@ -202,12 +200,7 @@ async fn a_lost_answer_after_the_change_landed_is_reported_as_changed() {
     s.pulp
         .set(Op::UpdateDistribution, Fault::AppliedThenTimeout);
     let outcome = deploy(&s.state, &s.fx.base_os, &request(4, "base-os")).await;
-    let DeployOutcome::Failed {
-        production_changed, ..
-    } = outcome
-    else {
-        panic!("{outcome:?}")
-    };
+    let (_, production_changed, _) = failed(outcome);
     assert_eq!(
         production_changed,
         ProductionChanged::Yes,
@@ -221,12 +214,7 @@ async fn an_ambiguous_failure_that_cannot_be_checked_is_unknown() {
     s.pulp.set(Op::UpdateDistribution, Fault::Timeout);
     s.pulp.set_after(Op::GetDistribution, Fault::Reset, 1); // the check before step 2 passes, the re-read fails
     let outcome = deploy(&s.state, &s.fx.base_os, &request(4, "base-os")).await;
-    let DeployOutcome::Failed {
-        production_changed, ..
-    } = outcome
-    else {
-        panic!("{outcome:?}")
-    };
+    let (_, production_changed, _) = failed(outcome);
     assert_eq!(production_changed, ProductionChanged::Unknown);
 }
 
@@ -257,5 +245,29 @@ async fn the_versions_page_makes_its_upstream_calls_concurrently() {
         memory.take_most_in_flight(),
         4,
         "repo, versions, distributions and publications at once"
+    );
+}
+
+#[tokio::test]
+async fn an_audit_write_that_fails_after_the_change_is_reported_with_the_deploy() {
+    let s = setup();
+    let audit = Arc::new(repo_console::adapters::memory::RecordingAuditSink::default());
+    audit.fail_after(1, "disk full");
+    let state = repo_console::app::AppState {
+        audit: audit.clone(),
+        ..s.state.clone()
+    };
+    let outcome = deploy(&state, &s.fx.base_os, &request(4, "base-os")).await;
+    let DeployOutcome::Deployed {
+        audit: Err(error), ..
+    } = outcome
+    else {
+        panic!("production changed, and the failed outcome line must say so: {outcome:?}")
+    };
+    assert!(error.to_string().contains("disk full"));
+    assert_eq!(audit.records().len(), 1, "only the started line was kept");
+    assert_eq!(
+        versions_page(&state, &s.fx.base_os).await.deployed,
+        Some(VersionNumber::new(4))
     );
 }

@@ -249,20 +249,4 @@ impl InMemoryPulp {
         }
         href
     }
-
-    /// Changes the verification settings of a repository.
-    pub fn set_verification(&self, id: &RepoId, verification: RepoVerification) {
-        if let Ok(entry) = self.lock().repo_mut(id) {
-            entry.repo.verification = verification;
-        }
-    }
-
-    /// The id of the repository named `name`.
-    pub fn repo_id(&self, name: &str) -> Option<RepoId> {
-        self.lock()
-            .repos
-            .values()
-            .find(|r| r.repo.name.as_deref() == Some(name))
-            .map(|r| r.repo.id.clone())
-    }
 }

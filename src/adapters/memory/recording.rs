@@ -12,7 +12,8 @@ use crate::ports::{AuditError, AuditSink, Clock};
 #[derive(Default)]
 pub struct RecordingAuditSink {
     records: Mutex<Vec<DeployRecord>>,
-    failure: Mutex<Option<String>>,
+    /// After this many more records, every write fails with the reason.
+    failure: Mutex<Option<(usize, String)>>,
 }
 
 impl RecordingAuditSink {
@@ -23,23 +24,25 @@ impl RecordingAuditSink {
             .clone()
     }
 
-    /// From now on every write fails with `reason` (`None` heals it).
-    pub fn fail_with(&self, reason: Option<&str>) {
-        *self.failure.lock().unwrap_or_else(|p| p.into_inner()) = reason.map(str::to_owned);
+    /// Keeps `records` more records, then fails every write (and writability check) with `reason`.
+    pub fn fail_after(&self, records: usize, reason: &str) {
+        *self.failure.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some((records, reason.to_owned()));
     }
 
-    fn failure(&self) -> Result<(), AuditError> {
-        match self
-            .failure
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-        {
-            Some(reason) => Err(AuditError {
+    /// The failure due now, if any; `counting` uses up one of the records still allowed.
+    fn failure(&self, counting: bool) -> Result<(), AuditError> {
+        let mut failure = self.failure.lock().unwrap_or_else(|p| p.into_inner());
+        match failure.as_mut() {
+            Some((0, reason)) => Err(AuditError {
                 target: "memory".into(),
-                reason,
+                reason: reason.clone(),
             }),
-            None => Ok(()),
+            Some((left, _)) if counting => {
+                *left -= 1;
+                Ok(())
+            }
+            _ => Ok(()),
         }
     }
 }
@@ -47,7 +50,7 @@ impl RecordingAuditSink {
 #[async_trait]
 impl AuditSink for RecordingAuditSink {
     async fn record(&self, record: &DeployRecord) -> Result<(), AuditError> {
-        self.failure()?;
+        self.failure(true)?;
         self.records
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -56,7 +59,7 @@ impl AuditSink for RecordingAuditSink {
     }
 
     async fn check_writable(&self) -> Result<(), AuditError> {
-        self.failure()
+        self.failure(false)
     }
 }
 
