@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use repo_console::app::{config, startup};
+use repo_console::wiring::{config, startup};
 
 /// A web console for the versions of Pulp 3 RPM repositories and their deployment.
 #[derive(Parser)]

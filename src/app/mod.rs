@@ -1,13 +1,11 @@
-//! The application: use cases over the ports, configuration and wiring.
+//! The application: use cases over the ports. It depends on `domain` and `ports` only;
+//! the composition root ([`crate::wiring`]) builds the adapters and hands them in.
 
-pub mod config;
 pub mod dashboard;
 pub mod deploy;
 mod deploy_lock;
 mod deploy_steps;
 pub mod facts;
-mod pulp_cli;
-pub mod startup;
 pub mod state;
 pub mod sync;
 pub mod versions;

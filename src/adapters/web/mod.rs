@@ -7,6 +7,7 @@ mod extract;
 mod handlers;
 mod request_log;
 mod security;
+mod server;
 pub mod views;
 
 use axum::extract::DefaultBodyLimit;
@@ -17,6 +18,7 @@ use crate::app::AppState;
 
 pub use errors::WebError;
 pub use security::CSP;
+pub use server::{serve, shutdown_signal};
 
 /// Request bodies larger than this are refused (413): a deploy form is a few bytes.
 const BODY_LIMIT: usize = 16 * 1024;

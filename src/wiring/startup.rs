@@ -1,4 +1,4 @@
-//! Startup: the ONE place that names concrete adapters and wires them into the app.
+//! Startup: builds the adapters the configuration names and wires them into the app.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,10 +12,10 @@ use crate::adapters::identity_fixed::FixedOperator;
 use crate::adapters::memory::{demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, PulpSettings, Secret, SetupError};
 use crate::adapters::web;
+use crate::app::{AppState, DeployLocks};
 use crate::ports::{AuditSink, RepositoryManager};
 
 use super::config::{AuditSinkKind, Config, RawPulp};
-use super::{AppState, DeployLocks};
 
 /// Which upstream the console talks to, for the startup log.
 pub enum Upstream {
@@ -112,60 +112,12 @@ pub async fn run(config: Config) -> Result<(), String> {
         AuditSinkKind::Jsonl(path) => tracing::info!(path = %path.display(), "audit log"),
         AuditSinkKind::Stdout => tracing::info!("audit log on standard output"),
     }
-    serve(listener, state, shutdown_signal(), config.shutdown_grace)
-        .await
-        .map_err(|e| format!("cannot serve: {e}"))
-}
-
-/// Serves until `shutdown` completes; then stops accepting and lets requests in flight
-/// (a deploy) finish, for at most `grace`.
-pub async fn serve(
-    listener: TcpListener,
-    state: AppState,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-    grace: Duration,
-) -> std::io::Result<()> {
-    tracing::info!(
-        "repo-console listening on http://{}/",
-        listener.local_addr()?
-    );
-    let (fired_tx, mut fired_rx) = tokio::sync::watch::channel(false);
-    let signal = async move {
-        shutdown.await;
-        tracing::info!("shutting down: no new connections; finishing requests in flight");
-        let _ = fired_tx.send(true);
-    };
-    let server = axum::serve(listener, web::router(state)).with_graceful_shutdown(signal);
-    let deadline = async move {
-        let _ = fired_rx.wait_for(|fired| *fired).await;
-        tokio::time::sleep(grace).await;
-    };
-    tokio::select! {
-        served = server => served,
-        () = deadline => {
-            tracing::warn!(?grace, "requests still in flight after the grace period: exiting anyway");
-            Ok(())
-        }
-    }
-}
-
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(error) => {
-                tracing::warn!(%error, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
-            }
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! { () = ctrl_c => {}, () = terminate => {} }
+    web::serve(
+        listener,
+        state,
+        web::shutdown_signal(),
+        config.shutdown_grace,
+    )
+    .await
+    .map_err(|e| format!("cannot serve: {e}"))
 }
