@@ -2,26 +2,24 @@
 //! in-memory upstream (so the figures are the console's own cost, not Pulp's), and the
 //! process's peak memory. Run: `cargo bench --bench pages`. Figures, not assertions.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::memory::{FixedClock, InMemoryPulp, MemoryOptions, RecordingAuditSink};
 use repo_console::adapters::web::views::{dashboard::dashboard_page, versions::versions_page};
-use repo_console::app::{dashboard, versions, AppState, DeployLocks};
+use repo_console::app::{dashboard, versions, AppState};
 use repo_console::domain::{ChecksumType, RepoVerification, VersionNumber};
 
 fn state(pulp: Arc<InMemoryPulp>) -> AppState {
-    AppState {
-        manager: pulp,
-        audit: Arc::new(RecordingAuditSink::default()),
-        clock: Arc::new(FixedClock(chrono::Utc::now())),
-        identity: Arc::new(FixedOperator::default()),
-        production: Arc::new(HashMap::new()),
-        deploy_locks: DeployLocks::default(),
-        page_size: 100,
-    }
+    AppState::builder(
+        pulp,
+        Arc::new(RecordingAuditSink::default()),
+        Arc::new(FixedClock(chrono::Utc::now())),
+        Arc::new(FixedOperator::default()),
+    )
+    .page_size(100)
+    .build()
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {
@@ -75,7 +73,9 @@ async fn main() {
     let mut bytes = 0;
     for _ in 0..30 {
         let t = Instant::now();
-        let page = versions::versions_page(&state, &big).await;
+        let page = versions::versions_page(&state, &big)
+            .await
+            .expect("a known repository");
         build.push(t.elapsed());
         let t = Instant::now();
         bytes = versions_page(&page).into_string().len();

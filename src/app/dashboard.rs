@@ -3,10 +3,10 @@
 use std::collections::HashMap;
 
 use crate::domain::{Badge, RepoId, Repository, SyncState};
-use crate::ports::{PageRequest, TaskReport};
+use crate::ports::PageRequest;
 
 use super::state::AppState;
-use super::sync::{sync_state, SyncCell};
+use super::sync::SyncCell;
 
 /// One repository on the dashboard.
 #[derive(Debug, Clone)]
@@ -33,7 +33,7 @@ pub struct Dashboard {
 
 /// Two upstream calls whatever the number of repositories: a page of repositories, then
 /// the newest sync task of each (one call for all).
-#[tracing::instrument(skip_all, fields(page))]
+#[tracing::instrument(skip_all, fields(page = page))]
 pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
     let limit = state.page_size.max(1);
     let offset = page.saturating_mul(limit);
@@ -52,15 +52,17 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
     {
         Ok(page) => page,
         Err(error) => {
+            tracing::warn!(%error, "dashboard: repositories not listed");
             board.error = Some(format!("Could not list repositories: {error}"));
             return board;
         }
     };
     board.total = repos.total;
     let ids: Vec<RepoId> = repos.items.iter().map(|r| r.id.clone()).collect();
-    let tasks = match state.manager.latest_sync_tasks(&ids).await {
-        Ok(tasks) => tasks,
+    let syncs = match state.manager.sync_states(&ids).await {
+        Ok(syncs) => syncs,
         Err(error) => {
+            tracing::warn!(%error, "dashboard: synchronization states not read");
             board.sync_error = Some(format!("Could not read synchronization tasks: {error}"));
             HashMap::new()
         }
@@ -68,20 +70,16 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
     board.rows = repos
         .items
         .iter()
-        .map(|repo| row(repo, tasks.get(&repo.id)))
+        .map(|repo| row(repo, syncs.get(&repo.id)))
         .collect();
     board
 }
 
-fn row(repo: &Repository, task: Option<&TaskReport>) -> DashboardRow {
+fn row(repo: &Repository, sync: Option<&SyncState>) -> DashboardRow {
     DashboardRow {
         id: repo.id.clone(),
         name: repo.display_name().to_owned(),
         badge: repo.verification.badge(),
-        sync: SyncCell {
-            state: task.map_or(SyncState::Idle, sync_state),
-            has_remote: repo.remote.is_some(),
-            latest: repo.latest_version.as_ref().and_then(|v| v.number()),
-        },
+        sync: SyncCell::of(repo, sync.cloned().unwrap_or(SyncState::Idle)),
     }
 }

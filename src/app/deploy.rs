@@ -3,15 +3,16 @@
 //! The server re-checks every precondition, whatever the page showed. Once upstream is
 //! touched, the answer always says whether production changed: no, yes, or unknown.
 
+use crate::domain::TaskHref;
 use crate::domain::{
     check_request, plan_deploy, AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest,
     ProductionChanged, PublicationHref, Refusal, RepoId, VersionNumber,
 };
-use crate::ports::{AuditError, UpstreamError};
+use crate::ports::AuditError;
 
 pub use super::deploy_steps::StepError;
 use super::deploy_steps::{ensure_unmoved, point_production, publish, StepFailure};
-use super::facts::deploy_facts;
+use super::facts::{deploy_facts, ReadError};
 use super::state::AppState;
 
 /// Why a preview cannot be shown.
@@ -19,8 +20,19 @@ use super::state::AppState;
 pub enum PreviewError {
     #[error(transparent)]
     Refused(#[from] Refusal),
-    #[error("Could not read the repository from Pulp: {0}")]
-    Upstream(#[from] UpstreamError),
+    #[error(transparent)]
+    Unreadable(#[from] ReadError),
+}
+
+/// Why a deploy did not start: nothing was changed upstream and nothing was audited.
+#[derive(Debug, thiserror::Error)]
+pub enum NotStarted {
+    /// The facts could not be read.
+    #[error(transparent)]
+    Unreadable(#[from] ReadError),
+    /// The audit log cannot take the deploy's lines.
+    #[error("Deploy refused: {0}. Fix the audit log first.")]
+    AuditUnavailable(AuditError),
 }
 
 /// The preview of a deploy: what would change, with the text to type.
@@ -53,13 +65,15 @@ pub enum DeployOutcome {
     /// A precondition failed; nothing was changed upstream and nothing was audited.
     Refused(Refusal),
     /// The facts could not be read, or the audit log is not writable: nothing was changed.
-    NotStarted(String),
+    NotStarted(NotStarted),
     /// A step failed after the deploy started.
     Failed {
         plan: Box<DeployPlan>,
         step: DeployStep,
         error: StepError,
         production_changed: ProductionChanged,
+        /// Pulp's task of the failed step, when Pulp named one: what an operator checks.
+        task: Option<TaskHref>,
         audit: Result<(), AuditError>,
     },
 }
@@ -73,9 +87,8 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
     let facts = match deploy_facts(state, id).await {
         Ok(facts) => facts,
         Err(error) => {
-            return DeployOutcome::NotStarted(sentence(format!(
-                "Could not read the repository from Pulp: {error}"
-            )))
+            tracing::warn!(%error, "deploy not started: the repository could not be read");
+            return DeployOutcome::NotStarted(error.into());
         }
     };
     let plan = match check_request(&facts, request) {
@@ -88,9 +101,8 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
         Err(error) => Err(error),
     };
     if let Err(error) = ready {
-        return DeployOutcome::NotStarted(format!(
-            "Deploy refused: {error}. Fix the audit log first."
-        ));
+        tracing::error!(%error, "deploy not started: the audit log cannot be written");
+        return DeployOutcome::NotStarted(NotStarted::AuditUnavailable(error));
     }
     let result = run_steps(state, &plan).await;
     finish(state, deploy_id, plan, result).await
@@ -125,7 +137,10 @@ async fn finish(
             failure.publication.clone(),
             AuditOutcome::Failed {
                 production_changed: failure.production_changed,
-                error: failure.error.to_string(),
+                error: match &failure.task {
+                    Some(task) => format!("{} (Pulp task {task})", failure.error),
+                    None => failure.error.to_string(),
+                },
             },
         ),
     };
@@ -137,13 +152,23 @@ async fn finish(
             publication,
             audit,
         },
-        Err((step, failure)) => DeployOutcome::Failed {
-            plan,
-            step,
-            error: failure.error,
-            production_changed: failure.production_changed,
-            audit,
-        },
+        Err((step, failure)) => {
+            tracing::warn!(
+                ?step,
+                error = %failure.error,
+                production_changed = ?failure.production_changed,
+                task = failure.task.as_ref().map(TaskHref::as_str),
+                "deploy failed"
+            );
+            DeployOutcome::Failed {
+                plan,
+                step,
+                error: failure.error,
+                production_changed: failure.production_changed,
+                task: failure.task,
+                audit,
+            }
+        }
     }
 }
 
@@ -164,34 +189,4 @@ async fn audit(
         tracing::error!(%error, record = ?record, "audit line not written");
     }
     written
-}
-
-/// Ends `text` with one period (upstream's messages may already end with one).
-fn sentence(text: String) -> String {
-    if text.ends_with('.') {
-        text
-    } else {
-        text + "."
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_not_started_reason_ends_with_exactly_one_period() {
-        let auth = UpstreamError::Auth("Invalid username/password.".into());
-        let why = sentence(format!("Could not read the repository from Pulp: {auth}"));
-        assert!(
-            why.ends_with("username and password.") && !why.contains(".."),
-            "{why}"
-        );
-        let http = UpstreamError::Http {
-            status: 500,
-            message: "boom".into(),
-        };
-        let why = sentence(format!("Could not read the repository from Pulp: {http}"));
-        assert!(why.ends_with("boom."), "{why}");
-    }
 }

@@ -1,13 +1,29 @@
 //! The upstream steps of a deploy, each answering truthfully whether production changed.
 
-use crate::domain::{Distribution, ProductionChanged, PublicationHref, VersionHref};
-use crate::ports::{RepositoryManager, UpstreamError};
+use crate::domain::{
+    needs_reread, production_changed, Distribution, ProductionChanged, PublicationHref, Reread,
+    TaskHref, VersionHref,
+};
+use crate::ports::{RepositoryManager, UpstreamError, WriteOutcome};
 
 /// What stopped a deploy once it had started.
 #[derive(Debug, thiserror::Error)]
 pub enum StepError {
+    /// A read the step needed failed.
     #[error(transparent)]
-    Upstream(#[from] UpstreamError),
+    Upstream(UpstreamError),
+    /// Pulp refused the request: it did nothing.
+    #[error("Pulp refused the request: {0}")]
+    Refused(UpstreamError),
+    /// Pulp accepted the request and its task ended without carrying it out.
+    #[error("{0}")]
+    TaskEnded(UpstreamError),
+    /// Pulp may have accepted the publication request: it may still create the publication.
+    #[error("{0}; Pulp may still create the publication (a publication serves nothing until a distribution points at it)")]
+    PublishUnknown(UpstreamError),
+    /// Pulp may have accepted the distribution update: it may still land.
+    #[error("{0}; the update of the distribution may still land")]
+    PointUnknown(UpstreamError),
     /// The production distribution no longer points where it did when the deploy was planned.
     #[error("production moved while this deploy ran (the distribution now points at {now}); another deploy happened meanwhile. Reload the page and check before deploying again")]
     ProductionMoved { now: String },
@@ -20,42 +36,36 @@ pub struct StepFailure {
     pub production_changed: ProductionChanged,
     /// The publication, when it had been created before the failure.
     pub publication: Option<PublicationHref>,
+    /// Pulp's task of the failed step, when Pulp named one: what an operator checks.
+    pub task: Option<TaskHref>,
 }
 
 impl StepFailure {
-    fn unchanged(error: impl Into<StepError>, publication: Option<&PublicationHref>) -> Self {
+    fn unchanged(error: StepError, publication: Option<&PublicationHref>) -> Self {
         Self {
-            error: error.into(),
+            error,
             production_changed: ProductionChanged::No,
             publication: publication.cloned(),
+            task: None,
         }
     }
 }
 
-/// Step 1: publish the version and wait for the task. Production is never changed by it.
+/// Step 1: publish the version. Production is never changed by it.
 pub async fn publish(
     manager: &dyn RepositoryManager,
     version: &VersionHref,
 ) -> Result<PublicationHref, StepFailure> {
-    let task = manager
-        .create_publication(version)
-        .await
-        .map_err(|e| StepFailure::unchanged(e, None))?;
-    let finished = manager
-        .wait_for_task(&task)
-        .await
-        .map_err(|e| StepFailure::unchanged(e, None))?;
-    finished
-        .created_resources
-        .iter()
-        .find(|href| href.contains("/publications/"))
-        .map(PublicationHref::new)
-        .ok_or_else(|| {
-            let error = UpstreamError::BadResponse(format!(
-                "the publish task {task} finished without naming a publication"
-            ));
-            StepFailure::unchanged(error, None)
-        })
+    let (error, task) = match manager.publish(version).await {
+        WriteOutcome::Applied(publication) => return Ok(publication),
+        WriteOutcome::Refused(error) => (StepError::Refused(error), None),
+        WriteOutcome::Failed { error, task } => (StepError::TaskEnded(error), Some(task)),
+        WriteOutcome::Unknown { error, task } => (StepError::PublishUnknown(error), task),
+    };
+    Err(StepFailure {
+        task,
+        ..StepFailure::unchanged(error, None)
+    })
 }
 
 /// Just before step 2: production must still point where it did when the deploy was
@@ -68,7 +78,7 @@ pub async fn ensure_unmoved(
     let now = manager
         .get_distribution(&planned.href)
         .await
-        .map_err(|e| StepFailure::unchanged(e, Some(publication)))?;
+        .map_err(|e| StepFailure::unchanged(StepError::Upstream(e), Some(publication)))?;
     if now.publication == planned.publication {
         return Ok(());
     }
@@ -81,32 +91,48 @@ pub async fn ensure_unmoved(
     ))
 }
 
-/// Step 2: point the production distribution at the publication and wait for the task.
-/// When the outcome is ambiguous, the distribution is read again to find out.
+/// Step 2: point the production distribution at the publication. When Pulp's answer does
+/// not settle the outcome, the distribution is read again, and the domain's rule decides.
 pub async fn point_production(
     manager: &dyn RepositoryManager,
     distribution: &Distribution,
     publication: &PublicationHref,
 ) -> Result<(), StepFailure> {
-    let result = match manager
-        .update_distribution(&distribution.href, publication)
-        .await
-    {
-        Ok(task) => manager.wait_for_task(&task).await.map(drop),
-        Err(error) => Err(error),
+    let outcome = manager
+        .point_distribution(&distribution.href, publication)
+        .await;
+    let verdict = outcome.verdict();
+    let reread = if needs_reread(verdict) {
+        reread(manager, distribution).await
+    } else {
+        Reread::Unreadable
     };
-    let Err(error) = result else { return Ok(()) };
-    let production_changed = match manager.get_distribution(&distribution.href).await {
-        Ok(now) if now.publication.as_ref() == Some(publication) => ProductionChanged::Yes,
-        Ok(now) if now.publication == distribution.publication && error.certainly_not_applied() => {
-            ProductionChanged::No
-        }
-        Err(_) | Ok(_) if error.certainly_not_applied() => ProductionChanged::No,
-        _ => ProductionChanged::Unknown,
+    let production_changed = production_changed(
+        verdict,
+        &reread,
+        distribution.publication.as_ref(),
+        publication,
+    );
+    let (error, task) = match outcome {
+        WriteOutcome::Applied(()) => return Ok(()),
+        WriteOutcome::Refused(error) => (StepError::Refused(error), None),
+        WriteOutcome::Failed { error, task } => (StepError::TaskEnded(error), Some(task)),
+        WriteOutcome::Unknown { error, task } => (StepError::PointUnknown(error), task),
     };
     Err(StepFailure {
-        error: error.into(),
+        error,
         production_changed,
         publication: Some(publication.clone()),
+        task,
     })
+}
+
+async fn reread(manager: &dyn RepositoryManager, distribution: &Distribution) -> Reread {
+    match manager.get_distribution(&distribution.href).await {
+        Ok(now) => Reread::Serves(now.publication),
+        Err(error) => {
+            tracing::warn!(%error, distribution = %distribution.name, "re-reading the production distribution failed");
+            Reread::Unreadable
+        }
+    }
 }

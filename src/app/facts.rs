@@ -82,10 +82,35 @@ impl Snapshot {
     }
 }
 
+/// Pulp has no repository with this id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Pulp has no RPM repository {0} (it may have been deleted). Pick one on the dashboard.")]
+pub struct UnknownRepository(pub RepoId);
+
+/// Why the facts of a repository could not be read.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ReadError {
+    #[error(transparent)]
+    UnknownRepository(#[from] UnknownRepository),
+    #[error("Could not read the repository from Pulp: {0}")]
+    Upstream(#[from] UpstreamError),
+}
+
+/// The repository as read, with a 404 from Pulp told apart from other failures.
+pub fn known_repo(
+    id: &RepoId,
+    read: Result<Repository, UpstreamError>,
+) -> Result<Repository, ReadError> {
+    read.map_err(|error| match error {
+        e if e.is_not_found() => ReadError::UnknownRepository(UnknownRepository(id.clone())),
+        e => ReadError::Upstream(e),
+    })
+}
+
 /// Everything a deploy needs to know; fails when any part could not be read.
-pub async fn deploy_facts(state: &AppState, id: &RepoId) -> Result<DeployFacts, UpstreamError> {
+pub async fn deploy_facts(state: &AppState, id: &RepoId) -> Result<DeployFacts, ReadError> {
     let snap = snapshot(state.manager.as_ref(), id).await;
-    let repo = snap.repo.clone()?;
+    let repo = known_repo(id, snap.repo.clone())?;
     let production = snap.production(state, &repo)?;
     let versions = snap.versions?;
     Ok(DeployFacts {

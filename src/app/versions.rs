@@ -3,8 +3,9 @@
 use serde::Serialize;
 
 use crate::domain::{build_version_views, RepoId, RepoVerification, VersionNumber, VersionView};
+use crate::ports::UpstreamError;
 
-use super::facts::snapshot;
+use super::facts::{known_repo, snapshot, ReadError, UnknownRepository};
 use super::state::AppState;
 
 /// Everything the versions page shows (the spec's page content).
@@ -23,33 +24,49 @@ pub struct VersionsPage {
     pub error: Option<String>,
 }
 
+impl VersionsPage {
+    /// The page when the repository or its versions could not be read: no version listed.
+    fn unreadable(id: &RepoId, error: &UpstreamError) -> Self {
+        Self {
+            repo_name: id.to_string(),
+            uuid: id.clone(),
+            versions: Vec::new(),
+            verification: None,
+            deployed: None,
+            deployed_unknown: None,
+            error: Some(error.to_string()),
+        }
+    }
+}
+
 /// Reads the repository, its versions and production concurrently and builds the page.
-/// An upstream failure never fails the page: it is rendered with the error text.
+/// An upstream failure never fails the page: it is rendered with the error text. Only a
+/// repository Pulp does not have is an error.
 #[tracing::instrument(skip_all, fields(repo = %id))]
-pub async fn versions_page(state: &AppState, id: &RepoId) -> VersionsPage {
+pub async fn versions_page(
+    state: &AppState,
+    id: &RepoId,
+) -> Result<VersionsPage, UnknownRepository> {
     let snap = snapshot(state.manager.as_ref(), id).await;
-    let (repo, versions) = match (&snap.repo, &snap.versions) {
-        (Ok(repo), Ok(versions)) => (repo, versions),
-        (Err(error), _) | (_, Err(error)) => {
+    let read = known_repo(id, snap.repo.clone()).and_then(|repo| match &snap.versions {
+        Ok(versions) => Ok((repo, versions)),
+        Err(error) => Err(ReadError::Upstream(error.clone())),
+    });
+    let (repo, versions) = match read {
+        Ok(found) => found,
+        Err(ReadError::UnknownRepository(unknown)) => return Err(unknown),
+        Err(ReadError::Upstream(error)) => {
             tracing::warn!(%error, "versions page rendered without versions");
-            return VersionsPage {
-                repo_name: id.to_string(),
-                uuid: id.clone(),
-                versions: Vec::new(),
-                verification: None,
-                deployed: None,
-                deployed_unknown: None,
-                error: Some(error.to_string()),
-            };
+            return Ok(VersionsPage::unreadable(id, &error));
         }
     };
-    let production = snap.production(state, repo);
+    let production = snap.production(state, &repo);
     let deployed = production
         .as_ref()
         .ok()
         .and_then(|p| p.deployed.as_ref())
         .map(|d| d.number);
-    VersionsPage {
+    Ok(VersionsPage {
         repo_name: repo.display_name().to_owned(),
         uuid: id.clone(),
         versions: build_version_views(versions, repo.verification.badge(), deployed),
@@ -57,5 +74,5 @@ pub async fn versions_page(state: &AppState, id: &RepoId) -> VersionsPage {
         deployed,
         deployed_unknown: production.err().map(|e| e.to_string()),
         error: None,
-    }
+    })
 }

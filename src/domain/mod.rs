@@ -12,6 +12,7 @@ pub mod repository;
 pub mod sync;
 pub mod verification;
 pub mod version;
+pub mod write;
 
 pub use audit::{AuditOutcome, DeployId, DeployRecord};
 pub use deployment::{
@@ -26,3 +27,4 @@ pub use repository::{Distribution, Publication, RepoVersion, Repository};
 pub use sync::{short_reason, SyncProgress, SyncState};
 pub use verification::{Badge, ChecksumType, RepoVerification};
 pub use version::{build_version_views, newest_first, signed, VersionNumber, VersionView};
+pub use write::{needs_reread, production_changed, Reread, WriteVerdict};

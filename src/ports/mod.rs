@@ -9,7 +9,4 @@ pub mod repository_manager;
 pub use audit_sink::{AuditError, AuditSink};
 pub use clock::Clock;
 pub use operator_identity::OperatorIdentity;
-pub use repository_manager::{
-    FinishedTask, Page, PageRequest, ProgressReport, RepositoryManager, TaskReport, TaskState,
-    UpstreamError,
-};
+pub use repository_manager::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};

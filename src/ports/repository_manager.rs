@@ -6,7 +6,7 @@ use async_trait::async_trait;
 
 use crate::domain::{
     Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, TaskHref, VersionHref,
+    Repository, SyncState, TaskHref, VersionHref, WriteVerdict,
 };
 
 /// Why an upstream call failed. Adapter-neutral: the message is for operators.
@@ -43,15 +43,18 @@ pub enum UpstreamError {
 }
 
 impl UpstreamError {
-    /// True when upstream certainly did not carry the request out: it said no (4xx),
-    /// or no connection was ever made. Anything else leaves the outcome unknown.
-    pub fn certainly_not_applied(&self) -> bool {
+    /// True when this answer to a request proves upstream did not accept it: it said no
+    /// (4xx), or no connection was ever made. Anything else (5xx, a lost or unreadable
+    /// answer) leaves open whether upstream went ahead.
+    pub fn proves_refusal(&self) -> bool {
         match self {
             Self::Http { status, .. } => (400..500).contains(status),
-            Self::Auth(_) | Self::Unreachable(_) | Self::TaskFailed(_) | Self::TaskCanceled(_) => {
-                true
-            }
-            Self::Timeout(_) | Self::Interrupted(_) | Self::BadResponse(_) => false,
+            Self::Auth(_) | Self::Unreachable(_) => true,
+            Self::Timeout(_)
+            | Self::Interrupted(_)
+            | Self::BadResponse(_)
+            | Self::TaskFailed(_)
+            | Self::TaskCanceled(_) => false,
         }
     }
 
@@ -60,49 +63,41 @@ impl UpstreamError {
     }
 }
 
-/// The state of an upstream task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TaskState {
-    Waiting,
-    Running,
-    Canceling,
-    Completed,
-    Failed,
-    Canceled,
+/// What upstream did with a change the console asked for. The adapter sends the request
+/// and waits for upstream's work to end (retrying a failed look at it until the task
+/// timeout), so that the answer is one of these and never a guess.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WriteOutcome<T> {
+    /// Upstream carried the change out.
+    Applied(T),
+    /// Upstream never accepted the request (it answered 4xx, or no connection was made):
+    /// nothing was changed.
+    Refused(UpstreamError),
+    /// Upstream accepted the request and its work ended without carrying it out (the task
+    /// failed or was canceled).
+    Failed {
+        error: UpstreamError,
+        task: TaskHref,
+    },
+    /// Upstream may have accepted the request and the console could not learn how it ended
+    /// (the answer was lost, or the work had not ended in time): it may still land.
+    Unknown {
+        error: UpstreamError,
+        /// Upstream's task, when it named one: what an operator checks.
+        task: Option<TaskHref>,
+    },
 }
 
-impl TaskState {
-    pub fn is_final(self) -> bool {
-        matches!(self, Self::Completed | Self::Failed | Self::Canceled)
+impl<T> WriteOutcome<T> {
+    /// The outcome without its value, for the domain's rules.
+    pub fn verdict(&self) -> WriteVerdict {
+        match self {
+            Self::Applied(_) => WriteVerdict::Applied,
+            Self::Refused(_) => WriteVerdict::Refused,
+            Self::Failed { .. } => WriteVerdict::Failed,
+            Self::Unknown { .. } => WriteVerdict::Unknown,
+        }
     }
-}
-
-/// One progress report of a task (e.g. "Downloading Artifacts" 3 of 12).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProgressReport {
-    pub code: String,
-    pub message: String,
-    pub done: u64,
-    pub total: Option<u64>,
-}
-
-/// A snapshot of an upstream task.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TaskReport {
-    pub href: TaskHref,
-    pub state: TaskState,
-    pub progress: Vec<ProgressReport>,
-    /// Upstream's description of the failure, when it failed.
-    pub error: Option<String>,
-    /// Addresses of what the task created (a version, a publication…).
-    pub created_resources: Vec<String>,
-}
-
-/// A task that completed successfully.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FinishedTask {
-    pub href: TaskHref,
-    pub created_resources: Vec<String>,
 }
 
 /// Which slice of a long list to read.
@@ -119,8 +114,9 @@ pub struct Page<T> {
     pub total: u64,
 }
 
-/// The repository manager (Pulp 3 with pulp_rpm). Every list operation returns the whole
-/// list (adapters follow pagination) unless it takes a [`PageRequest`].
+/// The repository manager (Pulp 3 with pulp_rpm), in the console's terms. Every list
+/// operation returns the whole list (adapters follow pagination) unless it takes a
+/// [`PageRequest`]. Changes wait for upstream's work to end and answer a [`WriteOutcome`].
 #[async_trait]
 pub trait RepositoryManager: Send + Sync {
     /// One page of RPM repositories, in upstream's order (by name).
@@ -135,7 +131,7 @@ pub trait RepositoryManager: Send + Sync {
     /// Every RPM distribution, in upstream's order.
     async fn list_distributions(&self) -> Result<Vec<Distribution>, UpstreamError>;
 
-    /// One distribution (to re-read where production points).
+    /// One distribution, read fresh (where production points now).
     async fn get_distribution(
         &self,
         href: &DistributionHref,
@@ -147,33 +143,30 @@ pub trait RepositoryManager: Send + Sync {
     /// Every publication of any version of a repository.
     async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError>;
 
-    /// Starts publishing a repository version; answers the task to wait for.
-    async fn create_publication(&self, version: &VersionHref) -> Result<TaskHref, UpstreamError>;
+    /// Publishes a repository version and answers the new publication once it exists.
+    /// Publishing serves nothing by itself.
+    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref>;
 
-    /// Starts pointing a distribution at a publication; answers the task to wait for.
-    async fn update_distribution(
+    /// Points a distribution at a publication; `Applied` once it serves it.
+    async fn point_distribution(
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
-    ) -> Result<TaskHref, UpstreamError>;
+    ) -> WriteOutcome<()>;
 
-    /// Waits until the task ends. `Ok` only when it completed; `TaskFailed`/`TaskCanceled`
-    /// when it ended otherwise; `Timeout` when it had not ended in the allowed time
-    /// (its outcome is then unknown).
-    async fn wait_for_task(&self, task: &TaskHref) -> Result<FinishedTask, UpstreamError>;
+    /// Starts synchronizing a repository from a remote; answers its state just after.
+    async fn start_sync(
+        &self,
+        id: &RepoId,
+        remote: &RemoteHref,
+    ) -> Result<SyncState, UpstreamError>;
 
-    /// A snapshot of one task.
-    async fn get_task(&self, task: &TaskHref) -> Result<TaskReport, UpstreamError>;
-
-    /// Starts synchronizing a repository from a remote; answers the task.
-    async fn sync(&self, id: &RepoId, remote: &RemoteHref) -> Result<TaskHref, UpstreamError>;
-
-    /// The newest synchronization task of each given repository (absent when it has none),
-    /// in a bounded number of upstream calls whatever the number of repositories.
-    async fn latest_sync_tasks(
+    /// The state of the newest synchronization of each given repository (absent when it
+    /// has none), in a bounded number of upstream calls whatever the number of repositories.
+    async fn sync_states(
         &self,
         ids: &[RepoId],
-    ) -> Result<HashMap<RepoId, TaskReport>, UpstreamError>;
+    ) -> Result<HashMap<RepoId, SyncState>, UpstreamError>;
 }
 
 #[cfg(test)]

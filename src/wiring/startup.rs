@@ -12,7 +12,7 @@ use crate::adapters::identity_fixed::FixedOperator;
 use crate::adapters::memory::{demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, PulpSettings, Secret, SetupError};
 use crate::adapters::web;
-use crate::app::{AppState, DeployLocks};
+use crate::app::AppState;
 use crate::ports::{AuditSink, RepositoryManager};
 
 use super::config::{AuditSinkKind, Config, RawPulp};
@@ -29,15 +29,15 @@ pub enum Upstream {
 /// Builds the state from the configuration; fails when the Pulp settings are unusable.
 pub fn build_state(config: &Config) -> Result<(AppState, Upstream), SetupError> {
     let (manager, upstream) = upstream(config)?;
-    let state = AppState {
+    let state = AppState::builder(
         manager,
-        audit: audit_sink(&config.audit),
-        clock: Arc::new(SystemClock),
-        identity: Arc::new(FixedOperator::default()),
-        production: Arc::new(config.production.clone()),
-        deploy_locks: DeployLocks::default(),
-        page_size: config.page_size,
-    };
+        audit_sink(&config.audit),
+        Arc::new(SystemClock),
+        Arc::new(FixedOperator::default()),
+    )
+    .production(config.production.clone())
+    .page_size(config.page_size)
+    .build();
     Ok((state, upstream))
 }
 

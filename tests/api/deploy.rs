@@ -239,9 +239,15 @@ async fn an_ambiguous_distribution_step_says_unknown_and_what_to_check() {
     let app = spawn_app().await;
     app.pulp.set(Op::UpdateDistribution, Fault::TaskNeverEnds);
     let reply = app.deploy(&app.fixture.base_os, "4", "base-os").await;
-    assert_eq!(reply.status, 502);
+    assert_eq!(reply.status, 504, "Pulp's task did not end in time");
     assert!(reply.body.contains("UNKNOWN"), "{}", reply.body);
-    assert!(reply.body.contains("check the production distribution"));
+    assert!(reply.body.contains("Check the production distribution"));
+    let html = reply.html();
+    let task = text(&select(&html, "[data-task]")[0]);
+    assert!(
+        task.starts_with("/pulp/api/v3/tasks/"),
+        "the task to check: {task}"
+    );
     assert_eq!(app.audit_lines()[1]["production_changed"], "unknown");
 }
 

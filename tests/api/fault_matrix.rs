@@ -1,55 +1,72 @@
-//! Every fault at every deploy step: the answer says truthfully whether production changed,
-//! and what Pulp shows afterwards agrees with it.
+//! Every fault at every deploy step: on the first request of each step, on every poll of its
+//! task, and on the re-read after it. The answer must be truthful, checked against what the
+//! fake Pulp shows once every queued task has run: "no" only when production still serves
+//! v2 then, "yes" only when it serves v4.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
+use repo_console::adapters::memory::{Fault, FaultyPulp, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::deploy::{deploy, DeployOutcome, DeployStep};
 use repo_console::domain::{DeployRequest, ProductionChanged, SeenLive, VersionNumber};
 
 use crate::helpers::*;
 
-fn faults() -> Vec<Fault> {
+/// How long the console waits for a task before its outcome counts as unknown.
+const TASK_TIMEOUT: Duration = Duration::from_millis(100);
+/// A slow task: still running when the console gives up on it.
+const SLOW: Duration = Duration::from_millis(250);
+
+fn request_faults() -> Vec<Fault> {
     vec![
         Fault::Http(400),
+        Fault::Http(401),
         Fault::Http(404),
         Fault::Http(500),
         Fault::Timeout,
         Fault::Reset,
         Fault::Interrupted,
         Fault::Malformed,
+    ]
+}
+
+fn task_faults() -> Vec<Fault> {
+    vec![
         Fault::TaskFailed("worker lost".into()),
         Fault::TaskCanceled,
         Fault::TaskNeverEnds,
         Fault::AppliedThenTimeout,
+        Fault::LostAnswer,
+        Fault::Slow(SLOW),
     ]
 }
 
-/// What the console must answer for a fault in the distribution step.
+/// What the console must answer for a fault on the distribution step's first request.
 fn expected_at_distribution(fault: &Fault) -> ProductionChanged {
+    use ProductionChanged::{No, Unknown, Yes};
     match fault {
-        Fault::Http(status) if *status < 500 => ProductionChanged::No,
-        Fault::Reset | Fault::TaskFailed(_) | Fault::TaskCanceled => ProductionChanged::No,
-        Fault::AppliedThenTimeout => ProductionChanged::Yes,
-        Fault::Http(_)
-        | Fault::Timeout
-        | Fault::Interrupted
-        | Fault::Malformed
-        | Fault::TaskNeverEnds => ProductionChanged::Unknown,
+        Fault::Http(status) if *status < 500 => No,
+        Fault::Reset | Fault::TaskFailed(_) | Fault::TaskCanceled => No,
+        // The change landed, or was queued and landed before the re-read: proven by it.
+        Fault::AppliedThenTimeout | Fault::LostAnswer => Yes,
+        // Still running when the console gave up: it lands later.
+        Fault::Slow(_) => Unknown,
+        Fault::Http(_) | Fault::Timeout | Fault::Interrupted | Fault::Malformed => Unknown,
+        Fault::TaskNeverEnds => Unknown,
     }
 }
 
 struct Run {
     outcome: DeployOutcome,
+    /// What production serves once every queued task has run.
     live_after: Option<u64>,
     audit: Vec<serde_json::Value>,
 }
 
-async fn run_with(op: Op, fault: Fault) -> Run {
+async fn run_with(arm: impl FnOnce(&FaultyPulp)) -> Run {
     let options = MemoryOptions {
         task_delay: Duration::ZERO,
-        task_timeout: Duration::from_millis(200),
+        task_timeout: TASK_TIMEOUT,
         ..Default::default()
     };
     let memory = Arc::new(InMemoryPulp::new(options));
@@ -57,13 +74,15 @@ async fn run_with(op: Op, fault: Fault) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let audit_path = dir.path().join("audit.jsonl");
     let (state, pulp) = test_state(&memory, &audit_path);
-    pulp.set(op, fault);
+    arm(&pulp);
     let request = DeployRequest {
         target: VersionNumber::new(4),
         confirm: "base-os".into(),
         seen_live: SeenLive::Version(VersionNumber::new(2)),
     };
     let outcome = deploy(&state, &fx.base_os, &request).await;
+    tokio::time::sleep(SLOW).await;
+    memory.settle_tasks();
     let dist = memory.distribution("base-os-prod").unwrap();
     let live_after = dist
         .publication
@@ -93,6 +112,7 @@ fn claimed(outcome: &DeployOutcome) -> (Option<DeployStep>, ProductionChanged) {
     }
 }
 
+/// The claim agrees with what Pulp shows after every queued task ran, and with the audit.
 fn assert_truthful(case: &str, run: &Run) {
     let (_, changed) = claimed(&run.outcome);
     match changed {
@@ -117,9 +137,9 @@ fn assert_truthful(case: &str, run: &Run) {
 
 #[tokio::test]
 async fn every_fault_in_the_publish_step_leaves_production_unchanged() {
-    for fault in faults() {
+    for fault in request_faults().into_iter().chain(task_faults()) {
         let case = format!("publish {fault:?}");
-        let run = run_with(Op::CreatePublication, fault).await;
+        let run = run_with(|p| p.set(Op::CreatePublication, fault)).await;
         assert_eq!(
             claimed(&run.outcome),
             (Some(DeployStep::Publish), ProductionChanged::No),
@@ -132,11 +152,36 @@ async fn every_fault_in_the_publish_step_leaves_production_unchanged() {
 }
 
 #[tokio::test]
-async fn every_fault_in_the_distribution_step_is_answered_truthfully() {
-    for fault in faults() {
+async fn every_fault_on_the_publish_tasks_polls_leaves_production_unchanged() {
+    for fault in request_faults() {
+        let case = format!("publish polls {fault:?}");
+        let run = run_with(|p| p.fail_polls(Op::CreatePublication, fault, None)).await;
+        assert_eq!(
+            claimed(&run.outcome),
+            (Some(DeployStep::Publish), ProductionChanged::No),
+            "{case}: {:?}",
+            run.outcome
+        );
+        let DeployOutcome::Failed { error, task, .. } = &run.outcome else {
+            unreachable!()
+        };
+        assert!(
+            error
+                .to_string()
+                .contains("may still create the publication")
+                && task.is_some(),
+            "{case}: the operator learns a publication may appear, and which task: {error}"
+        );
+        assert_truthful(&case, &run);
+    }
+}
+
+#[tokio::test]
+async fn every_fault_on_the_distribution_steps_first_request_is_answered_truthfully() {
+    for fault in request_faults().into_iter().chain(task_faults()) {
         let case = format!("distribution {fault:?}");
         let expected = expected_at_distribution(&fault);
-        let run = run_with(Op::UpdateDistribution, fault).await;
+        let run = run_with(|p| p.set(Op::UpdateDistribution, fault)).await;
         assert_eq!(
             claimed(&run.outcome),
             (Some(DeployStep::PointDistribution), expected),
@@ -144,6 +189,77 @@ async fn every_fault_in_the_distribution_step_is_answered_truthfully() {
             run.outcome
         );
         assert_truthful(&case, &run);
+    }
+}
+
+#[tokio::test]
+async fn a_queued_change_whose_polls_fail_is_never_said_to_have_left_production_unchanged() {
+    // The distribution task is accepted and still runs; every look at it fails. It lands
+    // after the console gave up: the only truthful answer then is "unknown".
+    for fault in request_faults() {
+        let case = format!("distribution polls {fault:?} on a running task");
+        let run = run_with(|p| {
+            p.set(Op::UpdateDistribution, Fault::Slow(SLOW));
+            p.fail_polls(Op::UpdateDistribution, fault, None);
+        })
+        .await;
+        assert_eq!(
+            claimed(&run.outcome),
+            (
+                Some(DeployStep::PointDistribution),
+                ProductionChanged::Unknown
+            ),
+            "{case}: {:?}",
+            run.outcome
+        );
+        assert_eq!(run.live_after, Some(4), "{case}: the queued task landed");
+        assert_truthful(&case, &run);
+    }
+}
+
+#[tokio::test]
+async fn polls_that_fail_for_a_moment_are_retried_and_the_deploy_completes() {
+    for fault in request_faults() {
+        let case = format!("distribution polls blip {fault:?}");
+        let run = run_with(|p| p.fail_polls(Op::UpdateDistribution, fault, Some(2))).await;
+        assert!(
+            matches!(run.outcome, DeployOutcome::Deployed { .. }),
+            "{case}: {:?}",
+            run.outcome
+        );
+        assert_truthful(&case, &run);
+    }
+}
+
+#[tokio::test]
+async fn a_reread_that_fails_after_an_inconclusive_answer_gives_unknown_never_no() {
+    let inconclusive = [
+        Fault::TaskFailed("worker lost".into()),
+        Fault::TaskNeverEnds,
+        Fault::LostAnswer,
+        Fault::Slow(SLOW),
+        Fault::Http(500),
+    ];
+    for fault in inconclusive {
+        for reread in [Fault::Http(500), Fault::Timeout, Fault::Reset] {
+            let case = format!("distribution {fault:?}, re-read {reread:?}");
+            let run = run_with(|p| {
+                p.set(Op::UpdateDistribution, fault.clone());
+                // The check before step 2 passes; the re-read after it fails.
+                p.set_after(Op::GetDistribution, reread, 1);
+            })
+            .await;
+            assert_eq!(
+                claimed(&run.outcome),
+                (
+                    Some(DeployStep::PointDistribution),
+                    ProductionChanged::Unknown
+                ),
+                "{case}: {:?}",
+                run.outcome
+            );
+            assert_truthful(&case, &run);
+        }
     }
 }
 
@@ -157,7 +273,7 @@ async fn a_fault_while_reading_before_the_steps_changes_nothing_and_audits_nothi
             Fault::Malformed,
         ] {
             let case = format!("{op:?} {fault:?}");
-            let run = run_with(op, fault).await;
+            let run = run_with(|p| p.set(op, fault)).await;
             assert!(
                 matches!(run.outcome, DeployOutcome::NotStarted(_)),
                 "{case}: {:?}",
@@ -173,7 +289,7 @@ async fn a_fault_while_reading_before_the_steps_changes_nothing_and_audits_nothi
 async fn a_fault_in_the_check_before_the_distribution_step_stops_with_production_unchanged() {
     for fault in [Fault::Http(500), Fault::Timeout, Fault::Interrupted] {
         let case = format!("re-read {fault:?}");
-        let run = run_with(Op::GetDistribution, fault).await;
+        let run = run_with(|p| p.set(Op::GetDistribution, fault)).await;
         assert_eq!(
             claimed(&run.outcome),
             (Some(DeployStep::PointDistribution), ProductionChanged::No),

@@ -12,7 +12,7 @@ use repo_console::adapters::audit_jsonl::JsonlAuditSink;
 use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::memory::{FaultyPulp, FixedClock, InMemoryPulp, MemoryOptions};
 use repo_console::adapters::web;
-use repo_console::app::{AppState, DeployLocks};
+use repo_console::app::AppState;
 use repo_console::domain::{ChecksumType, RepoId, RepoVerification, VersionNumber};
 
 pub const HOSTILE: &str = r#"<script>alert("x")</script> 'q' & "dq""#;
@@ -121,15 +121,14 @@ pub fn test_state(
 ) -> (AppState, Arc<FaultyPulp>) {
     let pulp = Arc::new(FaultyPulp::new(memory.clone()));
     let production = HashMap::from([("fresh".to_owned(), "fresh-prod".to_owned())]);
-    let state = AppState {
-        manager: pulp.clone(),
-        audit: Arc::new(JsonlAuditSink::new(audit_path)),
-        clock: Arc::new(FixedClock(pinned_time())),
-        identity: Arc::new(FixedOperator::default()),
-        production: Arc::new(production),
-        deploy_locks: DeployLocks::default(),
-        page_size: 25,
-    };
+    let state = AppState::builder(
+        pulp.clone(),
+        Arc::new(JsonlAuditSink::new(audit_path)),
+        Arc::new(FixedClock(pinned_time())),
+        Arc::new(FixedOperator::default()),
+    )
+    .production(production)
+    .build();
     (state, pulp)
 }
 
@@ -232,7 +231,7 @@ impl TestApp {
             .filter(|c| {
                 c.starts_with("create_publication")
                     || c.starts_with("update_distribution")
-                    || c.starts_with("sync")
+                    || c.starts_with("sync ")
             })
             .collect()
     }

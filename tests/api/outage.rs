@@ -19,8 +19,11 @@ async fn console_over(base_url: String) -> (WebClient, tempfile::TempDir) {
     };
     let memory = Arc::new(repo_console::adapters::memory::InMemoryPulp::default());
     let dir = tempfile::tempdir().unwrap();
-    let (mut state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
-    state.manager = Arc::new(PulpClient::new(settings).unwrap());
+    let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
+    let state = state
+        .rebuild()
+        .manager(Arc::new(PulpClient::new(settings).unwrap()))
+        .build();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, web::router(state)).await.unwrap() });

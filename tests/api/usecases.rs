@@ -62,7 +62,9 @@ fn request(n: u64, confirm: &str) -> DeployRequest {
 async fn get_repo_failing_renders_the_page_with_the_error_and_no_versions() {
     let s = setup();
     s.pulp.set(Op::GetRepo, Fault::Http(500));
-    let page = versions_page(&s.state, &s.fx.base_os).await;
+    let page = versions_page(&s.state, &s.fx.base_os)
+        .await
+        .expect("a known repository");
     assert_eq!(
         page.repo_name,
         s.fx.base_os.as_str(),
@@ -76,7 +78,9 @@ async fn get_repo_failing_renders_the_page_with_the_error_and_no_versions() {
 async fn list_versions_failing_renders_the_page_with_the_error_and_no_versions() {
     let s = setup();
     s.pulp.set(Op::ListVersions, Fault::Http(503));
-    let page = versions_page(&s.state, &s.fx.base_os).await;
+    let page = versions_page(&s.state, &s.fx.base_os)
+        .await
+        .expect("a known repository");
     assert_eq!(page.repo_name, s.fx.base_os.as_str());
     assert!(page.versions.is_empty());
     assert!(page.error.is_some());
@@ -86,7 +90,9 @@ async fn list_versions_failing_renders_the_page_with_the_error_and_no_versions()
 async fn list_distributions_failing_means_deployed_is_unknown() {
     let s = setup();
     s.pulp.set(Op::ListDistributions, Fault::Timeout);
-    let page = versions_page(&s.state, &s.fx.base_os).await;
+    let page = versions_page(&s.state, &s.fx.base_os)
+        .await
+        .expect("a known repository");
     assert_eq!(page.deployed, None);
     assert!(page.deployed_unknown.is_some());
     assert_eq!(page.versions.len(), 5, "the page is still rendered");
@@ -107,7 +113,9 @@ async fn a_publication_that_cannot_be_fetched_skips_its_distribution() {
     s.pulp.fail_publication(&live);
     let second = s.memory.publish(&s.fx.base_os, VersionNumber::new(3));
     s.memory.add_distribution("base-os-mirror", Some(&second));
-    let page = versions_page(&s.state, &s.fx.base_os).await;
+    let page = versions_page(&s.state, &s.fx.base_os)
+        .await
+        .expect("a known repository");
     assert_eq!(
         page.deployed,
         Some(VersionNumber::new(3)),
@@ -142,7 +150,9 @@ async fn a_failure_in_the_distribution_step_says_production_did_not_change() {
     assert_eq!(step, DeployStep::PointDistribution);
     assert_eq!(production_changed, ProductionChanged::No);
     assert!(error.to_string().contains("distribution is locked"));
-    let page = versions_page(&s.state, &s.fx.base_os).await;
+    let page = versions_page(&s.state, &s.fx.base_os)
+        .await
+        .expect("a known repository");
     assert_eq!(page.deployed, Some(VersionNumber::new(2)));
 }
 
@@ -156,7 +166,9 @@ async fn not_deployed_to_deployed_when_the_gate_passes_and_both_steps_succeed() 
         matches!(outcome, DeployOutcome::Deployed { audit: Ok(()), .. }),
         "{outcome:?}"
     );
-    let page = versions_page(&s.state, &s.fx.base_os).await;
+    let page = versions_page(&s.state, &s.fx.base_os)
+        .await
+        .expect("a known repository");
     assert_eq!(page.deployed, Some(VersionNumber::new(3)));
     let flags: Vec<(u64, bool)> = page
         .versions
@@ -189,7 +201,10 @@ async fn a_publish_failure_leaves_production_unchanged() {
         );
     }
     assert_eq!(
-        versions_page(&s.state, &s.fx.base_os).await.deployed,
+        versions_page(&s.state, &s.fx.base_os)
+            .await
+            .expect("a known repository")
+            .deployed,
         Some(VersionNumber::new(2))
     );
 }
@@ -239,7 +254,9 @@ async fn the_versions_page_makes_its_upstream_calls_concurrently() {
     let dir = tempfile::tempdir().unwrap();
     let (state, _) = test_state(&memory, &dir.path().join("a.jsonl"));
     memory.take_most_in_flight();
-    let page = versions_page(&state, &fx.base_os).await;
+    let page = versions_page(&state, &fx.base_os)
+        .await
+        .expect("a known repository");
     assert_eq!(page.deployed, Some(VersionNumber::new(2)));
     assert_eq!(
         memory.take_most_in_flight(),
@@ -253,10 +270,7 @@ async fn an_audit_write_that_fails_after_the_change_is_reported_with_the_deploy(
     let s = setup();
     let audit = Arc::new(repo_console::adapters::memory::RecordingAuditSink::default());
     audit.fail_after(1, "disk full");
-    let state = repo_console::app::AppState {
-        audit: audit.clone(),
-        ..s.state.clone()
-    };
+    let state = s.state.rebuild().audit(audit.clone()).build();
     let outcome = deploy(&state, &s.fx.base_os, &request(4, "base-os")).await;
     let DeployOutcome::Deployed {
         audit: Err(error), ..
@@ -267,7 +281,10 @@ async fn an_audit_write_that_fails_after_the_change_is_reported_with_the_deploy(
     assert!(error.to_string().contains("disk full"));
     assert_eq!(audit.records().len(), 1, "only the started line was kept");
     assert_eq!(
-        versions_page(&state, &s.fx.base_os).await.deployed,
+        versions_page(&state, &s.fx.base_os)
+            .await
+            .expect("a known repository")
+            .deployed,
         Some(VersionNumber::new(4))
     );
 }

@@ -10,7 +10,7 @@ use repo_console::adapters::memory::{
     FaultyPulp, InMemoryPulp, MemoryOptions, RecordingAuditSink, SyncScript,
 };
 use repo_console::adapters::web;
-use repo_console::app::{AppState, DeployLocks};
+use repo_console::app::AppState;
 use repo_console::domain::{ChecksumType, RepoId, RepoVerification, VersionNumber};
 
 /// A repository name that is HTML: it must show as text, never run.
@@ -182,18 +182,17 @@ pub async fn spawn<W>(
     let world = build(&memory);
     let pulp = Arc::new(FaultyPulp::new(memory.clone()));
     let audit = Arc::new(RecordingAuditSink::default());
-    let state = AppState {
-        manager: pulp.clone(),
-        audit: audit.clone(),
-        clock: Arc::new(SystemClock),
-        identity: Arc::new(FixedOperator::default()),
-        production: Arc::new(HashMap::from([(
-            "epel9-appstream".to_owned(),
-            "epel9-appstream-prod".to_owned(),
-        )])),
-        deploy_locks: DeployLocks::default(),
-        page_size: 25,
-    };
+    let state = AppState::builder(
+        pulp.clone(),
+        audit.clone(),
+        Arc::new(SystemClock),
+        Arc::new(FixedOperator::default()),
+    )
+    .production(HashMap::from([(
+        "epel9-appstream".to_owned(),
+        "epel9-appstream-prod".to_owned(),
+    )]))
+    .build();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind 127.0.0.1:0");

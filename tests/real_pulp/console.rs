@@ -12,14 +12,12 @@ use repo_console::adapters::audit_jsonl::JsonlAuditSink;
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::web;
-use repo_console::app::{AppState, DeployLocks};
+use repo_console::app::AppState;
 use repo_console::domain::{
     Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, TaskHref, VersionHref,
+    Repository, SyncState, VersionHref,
 };
-use repo_console::ports::{
-    FinishedTask, Page, PageRequest, RepositoryManager, TaskReport, UpstreamError,
-};
+use repo_console::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -37,15 +35,14 @@ pub struct Console {
 pub async fn spawn_console(manager: Arc<dyn RepositoryManager>, page_size: u64) -> Console {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let audit_path = dir.path().join("audit.jsonl");
-    let state = AppState {
+    let state = AppState::builder(
         manager,
-        audit: Arc::new(JsonlAuditSink::new(&audit_path)),
-        clock: Arc::new(SystemClock),
-        identity: Arc::new(FixedOperator::default()),
-        production: Arc::new(HashMap::new()),
-        deploy_locks: DeployLocks::default(),
-        page_size,
-    };
+        Arc::new(JsonlAuditSink::new(&audit_path)),
+        Arc::new(SystemClock),
+        Arc::new(FixedOperator::default()),
+    )
+    .page_size(page_size)
+    .build();
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
     let address = format!("http://{}", listener.local_addr().expect("address"));
     tokio::spawn(async move {
@@ -159,38 +156,34 @@ impl<M: RepositoryManager> RepositoryManager for Counting<M> {
         self.note("list_publications");
         self.inner.list_publications(id).await
     }
-    async fn create_publication(&self, version: &VersionHref) -> Result<TaskHref, UpstreamError> {
-        self.note("create_publication");
-        self.inner.create_publication(version).await
+    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
+        self.note("publish");
+        self.inner.publish(version).await
     }
-    async fn update_distribution(
+    async fn point_distribution(
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
-    ) -> Result<TaskHref, UpstreamError> {
-        self.note("update_distribution");
+    ) -> WriteOutcome<()> {
+        self.note("point_distribution");
         self.inner
-            .update_distribution(distribution, publication)
+            .point_distribution(distribution, publication)
             .await
     }
-    async fn wait_for_task(&self, task: &TaskHref) -> Result<FinishedTask, UpstreamError> {
-        self.note("wait_for_task");
-        self.inner.wait_for_task(task).await
+    async fn start_sync(
+        &self,
+        id: &RepoId,
+        remote: &RemoteHref,
+    ) -> Result<SyncState, UpstreamError> {
+        self.note("start_sync");
+        self.inner.start_sync(id, remote).await
     }
-    async fn get_task(&self, task: &TaskHref) -> Result<TaskReport, UpstreamError> {
-        self.note("get_task");
-        self.inner.get_task(task).await
-    }
-    async fn sync(&self, id: &RepoId, remote: &RemoteHref) -> Result<TaskHref, UpstreamError> {
-        self.note("sync");
-        self.inner.sync(id, remote).await
-    }
-    async fn latest_sync_tasks(
+    async fn sync_states(
         &self,
         ids: &[RepoId],
-    ) -> Result<HashMap<RepoId, TaskReport>, UpstreamError> {
-        self.note("latest_sync_tasks");
-        self.inner.latest_sync_tasks(ids).await
+    ) -> Result<HashMap<RepoId, SyncState>, UpstreamError> {
+        self.note("sync_states");
+        self.inner.sync_states(ids).await
     }
 }
 

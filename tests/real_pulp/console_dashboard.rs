@@ -226,7 +226,7 @@ async fn a_dashboard_page_costs_a_bounded_number_of_upstream_requests() {
         assert_eq!(rows, page_size.min(total));
         assert_eq!(
             calls,
-            ["list_repos", "latest_sync_tasks"],
+            ["list_repos", "sync_states"],
             "port calls, {rows} rows"
         );
         // One list, then at most 3 pages of tasks per 7 repositories shown (Pulp's `q` limit).

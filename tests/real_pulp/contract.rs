@@ -10,9 +10,9 @@
 use std::collections::HashSet;
 
 use repo_console::domain::{
-    Badge, ChecksumType, DistributionHref, PublicationHref, RepoId, VersionNumber,
+    Badge, ChecksumType, DistributionHref, PublicationHref, RepoId, SyncState, VersionNumber,
 };
-use repo_console::ports::{PageRequest, RepositoryManager, TaskState, UpstreamError};
+use repo_console::ports::{PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 use super::support::repo_named;
 
@@ -168,20 +168,11 @@ async fn publishes_and_repoints_a_distribution(
 ) {
     let repo = m.get_repo(id).await.expect("get_repo");
     let v5 = repo.version_href(VersionNumber::new(5));
-    let task = m.create_publication(&v5).await.expect("create_publication");
-    let done = m
-        .wait_for_task(&task)
-        .await
-        .expect("publish task completes");
-    let created = done
-        .created_resources
-        .iter()
-        .find(|r| r.contains("/publications/"))
-        .expect("a publication");
-    let publication = m
-        .get_publication(&PublicationHref::new(created.clone()))
-        .await
-        .expect("new publication");
+    let created = match m.publish(&v5).await {
+        WriteOutcome::Applied(created) => created,
+        other => panic!("publishing v5 is applied, got {other:?}"),
+    };
+    let publication = m.get_publication(&created).await.expect("new publication");
     assert_eq!(
         publication.repository_version.number(),
         Some(VersionNumber::new(5))
@@ -189,13 +180,11 @@ async fn publishes_and_repoints_a_distribution(
     assert!(publication.repository_version.belongs_to(id));
 
     let scratch = &fixture.scratch_distribution;
-    let task = m
-        .update_distribution(scratch, &publication.href)
-        .await
-        .expect("update_distribution");
-    m.wait_for_task(&task)
-        .await
-        .expect("distribution task completes");
+    assert_eq!(
+        m.point_distribution(scratch, &publication.href).await,
+        WriteOutcome::Applied(()),
+        "the distribution update is applied"
+    );
     let now = m.get_distribution(scratch).await.expect("get_distribution");
     assert_eq!(now.publication, Some(publication.href.clone()));
 }
@@ -208,31 +197,27 @@ async fn reports_a_failed_sync_task(m: &dyn RepositoryManager) {
         .expect("get_repo")
         .remote
         .expect("the broken mirror has a remote");
-    let task = m.sync(&broken, &remote).await.expect("sync starts");
-    match m.wait_for_task(&task).await {
-        Err(UpstreamError::TaskFailed(description)) => {
-            assert!(
-                description.to_lowercase().contains("connect"),
-                "upstream's reason: {description}"
-            )
+    m.start_sync(&broken, &remote).await.expect("sync starts");
+    let verified = repo_named(m, "rc-verified").await;
+    let both = [broken.clone(), verified.clone()];
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
+    let states = loop {
+        let states = m.sync_states(&both).await.expect("sync_states");
+        let running = matches!(states.get(&broken), Some(SyncState::Running(_)));
+        if !running || std::time::Instant::now() > deadline {
+            break states;
         }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    };
+    match states.get(&broken) {
+        Some(SyncState::Failed(reason)) => assert!(
+            reason.to_lowercase().contains("connect"),
+            "upstream's reason: {reason}"
+        ),
         other => panic!("a sync from a refused port fails, got {other:?}"),
     }
-    let report = m.get_task(&task).await.expect("get_task");
-    assert_eq!(report.state, TaskState::Failed);
-    assert!(report.error.is_some());
-    let verified = repo_named(m, "rc-verified").await;
-    let latest = m
-        .latest_sync_tasks(&[broken.clone(), verified.clone()])
-        .await
-        .expect("latest_sync_tasks");
-    assert_eq!(
-        latest.get(&broken).map(|t| &t.href),
-        Some(&task),
-        "the newest sync of the broken mirror"
-    );
     assert!(
-        !latest.contains_key(&verified),
+        !states.contains_key(&verified),
         "rc-verified was never synchronized"
     );
 }

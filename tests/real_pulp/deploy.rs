@@ -2,7 +2,7 @@
 //! at it, read the result back through Pulp's API (not through the client), restore.
 
 use repo_console::domain::{DistributionHref, PublicationHref, VersionNumber};
-use repo_console::ports::RepositoryManager;
+use repo_console::ports::{RepositoryManager, WriteOutcome};
 
 use super::support::{exclusive, pulp_or_skip, repo_named, TestPulp};
 
@@ -35,24 +35,21 @@ async fn a_deploy_through_the_client_moves_production_to_version_4() {
         .await
         .expect("repo")
         .version_href(VersionNumber::new(4));
-    let task = client.create_publication(&v4).await.expect("publish v4");
-    let done = client.wait_for_task(&task).await.expect("publish task");
-    let publication = PublicationHref::new(done.created_resources[0].clone());
-    let task = client
-        .update_distribution(&prod, &publication)
-        .await
-        .expect("repoint prod");
-    client
-        .wait_for_task(&task)
-        .await
-        .expect("distribution task");
+    let WriteOutcome::Applied(publication) = client.publish(&v4).await else {
+        panic!("publishing v4 is applied");
+    };
+    assert_eq!(
+        client.point_distribution(&prod, &publication).await,
+        WriteOutcome::Applied(()),
+        "repoint prod"
+    );
 
     let serves = served_version(&pulp, &prod);
-    let restore = client
-        .update_distribution(&prod, &before)
-        .await
-        .expect("restore");
-    client.wait_for_task(&restore).await.expect("restore task");
+    assert_eq!(
+        client.point_distribution(&prod, &before).await,
+        WriteOutcome::Applied(()),
+        "restore"
+    );
 
     assert!(
         serves.contains(&format!("/repositories/rpm/rpm/{id}/versions/4/")),

@@ -1,92 +1,35 @@
-//! `FaultyPulp`: wraps [`InMemoryPulp`] and injects faults per operation, so every failure
-//! mode of every step can be tested (HTTP errors, timeouts, resets, bad bodies, failed,
-//! canceled or never-ending tasks, and a change that lands although the answer is lost).
+//! `FaultyPulp`: wraps [`InMemoryPulp`] and injects faults per upstream request, so every
+//! failure mode of every step can be tested: HTTP errors, timeouts, resets and bad bodies on
+//! any request (the first request of a change, each poll of its task, the re-read after it),
+//! failed, canceled or never-ending tasks, and changes that land although the answer is lost.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 
+use super::fault::{Armed, Arsenal};
+pub use super::fault::{Fault, Op};
 use super::pulp::InMemoryPulp;
+use crate::adapters::pulp::task_report::{TaskReport, TaskState};
+use crate::adapters::pulp::tasks::created_publication;
 use crate::domain::{
     Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, TaskHref, VersionHref,
+    Repository, SyncState, TaskHref, VersionHref,
 };
-use crate::ports::{FinishedTask, Page, PageRequest, RepositoryManager, TaskReport, UpstreamError};
+use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
-/// The port operations a fault can be set on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Op {
-    ListRepos,
-    GetRepo,
-    ListVersions,
-    ListDistributions,
-    GetDistribution,
-    GetPublication,
-    ListPublications,
-    CreatePublication,
-    UpdateDistribution,
-    GetTask,
-    Sync,
-    LatestSyncTasks,
-}
-
-/// What goes wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fault {
-    /// Upstream answers this status (the request is not carried out).
-    Http(u16),
-    /// No answer in time; the request is not carried out.
-    Timeout,
-    /// The connection is reset before anything is sent.
-    Reset,
-    /// The connection breaks after the request was sent; the request is not carried out,
-    /// but the console cannot know that.
-    Interrupted,
-    /// Upstream answers a body that cannot be read; the request is not carried out.
-    Malformed,
-    /// For the task-starting operations: the task ends `failed` with this description.
-    TaskFailed(String),
-    /// For the task-starting operations: the task ends `canceled`.
-    TaskCanceled,
-    /// For the task-starting operations: the task never ends (waiting times out).
-    TaskNeverEnds,
-    /// For the task-starting operations: the change lands, but waiting for it times out.
-    AppliedThenTimeout,
-}
-
-impl Fault {
-    fn error(&self, op: Op) -> UpstreamError {
-        match self {
-            Self::Http(status) => UpstreamError::Http {
-                status: *status,
-                message: format!("injected fault on {op:?}"),
-            },
-            Self::Timeout | Self::AppliedThenTimeout | Self::TaskNeverEnds => {
-                UpstreamError::Timeout(format!("injected timeout on {op:?}"))
-            }
-            Self::Reset => {
-                UpstreamError::Unreachable(format!("connection reset (injected on {op:?})"))
-            }
-            Self::Interrupted => UpstreamError::Interrupted(format!(
-                "connection closed before the answer (injected on {op:?})"
-            )),
-            Self::Malformed => UpstreamError::BadResponse(format!(
-                "expected value at line 1 column 1 (injected on {op:?})"
-            )),
-            Self::TaskFailed(description) => UpstreamError::TaskFailed(description.clone()),
-            Self::TaskCanceled => UpstreamError::TaskCanceled(format!("injected on {op:?}")),
-        }
-    }
-}
-
-/// An in-memory Pulp with faults. Faults stay until cleared.
+/// An in-memory Pulp with faults. Faults stay until cleared (or their strikes are spent).
 pub struct FaultyPulp {
     inner: Arc<InMemoryPulp>,
-    /// Each fault with how many calls still pass before it strikes.
-    faults: Mutex<HashMap<Op, (Fault, usize)>>,
+    /// Faults on requests, per operation.
+    faults: Arsenal,
+    /// Faults on the polls of tasks, per operation that started them.
+    poll_faults: Arsenal,
     failing_publications: Mutex<HashSet<PublicationHref>>,
-    /// Tasks whose waiting answers the fault instead of the real outcome.
+    /// The operation that started each task.
+    started_by: Mutex<HashMap<TaskHref, Op>>,
+    /// Tasks whose polls answer what a fault says instead of the truth.
     doomed_tasks: Mutex<HashMap<TaskHref, Fault>>,
     counter: Mutex<u64>,
 }
@@ -95,8 +38,10 @@ impl FaultyPulp {
     pub fn new(inner: Arc<InMemoryPulp>) -> Self {
         Self {
             inner,
-            faults: Mutex::default(),
+            faults: Arsenal::default(),
+            poll_faults: Arsenal::default(),
             failing_publications: Mutex::default(),
+            started_by: Mutex::default(),
             doomed_tasks: Mutex::default(),
             counter: Mutex::new(0),
         }
@@ -113,17 +58,38 @@ impl FaultyPulp {
 
     /// `op` works for `passes` more calls, then suffers `fault`.
     pub fn set_after(&self, op: Op, fault: Fault, passes: usize) {
-        self.faults
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(op, (fault, passes));
+        let armed = Armed {
+            fault,
+            passes,
+            strikes: None,
+        };
+        self.faults.arm(op, armed);
+    }
+
+    /// The next `strikes` calls of `op` suffer `fault`; later ones work (a blip).
+    pub fn set_times(&self, op: Op, fault: Fault, strikes: usize) {
+        let armed = Armed {
+            fault,
+            passes: 0,
+            strikes: Some(strikes),
+        };
+        self.faults.arm(op, armed);
+    }
+
+    /// Polls of the tasks started by `started_by` suffer the request-level `fault`, for
+    /// `strikes` polls (`None`: every one); the tasks themselves go on.
+    pub fn fail_polls(&self, started_by: Op, fault: Fault, strikes: Option<usize>) {
+        let armed = Armed {
+            fault,
+            passes: 0,
+            strikes,
+        };
+        self.poll_faults.arm(started_by, armed);
     }
 
     pub fn clear(&self, op: Op) {
-        self.faults
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&op);
+        self.faults.disarm(op);
+        self.poll_faults.disarm(op);
     }
 
     /// From now on fetching this one publication fails with a 500.
@@ -134,68 +100,65 @@ impl FaultyPulp {
             .insert(href.clone());
     }
 
-    /// The fault striking this call of `op`, if any (counts the call).
-    fn fault(&self, op: Op) -> Option<Fault> {
-        let mut faults = self.faults.lock().unwrap_or_else(|p| p.into_inner());
-        let (fault, passes) = faults.get_mut(&op)?;
-        if *passes > 0 {
-            *passes -= 1;
-            return None;
-        }
-        Some(fault.clone())
-    }
-
     /// Fails at once for request-level faults; answers a task-level fault for the caller.
     fn check(&self, op: Op) -> Result<Option<Fault>, UpstreamError> {
-        match self.fault(op) {
-            Some(
-                f @ (Fault::Http(_)
-                | Fault::Timeout
-                | Fault::Reset
-                | Fault::Interrupted
-                | Fault::Malformed),
-            ) => Err(f.error(op)),
+        match self.faults.strike(op) {
+            Some(fault) if fault.is_request_level() => Err(fault.error(op)),
             other => Ok(other),
         }
     }
 
-    /// Starts a task through `start` unless a fault says otherwise; task-level faults
-    /// answer a task whose waiting ends as the fault says.
-    async fn start_task<F>(&self, op: Op, start: F) -> Result<TaskHref, UpstreamError>
+    /// Submits a change through `start` unless a fault says otherwise; task-level faults
+    /// answer a task whose polls report what the fault says.
+    async fn submit<F>(&self, op: Op, start: F) -> Result<TaskHref, UpstreamError>
     where
         F: std::future::Future<Output = Result<TaskHref, UpstreamError>>,
     {
-        match self.check(op)? {
-            None => start.await,
-            Some(fault @ Fault::AppliedThenTimeout) => {
-                let task = start.await?;
-                self.inner.wait_for_task(&task).await?;
-                self.doom(task.clone(), fault);
-                Ok(task)
+        let fault = self.check(op)?;
+        let task = match fault {
+            None | Some(Fault::LostAnswer | Fault::AppliedThenTimeout | Fault::Slow(_)) => {
+                start.await?
             }
+            Some(_) => self.fake_task(),
+        };
+        lock(&self.started_by).insert(task.clone(), op);
+        match fault {
+            None => {}
+            Some(Fault::Slow(delay)) => self.inner.delay_task(&task, delay),
+            Some(fault @ Fault::LostAnswer) => return Err(fault.error(op)),
             Some(fault) => {
-                let task = self.fake_task();
-                self.doom(task.clone(), fault);
-                Ok(task)
+                lock(&self.doomed_tasks).insert(task.clone(), fault);
             }
+        }
+        Ok(task)
+    }
+
+    /// One look at a task: a poll fault, else what a doomed task's fault says, else the truth.
+    async fn poll(&self, task: TaskHref) -> Result<TaskReport, UpstreamError> {
+        self.check(Op::GetTask)?;
+        let started_by = lock(&self.started_by).get(&task).copied();
+        if let Some(fault) = started_by.and_then(|op| self.poll_faults.strike(op)) {
+            return Err(fault.error(Op::GetTask));
+        }
+        let doomed = lock(&self.doomed_tasks).get(&task).cloned();
+        match doomed {
+            Some(fault) => Ok(doomed_report(task, &fault)),
+            None => self.inner.poll_task(task).await,
         }
     }
 
     fn fake_task(&self) -> TaskHref {
-        let mut n = self.counter.lock().unwrap_or_else(|p| p.into_inner());
+        let mut n = lock(&self.counter);
         *n += 1;
         TaskHref::new(format!(
             "/pulp/api/v3/tasks/01a202de-ffff-7000-8000-{:012x}/",
             *n
         ))
     }
+}
 
-    fn doom(&self, task: TaskHref, fault: Fault) {
-        self.doomed_tasks
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(task, fault);
-    }
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 #[async_trait]
@@ -246,51 +209,58 @@ impl RepositoryManager for FaultyPulp {
         self.inner.list_publications(id).await
     }
 
-    async fn create_publication(&self, version: &VersionHref) -> Result<TaskHref, UpstreamError> {
-        self.start_task(
-            Op::CreatePublication,
-            self.inner.create_publication(version),
-        )
-        .await
-    }
-
-    async fn update_distribution(
-        &self,
-        d: &DistributionHref,
-        p: &PublicationHref,
-    ) -> Result<TaskHref, UpstreamError> {
-        self.start_task(Op::UpdateDistribution, self.inner.update_distribution(d, p))
+    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
+        let submitted = self
+            .submit(Op::CreatePublication, self.inner.submit_publish(version))
+            .await;
+        self.inner
+            .finish_write(submitted, created_publication, |task| self.poll(task))
             .await
     }
 
-    async fn wait_for_task(&self, task: &TaskHref) -> Result<FinishedTask, UpstreamError> {
-        let doomed = self
-            .doomed_tasks
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(task)
-            .cloned();
-        match doomed {
-            Some(fault) => Err(fault.error(Op::GetTask)),
-            None => self.inner.wait_for_task(task).await,
-        }
+    async fn point_distribution(
+        &self,
+        d: &DistributionHref,
+        p: &PublicationHref,
+    ) -> WriteOutcome<()> {
+        let submitted = self
+            .submit(Op::UpdateDistribution, self.inner.submit_point(d, p))
+            .await;
+        self.inner
+            .finish_write(submitted, |_| Ok(()), |task| self.poll(task))
+            .await
     }
 
-    async fn get_task(&self, task: &TaskHref) -> Result<TaskReport, UpstreamError> {
-        self.check(Op::GetTask)?;
-        self.inner.get_task(task).await
-    }
-
-    async fn sync(&self, id: &RepoId, remote: &RemoteHref) -> Result<TaskHref, UpstreamError> {
+    async fn start_sync(
+        &self,
+        id: &RepoId,
+        remote: &RemoteHref,
+    ) -> Result<SyncState, UpstreamError> {
         self.check(Op::Sync)?;
-        self.inner.sync(id, remote).await
+        self.inner.start_sync(id, remote).await
     }
 
-    async fn latest_sync_tasks(
+    async fn sync_states(
         &self,
         ids: &[RepoId],
-    ) -> Result<HashMap<RepoId, TaskReport>, UpstreamError> {
-        self.check(Op::LatestSyncTasks)?;
-        self.inner.latest_sync_tasks(ids).await
+    ) -> Result<HashMap<RepoId, SyncState>, UpstreamError> {
+        self.check(Op::SyncStates)?;
+        self.inner.sync_states(ids).await
+    }
+}
+
+/// What polling a doomed task shows: the fault's ending, or a task that never ends.
+fn doomed_report(href: TaskHref, fault: &Fault) -> TaskReport {
+    let (state, error) = match fault {
+        Fault::TaskFailed(description) => (TaskState::Failed, Some(description.clone())),
+        Fault::TaskCanceled => (TaskState::Canceled, None),
+        _ => (TaskState::Running, None),
+    };
+    TaskReport {
+        href,
+        state,
+        progress: Vec::new(),
+        error,
+        created_resources: Vec::new(),
     }
 }

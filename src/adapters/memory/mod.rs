@@ -2,10 +2,12 @@
 //! tests' upstream), an audit sink that keeps records, and a pinned clock.
 //! Always compiled, because the demo and the integration tests both need them.
 
+mod fault;
 mod faults;
 mod pulp;
 mod pulp_port;
 mod pulp_state;
+mod pulp_submit;
 mod pulp_tasks;
 mod recording;
 

@@ -1,19 +1,18 @@
 //! `RepositoryManager` for `InMemoryPulp`: the same answers and errors Pulp gives.
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use async_trait::async_trait;
 
 use super::pulp::InMemoryPulp;
-use super::pulp_state::{bad_request, not_found, Effect};
+use super::pulp_state::not_found;
+use crate::adapters::pulp::task_report::sync_state;
+use crate::adapters::pulp::tasks::created_publication;
 use crate::domain::{
     Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, TaskHref, VersionHref,
+    Repository, SyncState, TaskHref, VersionHref,
 };
-use crate::ports::{
-    FinishedTask, Page, PageRequest, RepositoryManager, TaskReport, TaskState, UpstreamError,
-};
+use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 #[async_trait]
 impl RepositoryManager for InMemoryPulp {
@@ -84,115 +83,36 @@ impl RepositoryManager for InMemoryPulp {
         Ok(list)
     }
 
-    async fn create_publication(&self, version: &VersionHref) -> Result<TaskHref, UpstreamError> {
-        let _call = self.enter(format!("create_publication {version}")).await;
-        let invalid = || {
-            bad_request(
-                "repository_version",
-                "Invalid hyperlink - Object does not exist.",
-            )
-        };
-        let repo = RepoId::from_href(version.as_str()).ok_or_else(invalid)?;
-        let number = version.number().ok_or_else(invalid)?.get();
-        let mut state = self.lock();
-        let exists = state
-            .repo(&repo)
-            .map(|r| r.versions.iter().any(|v| v.number == number))
-            .unwrap_or(false);
-        if !exists {
-            return Err(invalid());
-        }
-        Ok(state.start_task(
-            self.options.task_delay,
-            Effect::Publish {
-                repo: repo.clone(),
-                number,
-            },
-            Some(repo),
-        ))
+    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
+        let submitted = self.submit_publish(version).await;
+        self.finish_write(submitted, created_publication, |task| self.poll_task(task))
+            .await
     }
 
-    async fn update_distribution(
+    async fn point_distribution(
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
-    ) -> Result<TaskHref, UpstreamError> {
-        let _call = self
-            .enter(format!("update_distribution {distribution} {publication}"))
-            .await;
-        let mut state = self.lock();
-        state.distribution_mut(distribution)?;
-        if !state.publications.contains_key(publication) {
-            return Err(bad_request(
-                "publication",
-                "Invalid hyperlink - Object does not exist.",
-            ));
-        }
-        let effect = Effect::PointDistribution {
-            distribution: distribution.clone(),
-            publication: publication.clone(),
-        };
-        Ok(state.start_task(self.options.task_delay, effect, None))
+    ) -> WriteOutcome<()> {
+        let submitted = self.submit_point(distribution, publication).await;
+        self.finish_write(submitted, |_| Ok(()), |task| self.poll_task(task))
+            .await
     }
 
-    async fn wait_for_task(&self, task: &TaskHref) -> Result<FinishedTask, UpstreamError> {
-        let _call = self.enter(format!("wait_for_task {task}")).await;
-        let deadline = Instant::now() + self.options.task_timeout;
-        loop {
-            let report = self.lock().task_report(task)?;
-            match report.state {
-                TaskState::Completed => {
-                    return Ok(FinishedTask {
-                        href: report.href,
-                        created_resources: report.created_resources,
-                    })
-                }
-                TaskState::Failed => {
-                    return Err(UpstreamError::TaskFailed(report.error.unwrap_or_default()))
-                }
-                TaskState::Canceled => return Err(UpstreamError::TaskCanceled(task.to_string())),
-                _ if Instant::now() >= deadline => {
-                    return Err(UpstreamError::Timeout(format!(
-                        "task {task} had not finished"
-                    )))
-                }
-                _ => tokio::time::sleep(std::time::Duration::from_millis(10)).await,
-            }
-        }
+    async fn start_sync(
+        &self,
+        id: &RepoId,
+        remote: &RemoteHref,
+    ) -> Result<SyncState, UpstreamError> {
+        let task = self.submit_sync(id, remote).await?;
+        Ok(sync_state(&self.poll_task(task).await?))
     }
 
-    async fn get_task(&self, task: &TaskHref) -> Result<TaskReport, UpstreamError> {
-        let _call = self.enter(format!("get_task {task}")).await;
-        self.lock().task_report(task)
-    }
-
-    async fn sync(&self, id: &RepoId, remote: &RemoteHref) -> Result<TaskHref, UpstreamError> {
-        let _call = self.enter(format!("sync {id} {remote}")).await;
-        let mut state = self.lock();
-        state.repo(id)?;
-        let script =
-            state.remotes.get(remote).cloned().ok_or_else(|| {
-                bad_request("remote", "Invalid hyperlink - Object does not exist.")
-            })?;
-        let duration = match &script {
-            super::SyncScript::Succeeds { duration, .. }
-            | super::SyncScript::Fails { duration, .. } => *duration,
-        };
-        Ok(state.start_task(
-            duration,
-            Effect::Sync {
-                repo: id.clone(),
-                script,
-            },
-            Some(id.clone()),
-        ))
-    }
-
-    async fn latest_sync_tasks(
+    async fn sync_states(
         &self,
         ids: &[RepoId],
-    ) -> Result<HashMap<RepoId, TaskReport>, UpstreamError> {
-        let _call = self.enter(format!("latest_sync_tasks {}", ids.len())).await;
+    ) -> Result<HashMap<RepoId, SyncState>, UpstreamError> {
+        let _call = self.enter(format!("sync_states {}", ids.len())).await;
         let state = self.lock();
         let mut latest: HashMap<RepoId, (u64, TaskHref)> = HashMap::new();
         for (href, task) in state.tasks.iter().filter(|(_, t)| t.is_sync) {
@@ -206,7 +126,11 @@ impl RepositoryManager for InMemoryPulp {
         }
         latest
             .into_iter()
-            .map(|(repo, (_, href))| state.task_report(&href).map(|report| (repo, report)))
+            .map(|(repo, (_, href))| {
+                state
+                    .task_report(&href)
+                    .map(|report| (repo, sync_state(&report)))
+            })
             .collect()
     }
 }

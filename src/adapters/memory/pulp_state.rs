@@ -7,11 +7,12 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
+use crate::adapters::pulp::task_report::TaskState;
 use crate::domain::{
     Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
     Repository, TaskHref, VersionHref, VersionNumber,
 };
-use crate::ports::{TaskState, UpstreamError};
+use crate::ports::UpstreamError;
 
 pub(super) const API: &str = "/pulp/api/v3/";
 

@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 
 use super::pulp_state::{not_found, version_href, Effect, State, SyncScript, TaskEntry, API};
+use crate::adapters::pulp::task_report::{ProgressReport, TaskReport, TaskState};
 use crate::domain::{RepoId, TaskHref};
-use crate::ports::{ProgressReport, TaskReport, TaskState, UpstreamError};
+use crate::ports::UpstreamError;
 
 impl State {
     /// Starts a task whose effect lands after `delay`.

@@ -7,11 +7,12 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::task_report::{ProgressReport, TaskReport, TaskState};
 use crate::domain::{
     ChecksumType, Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId,
     RepoVerification, RepoVersion, Repository, TaskHref, VersionHref,
 };
-use crate::ports::{ProgressReport, TaskReport, TaskState, UpstreamError};
+use crate::ports::UpstreamError;
 
 /// The content type whose counts the console shows.
 const PACKAGE: &str = "rpm.package";

@@ -8,18 +8,23 @@ use serde_json::json;
 
 use super::dto::{DistributionDto, PageDto, PublicationDto, RepositoryDto, TaskDto, VersionDto};
 use super::pagination::{encode, with_query};
+use super::task_report::{sync_state, TaskReport};
+use super::tasks::{created_publication, write_outcome, PollPace};
 use super::PulpClient;
 use crate::domain::{
     Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, TaskHref, VersionHref,
+    Repository, SyncState, TaskHref, VersionHref,
 };
-use crate::ports::{FinishedTask, Page, PageRequest, RepositoryManager, TaskReport, UpstreamError};
+use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_checksum_type,\
                            gpgcheck,repo_gpgcheck,latest_version_href,remote";
 const VERSION_FIELDS: &str = "pulp_href,pulp_created,number,content_summary";
 const DISTRIBUTION_FIELDS: &str = "pulp_href,name,base_path,publication";
 const PUBLICATION_FIELDS: &str = "pulp_href,repository_version";
+/// The first look at a task, and the longest pause between two looks.
+const FIRST_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+const LONGEST_POLL: std::time::Duration = std::time::Duration::from_secs(1);
 pub(super) const TASK_FIELDS: &str =
     "pulp_href,state,error,progress_reports,created_resources,reserved_resources_record";
 
@@ -27,6 +32,26 @@ impl PulpClient {
     pub(super) async fn read_task(&self, task: &TaskHref) -> Result<TaskReport, UpstreamError> {
         let url = with_query(&self.url_for(task.as_str())?, &[("fields", TASK_FIELDS)]);
         self.get_json::<TaskDto>(&url).await?.into_domain()
+    }
+
+    /// Waits for the task a change started and says what came of it.
+    async fn finish_write<T>(
+        &self,
+        submitted: Result<TaskHref, UpstreamError>,
+        result: impl FnOnce(&TaskReport) -> Result<T, UpstreamError>,
+    ) -> WriteOutcome<T> {
+        let pace = PollPace {
+            first: FIRST_POLL,
+            longest: LONGEST_POLL,
+            timeout: self.settings.task_timeout,
+        };
+        write_outcome(
+            submitted,
+            pace,
+            |task| async move { self.read_task(&task).await },
+            result,
+        )
+        .await
     }
 
     fn remember(&self, publication: &Publication) {
@@ -134,53 +159,55 @@ impl RepositoryManager for PulpClient {
     }
 
     #[tracing::instrument(skip_all, fields(version = %version))]
-    async fn create_publication(&self, version: &VersionHref) -> Result<TaskHref, UpstreamError> {
-        let url = self.url_for("publications/rpm/rpm/")?;
-        self.start_task(
-            Method::POST,
-            &url,
-            &json!({ "repository_version": version.as_str() }),
-        )
-        .await
+    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
+        let submitted = match self.url_for("publications/rpm/rpm/") {
+            Ok(url) => {
+                let body = json!({ "repository_version": version.as_str() });
+                self.start_task(Method::POST, &url, &body).await
+            }
+            Err(error) => Err(error),
+        };
+        self.finish_write(submitted, created_publication).await
     }
 
     #[tracing::instrument(skip_all, fields(distribution = %distribution, publication = %publication))]
-    async fn update_distribution(
+    async fn point_distribution(
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
-    ) -> Result<TaskHref, UpstreamError> {
-        let url = self.url_for(distribution.as_str())?;
-        self.start_task(
-            Method::PATCH,
-            &url,
-            &json!({ "publication": publication.as_str() }),
-        )
-        .await
-    }
-
-    #[tracing::instrument(skip_all, fields(task = %task))]
-    async fn wait_for_task(&self, task: &TaskHref) -> Result<FinishedTask, UpstreamError> {
-        self.poll_until_final(task).await
-    }
-
-    #[tracing::instrument(skip_all, fields(task = %task))]
-    async fn get_task(&self, task: &TaskHref) -> Result<TaskReport, UpstreamError> {
-        self.read_task(task).await
+    ) -> WriteOutcome<()> {
+        let submitted = match self.url_for(distribution.as_str()) {
+            Ok(url) => {
+                let body = json!({ "publication": publication.as_str() });
+                self.start_task(Method::PATCH, &url, &body).await
+            }
+            Err(error) => Err(error),
+        };
+        self.finish_write(submitted, |_| Ok(())).await
     }
 
     #[tracing::instrument(skip_all, fields(repo = %id, remote = %remote))]
-    async fn sync(&self, id: &RepoId, remote: &RemoteHref) -> Result<TaskHref, UpstreamError> {
+    async fn start_sync(
+        &self,
+        id: &RepoId,
+        remote: &RemoteHref,
+    ) -> Result<SyncState, UpstreamError> {
         let url = self.url_for(&format!("{}sync/", self.repo_href(id)))?;
-        self.start_task(Method::POST, &url, &json!({ "remote": remote.as_str() }))
-            .await
+        let task = self
+            .start_task(Method::POST, &url, &json!({ "remote": remote.as_str() }))
+            .await?;
+        Ok(sync_state(&self.read_task(&task).await?))
     }
 
     #[tracing::instrument(skip_all, fields(repos = ids.len()))]
-    async fn latest_sync_tasks(
+    async fn sync_states(
         &self,
         ids: &[RepoId],
-    ) -> Result<HashMap<RepoId, TaskReport>, UpstreamError> {
-        self.newest_sync_tasks(ids).await
+    ) -> Result<HashMap<RepoId, SyncState>, UpstreamError> {
+        let tasks = self.newest_sync_tasks(ids).await?;
+        Ok(tasks
+            .into_iter()
+            .map(|(id, task)| (id, sync_state(&task)))
+            .collect())
     }
 }

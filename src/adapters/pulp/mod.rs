@@ -3,9 +3,11 @@
 //!
 //! One concept per file: `settings` (what to connect to), `http` (transport, TLS,
 //! timeouts), `session` (fast authentication), `errors` (statuses and bodies to
-//! `UpstreamError`), `dto` (Pulp JSON to domain types), `pagination`, `tasks`
-//! (waiting), `sync_tasks` (latest syncs), `client` (URLs, helpers) and `manager`
-//! (the port's methods).
+//! `UpstreamError`), `dto` (Pulp JSON to domain types), `pagination`, `task_report`
+//! (a task as read), `tasks` (waiting for one: what a change came to), `sync_tasks`
+//! (latest syncs), `client` (URLs, helpers) and `manager` (the port's methods).
+//! `task_report` and `tasks` are shared with the in-memory Pulp, which follows the same
+//! task protocol.
 
 mod client;
 mod dto;
@@ -16,7 +18,8 @@ mod pagination;
 mod session;
 mod settings;
 mod sync_tasks;
-mod tasks;
+pub(crate) mod task_report;
+pub(crate) mod tasks;
 #[cfg(test)]
 mod tls_tests;
 

@@ -8,6 +8,7 @@ mod handlers;
 mod request_log;
 mod security;
 mod server;
+mod status;
 pub mod views;
 
 use axum::extract::DefaultBodyLimit;

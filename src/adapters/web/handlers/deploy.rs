@@ -8,11 +8,14 @@ use serde::Deserialize;
 
 use crate::app::deploy::{self, DeployOutcome, PreviewError};
 use crate::app::{versions, AppState};
-use crate::domain::{DeployRequest, Refusal, RepoId};
+use crate::domain::{DeployRequest, RepoId};
 
 use super::super::errors::WebError;
 use super::super::extract::{parse_seen_live, parse_version, HxRequest, RepoPath};
-use super::super::views::deploy::{confirm_modal, deployed, failure_message, message_modal};
+use super::super::status;
+use super::super::views::deploy::{
+    confirm_modal, deployed, deployed_without_list, failure_message, message_modal,
+};
 use super::super::views::layout::{back_link, notice, page};
 
 #[derive(Deserialize)]
@@ -30,16 +33,14 @@ pub async fn confirm(
     let target = parse_version(query.version.as_deref())?;
     Ok(match deploy::preview(&state, &id, target).await {
         Ok(plan) => confirm_modal(&plan, None).into_response(),
-        Err(PreviewError::Refused(refusal)) => (
-            refusal_status(&refusal),
-            message_modal("Deploy not possible", error_notice(&refusal.to_string())),
-        )
-            .into_response(),
-        Err(error @ PreviewError::Upstream(_)) => (
-            StatusCode::BAD_GATEWAY,
-            message_modal("Deploy not possible", error_notice(&error.to_string())),
-        )
-            .into_response(),
+        Err(error) => {
+            let code = match &error {
+                PreviewError::Refused(refusal) => status::refusal(refusal),
+                PreviewError::Unreadable(error) => status::read(error),
+            };
+            let message = error_notice(&sentence(error.to_string()));
+            (code, message_modal("Deploy not possible", message)).into_response()
+        }
     })
 }
 
@@ -69,8 +70,11 @@ pub async fn submit(
         if !hx {
             return Ok(Redirect::to(&format!("/repos/{id}/versions")).into_response());
         }
-        let page = versions::versions_page(&state, &id).await;
-        return Ok(deployed(plan, &page, audit).into_response());
+        return Ok(match versions::versions_page(&state, &id).await {
+            Ok(page) => deployed(plan, &page, audit).into_response(),
+            // Deleted right after the deploy: the deploy still happened; say so.
+            Err(unknown) => deployed_without_list(plan, audit, &unknown).into_response(),
+        });
     }
     let (status, title, message) = failure(&outcome);
     Ok(if hx {
@@ -83,35 +87,40 @@ pub async fn submit(
 fn failure(outcome: &DeployOutcome) -> (StatusCode, &'static str, Markup) {
     match outcome {
         DeployOutcome::Refused(refusal) => (
-            refusal_status(refusal),
+            status::refusal(refusal),
             "Deploy refused",
             error_notice(&format!("{refusal} Production was not changed.")),
         ),
         DeployOutcome::NotStarted(why) => (
-            StatusCode::SERVICE_UNAVAILABLE,
+            status::not_started(why),
             "Deploy not started",
-            error_notice(&format!("{why} Production was not changed.")),
+            error_notice(&format!(
+                "{} Production was not changed.",
+                sentence(why.to_string())
+            )),
         ),
         DeployOutcome::Failed {
             step,
             error,
             production_changed,
+            task,
             audit,
             ..
         } => (
-            StatusCode::BAD_GATEWAY,
+            status::step_failed(error),
             "Deploy failed",
-            failure_message(*step, error, *production_changed, audit),
+            failure_message(*step, error, *production_changed, task.as_ref(), audit),
         ),
         DeployOutcome::Deployed { .. } => (StatusCode::OK, "Deployed", html! {}),
     }
 }
 
-fn refusal_status(refusal: &Refusal) -> StatusCode {
-    match refusal {
-        Refusal::ConfirmationMismatch => StatusCode::UNPROCESSABLE_ENTITY,
-        Refusal::UnknownVersion(_) => StatusCode::NOT_FOUND,
-        _ => StatusCode::CONFLICT,
+/// Ends `text` with one period (upstream's messages may already end with one).
+fn sentence(text: String) -> String {
+    if text.ends_with('.') {
+        text
+    } else {
+        text + "."
     }
 }
 
@@ -128,4 +137,26 @@ fn failure_page(id: &RepoId, title: &str, message: Markup) -> Markup {
             p { a href={ "/repos/" (id) "/versions" } { "Back to the versions" } }
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ports::UpstreamError;
+
+    #[test]
+    fn a_message_ends_with_exactly_one_period() {
+        let auth = UpstreamError::Auth("Invalid username/password.".into());
+        let why = sentence(format!("Could not read the repository from Pulp: {auth}"));
+        assert!(
+            why.ends_with("username and password.") && !why.contains(".."),
+            "{why}"
+        );
+        let http = UpstreamError::Http {
+            status: 500,
+            message: "boom".into(),
+        };
+        let why = sentence(format!("Could not read the repository from Pulp: {http}"));
+        assert!(why.ends_with("boom."), "{why}");
+    }
 }

@@ -4,6 +4,8 @@ use axum::http::StatusCode;
 use crate::app::AppState;
 use crate::ports::PageRequest;
 
+use super::super::status;
+
 /// GET /readyz: 200 when Pulp answers an authenticated request, else 503 with the reason.
 pub async fn ready(State(state): State<AppState>) -> (StatusCode, String) {
     match state
@@ -15,9 +17,6 @@ pub async fn ready(State(state): State<AppState>) -> (StatusCode, String) {
         .await
     {
         Ok(_) => (StatusCode::OK, "ready\n".into()),
-        Err(error) => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("not ready: {error}\n"),
-        ),
+        Err(error) => (status::NOT_READY, format!("not ready: {error}\n")),
     }
 }

@@ -1,26 +1,19 @@
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use maud::html;
 
-use crate::app::sync::{current_sync, start_sync, SyncError};
+use crate::app::sync::{current_sync, start_sync};
 use crate::app::AppState;
 
 use super::super::extract::RepoPath;
-use maud::html;
-
+use super::super::status;
 use super::super::views::sync_cell::{latest_version, sync_cell, sync_error_cell};
 
 /// POST /repos/{uuid}/sync: starts a synchronization; answers the cell.
 pub async fn start(State(state): State<AppState>, RepoPath(id): RepoPath) -> Response {
     match start_sync(&state, &id).await {
         Ok(sync) => sync_cell(&id, &sync).into_response(),
-        Err(error) => {
-            let status = match error {
-                SyncError::NoRemote | SyncError::AlreadyRunning => StatusCode::CONFLICT,
-                SyncError::Upstream(_) => StatusCode::BAD_GATEWAY,
-            };
-            (status, sync_error_cell(&error.to_string())).into_response()
-        }
+        Err(error) => (status::sync(&error), sync_error_cell(&error.to_string())).into_response(),
     }
 }
 
@@ -29,8 +22,6 @@ pub async fn cell(State(state): State<AppState>, RepoPath(id): RepoPath) -> Resp
     match current_sync(&state, &id).await {
         Ok(cell) => html! { (sync_cell(&id, &cell)) (latest_version(&id, cell.latest, true)) }
             .into_response(),
-        Err(error) => {
-            (StatusCode::BAD_GATEWAY, sync_error_cell(&error.to_string())).into_response()
-        }
+        Err(error) => (status::sync(&error), sync_error_cell(&error.to_string())).into_response(),
     }
 }

@@ -5,7 +5,7 @@ use maud::{html, Markup};
 use crate::app::deploy::DeployStep;
 use crate::app::deploy::StepError;
 use crate::app::versions::VersionsPage;
-use crate::domain::{signed, DeployPlan, ProductionChanged};
+use crate::domain::{signed, DeployPlan, ProductionChanged, TaskHref};
 use crate::ports::AuditError;
 
 use super::layout::notice;
@@ -73,6 +73,20 @@ pub fn deployed(plan: &DeployPlan, page: &VersionsPage, audit: &Result<(), Audit
     }
 }
 
+/// Success, when the repository could not be read again afterwards: the banner alone.
+pub fn deployed_without_list(
+    plan: &DeployPlan,
+    audit: &Result<(), AuditError>,
+    why: &impl std::fmt::Display,
+) -> Markup {
+    html! {
+        div id="banner-area" hx-swap-oob="true" {
+            (success_banner(plan, audit))
+            (notice("warn", None, html! { "The version list could not be refreshed: " (why) }))
+        }
+    }
+}
+
 /// The completion banner.
 pub fn success_banner(plan: &DeployPlan, audit: &Result<(), AuditError>) -> Markup {
     let from = plan
@@ -98,6 +112,7 @@ pub fn failure_message(
     step: DeployStep,
     error: &StepError,
     changed: ProductionChanged,
+    task: Option<&TaskHref>,
     audit: &Result<(), AuditError>,
 ) -> Markup {
     let step_text = match step {
@@ -109,12 +124,15 @@ pub fn failure_message(
     let (kind, verdict) = match changed {
         ProductionChanged::No => ("error", "Production was NOT changed: it still serves what it served before."),
         ProductionChanged::Yes => ("warn", "Production WAS changed: it now serves the new version, but the task's end was not confirmed. Check the task in Pulp."),
-        ProductionChanged::Unknown => ("error", "Whether production changed is UNKNOWN: check the production distribution in Pulp (which publication it points at) and Pulp's task list before trying again."),
+        ProductionChanged::Unknown => ("error", "Whether production changed is UNKNOWN: Pulp may still carry the change out. Check the production distribution in Pulp (which publication it points at) and the task below before trying again."),
     };
     html! {
         (notice(kind, Some("deploy-error"), html! {
             p { strong { (verdict) } }
             p { (step_text) ": " (error) }
+            @if let Some(task) = task {
+                p { "Pulp task: " code data-task { (task) } }
+            }
         }))
         @if let Err(audit_error) = audit {
             (notice("error", Some("audit-error"), html! { strong { "The audit line was NOT written: " } (audit_error) }))
