@@ -23,6 +23,8 @@ pub struct DashboardRow {
 pub struct Dashboard {
     pub rows: Vec<DashboardRow>,
     pub total: u64,
+    /// The page shown, from 0 (may be past the last one).
+    pub page: u64,
     pub offset: u64,
     pub limit: u64,
     /// Set when the repositories could not be listed.
@@ -40,6 +42,7 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
     let mut board = Dashboard {
         rows: Vec::new(),
         total: 0,
+        page,
         offset,
         limit,
         error: None,

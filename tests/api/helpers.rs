@@ -136,6 +136,8 @@ pub fn test_state(
 pub async fn spawn_app() -> TestApp {
     let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
         task_delay: std::time::Duration::from_millis(5),
+        // A task that never ends is given up on quickly.
+        task_timeout: std::time::Duration::from_secs(1),
         ..Default::default()
     }));
     let fixture = fixture(&memory);

@@ -6,10 +6,12 @@ mod deploy;
 mod fault_matrix;
 mod helpers;
 mod hostile;
+mod logs;
 mod outage;
 mod pages;
 mod races;
 mod shutdown;
+mod unknown_repository;
 mod usecases;
 #[path = "../common/web.rs"]
 mod web;

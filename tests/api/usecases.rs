@@ -21,6 +21,7 @@ struct Setup {
 fn setup() -> Setup {
     let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
         task_delay: std::time::Duration::ZERO,
+        task_timeout: std::time::Duration::from_millis(300),
         ..Default::default()
     }));
     let fx = fixture(&memory);

@@ -8,8 +8,10 @@ use super::layout::{notice, page};
 use super::sync_cell::{latest_version, sync_cell};
 
 pub fn dashboard_page(board: &Dashboard) -> Markup {
-    let page_number = board.offset / board.limit;
+    let page_number = board.page;
     let last_page = board.total.saturating_sub(1) / board.limit;
+    // A page past the end links back to the last one.
+    let previous = page_number.saturating_sub(1).min(last_page);
     page(
         "Repositories",
         html! {
@@ -37,11 +39,36 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
             }
             @if board.total > board.limit {
                 nav.pager aria-label="Pages" {
-                    @if page_number > 0 { a.ghost href={ "/?page=" (page_number - 1) } rel="prev" { "\u{2190} Previous" } }
-                    span.muted { "Page " (page_number + 1) " of " (last_page + 1) " (" (board.total) " repositories)" }
+                    @if page_number > 0 { a.ghost href={ "/?page=" (previous) } rel="prev" { "\u{2190} Previous" } }
+                    span.muted { "Page " (page_number.saturating_add(1)) " of " (last_page.saturating_add(1)) " (" (board.total) " repositories)" }
                     @if page_number < last_page { a.ghost href={ "/?page=" (page_number + 1) } rel="next" { "Next \u{2192}" } }
                 }
             }
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(page: u64, limit: u64, total: u64) -> Dashboard {
+        Dashboard {
+            rows: Vec::new(),
+            total,
+            page,
+            offset: page.saturating_mul(limit),
+            limit,
+            error: None,
+            sync_error: None,
+        }
+    }
+
+    #[test]
+    fn the_last_possible_page_number_renders_without_overflow_and_links_back() {
+        let html = dashboard_page(&board(u64::MAX, 1, 3)).into_string();
+        assert!(html.contains("Page 18446744073709551615 of 3"), "{html}");
+        assert!(html.contains(r#"href="/?page=2" rel="prev""#), "{html}");
+        assert!(!html.contains(r#"rel="next""#), "{html}");
+    }
 }
