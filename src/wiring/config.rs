@@ -159,7 +159,19 @@ pub fn load(overrides: &Overrides) -> Result<Config, ConfigError> {
     if !raw.pulp.password_file.is_empty() {
         raw.pulp.password = read_password_file(Path::new(&raw.pulp.password_file))?;
     }
-    super::checks::validate(raw, pulp_from_cli)
+    let from_cli = pulp_from_cli.clone();
+    super::checks::validate(raw, pulp_from_cli).map_err(|e| mention_pulp_cli(e, from_cli))
+}
+
+/// A refused `pulp.*` value may come from pulp-cli's file: say that it was read.
+fn mention_pulp_cli(error: ConfigError, pulp_cli: Option<PathBuf>) -> ConfigError {
+    match (error, pulp_cli) {
+        (ConfigError::Invalid { key, reason }, Some(path)) if key.starts_with("pulp.") => {
+            let reason = format!("{reason} (pulp-cli's {} is in use)", path.display());
+            ConfigError::Invalid { key, reason }
+        }
+        (error, _) => error,
+    }
 }
 
 /// pulp-cli's file, when it exists and no higher layer names a Pulp (its other settings

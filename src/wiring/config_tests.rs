@@ -357,8 +357,8 @@ fn api_root_must_start_and_end_with_a_slash() {
     let cli = "[cli]\nbase_url = \"https://cli.example\"\napi_root = \"pulp\"";
     let shown = layered(Some(cli), None, flags()).unwrap_err().to_string();
     assert!(
-        shown.contains("pulp.api_root"),
-        "pulp-cli's value is checked too: {shown}"
+        shown.contains("pulp.api_root") && shown.contains("pulp-cli's"),
+        "pulp-cli's value is checked too, and its file named: {shown}"
     );
 }
 
@@ -409,4 +409,16 @@ fn the_demo_mapping_applies_to_the_demo_only_and_configured_entries_win() {
     let map = production(&demo);
     assert_eq!(map["epel9-appstream"], "mine");
     assert_eq!(map["x"], "x-prod");
+}
+
+#[test]
+fn an_audit_path_that_is_not_utf8_is_refused_naming_the_key() {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::OsStr::from_bytes(b"/tmp/audit-\xff.jsonl");
+    let err = load(&Overrides {
+        audit_path: Some(path.into()),
+        ..Overrides::default()
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("audit.path"), "{err}");
 }
