@@ -1,5 +1,6 @@
-//! Configuration: the built-in defaults (`config/default.toml`), an optional file, the
-//! environment and the command line, validated into [`Config`]. Errors name the key.
+//! Configuration: layers of TOML merged in order, later wins key by key (built-in defaults
+//! < pulp-cli's file < `--config` file < environment and flags), then validated into
+//! [`Config`]. Errors name the key.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -8,7 +9,9 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-/// The defaults, compiled in so the binary runs anywhere.
+use super::layers::{self, Layer};
+
+/// The defaults, compiled in so the binary runs anywhere. The one place defaults live.
 pub const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
 
 /// Why the configuration is not usable.
@@ -22,7 +25,8 @@ pub enum ConfigError {
     Invalid { key: &'static str, reason: String },
 }
 
-/// Overrides from the command line (and the environment, read by clap).
+/// Overrides from the command line and the environment (clap reads both; a flag wins over
+/// its environment variable). `None` leaves the lower layers' value.
 #[derive(Debug, Default, Clone)]
 pub struct Overrides {
     pub config_file: Option<PathBuf>,
@@ -37,40 +41,42 @@ pub struct Overrides {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawConfig {
-    server: RawServer,
-    audit: RawAudit,
-    dashboard: RawDashboard,
-    pulp: RawPulp,
-    demo: RawDemo,
-    production: HashMap<String, String>,
+pub(super) struct RawConfig {
+    pub server: RawServer,
+    pub audit: RawAudit,
+    pub dashboard: RawDashboard,
+    pub pulp: RawPulp,
+    pub demo: RawDemo,
+    pub production: HashMap<String, String>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawServer {
-    listen: String,
+pub(super) struct RawServer {
+    pub listen: String,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawAudit {
-    sink: String,
-    path: PathBuf,
+pub(super) struct RawAudit {
+    pub sink: String,
+    pub path: PathBuf,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawDashboard {
-    page_size: u64,
+pub(super) struct RawDashboard {
+    pub page_size: u64,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawDemo {
-    task_delay_ms: u64,
+pub(super) struct RawDemo {
+    pub task_delay_ms: u64,
 }
 
+/// The `[pulp]` table. After [`load`], `password` holds the secret (read from
+/// `password_file` when that is what the winning layer named).
 #[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawPulp {
@@ -102,6 +108,7 @@ pub struct Config {
     pub listen: SocketAddr,
     pub audit: AuditSinkKind,
     pub page_size: u64,
+    /// The `[production]` table as configured (the demo adds its own at startup).
     pub production: HashMap<String, String>,
     pub demo_task_delay: Duration,
     /// How long a shutdown waits for requests in flight: the task timeout, twice (a deploy
@@ -110,6 +117,13 @@ pub struct Config {
     pub(crate) pulp: RawPulp,
     /// Set when the Pulp server was taken from pulp-cli's configuration file.
     pub pulp_from_cli: Option<PathBuf>,
+}
+
+impl Config {
+    /// No Pulp is named anywhere: the console serves the built-in demo upstream.
+    pub fn uses_demo(&self) -> bool {
+        self.pulp.base_url.is_empty()
+    }
 }
 
 impl std::fmt::Debug for RawPulp {
@@ -129,112 +143,43 @@ impl std::fmt::Debug for RawPulp {
     }
 }
 
-/// Loads the defaults, then `overrides.config_file`, then the overrides themselves.
+/// Builds the layers, merges them in order and validates the result.
 pub fn load(overrides: &Overrides) -> Result<Config, ConfigError> {
-    let mut merged = parse("built-in defaults", DEFAULT_TOML)?;
+    let defaults = Layer::parse("built-in defaults", DEFAULT_TOML)?;
+    let mut higher = Vec::new();
     if let Some(path) = &overrides.config_file {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
-            path: path.clone(),
-            reason: e.to_string(),
-        })?;
-        merge(&mut merged, parse(&path.display().to_string(), &text)?);
+        higher.push(Layer::read(path)?);
     }
-    let raw: RawConfig = merged
-        .try_into()
-        .map_err(|e: toml::de::Error| ConfigError::Parse {
-            source_name: "(merged)".into(),
-            reason: e.to_string(),
-        })?;
-    validate(raw, overrides)
+    higher.push(Layer::from_overrides(overrides)?);
+    let pulp_from_cli = pulp_cli_file(&higher, overrides);
+    if let Some(path) = &pulp_from_cli {
+        higher.insert(0, super::pulp_cli::layer(path)?);
+    }
+    let mut raw = layers::merge_all(defaults, higher)?;
+    if !raw.pulp.password_file.is_empty() {
+        raw.pulp.password = read_password_file(Path::new(&raw.pulp.password_file))?;
+    }
+    let from_cli = pulp_from_cli.clone();
+    super::checks::validate(raw, pulp_from_cli).map_err(|e| mention_pulp_cli(e, from_cli))
 }
 
-fn parse(source_name: &str, text: &str) -> Result<toml::Table, ConfigError> {
-    text.parse::<toml::Table>().map_err(|e| ConfigError::Parse {
-        source_name: source_name.to_owned(),
-        reason: e.to_string(),
-    })
-}
-
-/// Deep merge: tables merge key by key, anything else is replaced.
-fn merge(base: &mut toml::Table, over: toml::Table) {
-    for (key, value) in over {
-        match (base.get_mut(&key), value) {
-            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
-            (_, value) => {
-                base.insert(key, value);
-            }
+/// A refused `pulp.*` value may come from pulp-cli's file: say that it was read.
+fn mention_pulp_cli(error: ConfigError, pulp_cli: Option<PathBuf>) -> ConfigError {
+    match (error, pulp_cli) {
+        (ConfigError::Invalid { key, reason }, Some(path)) if key.starts_with("pulp.") => {
+            let reason = format!("{reason} (pulp-cli's {} is in use)", path.display());
+            ConfigError::Invalid { key, reason }
         }
+        (error, _) => error,
     }
 }
 
-fn validate(mut raw: RawConfig, o: &Overrides) -> Result<Config, ConfigError> {
-    let listen_text = o.listen.clone().unwrap_or(raw.server.listen);
-    let listen = listen_text.parse().map_err(|_| ConfigError::Invalid {
-        key: "server.listen",
-        reason: format!("'{listen_text}' is not an address such as 127.0.0.1:8080"),
-    })?;
-    let audit_path = o.audit_path.clone().unwrap_or(raw.audit.path);
-    let audit = match raw.audit.sink.as_str() {
-        "jsonl" => AuditSinkKind::Jsonl(audit_path),
-        "stdout" => AuditSinkKind::Stdout,
-        other => {
-            return Err(ConfigError::Invalid {
-                key: "audit.sink",
-                reason: format!("'{other}' is not one of: jsonl, stdout"),
-            })
-        }
-    };
-    if raw.dashboard.page_size == 0 {
-        return Err(ConfigError::Invalid {
-            key: "dashboard.page_size",
-            reason: "must be at least 1".into(),
-        });
-    }
-    apply_pulp_overrides(&mut raw.pulp, o)?;
-    let pulp_from_cli = match &o.pulp_cli_config {
-        Some(path) if raw.pulp.base_url.is_empty() && path.is_file() => {
-            super::pulp_cli::apply(&mut raw.pulp, path)?;
-            Some(path.clone())
-        }
-        _ => None,
-    };
-    Ok(Config {
-        pulp_from_cli,
-        listen,
-        audit,
-        page_size: raw.dashboard.page_size,
-        production: raw.production,
-        demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
-        shutdown_grace: Duration::from_secs(
-            raw.pulp
-                .task_timeout_secs
-                .saturating_mul(2)
-                .saturating_add(10),
-        ),
-        pulp: raw.pulp,
-    })
-}
-
-fn apply_pulp_overrides(pulp: &mut RawPulp, o: &Overrides) -> Result<(), ConfigError> {
-    if let Some(url) = &o.pulp_url {
-        pulp.base_url = url.clone();
-    }
-    if let Some(user) = &o.pulp_username {
-        pulp.username = user.clone();
-    }
-    if let Some(password) = &o.pulp_password {
-        pulp.password = password.clone();
-    }
-    if !pulp.password_file.is_empty() && pulp.password.is_empty() {
-        pulp.password = read_password_file(Path::new(&pulp.password_file))?;
-    }
-    if pulp.page_size == 0 {
-        return Err(ConfigError::Invalid {
-            key: "pulp.page_size",
-            reason: "must be at least 1".into(),
-        });
-    }
-    Ok(())
+/// pulp-cli's file, when it exists and no higher layer names a Pulp (its other settings
+/// belong to its server: they are never layered onto a server named elsewhere).
+fn pulp_cli_file(higher: &[Layer], overrides: &Overrides) -> Option<PathBuf> {
+    let named = higher.iter().any(Layer::names_a_pulp);
+    let path = overrides.pulp_cli_config.as_ref()?;
+    (!named && path.is_file()).then(|| path.clone())
 }
 
 fn read_password_file(path: &Path) -> Result<String, ConfigError> {

@@ -134,3 +134,291 @@ fn pulp_cli_config_is_used_when_nothing_names_a_pulp() {
     );
     assert_eq!(config.pulp_from_cli, None);
 }
+
+// ---- Layers: defaults < pulp-cli's file < --config file < environment and flags ----
+
+/// pulp-cli's file naming its server with every field it can set.
+const CLI: &str = "[cli]\nbase_url = \"https://cli.example\"\napi_root = \"/cli/\"\nusername = \"cli-user\"\npassword = \"cli-pw\"\nverify_ssl = false";
+
+/// Loads with pulp-cli's file, a `--config` file and the environment/flags, each optional.
+fn layered(
+    cli: Option<&str>,
+    file: Option<&str>,
+    overrides: Overrides,
+) -> Result<Config, ConfigError> {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    load(&Overrides {
+        pulp_cli_config: cli.map(|text| write("cli.toml", text)),
+        config_file: file.map(|text| write("console.toml", text)),
+        ..overrides
+    })
+}
+
+fn flags() -> Overrides {
+    Overrides::default()
+}
+
+#[test]
+fn username_each_layer_wins_over_the_ones_below() {
+    let user = |cli, file, o| layered(cli, file, o).unwrap().pulp.username;
+    let file = Some("[pulp]\nusername = \"file-user\"");
+    let env = || Overrides {
+        pulp_username: Some("env-user".into()),
+        ..flags()
+    };
+    assert_eq!(user(None, None, flags()), "admin", "the built-in default");
+    assert_eq!(user(Some(CLI), None, flags()), "cli-user");
+    assert_eq!(user(Some(CLI), file, flags()), "file-user");
+    assert_eq!(user(Some(CLI), None, env()), "env-user", "issue 11 point 3");
+    assert_eq!(user(Some(CLI), file, env()), "env-user");
+}
+
+#[test]
+fn api_root_each_layer_wins_over_the_ones_below() {
+    let root = |cli, file| layered(cli, file, flags()).unwrap().pulp.api_root;
+    assert_eq!(root(None, None), "/pulp/");
+    assert_eq!(root(Some(CLI), None), "/cli/");
+    assert_eq!(
+        root(Some(CLI), Some("[pulp]\napi_root = \"/pulp/corp/\"")),
+        "/pulp/corp/"
+    );
+}
+
+#[test]
+fn verify_tls_each_layer_wins_over_the_ones_below() {
+    let verify = |cli, file| layered(cli, file, flags()).unwrap().pulp.verify_tls;
+    assert!(verify(None, None));
+    assert!(!verify(Some(CLI), None), "pulp-cli's verify_ssl = false");
+    assert!(verify(Some(CLI), Some("[pulp]\nverify_tls = true")));
+    let cli_verifies = CLI.replace("verify_ssl = false", "verify_ssl = true");
+    assert!(!verify(
+        Some(&cli_verifies),
+        Some("[pulp]\nverify_tls = false")
+    ));
+}
+
+#[test]
+fn base_url_each_layer_wins_and_pulp_cli_only_when_nothing_names_a_pulp() {
+    let url = |cli, file, o| layered(cli, file, o).unwrap();
+    let env = || Overrides {
+        pulp_url: Some("http://env:24817".into()),
+        ..flags()
+    };
+    let file = Some("[pulp]\nbase_url = \"https://file.example\"");
+    assert_eq!(url(None, None, flags()).pulp.base_url, "", "the demo");
+    let from_cli = url(Some(CLI), None, flags());
+    assert_eq!(from_cli.pulp.base_url, "https://cli.example");
+    assert!(from_cli.pulp_from_cli.is_some());
+    let named = url(Some(CLI), file, flags());
+    assert_eq!(named.pulp.base_url, "https://file.example");
+    assert_eq!(named.pulp_from_cli, None);
+    assert_eq!(
+        (named.pulp.username.as_str(), named.pulp.api_root.as_str()),
+        ("admin", "/pulp/"),
+        "another server's settings are not layered onto the one named"
+    );
+    assert!(named.pulp.password.is_empty() && named.pulp.verify_tls);
+    assert_eq!(
+        url(Some(CLI), file, env()).pulp.base_url,
+        "http://env:24817"
+    );
+    assert_eq!(url(Some(CLI), None, env()).pulp_from_cli, None);
+}
+
+#[test]
+fn password_and_password_file_are_one_secret_decided_by_the_highest_layer() {
+    let mut secret = tempfile::NamedTempFile::new().unwrap();
+    writeln!(secret, "from-file").unwrap();
+    let by_file = format!("[pulp]\npassword_file = \"{}\"", secret.path().display());
+    let password = |cli, file: Option<&str>, o| layered(cli, file, o).unwrap().pulp.password;
+    let env = || Overrides {
+        pulp_password: Some("env-pw".into()),
+        ..flags()
+    };
+    assert_eq!(password(None, None, flags()), "");
+    assert_eq!(password(Some(CLI), None, flags()), "cli-pw");
+    assert_eq!(password(Some(CLI), Some(&by_file), flags()), "from-file");
+    assert_eq!(password(Some(CLI), Some(&by_file), env()), "env-pw");
+    let missing = "[pulp]\npassword_file = \"/nonexistent/pulp-password\"";
+    assert_eq!(
+        password(None, Some(missing), env()),
+        "env-pw",
+        "a lower layer's password file is not even read"
+    );
+    assert_eq!(
+        password(Some(CLI), Some("[pulp]\npassword = \"\""), flags()),
+        ""
+    );
+}
+
+#[test]
+fn a_layer_setting_both_password_and_password_file_is_refused() {
+    let both = "[pulp]\npassword = \"a\"\npassword_file = \"/etc/b\"";
+    let err = layered(None, Some(both), flags()).unwrap_err().to_string();
+    assert!(
+        err.contains("pulp.password") && err.contains("pulp.password_file"),
+        "{err}"
+    );
+    assert!(err.contains("console.toml"), "names the file: {err}");
+}
+
+#[test]
+fn an_unknown_key_or_a_wrong_type_names_its_source() {
+    let err = layered(None, Some("[pulp]\npage_size = \"many\""), flags()).unwrap_err();
+    let shown = err.to_string();
+    assert!(
+        shown.contains("console.toml") && shown.contains("page_size"),
+        "{shown}"
+    );
+    let cli = "[cli]\nbase_url = \"https://cli.example\"\nverify_ssl = \"no\"";
+    let shown = layered(Some(cli), None, flags()).unwrap_err().to_string();
+    assert!(
+        shown.contains("pulp-cli") && shown.contains("verify_ssl"),
+        "{shown}"
+    );
+}
+
+// ---- Validation: nonsense is refused, naming the key ----
+
+fn refused(file: &str) -> String {
+    let err = layered(None, Some(file), flags())
+        .map(|_| ())
+        .expect_err(file);
+    assert!(matches!(err, ConfigError::Invalid { .. }), "{err:?}");
+    err.to_string()
+}
+
+#[test]
+fn each_timeout_must_be_between_one_second_and_one_day() {
+    for key in [
+        "connect_timeout_secs",
+        "request_timeout_secs",
+        "task_timeout_secs",
+    ] {
+        for bad in [0, 86_401] {
+            let shown = refused(&format!("[pulp]\n{key} = {bad}"));
+            assert!(shown.contains(&format!("pulp.{key}")), "{shown}");
+        }
+        assert!(layered(None, Some(&format!("[pulp]\n{key} = 1")), flags()).is_ok());
+    }
+}
+
+#[test]
+fn page_sizes_must_be_at_least_one() {
+    for (section, key) in [("pulp", "page_size"), ("dashboard", "page_size")] {
+        let shown = refused(&format!("[{section}]\n{key} = 0"));
+        assert!(shown.contains(&format!("{section}.{key}")), "{shown}");
+    }
+}
+
+#[test]
+fn base_url_must_be_an_http_or_https_url_with_a_host() {
+    for bad in [
+        "ftp://pulp.example",
+        "pulp.example.com",
+        "http://",
+        "https://pulp.example/?x=1",
+        "https://pulp.example/#top",
+        "file:///etc/passwd",
+    ] {
+        let shown = refused(&format!("[pulp]\nbase_url = \"{bad}\""));
+        assert!(shown.contains("pulp.base_url"), "{bad}: {shown}");
+    }
+    let shown = refused("[pulp]\nbase_url = \"https://ops:hunter2@pulp.example\"");
+    assert!(
+        shown.contains("pulp.base_url") && !shown.contains("hunter2"),
+        "{shown}"
+    );
+    for good in [
+        "http://127.0.0.1:24817",
+        "https://pulp.example.com/",
+        "http://[::1]:24817",
+    ] {
+        let config = layered(
+            None,
+            Some(&format!("[pulp]\nbase_url = \"{good}\"")),
+            flags(),
+        );
+        assert_eq!(config.unwrap().pulp.base_url, good);
+    }
+}
+
+#[test]
+fn api_root_must_start_and_end_with_a_slash() {
+    for bad in ["pulp/", "/pulp", "", "pulp"] {
+        let shown = refused(&format!("[pulp]\napi_root = \"{bad}\""));
+        assert!(shown.contains("pulp.api_root"), "{bad}: {shown}");
+    }
+    let cli = "[cli]\nbase_url = \"https://cli.example\"\napi_root = \"pulp\"";
+    let shown = layered(Some(cli), None, flags()).unwrap_err().to_string();
+    assert!(
+        shown.contains("pulp.api_root") && shown.contains("pulp-cli's"),
+        "pulp-cli's value is checked too, and its file named: {shown}"
+    );
+}
+
+#[test]
+fn the_client_settings_come_from_the_one_set_of_defaults() {
+    let defaults: toml::Table = DEFAULT_TOML.parse().unwrap();
+    let pulp = defaults["pulp"].as_table().unwrap();
+    let secs = |key: &str| Duration::from_secs(pulp[key].as_integer().unwrap() as u64);
+    let settings = crate::wiring::default_pulp_settings("http://pulp.example").unwrap();
+    assert_eq!(settings.task_timeout, secs("task_timeout_secs"));
+    assert_eq!(settings.request_timeout, secs("request_timeout_secs"));
+    assert_eq!(settings.connect_timeout, secs("connect_timeout_secs"));
+    assert_eq!(
+        settings.page_size as i64,
+        pulp["page_size"].as_integer().unwrap()
+    );
+    assert_eq!(settings.api_root, pulp["api_root"].as_str().unwrap());
+    assert!(crate::wiring::default_pulp_settings("ftp://pulp.example").is_err());
+}
+
+// ---- The demo's production mapping belongs to the demo upstream only ----
+
+#[test]
+fn the_demo_mapping_applies_to_the_demo_only_and_configured_entries_win() {
+    use crate::wiring::startup::production;
+    let demo = load(&Overrides::default()).unwrap();
+    assert!(
+        demo.production.is_empty(),
+        "[production] is empty by default"
+    );
+    assert_eq!(
+        production(&demo).get("epel9-appstream").map(String::as_str),
+        Some("epel9-appstream-prod")
+    );
+    let real = layered(
+        None,
+        None,
+        Overrides {
+            pulp_url: Some("https://pulp.corp".into()),
+            ..flags()
+        },
+    );
+    let real = real.unwrap();
+    assert!(real.production.is_empty());
+    assert!(production(&real).is_empty(), "{:?}", production(&real));
+    let own = "[production]\n\"epel9-appstream\" = \"mine\"\n\"x\" = \"x-prod\"";
+    let demo = layered(None, Some(own), flags()).unwrap();
+    let map = production(&demo);
+    assert_eq!(map["epel9-appstream"], "mine");
+    assert_eq!(map["x"], "x-prod");
+}
+
+#[test]
+fn an_audit_path_that_is_not_utf8_is_refused_naming_the_key() {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::OsStr::from_bytes(b"/tmp/audit-\xff.jsonl");
+    let err = load(&Overrides {
+        audit_path: Some(path.into()),
+        ..Overrides::default()
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("audit.path"), "{err}");
+}

@@ -2,6 +2,11 @@
 //! environment, flags), builds the adapters it names and serves the app. The only module
 //! that knows both the use cases and every concrete adapter.
 
+mod checks;
 pub mod config;
+mod layers;
 mod pulp_cli;
+mod pulp_settings;
 pub mod startup;
+
+pub use pulp_settings::default_pulp_settings;

@@ -1,13 +1,16 @@
-//! pulp-cli's configuration (`~/.config/pulp/cli.toml`) as a fallback: operators already
-//! have it, so a console started with no Pulp named anywhere uses the same server.
+//! pulp-cli's configuration (`~/.config/pulp/cli.toml`) as a layer: operators already have
+//! it, so a console started with no Pulp named anywhere uses the same server. It sits just
+//! above the built-in defaults: each key a higher layer sets wins.
 
 use std::path::Path;
 
 use serde::Deserialize;
 
-use super::config::{ConfigError, RawPulp};
+use super::config::ConfigError;
+use super::layers::Layer;
 
-/// pulp-cli's `[cli]` table: the server operators already use.
+/// pulp-cli's `[cli]` table: the server operators already use. Its other keys (format,
+/// timeout, ...) and profiles (`[cli-<name>]`) are pulp-cli's own.
 #[derive(Deserialize)]
 struct CliFile {
     cli: CliTable,
@@ -16,36 +19,28 @@ struct CliFile {
 #[derive(Deserialize)]
 struct CliTable {
     base_url: String,
-    #[serde(default)]
     api_root: Option<String>,
-    #[serde(default)]
     username: Option<String>,
-    #[serde(default)]
     password: Option<String>,
-    #[serde(default)]
     verify_ssl: Option<bool>,
 }
 
-/// Fills the Pulp settings from pulp-cli's configuration file.
-pub(super) fn apply(pulp: &mut RawPulp, path: &Path) -> Result<(), ConfigError> {
+/// pulp-cli's `[cli]` settings, translated to the console's `[pulp]` keys.
+pub(super) fn layer(path: &Path) -> Result<Layer, ConfigError> {
+    let source = format!("pulp-cli's {}", path.display());
     let invalid = |reason: String| ConfigError::Parse {
-        source_name: path.display().to_string(),
+        source_name: source.clone(),
         reason,
     };
     let text = std::fs::read_to_string(path).map_err(|e| invalid(e.to_string()))?;
-    let file: CliFile = toml::from_str(&text).map_err(|e| invalid(e.to_string()))?;
-    pulp.base_url = file.cli.base_url;
-    if let Some(root) = file.cli.api_root {
-        pulp.api_root = root;
-    }
-    if let Some(user) = file.cli.username {
-        pulp.username = user;
-    }
-    if let Some(password) = file.cli.password.filter(|_| pulp.password.is_empty()) {
-        pulp.password = password;
-    }
-    if let Some(verify) = file.cli.verify_ssl {
-        pulp.verify_tls = verify;
-    }
-    Ok(())
+    let cli = toml::from_str::<CliFile>(&text)
+        .map_err(|e| invalid(e.to_string()))?
+        .cli;
+    let mut layer = Layer::new(&source);
+    layer.set("pulp", "base_url", Some(cli.base_url));
+    layer.set("pulp", "api_root", cli.api_root);
+    layer.set("pulp", "username", cli.username);
+    layer.set("pulp", "password", cli.password);
+    layer.set("pulp", "verify_tls", cli.verify_ssl);
+    Ok(layer)
 }

@@ -1,7 +1,7 @@
 //! Startup: builds the adapters the configuration names and wires them into the app.
 
+use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::net::TcpListener;
 
@@ -9,13 +9,13 @@ use crate::adapters::audit_jsonl::JsonlAuditSink;
 use crate::adapters::audit_stdout::StdoutAuditSink;
 use crate::adapters::clock_system::SystemClock;
 use crate::adapters::identity_fixed::FixedOperator;
-use crate::adapters::memory::{demo_pulp, MemoryOptions};
-use crate::adapters::pulp::{PulpClient, PulpSettings, Secret, SetupError};
+use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
+use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;
 use crate::app::AppState;
 use crate::ports::{AuditSink, RepositoryManager};
 
-use super::config::{AuditSinkKind, Config, RawPulp};
+use super::config::{AuditSinkKind, Config};
 
 /// Which upstream the console talks to, for the startup log.
 pub enum Upstream {
@@ -35,17 +35,17 @@ pub fn build_state(config: &Config) -> Result<(AppState, Upstream), SetupError> 
         Arc::new(SystemClock),
         Arc::new(FixedOperator::default()),
     )
-    .production(config.production.clone())
+    .production(production(config))
     .page_size(config.page_size)
     .build();
     Ok((state, upstream))
 }
 
 fn upstream(config: &Config) -> Result<(Arc<dyn RepositoryManager>, Upstream), SetupError> {
-    let pulp = &config.pulp;
-    if pulp.base_url.is_empty() {
+    if config.uses_demo() {
         let options = MemoryOptions {
             task_delay: config.demo_task_delay,
+            task_timeout: config.pulp_settings().task_timeout,
             ..MemoryOptions::default()
         };
         return Ok((
@@ -53,32 +53,24 @@ fn upstream(config: &Config) -> Result<(Arc<dyn RepositoryManager>, Upstream), S
             Upstream::Demo,
         ));
     }
-    let client = PulpClient::new(pulp_settings(pulp))?;
+    let settings = config.pulp_settings();
     let upstream = Upstream::Pulp {
-        base_url: pulp.base_url.clone(),
+        base_url: settings.base_url.clone(),
         from_cli: config.pulp_from_cli.clone(),
     };
-    Ok((Arc::new(client), upstream))
+    Ok((Arc::new(PulpClient::new(settings)?), upstream))
 }
 
-fn pulp_settings(pulp: &RawPulp) -> PulpSettings {
-    let mut headers: Vec<(String, String)> = pulp.headers.clone().into_iter().collect();
-    headers.sort();
-    PulpSettings {
-        base_url: pulp.base_url.trim_end_matches('/').to_owned(),
-        api_root: pulp.api_root.clone(),
-        username: pulp.username.clone(),
-        password: Secret::new(pulp.password.clone()),
-        ca_file: Some(std::path::PathBuf::from(&pulp.ca_file))
-            .filter(|p| !p.as_os_str().is_empty()),
-        verify_tls: pulp.verify_tls,
-        connect_timeout: Duration::from_secs(pulp.connect_timeout_secs),
-        request_timeout: Duration::from_secs(pulp.request_timeout_secs),
-        task_timeout: Duration::from_secs(pulp.task_timeout_secs),
-        page_size: pulp.page_size,
-        extra_headers: headers,
-        use_session: pulp.use_session,
-    }
+/// The configured `[production]`; on the demo upstream, the demo's own mapping under it
+/// (configured entries win). A real Pulp gets only what the operator configured.
+pub(crate) fn production(config: &Config) -> HashMap<String, String> {
+    let mut production = if config.uses_demo() {
+        demo::production()
+    } else {
+        HashMap::new()
+    };
+    production.extend(config.production.clone());
+    production
 }
 
 fn audit_sink(kind: &AuditSinkKind) -> Arc<dyn AuditSink> {

@@ -6,16 +6,16 @@ use std::time::{Duration, Instant};
 
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
 use repo_console::adapters::web;
+use repo_console::wiring::default_pulp_settings;
 
 use crate::helpers::*;
 
 /// The console over a `PulpClient` pointed at `base_url`, served on 127.0.0.1:0.
 async fn console_over(base_url: String) -> (WebClient, tempfile::TempDir) {
     let settings = PulpSettings {
-        base_url,
         connect_timeout: Duration::from_secs(1),
         request_timeout: Duration::from_secs(2),
-        ..PulpSettings::default()
+        ..default_pulp_settings(&base_url).unwrap()
     };
     let memory = Arc::new(repo_console::adapters::memory::InMemoryPulp::default());
     let dir = tempfile::tempdir().unwrap();

@@ -89,27 +89,99 @@ impl Drop for KillOnDrop {
     }
 }
 
+/// What the real binary is started with: flags, environment, a `--config` file, and
+/// pulp-cli's file in its HOME.
+#[derive(Default)]
+struct Start<'a> {
+    args: &'a [&'a str],
+    env: &'a [(&'a str, &'a str)],
+    config: Option<&'a str>,
+    pulp_cli: Option<&'a str>,
+}
+
+/// Runs the real binary; expects it to stop at startup, and answers what it said.
+fn startup_error(start: Start) -> String {
+    let home = tempfile::tempdir().unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_repo-console"));
+    command
+        .args(start.args)
+        .env("HOME", home.path())
+        .env_remove("REPO_CONSOLE_PULP_URL")
+        .env_remove("REPO_CONSOLE_CONFIG")
+        .envs(start.env.iter().copied())
+        .stdin(Stdio::null());
+    if let Some(text) = start.config {
+        let path = home.path().join("console.toml");
+        std::fs::write(&path, text).unwrap();
+        command.arg("--config").arg(path);
+    }
+    if let Some(text) = start.pulp_cli {
+        let dir = home.path().join(".config/pulp");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("cli.toml"), text).unwrap();
+    }
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    stderr
+}
+
+const LISTEN: &[&str] = &["--listen", "127.0.0.1:0"];
+
 #[test]
 fn a_bad_setting_stops_the_console_at_startup_with_a_message_naming_it() {
-    for (args, env, says) in [
-        (vec!["--listen", "nowhere"], None, "server.listen"),
+    let cases = [
         (
-            vec!["--listen", "127.0.0.1:0"],
-            Some(("REPO_CONSOLE_PULP_URL", "ftp://pulp")),
-            "must start with http:// or https://",
+            Start {
+                args: &["--listen", "nowhere"],
+                ..Start::default()
+            },
+            "server.listen",
         ),
-    ] {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_repo-console"));
-        command
-            .args(&args)
-            .env("HOME", "/nonexistent")
-            .stdin(Stdio::null());
-        if let Some((key, value)) = env {
-            command.env(key, value);
-        }
-        let output = command.output().unwrap();
-        assert_eq!(output.status.code(), Some(1), "{args:?}");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        (
+            Start {
+                args: LISTEN,
+                env: &[("REPO_CONSOLE_PULP_URL", "ftp://pulp")],
+                ..Start::default()
+            },
+            "pulp.base_url",
+        ),
+        (
+            Start {
+                args: LISTEN,
+                config: Some("[pulp]\nrequest_timeout_secs = 0"),
+                ..Start::default()
+            },
+            "pulp.request_timeout_secs",
+        ),
+        (
+            Start {
+                args: LISTEN,
+                pulp_cli: Some("[cli]\nbase_url = \"http://127.0.0.1:9\"\napi_root = \"pulp\""),
+                ..Start::default()
+            },
+            "pulp.api_root",
+        ),
+    ];
+    for (start, says) in cases {
+        let stderr = startup_error(start);
+        assert!(stderr.contains(says), "{says}: {stderr}");
     }
+}
+
+#[test]
+fn flags_win_over_the_environment_which_wins_over_the_config_file() {
+    let flag_wins = startup_error(Start {
+        args: &["--listen", "127.0.0.1:0", "--pulp-url", "ftp://from-flag"],
+        env: &[("REPO_CONSOLE_PULP_URL", "http://from-env:24817")],
+        ..Start::default()
+    });
+    assert!(flag_wins.contains("ftp://from-flag"), "{flag_wins}");
+    let env_wins = startup_error(Start {
+        args: LISTEN,
+        env: &[("REPO_CONSOLE_PULP_URL", "ftp://from-env")],
+        config: Some("[pulp]\nbase_url = \"http://from-file:24817\""),
+        ..Start::default()
+    });
+    assert!(env_wins.contains("ftp://from-env"), "{env_wins}");
 }

@@ -7,6 +7,7 @@ use futures::future::join_all;
 use repo_console::adapters::pulp::{PulpClient, PulpSettings, Secret};
 use repo_console::domain::DistributionHref;
 use repo_console::ports::{RepositoryManager, UpstreamError};
+use repo_console::wiring::default_pulp_settings;
 use serde_json::json;
 
 use super::contract::{repository_manager_contract, Fixture};
@@ -78,9 +79,8 @@ async fn a_refused_port_is_unreachable_at_once() {
         listener.local_addr().expect("address").port()
     };
     let settings = PulpSettings {
-        base_url: format!("http://127.0.0.1:{port}"),
         password: Secret::new("x"),
-        ..PulpSettings::default()
+        ..default_pulp_settings(&format!("http://127.0.0.1:{port}")).unwrap()
     };
     let started = Instant::now();
     let err = PulpClient::new(settings)

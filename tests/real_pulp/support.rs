@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use repo_console::adapters::pulp::{PulpClient, PulpSettings, Secret};
 use repo_console::domain::RepoId;
 use repo_console::ports::{PageRequest, RepositoryManager};
+use repo_console::wiring::default_pulp_settings;
 use serde_json::Value;
 
 #[derive(Debug, Clone)]
@@ -70,11 +71,10 @@ pub fn env_file_value(key: &str) -> Option<String> {
 impl TestPulp {
     pub fn settings(&self) -> PulpSettings {
         PulpSettings {
-            base_url: self.base_url.clone(),
             username: self.username.clone(),
             password: Secret::new(self.password.clone()),
             task_timeout: Duration::from_secs(120),
-            ..PulpSettings::default()
+            ..default_pulp_settings(&self.base_url).expect("the test Pulp's URL is valid")
         }
     }
 

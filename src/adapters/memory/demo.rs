@@ -1,6 +1,7 @@
 //! The demo upstream: what the console shows when no Pulp is configured.
 //! Realistic names and sizes, built deterministically (same data every start).
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use chrono::{DateTime, Duration as Days, Utc};
@@ -77,6 +78,15 @@ fn verified() -> RepoVerification {
     }
 }
 
+/// The demo's production distributions, as an operator would write them in `[production]`:
+/// used only with the demo upstream, under whatever `[production]` configures.
+pub fn production() -> HashMap<String, String> {
+    HashMap::from([(
+        "epel9-appstream".to_owned(),
+        "epel9-appstream-prod".to_owned(),
+    )])
+}
+
 /// Builds the demo: four repositories and their distributions.
 /// `options` controls how long tasks take (the demo uses a visible delay).
 pub fn demo_pulp(options: MemoryOptions, now: DateTime<Utc>) -> InMemoryPulp {
@@ -143,7 +153,7 @@ fn seed_baseos(pulp: &InMemoryPulp, now: DateTime<Utc>) {
 }
 
 /// epel9-appstream: verified and never deployed; its production distribution exists but
-/// serves nothing yet (the demo config names it in `[production]`).
+/// serves nothing yet (named by [`production`]).
 fn seed_appstream(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     let start = now - Days::days(30);
     let id = pulp.add_repo_at("epel9-appstream", verified(), start);

@@ -14,6 +14,7 @@ use serde_json::json;
 use crate::adapters::pulp::{PulpClient, PulpSettings, Secret};
 use crate::domain::{DistributionHref, PublicationHref, TaskHref};
 use crate::ports::{RepositoryManager, WriteOutcome};
+use crate::wiring::default_pulp_settings;
 
 const BASIC: &str = "Basic YWRtaW46cGFzc3dvcmQ=";
 
@@ -109,9 +110,8 @@ async fn serve(fake: Fake) -> (PulpClient, Shared) {
     let base_url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await });
     let settings = PulpSettings {
-        base_url,
         password: Secret::new("password"),
-        ..PulpSettings::default()
+        ..default_pulp_settings(&base_url).unwrap()
     };
     (PulpClient::new(settings).unwrap(), shared)
 }
@@ -177,9 +177,8 @@ async fn a_tls_failure_is_unreachable_and_says_tls() {
     let (plain, _fake) = serve(Fake::default()).await;
     let https = plain.settings.base_url.replace("http://", "https://");
     let settings = PulpSettings {
-        base_url: https,
         password: Secret::new("password"),
-        ..PulpSettings::default()
+        ..default_pulp_settings(&https).unwrap()
     };
     let err = PulpClient::new(settings)
         .unwrap()

@@ -1,4 +1,4 @@
-//! How to reach and authenticate with a Pulp server. Built by the app's config module.
+//! How to reach and authenticate with a Pulp server. Built by the wiring's configuration.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -31,7 +31,8 @@ impl fmt::Display for Secret {
     }
 }
 
-/// Everything [`super::PulpClient`] needs to talk to one Pulp server.
+/// Everything [`super::PulpClient`] needs to talk to one Pulp server. No defaults here:
+/// they live in `config/default.toml` (tests start from `wiring::default_pulp_settings`).
 #[derive(Debug, Clone)]
 pub struct PulpSettings {
     /// Scheme, host and port, e.g. `https://pulp.example.com` (no API path).
@@ -59,25 +60,6 @@ pub struct PulpSettings {
     pub use_session: bool,
 }
 
-impl Default for PulpSettings {
-    fn default() -> Self {
-        Self {
-            base_url: "http://127.0.0.1:24817".to_owned(),
-            api_root: "/pulp/".to_owned(),
-            username: "admin".to_owned(),
-            password: Secret::default(),
-            ca_file: None,
-            verify_tls: true,
-            connect_timeout: Duration::from_secs(5),
-            request_timeout: Duration::from_secs(30),
-            task_timeout: Duration::from_secs(120),
-            page_size: 100,
-            extra_headers: Vec::new(),
-            use_session: true,
-        }
-    }
-}
-
 impl PulpSettings {
     /// `base_url` without a trailing slash.
     pub(crate) fn base(&self) -> &str {
@@ -103,12 +85,17 @@ impl PulpSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wiring::default_pulp_settings;
+
+    fn settings() -> PulpSettings {
+        default_pulp_settings("https://pulp.example/").unwrap()
+    }
 
     #[test]
     fn the_password_never_shows_in_debug_output() {
         let settings = PulpSettings {
             password: Secret::new("hunter2"),
-            ..PulpSettings::default()
+            ..settings()
         };
         let shown = format!("{settings:?} {}", settings.password);
         assert!(!shown.contains("hunter2"), "{shown}");
@@ -120,14 +107,14 @@ mod tests {
         for raw in ["/pulp/", "pulp", "/pulp", "pulp/"] {
             let s = PulpSettings {
                 api_root: raw.into(),
-                ..PulpSettings::default()
+                ..settings()
             };
             assert_eq!(s.api_path(), "/pulp/api/v3/", "{raw}");
         }
         let domain = PulpSettings {
             api_root: "/pulp/default/".into(),
             base_url: "https://pulp.example/".into(),
-            ..PulpSettings::default()
+            ..settings()
         };
         assert_eq!(domain.api_path(), "/pulp/default/api/v3/");
         assert_eq!(domain.base(), "https://pulp.example");

@@ -22,6 +22,7 @@ use tokio_rustls::TlsAcceptor;
 
 use crate::adapters::pulp::{PulpClient, PulpSettings, Secret};
 use crate::ports::{PageRequest, RepositoryManager, UpstreamError};
+use crate::wiring::default_pulp_settings;
 
 const REPO: &str = "/pulp/api/v3/repositories/rpm/rpm/0190a0b2-7c3e-7000-8000-000000000001/";
 
@@ -147,12 +148,11 @@ impl FakePulp {
 
     fn settings(&self, host: &str, ca_file: Option<&Path>, verify_tls: bool) -> PulpSettings {
         PulpSettings {
-            base_url: format!("https://{host}:{}", self.port),
             password: Secret::new("password"),
             ca_file: ca_file.map(Path::to_path_buf),
             verify_tls,
             use_session: false,
-            ..PulpSettings::default()
+            ..default_pulp_settings(&format!("https://{host}:{}", self.port)).unwrap()
         }
     }
 }
@@ -269,10 +269,9 @@ fn a_missing_or_non_pem_ca_file_fails_setup_and_names_the_file() {
     for path in [dir.path().join("missing.pem"), text, garbage] {
         for verify_tls in [true, false] {
             let settings = PulpSettings {
-                base_url: "https://127.0.0.1:1".into(),
                 ca_file: Some(path.clone()),
                 verify_tls,
-                ..PulpSettings::default()
+                ..default_pulp_settings("https://127.0.0.1:1").unwrap()
             };
             let err = PulpClient::new(settings)
                 .expect_err("a bad CA file is refused, verification on or off");

@@ -1,0 +1,121 @@
+//! Validation of the merged configuration: every value is checked before the console
+//! starts, and each refusal names its key and says what would be accepted.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::config::{AuditSinkKind, Config, ConfigError, RawConfig, RawPulp};
+
+/// The longest timeout accepted: one day (longer is a mistake, and would overflow deadlines).
+const MAX_TIMEOUT_SECS: u64 = 86_400;
+
+/// Checks every value and builds the [`Config`].
+pub(super) fn validate(
+    raw: RawConfig,
+    pulp_from_cli: Option<PathBuf>,
+) -> Result<Config, ConfigError> {
+    let listen = raw.server.listen.parse().map_err(|_| {
+        let reason = format!(
+            "'{}' is not an address such as 127.0.0.1:8080",
+            raw.server.listen
+        );
+        invalid("server.listen", reason)
+    })?;
+    let audit = match raw.audit.sink.as_str() {
+        "jsonl" => AuditSinkKind::Jsonl(raw.audit.path),
+        "stdout" => AuditSinkKind::Stdout,
+        other => {
+            return Err(invalid(
+                "audit.sink",
+                format!("'{other}' is not one of: jsonl, stdout"),
+            ))
+        }
+    };
+    at_least_one("dashboard.page_size", raw.dashboard.page_size)?;
+    check_pulp(&raw.pulp)?;
+    Ok(Config {
+        listen,
+        audit,
+        page_size: raw.dashboard.page_size,
+        production: raw.production,
+        demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
+        shutdown_grace: Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10),
+        pulp: raw.pulp,
+        pulp_from_cli,
+    })
+}
+
+fn check_pulp(pulp: &RawPulp) -> Result<(), ConfigError> {
+    check_base_url(&pulp.base_url)?;
+    if !(pulp.api_root.starts_with('/') && pulp.api_root.ends_with('/')) {
+        return Err(invalid(
+            "pulp.api_root",
+            format!(
+                "'{}' must start and end with '/', e.g. /pulp/ (or /pulp/<domain>/ with domains)",
+                pulp.api_root
+            ),
+        ));
+    }
+    timeout("pulp.connect_timeout_secs", pulp.connect_timeout_secs)?;
+    timeout("pulp.request_timeout_secs", pulp.request_timeout_secs)?;
+    timeout("pulp.task_timeout_secs", pulp.task_timeout_secs)?;
+    at_least_one("pulp.page_size", pulp.page_size)
+}
+
+/// Empty (the demo upstream) or an http(s) URL naming a host, without credentials, query
+/// or fragment.
+fn check_base_url(text: &str) -> Result<(), ConfigError> {
+    const KEY: &str = "pulp.base_url";
+    if text.is_empty() {
+        return Ok(());
+    }
+    let url = url::Url::parse(text).map_err(|e| {
+        invalid(
+            KEY,
+            format!("'{text}' is not a URL ({e}); write e.g. https://pulp.example.com, or nothing for the demo"),
+        )
+    })?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(invalid(
+            KEY,
+            format!("'{text}' must start with http:// or https://"),
+        ));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(invalid(
+            KEY,
+            "the URL holds credentials: put them in pulp.username and pulp.password_file".into(),
+        ));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(invalid(KEY, format!("'{text}' names no host")));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(invalid(
+            KEY,
+            format!("'{text}' must not have a query (?...) or a fragment (#...)"),
+        ));
+    }
+    Ok(())
+}
+
+fn timeout(key: &'static str, secs: u64) -> Result<(), ConfigError> {
+    if (1..=MAX_TIMEOUT_SECS).contains(&secs) {
+        return Ok(());
+    }
+    Err(invalid(
+        key,
+        format!("{secs} seconds: must be between 1 and {MAX_TIMEOUT_SECS} (one day)"),
+    ))
+}
+
+fn at_least_one(key: &'static str, value: u64) -> Result<(), ConfigError> {
+    if value >= 1 {
+        return Ok(());
+    }
+    Err(invalid(key, format!("{value}: must be at least 1")))
+}
+
+fn invalid(key: &'static str, reason: String) -> ConfigError {
+    ConfigError::Invalid { key, reason }
+}

@@ -1,0 +1,158 @@
+//! Configuration layers: TOML tables from one source each, merged in order (later wins,
+//! key by key). The Pulp password and password file are one secret: the highest layer
+//! that sets either decides both.
+
+use std::path::Path;
+
+use toml::{Table, Value};
+
+use super::config::{ConfigError, Overrides, RawConfig};
+
+/// The two keys of `[pulp]` that together say where the password comes from.
+const SECRET_KEYS: [&str; 2] = ["password", "password_file"];
+
+/// One source of settings and what it says.
+pub(super) struct Layer {
+    /// Named in error messages: "built-in defaults", a file's path, "environment or flags".
+    pub source: String,
+    pub table: Table,
+}
+
+impl Layer {
+    /// A layer that says nothing yet (filled with [`Layer::set`]).
+    pub fn new(source: &str) -> Self {
+        Self {
+            source: source.to_owned(),
+            table: Table::new(),
+        }
+    }
+
+    pub fn parse(source: &str, text: &str) -> Result<Self, ConfigError> {
+        let table = text.parse::<Table>().map_err(|e| ConfigError::Parse {
+            source_name: source.to_owned(),
+            reason: e.to_string(),
+        })?;
+        Ok(Self {
+            source: source.to_owned(),
+            table,
+        })
+    }
+
+    /// The `--config` file.
+    pub fn read(path: &Path) -> Result<Self, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
+            path: path.to_owned(),
+            reason: e.to_string(),
+        })?;
+        Self::parse(&path.display().to_string(), &text)
+    }
+
+    /// The environment and the command line, as one layer (clap already let flags win).
+    pub fn from_overrides(o: &Overrides) -> Result<Self, ConfigError> {
+        let audit_path = match &o.audit_path {
+            Some(path) => Some(path.to_str().ok_or_else(|| ConfigError::Invalid {
+                key: "audit.path",
+                reason: format!("{} is not valid UTF-8", path.display()),
+            })?),
+            None => None,
+        };
+        let mut layer = Self::new("environment or flags");
+        layer.set("server", "listen", o.listen.as_deref());
+        layer.set("audit", "path", audit_path);
+        layer.set("pulp", "base_url", o.pulp_url.as_deref());
+        layer.set("pulp", "username", o.pulp_username.as_deref());
+        layer.set("pulp", "password", o.pulp_password.as_deref());
+        Ok(layer)
+    }
+
+    /// Sets `[section] key = value` when there is a value.
+    pub fn set(&mut self, section: &str, key: &str, value: Option<impl Into<Value>>) {
+        if let Some(value) = value {
+            let table = self
+                .table
+                .entry(section)
+                .or_insert_with(|| Value::Table(Table::new()));
+            if let Value::Table(table) = table {
+                table.insert(key.to_owned(), value.into());
+            }
+        }
+    }
+
+    fn pulp(&self) -> Option<&Table> {
+        self.table.get("pulp").and_then(Value::as_table)
+    }
+
+    /// This layer names a Pulp server (a non-empty `pulp.base_url`).
+    pub fn names_a_pulp(&self) -> bool {
+        let url = self.pulp().and_then(|p| p.get("base_url"));
+        url.and_then(Value::as_str).is_some_and(|u| !u.is_empty())
+    }
+
+    /// Whether this layer sets the secret; refused when it names both a password and a file.
+    fn sets_secret(&self) -> Result<bool, ConfigError> {
+        let Some(pulp) = self.pulp() else {
+            return Ok(false);
+        };
+        let non_empty = |key: &str| {
+            pulp.get(key)
+                .and_then(Value::as_str)
+                .is_some_and(|v| !v.is_empty())
+        };
+        if SECRET_KEYS.iter().all(|key| non_empty(key)) {
+            return Err(ConfigError::Invalid {
+                key: "pulp.password",
+                reason: format!(
+                    "{} sets both pulp.password and pulp.password_file; keep one",
+                    self.source
+                ),
+            });
+        }
+        Ok(SECRET_KEYS.iter().any(|key| pulp.contains_key(*key)))
+    }
+}
+
+/// Merges the higher layers over the defaults, in order, and reads the result. Each layer
+/// is checked as it lands, so an unknown key or a wrong type is reported with its source.
+pub(super) fn merge_all(defaults: Layer, higher: Vec<Layer>) -> Result<RawConfig, ConfigError> {
+    let mut raw = read_raw(&defaults.table, &defaults.source)?;
+    let mut merged = defaults.table;
+    for layer in higher {
+        if layer.sets_secret()? {
+            forget_secret(&mut merged);
+        }
+        merge(&mut merged, layer.table);
+        raw = read_raw(&merged, &layer.source)?;
+    }
+    Ok(raw)
+}
+
+fn read_raw(merged: &Table, source: &str) -> Result<RawConfig, ConfigError> {
+    merged
+        .clone()
+        .try_into()
+        .map_err(|e: toml::de::Error| ConfigError::Parse {
+            source_name: source.to_owned(),
+            reason: e.to_string(),
+        })
+}
+
+/// A higher layer decides the secret alone: what lower layers said is dropped.
+fn forget_secret(merged: &mut Table) {
+    if let Some(Value::Table(pulp)) = merged.get_mut("pulp") {
+        for key in SECRET_KEYS {
+            pulp.insert(key.to_owned(), Value::String(String::new()));
+        }
+    }
+}
+
+/// Deep merge: tables merge key by key, anything else is replaced.
+fn merge(base: &mut Table, over: Table) {
+    for (key, value) in over {
+        match (base.get_mut(&key), value) {
+            (Some(Value::Table(b)), Value::Table(o)) => merge(b, o),
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
+    }
+}
