@@ -74,4 +74,8 @@ impl AuditSink for JsonlAuditSink {
     async fn check_writable(&self) -> Result<(), AuditError> {
         self.blocking(|path| open_for_append(&path).map(drop)).await
     }
+
+    fn target(&self) -> String {
+        self.path.display().to_string()
+    }
 }

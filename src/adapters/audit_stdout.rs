@@ -34,4 +34,8 @@ impl AuditSink for StdoutAuditSink {
     async fn check_writable(&self) -> Result<(), AuditError> {
         std::io::stdout().flush().map_err(error)
     }
+
+    fn target(&self) -> String {
+        "standard output".into()
+    }
 }

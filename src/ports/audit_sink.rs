@@ -20,4 +20,7 @@ pub trait AuditSink: Send + Sync {
 
     /// Checks, without writing a record, that a record could be written now.
     async fn check_writable(&self) -> Result<(), AuditError>;
+
+    /// Where the records go, in words (a path, "standard output"), for logs and messages.
+    fn target(&self) -> String;
 }

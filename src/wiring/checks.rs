@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::config::{AuditSinkKind, Config, ConfigError, RawConfig, RawPulp};
+use super::config::{AuditSettings, Config, ConfigError, RawConfig, RawPulp};
 
 /// The longest timeout accepted: one day (longer is a mistake, and would overflow deadlines).
 const MAX_TIMEOUT_SECS: u64 = 86_400;
@@ -21,15 +21,14 @@ pub(super) fn validate(
         );
         invalid("server.listen", reason)
     })?;
-    let audit = match raw.audit.sink.as_str() {
-        "jsonl" => AuditSinkKind::Jsonl(raw.audit.path),
-        "stdout" => AuditSinkKind::Stdout,
-        other => {
-            return Err(invalid(
-                "audit.sink",
-                format!("'{other}' is not one of: jsonl, stdout"),
-            ))
-        }
+    let sinks = super::audit_sinks::names();
+    if !sinks.contains(&raw.audit.sink.as_str()) {
+        let reason = format!("'{}' is not one of: {}", raw.audit.sink, sinks.join(", "));
+        return Err(invalid("audit.sink", reason));
+    }
+    let audit = AuditSettings {
+        sink: raw.audit.sink,
+        path: raw.audit.path,
     };
     at_least_one("dashboard.page_size", raw.dashboard.page_size)?;
     check_pulp(&raw.pulp)?;

@@ -95,18 +95,21 @@ pub(crate) struct RawPulp {
     pub headers: HashMap<String, String>,
 }
 
-/// Where audit records go.
+/// Where audit records go: the `[audit]` table, its sink name checked against
+/// [`super::audit_sinks`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AuditSinkKind {
-    Jsonl(PathBuf),
-    Stdout,
+pub struct AuditSettings {
+    /// The sink's name (`jsonl`, `stdout`…).
+    pub sink: String,
+    /// The file, for the sinks that write one.
+    pub path: PathBuf,
 }
 
 /// The validated configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
     pub listen: SocketAddr,
-    pub audit: AuditSinkKind,
+    pub audit: AuditSettings,
     pub page_size: u64,
     /// The `[production]` table as configured (the demo adds its own at startup).
     pub production: HashMap<String, String>,

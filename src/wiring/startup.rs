@@ -5,17 +5,16 @@ use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
-use crate::adapters::audit_jsonl::JsonlAuditSink;
-use crate::adapters::audit_stdout::StdoutAuditSink;
 use crate::adapters::clock_system::SystemClock;
 use crate::adapters::identity_fixed::FixedOperator;
 use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;
 use crate::app::AppState;
-use crate::ports::{AuditSink, RepositoryManager};
+use crate::ports::RepositoryManager;
 
-use super::config::{AuditSinkKind, Config};
+use super::audit_sinks;
+use super::config::Config;
 
 /// Which upstream the console talks to, for the startup log.
 pub enum Upstream {
@@ -27,11 +26,15 @@ pub enum Upstream {
 }
 
 /// Builds the state from the configuration; fails when the Pulp settings are unusable.
-pub fn build_state(config: &Config) -> Result<(AppState, Upstream), SetupError> {
-    let (manager, upstream) = upstream(config)?;
+pub fn build_state(config: &Config) -> Result<(AppState, Upstream), String> {
+    let (manager, upstream) =
+        upstream(config).map_err(|e| format!("cannot use the Pulp settings: {e}"))?;
+    let audit = audit_sinks::build(&config.audit)
+        .map_err(|e| format!("cannot use the audit sink (audit.sink): {e}"))?;
+    tracing::info!(sink = %config.audit.sink, target = %audit.target(), "audit log");
     let state = AppState::builder(
         manager,
-        audit_sink(&config.audit),
+        audit,
         Arc::new(SystemClock),
         Arc::new(FixedOperator::default()),
     )
@@ -73,17 +76,9 @@ pub(crate) fn production(config: &Config) -> HashMap<String, String> {
     production
 }
 
-fn audit_sink(kind: &AuditSinkKind) -> Arc<dyn AuditSink> {
-    match kind {
-        AuditSinkKind::Jsonl(path) => Arc::new(JsonlAuditSink::new(path)),
-        AuditSinkKind::Stdout => Arc::new(StdoutAuditSink::default()),
-    }
-}
-
 /// Serves the console until Ctrl-C or SIGTERM.
 pub async fn run(config: Config) -> Result<(), String> {
-    let (state, upstream) =
-        build_state(&config).map_err(|e| format!("cannot use the Pulp settings: {e}"))?;
+    let (state, upstream) = build_state(&config)?;
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {} (server.listen): {e}", config.listen))?;
@@ -99,10 +94,6 @@ pub async fn run(config: Config) -> Result<(), String> {
         } => {
             tracing::info!(%base_url, config = %path.display(), "using the Pulp named in pulp-cli's configuration")
         }
-    }
-    match &config.audit {
-        AuditSinkKind::Jsonl(path) => tracing::info!(path = %path.display(), "audit log"),
-        AuditSinkKind::Stdout => tracing::info!("audit log on standard output"),
     }
     web::serve(
         listener,

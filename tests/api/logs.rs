@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::{dashboard::dashboard, deploy, sync};
 use repo_console::domain::{DeployRequest, SeenLive, VersionNumber};
+use tokio_test::assert_err;
 use tracing_subscriber::fmt::format::FmtSpan;
 
 use crate::helpers::*;
@@ -89,8 +90,8 @@ async fn a_sync_that_cannot_start_is_logged_with_its_error() {
     let logs = Captured::default();
     let _guard = logs.start();
     pulp.set(Op::GetRepo, Fault::Http(502));
-    assert!(sync::start_sync(&state, &fx.base_os).await.is_err());
-    assert!(sync::current_sync(&state, &fx.base_os).await.is_err());
+    assert_err!(sync::start_sync(&state, &fx.base_os).await);
+    assert_err!(sync::current_sync(&state, &fx.base_os).await);
     let text = logs.text();
     assert!(
         text.contains("synchronization not started") && text.contains("injected fault on GetRepo"),

@@ -7,6 +7,7 @@ use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::deploy::{deploy, DeployOutcome, DeployStep, StepError};
 use repo_console::app::versions::versions_page;
 use repo_console::domain::{DeployRequest, ProductionChanged, Refusal, SeenLive, VersionNumber};
+use tokio_test::assert_ok;
 
 use crate::helpers::*;
 
@@ -63,9 +64,7 @@ fn request(n: u64, confirm: &str) -> DeployRequest {
 async fn get_repo_failing_renders_the_page_with_the_error_and_no_versions() {
     let s = setup();
     s.pulp.set(Op::GetRepo, Fault::Http(500));
-    let page = versions_page(&s.state, &s.fx.base_os)
-        .await
-        .expect("a known repository");
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
     assert_eq!(
         page.repo_name,
         s.fx.base_os.as_str(),
@@ -79,9 +78,7 @@ async fn get_repo_failing_renders_the_page_with_the_error_and_no_versions() {
 async fn list_versions_failing_renders_the_page_with_the_error_and_no_versions() {
     let s = setup();
     s.pulp.set(Op::ListVersions, Fault::Http(503));
-    let page = versions_page(&s.state, &s.fx.base_os)
-        .await
-        .expect("a known repository");
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
     assert_eq!(page.repo_name, s.fx.base_os.as_str());
     assert!(page.versions.is_empty());
     assert!(page.error.is_some());
@@ -91,9 +88,7 @@ async fn list_versions_failing_renders_the_page_with_the_error_and_no_versions()
 async fn list_distributions_failing_means_deployed_is_unknown() {
     let s = setup();
     s.pulp.set(Op::ListDistributions, Fault::Timeout);
-    let page = versions_page(&s.state, &s.fx.base_os)
-        .await
-        .expect("a known repository");
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
     assert_eq!(page.deployed, None);
     assert!(page.deployed_unknown.is_some());
     assert_eq!(page.versions.len(), 5, "the page is still rendered");
@@ -114,9 +109,7 @@ async fn a_publication_that_cannot_be_fetched_skips_its_distribution() {
     s.pulp.fail_publication(&live);
     let second = s.memory.publish(&s.fx.base_os, VersionNumber::new(3));
     s.memory.add_distribution("base-os-mirror", Some(&second));
-    let page = versions_page(&s.state, &s.fx.base_os)
-        .await
-        .expect("a known repository");
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
     assert_eq!(
         page.deployed,
         Some(VersionNumber::new(3)),
@@ -151,9 +144,7 @@ async fn a_failure_in_the_distribution_step_says_production_did_not_change() {
     assert_eq!(step, DeployStep::PointDistribution);
     assert_eq!(production_changed, ProductionChanged::No);
     assert!(error.to_string().contains("distribution is locked"));
-    let page = versions_page(&s.state, &s.fx.base_os)
-        .await
-        .expect("a known repository");
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
     assert_eq!(page.deployed, Some(VersionNumber::new(2)));
 }
 
@@ -167,9 +158,7 @@ async fn not_deployed_to_deployed_when_the_gate_passes_and_both_steps_succeed() 
         matches!(outcome, DeployOutcome::Deployed { audit: Ok(()), .. }),
         "{outcome:?}"
     );
-    let page = versions_page(&s.state, &s.fx.base_os)
-        .await
-        .expect("a known repository");
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
     assert_eq!(page.deployed, Some(VersionNumber::new(3)));
     let flags: Vec<(u64, bool)> = page
         .versions
@@ -202,10 +191,7 @@ async fn a_publish_failure_leaves_production_unchanged() {
         );
     }
     assert_eq!(
-        versions_page(&s.state, &s.fx.base_os)
-            .await
-            .expect("a known repository")
-            .deployed,
+        assert_ok!(versions_page(&s.state, &s.fx.base_os).await).deployed,
         Some(VersionNumber::new(2))
     );
 }
@@ -255,9 +241,7 @@ async fn the_versions_page_makes_its_upstream_calls_concurrently() {
     let dir = tempfile::tempdir().unwrap();
     let (state, _) = test_state(&memory, &dir.path().join("a.jsonl"));
     memory.take_most_in_flight();
-    let page = versions_page(&state, &fx.base_os)
-        .await
-        .expect("a known repository");
+    let page = assert_ok!(versions_page(&state, &fx.base_os).await);
     assert_eq!(page.deployed, Some(VersionNumber::new(2)));
     assert_eq!(
         memory.take_most_in_flight(),
@@ -282,10 +266,7 @@ async fn an_audit_write_that_fails_after_the_change_is_reported_with_the_deploy(
     assert!(error.to_string().contains("disk full"));
     assert_eq!(audit.records().len(), 1, "only the started line was kept");
     assert_eq!(
-        versions_page(&state, &s.fx.base_os)
-            .await
-            .expect("a known repository")
-            .deployed,
+        assert_ok!(versions_page(&state, &s.fx.base_os).await).deployed,
         Some(VersionNumber::new(4))
     );
 }

@@ -61,6 +61,10 @@ impl AuditSink for RecordingAuditSink {
     async fn check_writable(&self) -> Result<(), AuditError> {
         self.failure(false)
     }
+
+    fn target(&self) -> String {
+        "memory".into()
+    }
 }
 
 /// A clock that always answers the same instant.
