@@ -176,19 +176,34 @@ pub async fn failed_deploy(b: &Browser, app: &App) {
     );
     app.pulp.clear(Op::UpdateDistribution);
 
-    // A repository that cannot be read: the page says so where the list would be.
-    b.goto("/repos/0190a0b0-0000-7000-8000-00000000dead/versions")
+    // A repository whose versions cannot be read: the page says so where the list would be.
+    app.pulp.set(Op::ListVersions, Fault::Http(500));
+    b.goto(&format!("/repos/{}/versions", app.world.appstream))
         .await;
-    let (text, versions): (String, usize) = b
-        .js(
-            "var e = document.getElementById('page-error');
-             return [e ? e.textContent : '', document.querySelectorAll('tr[data-version]').length]",
-            vec![],
-        )
-        .await;
+    let (text, versions) = page_error(b).await;
+    app.pulp.clear(Op::ListVersions);
     assert!(
         text.contains("Could not load this repository"),
         "page error: {text:?}"
     );
     assert_eq!(versions, 0, "no versions are listed");
+
+    // A repository Pulp does not have: a page that says so (404).
+    b.goto("/repos/0190a0b0-0000-7000-8000-00000000dead/versions")
+        .await;
+    let (text, _) = page_error(b).await;
+    assert!(
+        text.contains("Pulp has no RPM repository 0190a0b0-0000-7000-8000-00000000dead"),
+        "page error: {text:?}"
+    );
+}
+
+/// The page's error notice and how many versions it lists.
+async fn page_error(b: &Browser) -> (String, usize) {
+    b.js(
+        "var e = document.getElementById('page-error');
+         return [e ? e.textContent : '', document.querySelectorAll('tr[data-version]').length]",
+        vec![],
+    )
+    .await
 }
