@@ -112,6 +112,17 @@ fn claimed(outcome: &DeployOutcome) -> (Option<DeployStep>, ProductionChanged) {
     }
 }
 
+/// The deploy failed at `step` claiming `changed`, truthfully.
+fn assert_claim(case: &str, run: &Run, step: DeployStep, changed: ProductionChanged) {
+    assert_eq!(
+        claimed(&run.outcome),
+        (Some(step), changed),
+        "{case}: {:?}",
+        run.outcome
+    );
+    assert_truthful(case, run);
+}
+
 /// The claim agrees with what Pulp shows after every queued task ran, and with the audit.
 fn assert_truthful(case: &str, run: &Run) {
     let (_, changed) = claimed(&run.outcome);
@@ -182,13 +193,7 @@ async fn every_fault_on_the_distribution_steps_first_request_is_answered_truthfu
         let case = format!("distribution {fault:?}");
         let expected = expected_at_distribution(&fault);
         let run = run_with(|p| p.set(Op::UpdateDistribution, fault)).await;
-        assert_eq!(
-            claimed(&run.outcome),
-            (Some(DeployStep::PointDistribution), expected),
-            "{case}: {:?}",
-            run.outcome
-        );
-        assert_truthful(&case, &run);
+        assert_claim(&case, &run, DeployStep::PointDistribution, expected);
     }
 }
 
@@ -203,17 +208,13 @@ async fn a_queued_change_whose_polls_fail_is_never_said_to_have_left_production_
             p.fail_polls(Op::UpdateDistribution, fault, None);
         })
         .await;
-        assert_eq!(
-            claimed(&run.outcome),
-            (
-                Some(DeployStep::PointDistribution),
-                ProductionChanged::Unknown
-            ),
-            "{case}: {:?}",
-            run.outcome
+        assert_claim(
+            &case,
+            &run,
+            DeployStep::PointDistribution,
+            ProductionChanged::Unknown,
         );
         assert_eq!(run.live_after, Some(4), "{case}: the queued task landed");
-        assert_truthful(&case, &run);
     }
 }
 
@@ -249,16 +250,12 @@ async fn a_reread_that_fails_after_an_inconclusive_answer_gives_unknown_never_no
                 p.set_after(Op::GetDistribution, reread, 1);
             })
             .await;
-            assert_eq!(
-                claimed(&run.outcome),
-                (
-                    Some(DeployStep::PointDistribution),
-                    ProductionChanged::Unknown
-                ),
-                "{case}: {:?}",
-                run.outcome
+            assert_claim(
+                &case,
+                &run,
+                DeployStep::PointDistribution,
+                ProductionChanged::Unknown,
             );
-            assert_truthful(&case, &run);
         }
     }
 }
