@@ -1,36 +1,55 @@
-//! Following Pulp's limit/offset pagination to the end, and building query strings.
+//! Reading Pulp's limit/offset lists whole (pages fetched concurrently), and building
+//! query strings.
 
+use futures::stream::{self, StreamExt, TryStreamExt};
 use serde::de::DeserializeOwned;
 
 use super::dto::PageDto;
 use super::PulpClient;
 use crate::ports::UpstreamError;
 
-/// A safety stop for a server whose `next` links never end.
-const MAX_PAGES: usize = 10_000;
+/// A safety stop for a list too long to be read whole.
+const MAX_PAGES: u64 = 10_000;
+
+/// Pages of one list fetched at once, at most (so a long list does not flood Pulp).
+const CONCURRENT_PAGES: usize = 8;
 
 impl PulpClient {
-    /// Every item of a list, following `next` links (each resent to the configured base).
+    /// Every item of a list. The first page says how long the list is (`count`); the other
+    /// pages are then fetched by offset, [`CONCURRENT_PAGES`] at a time, in order: a list of
+    /// N pages costs about N / 8 round trips instead of N.
     /// `path` is a path relative to the API (`distributions/rpm/rpm/?…`) or an href.
     pub(super) async fn get_all<T: DeserializeOwned>(
         &self,
         path: &str,
     ) -> Result<Vec<T>, UpstreamError> {
-        let limit = self.settings.page_size.max(1).to_string();
-        let mut url = with_query(&self.url_for(path)?, &[("limit", &limit)]);
-        let mut items = Vec::new();
-        for _ in 0..MAX_PAGES {
-            let page: PageDto<T> = self.get_json(&url).await?;
-            let got = page.results.len();
-            items.extend(page.results);
-            match page.next {
-                Some(next) if got > 0 => url = self.url_for(&next_path(&next))?,
-                _ => return Ok(items),
-            }
+        let limit = self.settings.page_size.max(1);
+        let base = self.url_for(path)?;
+        let page_url = |offset: u64| {
+            with_query(
+                &base,
+                &[("limit", &limit.to_string()), ("offset", &offset.to_string())],
+            )
+        };
+        let first: PageDto<T> = self.get_json(&page_url(0)).await?;
+        let mut items = first.results;
+        if first.next.is_none() || items.is_empty() {
+            return Ok(items);
         }
-        Err(UpstreamError::BadResponse(format!(
-            "the list at {path} did not end after {MAX_PAGES} pages"
-        )))
+        let pages = first.count.div_ceil(limit);
+        if pages > MAX_PAGES {
+            return Err(UpstreamError::BadResponse(format!(
+                "the list at {path} has {} items: more than {MAX_PAGES} pages",
+                first.count
+            )));
+        }
+        let rest: Vec<PageDto<T>> = stream::iter((1..pages).map(|page| page_url(page * limit)))
+            .map(|url| async move { self.get_json::<PageDto<T>>(&url).await })
+            .buffered(CONCURRENT_PAGES)
+            .try_collect()
+            .await?;
+        items.extend(rest.into_iter().flat_map(|page| page.results));
+        Ok(items)
     }
 }
 
