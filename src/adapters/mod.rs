@@ -3,6 +3,7 @@
 pub mod audit_jsonl;
 pub mod audit_stdout;
 pub mod clock_system;
+pub mod coalescing;
 pub mod identity_fixed;
 pub mod memory;
 pub mod pulp;

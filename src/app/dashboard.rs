@@ -48,11 +48,7 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
         error: None,
         sync_error: None,
     };
-    let repos = match state
-        .manager
-        .list_repos(PageRequest { offset, limit })
-        .await
-    {
+    let repos = match state.reads.list_repos(PageRequest { offset, limit }).await {
         Ok(page) => page,
         Err(error) => {
             tracing::warn!(%error, "dashboard: repositories not listed");
@@ -62,7 +58,7 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
     };
     board.total = repos.total;
     let ids: Vec<RepoId> = repos.items.iter().map(|r| r.id.clone()).collect();
-    let syncs = match state.manager.sync_states(&ids).await {
+    let syncs = match state.reads.sync_states(&ids).await {
         Ok(syncs) => syncs,
         Err(error) => {
             tracing::warn!(%error, "dashboard: synchronization states not read");

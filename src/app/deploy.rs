@@ -42,7 +42,7 @@ pub async fn preview(
     id: &RepoId,
     target: VersionNumber,
 ) -> Result<DeployPlan, PreviewError> {
-    let facts = deploy_facts(state, id).await?;
+    let facts = deploy_facts(state, state.reads.as_ref(), id).await?;
     Ok(plan_deploy(&facts, target)?)
 }
 
@@ -84,7 +84,8 @@ pub enum DeployOutcome {
 #[tracing::instrument(skip_all, fields(repo = %id, target = %request.target))]
 pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> DeployOutcome {
     let _turn = state.deploy_locks.acquire(id).await;
-    let facts = match deploy_facts(state, id).await {
+    // Fresh reads: the deploy re-checks what the preview showed.
+    let facts = match deploy_facts(state, state.manager.as_ref(), id).await {
         Ok(facts) => facts,
         Err(error) => {
             tracing::warn!(%error, "deploy not started: the repository could not be read");

@@ -107,9 +107,14 @@ pub fn known_repo(
     })
 }
 
-/// Everything a deploy needs to know; fails when any part could not be read.
-pub async fn deploy_facts(state: &AppState, id: &RepoId) -> Result<DeployFacts, ReadError> {
-    let snap = snapshot(state.manager.as_ref(), id).await;
+/// Everything a deploy needs to know, read through `upstream`; fails when any part could
+/// not be read.
+pub async fn deploy_facts(
+    state: &AppState,
+    upstream: &dyn RepositoryManager,
+    id: &RepoId,
+) -> Result<DeployFacts, ReadError> {
+    let snap = snapshot(upstream, id).await;
     let repo = known_repo(id, snap.repo.clone())?;
     let production = snap.production(state, &repo)?;
     let versions = snap.versions?;

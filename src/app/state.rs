@@ -14,7 +14,10 @@ const DEFAULT_PAGE_SIZE: u64 = 25;
 /// The console's dependencies. Cheap to clone.
 #[derive(Clone)]
 pub struct AppState {
+    /// Upstream, for what a deploy or a sync reads and changes: always fresh.
     pub(crate) manager: Arc<dyn RepositoryManager>,
+    /// Upstream, for what pages show: the same, or one that shares identical concurrent reads.
+    pub(crate) reads: Arc<dyn RepositoryManager>,
     pub(crate) audit: Arc<dyn AuditSink>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) identity: Arc<dyn OperatorIdentity>,
@@ -34,6 +37,7 @@ impl AppState {
         identity: Arc<dyn OperatorIdentity>,
     ) -> AppStateBuilder {
         AppStateBuilder(Self {
+            reads: manager.clone(),
             manager,
             audit,
             clock,
@@ -69,8 +73,17 @@ impl AppStateBuilder {
         self
     }
 
+    /// The upstream for everything (pages read it directly).
     pub fn manager(mut self, manager: Arc<dyn RepositoryManager>) -> Self {
+        self.0.reads = manager.clone();
         self.0.manager = manager;
+        self
+    }
+
+    /// What pages read through (e.g. a decorator of the manager sharing concurrent reads).
+    /// Deploys and syncs always use the manager itself.
+    pub fn page_reads(mut self, reads: Arc<dyn RepositoryManager>) -> Self {
+        self.0.reads = reads;
         self
     }
 

@@ -1,7 +1,7 @@
 //! Use cases: start a synchronization, and read its state.
 
 use crate::domain::{RepoId, Repository, SyncState, VersionHref, VersionNumber};
-use crate::ports::UpstreamError;
+use crate::ports::{RepositoryManager, UpstreamError};
 
 use super::facts::{known_repo, ReadError, UnknownRepository};
 use super::state::AppState;
@@ -41,7 +41,7 @@ pub async fn start_sync(state: &AppState, id: &RepoId) -> Result<SyncCell, SyncE
 }
 
 async fn try_start(state: &AppState, id: &RepoId) -> Result<SyncCell, SyncError> {
-    let (repo, now) = repo_and_sync(state, id).await?;
+    let (repo, now) = repo_and_sync(state.manager.as_ref(), id).await?;
     let remote = repo.remote.clone().ok_or(SyncError::NoRemote)?;
     if matches!(now, SyncState::Running(_)) {
         return Err(SyncError::AlreadyRunning);
@@ -72,7 +72,7 @@ impl SyncCell {
 /// The current synchronization state of one repository (from upstream's tasks).
 #[tracing::instrument(skip_all, fields(repo = %id))]
 pub async fn current_sync(state: &AppState, id: &RepoId) -> Result<SyncCell, SyncError> {
-    let read = repo_and_sync(state, id).await;
+    let read = repo_and_sync(state.reads.as_ref(), id).await;
     if let Err(error) = &read {
         tracing::warn!(%error, "synchronization state not read");
     }
@@ -82,13 +82,12 @@ pub async fn current_sync(state: &AppState, id: &RepoId) -> Result<SyncCell, Syn
 
 /// The repository and the state of its newest synchronization, read at once.
 async fn repo_and_sync(
-    state: &AppState,
+    upstream: &dyn RepositoryManager,
     id: &RepoId,
 ) -> Result<(Repository, SyncState), SyncError> {
-    let manager = state.manager.as_ref();
     let (repo, states) = futures::join!(
-        manager.get_repo(id),
-        manager.sync_states(std::slice::from_ref(id))
+        upstream.get_repo(id),
+        upstream.sync_states(std::slice::from_ref(id))
     );
     let repo = known_repo(id, repo)?;
     let now = states?.remove(id).unwrap_or(SyncState::Idle);

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 use crate::adapters::clock_system::SystemClock;
+use crate::adapters::coalescing::Coalescing;
 use crate::adapters::identity_fixed::FixedOperator;
 use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, SetupError};
@@ -32,12 +33,14 @@ pub fn build_state(config: &Config) -> Result<(AppState, Upstream), String> {
     let audit = audit_sinks::build(&config.audit)
         .map_err(|e| format!("cannot use the audit sink (audit.sink): {e}"))?;
     tracing::info!(sink = %config.audit.sink, target = %audit.target(), "audit log");
+    let reads = Arc::new(Coalescing::new(manager.clone()));
     let state = AppState::builder(
         manager,
         audit,
         Arc::new(SystemClock),
         Arc::new(FixedOperator::default()),
     )
+    .page_reads(reads)
     .production(production(config))
     .page_size(config.page_size)
     .build();

@@ -1,6 +1,7 @@
 //! HTTP tests over a real socket, against the in-memory upstream.
 
 mod audit;
+mod coalescing;
 mod dashboard;
 mod deploy;
 mod fault_matrix;

@@ -28,7 +28,10 @@ impl PulpClient {
         let page_url = |offset: u64| {
             with_query(
                 &base,
-                &[("limit", &limit.to_string()), ("offset", &offset.to_string())],
+                &[
+                    ("limit", &limit.to_string()),
+                    ("offset", &offset.to_string()),
+                ],
             )
         };
         let first: PageDto<T> = self.get_json(&page_url(0)).await?;

@@ -1,0 +1,94 @@
+//! Twenty operators opening the same page at once cost about what one does upstream:
+//! identical concurrent reads are shared (`adapters::coalescing`), while a deploy still
+//! reads fresh.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use repo_console::adapters::coalescing::Coalescing;
+use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions};
+use repo_console::app::{dashboard::dashboard, versions::versions_page};
+
+use crate::helpers::*;
+
+fn coalesced() -> (
+    repo_console::app::AppState,
+    Arc<InMemoryPulp>,
+    Fixture,
+    tempfile::TempDir,
+) {
+    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
+        latency: Duration::from_millis(30),
+        ..Default::default()
+    }));
+    let fx = fixture(&memory);
+    let dir = tempfile::tempdir().unwrap();
+    let (state, pulp) = test_state(&memory, &dir.path().join("audit.jsonl"));
+    let state = state
+        .rebuild()
+        .page_reads(Arc::new(Coalescing::new(pulp)))
+        .build();
+    (state, memory, fx, dir)
+}
+
+#[tokio::test]
+async fn twenty_concurrent_versions_pages_cost_at_most_twice_one() {
+    let (state, memory, fx, _dir) = coalesced();
+    versions_page(&state, &fx.base_os).await.unwrap();
+    let one = memory.calls().len();
+    let before = memory.calls().len();
+    let pages =
+        futures::future::join_all((0..20).map(|_| versions_page(&state, &fx.base_os))).await;
+    assert!(pages.iter().all(|p| p.as_ref().unwrap().deployed.is_some()));
+    let twenty = memory.calls().len() - before;
+    println!("versions page: one load {one} upstream calls, twenty concurrent loads {twenty}");
+    assert!(
+        twenty <= 2 * one,
+        "{twenty} calls for 20 loads, {one} for one"
+    );
+}
+
+#[tokio::test]
+async fn twenty_concurrent_dashboards_cost_at_most_twice_one() {
+    let (state, memory, _fx, _dir) = coalesced();
+    dashboard(&state, 0).await;
+    let one = memory.calls().len();
+    let before = memory.calls().len();
+    futures::future::join_all((0..20).map(|_| dashboard(&state, 0))).await;
+    let twenty = memory.calls().len() - before;
+    println!("dashboard: one load {one} upstream calls, twenty concurrent loads {twenty}");
+    assert!(
+        twenty <= 2 * one,
+        "{twenty} calls for 20 loads, {one} for one"
+    );
+}
+
+#[tokio::test]
+async fn a_deploy_reads_fresh_while_pages_share() {
+    let (state, memory, fx, _dir) = coalesced();
+    let request = repo_console::domain::DeployRequest {
+        target: repo_console::domain::VersionNumber::new(4),
+        confirm: "base-os".into(),
+        seen_live: repo_console::domain::SeenLive::NotSent,
+    };
+    let before = memory.calls().len();
+    let (page, outcome) = futures::join!(
+        versions_page(&state, &fx.base_os),
+        repo_console::app::deploy::deploy(&state, &fx.base_os, &request)
+    );
+    page.unwrap();
+    assert!(matches!(
+        outcome,
+        repo_console::app::deploy::DeployOutcome::Deployed { .. }
+    ));
+    let reads: Vec<String> = memory.calls()[before..]
+        .iter()
+        .filter(|c| c.starts_with("get_repo"))
+        .cloned()
+        .collect();
+    assert_eq!(
+        reads.len(),
+        2,
+        "the deploy read the repository itself: {reads:?}"
+    );
+}
