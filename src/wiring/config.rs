@@ -8,6 +8,9 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::server_edge::{edge_settings, RawServer};
+use crate::adapters::web::EdgeSettings;
+
 /// The defaults, compiled in so the binary runs anywhere.
 pub const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
 
@@ -44,12 +47,6 @@ struct RawConfig {
     pulp: RawPulp,
     demo: RawDemo,
     production: HashMap<String, String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawServer {
-    listen: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -107,6 +104,8 @@ pub struct Config {
     /// How long a shutdown waits for requests in flight: the task timeout, twice (a deploy
     /// waits for two tasks), plus a margin.
     pub shutdown_grace: Duration,
+    /// The HTTP edge: timeouts, allowed hosts (and the same shutdown grace).
+    pub edge: EdgeSettings,
     pub(crate) pulp: RawPulp,
     /// Set when the Pulp server was taken from pulp-cli's configuration file.
     pub pulp_from_cli: Option<PathBuf>,
@@ -168,6 +167,13 @@ fn merge(base: &mut toml::Table, over: toml::Table) {
 }
 
 fn validate(mut raw: RawConfig, o: &Overrides) -> Result<Config, ConfigError> {
+    let shutdown_grace = Duration::from_secs(
+        raw.pulp
+            .task_timeout_secs
+            .saturating_mul(2)
+            .saturating_add(10),
+    );
+    let edge = edge_settings(&raw.server, shutdown_grace)?;
     let listen_text = o.listen.clone().unwrap_or(raw.server.listen);
     let listen = listen_text.parse().map_err(|_| ConfigError::Invalid {
         key: "server.listen",
@@ -205,12 +211,8 @@ fn validate(mut raw: RawConfig, o: &Overrides) -> Result<Config, ConfigError> {
         page_size: raw.dashboard.page_size,
         production: raw.production,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
-        shutdown_grace: Duration::from_secs(
-            raw.pulp
-                .task_timeout_secs
-                .saturating_mul(2)
-                .saturating_add(10),
-        ),
+        shutdown_grace,
+        edge,
         pulp: raw.pulp,
     })
 }

@@ -4,4 +4,5 @@
 
 pub mod config;
 mod pulp_cli;
+mod server_edge;
 pub mod startup;

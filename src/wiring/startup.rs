@@ -112,12 +112,7 @@ pub async fn run(config: Config) -> Result<(), String> {
         AuditSinkKind::Jsonl(path) => tracing::info!(path = %path.display(), "audit log"),
         AuditSinkKind::Stdout => tracing::info!("audit log on standard output"),
     }
-    web::serve(
-        listener,
-        state,
-        web::shutdown_signal(),
-        config.shutdown_grace,
-    )
-    .await
+    web::serve_with(listener, state, web::shutdown_signal(), config.edge.clone())
+        .await
     .map_err(|e| format!("cannot serve: {e}"))
 }
