@@ -145,8 +145,9 @@ pub async fn spawn_app() -> TestApp {
     let (state, pulp) = test_state(&memory, &audit_path);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
-    let router = web::router(state.clone());
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let grace = std::time::Duration::from_secs(5);
+    let served = web::serve(listener, state.clone(), std::future::pending(), grace);
+    tokio::spawn(async move { served.await.unwrap() });
     TestApp {
         address,
         pulp,
