@@ -114,5 +114,5 @@ pub async fn run(config: Config) -> Result<(), String> {
     }
     web::serve_with(listener, state, web::shutdown_signal(), config.edge.clone())
         .await
-    .map_err(|e| format!("cannot serve: {e}"))
+        .map_err(|e| format!("cannot serve: {e}"))
 }

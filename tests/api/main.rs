@@ -3,6 +3,8 @@
 mod audit;
 mod dashboard;
 mod deploy;
+mod edge_hosts;
+mod edge_limits;
 mod fault_matrix;
 mod helpers;
 mod hostile;

@@ -272,6 +272,9 @@ mod tests {
         let calls = pulp.calls();
         assert_eq!(calls.len(), CALL_LOG_LIMIT);
         assert_eq!(calls[0], "call 5");
-        assert_eq!(calls.last().unwrap(), &format!("call {}", CALL_LOG_LIMIT + 4));
+        assert_eq!(
+            calls.last().unwrap(),
+            &format!("call {}", CALL_LOG_LIMIT + 4)
+        );
     }
 }

@@ -127,7 +127,8 @@ fn split_scheme(text: &str) -> Option<(Scheme, &str)> {
     if let Some(rest) = text.strip_prefix("http://") {
         Some((Scheme::Http, rest))
     } else {
-        text.strip_prefix("https://").map(|rest| (Scheme::Https, rest))
+        text.strip_prefix("https://")
+            .map(|rest| (Scheme::Https, rest))
     }
 }
 

@@ -5,7 +5,10 @@ fn authority(text: &str) -> Authority {
 }
 
 fn allowed(extra: &[&str]) -> AllowedHosts {
-    let extra: Vec<Site> = extra.iter().map(|e| Site::parse_entry(e).unwrap()).collect();
+    let extra: Vec<Site> = extra
+        .iter()
+        .map(|e| Site::parse_entry(e).unwrap())
+        .collect();
     AllowedHosts::for_listener("127.0.0.1:8080".parse().unwrap(), &extra)
 }
 
@@ -15,7 +18,15 @@ fn authorities_parse_with_and_without_port() {
     assert_eq!(authority("[::1]:8080").shown(), "[::1]:8080");
     assert_eq!(authority("[::1]").shown(), "[::1]");
     for bad in [
-        "", "::1", "a:b", "host:", "a b", "u@host", "host/x", "host:99999", "h\u{e9}",
+        "",
+        "::1",
+        "a:b",
+        "host:",
+        "a b",
+        "u@host",
+        "host/x",
+        "host:99999",
+        "h\u{e9}",
     ] {
         assert_eq!(Authority::parse(bad), None, "{bad:?}");
     }
@@ -27,7 +38,12 @@ fn the_listen_address_localhost_and_loopback_are_admitted_on_the_listen_port_onl
     for ok in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080"] {
         assert!(hosts.admits_host(&authority(ok)), "{ok}");
     }
-    for refused in ["evil.example:8080", "127.0.0.1:8081", "127.0.0.1", "localhost"] {
+    for refused in [
+        "evil.example:8080",
+        "127.0.0.1:8081",
+        "127.0.0.1",
+        "localhost",
+    ] {
         assert!(!hosts.admits_host(&authority(refused)), "{refused}");
     }
     let v6 = AllowedHosts::for_listener("[::1]:9000".parse().unwrap(), &[]);

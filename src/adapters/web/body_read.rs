@@ -30,7 +30,10 @@ pub async fn read_whole_body(
 ) -> Response {
     let (parts, body) = request.into_parts();
     match read(&policy, body).await {
-        Ok(bytes) => next.run(Request::from_parts(parts, Body::from(bytes))).await,
+        Ok(bytes) => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
         Err(error) => error.into_response(),
     }
 }

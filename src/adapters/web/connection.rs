@@ -138,7 +138,11 @@ impl Activity {
                 let _ = changes.changed().await;
                 continue;
             }
-            let limit = if load.served { idle_timeout } else { header_timeout };
+            let limit = if load.served {
+                idle_timeout
+            } else {
+                header_timeout
+            };
             tokio::select! {
                 () = tokio::time::sleep_until(load.idle_since + limit) => return,
                 _ = changes.changed() => {}

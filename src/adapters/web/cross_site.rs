@@ -78,7 +78,10 @@ mod tests {
 
     #[test]
     fn same_origin_and_originless_requests_pass() {
-        assert!(same_site(&post(&[HOST, ("origin", b"http://127.0.0.1:8080")])));
+        assert!(same_site(&post(&[
+            HOST,
+            ("origin", b"http://127.0.0.1:8080")
+        ])));
         assert!(same_site(&post(&[HOST])));
         assert!(same_site(&post(&[
             ("host", b"c.example"),
@@ -106,7 +109,10 @@ mod tests {
             ("x-forwarded-host", b"console.example"),
             ("origin", b"https://console.example"),
         ];
-        assert!(!same_site(&post(&proxied)), "X-Forwarded-Host is not trusted");
+        assert!(
+            !same_site(&post(&proxied)),
+            "X-Forwarded-Host is not trusted"
+        );
         let mut request = post(&proxied);
         let entry = Site::parse_entry("https://console.example").unwrap();
         let allowed = AllowedHosts::for_listener("127.0.0.1:8080".parse().unwrap(), &[entry]);

@@ -72,7 +72,10 @@ pub async fn serve_with(
     });
     if drained.await.is_err() {
         let grace = settings.shutdown_grace;
-        tracing::warn!(?grace, "requests still in flight after the grace period: exiting anyway");
+        tracing::warn!(
+            ?grace,
+            "requests still in flight after the grace period: exiting anyway"
+        );
     }
     Ok(())
 }
