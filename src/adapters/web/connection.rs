@@ -37,7 +37,7 @@ pub async fn serve_connection(
     stream: TcpStream,
     app: Router,
     builder: Arc<Builder<TokioExecutor>>,
-    limits: (Duration, Duration),
+    limits: IdleLimits,
     mut stop: watch::Receiver<bool>,
 ) {
     let activity = Activity::default();
@@ -77,6 +77,24 @@ pub async fn serve_connection(
 fn log_end(served: Result<(), Box<dyn std::error::Error + Send + Sync>>) {
     if let Err(error) = served {
         tracing::debug!(%error, "connection ended");
+    }
+}
+
+/// How long a connection may have no request in flight.
+#[derive(Debug, Clone, Copy)]
+pub struct IdleLimits {
+    /// Before its first request (the header timeout: it must start with one).
+    pub before_first_request: Duration,
+    /// Once it has served one.
+    pub between_requests: Duration,
+}
+
+impl IdleLimits {
+    pub fn of(settings: &EdgeSettings) -> Self {
+        Self {
+            before_first_request: settings.header_timeout,
+            between_requests: settings.idle_timeout,
+        }
     }
 }
 
@@ -128,9 +146,8 @@ impl Activity {
         self.0.borrow().in_flight
     }
 
-    /// Completes once the connection has had no request in flight for the limit: the
-    /// header timeout before the first request, the idle timeout after.
-    async fn idle_for(&self, (header_timeout, idle_timeout): (Duration, Duration)) {
+    /// Completes once the connection has had no request in flight for its limit.
+    async fn idle_for(&self, limits: IdleLimits) {
         let mut changes = self.0.subscribe();
         loop {
             let load = *changes.borrow_and_update();
@@ -139,9 +156,9 @@ impl Activity {
                 continue;
             }
             let limit = if load.served {
-                idle_timeout
+                limits.between_requests
             } else {
-                header_timeout
+                limits.before_first_request
             };
             tokio::select! {
                 () = tokio::time::sleep_until(load.idle_since + limit) => return,

@@ -51,29 +51,32 @@ pub async fn refuse_other_hosts(
 }
 
 fn check(allowed: &AllowedHosts, request: &Request) -> Result<(), WebError> {
-    let unreadable = |_| WebError::BadRequest("The request's host name is unreadable.".into());
-    let named = [request_authority(request), host_header(request)];
-    let mut any = false;
-    for authority in named {
-        let Some(authority) = authority.map_err(unreadable)? else {
-            continue;
-        };
-        any = true;
-        if !allowed.admits_host(&authority) {
-            return Err(WebError::Rejected {
-                status: StatusCode::MISDIRECTED_REQUEST,
-                message: format!(
-                    "This console does not answer to the host '{}'. If that is its address, \
-                     an operator adds it to server.allowed_hosts.",
-                    authority.shown()
-                ),
-            });
-        }
-    }
-    if !any {
+    let from_uri = request
+        .uri()
+        .authority()
+        .map(|authority| Authority::parse(authority.as_str()).ok_or(()));
+    let named: Vec<_> = [from_uri, host_header(request).transpose()]
+        .into_iter()
+        .flatten()
+        .collect::<Result<_, ()>>()
+        .map_err(|()| WebError::BadRequest("The request's host name is unreadable.".into()))?;
+    if named.is_empty() {
         return Err(WebError::BadRequest(
             "The request names no host (Host header).".into(),
         ));
     }
-    Ok(())
+    match named
+        .iter()
+        .find(|authority| !allowed.admits_host(authority))
+    {
+        None => Ok(()),
+        Some(other) => Err(WebError::Rejected {
+            status: StatusCode::MISDIRECTED_REQUEST,
+            message: format!(
+                "This console does not answer to the host '{}'. If that is its address, an \
+                 operator adds it to server.allowed_hosts.",
+                other.shown()
+            ),
+        }),
+    }
 }

@@ -24,7 +24,8 @@ use tower_http::limit::RequestBodyLimitLayer;
 use crate::app::AppState;
 
 pub use allowed_hosts::Site;
-pub use edge::{EdgeSettings, BODY_LIMIT};
+pub use edge::EdgeSettings;
+use edge::BODY_LIMIT;
 pub use errors::WebError;
 pub use security::CSP;
 pub use server::{serve, serve_with, shutdown_signal};

@@ -10,7 +10,7 @@ use tokio::task::JoinSet;
 
 use crate::app::AppState;
 
-use super::connection::{builder, serve_connection};
+use super::connection::{builder, serve_connection, IdleLimits};
 use super::edge::{guard, EdgeSettings};
 
 /// After a failed accept (no file descriptor left…), wait this long before the next.
@@ -44,7 +44,7 @@ pub async fn serve_with(
     let app = guard(super::routes(state), &settings, local, stopping.clone());
     let app = super::outer_layers(app);
     let builder = Arc::new(builder(&settings));
-    let limits = (settings.header_timeout, settings.idle_timeout);
+    let limits = IdleLimits::of(&settings);
     let mut connections = JoinSet::new();
     tokio::pin!(shutdown);
     loop {
