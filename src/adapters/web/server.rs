@@ -67,17 +67,21 @@ pub async fn serve_with(
     drop(listener);
     tracing::info!("shutting down: no new connections; finishing requests in flight");
     stop.send_replace(true);
-    let drained = tokio::time::timeout(settings.shutdown_grace, async {
+    drain(connections, settings.shutdown_grace).await;
+    Ok(())
+}
+
+/// Waits for the connections to end, for at most `grace`; the rest are dropped.
+async fn drain(mut connections: JoinSet<()>, grace: Duration) {
+    let drained = tokio::time::timeout(grace, async {
         while connections.join_next().await.is_some() {}
     });
     if drained.await.is_err() {
-        let grace = settings.shutdown_grace;
         tracing::warn!(
             ?grace,
             "requests still in flight after the grace period: exiting anyway"
         );
     }
-    Ok(())
 }
 
 /// Completes on Ctrl-C or SIGTERM.
