@@ -163,6 +163,7 @@ async fn a_refused_htmx_request_gets_a_fragment_not_a_page() {
     assert_eq!(reply.status, 400);
     assert!(!reply.body.contains("<html"), "{}", reply.body);
     assert!(reply.body.contains("id=\"deploy-modal\""), "{}", reply.body);
+    assert!(reply.body.contains("id=\"deploy-error\""), "{}", reply.body);
     assert!(reply.body.contains("is not a version number"));
     let reply = app
         .request("POST", "/repos/nope/sync", &[("hx-request", "true")], "")

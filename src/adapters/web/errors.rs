@@ -54,7 +54,11 @@ impl WebError {
     /// What htmx swaps in: the modal when the request targets it, else the message alone.
     fn fragment(&self, target: Option<&str>) -> Markup {
         match target {
-            Some("modal-host") => message_modal(&self.title(), self.message()),
+            // As the modal's other refusals (409, 422) show theirs.
+            Some("modal-host") => message_modal(
+                &self.title(),
+                notice("error", Some("deploy-error"), html! { (self.to_string()) }),
+            ),
             _ => self.message(),
         }
     }
