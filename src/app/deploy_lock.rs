@@ -1,23 +1,144 @@
-//! Deploys of one repository run one at a time within the process.
+//! Deploys of one repository run one at a time within the process. A lock exists only while
+//! a deploy holds it or waits for it: the map does not grow with every key ever seen.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::hash::Hash;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
 use crate::domain::RepoId;
 
-/// One lock per repository, created on first use.
-#[derive(Clone, Default)]
-pub struct DeployLocks(Arc<Mutex<HashMap<RepoId, Arc<AsyncMutex<()>>>>>);
+/// Each key's lock, with how many deploys hold or wait for it.
+type LockMap<K> = HashMap<K, (Arc<AsyncMutex<()>>, usize)>;
+type Locks<K> = Arc<Mutex<LockMap<K>>>;
 
-impl DeployLocks {
-    /// Waits until no other deploy of `repo` runs in this process, and holds the turn.
-    pub async fn acquire(&self, repo: &RepoId) -> OwnedMutexGuard<()> {
-        let lock = {
-            let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-            map.entry(repo.clone()).or_default().clone()
+/// One lock per key (a repository) with a deploy running or waiting.
+pub struct DeployLocks<K = RepoId>(Locks<K>);
+
+impl<K> Default for DeployLocks<K> {
+    fn default() -> Self {
+        Self(Arc::default())
+    }
+}
+
+impl<K> Clone for DeployLocks<K> {
+    fn clone(&self) -> Self {
+        Self(self.0.clone())
+    }
+}
+
+impl<K: Hash + Eq + Clone> DeployLocks<K> {
+    /// Waits until no other deploy of `key` runs in this process, and holds the turn.
+    pub async fn acquire(&self, key: &K) -> DeployTurn<K> {
+        let claim = Claim::new(&self.0, key);
+        let guard = claim.lock.clone().lock_owned().await;
+        DeployTurn {
+            _guard: guard,
+            _claim: claim,
+        }
+    }
+
+    /// How many keys have a lock now (a deploy running or waiting).
+    pub fn len(&self) -> usize {
+        lock_map(&self.0).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+fn lock_map<K>(locks: &Locks<K>) -> MutexGuard<'_, LockMap<K>> {
+    locks.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The turn of one deploy; the next deploy of the key starts when it is dropped.
+pub struct DeployTurn<K: Hash + Eq = RepoId> {
+    // Fields drop in order: the lock is released before the claim is given up.
+    _guard: OwnedMutexGuard<()>,
+    _claim: Claim<K>,
+}
+
+/// An interest in one key's lock (holding or waiting); the last one removes it.
+struct Claim<K: Hash + Eq> {
+    locks: Locks<K>,
+    key: K,
+    lock: Arc<AsyncMutex<()>>,
+}
+
+impl<K: Hash + Eq + Clone> Claim<K> {
+    fn new(locks: &Locks<K>, key: &K) -> Self {
+        let mut map = lock_map(locks);
+        let (lock, claims) = map.entry(key.clone()).or_default();
+        *claims += 1;
+        Self {
+            locks: locks.clone(),
+            key: key.clone(),
+            lock: lock.clone(),
+        }
+    }
+}
+
+impl<K: Hash + Eq> Drop for Claim<K> {
+    fn drop(&mut self) {
+        let mut map = lock_map(&self.locks);
+        if let Some((_, claims)) = map.get_mut(&self.key) {
+            *claims -= 1;
+            if *claims == 0 {
+                map.remove(&self.key);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn repo(n: u8) -> RepoId {
+        RepoId::parse(&format!("0190b6a2-0000-7000-8000-0000000000{n:02x}")).unwrap()
+    }
+
+    #[tokio::test]
+    async fn locks_go_when_no_deploy_holds_or_waits_for_them() {
+        let locks: DeployLocks = DeployLocks::default();
+        for n in 0..50 {
+            drop(locks.acquire(&repo(n)).await);
+        }
+        assert!(locks.is_empty());
+        let first = locks.acquire(&repo(1)).await;
+        let waiting = {
+            let locks = locks.clone();
+            tokio::spawn(async move { locks.acquire(&repo(1)).await })
         };
-        lock.lock_owned().await
+        let cancelled = {
+            let locks = locks.clone();
+            tokio::spawn(async move { locks.acquire(&repo(1)).await })
+        };
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        cancelled.abort();
+        let _ = cancelled.await;
+        assert_eq!(locks.len(), 1);
+        drop(first);
+        let second = waiting.await.unwrap();
+        assert_eq!(locks.len(), 1, "still held by the second deploy");
+        drop(second);
+        assert!(locks.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_second_deploy_of_a_repository_waits_for_the_first() {
+        let locks: DeployLocks = DeployLocks::default();
+        let first = locks.acquire(&repo(1)).await;
+        let other = tokio::time::timeout(Duration::from_millis(50), locks.acquire(&repo(2))).await;
+        assert!(other.is_ok(), "another repository does not wait");
+        let same = tokio::time::timeout(Duration::from_millis(50), locks.acquire(&repo(1))).await;
+        assert!(same.is_err(), "the same repository waits");
+        drop(first);
+        let same = tokio::time::timeout(Duration::from_millis(50), locks.acquire(&repo(1))).await;
+        assert!(same.is_ok());
     }
 }

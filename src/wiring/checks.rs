@@ -32,13 +32,16 @@ pub(super) fn validate(
     };
     at_least_one("dashboard.page_size", raw.dashboard.page_size)?;
     check_pulp(&raw.pulp)?;
+    let shutdown_grace = Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10);
+    let edge = super::server_edge::edge_settings(&raw.server, shutdown_grace)?;
     Ok(Config {
         listen,
         audit,
         page_size: raw.dashboard.page_size,
         production: raw.production,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
-        shutdown_grace: Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10),
+        shutdown_grace,
+        edge,
         pulp: raw.pulp,
         pulp_from_cli,
     })

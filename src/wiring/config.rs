@@ -10,6 +10,8 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use super::layers::{self, Layer};
+use super::server_edge::RawServer;
+use crate::adapters::web::EdgeSettings;
 
 /// The defaults, compiled in so the binary runs anywhere. The one place defaults live.
 pub const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
@@ -48,12 +50,6 @@ pub(super) struct RawConfig {
     pub pulp: RawPulp,
     pub demo: RawDemo,
     pub production: HashMap<String, String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawServer {
-    pub listen: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -117,6 +113,8 @@ pub struct Config {
     /// How long a shutdown waits for requests in flight: the task timeout, twice (a deploy
     /// waits for two tasks), plus a margin.
     pub shutdown_grace: Duration,
+    /// The HTTP edge: timeouts, allowed hosts (and the same shutdown grace).
+    pub edge: EdgeSettings,
     pub(crate) pulp: RawPulp,
     /// Set when the Pulp server was taken from pulp-cli's configuration file.
     pub pulp_from_cli: Option<PathBuf>,

@@ -8,6 +8,7 @@ pub mod config;
 mod layers;
 mod pulp_cli;
 mod pulp_settings;
+mod server_edge;
 pub mod startup;
 
 pub use pulp_settings::default_pulp_settings;

@@ -98,12 +98,7 @@ pub async fn run(config: Config) -> Result<(), String> {
             tracing::info!(%base_url, config = %path.display(), "using the Pulp named in pulp-cli's configuration")
         }
     }
-    web::serve(
-        listener,
-        state,
-        web::shutdown_signal(),
-        config.shutdown_grace,
-    )
-    .await
-    .map_err(|e| format!("cannot serve: {e}"))
+    web::serve_with(listener, state, web::shutdown_signal(), config.edge.clone())
+        .await
+        .map_err(|e| format!("cannot serve: {e}"))
 }

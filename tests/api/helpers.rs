@@ -134,10 +134,27 @@ pub fn test_state(
 
 /// The console over the fixture, served on a free port of 127.0.0.1.
 pub async fn spawn_app() -> TestApp {
+    let settings = web::EdgeSettings {
+        shutdown_grace: std::time::Duration::from_secs(5),
+        ..web::EdgeSettings::default()
+    };
+    let quick_tasks = std::time::Duration::from_millis(5);
+    spawn_app_with(settings, std::future::pending(), quick_tasks)
+        .await
+        .0
+}
+
+/// [`spawn_app`] with these edge settings and upstream task duration, until `shutdown`;
+/// the task ends when serving does.
+pub async fn spawn_app_with(
+    settings: web::EdgeSettings,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    task_delay: std::time::Duration,
+) -> (TestApp, tokio::task::JoinHandle<std::io::Result<()>>) {
     let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
-        task_delay: std::time::Duration::from_millis(5),
-        // A task that never ends is given up on quickly.
-        task_timeout: std::time::Duration::from_secs(1),
+        task_delay,
+        // A task that never ends is given up on quickly; one that runs has time to.
+        task_timeout: std::time::Duration::from_secs(1) + task_delay * 4,
         ..Default::default()
     }));
     let fixture = fixture(&memory);
@@ -146,16 +163,16 @@ pub async fn spawn_app() -> TestApp {
     let (state, pulp) = test_state(&memory, &audit_path);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
-    let router = web::router(state.clone());
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    TestApp {
+    let served = tokio::spawn(web::serve_with(listener, state, shutdown, settings));
+    let app = TestApp {
         address,
         pulp,
         memory,
         fixture,
         audit_path,
         _dir: dir,
-    }
+    };
+    (app, served)
 }
 
 impl TestApp {

@@ -4,6 +4,8 @@ mod audit;
 mod coalescing;
 mod dashboard;
 mod deploy;
+mod edge_hosts;
+mod edge_limits;
 mod fault_matrix;
 mod helpers;
 mod hostile;

@@ -4,27 +4,44 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
 use crate::helpers::*;
 
-#[tokio::test]
-async fn sigterm_lets_a_deploy_in_flight_finish_then_exits() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("console.toml");
-    std::fs::write(&config, "[demo]\ntask_delay_ms = 1500\n").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_repo-console"))
+/// Starts the real binary on a free port with `config` (TOML); `files`: its limit of open
+/// files. Returns it (ended if the test fails) and its address.
+fn start_console(dir: &std::path::Path, config: &str, files: Option<u32>) -> (KillOnDrop, String) {
+    let config_path = dir.join("console.toml");
+    std::fs::write(&config_path, config).unwrap();
+    let binary = env!("CARGO_BIN_EXE_repo-console");
+    let mut command = match files {
+        // `exec` keeps the PID: SIGTERM reaches the console itself.
+        Some(files) => {
+            let mut sh = Command::new("sh");
+            sh.args([
+                "-c",
+                &format!("ulimit -n {files} && exec \"$0\" \"$@\""),
+                binary,
+            ]);
+            sh
+        }
+        None => Command::new(binary),
+    };
+    let mut child = command
         .args(["--listen", "127.0.0.1:0", "--config"])
-        .arg(&config)
+        .arg(&config_path)
         .arg("--audit-path")
-        .arg(dir.path().join("audit.jsonl"))
+        .arg(dir.join("audit.jsonl"))
         .env_remove("REPO_CONSOLE_PULP_URL")
-        .env("HOME", dir.path()) // no pulp-cli config to pick up
+        .env("HOME", dir) // no pulp-cli config to pick up
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut child = KillOnDrop(Some(child));
+    let child = KillOnDrop(Some(child));
     let address = loop {
         let line = lines.next().expect("the console logs its address").unwrap();
         if let Some(rest) = line.split("listening on ").nth(1) {
@@ -32,6 +49,22 @@ async fn sigterm_lets_a_deploy_in_flight_finish_then_exits() {
         }
     };
     std::thread::spawn(move || lines.for_each(drop));
+    (child, address)
+}
+
+fn sigterm(child: &KillOnDrop) {
+    let pid = child.0.as_ref().unwrap().id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+}
+
+#[tokio::test]
+async fn sigterm_lets_a_deploy_in_flight_finish_then_exits() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, address) = start_console(dir.path(), "[demo]\ntask_delay_ms = 1500\n", None);
     let app = WebClient { address };
     let dashboard = app.get("/").await;
     let id = dashboard
@@ -55,12 +88,7 @@ async fn sigterm_lets_a_deploy_in_flight_finish_then_exits() {
         app.post(&format!("/repos/{id}/deploy"), &body).await
     });
     tokio::time::sleep(Duration::from_millis(500)).await; // the publish task is running
-    let pid = child.0.as_ref().unwrap().id().to_string();
-    assert!(Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .unwrap()
-        .success());
+    sigterm(&child);
     let reply = deploy.await.unwrap();
     assert_eq!(
         reply.status, 303,
@@ -75,6 +103,65 @@ async fn sigterm_lets_a_deploy_in_flight_finish_then_exits() {
         .last()
         .unwrap()
         .contains("\"outcome\":\"deployed\""));
+}
+
+#[tokio::test]
+async fn sigterm_does_not_wait_for_a_half_sent_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, address) = start_console(dir.path(), "", None);
+    let host = address.trim_start_matches("http://");
+    let mut idle = TcpStream::connect(host).await.unwrap();
+    let mut half = TcpStream::connect(host).await.unwrap();
+    let head = format!(
+        "POST /repos/0190b6a2-0000-7000-8000-000000000001/deploy HTTP/1.1\r\nHost: {host}\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nversion=",
+    );
+    half.write_all(head.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    sigterm(&child);
+    let mut process = child.0.take().unwrap();
+    let exited = tokio::task::spawn_blocking(move || process.wait());
+    let status = tokio::time::timeout(Duration::from_secs(10), exited)
+        .await
+        .expect("the console exits without waiting for the half-sent body")
+        .unwrap()
+        .unwrap();
+    assert!(status.success(), "clean exit: {status}");
+    let mut answer = String::new();
+    let _ = half.read_to_string(&mut answer).await;
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    let mut nothing = Vec::new();
+    let _ = idle.read_to_end(&mut nothing).await;
+}
+
+#[tokio::test]
+async fn idle_connections_beyond_the_file_limit_do_not_lock_out_healthz() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = "[server]\nheader_timeout_secs = 1\nidle_timeout_secs = 2\n";
+    let (_child, address) = start_console(dir.path(), config, Some(256));
+    let host = address.trim_start_matches("http://").to_owned();
+    let mut idle = Vec::new();
+    for _ in 0..300 {
+        idle.push(TcpStream::connect(&host).await.unwrap());
+    }
+    let app = WebClient { address };
+    let health = tokio::time::timeout(Duration::from_secs(20), app.get("/healthz"))
+        .await
+        .expect("/healthz answers once the idle connections are closed");
+    assert_eq!(health.status, 200);
+    let mut closed = 0;
+    for mut stream in idle {
+        let mut buf = [0u8; 16];
+        if let Ok(Ok(0)) =
+            tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buf)).await
+        {
+            closed += 1;
+        }
+    }
+    assert_eq!(
+        closed, 300,
+        "every idle connection was closed by the console"
+    );
 }
 
 /// Ends the console if the test fails before it does (a panicking test must not leave it running).

@@ -197,11 +197,10 @@ pub async fn spawn<W>(
         .await
         .expect("bind 127.0.0.1:0");
     let address = format!("http://{}", listener.local_addr().expect("local address"));
-    tokio::spawn(async move {
-        axum::serve(listener, web::router(state))
-            .await
-            .expect("serve")
-    });
+    // Through the whole HTTP edge (host and origin checks, timeouts), as in production.
+    let grace = std::time::Duration::from_secs(5);
+    let served = web::serve(listener, state, std::future::pending(), grace);
+    tokio::spawn(async move { served.await.expect("serve") });
     (address, pulp, memory, audit, world)
 }
 

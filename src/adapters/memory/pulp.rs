@@ -34,11 +34,14 @@ impl Default for MemoryOptions {
     }
 }
 
+/// How many port calls [`InMemoryPulp::calls`] remembers.
+pub const CALL_LOG_LIMIT: usize = 10_000;
+
 /// A Pulp 3 (pulp_rpm) held in memory. Cheap to build; safe to share between tasks.
 pub struct InMemoryPulp {
     pub(super) state: Mutex<State>,
     pub(super) options: MemoryOptions,
-    calls: Mutex<Vec<String>>,
+    calls: Mutex<std::collections::VecDeque<String>>,
     in_flight: AtomicUsize,
     most_in_flight: AtomicUsize,
 }
@@ -63,7 +66,7 @@ impl InMemoryPulp {
         Self {
             state: Mutex::new(State::default()),
             options,
-            calls: Mutex::new(Vec::new()),
+            calls: Mutex::new(std::collections::VecDeque::new()),
             in_flight: AtomicUsize::new(0),
             most_in_flight: AtomicUsize::new(0),
         }
@@ -79,12 +82,16 @@ impl InMemoryPulp {
     }
 
     /// Notes one port call (operation and argument), for tests that check what reached
-    /// upstream, and holds it in flight for the configured latency.
+    /// upstream, and holds it in flight for the configured latency. Only the last
+    /// [`CALL_LOG_LIMIT`] calls are kept: the demo runs for weeks.
     pub(super) async fn enter(&self, call: String) -> InFlight<'_> {
-        self.calls
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(call);
+        {
+            let mut calls = self.calls.lock().unwrap_or_else(|p| p.into_inner());
+            if calls.len() == CALL_LOG_LIMIT {
+                calls.pop_front();
+            }
+            calls.push_back(call);
+        }
         let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
         self.most_in_flight.fetch_max(now, Ordering::SeqCst);
         let guard = InFlight(&self.in_flight);
@@ -99,9 +106,10 @@ impl InMemoryPulp {
         self.most_in_flight.swap(0, Ordering::SeqCst)
     }
 
-    /// Every port call made so far, as `operation argument`.
+    /// The port calls made so far (the last [`CALL_LOG_LIMIT`]), as `operation argument`.
     pub fn calls(&self) -> Vec<String> {
-        self.calls.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        let calls = self.calls.lock().unwrap_or_else(|p| p.into_inner());
+        calls.iter().cloned().collect()
     }
 
     /// Adds a repository with version 0 (empty), as Pulp does.
@@ -248,5 +256,25 @@ impl InMemoryPulp {
             entry.repo.remote = Some(href.clone());
         }
         href
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_call_log_keeps_the_last_calls_only() {
+        let pulp = InMemoryPulp::default();
+        for n in 0..CALL_LOG_LIMIT + 5 {
+            drop(pulp.enter(format!("call {n}")).await);
+        }
+        let calls = pulp.calls();
+        assert_eq!(calls.len(), CALL_LOG_LIMIT);
+        assert_eq!(calls[0], "call 5");
+        assert_eq!(
+            calls.last().unwrap(),
+            &format!("call {}", CALL_LOG_LIMIT + 4)
+        );
     }
 }

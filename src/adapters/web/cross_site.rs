@@ -1,15 +1,19 @@
 //! Refuses cross-site requests that change something. The console has no operator login,
-//! so no other site's page may drive it: an unsafe request whose `Origin` names another
-//! host, or that the browser marks `Sec-Fetch-Site: cross-site`, gets a 403. A client
-//! that sends neither (curl, scripts) is allowed.
+//! so no other site's page may drive it: an unsafe request whose `Origin` is not one of the
+//! console's own sites (same scheme, host and port), or is unreadable, or that the browser
+//! marks `Sec-Fetch-Site: cross-site`, gets a 403. A client that sends neither (curl,
+//! scripts) is allowed.
+
+use std::sync::Arc;
 
 use axum::extract::Request;
 use axum::http::{header, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use maud::html;
 
-use super::views::layout::{notice, page};
+use super::allowed_hosts::{AllowedHosts, Site};
+use super::errors::WebError;
+use super::host_check::request_authority;
 
 pub async fn refuse_cross_site(request: Request, next: Next) -> Response {
     let safe = matches!(
@@ -20,109 +24,115 @@ pub async fn refuse_cross_site(request: Request, next: Next) -> Response {
         return next.run(request).await;
     }
     tracing::warn!(origin = ?request.headers().get(header::ORIGIN), "cross-site request refused");
-    let body = page(
-        "Forbidden",
-        html! {
-            h1 { "403 Forbidden" }
-            (notice("error", Some("page-error"), html! {
-                "This request came from another site and was refused. Use the console's own pages."
-            }))
-        },
-    );
-    (StatusCode::FORBIDDEN, body).into_response()
+    WebError::Rejected {
+        status: StatusCode::FORBIDDEN,
+        message: "This request came from another site and was refused. Use the console's own \
+                  pages."
+            .into(),
+    }
+    .into_response()
 }
 
 fn same_site(request: &Request) -> bool {
     let headers = request.headers();
-    let text = |name| {
-        headers
-            .get(name)
-            .and_then(|v: &axum::http::HeaderValue| v.to_str().ok())
-    };
-    if text("sec-fetch-site") == Some("cross-site") {
+    if headers
+        .get("sec-fetch-site")
+        .is_some_and(|v| v.as_bytes() == b"cross-site")
+    {
         return false;
     }
-    let Some(origin) = text(header::ORIGIN.as_str()) else {
+    let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };
-    let Some(origin) = origin_host(origin) else {
+    let Some(origin) = origin.to_str().ok().and_then(Site::parse_origin) else {
         return false;
     };
-    // Behind a reverse proxy the browser's host arrives as X-Forwarded-Host.
-    [text(header::HOST.as_str()), text("x-forwarded-host")]
-        .into_iter()
+    let served = request_authority(request)
+        .ok()
         .flatten()
-        .any(|host| host.eq_ignore_ascii_case(origin))
-}
-
-/// `http://host:port` → `host:port`; `null` and anything unparsable → `None`.
-fn origin_host(origin: &str) -> Option<&str> {
-    let rest = origin
-        .strip_prefix("http://")
-        .or_else(|| origin.strip_prefix("https://"))?;
-    Some(rest.trim_end_matches('/'))
+        .map(|authority| Site::served_at(&authority));
+    served.as_ref() == Some(&origin)
+        || request
+            .extensions()
+            .get::<Arc<AllowedHosts>>()
+            .is_some_and(|allowed| allowed.admits_origin(&origin))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn request(method: Method, headers: &[(&str, &str)]) -> Request {
-        let mut builder = Request::builder().method(method).uri("/repos/x/deploy");
+    fn request(uri: &str, headers: &[(&str, &[u8])]) -> Request {
+        let mut builder = Request::builder().method(Method::POST).uri(uri);
         for (k, v) in headers {
             builder = builder.header(*k, *v);
         }
         builder.body(axum::body::Body::empty()).unwrap()
     }
 
+    fn post(headers: &[(&str, &[u8])]) -> Request {
+        request("/repos/x/deploy", headers)
+    }
+
+    const HOST: (&str, &[u8]) = ("host", b"127.0.0.1:8080");
+
     #[test]
     fn same_origin_and_originless_requests_pass() {
-        assert!(same_site(&request(
-            Method::POST,
-            &[
-                ("host", "127.0.0.1:8080"),
-                ("origin", "http://127.0.0.1:8080")
-            ]
-        )));
-        assert!(same_site(&request(
-            Method::POST,
-            &[("host", "127.0.0.1:8080")]
-        )));
-        assert!(same_site(&request(
-            Method::POST,
-            &[("host", "c.example"), ("sec-fetch-site", "same-origin")]
-        )));
+        assert!(same_site(&post(&[
+            HOST,
+            ("origin", b"http://127.0.0.1:8080")
+        ])));
+        assert!(same_site(&post(&[HOST])));
+        assert!(same_site(&post(&[
+            ("host", b"c.example"),
+            ("sec-fetch-site", b"same-origin")
+        ])));
+        assert!(same_site(&post(&[
+            ("host", b"LOCALHOST"),
+            ("origin", b"http://localhost:80")
+        ])));
+    }
+
+    #[test]
+    fn over_http2_the_host_is_the_uri_authority() {
+        let h2 = request(
+            "http://127.0.0.1:8080/repos/x/deploy",
+            &[("origin", b"http://127.0.0.1:8080")],
+        );
+        assert!(same_site(&h2));
+    }
+
+    #[test]
+    fn behind_a_proxy_the_public_origin_must_be_an_allowed_host() {
         let proxied = [
-            ("host", "127.0.0.1:8080"),
-            ("x-forwarded-host", "console.example"),
-            ("origin", "https://console.example"),
+            HOST,
+            ("x-forwarded-host", b"console.example"),
+            ("origin", b"https://console.example"),
         ];
-        assert!(same_site(&request(Method::POST, &proxied)));
+        assert!(
+            !same_site(&post(&proxied)),
+            "X-Forwarded-Host is not trusted"
+        );
+        let mut request = post(&proxied);
+        let entry = Site::parse_entry("https://console.example").unwrap();
+        let allowed = AllowedHosts::for_listener("127.0.0.1:8080".parse().unwrap(), &[entry]);
+        request.extensions_mut().insert(Arc::new(allowed));
+        assert!(same_site(&request));
     }
 
     #[test]
     fn other_origins_and_cross_site_fetches_are_refused() {
-        assert!(!same_site(&request(
-            Method::POST,
-            &[
-                ("host", "127.0.0.1:8080"),
-                ("origin", "http://evil.example")
-            ]
-        )));
-        assert!(!same_site(&request(
-            Method::POST,
-            &[("host", "127.0.0.1:8080"), ("origin", "null")]
-        )));
-        assert!(!same_site(&request(
-            Method::POST,
-            &[("host", "127.0.0.1:8080"), ("sec-fetch-site", "cross-site")]
-        )));
-        assert!(!same_site(&request(
-            Method::POST,
-            &[
-                ("host", "127.0.0.1:8080"),
-                ("origin", "http://127.0.0.1:8081")
-            ]
-        )));
+        for refused in [
+            post(&[HOST, ("origin", b"http://evil.example")]),
+            post(&[HOST, ("origin", b"null")]),
+            post(&[HOST, ("sec-fetch-site", b"cross-site")]),
+            post(&[HOST, ("origin", b"http://127.0.0.1:8081")]),
+            post(&[HOST, ("origin", b"https://127.0.0.1:8080")]),
+            post(&[HOST, ("origin", b"http://127.0.0.1:8080\xff")]),
+            post(&[HOST, ("origin", b"http://127.0.0.1:8080/")]),
+            post(&[("host", b"\xff"), ("origin", b"http://127.0.0.1:8080")]),
+        ] {
+            assert!(!same_site(&refused), "{:?}", refused.headers());
+        }
     }
 }

@@ -32,10 +32,13 @@ impl<S: Send + Sync> FromRequestParts<S> for HxRequest {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(HxRequest(
-            parts.headers.get("hx-request").is_some_and(|v| v == "true"),
-        ))
+        Ok(HxRequest(is_htmx(&parts.headers)))
     }
+}
+
+/// Whether `HX-Request: true` is among the headers.
+pub fn is_htmx(headers: &axum::http::HeaderMap) -> bool {
+    headers.get("hx-request").is_some_and(|v| v == "true")
 }
 
 /// Parses the `version` field: a whole number of at most 20 digits.

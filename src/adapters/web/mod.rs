@@ -1,10 +1,16 @@
-//! The web adapter: axum routes, thin handlers, maud views, embedded assets.
+//! The web adapter: axum routes, thin handlers, maud views, embedded assets, and the HTTP
+//! edge that serves them (timeouts, host and body checks, graceful shutdown).
 
+mod allowed_hosts;
 pub mod assets;
+mod body_read;
+mod connection;
 mod cross_site;
+mod edge;
 mod errors;
 mod extract;
 mod handlers;
+mod host_check;
 mod request_log;
 mod security;
 mod server;
@@ -14,19 +20,24 @@ pub mod views;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
 use axum::Router;
+use tower_http::limit::RequestBodyLimitLayer;
 
 use crate::app::AppState;
 
+pub use allowed_hosts::Site;
+pub use edge::EdgeSettings;
+use edge::BODY_LIMIT;
 pub use errors::WebError;
 pub use security::CSP;
-pub use server::{serve, shutdown_signal};
+pub use server::{serve, serve_with, shutdown_signal};
 
-/// Request bodies larger than this are refused (413): a deploy form is a few bytes.
-const BODY_LIMIT: usize = 16 * 1024;
-
-/// The console's routes, ready to serve (tests call this without a network too).
+/// The console's routes, ready to serve (tests call this without a network too). Without
+/// the edge of [`serve`]: no host check, no body timeout.
 pub fn router(state: AppState) -> Router {
-    let [csp, nosniff, referrer, frames] = security::headers();
+    outer_layers(routes(state))
+}
+
+fn routes(state: AppState) -> Router {
     Router::new()
         .route("/", get(handlers::dashboard::show))
         .route("/repos/{uuid}/versions", get(handlers::versions::show))
@@ -51,6 +62,14 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
         .layer(axum::middleware::from_fn(cross_site::refuse_cross_site))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
+}
+
+/// What every answer gets, refusals of the edge included: fragments for htmx, the security
+/// headers, the request log.
+fn outer_layers(app: Router) -> Router {
+    let [csp, nosniff, referrer, frames] = security::headers();
+    app.layer(axum::middleware::from_fn(errors::htmx_fragments))
         .layer(csp)
         .layer(nosniff)
         .layer(referrer)

@@ -1,40 +1,86 @@
-//! Serving the router: graceful shutdown that lets a deploy in flight finish.
+//! Serving the router: accepts connections, enforces the edge limits, and on shutdown lets
+//! the requests in flight (a deploy) finish, for at most the grace period.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinSet;
 
 use crate::app::AppState;
 
-/// Serves until `shutdown` completes; then stops accepting and lets requests in flight
-/// (a deploy) finish, for at most `grace`.
+use super::connection::{builder, serve_connection, IdleLimits};
+use super::edge::{guard, EdgeSettings};
+
+/// After a failed accept (no file descriptor left…), wait this long before the next.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+
+/// [`serve_with`] the default edge limits and `grace` as the shutdown grace period.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     grace: Duration,
 ) -> std::io::Result<()> {
-    tracing::info!(
-        "repo-console listening on http://{}/",
-        listener.local_addr()?
-    );
-    let (fired_tx, mut fired_rx) = tokio::sync::watch::channel(false);
-    let signal = async move {
-        shutdown.await;
-        tracing::info!("shutting down: no new connections; finishing requests in flight");
-        let _ = fired_tx.send(true);
+    let settings = EdgeSettings {
+        shutdown_grace: grace,
+        ..EdgeSettings::default()
     };
-    let server = axum::serve(listener, super::router(state)).with_graceful_shutdown(signal);
-    let deadline = async move {
-        let _ = fired_rx.wait_for(|fired| *fired).await;
-        tokio::time::sleep(grace).await;
-    };
-    tokio::select! {
-        served = server => served,
-        () = deadline => {
-            tracing::warn!(?grace, "requests still in flight after the grace period: exiting anyway");
-            Ok(())
+    serve_with(listener, state, shutdown, settings).await
+}
+
+/// Serves until `shutdown` completes; then stops accepting, closes idle connections and
+/// lets requests in flight finish, for at most `settings.shutdown_grace`.
+pub async fn serve_with(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    settings: EdgeSettings,
+) -> std::io::Result<()> {
+    let local = listener.local_addr()?;
+    tracing::info!("repo-console listening on http://{local}/");
+    let (stop, stopping) = watch::channel(false);
+    let app = guard(super::routes(state), &settings, local, stopping.clone());
+    let app = super::outer_layers(app);
+    let builder = Arc::new(builder(&settings));
+    let limits = IdleLimits::of(&settings);
+    let mut connections = JoinSet::new();
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    let _ = stream.set_nodelay(true);
+                    let served = serve_connection(stream, app.clone(), builder.clone(), limits, stopping.clone());
+                    connections.spawn(served);
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "cannot accept a connection");
+                    tokio::time::sleep(ACCEPT_BACKOFF).await;
+                }
+            },
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
         }
+    }
+    drop(listener);
+    tracing::info!("shutting down: no new connections; finishing requests in flight");
+    stop.send_replace(true);
+    drain(connections, settings.shutdown_grace).await;
+    Ok(())
+}
+
+/// Waits for the connections to end, for at most `grace`; the rest are dropped.
+async fn drain(mut connections: JoinSet<()>, grace: Duration) {
+    let drained = tokio::time::timeout(grace, async {
+        while connections.join_next().await.is_some() {}
+    });
+    if drained.await.is_err() {
+        tracing::warn!(
+            ?grace,
+            "requests still in flight after the grace period: exiting anyway"
+        );
     }
 }
 
