@@ -92,6 +92,7 @@ pub struct Coalescing {
     repos: Flights<RepoId, Repository>,
     versions: Flights<RepoId, Vec<RepoVersion>>,
     distributions: Flights<(), Vec<Distribution>>,
+    named: Flights<Vec<String>, Vec<Distribution>>,
     publication: Flights<PublicationHref, Publication>,
     publications: Flights<RepoId, Vec<Publication>>,
     syncs: Flights<Vec<RepoId>, HashMap<RepoId, SyncState>>,
@@ -105,6 +106,7 @@ impl Coalescing {
             repos: Flights::default(),
             versions: Flights::default(),
             distributions: Flights::default(),
+            named: Flights::default(),
             publication: Flights::default(),
             publications: Flights::default(),
             syncs: Flights::default(),
@@ -133,6 +135,14 @@ impl RepositoryManager for Coalescing {
         self.distributions
             .run((), self.inner.list_distributions())
             .await
+    }
+
+    async fn distributions_named(
+        &self,
+        names: &[String],
+    ) -> Result<Vec<Distribution>, UpstreamError> {
+        let fetch = self.inner.distributions_named(names);
+        self.named.run(names.to_vec(), fetch).await
     }
 
     async fn get_distribution(

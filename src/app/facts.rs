@@ -21,17 +21,31 @@ pub struct Snapshot {
     pub publications: HashMap<PublicationHref, Publication>,
 }
 
-/// Four independent calls at once: the repository, its versions, all distributions and the
-/// repository's publications (joined locally). Only when the publication list fails are
-/// the distributions' publications fetched one by one (a failed fetch then skips that
-/// distribution, as the spec says).
-pub async fn snapshot(manager: &dyn RepositoryManager, id: &RepoId) -> Snapshot {
+/// Four independent calls at once: the repository, its versions, the distributions and the
+/// repository's publications (joined locally). When production distributions are
+/// configured, only those are read (by name: the cost does not grow with Pulp); all of
+/// them are listed only for a repository that has none configured (the spec's rule), after
+/// its name is known. Only when the publication list fails are the distributions'
+/// publications fetched one by one (a failed fetch then skips that distribution, as the
+/// spec says).
+pub async fn snapshot(
+    manager: &dyn RepositoryManager,
+    id: &RepoId,
+    production: &HashMap<String, String>,
+) -> Snapshot {
     let (repo, versions, distributions, publications) = futures::join!(
         manager.get_repo(id),
         manager.list_versions(id),
-        manager.list_distributions(),
+        production_candidates(manager, production),
         manager.list_publications(id),
     );
+    let configured = |repo: &Repository| production.contains_key(repo.display_name());
+    let distributions = match &repo {
+        Ok(repo) if !production.is_empty() && !configured(repo) => {
+            manager.list_distributions().await
+        }
+        _ => distributions,
+    };
     let publications = match (publications, &distributions) {
         (Ok(list), _) => list.into_iter().map(|p| (p.href.clone(), p)).collect(),
         (Err(error), Ok(distributions)) => {
@@ -46,6 +60,20 @@ pub async fn snapshot(manager: &dyn RepositoryManager, id: &RepoId) -> Snapshot 
         distributions,
         publications,
     }
+}
+
+/// The configured production distributions, or every distribution when none is configured.
+async fn production_candidates(
+    manager: &dyn RepositoryManager,
+    production: &HashMap<String, String>,
+) -> Result<Vec<Distribution>, UpstreamError> {
+    if production.is_empty() {
+        return manager.list_distributions().await;
+    }
+    let mut names: Vec<String> = production.values().cloned().collect();
+    names.sort();
+    names.dedup();
+    manager.distributions_named(&names).await
 }
 
 async fn fetch_each(
@@ -114,7 +142,7 @@ pub async fn deploy_facts(
     upstream: &dyn RepositoryManager,
     id: &RepoId,
 ) -> Result<DeployFacts, ReadError> {
-    let snap = snapshot(upstream, id).await;
+    let snap = snapshot(upstream, id, &state.production).await;
     let repo = known_repo(id, snap.repo.clone())?;
     let production = snap.production(state, &repo)?;
     let versions = snap.versions?;

@@ -47,7 +47,7 @@ pub async fn versions_page(
     state: &AppState,
     id: &RepoId,
 ) -> Result<VersionsPage, UnknownRepository> {
-    let snap = snapshot(state.reads.as_ref(), id).await;
+    let snap = snapshot(state.reads.as_ref(), id, &state.production).await;
     let read = known_repo(id, snap.repo.clone()).and_then(|repo| match &snap.versions {
         Ok(versions) => Ok((repo, versions)),
         Err(error) => Err(ReadError::Upstream(error.clone())),

@@ -131,6 +131,13 @@ pub trait RepositoryManager: Send + Sync {
     /// Every RPM distribution, in upstream's order.
     async fn list_distributions(&self) -> Result<Vec<Distribution>, UpstreamError>;
 
+    /// The distributions with these names (those that exist), in a number of upstream calls
+    /// bounded by the number of names, not by the number of distributions upstream.
+    async fn distributions_named(
+        &self,
+        names: &[String],
+    ) -> Result<Vec<Distribution>, UpstreamError>;
+
     /// One distribution, read fresh (where production points now).
     async fn get_distribution(
         &self,

@@ -270,3 +270,31 @@ async fn an_audit_write_that_fails_after_the_change_is_reported_with_the_deploy(
         Some(VersionNumber::new(4))
     );
 }
+
+#[tokio::test]
+async fn a_configured_production_is_read_by_name_without_listing_every_distribution() {
+    let s = setup();
+    let before = s.memory.calls().len();
+    let page = assert_ok!(versions_page(&s.state, &s.fx.fresh).await);
+    assert_eq!(page.deployed, None, "fresh-prod serves nothing yet");
+    assert!(page.deployed_unknown.is_none());
+    let calls: Vec<String> = s.memory.calls()[before..].to_vec();
+    assert!(
+        calls.iter().any(|c| c.starts_with("distributions_named"))
+            && !calls.iter().any(|c| c == "list_distributions"),
+        "{calls:?}"
+    );
+    let outcome = deploy(&s.state, &s.fx.fresh, &request(1, "fresh")).await;
+    assert!(
+        matches!(outcome, DeployOutcome::Deployed { .. }),
+        "{outcome:?}"
+    );
+    let before = s.memory.calls().len();
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
+    assert_eq!(page.deployed, Some(VersionNumber::new(2)));
+    let calls: Vec<String> = s.memory.calls()[before..].to_vec();
+    assert!(
+        calls.iter().any(|c| c == "list_distributions"),
+        "a repository without a configured production follows the spec's rule: {calls:?}"
+    );
+}

@@ -141,6 +141,13 @@ impl<M: RepositoryManager> RepositoryManager for Counting<M> {
         self.note("list_distributions");
         self.inner.list_distributions().await
     }
+    async fn distributions_named(
+        &self,
+        names: &[String],
+    ) -> Result<Vec<Distribution>, UpstreamError> {
+        self.note("distributions_named");
+        self.inner.distributions_named(names).await
+    }
     async fn get_distribution(
         &self,
         href: &DistributionHref,

@@ -134,6 +134,21 @@ async fn finds_production_and_its_publication(
             .expect("get_distribution"),
         prod
     );
+    let wanted = [
+        "rc-verified-prod",
+        "rc-verified-staging",
+        "rc-no-such-distribution",
+    ];
+    let mut found = m
+        .distributions_named(&wanted.map(String::from))
+        .await
+        .expect("distributions_named");
+    found.sort_by(|a, b| a.name.cmp(&b.name));
+    assert_eq!(
+        found,
+        [prod.clone(), named("rc-verified-staging").clone()],
+        "by name, the ones that exist"
+    );
     let href = prod.publication.clone().expect("prod serves a publication");
     let publication = m.get_publication(&href).await.expect("get_publication");
     assert!(publication.repository_version.belongs_to(id));

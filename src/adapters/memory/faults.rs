@@ -183,6 +183,14 @@ impl RepositoryManager for FaultyPulp {
         self.inner.list_distributions().await
     }
 
+    async fn distributions_named(
+        &self,
+        names: &[String],
+    ) -> Result<Vec<Distribution>, UpstreamError> {
+        self.check(Op::ListDistributions)?;
+        self.inner.distributions_named(names).await
+    }
+
     async fn get_distribution(
         &self,
         href: &DistributionHref,

@@ -52,6 +52,22 @@ impl RepositoryManager for InMemoryPulp {
             .collect())
     }
 
+    async fn distributions_named(
+        &self,
+        names: &[String],
+    ) -> Result<Vec<Distribution>, UpstreamError> {
+        let _call = self
+            .enter(format!("distributions_named {}", names.len()))
+            .await;
+        Ok(self
+            .lock()
+            .distributions
+            .iter()
+            .filter(|d| names.contains(&d.dist.name))
+            .map(|d| d.dist.clone())
+            .collect())
+    }
+
     async fn get_distribution(
         &self,
         href: &DistributionHref,

@@ -22,6 +22,28 @@ const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_che
 const VERSION_FIELDS: &str = "pulp_href,pulp_created,number,content_summary";
 const DISTRIBUTION_FIELDS: &str = "pulp_href,name,base_path,publication";
 const PUBLICATION_FIELDS: &str = "pulp_href,repository_version";
+/// Names per `name__in` query (a URL stays short).
+const NAMES_PER_QUERY: usize = 50;
+
+/// The filters that find distributions by name: `name__in` for batches of names, `name` for
+/// a name with a comma in it (which `name__in` would split).
+fn names_queries(names: &[String]) -> Vec<(&'static str, String)> {
+    let (odd, plain): (Vec<&String>, Vec<&String>) = names.iter().partition(|n| n.contains(','));
+    let batches = plain.chunks(NAMES_PER_QUERY).map(|batch| {
+        (
+            "name__in",
+            batch
+                .iter()
+                .map(|n| n.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
+        )
+    });
+    batches
+        .chain(odd.into_iter().map(|n| ("name", n.clone())))
+        .collect()
+}
+
 /// The first look at a task, and the longest pause between two looks.
 const FIRST_POLL: std::time::Duration = std::time::Duration::from_millis(50);
 const LONGEST_POLL: std::time::Duration = std::time::Duration::from_secs(1);
@@ -108,6 +130,28 @@ impl RepositoryManager for PulpClient {
         let found: Vec<DistributionDto> = self.get_all(&path).await?;
         Ok(found
             .into_iter()
+            .map(DistributionDto::into_domain)
+            .collect())
+    }
+
+    #[tracing::instrument(skip_all, fields(names = names.len()))]
+    async fn distributions_named(
+        &self,
+        names: &[String],
+    ) -> Result<Vec<Distribution>, UpstreamError> {
+        let queries = names_queries(names)
+            .into_iter()
+            .map(|(filter, value)| async move {
+                let path = format!(
+                    "distributions/rpm/rpm/?{filter}={}&fields={DISTRIBUTION_FIELDS}",
+                    encode(&value)
+                );
+                self.get_all::<DistributionDto>(&path).await
+            });
+        let found = futures::future::try_join_all(queries).await?;
+        Ok(found
+            .into_iter()
+            .flatten()
             .map(DistributionDto::into_domain)
             .collect())
     }
