@@ -48,6 +48,7 @@ async fn main() {
         gpgcheck: Some(true),
         repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
+        metadata_signed: Some(true),
     };
     let big = pulp.add_repo("big", verified.clone());
     for n in 0..2_000 {

@@ -74,6 +74,7 @@ fn verified() -> RepoVerification {
         gpgcheck: Some(true),
         repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
+        metadata_signed: Some(true),
     }
 }
 
@@ -165,6 +166,7 @@ fn seed_internal_tools(pulp: &InMemoryPulp, now: DateTime<Utc>) {
         gpgcheck: Some(false),
         repo_gpgcheck: Some(false),
         checksum: None,
+        metadata_signed: Some(false),
     };
     let id = pulp.add_repo_at("internal-tools", settings, start);
     let mut live: Vec<String> = Vec::new();
@@ -195,6 +197,7 @@ fn seed_vendor(pulp: &InMemoryPulp, now: DateTime<Utc>) {
         gpgcheck: Some(true),
         repo_gpgcheck: Some(false),
         checksum: Some(ChecksumType::Sha256),
+        metadata_signed: Some(false),
     };
     let id = pulp.add_repo_at("vendor-drivers", settings, start);
     for step in 1..=3i64 {
