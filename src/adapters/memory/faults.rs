@@ -29,6 +29,10 @@ pub enum Op {
     GetTask,
     Sync,
     LatestSyncTasks,
+    /// `ContentCatalog::packages_not_in` (see `faults_content.rs`).
+    PackagesNotIn,
+    /// `ContentCatalog::advisories_not_in`.
+    AdvisoriesNotIn,
 }
 
 /// What goes wrong.
@@ -146,7 +150,7 @@ impl FaultyPulp {
     }
 
     /// Fails at once for request-level faults; answers a task-level fault for the caller.
-    fn check(&self, op: Op) -> Result<Option<Fault>, UpstreamError> {
+    pub(super) fn check(&self, op: Op) -> Result<Option<Fault>, UpstreamError> {
         match self.fault(op) {
             Some(
                 f @ (Fault::Http(_)

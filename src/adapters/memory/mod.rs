@@ -2,7 +2,9 @@
 //! tests' upstream), an audit sink that keeps records, and a pinned clock.
 //! Always compiled, because the demo and the integration tests both need them.
 
+mod content;
 mod faults;
+mod faults_content;
 mod pulp;
 mod pulp_port;
 mod pulp_state;
@@ -11,6 +13,7 @@ mod recording;
 
 pub mod demo;
 
+pub use content::{package_of, ContentChange};
 pub use demo::demo_pulp;
 pub use faults::{Fault, FaultyPulp, Op};
 pub use pulp::{InMemoryPulp, MemoryOptions, SyncScript};

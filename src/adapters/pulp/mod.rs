@@ -5,9 +5,11 @@
 //! timeouts), `session` (fast authentication), `errors` (statuses and bodies to
 //! `UpstreamError`), `dto` (Pulp JSON to domain types), `pagination`, `tasks`
 //! (waiting), `sync_tasks` (latest syncs), `client` (URLs, helpers) and `manager`
-//! (the port's methods).
+//! (the port's methods); `content` + `content_dto` implement [`crate::ports::ContentCatalog`].
 
 mod client;
+mod content;
+mod content_dto;
 mod dto;
 mod errors;
 mod http;
@@ -21,5 +23,6 @@ mod tasks;
 mod tls_tests;
 
 pub use client::PulpClient;
+pub use content::CONTENT_PAGE_SIZE;
 pub use http::SetupError;
 pub use settings::{PulpSettings, Secret};

@@ -16,7 +16,16 @@ impl PulpClient {
         &self,
         path: &str,
     ) -> Result<Vec<T>, UpstreamError> {
-        let limit = self.settings.page_size.max(1).to_string();
+        self.get_all_by(path, self.settings.page_size).await
+    }
+
+    /// Like [`Self::get_all`], reading `page_size` items per request.
+    pub(super) async fn get_all_by<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        page_size: u64,
+    ) -> Result<Vec<T>, UpstreamError> {
+        let limit = page_size.max(1).to_string();
         let mut url = with_query(&self.url_for(path)?, &[("limit", &limit)]);
         let mut items = Vec::new();
         for _ in 0..MAX_PAGES {
