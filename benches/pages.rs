@@ -9,18 +9,20 @@ use std::time::{Duration, Instant};
 use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::memory::{FixedClock, InMemoryPulp, MemoryOptions, RecordingAuditSink};
 use repo_console::adapters::web::views::{dashboard::dashboard_page, versions::versions_page};
-use repo_console::app::{dashboard, versions, AppState, DeployLocks};
+use repo_console::app::{dashboard, versions, AppState, DeployLocks, DiffCache};
 use repo_console::domain::{ChecksumType, RepoVerification, VersionNumber};
 
 fn state(pulp: Arc<InMemoryPulp>) -> AppState {
     AppState {
-        manager: pulp,
+        manager: pulp.clone(),
         audit: Arc::new(RecordingAuditSink::default()),
         clock: Arc::new(FixedClock(chrono::Utc::now())),
         identity: Arc::new(FixedOperator::default()),
         production: Arc::new(HashMap::new()),
         deploy_locks: DeployLocks::default(),
         page_size: 100,
+        content: pulp,
+        diffs: DiffCache::default(),
     }
 }
 

@@ -3,9 +3,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::ports::{AuditSink, Clock, OperatorIdentity, RepositoryManager};
+use crate::ports::{AuditSink, Clock, ContentCatalog, OperatorIdentity, RepositoryManager};
 
 use super::deploy_lock::DeployLocks;
+use super::diff_cache::DiffCache;
 
 /// The console's dependencies. Cheap to clone.
 #[derive(Clone)]
@@ -19,4 +20,8 @@ pub struct AppState {
     pub deploy_locks: DeployLocks,
     /// Repositories per dashboard page.
     pub page_size: u64,
+    /// What versions contain (packages, advisories), for diffs.
+    pub content: Arc<dyn ContentCatalog>,
+    /// Diffs already computed (versions are immutable).
+    pub diffs: DiffCache,
 }

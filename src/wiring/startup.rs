@@ -12,8 +12,8 @@ use crate::adapters::identity_fixed::FixedOperator;
 use crate::adapters::memory::{demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, PulpSettings, Secret, SetupError};
 use crate::adapters::web;
-use crate::app::{AppState, DeployLocks};
-use crate::ports::{AuditSink, RepositoryManager};
+use crate::app::{AppState, DeployLocks, DiffCache};
+use crate::ports::{AuditSink, ContentCatalog, RepositoryManager};
 
 use super::config::{AuditSinkKind, Config, RawPulp};
 
@@ -28,7 +28,7 @@ pub enum Upstream {
 
 /// Builds the state from the configuration; fails when the Pulp settings are unusable.
 pub fn build_state(config: &Config) -> Result<(AppState, Upstream), SetupError> {
-    let (manager, upstream) = upstream(config)?;
+    let (manager, content, upstream) = upstream(config)?;
     let state = AppState {
         manager,
         audit: audit_sink(&config.audit),
@@ -37,28 +37,34 @@ pub fn build_state(config: &Config) -> Result<(AppState, Upstream), SetupError> 
         production: Arc::new(config.production.clone()),
         deploy_locks: DeployLocks::default(),
         page_size: config.page_size,
+        content,
+        diffs: DiffCache::default(),
     };
     Ok((state, upstream))
 }
 
-fn upstream(config: &Config) -> Result<(Arc<dyn RepositoryManager>, Upstream), SetupError> {
+type Ports = (
+    Arc<dyn RepositoryManager>,
+    Arc<dyn ContentCatalog>,
+    Upstream,
+);
+
+fn upstream(config: &Config) -> Result<Ports, SetupError> {
     let pulp = &config.pulp;
     if pulp.base_url.is_empty() {
         let options = MemoryOptions {
             task_delay: config.demo_task_delay,
             ..MemoryOptions::default()
         };
-        return Ok((
-            Arc::new(demo_pulp(options, chrono::Utc::now())),
-            Upstream::Demo,
-        ));
+        let demo = Arc::new(demo_pulp(options, chrono::Utc::now()));
+        return Ok((demo.clone(), demo, Upstream::Demo));
     }
-    let client = PulpClient::new(pulp_settings(pulp))?;
+    let client = Arc::new(PulpClient::new(pulp_settings(pulp))?);
     let upstream = Upstream::Pulp {
         base_url: pulp.base_url.clone(),
         from_cli: config.pulp_from_cli.clone(),
     };
-    Ok((Arc::new(client), upstream))
+    Ok((client.clone(), client, upstream))
 }
 
 fn pulp_settings(pulp: &RawPulp) -> PulpSettings {

@@ -12,7 +12,7 @@ use repo_console::adapters::audit_jsonl::JsonlAuditSink;
 use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::memory::{FaultyPulp, FixedClock, InMemoryPulp, MemoryOptions};
 use repo_console::adapters::web;
-use repo_console::app::{AppState, DeployLocks};
+use repo_console::app::{AppState, DeployLocks, DiffCache};
 use repo_console::domain::{ChecksumType, RepoId, RepoVerification, VersionNumber};
 
 pub const HOSTILE: &str = r#"<script>alert("x")</script> 'q' & "dq""#;
@@ -131,6 +131,8 @@ pub fn test_state(
         production: Arc::new(production),
         deploy_locks: DeployLocks::default(),
         page_size: 25,
+        content: pulp.clone(),
+        diffs: DiffCache::default(),
     };
     (state, pulp)
 }

@@ -10,7 +10,7 @@ use repo_console::adapters::memory::{
     FaultyPulp, InMemoryPulp, MemoryOptions, RecordingAuditSink, SyncScript,
 };
 use repo_console::adapters::web;
-use repo_console::app::{AppState, DeployLocks};
+use repo_console::app::{AppState, DeployLocks, DiffCache};
 use repo_console::domain::{ChecksumType, RepoId, RepoVerification, VersionNumber};
 
 /// A repository name that is HTML: it must show as text, never run.
@@ -195,6 +195,8 @@ pub async fn spawn<W>(
         )])),
         deploy_locks: DeployLocks::default(),
         page_size: 25,
+        content: pulp.clone(),
+        diffs: DiffCache::default(),
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await

@@ -12,13 +12,13 @@ use repo_console::adapters::audit_jsonl::JsonlAuditSink;
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::web;
-use repo_console::app::{AppState, DeployLocks};
+use repo_console::app::{AppState, DeployLocks, DiffCache};
 use repo_console::domain::{
-    Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, TaskHref, VersionHref,
+    Advisory, Distribution, DistributionHref, Package, Publication, PublicationHref, RemoteHref,
+    RepoId, RepoVersion, Repository, TaskHref, VersionHref,
 };
 use repo_console::ports::{
-    FinishedTask, Page, PageRequest, RepositoryManager, TaskReport, UpstreamError,
+    ContentCatalog, FinishedTask, Page, PageRequest, RepositoryManager, TaskReport, UpstreamError,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -34,17 +34,22 @@ pub struct Console {
 
 /// Serves the real router over `manager`; production distributions are found by the
 /// spec's rule (no `[production]` table).
-pub async fn spawn_console(manager: Arc<dyn RepositoryManager>, page_size: u64) -> Console {
+pub async fn spawn_console<P: RepositoryManager + ContentCatalog + 'static>(
+    pulp: Arc<P>,
+    page_size: u64,
+) -> Console {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let audit_path = dir.path().join("audit.jsonl");
     let state = AppState {
-        manager,
+        manager: pulp.clone(),
         audit: Arc::new(JsonlAuditSink::new(&audit_path)),
         clock: Arc::new(SystemClock),
         identity: Arc::new(FixedOperator::default()),
         production: Arc::new(HashMap::new()),
         deploy_locks: DeployLocks::default(),
         page_size,
+        content: pulp,
+        diffs: DiffCache::default(),
     };
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
     let address = format!("http://{}", listener.local_addr().expect("address"));
@@ -123,6 +128,26 @@ impl<M> Counting<M> {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .push(name);
+    }
+}
+
+#[async_trait]
+impl<M: ContentCatalog> ContentCatalog for Counting<M> {
+    async fn packages_not_in(
+        &self,
+        version: &VersionHref,
+        other: Option<&VersionHref>,
+    ) -> Result<Vec<Package>, UpstreamError> {
+        self.note("packages_not_in");
+        self.inner.packages_not_in(version, other).await
+    }
+    async fn advisories_not_in(
+        &self,
+        version: &VersionHref,
+        other: Option<&VersionHref>,
+    ) -> Result<Vec<Advisory>, UpstreamError> {
+        self.note("advisories_not_in");
+        self.inner.advisories_not_in(version, other).await
     }
 }
 

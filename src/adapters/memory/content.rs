@@ -49,9 +49,7 @@ fn full_nevra(text: &str) -> Option<Package> {
 impl InMemoryPulp {
     /// Uploads an advisory (as `POST content/rpm/advisories/`); it is in no version yet.
     pub fn upload_advisory(&self, advisory: Advisory) {
-        self.lock()
-            .advisories
-            .insert(advisory.id.clone(), advisory);
+        self.lock().advisories.insert(advisory.id.clone(), advisory);
     }
 
     /// Adds a version with `change` applied to the latest one (as Pulp's `modify/`);
@@ -60,7 +58,10 @@ impl InMemoryPulp {
         let owned = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
         let mut state = self.lock();
         for advisory in change.add_advisories {
-            assert!(state.advisories.contains_key(*advisory), "upload {advisory} first");
+            assert!(
+                state.advisories.contains_key(*advisory),
+                "upload {advisory} first"
+            );
         }
         let number = state
             .add_version(id, &owned(change.add), &owned(change.remove), Utc::now())
@@ -82,7 +83,9 @@ impl ContentCatalog for InMemoryPulp {
         version: &VersionHref,
         other: Option<&VersionHref>,
     ) -> Result<Vec<Package>, UpstreamError> {
-        let _call = self.enter(format!("packages_not_in {}", pair(version, other))).await;
+        let _call = self
+            .enter(format!("packages_not_in {}", pair(version, other)))
+            .await;
         let state = self.lock();
         let only = not_in(&state, version, other, |v| &v.packages)?;
         Ok(only.into_iter().map(|p| package_of(p)).collect())
@@ -93,7 +96,9 @@ impl ContentCatalog for InMemoryPulp {
         version: &VersionHref,
         other: Option<&VersionHref>,
     ) -> Result<Vec<Advisory>, UpstreamError> {
-        let _call = self.enter(format!("advisories_not_in {}", pair(version, other))).await;
+        let _call = self
+            .enter(format!("advisories_not_in {}", pair(version, other)))
+            .await;
         let state = self.lock();
         let only = not_in(&state, version, other, |v| &v.advisories)?;
         Ok(only
@@ -124,12 +129,7 @@ fn not_in<'s>(
 
 /// A version by its address, answered as Pulp answers an unknown one in a filter.
 fn entry<'s>(state: &'s State, href: &VersionHref) -> Result<&'s VersionEntry, UpstreamError> {
-    let unknown = || {
-        bad_request(
-            "q",
-            &format!("URI {href} not found for repositoryversion."),
-        )
-    };
+    let unknown = || bad_request("q", &format!("URI {href} not found for repositoryversion."));
     let repo = RepoId::from_href(href.as_str()).ok_or_else(unknown)?;
     let number = href.number().ok_or_else(unknown)?.get();
     let entry = state.repo(&repo).map_err(|_| unknown())?;
@@ -147,12 +147,18 @@ mod tests {
     #[test]
     fn packages_read_in_the_short_and_the_full_form() {
         let short = package_of("bash-5.1");
-        assert_eq!((short.name.as_str(), short.arch.as_str()), ("bash", "noarch"));
+        assert_eq!(
+            (short.name.as_str(), short.arch.as_str()),
+            ("bash", "noarch")
+        );
         assert_eq!(short.evr, Evr::new(0, "5.1", "1"));
         let dashed = package_of("ca-certificates-2024.2");
         assert_eq!(dashed.name, "ca-certificates");
         let full = package_of("acme-c-1:2.0-3.el9.x86_64");
-        assert_eq!((full.name.as_str(), full.arch.as_str()), ("acme-c", "x86_64"));
+        assert_eq!(
+            (full.name.as_str(), full.arch.as_str()),
+            ("acme-c", "x86_64")
+        );
         assert_eq!(full.evr, Evr::new(1, "2.0", "3.el9"));
     }
 }

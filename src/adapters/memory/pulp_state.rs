@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 
 use crate::domain::{
-    Advisory, Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, TaskHref, VersionHref, VersionNumber,
+    Advisory, Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId,
+    RepoVersion, Repository, TaskHref, VersionHref, VersionNumber,
 };
 use crate::ports::{TaskState, UpstreamError};
 

@@ -65,7 +65,10 @@ impl PulpClient {
 fn not_in_query(version: &VersionHref, other: Option<&VersionHref>) -> String {
     let mut q = format!("repository_version=\"{}\"", version.as_str());
     if let Some(other) = other {
-        q.push_str(&format!(" AND NOT repository_version=\"{}\"", other.as_str()));
+        q.push_str(&format!(
+            " AND NOT repository_version=\"{}\"",
+            other.as_str()
+        ));
     }
     q
 }

@@ -104,6 +104,9 @@ mod tests {
         assert_eq!(a.packages, ["hello"]);
         let bare: AdvisoryDto = serde_json::from_str(r#"{"id":"X","severity":""}"#).unwrap();
         let bare = Advisory::from(bare);
-        assert_eq!((bare.severity, bare.kind), (None, AdvisoryType::Other(String::new())));
+        assert_eq!(
+            (bare.severity, bare.kind),
+            (None, AdvisoryType::Other(String::new()))
+        );
     }
 }
