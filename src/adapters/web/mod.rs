@@ -30,6 +30,10 @@ pub fn router(state: AppState) -> Router {
         .route("/", get(handlers::dashboard::show))
         .route("/repos/{uuid}/versions", get(handlers::versions::show))
         .route(
+            "/repos/{uuid}/versions/{n}/changes",
+            get(handlers::changes::show),
+        )
+        .route(
             "/repos/{uuid}/deploy/confirm",
             get(handlers::deploy::confirm),
         )

@@ -7,7 +7,7 @@ use maud::{html, Markup};
 use serde::Deserialize;
 
 use crate::app::deploy::{self, DeployOutcome, PreviewError};
-use crate::app::{versions, AppState};
+use crate::app::{changes, versions, AppState};
 use crate::domain::{DeployRequest, Refusal, RepoId};
 
 use super::super::errors::WebError;
@@ -29,7 +29,10 @@ pub async fn confirm(
     let Query(query) = query.map_err(WebError::rejected)?;
     let target = parse_version(query.version.as_deref())?;
     Ok(match deploy::preview(&state, &id, target).await {
-        Ok(plan) => confirm_modal(&plan, None).into_response(),
+        Ok(plan) => {
+            let changes = changes::deploy_changes(&state, &plan).await;
+            confirm_modal(&plan, &changes, None).into_response()
+        }
         Err(PreviewError::Refused(refusal)) => (
             refusal_status(&refusal),
             message_modal("Deploy not possible", error_notice(&refusal.to_string())),
