@@ -1,11 +1,11 @@
 //! [`ContentCatalog`] for [`InMemoryPulp`], and the content it holds: packages written as
 //! `name-version` (release 1, arch noarch: today's test API) or as a full
-//! `name-epoch:version-release.arch`, and advisories uploaded by id.
+//! `name-[epoch:]version-release.arch` (a known arch last), and advisories uploaded by id.
 
 use std::collections::BTreeSet;
 
 use async_trait::async_trait;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 
 use super::pulp::InMemoryPulp;
 use super::pulp_state::{bad_request, State, VersionEntry};
@@ -33,16 +33,26 @@ pub fn package_of(text: &str) -> Package {
     })
 }
 
-/// `name-epoch:version-release.arch`.
+/// The architectures that mark a full `name-[epoch:]version-release.arch`.
+const ARCHES: &[&str] = &[
+    "noarch", "x86_64", "i686", "aarch64", "ppc64le", "s390x", "src",
+];
+
 fn full_nevra(text: &str) -> Option<Package> {
     let (head, release_arch) = text.rsplit_once('-')?;
     let (release, arch) = release_arch.rsplit_once('.')?;
+    if !ARCHES.contains(&arch) {
+        return None;
+    }
     let (name, epoch_version) = head.rsplit_once('-')?;
-    let (epoch, version) = epoch_version.split_once(':')?;
+    let (epoch, version) = match epoch_version.split_once(':') {
+        Some((epoch, version)) => (epoch.parse().ok()?, version),
+        None => (0, epoch_version),
+    };
     Some(Package {
         name: name.to_owned(),
         arch: arch.to_owned(),
-        evr: Evr::new(epoch.parse().ok()?, version, release),
+        evr: Evr::new(epoch, version, release),
     })
 }
 
@@ -55,6 +65,16 @@ impl InMemoryPulp {
     /// Adds a version with `change` applied to the latest one (as Pulp's `modify/`);
     /// advisories are named by id and must have been uploaded.
     pub fn add_content_version(&self, id: &RepoId, change: &ContentChange<'_>) -> VersionNumber {
+        self.add_content_version_at(id, change, Utc::now())
+    }
+
+    /// Like [`Self::add_content_version`], created at `at`.
+    pub fn add_content_version_at(
+        &self,
+        id: &RepoId,
+        change: &ContentChange<'_>,
+        at: DateTime<Utc>,
+    ) -> VersionNumber {
         let owned = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
         let mut state = self.lock();
         for advisory in change.add_advisories {
@@ -64,7 +84,7 @@ impl InMemoryPulp {
             );
         }
         let number = state
-            .add_version(id, &owned(change.add), &owned(change.remove), Utc::now())
+            .add_version(id, &owned(change.add), &owned(change.remove), at)
             .expect("known repository");
         let entry = state.repo_mut(id).expect("known repository");
         let version = entry.versions.last_mut().expect("just added");
@@ -154,6 +174,9 @@ mod tests {
         assert_eq!(short.evr, Evr::new(0, "5.1", "1"));
         let dashed = package_of("ca-certificates-2024.2");
         assert_eq!(dashed.name, "ca-certificates");
+        let nvra = package_of("ca-certificates-2024.2-1.el9.noarch");
+        assert_eq!(nvra.name, "ca-certificates");
+        assert_eq!(nvra.evr, Evr::new(0, "2024.2", "1.el9"));
         let full = package_of("acme-c-1:2.0-3.el9.x86_64");
         assert_eq!(
             (full.name.as_str(), full.arch.as_str()),

@@ -12,6 +12,7 @@ mod pulp_tasks;
 mod recording;
 
 pub mod demo;
+mod demo_errata;
 
 pub use content::{package_of, ContentChange};
 pub use demo::demo_pulp;

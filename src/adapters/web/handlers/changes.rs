@@ -32,9 +32,10 @@ pub async fn show(
     let from = number(query.against.as_deref(), "against")?;
     let page_number = match query.page.as_deref() {
         None | Some("") => 1,
-        Some(raw) => raw.trim().parse().map_err(|_| {
-            WebError::BadRequest("'page' must be a page number such as 2.".into())
-        })?,
+        Some(raw) => raw
+            .trim()
+            .parse()
+            .map_err(|_| WebError::BadRequest("'page' must be a page number such as 2.".into()))?,
     };
     match compare(&state, &id, from, to).await {
         Ok(comparison) => Ok(compare_page(&comparison, page_number).into_response()),
@@ -44,11 +45,14 @@ pub async fn show(
 }
 
 fn number(raw: Option<&str>, what: &str) -> Result<VersionNumber, WebError> {
-    let raw = raw.map(str::trim).filter(|s| !s.is_empty()).ok_or_else(|| {
-        WebError::BadRequest(format!(
-            "Which version to compare against is missing: add ?{what}=N (a version number)."
-        ))
-    })?;
+    let raw = raw
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| {
+            WebError::BadRequest(format!(
+                "Which version to compare against is missing: add ?{what}=N (a version number)."
+            ))
+        })?;
     raw.parse().map(VersionNumber::new).map_err(|_| {
         let shown: String = raw.chars().take(24).collect();
         WebError::BadRequest(format!(

@@ -4,8 +4,8 @@
 use maud::{html, Markup};
 
 use crate::domain::{
-    count_by_type, count_kinds, Advisory, AdvisoryDiff, AdvisoryType, ChangeKind, Evr, PackageChange,
-    VersionDiff,
+    count_by_type, count_kinds, Advisory, AdvisoryDiff, AdvisoryType, ChangeKind, Evr,
+    PackageChange, VersionDiff,
 };
 
 use super::layout::notice;
@@ -51,7 +51,12 @@ pub fn kind_counts(changes: &[PackageChange]) -> Markup {
 
 /// One package change: `data-change`, `data-package`, and the EVRs in its text.
 pub fn package_change(change: &PackageChange) -> Markup {
-    let evrs = |list: &[Evr]| list.iter().map(Evr::to_string).collect::<Vec<_>>().join(", ");
+    let evrs = |list: &[Evr]| {
+        list.iter()
+            .map(Evr::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     html! {
         li data-change=(change.kind.as_str()) data-package=(change.name) data-security=[change.security.then_some("true")] {
             span class={ "kind " (change.kind.as_str()) } { (change.kind.as_str()) }

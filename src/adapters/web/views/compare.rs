@@ -13,7 +13,11 @@ pub const PAGE_SIZE: usize = 200;
 
 /// The address of the comparison of `to` against `from`, at `page` (1-based).
 pub fn compare_href(id: &RepoId, to: VersionNumber, from: VersionNumber, page: usize) -> String {
-    let base = format!("/repos/{id}/versions/{}/changes?against={}", to.get(), from.get());
+    let base = format!(
+        "/repos/{id}/versions/{}/changes?against={}",
+        to.get(),
+        from.get()
+    );
     if page > 1 {
         format!("{base}&page={page}")
     } else {
