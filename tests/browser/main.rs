@@ -6,7 +6,10 @@
 //! or fails. After each scenario the browser console must hold no CSP violation and no
 //! error but the scenario's own expected failed requests. Screenshots: `target/screenshots/`.
 
+#[path = "../common/acme.rs"]
+mod acme;
 mod browser;
+mod changes;
 mod dashboard;
 mod deploy;
 mod driver;
@@ -78,6 +81,12 @@ async fn run_all(
         versions::page_rows_badges_and_buttons(b, app)
     );
     scenario!(b, "confirm modal", &[], versions::confirm_modal(b, app));
+    scenario!(
+        b,
+        "confirm step with a diff",
+        &[],
+        changes::confirm_step_with_a_diff(b, app)
+    );
     scenario!(b, "contrast", &[], look::contrast(b, app));
     scenario!(
         b,
