@@ -89,10 +89,7 @@ fn answer(
             .map(|(k, v)| format!("{k}={}", urlencode(v)))
             .collect();
         query.push(format!("offset={}", offset + limit));
-        format!(
-            "http://pulp.invalid{list}?{}",
-            query.join("&")
-        )
+        format!("http://pulp.invalid{list}?{}", query.join("&"))
     });
     json!({"count": all.len(), "next": next, "previous": null, "results": page})
 }

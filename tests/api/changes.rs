@@ -203,6 +203,12 @@ async fn the_compare_page_shows_any_two_versions_both_ways() {
         "the reverse diff"
     );
     assert_eq!(advisories(&html, "dropped").len(), 3);
+    let regression = text(&select(&html, "#advisory-regression")[0]);
+    assert!(
+        regression.contains("v2 drops security advisories that v5 has")
+            && regression.contains("RC-SA-0001"),
+        "{regression}"
+    );
     assert_eq!(text(&select(&html, "h1")[0]), "Changes of v2 against v5");
 }
 

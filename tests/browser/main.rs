@@ -81,12 +81,6 @@ async fn run_all(
         versions::page_rows_badges_and_buttons(b, app)
     );
     scenario!(b, "confirm modal", &[], versions::confirm_modal(b, app));
-    scenario!(
-        b,
-        "confirm step with a diff",
-        &[],
-        changes::confirm_step_with_a_diff(b, app)
-    );
     scenario!(b, "contrast", &[], look::contrast(b, app));
     scenario!(
         b,
@@ -118,5 +112,12 @@ async fn run_all(
         "500-character and right-to-left names",
         &[],
         look::long_names(driver, tools)
+    );
+    // Last: it adds a repository to the shared world (the dashboard counts them).
+    scenario!(
+        b,
+        "confirm step with a diff",
+        &[],
+        changes::confirm_step_with_a_diff(b, app)
     );
 }

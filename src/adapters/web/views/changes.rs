@@ -10,6 +10,9 @@ use crate::domain::{
 
 use super::layout::notice;
 
+/// Who drops what, in the deploy modal's regression notice.
+const DEPLOY_DROPS: &str = "this deploy drops security advisories production has now";
+
 /// Package changes shown in the deploy modal before "see all".
 pub const SUMMARY_LIMIT: usize = 50;
 
@@ -22,7 +25,7 @@ pub fn diff_summary(diff: &VersionDiff, limit: usize, full: Option<&str>) -> Mar
             @if diff.is_empty() {
                 p.muted data-no-changes { "No package or advisory changes." }
             }
-            (advisory_section(&diff.advisories))
+            (advisory_section(&diff.advisories, DEPLOY_DROPS))
             @if !diff.packages.is_empty() {
                 (kind_counts(&diff.packages))
                 ul.package-changes { @for change in shown { (package_change(change)) } }
@@ -72,12 +75,13 @@ pub fn package_change(change: &PackageChange) -> Markup {
 }
 
 /// The advisories added, dropped and re-issued, with counts by type; a dropped security
-/// advisory is called out as a regression first.
-pub fn advisory_section(diff: &AdvisoryDiff) -> Markup {
+/// advisory is called out as a regression first; `drops` says who drops it from whom
+/// ("this deploy drops security advisories production has now").
+pub fn advisory_section(diff: &AdvisoryDiff, drops: &str) -> Markup {
     html! {
         @if diff.drops_security() {
             (notice("error", Some("advisory-regression"), html! {
-                strong { "Regression: this deploy drops security advisories production has now. " }
+                strong { "Regression: " (drops) ". " }
                 "Hosts updating from it lose these fixes' records, and may lose the fixed packages: "
                 @for (i, a) in diff.dropped.iter().filter(|a| a.kind == AdvisoryType::Security).enumerate() {
                     @if i > 0 { ", " } code { (a.id) }

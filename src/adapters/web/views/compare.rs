@@ -45,7 +45,9 @@ pub fn compare_page(c: &Comparison, page_number: usize) -> Markup {
             @if c.diff.is_empty() {
                 (notice("ok", None, html! { "No package or advisory differs between these versions." }))
             }
-            (advisory_section(&c.diff.advisories))
+            (advisory_section(&c.diff.advisories, &format!(
+                "{} drops security advisories that {} has", c.to.label(), c.from.label()
+            )))
             @if total > 0 {
                 h2 { "Packages" }
                 (kind_counts(&c.diff.packages))
