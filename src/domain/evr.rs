@@ -71,38 +71,47 @@ pub fn rpmvercmp(a: &str, b: &str) -> Ordering {
         if one.is_empty() || two.is_empty() {
             break;
         }
-        let numeric = one[0].is_ascii_digit();
-        let class = |c: &u8| {
-            if numeric {
-                c.is_ascii_digit()
-            } else {
-                c.is_ascii_alphabetic()
-            }
-        };
-        let (seg1, rest1) = split_run(one, class);
-        let (seg2, rest2) = split_run(two, class);
-        if seg2.is_empty() {
-            // A numeric segment is newer than an alphabetic one.
-            return if numeric {
-                Ordering::Greater
-            } else {
-                Ordering::Less
-            };
+        match compare_segment(one, two) {
+            Ok((rest1, rest2)) => (one, two) = (rest1, rest2),
+            Err(order) => return order,
         }
-        let order = if numeric {
-            compare_numbers(seg1, seg2)
-        } else {
-            seg1.cmp(seg2)
-        };
-        if order != Ordering::Equal {
-            return order;
-        }
-        (one, two) = (rest1, rest2);
     }
     match (one.is_empty(), two.is_empty()) {
         (true, true) => Ordering::Equal,
         (true, false) => Ordering::Less,
         (false, _) => Ordering::Greater,
+    }
+}
+
+/// Compares the leading segment (a run of digits, or of letters, as the first side starts)
+/// of both sides: the rests when equal, the order otherwise.
+fn compare_segment<'a>(one: &'a [u8], two: &'a [u8]) -> Result<(&'a [u8], &'a [u8]), Ordering> {
+    let numeric = one[0].is_ascii_digit();
+    let class = |c: &u8| {
+        if numeric {
+            c.is_ascii_digit()
+        } else {
+            c.is_ascii_alphabetic()
+        }
+    };
+    let (seg1, rest1) = split_run(one, class);
+    let (seg2, rest2) = split_run(two, class);
+    if seg2.is_empty() {
+        // A numeric segment is newer than an alphabetic one.
+        return Err(if numeric {
+            Ordering::Greater
+        } else {
+            Ordering::Less
+        });
+    }
+    let order = if numeric {
+        compare_numbers(seg1, seg2)
+    } else {
+        seg1.cmp(seg2)
+    };
+    match order {
+        Ordering::Equal => Ok((rest1, rest2)),
+        decided => Err(decided),
     }
 }
 

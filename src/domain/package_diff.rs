@@ -90,13 +90,16 @@ pub fn diff_packages(
             }
         })
         .collect();
-    changes.sort_by(|a, b| {
-        b.security
-            .cmp(&a.security)
-            .then_with(|| a.name.cmp(&b.name))
-            .then_with(|| a.arch.cmp(&b.arch))
-    });
+    changes.sort_by(security_first);
     changes
+}
+
+/// Security-relevant first, then by name and arch.
+fn security_first(a: &PackageChange, b: &PackageChange) -> Ordering {
+    b.security
+        .cmp(&a.security)
+        .then_with(|| a.name.cmp(&b.name))
+        .then_with(|| a.arch.cmp(&b.arch))
 }
 
 fn kind_of(old: Option<&Evr>, new: Option<&Evr>) -> ChangeKind {
