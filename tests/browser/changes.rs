@@ -6,6 +6,7 @@ use serde_json::json;
 
 use crate::acme::add_acme;
 use crate::browser::Browser;
+use crate::look::CONTRAST;
 use crate::versions::open_modal;
 use crate::world::App;
 
@@ -49,6 +50,13 @@ pub async fn confirm_step_with_a_diff(b: &Browser, app: &App) {
             )
             .await;
         assert!(first.contains("acme-b") && first.contains("1-1"), "{first}");
+        let low: Vec<String> = b
+            .js(CONTRAST, vec![json!("#deploy-modal, #deploy-modal *")])
+            .await;
+        assert!(
+            low.is_empty(),
+            "text under 4.5:1 in the diff in {theme}:\n{low:#?}"
+        );
         b.screenshot(&format!("confirm-diff-{theme}")).await;
         b.find("[data-modal-cancel]")
             .await
@@ -74,5 +82,13 @@ pub async fn confirm_step_with_a_diff(b: &Browser, app: &App) {
     )
     .await;
     assert_eq!(visible(b, "[data-change]").await, 4);
+    for theme in ["dark", "light"] {
+        b.use_theme(theme).await;
+        let low: Vec<String> = b.js(CONTRAST, vec![json!("main, main *")]).await;
+        assert!(
+            low.is_empty(),
+            "text under 4.5:1 on the compare page in {theme}:\n{low:#?}"
+        );
+    }
     b.screenshot("compare").await;
 }
