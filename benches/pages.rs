@@ -13,6 +13,7 @@ use repo_console::domain::{ChecksumType, RepoVerification, VersionNumber};
 
 fn state(pulp: Arc<InMemoryPulp>) -> AppState {
     AppState::builder(
+        pulp.clone(),
         pulp,
         Arc::new(RecordingAuditSink::default()),
         Arc::new(FixedClock(chrono::Utc::now())),
@@ -46,6 +47,7 @@ async fn main() {
         gpgcheck: Some(true),
         repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
+        metadata_signed: Some(true),
     };
     let big = pulp.add_repo("big", verified.clone());
     for n in 0..2_000 {

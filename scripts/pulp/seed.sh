@@ -14,6 +14,11 @@
 #   rc-unverified  gpgcheck=0 repo_gpgcheck=0, v1..v2, no distribution
 #   rc-partial     gpgcheck=1 repo_gpgcheck=0 sha256, v1..v2
 #   <b>rc-html</b> "quoted" & 'single'   v1
+#   rc-changes     verified (no metadata signing service), v1..v5 + advisories; rc-changes-prod -> pub(v2).
+#                  v2 -> v5 is every kind of change: acme-a added, acme-b removed, acme-c 1 -> 2,
+#                  acme-d 2 -> 1, acme-e removed in v3 and back in v4 (no change), acme-f kept;
+#                  advisories RC-SA-0001 (security), RC-BA-0001 (bugfix), RC-EA-0001 (enhancement)
+#                  added, RC-SA-OLD (security) dropped, RC-BA-KEEP kept
 #   rc-mirror        remote rc-mirror-remote -> $PULP_CONTENT_URL/pulp/content/rc-verified-prod/ (not synced)
 #   rc-broken-mirror remote rc-broken-remote -> http://127.0.0.1:9/nothing/ (refused; sync fails)
 #
@@ -147,6 +152,39 @@ for nv in hello-1.0 hello-1.1 hello-1.2 world-2.0 world-2.1 extra-0.1 \
   ensure_package "${nv%%-*}" "${nv#*-}"
 done
 
+for nv in a-1 b-1 c-1 c-2 d-1 d-2 e-1 f-1; do
+  ensure_package "acme-${nv%%-*}" "${nv#*-}"
+done
+
+# --- Advisories (errata) ---------------------------------------------------------
+# ensure_advisory ID TYPE SEVERITY PACKAGE: PKG[ID] = href (uploaded as advisory JSON when missing).
+ensure_advisory() {
+  local id=$1 type=$2 severity=$3 package=$4 href task
+  href="$(api GET "content/rpm/advisories/?id=$id&fields=pulp_href" | jq -r '.results[0].pulp_href // empty')"
+  if [[ -z "$href" ]]; then
+    jq -n --arg id "$id" --arg type "$type" --arg severity "$severity" --arg p "$package" '{
+      id: $id, type: $type, severity: $severity, title: "\($id): \($type) update for \($p)",
+      status: "final", version: "1", release: "1", issued_date: "2026-11-01 00:00:00",
+      updated_date: "2026-11-01 00:00:00", description: "repo-console test advisory",
+      summary: "", solution: "", rights: "", fromstr: "security@example.com", pushcount: "1",
+      references: [], reboot_suggested: false,
+      pkglist: [{name: "rc-changes", short: "rc", module: null, packages: [{
+        name: $p, epoch: "0", version: "1", release: "1", arch: "noarch",
+        filename: "\($p)-1-1.noarch.rpm", src: "", sum: "", sum_type: "", reboot_suggested: false}]}]
+    }' >"$WORK/advisory.json"
+    task="$(curl_ "upload advisory $id" -X POST -b "$JAR" -H "X-CSRFToken: $CSRF" \
+      -F "file=@$WORK/advisory.json" "$(url_of content/rpm/advisories/)" | jq -r .task)"
+    href="$(wait_task "$task" | jq -r '.created_resources[0]')"
+    log "uploaded advisory $id"
+  fi
+  PKG[$id]="$href"
+}
+ensure_advisory RC-SA-OLD security Moderate acme-b
+ensure_advisory RC-BA-KEEP bugfix "" acme-f
+ensure_advisory RC-SA-0001 security Critical acme-c
+ensure_advisory RC-BA-0001 bugfix "" acme-a
+ensure_advisory RC-EA-0001 enhancement "" acme-a
+
 # --- Repositories, versions, publications, distributions, remotes --------------
 VERIFIED='{"gpgcheck":1,"repo_gpgcheck":1}'
 
@@ -244,6 +282,12 @@ ensure_distribution rc-deploy-prod publication "$(ensure_publication "$repo" 2)"
 repo="$(ensure_repo rc-vanishing "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
 ensure_versions "$repo" "+hello-1.0" "+world-2.0" "+extra-0.1 -hello-1.0"
 ensure_distribution rc-vanishing-prod publication "$(ensure_publication "$repo" 1)"
+
+repo="$(ensure_repo rc-changes "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+ensure_versions "$repo" "+acme-b-1 +acme-c-1 +acme-d-2 +acme-e-1 +RC-SA-OLD" "+acme-f-1 +RC-BA-KEEP" \
+  "+acme-a-1 -acme-e-1" "+acme-e-1 +acme-c-2 -acme-b-1 -acme-c-1 +RC-SA-0001 +RC-BA-0001 +RC-EA-0001" \
+  "+acme-d-1 -acme-d-2 -RC-SA-OLD"
+ensure_distribution rc-changes-prod publication "$(ensure_publication "$repo" 2)"
 
 repo="$(ensure_repo rc-unverified '{"repo_config":{"gpgcheck":0,"repo_gpgcheck":0}}')"
 ensure_versions "$repo" "+beta-1.0 +gamma-1.0" "+delta-1.0"

@@ -1,14 +1,17 @@
 //! The application: use cases over the ports. It depends on `domain` and `ports` only;
 //! the composition root ([`crate::wiring`]) builds the adapters and hands them in.
 
+pub mod changes;
 pub mod dashboard;
 pub mod deploy;
 mod deploy_lock;
 mod deploy_steps;
+pub mod diff_cache;
 pub mod facts;
 pub mod state;
 pub mod sync;
 pub mod versions;
 
 pub use deploy_lock::DeployLocks;
+pub use diff_cache::DiffCache;
 pub use state::AppState;

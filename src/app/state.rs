@@ -4,9 +4,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::ports::{AuditSink, Clock, OperatorIdentity, RepositoryManager};
+use crate::ports::{AuditSink, Clock, ContentCatalog, OperatorIdentity, RepositoryManager};
 
 use super::deploy_lock::DeployLocks;
+use super::diff_cache::DiffCache;
 
 /// Repositories per dashboard page unless configured otherwise.
 const DEFAULT_PAGE_SIZE: u64 = 25;
@@ -26,12 +27,17 @@ pub struct AppState {
     pub(crate) deploy_locks: DeployLocks,
     /// Repositories per dashboard page.
     pub(crate) page_size: u64,
+    /// What versions contain (packages, advisories), for diffs.
+    pub(crate) content: Arc<dyn ContentCatalog>,
+    /// Diffs already computed (versions are immutable).
+    pub(crate) diffs: DiffCache,
 }
 
 impl AppState {
-    /// Starts a state from the four ports; production names and the page size are optional.
+    /// Starts a state from the ports; production names and the page size are optional.
     pub fn builder(
         manager: Arc<dyn RepositoryManager>,
+        content: Arc<dyn ContentCatalog>,
         audit: Arc<dyn AuditSink>,
         clock: Arc<dyn Clock>,
         identity: Arc<dyn OperatorIdentity>,
@@ -45,6 +51,8 @@ impl AppState {
             production: Arc::new(HashMap::new()),
             deploy_locks: DeployLocks::default(),
             page_size: DEFAULT_PAGE_SIZE,
+            content,
+            diffs: DiffCache::default(),
         })
     }
 
@@ -52,6 +60,7 @@ impl AppState {
     pub fn rebuild(&self) -> AppStateBuilder {
         AppStateBuilder(Self {
             deploy_locks: DeployLocks::default(),
+            diffs: DiffCache::default(),
             ..self.clone()
         })
     }

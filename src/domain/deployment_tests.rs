@@ -44,6 +44,7 @@ fn verified_repo() -> Repository {
             gpgcheck: Some(true),
             repo_gpgcheck: Some(true),
             checksum: Some(ChecksumType::Sha256),
+            metadata_signed: Some(true),
         },
         latest_version: None,
         remote: None,

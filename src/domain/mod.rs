@@ -3,28 +3,38 @@
 //! Nothing here performs I/O, reads a clock or knows about HTTP: every function takes
 //! what it needs as arguments, so every rule is unit-tested in isolation.
 
+pub mod advisory;
 pub mod audit;
 pub mod deployment;
+pub mod evr;
+#[cfg(test)]
+mod evr_properties;
 pub mod href;
+pub mod package_diff;
 #[cfg(test)]
 mod properties;
 pub mod repository;
 pub mod sync;
 pub mod verification;
 pub mod version;
+pub mod version_diff;
 pub mod write;
 
+pub use advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
 pub use audit::{AuditOutcome, DeployId, DeployRecord};
 pub use deployment::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
     DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged, ProductionState,
     ProductionTarget, Refusal, SeenLive,
 };
+pub use evr::{rpmvercmp, Evr};
 pub use href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
 };
+pub use package_diff::{count_kinds, diff_packages, ChangeKind, Package, PackageChange};
 pub use repository::{Distribution, Publication, RepoVersion, Repository};
 pub use sync::{short_reason, SyncProgress, SyncState};
 pub use verification::{Badge, ChecksumType, RepoVerification};
 pub use version::{build_version_views, newest_first, signed, VersionNumber, VersionView};
+pub use version_diff::{ContentDifference, VersionDiff};
 pub use write::{needs_reread, production_changed, Reread, WriteVerdict};

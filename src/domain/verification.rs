@@ -46,6 +46,9 @@ pub struct RepoVerification {
     pub repo_gpgcheck: Option<bool>,
     /// The checksum type of published metadata.
     pub checksum: Option<ChecksumType>,
+    /// A metadata signing service is set, so publications carry `repomd.xml.asc`
+    /// (`None`: upstream did not say).
+    pub metadata_signed: Option<bool>,
 }
 
 /// The verification badge of a version; it also gates deployment.
@@ -98,6 +101,12 @@ impl RepoVerification {
         ]
     }
 
+    /// What clients will really do: with repo-gpgcheck on and no metadata signing service,
+    /// the published repository has no `repomd.xml.asc` and every dnf client refuses it.
+    pub fn unsigned_metadata(&self) -> bool {
+        self.repo_gpgcheck == Some(true) && self.metadata_signed == Some(false)
+    }
+
     pub fn badge(&self) -> Badge {
         let passed = self.checks().iter().filter(|(_, ok)| *ok).count();
         match passed {
@@ -137,6 +146,7 @@ mod tests {
             gpgcheck: gpg,
             repo_gpgcheck: repo_gpg,
             checksum: checksum.map(ChecksumType::parse),
+            metadata_signed: Some(true),
         }
     }
 
@@ -166,6 +176,27 @@ mod tests {
             settings(Some(false), Some(false), None).badge(),
             Badge::Unverified
         );
+    }
+
+    #[test]
+    fn repo_gpgcheck_without_a_signing_service_is_metadata_clients_refuse() {
+        let signed = settings(Some(true), Some(true), Some("sha256"));
+        assert!(!signed.unsigned_metadata());
+        let unsigned = RepoVerification {
+            metadata_signed: Some(false),
+            ..signed.clone()
+        };
+        assert!(unsigned.unsigned_metadata());
+        let unknown = RepoVerification {
+            metadata_signed: None,
+            ..signed
+        };
+        assert!(!unknown.unsigned_metadata());
+        let no_repo_gpgcheck = RepoVerification {
+            metadata_signed: Some(false),
+            ..settings(Some(true), Some(false), Some("sha256"))
+        };
+        assert!(!no_repo_gpgcheck.unsigned_metadata());
     }
 
     #[test]

@@ -3,10 +3,12 @@
 
 pub mod audit_sink;
 pub mod clock;
+pub mod content_catalog;
 pub mod operator_identity;
 pub mod repository_manager;
 
 pub use audit_sink::{AuditError, AuditSink};
 pub use clock::Clock;
+pub use content_catalog::ContentCatalog;
 pub use operator_identity::OperatorIdentity;
 pub use repository_manager::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};

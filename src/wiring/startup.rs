@@ -12,7 +12,7 @@ use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;
 use crate::app::AppState;
-use crate::ports::RepositoryManager;
+use crate::ports::{ContentCatalog, RepositoryManager};
 
 use super::audit_sinks;
 use super::config::Config;
@@ -28,7 +28,7 @@ pub enum Upstream {
 
 /// Builds the state from the configuration; fails when the Pulp settings are unusable.
 pub fn build_state(config: &Config) -> Result<(AppState, Upstream), String> {
-    let (manager, upstream) =
+    let (manager, content, upstream) =
         upstream(config).map_err(|e| format!("cannot use the Pulp settings: {e}"))?;
     let audit = audit_sinks::build(&config.audit)
         .map_err(|e| format!("cannot use the audit sink (audit.sink): {e}"))?;
@@ -36,6 +36,7 @@ pub fn build_state(config: &Config) -> Result<(AppState, Upstream), String> {
     let reads = Arc::new(Coalescing::new(manager.clone()));
     let state = AppState::builder(
         manager,
+        content,
         audit,
         Arc::new(SystemClock),
         Arc::new(FixedOperator::default()),
@@ -47,24 +48,30 @@ pub fn build_state(config: &Config) -> Result<(AppState, Upstream), String> {
     Ok((state, upstream))
 }
 
-fn upstream(config: &Config) -> Result<(Arc<dyn RepositoryManager>, Upstream), SetupError> {
+/// The upstream, as the two ports it serves.
+type Ports = (
+    Arc<dyn RepositoryManager>,
+    Arc<dyn ContentCatalog>,
+    Upstream,
+);
+
+fn upstream(config: &Config) -> Result<Ports, SetupError> {
     if config.uses_demo() {
         let options = MemoryOptions {
             task_delay: config.demo_task_delay,
             task_timeout: config.pulp_settings().task_timeout,
             ..MemoryOptions::default()
         };
-        return Ok((
-            Arc::new(demo_pulp(options, chrono::Utc::now())),
-            Upstream::Demo,
-        ));
+        let demo = Arc::new(demo_pulp(options, chrono::Utc::now()));
+        return Ok((demo.clone(), demo, Upstream::Demo));
     }
     let settings = config.pulp_settings();
     let upstream = Upstream::Pulp {
         base_url: settings.base_url.clone(),
         from_cli: config.pulp_from_cli.clone(),
     };
-    Ok((Arc::new(PulpClient::new(settings)?), upstream))
+    let client = Arc::new(PulpClient::new(settings)?);
+    Ok((client.clone(), client, upstream))
 }
 
 /// The configured `[production]`; on the demo upstream, the demo's own mapping under it

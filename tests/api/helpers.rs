@@ -22,6 +22,7 @@ pub fn verified() -> RepoVerification {
         gpgcheck: Some(true),
         repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
+        metadata_signed: Some(true),
     }
 }
 
@@ -66,6 +67,7 @@ pub fn fixture(pulp: &InMemoryPulp) -> Fixture {
             gpgcheck: Some(false),
             repo_gpgcheck: Some(false),
             checksum: None,
+            metadata_signed: Some(false),
         },
     );
     pulp.add_version(&tools, &["t-1"], &[]);
@@ -122,6 +124,7 @@ pub fn test_state(
     let pulp = Arc::new(FaultyPulp::new(memory.clone()));
     let production = HashMap::from([("fresh".to_owned(), "fresh-prod".to_owned())]);
     let state = AppState::builder(
+        pulp.clone(),
         pulp.clone(),
         Arc::new(JsonlAuditSink::new(audit_path)),
         Arc::new(FixedClock(pinned_time())),

@@ -1,6 +1,9 @@
 //! HTTP tests over a real socket, against the in-memory upstream.
 
+#[path = "../common/acme.rs"]
+mod acme;
 mod audit;
+mod changes;
 mod coalescing;
 mod dashboard;
 mod deploy;

@@ -107,7 +107,7 @@ pub async fn narrow_screen(b: &Browser, app: &App) {
 }
 
 /// WCAG contrast of text against its (first opaque) background, for the parts an operator reads.
-const CONTRAST: &str = "
+pub const CONTRAST: &str = "
 function rgb(c) { var m = c.match(/[\\d.]+/g).map(Number); return { r: m[0], g: m[1], b: m[2], a: m.length > 3 ? m[3] : 1 }; }
 function lum(c) { return [c.r, c.g, c.b].map(function (v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
   .reduce(function (s, v, i) { return s + v * [0.2126, 0.7152, 0.0722][i]; }, 0); }

@@ -6,7 +6,10 @@
 //! or fails. After each scenario the browser console must hold no CSP violation and no
 //! error but the scenario's own expected failed requests. Screenshots: `target/screenshots/`.
 
+#[path = "../common/acme.rs"]
+mod acme;
 mod browser;
+mod changes;
 mod dashboard;
 mod deploy;
 mod driver;
@@ -109,5 +112,12 @@ async fn run_all(
         "500-character and right-to-left names",
         &[],
         look::long_names(driver, tools)
+    );
+    // Last: it adds a repository to the shared world (the dashboard counts them).
+    scenario!(
+        b,
+        "confirm step with a diff",
+        &[],
+        changes::confirm_step_with_a_diff(b, app)
     );
 }

@@ -41,6 +41,7 @@ fn verified() -> RepoVerification {
         gpgcheck: Some(true),
         repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
+        metadata_signed: Some(true),
     }
 }
 
@@ -88,6 +89,7 @@ pub fn build(pulp: &InMemoryPulp) -> World {
         gpgcheck: Some(false),
         repo_gpgcheck: Some(false),
         checksum: None,
+        metadata_signed: Some(false),
     };
     let tools = pulp.add_repo("internal-tools", off);
     for step in 1..=3 {
@@ -183,6 +185,7 @@ pub async fn spawn<W>(
     let pulp = Arc::new(FaultyPulp::new(memory.clone()));
     let audit = Arc::new(RecordingAuditSink::default());
     let state = AppState::builder(
+        pulp.clone(),
         pulp.clone(),
         audit.clone(),
         Arc::new(SystemClock),

@@ -14,10 +14,12 @@ use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::web;
 use repo_console::app::AppState;
 use repo_console::domain::{
-    Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, SyncState, VersionHref,
+    Advisory, Distribution, DistributionHref, Package, Publication, PublicationHref, RemoteHref,
+    RepoId, RepoVersion, Repository, SyncState, VersionHref,
 };
-use repo_console::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
+use repo_console::ports::{
+    ContentCatalog, Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -32,11 +34,15 @@ pub struct Console {
 
 /// Serves the real router over `manager`; production distributions are found by the
 /// spec's rule (no `[production]` table).
-pub async fn spawn_console(manager: Arc<dyn RepositoryManager>, page_size: u64) -> Console {
+pub async fn spawn_console<P: RepositoryManager + ContentCatalog + 'static>(
+    pulp: Arc<P>,
+    page_size: u64,
+) -> Console {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let audit_path = dir.path().join("audit.jsonl");
     let state = AppState::builder(
-        manager,
+        pulp.clone(),
+        pulp,
         Arc::new(JsonlAuditSink::new(&audit_path)),
         Arc::new(SystemClock),
         Arc::new(FixedOperator::default()),
@@ -120,6 +126,26 @@ impl<M> Counting<M> {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .push(name);
+    }
+}
+
+#[async_trait]
+impl<M: ContentCatalog> ContentCatalog for Counting<M> {
+    async fn packages_not_in(
+        &self,
+        version: &VersionHref,
+        other: Option<&VersionHref>,
+    ) -> Result<Vec<Package>, UpstreamError> {
+        self.note("packages_not_in");
+        self.inner.packages_not_in(version, other).await
+    }
+    async fn advisories_not_in(
+        &self,
+        version: &VersionHref,
+        other: Option<&VersionHref>,
+    ) -> Result<Vec<Advisory>, UpstreamError> {
+        self.note("advisories_not_in");
+        self.inner.advisories_not_in(version, other).await
     }
 }
 

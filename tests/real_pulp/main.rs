@@ -5,6 +5,9 @@
 //! `REPO_CONSOLE_TEST_PULP_PASSWORD`, or else `target/pulp/env` of this checkout.
 //! Without one, each real-Pulp test prints why it is skipped, and fails when `CI=true`.
 
+#[path = "../common/acme.rs"]
+mod acme;
+mod changes;
 mod client;
 mod console;
 mod console_dashboard;

@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use chrono::{DateTime, Duration as Days, Utc};
 
+use super::content::ContentChange;
+use super::demo_errata::{errata_of, extra_packages, upload_errata};
 use super::pulp::{InMemoryPulp, MemoryOptions, SyncScript};
 use crate::domain::{ChecksumType, RepoVerification, VersionNumber};
 
@@ -75,6 +77,7 @@ fn verified() -> RepoVerification {
         gpgcheck: Some(true),
         repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
+        metadata_signed: Some(true),
     }
 }
 
@@ -105,6 +108,7 @@ fn seed_baseos(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     let mut rng = Lcg(9);
     let mut live: Vec<String> = Vec::new();
     let mut next_release = 0u64;
+    upload_errata(pulp);
     for step in 1..=46u64 {
         let mut add = Vec::new();
         let mut remove = Vec::new();
@@ -126,11 +130,19 @@ fn seed_baseos(pulp: &InMemoryPulp, now: DateTime<Utc>) {
                 }
             }
         }
+        add.extend(extra_packages(step).iter().map(|p| (*p).to_owned()));
         live.extend(add.iter().cloned());
         let at = start + Days::hours(step as i64 * 60);
         let adds: Vec<&str> = add.iter().map(String::as_str).collect();
         let removes: Vec<&str> = remove.iter().map(String::as_str).collect();
-        pulp.add_version_at(&id, &adds, &removes, at);
+        let (add_advisories, remove_advisories) = errata_of(step);
+        let change = ContentChange {
+            add: &adds,
+            remove: &removes,
+            add_advisories: &add_advisories,
+            remove_advisories: &remove_advisories,
+        };
+        pulp.add_content_version_at(&id, &change, at);
     }
     for gap in [5, 6, 17, 29, 30, 31] {
         pulp.delete_version(&id, VersionNumber::new(gap));
@@ -153,10 +165,15 @@ fn seed_baseos(pulp: &InMemoryPulp, now: DateTime<Utc>) {
 }
 
 /// epel9-appstream: verified and never deployed; its production distribution exists but
-/// serves nothing yet (named by [`production`]).
+/// serves nothing yet (named by [`production`]). No service signs its metadata, so the
+/// console warns that clients will refuse it.
 fn seed_appstream(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     let start = now - Days::days(30);
-    let id = pulp.add_repo_at("epel9-appstream", verified(), start);
+    let unsigned = RepoVerification {
+        metadata_signed: Some(false),
+        ..verified()
+    };
+    let id = pulp.add_repo_at("epel9-appstream", unsigned, start);
     let mut rng = Lcg(41);
     for step in 1..=8i64 {
         let add: Vec<String> = (0..40 + rng.next(30))
@@ -175,6 +192,7 @@ fn seed_internal_tools(pulp: &InMemoryPulp, now: DateTime<Utc>) {
         gpgcheck: Some(false),
         repo_gpgcheck: Some(false),
         checksum: None,
+        metadata_signed: Some(false),
     };
     let id = pulp.add_repo_at("internal-tools", settings, start);
     let mut live: Vec<String> = Vec::new();
@@ -205,6 +223,7 @@ fn seed_vendor(pulp: &InMemoryPulp, now: DateTime<Utc>) {
         gpgcheck: Some(true),
         repo_gpgcheck: Some(false),
         checksum: Some(ChecksumType::Sha256),
+        metadata_signed: Some(false),
     };
     let id = pulp.add_repo_at("vendor-drivers", settings, start);
     for step in 1..=3i64 {

@@ -24,6 +24,10 @@ pub enum Op {
     GetTask,
     Sync,
     SyncStates,
+    /// `ContentCatalog::packages_not_in` (see `faults_content.rs`).
+    PackagesNotIn,
+    /// `ContentCatalog::advisories_not_in`.
+    AdvisoriesNotIn,
 }
 
 /// What goes wrong.

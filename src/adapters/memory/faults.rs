@@ -101,7 +101,7 @@ impl FaultyPulp {
     }
 
     /// Fails at once for request-level faults; answers a task-level fault for the caller.
-    fn check(&self, op: Op) -> Result<Option<Fault>, UpstreamError> {
+    pub(super) fn check(&self, op: Op) -> Result<Option<Fault>, UpstreamError> {
         match self.faults.strike(op) {
             Some(fault) if fault.is_request_level() => Err(fault.error(op)),
             other => Ok(other),

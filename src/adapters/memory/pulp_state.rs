@@ -9,8 +9,8 @@ use chrono::{DateTime, Utc};
 
 use crate::adapters::pulp::task_report::TaskState;
 use crate::domain::{
-    Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, TaskHref, VersionHref, VersionNumber,
+    Advisory, Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId,
+    RepoVersion, Repository, TaskHref, VersionHref, VersionNumber,
 };
 use crate::ports::UpstreamError;
 
@@ -35,6 +35,8 @@ pub(super) struct VersionEntry {
     pub number: u64,
     pub created: DateTime<Utc>,
     pub packages: BTreeSet<String>,
+    /// Ids of the advisories in this version (see `content.rs`).
+    pub advisories: BTreeSet<String>,
     pub added: u64,
     pub removed: u64,
 }
@@ -86,6 +88,8 @@ pub(super) struct State {
     pub remotes: HashMap<RemoteHref, SyncScript>,
     pub tasks: HashMap<TaskHref, TaskEntry>,
     pub counter: u64,
+    /// Every uploaded advisory, by id.
+    pub advisories: HashMap<String, Advisory>,
 }
 
 impl State {
@@ -114,10 +118,10 @@ impl State {
         at: DateTime<Utc>,
     ) -> Result<u64, UpstreamError> {
         let entry = self.repo_mut(id)?;
-        let mut packages = entry
+        let (mut packages, advisories) = entry
             .versions
             .last()
-            .map(|v| v.packages.clone())
+            .map(|v| (v.packages.clone(), v.advisories.clone()))
             .unwrap_or_default();
         let removed = remove.iter().filter(|p| packages.remove(*p)).count() as u64;
         let added = add.iter().filter(|p| packages.insert((*p).clone())).count() as u64;
@@ -127,6 +131,7 @@ impl State {
             number,
             created: at,
             packages,
+            advisories,
             added,
             removed,
         });

@@ -43,6 +43,9 @@ pub(crate) struct RepositoryDto {
     metadata_checksum_type: Option<String>,
     gpgcheck: Option<Value>,
     repo_gpgcheck: Option<Value>,
+    /// Absent on servers that do not say; `null` when no service signs the metadata.
+    #[serde(default, deserialize_with = "present")]
+    metadata_signing_service: Option<Option<String>>,
     latest_version_href: Option<String>,
     remote: Option<String>,
 }
@@ -55,16 +58,19 @@ impl RepositoryDto {
                 self.pulp_href
             ))
         })?;
-        let config = |key: &str| {
-            self.repo_config
-                .as_ref()
-                .and_then(|c| c.get(key))
-                .and_then(flag)
+        // Since pulp_rpm 3.30 `repo_config` is the truth and the top-level fields are dead:
+        // they are read only from servers that have no `repo_config`.
+        let setting = |key: &str| match &self.repo_config {
+            Some(config) if !config.is_null() => config.get(key).and_then(flag),
+            _ => match key {
+                "gpgcheck" => self.gpgcheck.as_ref().and_then(flag),
+                _ => self.repo_gpgcheck.as_ref().and_then(flag),
+            },
         };
         let verification = RepoVerification {
-            gpgcheck: config("gpgcheck").or_else(|| self.gpgcheck.as_ref().and_then(flag)),
-            repo_gpgcheck: config("repo_gpgcheck")
-                .or_else(|| self.repo_gpgcheck.as_ref().and_then(flag)),
+            gpgcheck: setting("gpgcheck"),
+            repo_gpgcheck: setting("repo_gpgcheck"),
+            metadata_signed: self.metadata_signing_service.as_ref().map(Option::is_some),
             checksum: self
                 .checksum_type
                 .as_deref()
@@ -81,6 +87,11 @@ impl RepositoryDto {
             remote: self.remote.map(RemoteHref::new),
         })
     }
+}
+
+/// Tells a field sent as `null` (`Some(None)`) from a field not sent at all (`None`).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
 }
 
 /// A yum-style switch: `1`/`0`, `true`/`false`, `"1"`/`"0"`, `"yes"`/`"no"`…

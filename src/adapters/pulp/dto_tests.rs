@@ -241,6 +241,31 @@ fn old_top_level_settings_are_read_when_repo_config_lacks_them() {
 }
 
 #[test]
+fn dead_top_level_settings_are_ignored_when_repo_config_is_present() {
+    let r = repo(json!({
+        "pulp_href": HREF, "repo_config": {"gpgcheck": 0},
+        "gpgcheck": 1, "repo_gpgcheck": 1
+    }));
+    assert_eq!(r.verification.gpgcheck, Some(false));
+    assert_eq!(r.verification.repo_gpgcheck, None);
+}
+
+#[test]
+fn a_metadata_signing_service_is_read_as_set_unset_or_unknown() {
+    let config = json!({"gpgcheck": 1, "repo_gpgcheck": 1});
+    let unsigned =
+        repo(json!({"pulp_href": HREF, "repo_config": config, "metadata_signing_service": null}));
+    assert_eq!(unsigned.verification.metadata_signed, Some(false));
+    assert!(unsigned.verification.unsigned_metadata());
+    let signed = repo(json!({"pulp_href": HREF, "repo_config": config,
+        "metadata_signing_service": "/pulp/api/v3/signing-services/01a2/"}));
+    assert_eq!(signed.verification.metadata_signed, Some(true));
+    assert!(!signed.verification.unsigned_metadata());
+    let unknown = repo(json!({"pulp_href": HREF, "repo_config": config}));
+    assert_eq!(unknown.verification.metadata_signed, None);
+}
+
+#[test]
 fn a_repository_address_without_a_uuid_is_a_bad_response() {
     let dto: RepositoryDto =
         serde_json::from_value(json!({"pulp_href": "/pulp/api/v3/tasks/x/"})).unwrap();

@@ -8,8 +8,11 @@
 //! (latest syncs), `client` (URLs, helpers) and `manager` (the port's methods).
 //! `task_report` and `tasks` are shared with the in-memory Pulp, which follows the same
 //! task protocol.
+//! `content` + `content_dto` implement [`crate::ports::ContentCatalog`].
 
 mod client;
+mod content;
+mod content_dto;
 mod dto;
 mod errors;
 mod http;
@@ -24,5 +27,6 @@ pub(crate) mod tasks;
 mod tls_tests;
 
 pub use client::PulpClient;
+pub use content::CONTENT_PAGE_SIZE;
 pub use http::SetupError;
 pub use settings::{PulpSettings, Secret};

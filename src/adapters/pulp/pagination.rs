@@ -23,7 +23,16 @@ impl PulpClient {
         &self,
         path: &str,
     ) -> Result<Vec<T>, UpstreamError> {
-        let limit = self.settings.page_size.max(1);
+        self.get_all_by(path, self.settings.page_size).await
+    }
+
+    /// Like [`Self::get_all`], reading `page_size` items per request.
+    pub(super) async fn get_all_by<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        page_size: u64,
+    ) -> Result<Vec<T>, UpstreamError> {
+        let limit = page_size.max(1);
         let base = self.url_for(path)?;
         let page_url = |offset: u64| {
             with_query(

@@ -42,6 +42,10 @@ fn routes(state: AppState) -> Router {
         .route("/", get(handlers::dashboard::show))
         .route("/repos/{uuid}/versions", get(handlers::versions::show))
         .route(
+            "/repos/{uuid}/versions/{n}/changes",
+            get(handlers::changes::show),
+        )
+        .route(
             "/repos/{uuid}/deploy/confirm",
             get(handlers::deploy::confirm),
         )

@@ -7,7 +7,7 @@ use maud::{html, Markup};
 use serde::Deserialize;
 
 use crate::app::deploy::{self, DeployOutcome, PreviewError};
-use crate::app::{versions, AppState};
+use crate::app::{changes, versions, AppState};
 use crate::domain::{DeployRequest, RepoId};
 
 use super::super::errors::WebError;
@@ -32,7 +32,10 @@ pub async fn confirm(
     let Query(query) = query.map_err(WebError::rejected)?;
     let target = parse_version(query.version.as_deref())?;
     Ok(match deploy::preview(&state, &id, target).await {
-        Ok(plan) => confirm_modal(&plan, None).into_response(),
+        Ok(plan) => {
+            let changes = changes::deploy_changes(&state, &plan).await;
+            confirm_modal(&plan, &changes, None).into_response()
+        }
         Err(error) => {
             let code = match &error {
                 PreviewError::Refused(refusal) => status::refusal(refusal),

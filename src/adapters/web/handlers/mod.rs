@@ -1,5 +1,6 @@
 //! Handlers: extract, call one use case, render.
 
+pub mod changes;
 pub mod dashboard;
 pub mod deploy;
 pub mod health;

@@ -1,19 +1,29 @@
 //! The deploy confirmation modal and the answers to a deploy.
 
+use std::sync::Arc;
+
 use maud::{html, Markup};
 
 use crate::app::deploy::DeployStep;
 use crate::app::deploy::StepError;
 use crate::app::versions::VersionsPage;
-use crate::domain::{signed, DeployPlan, ProductionChanged, TaskHref};
-use crate::ports::AuditError;
+use crate::domain::{signed, DeployPlan, ProductionChanged, TaskHref, VersionDiff};
+use crate::ports::{AuditError, UpstreamError};
+
+use super::changes::{diff_summary, SUMMARY_LIMIT};
+use super::client_checks::client_warnings;
+use super::compare::compare_href;
 
 use super::layout::notice;
 use super::versions::version_list;
 
 /// The preview and the type-to-confirm modal. `error` is shown inside it (a refused or
 /// failed attempt stays where the operator is looking).
-pub fn confirm_modal(plan: &DeployPlan, error: Option<Markup>) -> Markup {
+pub fn confirm_modal(
+    plan: &DeployPlan,
+    changes: &Result<Arc<VersionDiff>, UpstreamError>,
+    error: Option<Markup>,
+) -> Markup {
     let name = plan.confirmation_text();
     let current = plan
         .current
@@ -34,6 +44,8 @@ pub fn confirm_modal(plan: &DeployPlan, error: Option<Markup>) -> Markup {
                     div { dt { "Net packages" } dd { span class=(net_class) data-net=(plan.net_change) { (signed(plan.net_change)) } } }
                     div { dt { "Distribution" } dd { (plan.distribution.name) } }
                 }
+                (client_warnings(&plan.repo.verification))
+                (deploy_changes(plan, changes))
                 @if let Some(error) = error { (error) }
                 form.confirm-form hx-post={ "/repos/" (plan.repo.id) "/deploy" } hx-target="#modal-host" hx-swap="innerHTML" {
                     input type="hidden" name="version" value=(target.get());
@@ -49,6 +61,22 @@ pub fn confirm_modal(plan: &DeployPlan, error: Option<Markup>) -> Markup {
                 }
             }
         }
+    }
+}
+
+/// What the deploy changes, or why that could not be read (the deploy itself still works).
+fn deploy_changes(plan: &DeployPlan, changes: &Result<Arc<VersionDiff>, UpstreamError>) -> Markup {
+    let full = plan
+        .current
+        .map(|from| compare_href(&plan.repo.id, plan.target_number(), from, 1));
+    match changes {
+        Ok(diff) => diff_summary(diff, SUMMARY_LIMIT, full.as_deref()),
+        Err(error) => notice(
+            "warn",
+            Some("changes-error"),
+            html! { "Could not read which packages and advisories this deploy changes: " (error)
+            ". The deploy itself does not depend on it." },
+        ),
     }
 }
 

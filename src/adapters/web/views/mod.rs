@@ -1,5 +1,8 @@
 //! Views: plain functions that return `Markup`. Every value is escaped by maud.
 
+pub mod changes;
+pub mod client_checks;
+pub mod compare;
 pub mod dashboard;
 pub mod deploy;
 pub mod layout;

@@ -3,8 +3,10 @@
 use maud::{html, Markup};
 
 use crate::app::versions::VersionsPage;
-use crate::domain::{signed, RepoVerification, VersionView};
+use crate::domain::{signed, RepoVerification, VersionNumber, VersionView};
 
+use super::client_checks::client_warnings;
+use super::compare::compare_href;
 use super::layout::{back_link, notice, page};
 
 /// The full versions page.
@@ -20,7 +22,10 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
             @if let Some(error) = &data.error {
                 (notice("error", Some("page-error"), html! { strong { "Could not load this repository. " } (error) }))
             }
-            @if let Some(verification) = &data.verification { (verification_detail(verification)) }
+            @if let Some(verification) = &data.verification {
+                (client_warnings(verification))
+                (verification_detail(verification))
+            }
             div id="banner-area" {}
             (version_list(data, false))
             div id="modal-host" {}
@@ -84,7 +89,9 @@ fn version_table(data: &VersionsPage) -> Markup {
                     th.num scope="col" { "Change" } th scope="col" { "Verification" } th scope="col" { "Production" } th scope="col" { span.sr-only { "Action" } }
                 } }
                 tbody {
-                    @for v in &data.versions { (version_row(data, v)) }
+                    @for (i, v) in data.versions.iter().enumerate() {
+                        (version_row(data, v, data.versions.get(i + 1).and_then(|p| p.number)))
+                    }
                     @if data.versions.is_empty() { tr { td colspan="7" .muted { "No versions." } } }
                 }
             }
@@ -92,7 +99,8 @@ fn version_table(data: &VersionsPage) -> Markup {
     }
 }
 
-fn version_row(data: &VersionsPage, v: &VersionView) -> Markup {
+/// One row; `previous` is the version before it (newest first, so the next in the list).
+fn version_row(data: &VersionsPage, v: &VersionView, previous: Option<VersionNumber>) -> Markup {
     let number = v.number.map(|n| n.get().to_string()).unwrap_or_default();
     let change_class = match v.change {
         c if c > 0 => "change plus",
@@ -104,11 +112,28 @@ fn version_row(data: &VersionsPage, v: &VersionView) -> Markup {
             th scope="row" { (v.label()) }
             td { time datetime=(v.created.to_rfc3339()) { (v.created.format("%Y-%m-%d %H:%M")) } }
             td.num { (v.package_count) }
-            td.num { span class=(change_class) title={ "+" (v.added) " added, \u{2212}" (v.removed) " removed" } { (signed(v.change)) } }
+            td.num { (change_cell(data, v, previous, change_class)) }
             td { span.badge data-badge=(v.badge.as_str()) { (v.badge.text()) } }
             td { @if v.deployed { span.live-badge data-live="true" { "\u{25CF} Live" } } }
             td.action { (deploy_button(data, v, &number)) }
         }
+    }
+}
+
+/// The signed change, linked to the changes against the previous version when there is one.
+fn change_cell(
+    data: &VersionsPage,
+    v: &VersionView,
+    previous: Option<VersionNumber>,
+    class: &str,
+) -> Markup {
+    let title = format!("+{} added, \u{2212}{} removed", v.added, v.removed);
+    match (v.number, previous) {
+        (Some(n), Some(p)) => html! {
+            a class=(class) href=(compare_href(&data.uuid, n, p, 1)) data-changes-against=(p.get())
+                title={ (title) ". Changes against the previous version, " (p.label()) } { (signed(v.change)) }
+        },
+        _ => html! { span class=(class) title=(title) { (signed(v.change)) } },
     }
 }
 

@@ -1,0 +1,187 @@
+//! [`ContentCatalog`] for [`InMemoryPulp`], and the content it holds: packages written as
+//! `name-version` (release 1, arch noarch: today's test API) or as a full
+//! `name-[epoch:]version-release.arch` (a known arch last), and advisories uploaded by id.
+
+use std::collections::BTreeSet;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use super::pulp::InMemoryPulp;
+use super::pulp_state::{bad_request, State, VersionEntry};
+use crate::domain::{Advisory, Evr, Package, RepoId, VersionHref, VersionNumber};
+use crate::ports::{ContentCatalog, UpstreamError};
+
+/// One new version's changes: packages and advisories added and removed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ContentChange<'a> {
+    pub add: &'a [&'a str],
+    pub remove: &'a [&'a str],
+    pub add_advisories: &'a [&'a str],
+    pub remove_advisories: &'a [&'a str],
+}
+
+/// Reads a package as the in-memory Pulp stores it (see the module's documentation).
+pub fn package_of(text: &str) -> Package {
+    full_nevra(text).unwrap_or_else(|| {
+        let (name, version) = text.rsplit_once('-').unwrap_or((text, "0"));
+        Package {
+            name: name.to_owned(),
+            arch: "noarch".to_owned(),
+            evr: Evr::new(0, version, "1"),
+        }
+    })
+}
+
+/// The architectures that mark a full `name-[epoch:]version-release.arch`.
+const ARCHES: &[&str] = &[
+    "noarch", "x86_64", "i686", "aarch64", "ppc64le", "s390x", "src",
+];
+
+fn full_nevra(text: &str) -> Option<Package> {
+    let (head, release_arch) = text.rsplit_once('-')?;
+    let (release, arch) = release_arch.rsplit_once('.')?;
+    if !ARCHES.contains(&arch) {
+        return None;
+    }
+    let (name, epoch_version) = head.rsplit_once('-')?;
+    let (epoch, version) = match epoch_version.split_once(':') {
+        Some((epoch, version)) => (epoch.parse().ok()?, version),
+        None => (0, epoch_version),
+    };
+    Some(Package {
+        name: name.to_owned(),
+        arch: arch.to_owned(),
+        evr: Evr::new(epoch, version, release),
+    })
+}
+
+impl InMemoryPulp {
+    /// Uploads an advisory (as `POST content/rpm/advisories/`); it is in no version yet.
+    pub fn upload_advisory(&self, advisory: Advisory) {
+        self.lock().advisories.insert(advisory.id.clone(), advisory);
+    }
+
+    /// Adds a version with `change` applied to the latest one (as Pulp's `modify/`);
+    /// advisories are named by id and must have been uploaded.
+    pub fn add_content_version(&self, id: &RepoId, change: &ContentChange<'_>) -> VersionNumber {
+        self.add_content_version_at(id, change, Utc::now())
+    }
+
+    /// Like [`Self::add_content_version`], created at `at`.
+    pub fn add_content_version_at(
+        &self,
+        id: &RepoId,
+        change: &ContentChange<'_>,
+        at: DateTime<Utc>,
+    ) -> VersionNumber {
+        let owned = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let mut state = self.lock();
+        for advisory in change.add_advisories {
+            assert!(
+                state.advisories.contains_key(*advisory),
+                "upload {advisory} first"
+            );
+        }
+        let number = state
+            .add_version(id, &owned(change.add), &owned(change.remove), at)
+            .expect("known repository");
+        let entry = state.repo_mut(id).expect("known repository");
+        let version = entry.versions.last_mut().expect("just added");
+        for advisory in change.remove_advisories {
+            version.advisories.remove(*advisory);
+        }
+        version.advisories.extend(owned(change.add_advisories));
+        VersionNumber::new(number)
+    }
+}
+
+#[async_trait]
+impl ContentCatalog for InMemoryPulp {
+    async fn packages_not_in(
+        &self,
+        version: &VersionHref,
+        other: Option<&VersionHref>,
+    ) -> Result<Vec<Package>, UpstreamError> {
+        let _call = self
+            .enter(format!("packages_not_in {}", pair(version, other)))
+            .await;
+        let state = self.lock();
+        let only = not_in(&state, version, other, |v| &v.packages)?;
+        Ok(only.into_iter().map(|p| package_of(p)).collect())
+    }
+
+    async fn advisories_not_in(
+        &self,
+        version: &VersionHref,
+        other: Option<&VersionHref>,
+    ) -> Result<Vec<Advisory>, UpstreamError> {
+        let _call = self
+            .enter(format!("advisories_not_in {}", pair(version, other)))
+            .await;
+        let state = self.lock();
+        let only = not_in(&state, version, other, |v| &v.advisories)?;
+        Ok(only
+            .into_iter()
+            .filter_map(|id| state.advisories.get(id).cloned())
+            .collect())
+    }
+}
+
+fn pair(version: &VersionHref, other: Option<&VersionHref>) -> String {
+    format!("{version} {}", other.map_or("-", VersionHref::as_str))
+}
+
+/// The members of `version` (as `members` picks them) that are not in `other`.
+fn not_in<'s>(
+    state: &'s State,
+    version: &VersionHref,
+    other: Option<&VersionHref>,
+    members: impl Fn(&'s VersionEntry) -> &'s BTreeSet<String>,
+) -> Result<Vec<&'s String>, UpstreamError> {
+    let new = members(entry(state, version)?);
+    let old = other.map(|o| entry(state, o)).transpose()?.map(members);
+    Ok(new
+        .iter()
+        .filter(|m| old.is_none_or(|old| !old.contains(*m)))
+        .collect())
+}
+
+/// A version by its address, answered as Pulp answers an unknown one in a filter.
+fn entry<'s>(state: &'s State, href: &VersionHref) -> Result<&'s VersionEntry, UpstreamError> {
+    let unknown = || bad_request("q", &format!("URI {href} not found for repositoryversion."));
+    let repo = RepoId::from_href(href.as_str()).ok_or_else(unknown)?;
+    let number = href.number().ok_or_else(unknown)?.get();
+    let entry = state.repo(&repo).map_err(|_| unknown())?;
+    entry
+        .versions
+        .iter()
+        .find(|v| v.number == number)
+        .ok_or_else(unknown)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packages_read_in_the_short_and_the_full_form() {
+        let short = package_of("bash-5.1");
+        assert_eq!(
+            (short.name.as_str(), short.arch.as_str()),
+            ("bash", "noarch")
+        );
+        assert_eq!(short.evr, Evr::new(0, "5.1", "1"));
+        let dashed = package_of("ca-certificates-2024.2");
+        assert_eq!(dashed.name, "ca-certificates");
+        let nvra = package_of("ca-certificates-2024.2-1.el9.noarch");
+        assert_eq!(nvra.name, "ca-certificates");
+        assert_eq!(nvra.evr, Evr::new(0, "2024.2", "1.el9"));
+        let full = package_of("acme-c-1:2.0-3.el9.x86_64");
+        assert_eq!(
+            (full.name.as_str(), full.arch.as_str()),
+            ("acme-c", "x86_64")
+        );
+        assert_eq!(full.evr, Evr::new(1, "2.0", "3.el9"));
+    }
+}

@@ -1,0 +1,85 @@
+//! The demo's advisories: rhel9-baseos gets errata of every type over its history, so the
+//! deploy of its newest version (production serves v38) shows a security fix arriving.
+
+use crate::domain::{Advisory, AdvisoryType};
+
+use super::pulp::InMemoryPulp;
+
+/// (version step, id, type, severity, title, packages named).
+const ERRATA: &[(u64, &str, &str, &str, &str, &str)] = &[
+    (
+        10,
+        "RHBA-2026:0101",
+        "bugfix",
+        "",
+        "bash: fix history expansion in here-documents",
+        "bash",
+    ),
+    (
+        20,
+        "RHEA-2026:0420",
+        "enhancement",
+        "",
+        "chrony: new NTS server pool",
+        "chrony",
+    ),
+    (
+        42,
+        "RHSA-2026:1234",
+        "security",
+        "Important",
+        "openssl: fix for CVE-2026-1111 (timing side channel in RSA decryption)",
+        "openssl",
+    ),
+    (
+        42,
+        "RHBA-2026:1300",
+        "bugfix",
+        "",
+        "systemd: journald no longer loses messages under load",
+        "systemd",
+    ),
+    (
+        43,
+        "RHEA-2026:1310",
+        "enhancement",
+        "",
+        "curl: HTTP/3 enabled by default",
+        "curl",
+    ),
+];
+
+/// Advisories dropped at a step: (step, id).
+const DROPPED: &[(u64, &str)] = &[(44, "RHEA-2026:0420")];
+
+/// Packages a step adds besides the random ones: the build the security advisory fixes.
+pub fn extra_packages(step: u64) -> &'static [&'static str] {
+    match step {
+        42 => &["openssl-3.5.1-2.el9.x86_64"],
+        _ => &[],
+    }
+}
+
+/// Uploads every demo advisory (in no version yet).
+pub fn upload_errata(pulp: &InMemoryPulp) {
+    for (_, id, kind, severity, title, package) in ERRATA {
+        pulp.upload_advisory(Advisory {
+            id: (*id).to_owned(),
+            kind: AdvisoryType::parse(kind),
+            severity: Some((*severity).to_owned()).filter(|s| !s.is_empty()),
+            title: (*title).to_owned(),
+            packages: vec![(*package).to_owned()],
+        });
+    }
+}
+
+/// The advisories a step adds and drops.
+pub fn errata_of(step: u64) -> (Vec<&'static str>, Vec<&'static str>) {
+    let added = ERRATA.iter().filter(|e| e.0 == step).map(|e| e.1).collect();
+    let dropped = DROPPED
+        .iter()
+        .filter(|d| d.0 == step)
+        .map(|d| d.1)
+        .collect();
+    (added, dropped)
+}

@@ -1,0 +1,73 @@
+//! GET /repos/{uuid}/versions/{n}/changes?against=M[&page=P]: the compare page.
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use maud::html;
+use serde::Deserialize;
+
+use crate::app::changes::{compare, CompareError};
+use crate::app::AppState;
+use crate::domain::{RepoId, VersionNumber};
+
+use super::super::errors::WebError;
+use super::super::views::compare::compare_page;
+use super::super::views::layout::{back_link, notice, page};
+
+#[derive(Deserialize)]
+pub struct CompareQuery {
+    against: Option<String>,
+    page: Option<String>,
+}
+
+pub async fn show(
+    State(state): State<AppState>,
+    Path((uuid, n)): Path<(String, String)>,
+    query: Result<Query<CompareQuery>, QueryRejection>,
+) -> Result<Response, WebError> {
+    let Query(query) = query.map_err(WebError::rejected)?;
+    let id = RepoId::parse(&uuid).map_err(|e| WebError::NotFound(e.to_string()))?;
+    let to = number(Some(&n), "version")?;
+    let from = number(query.against.as_deref(), "against")?;
+    let page_number = match query.page.as_deref() {
+        None | Some("") => 1,
+        Some(raw) => raw
+            .trim()
+            .parse()
+            .map_err(|_| WebError::BadRequest("'page' must be a page number such as 2.".into()))?,
+    };
+    match compare(&state, &id, from, to).await {
+        Ok(comparison) => Ok(compare_page(&comparison, page_number).into_response()),
+        Err(CompareError::Upstream(e)) if !e.is_not_found() => Ok(upstream_failure(&e.to_string())),
+        Err(error) => Err(WebError::NotFound(error.to_string())),
+    }
+}
+
+fn number(raw: Option<&str>, what: &str) -> Result<VersionNumber, WebError> {
+    let raw = raw
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| {
+            WebError::BadRequest(format!(
+                "Which version to compare against is missing: add ?{what}=N (a version number)."
+            ))
+        })?;
+    raw.parse().map(VersionNumber::new).map_err(|_| {
+        let shown: String = raw.chars().take(24).collect();
+        WebError::BadRequest(format!(
+            "'{shown}' is not a version number ({what}): a version is a whole number such as 12."
+        ))
+    })
+}
+
+fn upstream_failure(message: &str) -> Response {
+    let body = page(
+        "Changes not available",
+        html! {
+            div.title-row { (back_link()) h1 { "Changes not available" } }
+            (notice("error", Some("page-error"), html! { (message.trim_end_matches('.')) ". Try again; if it persists, check Pulp." }))
+        },
+    );
+    (StatusCode::BAD_GATEWAY, body).into_response()
+}

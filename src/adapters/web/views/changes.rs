@@ -1,0 +1,112 @@
+//! What a version changes against another: advisories (with the dropped-security
+//! regression) and packages, as a summary (the deploy modal) or in full (the compare page).
+
+use maud::{html, Markup};
+
+use crate::domain::{
+    count_by_type, count_kinds, Advisory, AdvisoryDiff, AdvisoryType, ChangeKind, Evr,
+    PackageChange, VersionDiff,
+};
+
+use super::layout::notice;
+
+/// Who drops what, in the deploy modal's regression notice.
+const DEPLOY_DROPS: &str = "this deploy drops security advisories production has now";
+
+/// Package changes shown in the deploy modal before "see all".
+pub const SUMMARY_LIMIT: usize = 50;
+
+/// Advisories first, then the first `limit` package changes with counts per kind; `full`
+/// is the address of the complete list, linked when some changes are not shown.
+pub fn diff_summary(diff: &VersionDiff, limit: usize, full: Option<&str>) -> Markup {
+    let shown = &diff.packages[..diff.packages.len().min(limit)];
+    html! {
+        section.changes aria-label="What this deploy changes" {
+            @if diff.is_empty() {
+                p.muted data-no-changes { "No package or advisory changes." }
+            }
+            (advisory_section(&diff.advisories, DEPLOY_DROPS))
+            @if !diff.packages.is_empty() {
+                (kind_counts(&diff.packages))
+                ul.package-changes { @for change in shown { (package_change(change)) } }
+            }
+            @if shown.len() < diff.packages.len() {
+                p { "Showing " (shown.len()) " of " (diff.packages.len()) " package changes. "
+                    @if let Some(full) = full { a href=(full) data-changes-link { "See every change" } } }
+            } @else if let (Some(full), false) = (full, diff.is_empty()) {
+                p { a href=(full) data-changes-link { "Open as a page" } }
+            }
+        }
+    }
+}
+
+/// Counts per kind: "2 added · 1 removed · 3 upgraded · 0 downgraded".
+pub fn kind_counts(changes: &[PackageChange]) -> Markup {
+    html! {
+        p.kind-counts data-kind-counts {
+            @for (i, (kind, n)) in count_kinds(changes).into_iter().enumerate() {
+                @if i > 0 { " \u{b7} " }
+                span class={ "kind " (kind.as_str()) } data-count=(kind.as_str()) { (n) " " (kind.as_str()) }
+            }
+        }
+    }
+}
+
+/// One package change: `data-change`, `data-package`, and the EVRs in its text.
+pub fn package_change(change: &PackageChange) -> Markup {
+    let evrs = |list: &[Evr]| {
+        list.iter()
+            .map(Evr::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    html! {
+        li data-change=(change.kind.as_str()) data-package=(change.name) data-security=[change.security.then_some("true")] {
+            span class={ "kind " (change.kind.as_str()) } { (change.kind.as_str()) }
+            " " bdi.pkg { (change.name) } span.arch { "." (change.arch) } " "
+            @match change.kind {
+                ChangeKind::Added => span.evr { (evrs(&change.new)) },
+                ChangeKind::Removed => span.evr { (evrs(&change.old)) },
+                _ => span.evr { (evrs(&change.old)) " \u{2192} " (evrs(&change.new)) },
+            }
+            @if change.security { " " span.tag.security { "security" } }
+        }
+    }
+}
+
+/// The advisories added, dropped and re-issued, with counts by type; a dropped security
+/// advisory is called out as a regression first; `drops` says who drops it from whom
+/// ("this deploy drops security advisories production has now").
+pub fn advisory_section(diff: &AdvisoryDiff, drops: &str) -> Markup {
+    html! {
+        @if diff.drops_security() {
+            (notice("error", Some("advisory-regression"), html! {
+                strong { "Regression: " (drops) ". " }
+                "Hosts updating from it lose these fixes' records, and may lose the fixed packages: "
+                @for (i, a) in diff.dropped.iter().filter(|a| a.kind == AdvisoryType::Security).enumerate() {
+                    @if i > 0 { ", " } code { (a.id) }
+                }
+                ". Deploy a version that still holds them, unless dropping them is intended."
+            }))
+        }
+        @for (label, change, list) in [("Advisories added", "added", &diff.added), ("Advisories dropped", "dropped", &diff.dropped), ("Advisories re-issued", "updated", &diff.updated)] {
+            @if !list.is_empty() {
+                div.advisories data-advisories=(change) {
+                    h3 { (label) ": " span data-advisory-counts { (count_by_type(list)) } }
+                    ul { @for a in list.iter() { (advisory(a, change)) } }
+                }
+            }
+        }
+    }
+}
+
+fn advisory(a: &Advisory, change: &str) -> Markup {
+    html! {
+        li data-advisory=(a.id) data-advisory-type=(a.kind.as_str()) data-advisory-change=(change) {
+            code { (a.id) } " "
+            span class={ "tag " (a.kind.as_str()) } { (a.kind.as_str()) }
+            @if let Some(severity) = &a.severity { " " span.severity { (severity) } }
+            " " bdi { (a.title) }
+        }
+    }
+}

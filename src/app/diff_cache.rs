@@ -1,0 +1,139 @@
+//! A bounded in-memory cache of computed diffs. Repository versions are immutable, so a diff
+//! between two of them never changes; the cache holds at most a budget of changes (packages
+//! plus advisories) and forgets the oldest diffs first.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use crate::domain::{VersionDiff, VersionHref};
+
+/// From which version (none: an empty repository) to which.
+pub type DiffKey = (Option<VersionHref>, VersionHref);
+
+/// Shared by every clone of the state.
+#[derive(Clone)]
+pub struct DiffCache {
+    inner: Arc<Mutex<Entries>>,
+    budget: usize,
+}
+
+#[derive(Default)]
+struct Entries {
+    diffs: HashMap<DiffKey, Arc<VersionDiff>>,
+    /// Oldest first.
+    order: VecDeque<DiffKey>,
+    weight: usize,
+}
+
+/// Changes held by default: a few hundred typical diffs, ~40 MB at most.
+pub const DEFAULT_BUDGET: usize = 200_000;
+
+impl Default for DiffCache {
+    fn default() -> Self {
+        Self::with_budget(DEFAULT_BUDGET)
+    }
+}
+
+fn weight(diff: &VersionDiff) -> usize {
+    let a = &diff.advisories;
+    1 + diff.packages.len() + a.added.len() + a.dropped.len() + a.updated.len()
+}
+
+impl DiffCache {
+    pub fn with_budget(budget: usize) -> Self {
+        Self {
+            inner: Arc::default(),
+            budget,
+        }
+    }
+
+    fn entries(&self) -> std::sync::MutexGuard<'_, Entries> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn get(&self, key: &DiffKey) -> Option<Arc<VersionDiff>> {
+        self.entries().diffs.get(key).cloned()
+    }
+
+    /// Keeps `diff` unless it alone is over the budget, then forgets the oldest diffs until
+    /// the budget holds.
+    pub fn insert(&self, key: DiffKey, diff: Arc<VersionDiff>) {
+        let size = weight(&diff);
+        if size > self.budget {
+            return;
+        }
+        let mut entries = self.entries();
+        if let Some(old) = entries.diffs.insert(key.clone(), diff) {
+            entries.weight -= weight(&old);
+            entries.order.retain(|k| k != &key);
+        }
+        entries.weight += size;
+        entries.order.push_back(key);
+        while entries.weight > self.budget {
+            let Some(oldest) = entries.order.pop_front() else {
+                break;
+            };
+            if let Some(gone) = entries.diffs.remove(&oldest) {
+                entries.weight -= weight(&gone);
+            }
+        }
+    }
+
+    /// How many diffs are held.
+    pub fn len(&self) -> usize {
+        self.entries().diffs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{ChangeKind, Evr, PackageChange};
+
+    fn diff_of(n: usize) -> Arc<VersionDiff> {
+        let change = PackageChange {
+            name: "p".into(),
+            arch: "noarch".into(),
+            kind: ChangeKind::Added,
+            old: vec![],
+            new: vec![Evr::new(0, "1", "1")],
+            security: false,
+        };
+        Arc::new(VersionDiff {
+            packages: vec![change; n],
+            ..VersionDiff::default()
+        })
+    }
+
+    fn key(n: u64) -> DiffKey {
+        (None, VersionHref::new(format!("/r/versions/{n}/")))
+    }
+
+    #[test]
+    fn keeps_diffs_within_the_budget_and_forgets_the_oldest_first() {
+        let cache = DiffCache::with_budget(30);
+        cache.insert(key(1), diff_of(9));
+        cache.insert(key(2), diff_of(9));
+        cache.insert(key(3), diff_of(9));
+        assert_eq!(cache.len(), 3);
+        cache.insert(key(4), diff_of(9));
+        assert_eq!(cache.len(), 3);
+        assert!(cache.get(&key(1)).is_none());
+        assert!(cache.get(&key(4)).is_some() && cache.get(&key(2)).is_some());
+    }
+
+    #[test]
+    fn a_diff_bigger_than_the_budget_is_not_kept_and_keeps_nothing_out() {
+        let cache = DiffCache::with_budget(10);
+        cache.insert(key(1), diff_of(5));
+        cache.insert(key(2), diff_of(50));
+        assert!(cache.get(&key(2)).is_none());
+        assert_eq!(cache.len(), 1);
+        cache.insert(key(1), diff_of(5));
+        assert_eq!(cache.len(), 1, "re-inserting replaces");
+    }
+}

@@ -1,0 +1,82 @@
+//! What a deploy (or any pair of versions) changes: packages and advisories.
+
+use serde::Serialize;
+
+use super::advisory::{Advisory, AdvisoryDiff};
+use super::package_diff::{diff_packages, Package, PackageChange};
+
+/// The content only in one version and only in the other, as upstream answers it.
+#[derive(Debug, Clone, Default)]
+pub struct ContentDifference {
+    pub packages_only_new: Vec<Package>,
+    pub packages_only_old: Vec<Package>,
+    pub advisories_only_new: Vec<Advisory>,
+    pub advisories_only_old: Vec<Advisory>,
+}
+
+/// The net difference from one version (`old`, e.g. production's) to another (`new`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct VersionDiff {
+    /// Security-relevant first, then by name.
+    pub packages: Vec<PackageChange>,
+    pub advisories: AdvisoryDiff,
+}
+
+impl VersionDiff {
+    pub fn new(content: ContentDifference) -> Self {
+        let advisories =
+            AdvisoryDiff::new(content.advisories_only_new, content.advisories_only_old);
+        let security = advisories.security_packages();
+        let packages = diff_packages(
+            content.packages_only_new,
+            content.packages_only_old,
+            &security,
+        );
+        Self {
+            packages,
+            advisories,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.packages.is_empty() && self.advisories.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{AdvisoryType, ChangeKind, Evr};
+
+    #[test]
+    fn packages_named_by_a_changed_security_advisory_sort_first() {
+        let pkg = |name: &str, v: &str| Package {
+            name: name.into(),
+            arch: "noarch".into(),
+            evr: Evr::new(0, v, "1"),
+        };
+        let diff = VersionDiff::new(ContentDifference {
+            packages_only_new: vec![pkg("aaa", "1"), pkg("zzz", "2")],
+            packages_only_old: vec![pkg("zzz", "1")],
+            advisories_only_new: vec![Advisory {
+                id: "RC-SA-1".into(),
+                kind: AdvisoryType::Security,
+                severity: Some("Critical".into()),
+                title: "zzz fix".into(),
+                packages: vec!["zzz".into()],
+            }],
+            advisories_only_old: vec![],
+        });
+        let order: Vec<_> = diff
+            .packages
+            .iter()
+            .map(|c| (c.name.as_str(), c.kind))
+            .collect();
+        assert_eq!(
+            order,
+            [("zzz", ChangeKind::Upgraded), ("aaa", ChangeKind::Added)]
+        );
+        assert!(!diff.is_empty() && !diff.advisories.drops_security());
+        assert!(VersionDiff::default().is_empty());
+    }
+}

@@ -1,0 +1,94 @@
+//! Issue 12 in the browser: the confirm step with a diff (packages, advisories, the
+//! dropped-security regression, the unsigned-metadata warning), and the compare page.
+
+use repo_console::domain::RepoVerification;
+use serde_json::json;
+
+use crate::acme::add_acme;
+use crate::browser::Browser;
+use crate::look::CONTRAST;
+use crate::versions::open_modal;
+use crate::world::App;
+
+fn unsigned() -> RepoVerification {
+    RepoVerification {
+        gpgcheck: Some(true),
+        repo_gpgcheck: Some(true),
+        checksum: Some(repo_console::domain::ChecksumType::Sha256),
+        metadata_signed: Some(false),
+    }
+}
+
+/// How many elements match `css` and are displayed (non-zero size).
+async fn visible(b: &Browser, css: &str) -> u64 {
+    b.js(
+        "return Array.from(document.querySelectorAll(arguments[0]))
+           .filter(e => e.getClientRects().length > 0).length",
+        vec![json!(css)],
+    )
+    .await
+}
+
+pub async fn confirm_step_with_a_diff(b: &Browser, app: &App) {
+    let acme = add_acme(&app.memory, unsigned());
+    b.goto(&format!("/repos/{acme}/versions")).await;
+    assert_eq!(visible(b, "[data-warning=unsigned-metadata]").await, 1);
+    for theme in ["light", "dark"] {
+        b.use_theme(theme).await;
+        open_modal(b, 5).await;
+        assert_eq!(visible(b, "#deploy-modal [data-change]").await, 4);
+        assert_eq!(visible(b, "#deploy-modal [data-advisory]").await, 4);
+        assert_eq!(visible(b, "#deploy-modal #advisory-regression").await, 1);
+        assert_eq!(
+            visible(b, "#deploy-modal [data-warning=unsigned-metadata]").await,
+            1
+        );
+        let first: String = b
+            .js(
+                "return document.querySelector('#deploy-modal [data-change]').textContent",
+                vec![],
+            )
+            .await;
+        assert!(first.contains("acme-b") && first.contains("1-1"), "{first}");
+        let low: Vec<String> = b
+            .js(CONTRAST, vec![json!("#deploy-modal, #deploy-modal *")])
+            .await;
+        assert!(
+            low.is_empty(),
+            "text under 4.5:1 in the diff in {theme}:\n{low:#?}"
+        );
+        b.screenshot(&format!("confirm-diff-{theme}")).await;
+        b.find("[data-modal-cancel]")
+            .await
+            .click()
+            .await
+            .expect("click Cancel");
+        b.wait_until(
+            "the modal closed",
+            "return !document.getElementById('deploy-modal')",
+        )
+        .await;
+    }
+    b.use_theme("light").await;
+    open_modal(b, 5).await;
+    b.find("#deploy-modal [data-changes-link]")
+        .await
+        .click()
+        .await
+        .expect("click the link to the compare page");
+    b.wait_until(
+        "the compare page",
+        "return document.querySelector('h1') && document.querySelector('h1').textContent === 'Changes of v5 against v2'",
+    )
+    .await;
+    assert_eq!(visible(b, "[data-change]").await, 4);
+    for theme in ["dark", "light"] {
+        b.use_theme(theme).await;
+        let low: Vec<String> = b.js(CONTRAST, vec![json!("main, main *")]).await;
+        assert!(
+            low.is_empty(),
+            "text under 4.5:1 on the compare page in {theme}:\n{low:#?}"
+        );
+    }
+    b.screenshot("compare").await;
+}
