@@ -1,0 +1,300 @@
+//! The versions page at scale behind a distant Pulp: the test suite's real Pulp seeded with
+//! `scripts/bench/seed_scale.py` (rc-scale: hundreds of versions; hundreds of distributions),
+//! behind a proxy adding LATENCY_MS (default 20) to every request. Prints, never asserts:
+//! the page's time (median of 10), the floor (the calls the page needs, in one concurrent
+//! round), requests per load, 20 concurrent loads, pulp-cli's time for the same listing, and
+//! the console process's peak memory under 50 concurrent users.
+//!
+//!     source target/pulp/env && cargo bench --bench scale
+
+#[path = "scale/proxy.rs"]
+mod proxy;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Bytes;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use repo_console::adapters::audit_jsonl::JsonlAuditSink;
+use repo_console::adapters::clock_system::SystemClock;
+use repo_console::adapters::coalescing::Coalescing;
+use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::pulp::{PulpClient, PulpSettings};
+use repo_console::adapters::web;
+use repo_console::app::AppState;
+use repo_console::ports::{PageRequest, RepositoryManager};
+use repo_console::wiring::default_pulp_settings;
+
+use proxy::LatencyProxy;
+
+type Http = Client<hyper_util::client::legacy::connect::HttpConnector, Empty<Bytes>>;
+
+fn env(name: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| {
+        panic!("{name} is not set: `source target/pulp/env` (scripts/pulp/up.sh) first")
+    })
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.0} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// GET `url` with these headers; the status and the body's length.
+async fn get(http: &Http, url: &str, headers: &[(&str, &str)]) -> (u16, usize) {
+    let mut request = hyper::Request::get(url);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = http
+        .request(request.body(Empty::new()).expect("a request"))
+        .await
+        .expect("an answer");
+    let status = response.status().as_u16();
+    let body = response.into_body().collect().await.expect("a body");
+    (status, body.to_bytes().len())
+}
+
+/// A Pulp session cookie, through the proxy (one login: basic auth costs ~0.5 s a call).
+async fn session_cookie(proxy: &str, user: &str, password: &str) -> String {
+    use base64::Engine;
+    let encode = |text: &str| base64::engine::general_purpose::STANDARD.encode(text);
+    let http = Client::builder(TokioExecutor::new()).build_http::<Empty<Bytes>>();
+    let request = hyper::Request::post(format!("{proxy}/pulp/api/v3/login/"))
+        .header(
+            "authorization",
+            format!("Basic {}", encode(&format!("{user}:{password}"))),
+        )
+        .body(Empty::new())
+        .expect("a request");
+    let response = http.request(request).await.expect("login answers");
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|c| c.split(';').next())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+async fn spawn_console(client: Arc<PulpClient>) -> String {
+    let dir = std::env::temp_dir().join(format!("repo-console-bench-{}", std::process::id()));
+    let state = AppState::builder(
+        client.clone(),
+        client.clone(),
+        Arc::new(JsonlAuditSink::new(dir.join("audit.jsonl"))),
+        Arc::new(SystemClock),
+        Arc::new(FixedOperator::default()),
+    )
+    .page_reads(Arc::new(Coalescing::new(client)))
+    .production(HashMap::from([("rc-scale".into(), "rc-scale-prod".into())]))
+    .build();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let address = format!("http://{}", listener.local_addr().expect("address"));
+    tokio::spawn(web::serve(
+        listener,
+        state,
+        std::future::pending(),
+        Duration::from_secs(1),
+    ));
+    address
+}
+
+async fn find_scale_repo(client: &PulpClient) -> (String, String) {
+    let mut offset = 0;
+    loop {
+        let page = client
+            .list_repos(PageRequest { offset, limit: 100 })
+            .await
+            .expect("repositories");
+        if let Some(repo) = page
+            .items
+            .iter()
+            .find(|r| r.name.as_deref() == Some("rc-scale"))
+        {
+            return (repo.id.to_string(), repo.href.clone());
+        }
+        offset += 100;
+        assert!(
+            offset < page.total,
+            "no rc-scale: run scripts/bench/seed_scale.py first"
+        );
+    }
+}
+
+fn pulp_cli() -> Option<std::path::PathBuf> {
+    let candidates = [
+        std::env::var("PULP_CLI").ok().map(Into::into),
+        std::env::var("HOME").ok().map(|h| {
+            std::path::PathBuf::from(h).join(".cache/repo-console/pulp-cli-venv/bin/pulp")
+        }),
+    ];
+    candidates.into_iter().flatten().find(|p| p.is_file())
+}
+
+fn peak_rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM"))?.to_owned();
+            line.split_whitespace().nth(1)?.parse().ok()
+        })
+        .unwrap_or(0)
+}
+
+#[tokio::main]
+async fn main() {
+    let latency = Duration::from_millis(
+        std::env::var("LATENCY_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20),
+    );
+    let (base, user, password) = (
+        env("PULP_BASE_URL"),
+        env("PULP_USERNAME"),
+        env("PULP_PASSWORD"),
+    );
+    let proxy = LatencyProxy::start(&base, latency).await;
+    let settings = PulpSettings {
+        username: user.clone(),
+        password: repo_console::adapters::pulp::Secret::new(password.clone()),
+        ..default_pulp_settings(&proxy.url).expect("settings")
+    };
+    let client = Arc::new(PulpClient::new(settings).expect("client"));
+    let (id, repo_href) = find_scale_repo(&client).await;
+    let console = spawn_console(client.clone()).await;
+    let http: Http = Client::builder(TokioExecutor::new()).build_http();
+    let page = format!("{console}/repos/{id}/versions");
+
+    let (status, bytes) = get(&http, &page, &[]).await;
+    assert_eq!(status, 200, "the versions page answers");
+    let before = proxy.requests();
+    let mut samples = Vec::new();
+    for _ in 0..10 {
+        let started = Instant::now();
+        get(&http, &page, &[]).await;
+        samples.push(started.elapsed());
+    }
+    let per_load = (proxy.requests() - before) as f64 / 10.0;
+    let page_time = median(samples);
+
+    let cookie = session_cookie(&proxy.url, &user, &password).await;
+    let auth = [("cookie", cookie.as_str())];
+    let api = format!("{}/pulp/api/v3/", proxy.url);
+    let floor_urls = [
+        format!("{}{}?fields=pulp_href,name,repo_config,latest_version_href", proxy.url, repo_href),
+        format!("{}{}versions/?limit=50&fields=pulp_href,pulp_created,number,content_summary", proxy.url, repo_href),
+        format!("{api}distributions/rpm/rpm/?name=rc-scale-prod&fields=pulp_href,name,publication"),
+        format!("{api}publications/rpm/rpm/?repository={repo_href}&limit=1&fields=pulp_href,repository_version"),
+    ];
+    let mut floors = Vec::new();
+    for _ in 0..10 {
+        let started = Instant::now();
+        futures::future::join_all(floor_urls.iter().map(|u| get(&http, u, &auth))).await;
+        floors.push(started.elapsed());
+    }
+    let floor = median(floors);
+
+    let before = proxy.requests();
+    let started = Instant::now();
+    futures::future::join_all((0..20).map(|_| get(&http, &page, &[]))).await;
+    let twenty = started.elapsed();
+    let twenty_requests = proxy.requests() - before;
+
+    println!(
+        "versions page of rc-scale behind {} ms of latency ({} KiB of HTML):",
+        latency.as_millis(),
+        bytes / 1024
+    );
+    println!("  page (median of 10)           {}", ms(page_time));
+    println!(
+        "  floor (needed calls at once)  {}  -> page/floor {:.2}x",
+        ms(floor),
+        page_time.as_secs_f64() / floor.as_secs_f64()
+    );
+    println!("  upstream requests per load    {per_load:.1}");
+    println!(
+        "  20 concurrent loads           {} , {twenty_requests} upstream requests",
+        ms(twenty)
+    );
+
+    match pulp_cli() {
+        Some(pulp) => {
+            let mut runs = Vec::new();
+            for _ in 0..3 {
+                let started = Instant::now();
+                let out = std::process::Command::new(&pulp)
+                    .args(["--base-url", &proxy.url, "--username", &user, "--password", &password])
+                    .args(["rpm", "repository", "version", "list", "--repository", "rc-scale", "--limit", "1000"])
+                    .output()
+                    .expect("pulp-cli runs");
+                assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                runs.push(started.elapsed());
+            }
+            let cli = median(runs);
+            println!("  pulp rpm repository version list: {} -> console {:.1}x faster", ms(cli), cli.as_secs_f64() / page_time.as_secs_f64());
+        }
+        None => println!("  pulp-cli: not installed (python3 -m venv ~/.cache/repo-console/pulp-cli-venv && ~/.cache/repo-console/pulp-cli-venv/bin/pip install pulp-cli==0.41.1)"),
+    }
+    memory_under_load(&proxy.url, &user, &password, &id).await;
+}
+
+/// The console binary over the proxy, 50 users loading the page 5 times each: peak memory.
+async fn memory_under_load(proxy: &str, user: &str, password: &str, id: &str) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("a port")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let dir = std::env::temp_dir().join(format!("repo-console-bench-rss-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let config = dir.join("console.toml");
+    std::fs::write(&config, "[production]\n\"rc-scale\" = \"rc-scale-prod\"\n").expect("config");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_repo-console"))
+        .args(["--listen", &format!("127.0.0.1:{port}"), "--config"])
+        .arg(&config)
+        .arg("--audit-path")
+        .arg(dir.join("audit.jsonl"))
+        .env("REPO_CONSOLE_PULP_URL", proxy)
+        .env("REPO_CONSOLE_PULP_USERNAME", user)
+        .env("REPO_CONSOLE_PULP_PASSWORD", password)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the console starts");
+    let http: Http = Client::builder(TokioExecutor::new()).build_http();
+    let page = format!("http://127.0.0.1:{port}/repos/{id}/versions");
+    for _ in 0..50 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let idle = peak_rss_kib(child.id());
+    let started = Instant::now();
+    futures::future::join_all((0..50).map(|_| async {
+        for _ in 0..5 {
+            get(&http, &page, &[]).await;
+        }
+    }))
+    .await;
+    let peak = peak_rss_kib(child.id());
+    println!(
+        "console binary, 50 users x 5 loads: {} ; peak memory {} MiB (after start {} MiB)",
+        ms(started.elapsed()),
+        peak / 1024,
+        idle / 1024
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
