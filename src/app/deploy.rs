@@ -5,8 +5,9 @@
 
 use crate::domain::TaskHref;
 use crate::domain::{
-    check_request, plan_deploy, AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest,
-    ProductionChanged, PublicationHref, Refusal, RepoId, VersionNumber,
+    check_request, plan_deploy, refusal_for, AuditOutcome, DeployId, DeployKind, DeployPlan,
+    DeployRecord, DeployRequest, Intent, ProductionChanged, PublicationHref, Refusal, RepoId,
+    VersionNumber,
 };
 use crate::ports::AuditError;
 
@@ -35,15 +36,17 @@ pub enum NotStarted {
     AuditUnavailable(AuditError),
 }
 
-/// The preview of a deploy: what would change, with the text to type.
-#[tracing::instrument(skip_all, fields(repo = %id, target = %target))]
+/// The preview of a deploy (or of a rollback: `kind`): what would change, with the text
+/// to type.
+#[tracing::instrument(skip_all, fields(repo = %id, target = %target, ?kind))]
 pub async fn preview(
     state: &AppState,
     id: &RepoId,
     target: VersionNumber,
+    kind: DeployKind,
 ) -> Result<DeployPlan, PreviewError> {
     let facts = deploy_facts(state, id).await?;
-    Ok(plan_deploy(&facts, target)?)
+    plan_deploy(&facts, target).map_err(|refusal| refusal_for(kind, refusal).into())
 }
 
 /// The step of a deploy that failed.
@@ -97,7 +100,17 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
     };
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
     let ready = match state.audit.check_writable().await {
-        Ok(()) => audit(state, &deploy_id, &plan, None, AuditOutcome::Started).await,
+        Ok(()) => {
+            audit(
+                state,
+                &deploy_id,
+                &plan,
+                &request.intent,
+                None,
+                AuditOutcome::Started,
+            )
+            .await
+        }
         Err(error) => Err(error),
     };
     if let Err(error) = ready {
@@ -105,7 +118,7 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
         return DeployOutcome::NotStarted(NotStarted::AuditUnavailable(error));
     }
     let result = run_steps(state, &plan).await;
-    finish(state, deploy_id, plan, result).await
+    finish(state, deploy_id, plan, &request.intent, result).await
 }
 
 type StepResult = Result<PublicationHref, (DeployStep, StepFailure)>;
@@ -129,6 +142,7 @@ async fn finish(
     state: &AppState,
     deploy_id: DeployId,
     plan: DeployPlan,
+    intent: &Intent,
     result: StepResult,
 ) -> DeployOutcome {
     let (publication, outcome) = match &result {
@@ -144,7 +158,7 @@ async fn finish(
             },
         ),
     };
-    let audit = audit(state, &deploy_id, &plan, publication, outcome).await;
+    let audit = audit(state, &deploy_id, &plan, intent, publication, outcome).await;
     let plan = Box::new(plan);
     match result {
         Ok(publication) => DeployOutcome::Deployed {
@@ -177,13 +191,21 @@ async fn audit(
     state: &AppState,
     deploy_id: &DeployId,
     plan: &DeployPlan,
+    intent: &Intent,
     publication: Option<PublicationHref>,
     outcome: AuditOutcome,
 ) -> Result<(), AuditError> {
     let at = state.clock.now().await;
     let operator = state.identity.operator().await;
-    let record =
-        DeployRecord::of_plan(deploy_id.clone(), plan, at, &operator, publication, outcome);
+    let record = DeployRecord::of_plan(
+        deploy_id.clone(),
+        plan,
+        intent,
+        at,
+        &operator,
+        publication,
+        outcome,
+    );
     let written = state.audit.record(&record).await;
     if let Err(error) = &written {
         tracing::error!(%error, record = ?record, "audit line not written");

@@ -6,7 +6,7 @@ pub mod clock;
 pub mod operator_identity;
 pub mod repository_manager;
 
-pub use audit_sink::{AuditError, AuditSink};
+pub use audit_sink::{AuditError, AuditReadError, AuditSink};
 pub use clock::Clock;
 pub use operator_identity::OperatorIdentity;
 pub use repository_manager::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};

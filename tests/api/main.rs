@@ -10,6 +10,7 @@ mod logs;
 mod outage;
 mod pages;
 mod races;
+mod rollback;
 mod shutdown;
 mod unknown_repository;
 mod usecases;
