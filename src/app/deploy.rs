@@ -117,22 +117,24 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
         tracing::error!(%error, "deploy not started: the audit log cannot be written");
         return DeployOutcome::NotStarted(NotStarted::AuditUnavailable(error));
     }
-    let result = run_steps(state, &plan).await;
+    let result = run_steps(state, &plan, &deploy_id).await;
     finish(state, deploy_id, plan, &request.intent, result).await
 }
 
 type StepResult = Result<PublicationHref, (DeployStep, StepFailure)>;
 
-async fn run_steps(state: &AppState, plan: &DeployPlan) -> StepResult {
+/// Runs the two upstream steps; each request carries `deploy_id` as its correlation, so
+/// that Pulp's record of the change names this deploy.
+async fn run_steps(state: &AppState, plan: &DeployPlan, deploy_id: &DeployId) -> StepResult {
     let manager = state.manager.as_ref();
     let at_step = |step| move |failure| (step, failure);
-    let publication = publish(manager, &plan.target.href)
+    let publication = publish(manager, &plan.target.href, deploy_id)
         .await
         .map_err(at_step(DeployStep::Publish))?;
     ensure_unmoved(manager, &plan.distribution, &publication)
         .await
         .map_err(at_step(DeployStep::PointDistribution))?;
-    point_production(manager, &plan.distribution, &publication)
+    point_production(manager, &plan.distribution, &publication, deploy_id)
         .await
         .map_err(at_step(DeployStep::PointDistribution))?;
     Ok(publication)

@@ -4,6 +4,7 @@
 //! what it needs as arguments, so every rule is unit-tested in isolation.
 
 pub mod audit;
+pub mod change;
 pub mod deployment;
 pub mod href;
 pub mod intent;
@@ -16,6 +17,7 @@ pub mod version;
 pub mod write;
 
 pub use audit::{AuditOutcome, DeployId, DeployRecord};
+pub use change::{ChangeState, DistributionChange};
 pub use deployment::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
     DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged, ProductionState,

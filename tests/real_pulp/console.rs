@@ -14,8 +14,8 @@ use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::web;
 use repo_console::app::AppState;
 use repo_console::domain::{
-    Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, SyncState, VersionHref,
+    DeployId, Distribution, DistributionChange, DistributionHref, Publication, PublicationHref,
+    RemoteHref, RepoId, RepoVersion, Repository, SyncState, VersionHref,
 };
 use repo_console::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -156,19 +156,32 @@ impl<M: RepositoryManager> RepositoryManager for Counting<M> {
         self.note("list_publications");
         self.inner.list_publications(id).await
     }
-    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
+    async fn publish(
+        &self,
+        version: &VersionHref,
+        correlation: &DeployId,
+    ) -> WriteOutcome<PublicationHref> {
         self.note("publish");
-        self.inner.publish(version).await
+        self.inner.publish(version, correlation).await
     }
     async fn point_distribution(
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
+        correlation: &DeployId,
     ) -> WriteOutcome<()> {
         self.note("point_distribution");
         self.inner
-            .point_distribution(distribution, publication)
+            .point_distribution(distribution, publication, correlation)
             .await
+    }
+    async fn distribution_changes(
+        &self,
+        distribution: &DistributionHref,
+        limit: u64,
+    ) -> Result<Vec<DistributionChange>, UpstreamError> {
+        self.note("distribution_changes");
+        self.inner.distribution_changes(distribution, limit).await
     }
     async fn start_sync(
         &self,

@@ -24,6 +24,8 @@ pub enum Op {
     GetTask,
     Sync,
     SyncStates,
+    /// The read of a distribution's changes (Pulp's tasks that reserved it).
+    DistributionChanges,
 }
 
 /// What goes wrong.

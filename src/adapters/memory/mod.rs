@@ -5,6 +5,7 @@
 mod fault;
 mod faults;
 mod pulp;
+mod pulp_changes;
 mod pulp_port;
 mod pulp_state;
 mod pulp_submit;
@@ -16,4 +17,5 @@ pub mod demo;
 pub use demo::demo_pulp;
 pub use faults::{Fault, FaultyPulp, Op};
 pub use pulp::{InMemoryPulp, MemoryOptions, SyncScript};
+pub use pulp_changes::OUTSIDE_USER;
 pub use recording::{FixedClock, RecordingAuditSink};

@@ -10,6 +10,7 @@
 //! task protocol.
 
 mod client;
+mod distribution_tasks;
 mod dto;
 mod errors;
 mod http;
