@@ -6,6 +6,8 @@ pub mod deploy;
 mod deploy_lock;
 mod deploy_steps;
 pub mod facts;
+pub mod history;
+pub mod production_record;
 pub mod state;
 pub mod sync;
 pub mod versions;

@@ -6,6 +6,7 @@
 pub mod audit;
 pub mod change;
 pub mod deployment;
+pub mod history;
 pub mod href;
 pub mod intent;
 #[cfg(test)]
@@ -23,6 +24,7 @@ pub use deployment::{
     DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged, ProductionState,
     ProductionTarget, Refusal, SeenLive,
 };
+pub use history::{build_history, detect_drift, Drift, EntryOutcome, HistoryEntry, Origin};
 pub use href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
 };

@@ -5,6 +5,7 @@ mod dashboard;
 mod deploy;
 mod fault_matrix;
 mod helpers;
+mod history;
 mod hostile;
 mod logs;
 mod outage;

@@ -30,6 +30,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/", get(handlers::dashboard::show))
         .route("/repos/{uuid}/versions", get(handlers::versions::show))
+        .route("/repos/{uuid}/history", get(handlers::history::show))
         .route(
             "/repos/{uuid}/deploy/confirm",
             get(handlers::deploy::confirm),

@@ -16,6 +16,7 @@ use super::super::status;
 use super::super::views::deploy::{
     confirm_modal, deployed, deployed_without_list, failure_message, message_modal,
 };
+use super::super::views::history::overwrite_warning;
 use super::super::views::layout::{back_link, notice, page};
 
 #[derive(Deserialize)]
@@ -53,7 +54,10 @@ pub async fn confirm(
     let target = parse_version(query.version.as_deref())?;
     let kind = kind_of(query.rollback.as_deref());
     Ok(match deploy::preview(&state, &id, target, kind).await {
-        Ok(plan) => confirm_modal(&plan, kind, None).into_response(),
+        Ok(preview) => {
+            let warning = preview.overwrites.as_ref().map(overwrite_warning);
+            confirm_modal(&preview.plan, kind, warning).into_response()
+        }
         Err(error) => {
             let code = match &error {
                 PreviewError::Refused(refusal) => status::refusal(refusal),

@@ -3,5 +3,6 @@
 pub mod dashboard;
 pub mod deploy;
 pub mod health;
+pub mod history;
 pub mod sync;
 pub mod versions;

@@ -2,6 +2,7 @@
 
 pub mod dashboard;
 pub mod deploy;
+pub mod history;
 pub mod layout;
 pub mod sync_cell;
 pub mod versions;
