@@ -2,6 +2,7 @@
 //! the composition root ([`crate::wiring`]) builds the adapters and hands them in.
 
 pub mod dashboard;
+pub mod dashboard_production;
 pub mod deploy;
 mod deploy_lock;
 mod deploy_steps;

@@ -140,6 +140,13 @@ pub trait RepositoryManager: Send + Sync {
     /// One publication.
     async fn get_publication(&self, href: &PublicationHref) -> Result<Publication, UpstreamError>;
 
+    /// The publications with these hrefs (those upstream has; any order), in a bounded
+    /// number of calls: a few hrefs per call, and none for publications already read.
+    async fn publications(
+        &self,
+        hrefs: &[PublicationHref],
+    ) -> Result<Vec<Publication>, UpstreamError>;
+
     /// Every publication of any version of a repository.
     async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError>;
 

@@ -9,6 +9,7 @@ use repo_console::app::history::history_page;
 use repo_console::domain::VersionNumber;
 
 use crate::helpers::*;
+use crate::web::select_in;
 
 /// Deploys v4, rolls back to v2 ("v4 breaks dnf"), then an outside operator points
 /// production at a publication of v3.
@@ -149,4 +150,35 @@ async fn a_sink_that_cannot_be_read_says_so_and_pulps_record_is_still_shown() {
     assert!(why.contains("standard output"), "{why}");
     assert_eq!(page.entries.len(), 1, "Pulp's record: {:?}", page.entries);
     assert_eq!(page.entries[0].who, OUTSIDE_USER);
+}
+
+#[tokio::test]
+async fn the_dashboard_shows_production_latest_not_deployed_and_drift() {
+    let app = spawn_app().await;
+    let row = |html: &scraper::Html, id: &repo_console::domain::RepoId| {
+        let cell = &select(
+            html,
+            &format!("tr[data-repo='{id}'] [data-production-version]"),
+        )[0];
+        let marks = |css: &str| !select_in(cell, css).is_empty();
+        (
+            attr(cell, "data-production-version").to_owned(),
+            marks("[data-latest-not-deployed]"),
+            marks("[data-drift]"),
+        )
+    };
+    let html = app.get("/").await.html();
+    assert_eq!(row(&html, &app.fixture.base_os), ("2".into(), true, false));
+    assert_eq!(
+        row(&html, &app.fixture.partial),
+        (String::new(), true, false)
+    );
+    deploy_rollback_outside(&app).await;
+    let html = app.get("/").await.html();
+    assert_eq!(row(&html, &app.fixture.base_os), ("3".into(), true, true));
+    assert_eq!(row(&html, &app.fixture.tools), ("1".into(), true, false));
+    let deployed = app.deploy(&app.fixture.base_os, "4", "base-os").await;
+    assert_eq!(deployed.status, 200, "{}", deployed.body);
+    let html = app.get("/").await.html();
+    assert_eq!(row(&html, &app.fixture.base_os), ("4".into(), false, false));
 }

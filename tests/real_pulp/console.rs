@@ -152,6 +152,13 @@ impl<M: RepositoryManager> RepositoryManager for Counting<M> {
         self.note("get_publication");
         self.inner.get_publication(href).await
     }
+    async fn publications(
+        &self,
+        hrefs: &[PublicationHref],
+    ) -> Result<Vec<Publication>, UpstreamError> {
+        self.note("publications");
+        self.inner.publications(hrefs).await
+    }
     async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
         self.note("list_publications");
         self.inner.list_publications(id).await

@@ -175,6 +175,11 @@ async fn publishes_and_repoints_a_distribution(
         other => panic!("publishing v5 is applied, got {other:?}"),
     };
     let publication = m.get_publication(&created).await.expect("new publication");
+    let by_href = m
+        .publications(&[created.clone(), created.clone()])
+        .await
+        .expect("publications by href");
+    assert_eq!(by_href, std::slice::from_ref(&publication), "once, as read");
     assert_eq!(
         publication.repository_version.number(),
         Some(VersionNumber::new(5))

@@ -204,6 +204,14 @@ impl RepositoryManager for FaultyPulp {
         self.inner.get_publication(href).await
     }
 
+    async fn publications(
+        &self,
+        hrefs: &[PublicationHref],
+    ) -> Result<Vec<Publication>, UpstreamError> {
+        self.check(Op::ListPublications)?;
+        self.inner.publications(hrefs).await
+    }
+
     async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
         self.check(Op::ListPublications)?;
         self.inner.list_publications(id).await

@@ -69,6 +69,18 @@ impl RepositoryManager for InMemoryPulp {
             .ok_or_else(not_found("RpmPublication"))
     }
 
+    async fn publications(
+        &self,
+        hrefs: &[PublicationHref],
+    ) -> Result<Vec<Publication>, UpstreamError> {
+        let _call = self.enter(format!("publications {}", hrefs.len())).await;
+        let state = self.lock();
+        Ok(hrefs
+            .iter()
+            .filter_map(|h| state.publications.get(h).cloned())
+            .collect())
+    }
+
     async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
         let _call = self.enter(format!("list_publications {id}")).await;
         let state = self.lock();

@@ -21,7 +21,7 @@ const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_che
                            gpgcheck,repo_gpgcheck,latest_version_href,remote";
 const VERSION_FIELDS: &str = "pulp_href,pulp_created,number,content_summary";
 const DISTRIBUTION_FIELDS: &str = "pulp_href,name,base_path,publication";
-const PUBLICATION_FIELDS: &str = "pulp_href,repository_version";
+pub(super) const PUBLICATION_FIELDS: &str = "pulp_href,repository_version";
 /// The first look at a task, and the longest pause between two looks.
 const FIRST_POLL: std::time::Duration = std::time::Duration::from_millis(50);
 const LONGEST_POLL: std::time::Duration = std::time::Duration::from_secs(1);
@@ -54,7 +54,7 @@ impl PulpClient {
         .await
     }
 
-    fn remember(&self, publication: &Publication) {
+    pub(super) fn remember(&self, publication: &Publication) {
         if let Ok(mut cache) = self.publications.lock() {
             cache.insert(publication.href.clone(), publication.clone());
         }
@@ -141,6 +141,14 @@ impl RepositoryManager for PulpClient {
         let publication = self.get_json::<PublicationDto>(&url).await?.into_domain()?;
         self.remember(&publication);
         Ok(publication)
+    }
+
+    #[tracing::instrument(skip_all, fields(count = hrefs.len()))]
+    async fn publications(
+        &self,
+        hrefs: &[PublicationHref],
+    ) -> Result<Vec<Publication>, UpstreamError> {
+        self.publications_by_href(hrefs).await
     }
 
     #[tracing::instrument(skip_all, fields(repo = %id))]

@@ -16,6 +16,7 @@ mod errors;
 mod http;
 mod manager;
 mod pagination;
+mod publication_batch;
 mod session;
 mod settings;
 mod sync_tasks;
