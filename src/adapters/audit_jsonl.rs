@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
 
-use crate::domain::DeployRecord;
-use crate::ports::{AuditError, AuditSink};
+use crate::domain::{DeployRecord, RepoId};
+use crate::ports::{AuditError, AuditReadError, AuditSink};
+
+use super::audit_tail::newest_lines;
 
 /// Each record is serialized to one line and appended with a single `write` on a file
 /// opened in append mode (so lines from several processes never interleave), then synced
@@ -73,6 +75,30 @@ impl AuditSink for JsonlAuditSink {
 
     async fn check_writable(&self) -> Result<(), AuditError> {
         self.blocking(|path| open_for_append(&path).map(drop)).await
+    }
+
+    /// Reads the file backwards from its end (see [`super::audit_tail`]); lines that do not
+    /// parse as records are skipped.
+    async fn recent(
+        &self,
+        repo: &RepoId,
+        limit: usize,
+    ) -> Result<Vec<DeployRecord>, AuditReadError> {
+        let repo = repo.as_str().to_owned();
+        let path = self.path.clone();
+        let read = tokio::task::spawn_blocking(move || {
+            newest_lines(&path, limit, |line| {
+                let record: DeployRecord = serde_json::from_slice(line).ok()?;
+                (record.repository_uuid == repo).then_some(record)
+            })
+        })
+        .await;
+        let failed = |reason: String| AuditReadError::Failed {
+            target: self.target(),
+            reason,
+        };
+        read.map_err(|e| failed(e.to_string()))?
+            .map_err(|e| failed(e.to_string()))
     }
 
     fn target(&self) -> String {

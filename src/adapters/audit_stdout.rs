@@ -4,8 +4,8 @@ use std::io::Write;
 
 use async_trait::async_trait;
 
-use crate::domain::DeployRecord;
-use crate::ports::{AuditError, AuditSink};
+use crate::domain::{DeployRecord, RepoId};
+use crate::ports::{AuditError, AuditReadError, AuditSink};
 
 #[derive(Default)]
 pub struct StdoutAuditSink {
@@ -33,6 +33,12 @@ impl AuditSink for StdoutAuditSink {
 
     async fn check_writable(&self) -> Result<(), AuditError> {
         std::io::stdout().flush().map_err(error)
+    }
+
+    async fn recent(&self, _: &RepoId, _: usize) -> Result<Vec<DeployRecord>, AuditReadError> {
+        Err(AuditReadError::NotReadable {
+            target: self.target(),
+        })
     }
 
     fn target(&self) -> String {

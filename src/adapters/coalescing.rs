@@ -13,8 +13,8 @@ use async_trait::async_trait;
 use tokio::sync::watch;
 
 use crate::domain::{
-    Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, SyncState, VersionHref,
+    DeployId, Distribution, DistributionChange, DistributionHref, Publication, PublicationHref,
+    RemoteHref, RepoId, RepoVersion, Repository, SyncState, VersionHref,
 };
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
@@ -95,6 +95,8 @@ pub struct Coalescing {
     named: Flights<Vec<String>, Vec<Distribution>>,
     publication: Flights<PublicationHref, Publication>,
     publications: Flights<RepoId, Vec<Publication>>,
+    some_publications: Flights<Vec<PublicationHref>, Vec<Publication>>,
+    changes: Flights<(DistributionHref, u64), Vec<DistributionChange>>,
     syncs: Flights<Vec<RepoId>, HashMap<RepoId, SyncState>>,
 }
 
@@ -109,6 +111,8 @@ impl Coalescing {
             named: Flights::default(),
             publication: Flights::default(),
             publications: Flights::default(),
+            some_publications: Flights::default(),
+            changes: Flights::default(),
             syncs: Flights::default(),
         }
     }
@@ -162,18 +166,40 @@ impl RepositoryManager for Coalescing {
         self.publications.run(id.clone(), fetch).await
     }
 
-    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
-        self.inner.publish(version).await
+    async fn publications(
+        &self,
+        hrefs: &[PublicationHref],
+    ) -> Result<Vec<Publication>, UpstreamError> {
+        let fetch = self.inner.publications(hrefs);
+        self.some_publications.run(hrefs.to_vec(), fetch).await
+    }
+
+    async fn publish(
+        &self,
+        version: &VersionHref,
+        correlation: &DeployId,
+    ) -> WriteOutcome<PublicationHref> {
+        self.inner.publish(version, correlation).await
     }
 
     async fn point_distribution(
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
+        correlation: &DeployId,
     ) -> WriteOutcome<()> {
         self.inner
-            .point_distribution(distribution, publication)
+            .point_distribution(distribution, publication, correlation)
             .await
+    }
+
+    async fn distribution_changes(
+        &self,
+        distribution: &DistributionHref,
+        limit: u64,
+    ) -> Result<Vec<DistributionChange>, UpstreamError> {
+        let fetch = self.inner.distribution_changes(distribution, limit);
+        self.changes.run((distribution.clone(), limit), fetch).await
     }
 
     async fn start_sync(

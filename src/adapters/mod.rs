@@ -2,6 +2,7 @@
 
 pub mod audit_jsonl;
 pub mod audit_stdout;
+mod audit_tail;
 pub mod clock_system;
 pub mod coalescing;
 pub mod identity_fixed;

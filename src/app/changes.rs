@@ -87,7 +87,7 @@ pub async fn compare(
     to: VersionNumber,
 ) -> Result<Comparison, CompareError> {
     let (repo, versions) =
-        futures::try_join!(state.manager.get_repo(id), state.manager.list_versions(id))?;
+        futures::try_join!(state.reads.get_repo(id), state.reads.list_versions(id))?;
     for n in [to, from] {
         if !versions.iter().any(|v| v.number() == Some(n)) {
             return Err(CompareError::UnknownVersion(n));

@@ -2,9 +2,10 @@
 
 use std::collections::HashMap;
 
-use crate::domain::{Badge, RepoId, Repository, SyncState};
+use crate::domain::{Badge, RepoId, Repository, SyncState, VersionNumber};
 use crate::ports::PageRequest;
 
+use super::dashboard_production::{production_of_rows, RowProduction};
 use super::state::AppState;
 use super::sync::SyncCell;
 
@@ -16,6 +17,23 @@ pub struct DashboardRow {
     pub badge: Badge,
     /// The sync cell, which also knows the latest version.
     pub sync: SyncCell,
+    /// What production serves, and whether it drifted.
+    pub production: RowProduction,
+}
+
+impl DashboardRow {
+    /// The latest version is not the one production serves (when production is known).
+    pub fn latest_not_deployed(&self) -> bool {
+        match (&self.production.serving, self.sync.latest) {
+            (Ok(serving), Some(latest)) => *serving != Some(latest),
+            _ => false,
+        }
+    }
+
+    /// The version production serves; `None` when none or unknown.
+    pub fn serving(&self) -> Option<VersionNumber> {
+        self.production.serving.clone().ok().flatten()
+    }
 }
 
 /// One page of the dashboard.
@@ -31,10 +49,14 @@ pub struct Dashboard {
     pub error: Option<String>,
     /// Set when sync states could not be read (rows are then shown without them).
     pub sync_error: Option<String>,
+    /// Set when production could not be read (rows then show it as unknown).
+    pub production_error: Option<String>,
 }
 
-/// Two upstream calls whatever the number of repositories: a page of repositories, then
-/// the newest sync task of each (one call for all).
+/// Four upstream calls whatever the number of repositories on the page: a page of
+/// repositories, then at once the newest sync task of each (one call for all) and
+/// production (all distributions, then their publications by href; see
+/// [`production_of_rows`]).
 #[tracing::instrument(skip_all, fields(page = page))]
 pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
     let limit = state.page_size.max(1);
@@ -47,6 +69,7 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
         limit,
         error: None,
         sync_error: None,
+        production_error: None,
     };
     let repos = match state.reads.list_repos(PageRequest { offset, limit }).await {
         Ok(page) => page,
@@ -58,7 +81,19 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
     };
     board.total = repos.total;
     let ids: Vec<RepoId> = repos.items.iter().map(|r| r.id.clone()).collect();
-    let syncs = match state.reads.sync_states(&ids).await {
+    let (syncs, production) = futures::join!(
+        state.reads.sync_states(&ids),
+        production_of_rows(state, &repos.items)
+    );
+    let mut production = match production {
+        Ok(rows) => rows,
+        Err(error) => {
+            tracing::warn!(%error, "dashboard: production not read");
+            board.production_error = Some(format!("Could not read production: {error}"));
+            HashMap::new()
+        }
+    };
+    let syncs = match syncs {
         Ok(syncs) => syncs,
         Err(error) => {
             tracing::warn!(%error, "dashboard: synchronization states not read");
@@ -69,16 +104,20 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
     board.rows = repos
         .items
         .iter()
-        .map(|repo| row(repo, syncs.get(&repo.id)))
+        .map(|repo| {
+            let production = production.remove(&repo.id).unwrap_or_default();
+            row(repo, syncs.get(&repo.id), production)
+        })
         .collect();
     board
 }
 
-fn row(repo: &Repository, sync: Option<&SyncState>) -> DashboardRow {
+fn row(repo: &Repository, sync: Option<&SyncState>, production: RowProduction) -> DashboardRow {
     DashboardRow {
         id: repo.id.clone(),
         name: repo.display_name().to_owned(),
         badge: repo.verification.badge(),
         sync: SyncCell::of(repo, sync.cloned().unwrap_or(SyncState::Idle)),
+        production,
     }
 }

@@ -5,14 +5,16 @@
 
 use crate::domain::TaskHref;
 use crate::domain::{
-    check_request, plan_deploy, AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest,
-    ProductionChanged, PublicationHref, Refusal, RepoId, VersionNumber,
+    check_request, plan_deploy, refusal_for, AuditOutcome, DeployId, DeployKind, DeployPlan,
+    DeployRecord, DeployRequest, Drift, Intent, ProductionChanged, PublicationHref, Refusal,
+    RepoId, VersionNumber,
 };
 use crate::ports::AuditError;
 
 pub use super::deploy_steps::StepError;
 use super::deploy_steps::{ensure_unmoved, point_production, publish, StepFailure};
 use super::facts::{deploy_facts, ReadError};
+use super::production_record::ProductionRecord;
 use super::state::AppState;
 
 /// Why a preview cannot be shown.
@@ -35,15 +37,28 @@ pub enum NotStarted {
     AuditUnavailable(AuditError),
 }
 
-/// The preview of a deploy: what would change, with the text to type.
-#[tracing::instrument(skip_all, fields(repo = %id, target = %target))]
+/// What the confirmation shows before a deploy.
+#[derive(Debug)]
+pub struct Preview {
+    pub plan: DeployPlan,
+    /// Set when production was changed outside the console: the deploy overwrites it.
+    pub overwrites: Option<Drift>,
+}
+
+/// The preview of a deploy (or of a rollback: `kind`): what would change, with the text
+/// to type, and whether it overwrites a change made outside the console.
+#[tracing::instrument(skip_all, fields(repo = %id, target = %target, ?kind))]
 pub async fn preview(
     state: &AppState,
     id: &RepoId,
     target: VersionNumber,
-) -> Result<DeployPlan, PreviewError> {
+    kind: DeployKind,
+) -> Result<Preview, PreviewError> {
     let facts = deploy_facts(state, state.reads.as_ref(), id).await?;
-    Ok(plan_deploy(&facts, target)?)
+    let plan = plan_deploy(&facts, target).map_err(|refusal| refusal_for(kind, refusal))?;
+    let record = ProductionRecord::read(state, id, Some(&plan.distribution)).await;
+    let overwrites = record.drift(&plan.distribution);
+    Ok(Preview { plan, overwrites })
 }
 
 /// The step of a deploy that failed.
@@ -98,29 +113,41 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
     };
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
     let ready = match state.audit.check_writable().await {
-        Ok(()) => audit(state, &deploy_id, &plan, None, AuditOutcome::Started).await,
+        Ok(()) => {
+            audit(
+                state,
+                &deploy_id,
+                &plan,
+                &request.intent,
+                None,
+                AuditOutcome::Started,
+            )
+            .await
+        }
         Err(error) => Err(error),
     };
     if let Err(error) = ready {
         tracing::error!(%error, "deploy not started: the audit log cannot be written");
         return DeployOutcome::NotStarted(NotStarted::AuditUnavailable(error));
     }
-    let result = run_steps(state, &plan).await;
-    finish(state, deploy_id, plan, result).await
+    let result = run_steps(state, &plan, &deploy_id).await;
+    finish(state, deploy_id, plan, &request.intent, result).await
 }
 
 type StepResult = Result<PublicationHref, (DeployStep, StepFailure)>;
 
-async fn run_steps(state: &AppState, plan: &DeployPlan) -> StepResult {
+/// Runs the two upstream steps; each request carries `deploy_id` as its correlation, so
+/// that Pulp's record of the change names this deploy.
+async fn run_steps(state: &AppState, plan: &DeployPlan, deploy_id: &DeployId) -> StepResult {
     let manager = state.manager.as_ref();
     let at_step = |step| move |failure| (step, failure);
-    let publication = publish(manager, &plan.target.href)
+    let publication = publish(manager, &plan.target.href, deploy_id)
         .await
         .map_err(at_step(DeployStep::Publish))?;
     ensure_unmoved(manager, &plan.distribution, &publication)
         .await
         .map_err(at_step(DeployStep::PointDistribution))?;
-    point_production(manager, &plan.distribution, &publication)
+    point_production(manager, &plan.distribution, &publication, deploy_id)
         .await
         .map_err(at_step(DeployStep::PointDistribution))?;
     Ok(publication)
@@ -130,6 +157,7 @@ async fn finish(
     state: &AppState,
     deploy_id: DeployId,
     plan: DeployPlan,
+    intent: &Intent,
     result: StepResult,
 ) -> DeployOutcome {
     let (publication, outcome) = match &result {
@@ -145,7 +173,7 @@ async fn finish(
             },
         ),
     };
-    let audit = audit(state, &deploy_id, &plan, publication, outcome).await;
+    let audit = audit(state, &deploy_id, &plan, intent, publication, outcome).await;
     let plan = Box::new(plan);
     match result {
         Ok(publication) => DeployOutcome::Deployed {
@@ -178,13 +206,21 @@ async fn audit(
     state: &AppState,
     deploy_id: &DeployId,
     plan: &DeployPlan,
+    intent: &Intent,
     publication: Option<PublicationHref>,
     outcome: AuditOutcome,
 ) -> Result<(), AuditError> {
     let at = state.clock.now().await;
     let operator = state.identity.operator().await;
-    let record =
-        DeployRecord::of_plan(deploy_id.clone(), plan, at, &operator, publication, outcome);
+    let record = DeployRecord::of_plan(
+        deploy_id.clone(),
+        plan,
+        intent,
+        at,
+        &operator,
+        publication,
+        outcome,
+    );
     let written = state.audit.record(&record).await;
     if let Err(error) = &written {
         tracing::error!(%error, record = ?record, "audit line not written");

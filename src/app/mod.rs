@@ -3,11 +3,14 @@
 
 pub mod changes;
 pub mod dashboard;
+pub mod dashboard_production;
 pub mod deploy;
 mod deploy_lock;
 mod deploy_steps;
 pub mod diff_cache;
 pub mod facts;
+pub mod history;
+pub mod production_record;
 pub mod state;
 pub mod sync;
 pub mod versions;

@@ -2,10 +2,14 @@
 
 use serde::Serialize;
 
-use crate::domain::{build_version_views, RepoId, RepoVerification, VersionNumber, VersionView};
+use crate::domain::{
+    build_version_views, Drift, ProductionTarget, RepoId, RepoVerification, VersionNumber,
+    VersionView,
+};
 use crate::ports::UpstreamError;
 
 use super::facts::{known_repo, snapshot, ReadError, UnknownRepository};
+use super::production_record::ProductionRecord;
 use super::state::AppState;
 
 /// Everything the versions page shows (the spec's page content).
@@ -22,6 +26,9 @@ pub struct VersionsPage {
     pub deployed_unknown: Option<String>,
     /// Set when the repository or its versions could not be read: the page then lists no version.
     pub error: Option<String>,
+    /// Production was changed outside the console (see [`crate::domain::detect_drift`]).
+    #[serde(skip)]
+    pub drift: Option<Drift>,
 }
 
 impl VersionsPage {
@@ -35,6 +42,7 @@ impl VersionsPage {
             deployed: None,
             deployed_unknown: None,
             error: Some(error.to_string()),
+            drift: None,
         }
     }
 }
@@ -66,6 +74,16 @@ pub async fn versions_page(
         .ok()
         .and_then(|p| p.deployed.as_ref())
         .map(|d| d.number);
+    let distribution = production
+        .as_ref()
+        .ok()
+        .and_then(|p| p.target.as_ref().ok());
+    let drift = match distribution.map(ProductionTarget::distribution) {
+        Some(dist) => ProductionRecord::read(state, id, Some(dist))
+            .await
+            .drift(dist),
+        None => None,
+    };
     Ok(VersionsPage {
         repo_name: repo.display_name().to_owned(),
         uuid: id.clone(),
@@ -74,5 +92,6 @@ pub async fn versions_page(
         deployed,
         deployed_unknown: production.err().map(|e| e.to_string()),
         error: None,
+        drift,
     })
 }

@@ -2,13 +2,14 @@
 //! (never a tracing log), so that any deploy can be traced and rolled back.
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 use super::deployment::{DeployPlan, ProductionChanged};
 use super::href::PublicationHref;
+use super::intent::{DeployKind, Intent};
 
 /// Links the lines written for one deployment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct DeployId(String);
 
@@ -23,7 +24,7 @@ impl DeployId {
 }
 
 /// How a deployment ended (or that it started).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "lowercase")]
 pub enum AuditOutcome {
     /// Written before anything changes upstream.
@@ -37,8 +38,9 @@ pub enum AuditOutcome {
     },
 }
 
-/// One line of the audit log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One line of the audit log. Lines are read back for the history page: a line written
+/// before `kind` and `reason` existed reads as a deploy without a reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeployRecord {
     pub deploy_id: DeployId,
     #[serde(serialize_with = "rfc3339_utc")]
@@ -52,15 +54,23 @@ pub struct DeployRecord {
     pub distribution: String,
     /// The publication created for the target; null when it was not created.
     pub publication: Option<PublicationHref>,
+    /// A deploy or a rollback.
+    #[serde(default)]
+    pub kind: DeployKind,
+    /// The operator's reason (required for a rollback); null when none was given.
+    #[serde(default)]
+    pub reason: Option<String>,
     #[serde(flatten)]
     pub outcome: AuditOutcome,
 }
 
 impl DeployRecord {
-    /// A record of `plan` with the given outcome, stamped with `at` and `operator`.
+    /// A record of `plan` made with `intent`, with the given outcome, stamped with `at`
+    /// and `operator`.
     pub fn of_plan(
         deploy_id: DeployId,
         plan: &DeployPlan,
+        intent: &Intent,
         at: DateTime<Utc>,
         operator: &str,
         publication: Option<PublicationHref>,
@@ -76,6 +86,8 @@ impl DeployRecord {
             target_version: plan.target_number().get(),
             distribution: plan.distribution.name.clone(),
             publication,
+            kind: intent.kind(),
+            reason: intent.reason().map(str::to_owned),
             outcome,
         }
     }
@@ -131,8 +143,15 @@ mod tests {
             production_changed: ProductionChanged::No,
             error: "boom".into(),
         };
-        let record =
-            DeployRecord::of_plan(DeployId::new("d1"), &plan(), at, "operator", None, outcome);
+        let record = DeployRecord::of_plan(
+            DeployId::new("d1"),
+            &plan(),
+            &Intent::Deploy,
+            at,
+            "operator",
+            None,
+            outcome,
+        );
         let json: serde_json::Value = serde_json::to_value(&record).unwrap();
         assert_eq!(
             json,
@@ -140,7 +159,7 @@ mod tests {
                 "deploy_id": "d1", "timestamp": "2026-11-22T10:00:00.000Z", "operator": "operator",
                 "repository_uuid": "01a202de-e818-7629-a483-70ecc3240361", "repository_name": "base-os",
                 "previous_version": 5, "target_version": 7, "distribution": "base-os-prod",
-                "publication": null, "outcome": "failed", "production_changed": "no", "error": "boom"
+                "publication": null, "kind": "deploy", "reason": null, "outcome": "failed", "production_changed": "no", "error": "boom"
             })
         );
     }
@@ -150,6 +169,7 @@ mod tests {
         let record = DeployRecord::of_plan(
             DeployId::new("d2"),
             &plan(),
+            &Intent::Deploy,
             Utc::now(),
             "operator",
             Some(PublicationHref::new("/p/")),
@@ -159,5 +179,42 @@ mod tests {
         assert_eq!(json["outcome"], "deployed");
         assert_eq!(json["publication"], "/p/");
         assert!(json.get("error").is_none());
+    }
+
+    #[test]
+    fn a_rollback_record_reads_back_as_written() {
+        let reason = crate::domain::Reason::parse("v7 broke dnf").unwrap();
+        let record = DeployRecord::of_plan(
+            DeployId::new("d3"),
+            &plan(),
+            &Intent::Rollback(reason),
+            "2026-11-22T10:00:00.123Z".parse().unwrap(),
+            "operator",
+            None,
+            AuditOutcome::Failed {
+                production_changed: ProductionChanged::Unknown,
+                error: "lost".into(),
+            },
+        );
+        let line = serde_json::to_string(&record).unwrap();
+        assert!(
+            line.contains(r#""kind":"rollback","reason":"v7 broke dnf""#),
+            "{line}"
+        );
+        let read: DeployRecord = serde_json::from_str(&line).unwrap();
+        assert_eq!(read, record);
+    }
+
+    #[test]
+    fn an_old_line_without_kind_reads_as_a_deploy_without_reason() {
+        let old = r#"{"deploy_id":"d0","timestamp":"2026-11-20T09:00:00.000Z","operator":"ops",
+            "repository_uuid":"01a202de-e818-7629-a483-70ecc3240361","repository_name":"base-os",
+            "previous_version":null,"target_version":2,"distribution":"base-os-prod",
+            "publication":"/p/","outcome":"deployed"}"#;
+        let read: DeployRecord = serde_json::from_str(old).unwrap();
+        assert_eq!(read.kind, DeployKind::Deploy);
+        assert_eq!(read.reason, None);
+        assert_eq!(read.outcome, AuditOutcome::Deployed);
+        assert_eq!(read.target_version, 2);
     }
 }

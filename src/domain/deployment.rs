@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::href::{PublicationHref, RepoId};
+use super::intent::{refusal_for, Intent};
 use super::repository::{Distribution, Publication, RepoVersion, Repository};
 use super::version::VersionNumber;
 
@@ -111,6 +112,8 @@ pub struct DeployRequest {
     pub confirm: String,
     /// What production served when the preview was shown.
     pub seen_live: SeenLive,
+    /// A deploy, or a rollback with its reason.
+    pub intent: Intent,
 }
 
 /// What production served when the operator's preview was shown.
@@ -182,6 +185,12 @@ pub enum Refusal {
     ConfirmationMismatch,
     #[error("Deploy refused: production moved since the preview (it served {seen}, it now serves {now}); someone else deployed meanwhile. Reload the page and check before deploying.")]
     ProductionMoved { seen: String, now: String },
+    #[error("Rollback refused: v{0} no longer exists in Pulp (Pulp deletes old versions beyond the repository's retain_repo_versions). Choose a version that still exists.")]
+    RollbackTargetGone(u64),
+    #[error("Rollback refused: a reason is required (say why production goes back).")]
+    ReasonMissing,
+    #[error("Deploy refused: the reason is longer than {0} characters; shorten it.")]
+    ReasonTooLong(usize),
     #[error("Deploy refused: no production distribution is known for this repository. Name one in the console's configuration ([production] table: \"<repository name>\" = \"<distribution name>\"), or point a distribution at a publication of this repository in Pulp.")]
     NoProductionDistribution,
     #[error("Deploy refused: the configured production distribution '{0}' does not exist in Pulp. Fix the [production] table in the console's configuration or create the distribution.")]
@@ -219,8 +228,9 @@ pub fn plan_deploy(facts: &DeployFacts, target: VersionNumber) -> Result<DeployP
 /// Every precondition of a deploy request, in order: the plan (verification gate first),
 /// that production did not move since the preview, then the typed confirmation.
 pub fn check_request(facts: &DeployFacts, request: &DeployRequest) -> Result<DeployPlan, Refusal> {
-    let plan = plan_deploy(facts, request.target).map_err(|refusal| {
-        match (refusal, request.seen_live) {
+    let plan =
+        plan_deploy(facts, request.target).map_err(|refusal| {
+            match (refusal_for(request.intent.kind(), refusal), request.seen_live) {
             // Production existed at preview time and is gone now: say that, not "configure one".
             (Refusal::NoProductionDistribution, SeenLive::Version(seen)) => {
                 Refusal::ProductionMoved {
@@ -232,7 +242,7 @@ pub fn check_request(facts: &DeployFacts, request: &DeployRequest) -> Result<Dep
             }
             (refusal, _) => refusal,
         }
-    })?;
+        })?;
     check_unmoved(plan.current, request.seen_live)?;
     check_confirmation(&plan, &request.confirm)?;
     Ok(plan)
@@ -252,7 +262,7 @@ fn to_i64(n: u64) -> i64 {
 }
 
 /// Whether production changed, as far as the console can tell. It never guesses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ProductionChanged {
     No,

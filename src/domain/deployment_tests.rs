@@ -4,6 +4,7 @@ use chrono::DateTime;
 
 use super::*;
 use crate::domain::href::{DistributionHref, VersionHref};
+use crate::domain::intent::Intent;
 use crate::domain::verification::{ChecksumType, RepoVerification};
 
 const ID: &str = "01a202de-e818-7629-a483-70ecc3240361";
@@ -261,6 +262,7 @@ fn a_production_distribution_gone_since_the_preview_is_named_as_such() {
         target: VersionNumber::new(4),
         confirm: "base-os".into(),
         seen_live: SeenLive::Version(VersionNumber::new(2)),
+        intent: Intent::Deploy,
     };
     let refusal = check_request(&facts(None), &request).unwrap_err();
     assert!(
@@ -283,6 +285,7 @@ fn a_request_is_checked_in_order_gate_moved_then_confirmation() {
         target: VersionNumber::new(4),
         confirm: "wrong".into(),
         seen_live: SeenLive::Version(VersionNumber::new(1)),
+        intent: Intent::Deploy,
     };
     assert!(matches!(
         check_request(&facts(Some(2)), &request),

@@ -5,11 +5,14 @@
 
 pub mod advisory;
 pub mod audit;
+pub mod change;
 pub mod deployment;
 pub mod evr;
 #[cfg(test)]
 mod evr_properties;
+pub mod history;
 pub mod href;
+pub mod intent;
 pub mod package_diff;
 #[cfg(test)]
 mod properties;
@@ -22,15 +25,18 @@ pub mod write;
 
 pub use advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
 pub use audit::{AuditOutcome, DeployId, DeployRecord};
+pub use change::{ChangeState, DistributionChange};
 pub use deployment::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
     DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged, ProductionState,
     ProductionTarget, Refusal, SeenLive,
 };
 pub use evr::{rpmvercmp, Evr};
+pub use history::{build_history, detect_drift, Drift, EntryOutcome, HistoryEntry, Origin};
 pub use href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
 };
+pub use intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
 pub use package_diff::{count_kinds, diff_packages, ChangeKind, Package, PackageChange};
 pub use repository::{Distribution, Publication, RepoVersion, Repository};
 pub use sync::{short_reason, SyncProgress, SyncState};

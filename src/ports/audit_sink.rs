@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 
-use crate::domain::DeployRecord;
+use crate::domain::{DeployRecord, RepoId};
 
 /// Why an audit record could not be kept.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -13,6 +13,17 @@ pub struct AuditError {
     pub reason: String,
 }
 
+/// Why the audit log could not be read back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AuditReadError {
+    /// The sink only writes (standard output goes to a log collector).
+    #[error("the console cannot read its audit log back: it is written to {target}; look there for the console's deploys")]
+    NotReadable { target: String },
+    /// The sink can be read but reading failed.
+    #[error("the audit log could not be read ({target}): {reason}")]
+    Failed { target: String, reason: String },
+}
+
 #[async_trait]
 pub trait AuditSink: Send + Sync {
     /// Appends one record durably: when this returns `Ok`, the record is stored.
@@ -20,6 +31,14 @@ pub trait AuditSink: Send + Sync {
 
     /// Checks, without writing a record, that a record could be written now.
     async fn check_writable(&self) -> Result<(), AuditError>;
+
+    /// The newest records of repository `repo`, newest first, at most `limit` of them. The
+    /// work is bounded whatever the length of the log (a sink may search only its newest part).
+    async fn recent(
+        &self,
+        repo: &RepoId,
+        limit: usize,
+    ) -> Result<Vec<DeployRecord>, AuditReadError>;
 
     /// Where the records go, in words (a path, "standard output"), for logs and messages.
     fn target(&self) -> String;

@@ -7,7 +7,7 @@ pub mod content_catalog;
 pub mod operator_identity;
 pub mod repository_manager;
 
-pub use audit_sink::{AuditError, AuditSink};
+pub use audit_sink::{AuditError, AuditReadError, AuditSink};
 pub use clock::Clock;
 pub use content_catalog::ContentCatalog;
 pub use operator_identity::OperatorIdentity;

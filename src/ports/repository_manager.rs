@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 
 use crate::domain::{
-    Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, SyncState, TaskHref, VersionHref, WriteVerdict,
+    DeployId, Distribution, DistributionChange, DistributionHref, Publication, PublicationHref,
+    RemoteHref, RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, WriteVerdict,
 };
 
 /// Why an upstream call failed. Adapter-neutral: the message is for operators.
@@ -147,19 +147,42 @@ pub trait RepositoryManager: Send + Sync {
     /// One publication.
     async fn get_publication(&self, href: &PublicationHref) -> Result<Publication, UpstreamError>;
 
+    /// The publications with these hrefs (those upstream has; any order), in a bounded
+    /// number of calls: a few hrefs per call, and none for publications already read.
+    async fn publications(
+        &self,
+        hrefs: &[PublicationHref],
+    ) -> Result<Vec<Publication>, UpstreamError>;
+
     /// Every publication of any version of a repository.
     async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError>;
 
     /// Publishes a repository version and answers the new publication once it exists.
-    /// Publishing serves nothing by itself.
-    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref>;
+    /// Publishing serves nothing by itself. Upstream's record of the work carries
+    /// `correlation` (the deploy it belongs to).
+    async fn publish(
+        &self,
+        version: &VersionHref,
+        correlation: &DeployId,
+    ) -> WriteOutcome<PublicationHref>;
 
-    /// Points a distribution at a publication; `Applied` once it serves it.
+    /// Points a distribution at a publication; `Applied` once it serves it. Upstream's
+    /// record of the change carries `correlation`, so that [`Self::distribution_changes`]
+    /// tells the console's changes from others.
     async fn point_distribution(
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
+        correlation: &DeployId,
     ) -> WriteOutcome<()>;
+
+    /// Upstream's record of the newest changes of a distribution (whoever made them),
+    /// newest first, at most `limit`, in one upstream call.
+    async fn distribution_changes(
+        &self,
+        distribution: &DistributionHref,
+        limit: u64,
+    ) -> Result<Vec<DistributionChange>, UpstreamError>;
 
     /// Starts synchronizing a repository from a remote; answers its state just after.
     async fn start_sync(

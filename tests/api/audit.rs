@@ -4,7 +4,9 @@ use std::process::Command;
 
 use chrono::Utc;
 use repo_console::adapters::audit_jsonl::JsonlAuditSink;
-use repo_console::domain::{AuditOutcome, DeployId, DeployRecord, PublicationHref};
+use repo_console::domain::{
+    AuditOutcome, DeployId, DeployKind, DeployRecord, PublicationHref, RepoId,
+};
 use repo_console::ports::AuditSink;
 
 const CHILD_ENV: &str = "REPO_CONSOLE_AUDIT_CHILD_FILE";
@@ -23,6 +25,8 @@ fn record(i: usize, writer: &str) -> DeployRecord {
         target_version: i as u64 + 1,
         distribution: "prod".into(),
         publication: Some(PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/x/")),
+        kind: DeployKind::Deploy,
+        reason: None,
         outcome: AuditOutcome::Deployed,
     }
 }
@@ -93,4 +97,32 @@ async fn check_writable_fails_clearly_when_the_path_cannot_be_a_file() {
         sink.record(&record(0, "w")).await.is_err(),
         "a failed write is reported, not swallowed"
     );
+}
+
+#[tokio::test]
+async fn the_jsonl_sink_reads_back_the_newest_records_of_one_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let sink = JsonlAuditSink::new(dir.path().join("audit.jsonl"));
+    let repo = RepoId::parse("01a202de-e818-7629-a483-70ecc3240361").unwrap();
+    let other = RepoId::parse("0199aaaa-0000-7000-8000-000000000001").unwrap();
+    assert!(
+        sink.recent(&repo, 5).await.unwrap().is_empty(),
+        "no file yet"
+    );
+    for i in 0..300 {
+        let mut line = record(i, "w");
+        if i % 3 == 0 {
+            line.repository_uuid = other.to_string();
+        }
+        sink.record(&line).await.unwrap();
+    }
+    let newest = sink.recent(&repo, 4).await.unwrap();
+    let ids: Vec<_> = newest.iter().map(|r| r.deploy_id.as_str()).collect();
+    assert_eq!(ids, ["w-299", "w-298", "w-296", "w-295"]);
+    assert_eq!(newest[0], {
+        let mut expected = record(299, "w");
+        expected.timestamp = newest[0].timestamp;
+        expected
+    });
+    assert_eq!(sink.recent(&other, 1000).await.unwrap().len(), 100);
 }

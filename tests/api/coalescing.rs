@@ -70,6 +70,7 @@ async fn a_deploy_reads_fresh_while_pages_share() {
         target: repo_console::domain::VersionNumber::new(4),
         confirm: "base-os".into(),
         seen_live: repo_console::domain::SeenLive::NotSent,
+        intent: repo_console::domain::Intent::Deploy,
     };
     let before = memory.calls().len();
     let (page, outcome) = futures::join!(

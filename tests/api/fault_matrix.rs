@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use repo_console::adapters::memory::{Fault, FaultyPulp, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::deploy::{deploy, DeployOutcome, DeployStep};
-use repo_console::domain::{DeployRequest, ProductionChanged, SeenLive, VersionNumber};
+use repo_console::domain::{DeployRequest, Intent, ProductionChanged, SeenLive, VersionNumber};
 
 use crate::helpers::*;
 
@@ -79,6 +79,7 @@ async fn run_with(arm: impl FnOnce(&FaultyPulp)) -> Run {
         target: VersionNumber::new(4),
         confirm: "base-os".into(),
         seen_live: SeenLive::Version(VersionNumber::new(2)),
+        intent: Intent::Deploy,
     };
     let outcome = deploy(&state, &fx.base_os, &request).await;
     tokio::time::sleep(SLOW).await;

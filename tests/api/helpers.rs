@@ -226,6 +226,11 @@ impl TestApp {
         .await
     }
 
+    /// A deploy form posted as htmx does, with the given urlencoded body.
+    pub async fn post_form(&self, id: &RepoId, body: &str) -> Reply {
+        self.post_deploy(id, body.to_owned()).await
+    }
+
     async fn post_deploy(&self, id: &RepoId, body: String) -> Reply {
         let headers = [
             ("content-type", "application/x-www-form-urlencoded"),

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::{dashboard::dashboard, deploy, sync};
-use repo_console::domain::{DeployRequest, SeenLive, VersionNumber};
+use repo_console::domain::{DeployRequest, Intent, SeenLive, VersionNumber};
 use tokio_test::assert_err;
 use tracing_subscriber::fmt::format::FmtSpan;
 
@@ -113,6 +113,7 @@ async fn a_failed_deploy_is_logged_with_its_error_its_verdict_and_its_task() {
         target: VersionNumber::new(4),
         confirm: "base-os".into(),
         seen_live: SeenLive::NotSent,
+        intent: Intent::Deploy,
     };
     let outcome = deploy::deploy(&state, &fx.base_os, &request).await;
     assert!(matches!(outcome, deploy::DeployOutcome::Failed { .. }));

@@ -3,7 +3,9 @@
 use std::time::Duration;
 
 use repo_console::app::deploy::{deploy, DeployOutcome, StepError};
-use repo_console::domain::{DeployRequest, ProductionChanged, Refusal, SeenLive, VersionNumber};
+use repo_console::domain::{
+    DeployRequest, Intent, ProductionChanged, Refusal, SeenLive, VersionNumber,
+};
 
 use crate::helpers::*;
 
@@ -93,6 +95,7 @@ async fn production_moved_by_someone_else_during_the_deploy_is_not_overwritten()
         target: VersionNumber::new(4),
         confirm: "base-os".into(),
         seen_live: SeenLive::NotSent,
+        intent: Intent::Deploy,
     };
     let running = tokio::spawn({
         let state = state.clone();

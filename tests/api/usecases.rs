@@ -6,7 +6,9 @@ use std::sync::Arc;
 use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::deploy::{deploy, DeployOutcome, DeployStep, StepError};
 use repo_console::app::versions::versions_page;
-use repo_console::domain::{DeployRequest, ProductionChanged, Refusal, SeenLive, VersionNumber};
+use repo_console::domain::{
+    DeployRequest, Intent, ProductionChanged, Refusal, SeenLive, VersionNumber,
+};
 use tokio_test::assert_ok;
 
 use crate::helpers::*;
@@ -55,6 +57,7 @@ fn request(n: u64, confirm: &str) -> DeployRequest {
         target: VersionNumber::new(n),
         confirm: confirm.into(),
         seen_live: SeenLive::NotSent,
+        intent: Intent::Deploy,
     }
 }
 

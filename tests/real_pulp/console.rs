@@ -14,8 +14,8 @@ use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::web;
 use repo_console::app::AppState;
 use repo_console::domain::{
-    Advisory, Distribution, DistributionHref, Package, Publication, PublicationHref, RemoteHref,
-    RepoId, RepoVersion, Repository, SyncState, VersionHref,
+    Advisory, DeployId, Distribution, DistributionChange, DistributionHref, Package, Publication,
+    PublicationHref, RemoteHref, RepoId, RepoVersion, Repository, SyncState, VersionHref,
 };
 use repo_console::ports::{
     ContentCatalog, Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome,
@@ -185,23 +185,43 @@ impl<M: RepositoryManager> RepositoryManager for Counting<M> {
         self.note("get_publication");
         self.inner.get_publication(href).await
     }
+    async fn publications(
+        &self,
+        hrefs: &[PublicationHref],
+    ) -> Result<Vec<Publication>, UpstreamError> {
+        self.note("publications");
+        self.inner.publications(hrefs).await
+    }
     async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
         self.note("list_publications");
         self.inner.list_publications(id).await
     }
-    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
+    async fn publish(
+        &self,
+        version: &VersionHref,
+        correlation: &DeployId,
+    ) -> WriteOutcome<PublicationHref> {
         self.note("publish");
-        self.inner.publish(version).await
+        self.inner.publish(version, correlation).await
     }
     async fn point_distribution(
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
+        correlation: &DeployId,
     ) -> WriteOutcome<()> {
         self.note("point_distribution");
         self.inner
-            .point_distribution(distribution, publication)
+            .point_distribution(distribution, publication, correlation)
             .await
+    }
+    async fn distribution_changes(
+        &self,
+        distribution: &DistributionHref,
+        limit: u64,
+    ) -> Result<Vec<DistributionChange>, UpstreamError> {
+        self.note("distribution_changes");
+        self.inner.distribution_changes(distribution, limit).await
     }
     async fn start_sync(
         &self,

@@ -10,7 +10,8 @@
 use std::collections::HashSet;
 
 use repo_console::domain::{
-    Badge, ChecksumType, DistributionHref, PublicationHref, RepoId, SyncState, VersionNumber,
+    Badge, ChangeState, ChecksumType, DeployId, DistributionHref, PublicationHref, RepoId,
+    SyncState, VersionNumber,
 };
 use repo_console::ports::{PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
@@ -183,11 +184,17 @@ async fn publishes_and_repoints_a_distribution(
 ) {
     let repo = m.get_repo(id).await.expect("get_repo");
     let v5 = repo.version_href(VersionNumber::new(5));
-    let created = match m.publish(&v5).await {
+    let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
+    let created = match m.publish(&v5, &deploy_id).await {
         WriteOutcome::Applied(created) => created,
         other => panic!("publishing v5 is applied, got {other:?}"),
     };
     let publication = m.get_publication(&created).await.expect("new publication");
+    let by_href = m
+        .publications(&[created.clone(), created.clone()])
+        .await
+        .expect("publications by href");
+    assert_eq!(by_href, std::slice::from_ref(&publication), "once, as read");
     assert_eq!(
         publication.repository_version.number(),
         Some(VersionNumber::new(5))
@@ -196,12 +203,30 @@ async fn publishes_and_repoints_a_distribution(
 
     let scratch = &fixture.scratch_distribution;
     assert_eq!(
-        m.point_distribution(scratch, &publication.href).await,
+        m.point_distribution(scratch, &publication.href, &deploy_id)
+            .await,
         WriteOutcome::Applied(()),
         "the distribution update is applied"
     );
     let now = m.get_distribution(scratch).await.expect("get_distribution");
     assert_eq!(now.publication, Some(publication.href.clone()));
+    let changes = m
+        .distribution_changes(scratch, 3)
+        .await
+        .expect("distribution_changes");
+    assert!(changes.len() <= 3, "at most the limit: {changes:?}");
+    let newest = &changes[0];
+    assert_eq!(
+        newest.correlation.as_deref(),
+        Some(deploy_id.as_str()),
+        "the newest change is the one just made, carrying the deploy id: {changes:?}"
+    );
+    assert_eq!(newest.state, ChangeState::Completed);
+    assert!(!newest.by.is_empty());
+    assert!(
+        changes.windows(2).all(|w| w[0].at >= w[1].at),
+        "newest first: {changes:?}"
+    );
 }
 
 async fn reports_a_failed_sync_task(m: &dyn RepositoryManager) {

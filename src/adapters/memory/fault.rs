@@ -28,6 +28,8 @@ pub enum Op {
     PackagesNotIn,
     /// `ContentCatalog::advisories_not_in`.
     AdvisoriesNotIn,
+    /// The read of a distribution's changes (Pulp's tasks that reserved it).
+    DistributionChanges,
 }
 
 /// What goes wrong.

@@ -14,8 +14,8 @@ use super::pulp::InMemoryPulp;
 use crate::adapters::pulp::task_report::{TaskReport, TaskState};
 use crate::adapters::pulp::tasks::created_publication;
 use crate::domain::{
-    Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, SyncState, TaskHref, VersionHref,
+    DeployId, Distribution, DistributionChange, DistributionHref, Publication, PublicationHref,
+    RemoteHref, RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref,
 };
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
@@ -212,15 +212,26 @@ impl RepositoryManager for FaultyPulp {
         self.inner.get_publication(href).await
     }
 
+    async fn publications(
+        &self,
+        hrefs: &[PublicationHref],
+    ) -> Result<Vec<Publication>, UpstreamError> {
+        self.check(Op::ListPublications)?;
+        self.inner.publications(hrefs).await
+    }
+
     async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
         self.check(Op::ListPublications)?;
         self.inner.list_publications(id).await
     }
 
-    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
-        let submitted = self
-            .submit(Op::CreatePublication, self.inner.submit_publish(version))
-            .await;
+    async fn publish(
+        &self,
+        version: &VersionHref,
+        correlation: &DeployId,
+    ) -> WriteOutcome<PublicationHref> {
+        let submit = self.inner.submit_publish(version, correlation);
+        let submitted = self.submit(Op::CreatePublication, submit).await;
         self.inner
             .finish_write(submitted, created_publication, |task| self.poll(task))
             .await
@@ -230,13 +241,22 @@ impl RepositoryManager for FaultyPulp {
         &self,
         d: &DistributionHref,
         p: &PublicationHref,
+        correlation: &DeployId,
     ) -> WriteOutcome<()> {
-        let submitted = self
-            .submit(Op::UpdateDistribution, self.inner.submit_point(d, p))
-            .await;
+        let submit = self.inner.submit_point(d, p, correlation);
+        let submitted = self.submit(Op::UpdateDistribution, submit).await;
         self.inner
             .finish_write(submitted, |_| Ok(()), |task| self.poll(task))
             .await
+    }
+
+    async fn distribution_changes(
+        &self,
+        distribution: &DistributionHref,
+        limit: u64,
+    ) -> Result<Vec<DistributionChange>, UpstreamError> {
+        self.check(Op::DistributionChanges)?;
+        self.inner.distribution_changes(distribution, limit).await
     }
 
     async fn start_sync(

@@ -216,15 +216,6 @@ impl InMemoryPulp {
         href
     }
 
-    /// Points a distribution at a publication at once (as another console or operator might).
-    pub fn point_distribution(&self, name: &str, publication: &PublicationHref) {
-        let mut state = self.lock();
-        if let Some(entry) = state.distributions.iter_mut().find(|d| d.dist.name == name) {
-            entry.dist.publication = Some(publication.clone());
-            entry.repository = None;
-        }
-    }
-
     /// Deletes a distribution by name (as an operator might, between two calls).
     pub fn remove_distribution(&self, name: &str) {
         self.lock().distributions.retain(|d| d.dist.name != name);

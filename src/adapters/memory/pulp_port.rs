@@ -9,8 +9,8 @@ use super::pulp_state::not_found;
 use crate::adapters::pulp::task_report::sync_state;
 use crate::adapters::pulp::tasks::created_publication;
 use crate::domain::{
-    Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, SyncState, TaskHref, VersionHref,
+    DeployId, Distribution, DistributionChange, DistributionHref, Publication, PublicationHref,
+    RemoteHref, RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref,
 };
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
@@ -85,6 +85,18 @@ impl RepositoryManager for InMemoryPulp {
             .ok_or_else(not_found("RpmPublication"))
     }
 
+    async fn publications(
+        &self,
+        hrefs: &[PublicationHref],
+    ) -> Result<Vec<Publication>, UpstreamError> {
+        let _call = self.enter(format!("publications {}", hrefs.len())).await;
+        let state = self.lock();
+        Ok(hrefs
+            .iter()
+            .filter_map(|h| state.publications.get(h).cloned())
+            .collect())
+    }
+
     async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
         let _call = self.enter(format!("list_publications {id}")).await;
         let state = self.lock();
@@ -99,8 +111,12 @@ impl RepositoryManager for InMemoryPulp {
         Ok(list)
     }
 
-    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
-        let submitted = self.submit_publish(version).await;
+    async fn publish(
+        &self,
+        version: &VersionHref,
+        correlation: &DeployId,
+    ) -> WriteOutcome<PublicationHref> {
+        let submitted = self.submit_publish(version, correlation).await;
         self.finish_write(submitted, created_publication, |task| self.poll_task(task))
             .await
     }
@@ -109,10 +125,24 @@ impl RepositoryManager for InMemoryPulp {
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
+        correlation: &DeployId,
     ) -> WriteOutcome<()> {
-        let submitted = self.submit_point(distribution, publication).await;
+        let submitted = self
+            .submit_point(distribution, publication, correlation)
+            .await;
         self.finish_write(submitted, |_| Ok(()), |task| self.poll_task(task))
             .await
+    }
+
+    async fn distribution_changes(
+        &self,
+        distribution: &DistributionHref,
+        limit: u64,
+    ) -> Result<Vec<DistributionChange>, UpstreamError> {
+        let _call = self
+            .enter(format!("distribution_changes {distribution}"))
+            .await;
+        Ok(self.lock().changes_of(distribution, limit))
     }
 
     async fn start_sync(

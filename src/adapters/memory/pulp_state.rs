@@ -78,6 +78,13 @@ pub(super) struct TaskEntry {
     pub repo: Option<RepoId>,
     pub is_sync: bool,
     pub seq: u64,
+    /// When the task was created, and by which user.
+    pub created_at: DateTime<Utc>,
+    pub by: String,
+    /// The distribution the task reserved, when it changes one.
+    pub distribution: Option<DistributionHref>,
+    /// The request's correlation id (Pulp's `logging_cid`).
+    pub correlation: Option<String>,
 }
 
 #[derive(Default)]

@@ -9,12 +9,18 @@ use super::pulp::InMemoryPulp;
 use super::pulp_state::{bad_request, Effect};
 use crate::adapters::pulp::task_report::TaskReport;
 use crate::adapters::pulp::tasks::{write_outcome, PollPace};
-use crate::domain::{DistributionHref, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref};
+use crate::domain::{
+    DeployId, DistributionHref, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
+};
 use crate::ports::{UpstreamError, WriteOutcome};
 
 impl InMemoryPulp {
     /// `POST publications/rpm/rpm/`: starts publishing a version.
-    pub async fn submit_publish(&self, version: &VersionHref) -> Result<TaskHref, UpstreamError> {
+    pub async fn submit_publish(
+        &self,
+        version: &VersionHref,
+        correlation: &DeployId,
+    ) -> Result<TaskHref, UpstreamError> {
         let _call = self.enter(format!("create_publication {version}")).await;
         let invalid = || {
             bad_request(
@@ -32,14 +38,16 @@ impl InMemoryPulp {
         if !exists {
             return Err(invalid());
         }
-        Ok(state.start_task(
+        let task = state.start_task(
             self.options.task_delay,
             Effect::Publish {
                 repo: repo.clone(),
                 number,
             },
             Some(repo),
-        ))
+        );
+        state.correlate(&task, correlation);
+        Ok(task)
     }
 
     /// `PATCH <distribution>`: starts pointing a distribution at a publication.
@@ -47,6 +55,7 @@ impl InMemoryPulp {
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
+        correlation: &DeployId,
     ) -> Result<TaskHref, UpstreamError> {
         let _call = self
             .enter(format!("update_distribution {distribution} {publication}"))
@@ -63,7 +72,9 @@ impl InMemoryPulp {
             distribution: distribution.clone(),
             publication: publication.clone(),
         };
-        Ok(state.start_task(self.options.task_delay, effect, None))
+        let task = state.start_task(self.options.task_delay, effect, None);
+        state.correlate(&task, correlation);
+        Ok(task)
     }
 
     /// `POST <repository>sync/`: starts a synchronization from a remote.

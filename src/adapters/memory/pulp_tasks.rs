@@ -10,6 +10,9 @@ use crate::adapters::pulp::task_report::{ProgressReport, TaskReport, TaskState};
 use crate::domain::{RepoId, TaskHref};
 use crate::ports::UpstreamError;
 
+/// The user the console's requests run as in the in-memory Pulp.
+pub const CONSOLE_USER: &str = "console";
+
 impl State {
     /// Starts a task whose effect lands after `delay`.
     pub fn start_task(
@@ -19,6 +22,10 @@ impl State {
         repo: Option<RepoId>,
     ) -> TaskHref {
         let is_sync = matches!(effect, Effect::Sync { .. });
+        let distribution = match &effect {
+            Effect::PointDistribution { distribution, .. } => Some(distribution.clone()),
+            _ => None,
+        };
         let href = TaskHref::new(format!("{API}tasks/{}/", self.next_uuid()));
         let now = Instant::now();
         let entry = TaskEntry {
@@ -31,6 +38,10 @@ impl State {
             repo,
             is_sync,
             seq: self.counter,
+            created_at: Utc::now(),
+            by: CONSOLE_USER.to_owned(),
+            distribution,
+            correlation: None,
         };
         self.tasks.insert(href.clone(), entry);
         href

@@ -5,8 +5,8 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::DeployRecord;
-use crate::ports::{AuditError, AuditSink, Clock};
+use crate::domain::{DeployRecord, RepoId};
+use crate::ports::{AuditError, AuditReadError, AuditSink, Clock};
 
 /// Keeps every record in memory; can be told to fail, to test what a failed write does.
 #[derive(Default)]
@@ -60,6 +60,17 @@ impl AuditSink for RecordingAuditSink {
 
     async fn check_writable(&self) -> Result<(), AuditError> {
         self.failure(false)
+    }
+
+    async fn recent(
+        &self,
+        repo: &RepoId,
+        limit: usize,
+    ) -> Result<Vec<DeployRecord>, AuditReadError> {
+        let records = self.records.lock().unwrap_or_else(|p| p.into_inner());
+        let of_repo = records.iter().rev();
+        let of_repo = of_repo.filter(|r| r.repository_uuid == repo.as_str());
+        Ok(of_repo.take(limit).cloned().collect())
     }
 
     fn target(&self) -> String {

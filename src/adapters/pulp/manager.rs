@@ -12,8 +12,8 @@ use super::task_report::{sync_state, TaskReport};
 use super::tasks::{created_publication, write_outcome, PollPace};
 use super::PulpClient;
 use crate::domain::{
-    Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, SyncState, TaskHref, VersionHref,
+    DeployId, Distribution, DistributionChange, DistributionHref, Publication, PublicationHref,
+    RemoteHref, RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref,
 };
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
@@ -21,7 +21,7 @@ const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_che
                            gpgcheck,repo_gpgcheck,metadata_signing_service,latest_version_href,remote";
 const VERSION_FIELDS: &str = "pulp_href,pulp_created,number,content_summary";
 const DISTRIBUTION_FIELDS: &str = "pulp_href,name,base_path,publication";
-const PUBLICATION_FIELDS: &str = "pulp_href,repository_version";
+pub(super) const PUBLICATION_FIELDS: &str = "pulp_href,repository_version";
 /// Names per `name__in` query (a URL stays short).
 const NAMES_PER_QUERY: usize = 50;
 
@@ -76,7 +76,7 @@ impl PulpClient {
         .await
     }
 
-    fn remember(&self, publication: &Publication) {
+    pub(super) fn remember(&self, publication: &Publication) {
         if let Ok(mut cache) = self.publications.lock() {
             cache.insert(publication.href.clone(), publication.clone());
         }
@@ -187,6 +187,14 @@ impl RepositoryManager for PulpClient {
         Ok(publication)
     }
 
+    #[tracing::instrument(skip_all, fields(count = hrefs.len()))]
+    async fn publications(
+        &self,
+        hrefs: &[PublicationHref],
+    ) -> Result<Vec<Publication>, UpstreamError> {
+        self.publications_by_href(hrefs).await
+    }
+
     #[tracing::instrument(skip_all, fields(repo = %id))]
     async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
         let path = format!(
@@ -203,11 +211,16 @@ impl RepositoryManager for PulpClient {
     }
 
     #[tracing::instrument(skip_all, fields(version = %version))]
-    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
+    async fn publish(
+        &self,
+        version: &VersionHref,
+        correlation: &DeployId,
+    ) -> WriteOutcome<PublicationHref> {
         let submitted = match self.url_for("publications/rpm/rpm/") {
             Ok(url) => {
                 let body = json!({ "repository_version": version.as_str() });
-                self.start_task(Method::POST, &url, &body).await
+                self.start_task(Method::POST, &url, &body, Some(correlation))
+                    .await
             }
             Err(error) => Err(error),
         };
@@ -219,15 +232,25 @@ impl RepositoryManager for PulpClient {
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
+        correlation: &DeployId,
     ) -> WriteOutcome<()> {
         let submitted = match self.url_for(distribution.as_str()) {
             Ok(url) => {
                 let body = json!({ "publication": publication.as_str() });
-                self.start_task(Method::PATCH, &url, &body).await
+                self.start_task(Method::PATCH, &url, &body, Some(correlation))
+                    .await
             }
             Err(error) => Err(error),
         };
         self.finish_write(submitted, |_| Ok(())).await
+    }
+
+    async fn distribution_changes(
+        &self,
+        distribution: &DistributionHref,
+        limit: u64,
+    ) -> Result<Vec<DistributionChange>, UpstreamError> {
+        self.changes_of(distribution, limit).await
     }
 
     #[tracing::instrument(skip_all, fields(repo = %id, remote = %remote))]
@@ -238,7 +261,12 @@ impl RepositoryManager for PulpClient {
     ) -> Result<SyncState, UpstreamError> {
         let url = self.url_for(&format!("{}sync/", self.repo_href(id)))?;
         let task = self
-            .start_task(Method::POST, &url, &json!({ "remote": remote.as_str() }))
+            .start_task(
+                Method::POST,
+                &url,
+                &json!({ "remote": remote.as_str() }),
+                None,
+            )
             .await?;
         Ok(sync_state(&self.read_task(&task).await?))
     }

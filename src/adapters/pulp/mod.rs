@@ -13,11 +13,13 @@
 mod client;
 mod content;
 mod content_dto;
+mod distribution_tasks;
 mod dto;
 mod errors;
 mod http;
 mod manager;
 mod pagination;
+mod publication_batch;
 mod session;
 mod settings;
 mod sync_tasks;

@@ -41,6 +41,7 @@ fn routes(state: AppState) -> Router {
     Router::new()
         .route("/", get(handlers::dashboard::show))
         .route("/repos/{uuid}/versions", get(handlers::versions::show))
+        .route("/repos/{uuid}/history", get(handlers::history::show))
         .route(
             "/repos/{uuid}/versions/{n}/changes",
             get(handlers::changes::show),

@@ -33,8 +33,11 @@ pub fn read(error: &ReadError) -> StatusCode {
 /// A deploy refused before anything changed.
 pub fn refusal(refusal: &Refusal) -> StatusCode {
     match refusal {
-        Refusal::ConfirmationMismatch => StatusCode::UNPROCESSABLE_ENTITY,
+        Refusal::ConfirmationMismatch | Refusal::ReasonMissing | Refusal::ReasonTooLong(_) => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
         Refusal::UnknownVersion(_) => StatusCode::NOT_FOUND,
+        Refusal::RollbackTargetGone(_) => StatusCode::GONE,
         _ => StatusCode::CONFLICT,
     }
 }

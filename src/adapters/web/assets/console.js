@@ -42,8 +42,11 @@
     var input = m.querySelector("input[name=confirm]");
     var confirm = m.querySelector("[data-modal-confirm]");
     if (!input || !confirm) { return; }
-    // An attribute comparison: the exact text, same case, no trimming.
-    confirm.disabled = input.value !== m.getAttribute("data-confirm");
+    // An attribute comparison: the exact text, same case, no trimming; a rollback's
+    // reason must not be blank.
+    var reason = m.querySelector("input[name=reason]");
+    confirm.disabled = input.value !== m.getAttribute("data-confirm") ||
+      (reason !== null && reason.value.trim() === "");
   }
 
   function closeModal() {
@@ -74,7 +77,7 @@
 
   document.addEventListener("click", function (event) {
     if (event.target.closest && event.target.closest("[data-modal-cancel]")) { closeModal(); }
-    var deploy = event.target.closest && event.target.closest("[data-deploy-version]");
+    var deploy = event.target.closest && event.target.closest("[data-deploy-version], [data-rollback-version]");
     if (deploy) { opener = deploy; }
   });
 

@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use crate::app::deploy::{self, DeployOutcome, PreviewError};
 use crate::app::{changes, versions, AppState};
-use crate::domain::{DeployRequest, RepoId};
+use crate::domain::{DeployKind, DeployRequest, Intent, Reason, Refusal, RepoId};
 
 use super::super::errors::WebError;
 use super::super::extract::{parse_seen_live, parse_version, HxRequest, RepoPath};
@@ -16,14 +16,35 @@ use super::super::status;
 use super::super::views::deploy::{
     confirm_modal, deployed, deployed_without_list, failure_message, message_modal,
 };
+use super::super::views::history::overwrite_warning;
 use super::super::views::layout::{back_link, notice, page};
 
 #[derive(Deserialize)]
 pub struct VersionQuery {
     version: Option<String>,
+    /// `1` for a rollback (the history page's links).
+    rollback: Option<String>,
 }
 
-/// GET /repos/{uuid}/deploy/confirm?version=N: the preview in the type-to-confirm modal.
+/// `rollback=1` asks for a rollback; anything else (or nothing) is a deploy.
+fn kind_of(rollback: Option<&str>) -> DeployKind {
+    if rollback == Some("1") {
+        DeployKind::Rollback
+    } else {
+        DeployKind::Deploy
+    }
+}
+
+/// The intent of a submitted form: a rollback needs its reason.
+fn intent_of(rollback: Option<&str>, reason: Option<&str>) -> Result<Intent, Refusal> {
+    match kind_of(rollback) {
+        DeployKind::Deploy => Ok(Intent::Deploy),
+        DeployKind::Rollback => Reason::parse(reason.unwrap_or_default()).map(Intent::Rollback),
+    }
+}
+
+/// GET /repos/{uuid}/deploy/confirm?version=N[&rollback=1]: the preview in the
+/// type-to-confirm modal (a rollback's asks for a reason too).
 pub async fn confirm(
     State(state): State<AppState>,
     RepoPath(id): RepoPath,
@@ -31,10 +52,12 @@ pub async fn confirm(
 ) -> Result<Response, WebError> {
     let Query(query) = query.map_err(WebError::rejected)?;
     let target = parse_version(query.version.as_deref())?;
-    Ok(match deploy::preview(&state, &id, target).await {
-        Ok(plan) => {
-            let changes = changes::deploy_changes(&state, &plan).await;
-            confirm_modal(&plan, &changes, None).into_response()
+    let kind = kind_of(query.rollback.as_deref());
+    Ok(match deploy::preview(&state, &id, target, kind).await {
+        Ok(preview) => {
+            let warning = preview.overwrites.as_ref().map(overwrite_warning);
+            let changes = changes::deploy_changes(&state, &preview.plan).await;
+            confirm_modal(&preview.plan, kind, &changes, warning).into_response()
         }
         Err(error) => {
             let code = match &error {
@@ -53,6 +76,9 @@ pub struct DeployForm {
     confirm: Option<String>,
     /// What production served when the preview was shown (`none` or a number).
     live: Option<String>,
+    /// `1` for a rollback, which requires `reason`.
+    rollback: Option<String>,
+    reason: Option<String>,
 }
 
 /// POST /repos/{uuid}/deploy with `version` and `confirm`.
@@ -63,12 +89,21 @@ pub async fn submit(
     form: Result<Form<DeployForm>, FormRejection>,
 ) -> Result<Response, WebError> {
     let Form(form) = form.map_err(WebError::rejected)?;
-    let request = DeployRequest {
-        target: parse_version(form.version.as_deref())?,
-        confirm: form.confirm.unwrap_or_default(),
-        seen_live: parse_seen_live(form.live.as_deref())?,
+    let target = parse_version(form.version.as_deref())?;
+    let seen_live = parse_seen_live(form.live.as_deref())?;
+    let outcome = match intent_of(form.rollback.as_deref(), form.reason.as_deref()) {
+        Ok(intent) => {
+            let confirm = form.confirm.unwrap_or_default();
+            let request = DeployRequest {
+                target,
+                confirm,
+                seen_live,
+                intent,
+            };
+            deploy::deploy(&state, &id, &request).await
+        }
+        Err(refusal) => DeployOutcome::Refused(refusal),
     };
-    let outcome = deploy::deploy(&state, &id, &request).await;
     if let DeployOutcome::Deployed { plan, audit, .. } = &outcome {
         if !hx {
             return Ok(Redirect::to(&format!("/repos/{id}/versions")).into_response());
@@ -146,6 +181,21 @@ fn failure_page(id: &RepoId, title: &str, message: Markup) -> Markup {
 mod tests {
     use super::*;
     use crate::ports::UpstreamError;
+
+    #[test]
+    fn only_rollback_1_asks_for_a_rollback_and_it_needs_a_reason() {
+        assert_eq!(kind_of(Some("1")), DeployKind::Rollback);
+        assert_eq!(kind_of(Some("yes")), DeployKind::Deploy);
+        assert_eq!(kind_of(None), DeployKind::Deploy);
+        assert_eq!(intent_of(None, Some("ignored")), Ok(Intent::Deploy));
+        assert_eq!(intent_of(Some("1"), None), Err(Refusal::ReasonMissing));
+        assert_eq!(
+            intent_of(Some("1"), Some("  ")),
+            Err(Refusal::ReasonMissing)
+        );
+        let intent = intent_of(Some("1"), Some(" v9 broke yum ")).unwrap();
+        assert_eq!(intent.reason(), Some("v9 broke yum"));
+    }
 
     #[test]
     fn a_message_ends_with_exactly_one_period() {

@@ -2,7 +2,7 @@
 
 use maud::{html, Markup};
 
-use crate::app::dashboard::Dashboard;
+use crate::app::dashboard::{Dashboard, DashboardRow};
 
 use super::layout::{notice, page};
 use super::sync_cell::{latest_version, sync_cell};
@@ -21,19 +21,21 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
             }
             @if let Some(error) = &board.error { (notice("error", Some("page-error"), html! { (error) })) }
             @if let Some(error) = &board.sync_error { (notice("warn", None, html! { (error) })) }
+            @if let Some(error) = &board.production_error { (notice("warn", None, html! { (error) })) }
             div.table-wrap {
                 table.repos {
-                    thead { tr { th scope="col" { "Repository" } th scope="col" { "Verification" } th.num scope="col" { "Latest" } th scope="col" { "Synchronization" } } }
+                    thead { tr { th scope="col" { "Repository" } th scope="col" { "Verification" } th.num scope="col" { "Latest" } th scope="col" { "Production" } th scope="col" { "Synchronization" } } }
                     tbody {
                         @for row in &board.rows {
                             tr data-repo=(row.id) {
                                 th scope="row" { a href={ "/repos/" (row.id) "/versions" } { bdi { (row.name) } } }
                                 td { span.badge data-badge=(row.badge.as_str()) { (row.badge.text()) } }
                                 td.num { (latest_version(&row.id, row.sync.latest, false)) }
+                                (production_cell(row))
                                 td.sync { (sync_cell(&row.id, &row.sync)) }
                             }
                         }
-                        @if board.rows.is_empty() && board.error.is_none() { tr { td colspan="4" .muted { "No repositories." } } }
+                        @if board.rows.is_empty() && board.error.is_none() { tr { td colspan="5" .muted { "No repositories." } } }
                     }
                 }
             }
@@ -46,6 +48,26 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
             }
         },
     )
+}
+
+/// What production serves, "latest not deployed", drift, and the link to the history.
+fn production_cell(row: &DashboardRow) -> Markup {
+    let serving = row
+        .serving()
+        .map(|n| n.get().to_string())
+        .unwrap_or_default();
+    html! {
+        td.production data-production-version=(serving) {
+            @match &row.production.serving {
+                Ok(Some(n)) => { (n.label()) }
+                Ok(None) => { span.muted { "nothing" } }
+                Err(_) => { span.muted { "unknown" } }
+            }
+            @if row.latest_not_deployed() { " " span.badge.warn data-latest-not-deployed { "latest not deployed" } }
+            @if row.production.drift { " " span.badge.warn data-drift title="Production was changed outside the console" { "changed outside" } }
+            " " a.history-link href={ "/repos/" (row.id) "/history" } { "history" }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -61,6 +83,7 @@ mod tests {
             limit,
             error: None,
             sync_error: None,
+            production_error: None,
         }
     }
 

@@ -7,7 +7,9 @@ use maud::{html, Markup};
 use crate::app::deploy::DeployStep;
 use crate::app::deploy::StepError;
 use crate::app::versions::VersionsPage;
-use crate::domain::{signed, DeployPlan, ProductionChanged, TaskHref, VersionDiff};
+use crate::domain::{
+    signed, DeployKind, DeployPlan, ProductionChanged, TaskHref, VersionDiff, REASON_MAX_CHARS,
+};
 use crate::ports::{AuditError, UpstreamError};
 
 use super::changes::{diff_summary, SUMMARY_LIMIT};
@@ -18,12 +20,14 @@ use super::layout::notice;
 use super::versions::version_list;
 
 /// The preview and the type-to-confirm modal. `error` is shown inside it (a refused or
-/// failed attempt stays where the operator is looking).
+/// failed attempt stays where the operator is looking). A rollback's asks for a reason.
 pub fn confirm_modal(
     plan: &DeployPlan,
+    kind: DeployKind,
     changes: &Result<Arc<VersionDiff>, UpstreamError>,
     error: Option<Markup>,
 ) -> Markup {
+    let rollback = kind == DeployKind::Rollback;
     let name = plan.confirmation_text();
     let current = plan
         .current
@@ -38,7 +42,7 @@ pub fn confirm_modal(
         div.modal-backdrop {
             div.modal id="deploy-modal" role="dialog" aria-modal="true" aria-labelledby="deploy-title"
                 data-confirm=(name) {
-                h2 id="deploy-title" { "Deploy to production" }
+                h2 id="deploy-title" { @if rollback { "Roll production back to " (plan.target_number().label()) } @else { "Deploy to production" } }
                 dl.preview {
                     div { dt { "Change" } dd { span.from { (current) } " \u{2192} " span.to { (target.label()) } } }
                     div { dt { "Net packages" } dd { span class=(net_class) data-net=(plan.net_change) { (signed(plan.net_change)) } } }
@@ -50,6 +54,7 @@ pub fn confirm_modal(
                 form.confirm-form hx-post={ "/repos/" (plan.repo.id) "/deploy" } hx-target="#modal-host" hx-swap="innerHTML" {
                     input type="hidden" name="version" value=(target.get());
                     input type="hidden" name="live" value=(plan.current.map_or_else(|| "none".to_owned(), |n| n.get().to_string()));
+                    @if rollback { (reason_field()) }
                     label for="confirm-input" {
                         "Type the repository name " code.repo-name { bdi { (name) } } " to confirm"
                     }
@@ -77,6 +82,15 @@ fn deploy_changes(plan: &DeployPlan, changes: &Result<Arc<VersionDiff>, Upstream
             html! { "Could not read which packages and advisories this deploy changes: " (error)
             ". The deploy itself does not depend on it." },
         ),
+    }
+}
+
+/// A rollback's required reason (kept in the audit line).
+fn reason_field() -> Markup {
+    html! {
+        input type="hidden" name="rollback" value="1";
+        label for="reason-input" { "Reason for the rollback (required, kept in the audit log)" }
+        input id="reason-input" name="reason" type="text" required maxlength=(REASON_MAX_CHARS) autocomplete="off";
     }
 }
 

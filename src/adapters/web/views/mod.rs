@@ -5,6 +5,7 @@ pub mod client_checks;
 pub mod compare;
 pub mod dashboard;
 pub mod deploy;
+pub mod history;
 pub mod layout;
 pub mod sync_cell;
 pub mod versions;

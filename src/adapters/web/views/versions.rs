@@ -18,7 +18,8 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
                 (back_link())
                 h1 { bdi { (data.repo_name) } }
             }
-            p.muted { "Repository " code { (data.uuid) } }
+            p.muted { "Repository " code { (data.uuid) } " \u{2014} " a href={ "/repos/" (data.uuid) "/history" } data-history-link { "production history" } }
+            @if let Some(drift) = &data.drift { (super::history::drift_banner(drift)) }
             @if let Some(error) = &data.error {
                 (notice("error", Some("page-error"), html! { strong { "Could not load this repository. " } (error) }))
             }

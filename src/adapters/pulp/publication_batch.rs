@@ -1,0 +1,66 @@
+//! Several publications by href in few calls: the ones not already known (publications
+//! never change, so each is read once) are asked for `PUBLICATIONS_PER_QUERY` at a time
+//! with `publications/rpm/rpm/?pulp_href__in=<a>,<b>,…`, concurrently.
+
+use futures::future::try_join_all;
+
+use super::dto::PublicationDto;
+use super::manager::PUBLICATION_FIELDS;
+use super::pagination::with_query;
+use super::PulpClient;
+use crate::domain::{Publication, PublicationHref};
+use crate::ports::UpstreamError;
+
+/// Hrefs per query (about 75 characters each: the URL stays far below 8 KB).
+const PUBLICATIONS_PER_QUERY: usize = 40;
+
+impl PulpClient {
+    pub(super) async fn publications_by_href(
+        &self,
+        hrefs: &[PublicationHref],
+    ) -> Result<Vec<Publication>, UpstreamError> {
+        let (mut known, missing): (Vec<Publication>, Vec<PublicationHref>) = {
+            let cache = self.publications.lock().map_err(|_| {
+                UpstreamError::BadResponse("the publication cache is unusable".into())
+            })?;
+            let mut known = Vec::new();
+            let mut missing = Vec::new();
+            for href in hrefs {
+                match cache.get(href) {
+                    Some(publication) => known.push(publication.clone()),
+                    None if !missing.contains(href) => missing.push(href.clone()),
+                    None => {}
+                }
+            }
+            (known, missing)
+        };
+        let batches = missing
+            .chunks(PUBLICATIONS_PER_QUERY)
+            .map(|batch| self.publication_batch(batch));
+        for found in try_join_all(batches).await? {
+            found.iter().for_each(|p| self.remember(p));
+            known.extend(found);
+        }
+        Ok(known)
+    }
+
+    async fn publication_batch(
+        &self,
+        batch: &[PublicationHref],
+    ) -> Result<Vec<Publication>, UpstreamError> {
+        let hrefs: Vec<&str> = batch.iter().map(PublicationHref::as_str).collect();
+        let url = with_query(
+            &self.url_for("publications/rpm/rpm/")?,
+            &[
+                ("pulp_href__in", &hrefs.join(",")),
+                ("fields", PUBLICATION_FIELDS),
+                ("limit", &PUBLICATIONS_PER_QUERY.to_string()),
+            ],
+        );
+        let page: super::dto::PageDto<PublicationDto> = self.get_json(&url).await?;
+        page.results
+            .into_iter()
+            .map(PublicationDto::into_domain)
+            .collect()
+    }
+}

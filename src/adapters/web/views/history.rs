@@ -1,0 +1,184 @@
+//! The history page (production's changes, newest first, with rollback) and the drift banner.
+
+use maud::{html, Markup};
+
+use crate::app::history::HistoryPage;
+use crate::domain::{
+    ChangeState, DeployKind, Drift, EntryOutcome, HistoryEntry, Origin, ProductionChanged,
+};
+
+use super::layout::{back_link, notice, page};
+
+/// The full history page.
+pub fn history_page(data: &HistoryPage) -> Markup {
+    page(
+        &format!("History of {}", data.repo_name),
+        html! {
+            div.title-row {
+                (back_link())
+                h1 { "History of " bdi { (data.repo_name) } }
+            }
+            p.muted {
+                "Production: " (data.distribution.as_deref().unwrap_or("none known"))
+                " \u{2014} serves " (data.serving.map_or_else(|| "nothing".to_owned(), |n| n.label()))
+                " \u{2014} " a href={ "/repos/" (data.uuid) "/versions" } { "versions" }
+            }
+            @if let Some(drift) = &data.drift { (drift_banner(drift)) }
+            @if let Some(why) = &data.audit_unreadable {
+                (notice("warn", Some("audit-unreadable"), html! { "The console's deploys are not listed: " (why) "." }))
+            }
+            @if let Some(why) = &data.upstream_unreadable {
+                (notice("warn", Some("upstream-unreadable"), html! { "Changes made outside the console are not listed: Pulp's record could not be read: " (why) }))
+            }
+            div id="banner-area" {}
+            @if data.entries.is_empty() {
+                p.muted id="history-empty" { "No change of production is recorded." }
+            }
+            ol.history {
+                @for entry in &data.entries { (history_entry(data, entry)) }
+            }
+            div id="modal-host" {}
+        },
+    )
+}
+
+fn history_entry(data: &HistoryPage, entry: &HistoryEntry) -> Markup {
+    let deploy_id = match &entry.origin {
+        Origin::Console { deploy_id, .. } => Some(deploy_id.as_str()),
+        Origin::Outside => None,
+    };
+    html! {
+        li.history-entry data-history-entry data-deploy-id=[deploy_id] data-outside=[deploy_id.is_none().then_some("true")] {
+            div.history-head {
+                time datetime=(entry.at.to_rfc3339()) { (entry.at.format("%Y-%m-%d %H:%M:%S UTC")) }
+                " " strong { (label(entry)) } " by " bdi.who { (entry.who) }
+            }
+            div.history-change {
+                span.from { (version(entry.from)) } " \u{2192} " span.to { (version(entry.to)) }
+                " \u{2014} " span.outcome data-outcome=(outcome_key(entry.outcome)) { (outcome_text(entry.outcome)) }
+            }
+            @if let Origin::Console { reason: Some(reason), .. } = &entry.origin {
+                div.history-reason { "Reason: " q { (reason) } }
+            }
+            @if let Some(task) = &entry.task { div.muted { "Pulp task " code { (task) } } }
+            (rollback_button(data, entry))
+        }
+    }
+}
+
+fn rollback_button(data: &HistoryPage, entry: &HistoryEntry) -> Markup {
+    let Some(n) = entry
+        .served()
+        .filter(|n| Some(*n) != data.serving.map(|s| s.get()))
+    else {
+        return html! {};
+    };
+    html! {
+        @if data.existing.contains(&n) {
+            button.ghost type="button" data-rollback-version=(n)
+                hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (n) "&rollback=1" }
+                hx-target="#modal-host" hx-swap="innerHTML" { "Roll back to v" (n) }
+        } @else {
+            button.ghost type="button" data-rollback-version=(n) disabled
+                title="Pulp no longer has this version (retain_repo_versions deleted it)" {
+                "Roll back to v" (n) " (deleted by Pulp)"
+            }
+        }
+    }
+}
+
+fn label(entry: &HistoryEntry) -> &'static str {
+    match &entry.origin {
+        Origin::Console {
+            kind: DeployKind::Deploy,
+            ..
+        } => "Deploy",
+        Origin::Console {
+            kind: DeployKind::Rollback,
+            ..
+        } => "Rollback",
+        Origin::Outside => "Changed outside the console",
+    }
+}
+
+fn version(n: Option<u64>) -> String {
+    n.map_or_else(|| "unknown".to_owned(), |n| format!("v{n}"))
+}
+
+fn outcome_key(outcome: EntryOutcome) -> &'static str {
+    match outcome {
+        EntryOutcome::Deployed | EntryOutcome::Upstream(ChangeState::Completed) => "deployed",
+        EntryOutcome::Failed(_)
+        | EntryOutcome::Upstream(ChangeState::Failed | ChangeState::Canceled) => "failed",
+        EntryOutcome::Unfinished | EntryOutcome::Upstream(ChangeState::Unfinished) => "unfinished",
+    }
+}
+
+fn outcome_text(outcome: EntryOutcome) -> &'static str {
+    match outcome {
+        EntryOutcome::Deployed => "deployed",
+        EntryOutcome::Failed(ProductionChanged::No) => "failed; production not changed",
+        EntryOutcome::Failed(ProductionChanged::Yes) => "failed; production changed",
+        EntryOutcome::Failed(ProductionChanged::Unknown) => {
+            "failed; whether production changed is unknown"
+        }
+        EntryOutcome::Unfinished => {
+            "started, no outcome recorded (under way, or the console stopped)"
+        }
+        EntryOutcome::Upstream(ChangeState::Completed) => "applied by Pulp",
+        EntryOutcome::Upstream(ChangeState::Failed) => "failed in Pulp",
+        EntryOutcome::Upstream(ChangeState::Canceled) => "canceled in Pulp",
+        EntryOutcome::Upstream(ChangeState::Unfinished) => "under way in Pulp",
+    }
+}
+
+/// Production was changed behind the console's back: who and when, from Pulp's record.
+pub fn drift_banner(drift: &Drift) -> Markup {
+    notice(
+        "warn",
+        Some("drift-banner"),
+        html! {
+            span data-drift {
+                strong { "Production was changed outside the console. " }
+                @match &drift.change {
+                    Some(change) => {
+                        "Pulp user " bdi { (change.by) } " changed the production distribution at "
+                        time datetime=(change.at.to_rfc3339()) { (change.at.format("%Y-%m-%d %H:%M:%S UTC")) }
+                        " (task " code { (change.task) } "). "
+                    }
+                    None => { "It no longer serves what the console's last deploy set. " }
+                }
+                "The next deploy will overwrite this change."
+            }
+        },
+    )
+}
+
+/// The history page when the repository or production could not be read.
+pub fn unreadable_page(id: &crate::domain::RepoId, why: &str) -> Markup {
+    page(
+        "History",
+        html! {
+            div.title-row { (back_link()) h1 { "History" } }
+            (notice("error", Some("page-error"), html! { strong { "Could not load the history. " } (why) }))
+            p { a href={ "/repos/" (id) "/versions" } { "Back to the versions" } }
+        },
+    )
+}
+
+/// In the confirmation: this deploy overwrites a change made outside the console.
+pub fn overwrite_warning(drift: &Drift) -> Markup {
+    notice(
+        "warn",
+        Some("overwrite-warning"),
+        html! {
+            span data-overwrites-outside-change {
+                strong { "This deploy will overwrite a change made outside the console" }
+                @if let Some(change) = &drift.change {
+                    " (by Pulp user " bdi { (change.by) } " at " (change.at.format("%Y-%m-%d %H:%M:%S UTC")) ")"
+                }
+                "."
+            }
+        },
+    )
+}
