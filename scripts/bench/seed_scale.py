@@ -22,17 +22,26 @@ BASE = os.environ["PULP_BASE_URL"].rstrip("/")
 API = BASE + "/pulp/api/v3/"
 
 
-def session():
-    s = requests.Session()
+def login(s):
+    s.cookies.clear()
+    s.headers.pop("X-CSRFToken", None)
     r = s.post(API + "login/", auth=(os.environ["PULP_USERNAME"], os.environ["PULP_PASSWORD"]))
     r.raise_for_status()
     s.headers["X-CSRFToken"] = s.cookies["csrftoken"]
+
+
+def session():
+    s = requests.Session()
+    login(s)
     return s
 
 
 def call(s, method, path, **kw):
     url = path if path.startswith("http") else (BASE + path if path.startswith("/") else API + path)
     r = s.request(method, url, **kw)
+    if r.status_code == 401:  # the session was ended (the test suite clears Pulp's sessions)
+        login(s)
+        r = s.request(method, url, **kw)
     if r.status_code >= 400:
         sys.exit(f"{method} {url} -> {r.status_code}: {r.text[:500]}")
     return r.json() if r.text else {}
