@@ -11,6 +11,7 @@ mod console_dashboard;
 mod console_versions;
 mod contract;
 mod deploy;
+mod history;
 mod memory;
 mod support;
 #[path = "../common/web.rs"]
