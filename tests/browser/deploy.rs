@@ -176,7 +176,7 @@ pub async fn failed_deploy(b: &Browser, app: &App) {
     );
     app.pulp.clear(Op::UpdateDistribution);
 
-    // A repository that cannot be read: the page says so where the list would be.
+    // A repository Pulp does not have: the page says so, and lists no version.
     b.goto("/repos/0190a0b0-0000-7000-8000-00000000dead/versions")
         .await;
     let (text, versions): (String, usize) = b
@@ -187,7 +187,7 @@ pub async fn failed_deploy(b: &Browser, app: &App) {
         )
         .await;
     assert!(
-        text.contains("Could not load this repository"),
+        text.contains("Pulp has no RPM repository"),
         "page error: {text:?}"
     );
     assert_eq!(versions, 0, "no versions are listed");

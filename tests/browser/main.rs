@@ -10,6 +10,7 @@ mod browser;
 mod dashboard;
 mod deploy;
 mod driver;
+mod history;
 mod look;
 mod versions;
 mod world;
@@ -84,6 +85,12 @@ async fn run_all(
         "deploy with the keyboard",
         &[],
         deploy::deploy_with_keyboard(b, app)
+    );
+    scenario!(
+        b,
+        "rollback from the history page",
+        &[],
+        history::rollback_from_history(b, app)
     );
     scenario!(
         b,
