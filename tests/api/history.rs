@@ -182,3 +182,31 @@ async fn the_dashboard_shows_production_latest_not_deployed_and_drift() {
     let html = app.get("/").await.html();
     assert_eq!(row(&html, &app.fixture.base_os), ("4".into(), false, false));
 }
+
+#[tokio::test]
+async fn the_dashboard_warns_when_retention_will_delete_the_live_or_previous_version() {
+    let app = spawn_app().await;
+    let id = &app.fixture.base_os;
+    let warning = |html: &scraper::Html| {
+        select(
+            html,
+            &format!("tr[data-repo='{id}'] [data-retention-warning]"),
+        )
+        .first()
+        .map(|w| (text(w), attr(w, "title").to_owned()))
+    };
+    // v4 is the newest and v2 is live: keeping 6, v2 survives 3 more versions.
+    app.memory.set_retain_versions(id, Some(6));
+    assert_eq!(warning(&app.get("/").await.html()), None);
+    app.memory.set_retain_versions(id, Some(5));
+    let (shown, title) = warning(&app.get("/").await.html()).expect("v2 is at risk");
+    assert!(shown.contains("v2 (live)"), "{shown}");
+    assert!(title.contains("retain_repo_versions = 5"), "{title}");
+    // After a deploy of v4, the previous production version (v2) is the rollback target.
+    assert_eq!(app.deploy(id, "4", "base-os").await.status, 200);
+    let (shown, _) = warning(&app.get("/").await.html()).expect("v2 is still needed");
+    assert!(
+        shown.contains("v2 (previous production") && !shown.contains("live"),
+        "{shown}"
+    );
+}

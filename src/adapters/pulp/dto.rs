@@ -45,6 +45,7 @@ pub(crate) struct RepositoryDto {
     repo_gpgcheck: Option<Value>,
     latest_version_href: Option<String>,
     remote: Option<String>,
+    retain_repo_versions: Option<u64>,
 }
 
 impl RepositoryDto {
@@ -79,6 +80,7 @@ impl RepositoryDto {
             verification,
             latest_version: self.latest_version_href.map(VersionHref::new),
             remote: self.remote.map(RemoteHref::new),
+            retain_versions: self.retain_repo_versions,
         })
     }
 }
