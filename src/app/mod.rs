@@ -8,6 +8,7 @@ mod deploy_lock;
 mod deploy_steps;
 pub mod facts;
 pub mod history;
+mod preview;
 pub mod production_record;
 pub mod state;
 pub mod sync;
