@@ -136,6 +136,21 @@ async fn deploy_rollback_and_an_outside_patch_show_in_history_and_drift() {
     )[0];
     assert_eq!(attr(cell, "data-production-version"), "2");
     assert!(!super::console::select_in(cell, "[data-drift]").is_empty());
+
+    let mut runs = Vec::new();
+    for _ in 0..10 {
+        let started = std::time::Instant::now();
+        assert_eq!(
+            console.get(&format!("/repos/{id}/history")).await.status,
+            200
+        );
+        runs.push(started.elapsed());
+    }
+    let median = super::console::median_ms(runs);
+    println!(
+        "TIMING history page (rc-history, {} entries): median of 10 = {median:.1} ms",
+        entries.len()
+    );
 }
 
 #[tokio::test]
