@@ -210,3 +210,29 @@ async fn the_dashboard_warns_when_retention_will_delete_the_live_or_previous_ver
         "{shown}"
     );
 }
+
+#[tokio::test]
+async fn when_pulps_record_cannot_be_read_the_console_entries_still_show_and_the_page_says_so() {
+    let app = spawn_app().await;
+    let id = &app.fixture.base_os;
+    assert_eq!(app.deploy(id, "4", "base-os").await.status, 200);
+    app.pulp.set(
+        repo_console::adapters::memory::Op::DistributionChanges,
+        repo_console::adapters::memory::Fault::Http(500),
+    );
+    let reply = app.get(&format!("/repos/{id}/history")).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let html = reply.html();
+    let warning = text(&select(&html, "#upstream-unreadable")[0]);
+    assert!(
+        warning.contains("not listed") && warning.contains("500"),
+        "{warning}"
+    );
+    assert_eq!(
+        select(&html, "[data-history-entry][data-deploy-id]").len(),
+        1
+    );
+    // Production as the console left it: no drift claimed without Pulp's record.
+    let versions = app.get(&format!("/repos/{id}/versions")).await.html();
+    assert!(select(&versions, "[data-drift]").is_empty());
+}
