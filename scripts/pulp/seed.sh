@@ -304,6 +304,18 @@ ensure_repo_remote "$repo" \
 repo="$(ensure_repo rc-broken-mirror '{}')"
 ensure_repo_remote "$repo" "$(ensure_remote rc-broken-remote "http://127.0.0.1:9/nothing/")"
 
+# --- History (issue 13): a repository whose production the history tests change ---
+# rc-history: verified, v1..v3, a publication of each; rc-history-prod -> pub(v1).
+seed_history() {
+  local repo
+  repo="$(ensure_repo rc-history "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  ensure_versions "$repo" "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
+  ensure_publication "$repo" 2 >/dev/null
+  ensure_publication "$repo" 3 >/dev/null
+  ensure_distribution rc-history-prod publication "$(ensure_publication "$repo" 1)"
+}
+seed_history
+
 # --- Summary -------------------------------------------------------------------
 echo "Seeded Pulp at $PULP_BASE_URL:"
 repos="$(api GET "repositories/rpm/rpm/?ordering=name&fields=name,pulp_href,latest_version_href,remote&limit=1000")"

@@ -2,14 +2,16 @@
 //! one list of the distributions and one read of their publications by href (a few hrefs
 //! per call, none for publications already read), whatever the number of rows. Drift is
 //! judged per row on the audit lines alone (no upstream call): production no longer
-//! serves the publication the console's last change set.
+//! serves the publication the console's last change set. So is the previous production
+//! version, for the `retain_repo_versions` warning.
 
 use std::collections::HashMap;
 
 use futures::future::join_all;
 
 use crate::domain::{
-    detect_drift, production_state, Publication, PublicationHref, RepoId, Repository, VersionNumber,
+    detect_drift, production_state, retention_risk, Distribution, Publication, PublicationHref,
+    RepoId, Repository, RetentionRisk, VersionHref, VersionNumber,
 };
 use crate::ports::UpstreamError;
 
@@ -24,6 +26,8 @@ pub struct RowProduction {
     pub serving: Result<Option<VersionNumber>, String>,
     /// Production was changed outside the console.
     pub drift: bool,
+    /// Pulp's `retain_repo_versions` will delete the live or the previous version soon.
+    pub retention: Option<RetentionRisk>,
 }
 
 impl Default for RowProduction {
@@ -31,6 +35,7 @@ impl Default for RowProduction {
         Self {
             serving: Err("production could not be read".into()),
             drift: false,
+            retention: None,
         }
     }
 }
@@ -53,22 +58,47 @@ pub async fn production_of_rows(
         .map(|p| (p.href.clone(), p))
         .collect();
     let rows = repos.iter().map(|repo| async {
-        let configured = state
-            .production
-            .get(repo.display_name())
-            .map(String::as_str);
-        let production = production_state(&repo.id, configured, &distributions, &publications);
-        let serving = production.deployed.as_ref().map(|d| d.number);
-        let drift = match production.target {
-            Ok(target) => {
-                let records = state.audit.recent(&repo.id, AUDIT_LINES).await;
-                let serves = target.distribution().publication.as_ref();
-                records.is_ok_and(|records| detect_drift(&records, &[], serves).is_some())
-            }
-            Err(_) => false,
-        };
-        let serving = Ok(serving);
-        (repo.id.clone(), RowProduction { serving, drift })
+        let production = row_production(state, repo, &distributions, &publications).await;
+        (repo.id.clone(), production)
     });
     Ok(join_all(rows).await.into_iter().collect())
+}
+
+/// One row: what production serves; drift and the retention risk from the audit lines.
+async fn row_production(
+    state: &AppState,
+    repo: &Repository,
+    distributions: &[Distribution],
+    publications: &HashMap<PublicationHref, Publication>,
+) -> RowProduction {
+    let configured = state
+        .production
+        .get(repo.display_name())
+        .map(String::as_str);
+    let production = production_state(&repo.id, configured, distributions, publications);
+    let serving = production.deployed.as_ref().map(|d| d.number);
+    let Ok(target) = production.target else {
+        return RowProduction {
+            serving: Ok(serving),
+            drift: false,
+            retention: None,
+        };
+    };
+    let records = state
+        .audit
+        .recent(&repo.id, AUDIT_LINES)
+        .await
+        .unwrap_or_default();
+    let serves = target.distribution().publication.as_ref();
+    let previous = records
+        .iter()
+        .find(|r| Some(r.target_version) == serving.map(VersionNumber::get))
+        .and_then(|r| r.previous_version)
+        .map(VersionNumber::new);
+    let latest = repo.latest_version.as_ref().and_then(VersionHref::number);
+    RowProduction {
+        serving: Ok(serving),
+        drift: !records.is_empty() && detect_drift(&records, &[], serves).is_some(),
+        retention: retention_risk(repo.retain_versions, latest, serving, previous),
+    }
 }

@@ -5,26 +5,16 @@
 
 use crate::domain::TaskHref;
 use crate::domain::{
-    check_request, plan_deploy, refusal_for, AuditOutcome, DeployId, DeployKind, DeployPlan,
-    DeployRecord, DeployRequest, Drift, Intent, ProductionChanged, PublicationHref, Refusal,
-    RepoId, VersionNumber,
+    check_request, AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest, Intent,
+    ProductionChanged, PublicationHref, Refusal, RepoId,
 };
 use crate::ports::AuditError;
 
 pub use super::deploy_steps::StepError;
 use super::deploy_steps::{ensure_unmoved, point_production, publish, StepFailure};
 use super::facts::{deploy_facts, ReadError};
-use super::production_record::ProductionRecord;
+pub use super::preview::{preview, Preview, PreviewError};
 use super::state::AppState;
-
-/// Why a preview cannot be shown.
-#[derive(Debug, thiserror::Error)]
-pub enum PreviewError {
-    #[error(transparent)]
-    Refused(#[from] Refusal),
-    #[error(transparent)]
-    Unreadable(#[from] ReadError),
-}
 
 /// Why a deploy did not start: nothing was changed upstream and nothing was audited.
 #[derive(Debug, thiserror::Error)]
@@ -35,30 +25,6 @@ pub enum NotStarted {
     /// The audit log cannot take the deploy's lines.
     #[error("Deploy refused: {0}. Fix the audit log first.")]
     AuditUnavailable(AuditError),
-}
-
-/// What the confirmation shows before a deploy.
-#[derive(Debug)]
-pub struct Preview {
-    pub plan: DeployPlan,
-    /// Set when production was changed outside the console: the deploy overwrites it.
-    pub overwrites: Option<Drift>,
-}
-
-/// The preview of a deploy (or of a rollback: `kind`): what would change, with the text
-/// to type, and whether it overwrites a change made outside the console.
-#[tracing::instrument(skip_all, fields(repo = %id, target = %target, ?kind))]
-pub async fn preview(
-    state: &AppState,
-    id: &RepoId,
-    target: VersionNumber,
-    kind: DeployKind,
-) -> Result<Preview, PreviewError> {
-    let facts = deploy_facts(state, state.reads.as_ref(), id).await?;
-    let plan = plan_deploy(&facts, target).map_err(|refusal| refusal_for(kind, refusal))?;
-    let record = ProductionRecord::read(state, id, Some(&plan.distribution)).await;
-    let overwrites = record.drift(&plan.distribution);
-    Ok(Preview { plan, overwrites })
 }
 
 /// The step of a deploy that failed.

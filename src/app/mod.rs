@@ -10,6 +10,7 @@ mod deploy_steps;
 pub mod diff_cache;
 pub mod facts;
 pub mod history;
+mod preview;
 pub mod production_record;
 pub mod state;
 pub mod sync;

@@ -115,6 +115,7 @@ mod tests {
                 verification: Default::default(),
                 latest_version: None,
                 remote: None,
+                retain_versions: None,
             },
             target: RepoVersion {
                 href: VersionHref::new(format!("{href}versions/7/")),

@@ -49,6 +49,7 @@ fn verified_repo() -> Repository {
         },
         latest_version: None,
         remote: None,
+        retain_versions: None,
     }
 }
 

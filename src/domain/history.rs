@@ -59,6 +59,17 @@ impl HistoryEntry {
             _ => None,
         }
     }
+
+    /// The version this entry offers to roll back to, given what production serves now:
+    /// the version it set, when that is not the live one; for the change that set the live
+    /// version, the version served before it (undo).
+    pub fn rollback_target(&self, serving: Option<u64>) -> Option<u64> {
+        match self.served() {
+            Some(set) if Some(set) != serving => Some(set),
+            Some(_) => self.from.filter(|from| Some(*from) != serving),
+            None => None,
+        }
+    }
 }
 
 /// Merges the audit lines of one repository (newest first) with upstream's changes of its

@@ -173,3 +173,24 @@ fn a_later_console_change_is_not_an_outside_change() {
         None
     );
 }
+
+#[test]
+fn a_past_entry_offers_its_version_and_the_live_ones_change_offers_undo() {
+    let (records, changes) = deploy_then_outside();
+    let history = build_history(&records, &changes, Some(VersionNumber::new(1)));
+    assert_eq!(
+        history[0].rollback_target(Some(1)),
+        None,
+        "live, and what it replaced is unknown"
+    );
+    assert_eq!(
+        history[1].rollback_target(Some(1)),
+        Some(3),
+        "the version it set"
+    );
+    assert_eq!(
+        history[1].rollback_target(Some(3)),
+        Some(2),
+        "undo: the version before"
+    );
+}

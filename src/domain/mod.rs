@@ -17,6 +17,7 @@ pub mod package_diff;
 #[cfg(test)]
 mod properties;
 pub mod repository;
+pub mod retention;
 pub mod sync;
 pub mod verification;
 pub mod version;
@@ -39,6 +40,7 @@ pub use href::{
 pub use intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
 pub use package_diff::{count_kinds, diff_packages, ChangeKind, Package, PackageChange};
 pub use repository::{Distribution, Publication, RepoVersion, Repository};
+pub use retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};
 pub use sync::{short_reason, SyncProgress, SyncState};
 pub use verification::{Badge, ChecksumType, RepoVerification};
 pub use version::{build_version_views, newest_first, signed, VersionNumber, VersionView};

@@ -18,6 +18,8 @@ pub struct Repository {
     pub latest_version: Option<VersionHref>,
     /// The remote it synchronizes from, when one is set.
     pub remote: Option<RemoteHref>,
+    /// Pulp's `retain_repo_versions`: the versions Pulp keeps (`None`: all).
+    pub retain_versions: Option<u64>,
 }
 
 impl Repository {

@@ -182,3 +182,57 @@ async fn the_dashboard_shows_production_latest_not_deployed_and_drift() {
     let html = app.get("/").await.html();
     assert_eq!(row(&html, &app.fixture.base_os), ("4".into(), false, false));
 }
+
+#[tokio::test]
+async fn the_dashboard_warns_when_retention_will_delete_the_live_or_previous_version() {
+    let app = spawn_app().await;
+    let id = &app.fixture.base_os;
+    let warning = |html: &scraper::Html| {
+        select(
+            html,
+            &format!("tr[data-repo='{id}'] [data-retention-warning]"),
+        )
+        .first()
+        .map(|w| (text(w), attr(w, "title").to_owned()))
+    };
+    // v4 is the newest and v2 is live: keeping 6, v2 survives 3 more versions.
+    app.memory.set_retain_versions(id, Some(6));
+    assert_eq!(warning(&app.get("/").await.html()), None);
+    app.memory.set_retain_versions(id, Some(5));
+    let (shown, title) = warning(&app.get("/").await.html()).expect("v2 is at risk");
+    assert!(shown.contains("v2 (live)"), "{shown}");
+    assert!(title.contains("retain_repo_versions = 5"), "{title}");
+    // After a deploy of v4, the previous production version (v2) is the rollback target.
+    assert_eq!(app.deploy(id, "4", "base-os").await.status, 200);
+    let (shown, _) = warning(&app.get("/").await.html()).expect("v2 is still needed");
+    assert!(
+        shown.contains("v2 (previous production") && !shown.contains("live"),
+        "{shown}"
+    );
+}
+
+#[tokio::test]
+async fn when_pulps_record_cannot_be_read_the_console_entries_still_show_and_the_page_says_so() {
+    let app = spawn_app().await;
+    let id = &app.fixture.base_os;
+    assert_eq!(app.deploy(id, "4", "base-os").await.status, 200);
+    app.pulp.set(
+        repo_console::adapters::memory::Op::DistributionChanges,
+        repo_console::adapters::memory::Fault::Http(500),
+    );
+    let reply = app.get(&format!("/repos/{id}/history")).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let html = reply.html();
+    let warning = text(&select(&html, "#upstream-unreadable")[0]);
+    assert!(
+        warning.contains("not listed") && warning.contains("500"),
+        "{warning}"
+    );
+    assert_eq!(
+        select(&html, "[data-history-entry][data-deploy-id]").len(),
+        1
+    );
+    // Production as the console left it: no drift claimed without Pulp's record.
+    let versions = app.get(&format!("/repos/{id}/versions")).await.html();
+    assert!(select(&versions, "[data-drift]").is_empty());
+}

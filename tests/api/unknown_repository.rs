@@ -63,3 +63,11 @@ async fn the_sync_of_an_unknown_repository_is_a_404() {
     assert_says_missing("sync cell", &cell);
     assert!(app.mutations().is_empty());
 }
+
+#[tokio::test]
+async fn the_history_of_an_unknown_repository_is_a_404_page() {
+    let app = spawn_app().await;
+    let reply = app.get(&format!("/repos/{NOBODY}/history")).await;
+    assert_says_missing("history page", &reply);
+    assert!(reply.body.contains("<html"), "a whole page");
+}

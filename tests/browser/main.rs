@@ -13,6 +13,7 @@ mod changes;
 mod dashboard;
 mod deploy;
 mod driver;
+mod history;
 mod look;
 mod versions;
 mod world;
@@ -87,6 +88,12 @@ async fn run_all(
         "deploy with the keyboard",
         &[],
         deploy::deploy_with_keyboard(b, app)
+    );
+    scenario!(
+        b,
+        "rollback from the history page",
+        &[],
+        history::rollback_from_history(b, app)
     );
     scenario!(
         b,

@@ -226,11 +226,23 @@ async fn a_dashboard_page_costs_a_bounded_number_of_upstream_requests() {
         assert_eq!(rows, page_size.min(total));
         assert_eq!(
             calls,
-            ["list_repos", "sync_states"],
+            [
+                "list_repos",
+                "sync_states",
+                "list_distributions",
+                "publications"
+            ],
             "port calls, {rows} rows"
         );
-        // One list, then at most 3 pages of tasks per 7 repositories shown (Pulp's `q` limit).
-        let bound = 1 + 3 * rows.div_ceil(7) as usize;
+        // One list, then at most 3 pages of tasks per 7 repositories shown (Pulp's `q`
+        // limit), then production: the distributions (however many pages Pulp has, not
+        // depending on the rows) and their publications, 40 per request.
+        let distributions = pulp.raw_ok("GET", "distributions/rpm/rpm/?limit=1", None)["count"]
+            .as_u64()
+            .expect("a count");
+        let dist_pages = distributions.div_ceil(pulp.settings().page_size.max(1));
+        let production = (dist_pages + distributions.div_ceil(40)) as usize;
+        let bound = 1 + 3 * rows.div_ceil(7) as usize + production;
         println!(
             "dashboard with {rows} rows: {} HTTP requests to Pulp: {requests:?}",
             requests.len()

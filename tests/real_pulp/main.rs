@@ -14,6 +14,7 @@ mod console_dashboard;
 mod console_versions;
 mod contract;
 mod deploy;
+mod history;
 mod memory;
 mod support;
 #[path = "../common/web.rs"]

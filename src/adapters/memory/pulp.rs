@@ -134,6 +134,7 @@ impl InMemoryPulp {
             verification,
             latest_version: None,
             remote: None,
+            retain_versions: None,
         };
         state.repos.insert(
             id.clone(),
@@ -247,6 +248,15 @@ impl InMemoryPulp {
             entry.repo.remote = Some(href.clone());
         }
         href
+    }
+}
+
+impl InMemoryPulp {
+    /// Sets a repository's `retain_repo_versions` (the versions are not deleted here).
+    pub fn set_retain_versions(&self, id: &crate::domain::RepoId, retain: Option<u64>) {
+        if let Ok(entry) = self.lock().repo_mut(id) {
+            entry.repo.retain_versions = retain;
+        }
     }
 }
 

@@ -90,8 +90,11 @@ impl RepositoryManager for InMemoryPulp {
         hrefs: &[PublicationHref],
     ) -> Result<Vec<Publication>, UpstreamError> {
         let _call = self.enter(format!("publications {}", hrefs.len())).await;
+        let mut wanted = hrefs.to_vec();
+        wanted.sort();
+        wanted.dedup();
         let state = self.lock();
-        Ok(hrefs
+        Ok(wanted
             .iter()
             .filter_map(|h| state.publications.get(h).cloned())
             .collect())

@@ -48,6 +48,7 @@ pub(crate) struct RepositoryDto {
     metadata_signing_service: Option<Option<String>>,
     latest_version_href: Option<String>,
     remote: Option<String>,
+    retain_repo_versions: Option<u64>,
 }
 
 impl RepositoryDto {
@@ -85,6 +86,7 @@ impl RepositoryDto {
             verification,
             latest_version: self.latest_version_href.map(VersionHref::new),
             remote: self.remote.map(RemoteHref::new),
+            retain_versions: self.retain_repo_versions,
         })
     }
 }

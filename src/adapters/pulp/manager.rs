@@ -18,7 +18,8 @@ use crate::domain::{
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_checksum_type,\
-                           gpgcheck,repo_gpgcheck,metadata_signing_service,latest_version_href,remote";
+                           gpgcheck,repo_gpgcheck,metadata_signing_service,latest_version_href,\
+                           remote,retain_repo_versions";
 const VERSION_FIELDS: &str = "pulp_href,pulp_created,number,content_summary";
 const DISTRIBUTION_FIELDS: &str = "pulp_href,name,base_path,publication";
 pub(super) const PUBLICATION_FIELDS: &str = "pulp_href,repository_version";

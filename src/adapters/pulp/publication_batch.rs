@@ -19,17 +19,19 @@ impl PulpClient {
         &self,
         hrefs: &[PublicationHref],
     ) -> Result<Vec<Publication>, UpstreamError> {
+        let mut wanted = hrefs.to_vec();
+        wanted.sort();
+        wanted.dedup();
         let (mut known, missing): (Vec<Publication>, Vec<PublicationHref>) = {
             let cache = self.publications.lock().map_err(|_| {
                 UpstreamError::BadResponse("the publication cache is unusable".into())
             })?;
             let mut known = Vec::new();
             let mut missing = Vec::new();
-            for href in hrefs {
-                match cache.get(href) {
+            for href in wanted {
+                match cache.get(&href) {
                     Some(publication) => known.push(publication.clone()),
-                    None if !missing.contains(href) => missing.push(href.clone()),
-                    None => {}
+                    None => missing.push(href),
                 }
             }
             (known, missing)

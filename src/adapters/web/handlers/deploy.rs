@@ -16,7 +16,7 @@ use super::super::status;
 use super::super::views::deploy::{
     confirm_modal, deployed, deployed_without_list, failure_message, message_modal,
 };
-use super::super::views::history::overwrite_warning;
+use super::super::views::history::{overwrite_warning, rolled_back};
 use super::super::views::layout::{back_link, notice, page};
 
 #[derive(Deserialize)]
@@ -91,6 +91,7 @@ pub async fn submit(
     let Form(form) = form.map_err(WebError::rejected)?;
     let target = parse_version(form.version.as_deref())?;
     let seen_live = parse_seen_live(form.live.as_deref())?;
+    let rollback = kind_of(form.rollback.as_deref()) == DeployKind::Rollback;
     let outcome = match intent_of(form.rollback.as_deref(), form.reason.as_deref()) {
         Ok(intent) => {
             let confirm = form.confirm.unwrap_or_default();
@@ -107,6 +108,10 @@ pub async fn submit(
     if let DeployOutcome::Deployed { plan, audit, .. } = &outcome {
         if !hx {
             return Ok(Redirect::to(&format!("/repos/{id}/versions")).into_response());
+        }
+        if rollback {
+            // Rollbacks start on the history page: it has no version list to refresh.
+            return Ok(rolled_back(plan, audit).into_response());
         }
         return Ok(match versions::versions_page(&state, &id).await {
             Ok(page) => deployed(plan, &page, audit).into_response(),

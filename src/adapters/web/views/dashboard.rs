@@ -3,6 +3,7 @@
 use maud::{html, Markup};
 
 use crate::app::dashboard::{Dashboard, DashboardRow};
+use crate::domain::{RetentionRisk, SYNCS_AHEAD};
 
 use super::layout::{notice, page};
 use super::sync_cell::{latest_version, sync_cell};
@@ -65,9 +66,28 @@ fn production_cell(row: &DashboardRow) -> Markup {
             }
             @if row.latest_not_deployed() { " " span.badge.warn data-latest-not-deployed { "latest not deployed" } }
             @if row.production.drift { " " span.badge.warn data-drift title="Production was changed outside the console" { "changed outside" } }
+            @if let Some(risk) = &row.production.retention { " " (retention_badge(risk)) }
             " " a.history-link href={ "/repos/" (row.id) "/history" } { "history" }
         }
     }
+}
+
+/// Pulp will delete a version production needs within the next few syncs.
+fn retention_badge(risk: &RetentionRisk) -> Markup {
+    let at_risk: Vec<String> = [
+        risk.serving.map(|v| format!("{} (live)", v.label())),
+        risk.previous
+            .map(|v| format!("{} (previous production, the rollback target)", v.label())),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let title = format!(
+        "retain_repo_versions = {}: Pulp will delete {} within the next {SYNCS_AHEAD} syncs that make a version",
+        risk.retain,
+        at_risk.join(" and ")
+    );
+    html! { span.badge.warn data-retention-warning title=(title) { "retention deletes " (at_risk.join(", ")) " soon" } }
 }
 
 #[cfg(test)]

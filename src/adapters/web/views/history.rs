@@ -67,10 +67,7 @@ fn history_entry(data: &HistoryPage, entry: &HistoryEntry) -> Markup {
 }
 
 fn rollback_button(data: &HistoryPage, entry: &HistoryEntry) -> Markup {
-    let Some(n) = entry
-        .served()
-        .filter(|n| Some(*n) != data.serving.map(|s| s.get()))
-    else {
+    let Some(n) = entry.rollback_target(data.serving.map(|s| s.get())) else {
         return html! {};
     };
     html! {
@@ -181,4 +178,14 @@ pub fn overwrite_warning(drift: &Drift) -> Markup {
             }
         },
     )
+}
+
+/// A rollback succeeded (from the history page): closes the modal, shows the banner.
+pub fn rolled_back(
+    plan: &crate::domain::DeployPlan,
+    audit: &Result<(), crate::ports::AuditError>,
+) -> Markup {
+    html! {
+        div id="banner-area" hx-swap-oob="true" { (super::deploy::success_banner(plan, audit)) }
+    }
 }

@@ -1,0 +1,42 @@
+//! Use case: the preview of a deploy or rollback, before the type-to-confirm gate.
+
+use crate::domain::{
+    plan_deploy, refusal_for, DeployKind, DeployPlan, Drift, Refusal, RepoId, VersionNumber,
+};
+
+use super::facts::{deploy_facts, ReadError};
+use super::production_record::ProductionRecord;
+use super::state::AppState;
+
+/// Why a preview cannot be shown.
+#[derive(Debug, thiserror::Error)]
+pub enum PreviewError {
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    #[error(transparent)]
+    Unreadable(#[from] ReadError),
+}
+
+/// What the confirmation shows before a deploy.
+#[derive(Debug)]
+pub struct Preview {
+    pub plan: DeployPlan,
+    /// Set when production was changed outside the console: the deploy overwrites it.
+    pub overwrites: Option<Drift>,
+}
+
+/// The preview of a deploy (or of a rollback: `kind`): what would change, with the text
+/// to type, and whether it overwrites a change made outside the console.
+#[tracing::instrument(skip_all, fields(repo = %id, target = %target, ?kind))]
+pub async fn preview(
+    state: &AppState,
+    id: &RepoId,
+    target: VersionNumber,
+    kind: DeployKind,
+) -> Result<Preview, PreviewError> {
+    let facts = deploy_facts(state, state.reads.as_ref(), id).await?;
+    let plan = plan_deploy(&facts, target).map_err(|refusal| refusal_for(kind, refusal))?;
+    let record = ProductionRecord::read(state, id, Some(&plan.distribution)).await;
+    let overwrites = record.drift(&plan.distribution);
+    Ok(Preview { plan, overwrites })
+}
