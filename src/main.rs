@@ -27,6 +27,12 @@ struct Cli {
     /// Prefer the environment or pulp.password_file: a flag shows in the process list.
     #[arg(long, env = "REPO_CONSOLE_PULP_PASSWORD", hide_env_values = true)]
     pulp_password: Option<String>,
+    /// The header an authenticating proxy names the operator in (identity.header).
+    #[arg(long, env = "REPO_CONSOLE_IDENTITY_HEADER")]
+    identity_header: Option<String>,
+    /// The proxies trusted to set it, comma separated (identity.trusted_proxies).
+    #[arg(long, env = "REPO_CONSOLE_TRUSTED_PROXIES")]
+    trusted_proxies: Option<String>,
 }
 
 impl Cli {
@@ -38,6 +44,8 @@ impl Cli {
             pulp_url: self.pulp_url,
             pulp_username: self.pulp_username,
             pulp_password: self.pulp_password,
+            identity_header: self.identity_header,
+            trusted_proxies: self.trusted_proxies,
             pulp_cli_config: std::env::var_os("HOME")
                 .map(|home| PathBuf::from(home).join(".config/pulp/cli.toml")),
         }

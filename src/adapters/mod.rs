@@ -4,6 +4,7 @@ pub mod audit_jsonl;
 pub mod audit_stdout;
 pub mod clock_system;
 pub mod identity_fixed;
+pub mod identity_proxy_header;
 pub mod memory;
 pub mod pulp;
 pub mod web;

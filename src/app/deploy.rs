@@ -6,7 +6,7 @@
 use crate::domain::TaskHref;
 use crate::domain::{
     check_request, plan_deploy, AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest,
-    ProductionChanged, PublicationHref, Refusal, RepoId, VersionNumber,
+    Operator, ProductionChanged, PublicationHref, Refusal, RepoId, VersionNumber,
 };
 use crate::ports::AuditError;
 
@@ -78,11 +78,16 @@ pub enum DeployOutcome {
     },
 }
 
-/// Deploys `request.target` of repository `id` to its production distribution.
-/// Deploys of one repository run one at a time in this process. Two audit lines share one
-/// `deploy_id`: `started` before anything changes upstream, then the outcome.
-#[tracing::instrument(skip_all, fields(repo = %id, target = %request.target))]
-pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> DeployOutcome {
+/// Deploys `request.target` of repository `id` to its production distribution, on behalf
+/// of `operator`. Deploys of one repository run one at a time in this process. Two audit
+/// lines share one `deploy_id`: `started` before anything changes upstream, then the outcome.
+#[tracing::instrument(skip_all, fields(repo = %id, target = %request.target, %operator))]
+pub async fn deploy(
+    state: &AppState,
+    id: &RepoId,
+    request: &DeployRequest,
+    operator: &Operator,
+) -> DeployOutcome {
     let _turn = state.deploy_locks.acquire(id).await;
     let facts = match deploy_facts(state, id).await {
         Ok(facts) => facts,
@@ -97,7 +102,17 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
     };
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
     let ready = match state.audit.check_writable().await {
-        Ok(()) => audit(state, &deploy_id, &plan, None, AuditOutcome::Started).await,
+        Ok(()) => {
+            audit(
+                state,
+                &deploy_id,
+                &plan,
+                operator,
+                None,
+                AuditOutcome::Started,
+            )
+            .await
+        }
         Err(error) => Err(error),
     };
     if let Err(error) = ready {
@@ -105,7 +120,7 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
         return DeployOutcome::NotStarted(NotStarted::AuditUnavailable(error));
     }
     let result = run_steps(state, &plan).await;
-    finish(state, deploy_id, plan, result).await
+    finish(state, deploy_id, operator, plan, result).await
 }
 
 type StepResult = Result<PublicationHref, (DeployStep, StepFailure)>;
@@ -128,6 +143,7 @@ async fn run_steps(state: &AppState, plan: &DeployPlan) -> StepResult {
 async fn finish(
     state: &AppState,
     deploy_id: DeployId,
+    operator: &Operator,
     plan: DeployPlan,
     result: StepResult,
 ) -> DeployOutcome {
@@ -144,7 +160,7 @@ async fn finish(
             },
         ),
     };
-    let audit = audit(state, &deploy_id, &plan, publication, outcome).await;
+    let audit = audit(state, &deploy_id, &plan, operator, publication, outcome).await;
     let plan = Box::new(plan);
     match result {
         Ok(publication) => DeployOutcome::Deployed {
@@ -177,13 +193,19 @@ async fn audit(
     state: &AppState,
     deploy_id: &DeployId,
     plan: &DeployPlan,
+    operator: &Operator,
     publication: Option<PublicationHref>,
     outcome: AuditOutcome,
 ) -> Result<(), AuditError> {
     let at = state.clock.now().await;
-    let operator = state.identity.operator().await;
-    let record =
-        DeployRecord::of_plan(deploy_id.clone(), plan, at, &operator, publication, outcome);
+    let record = DeployRecord::of_plan(
+        deploy_id.clone(),
+        plan,
+        at,
+        operator.as_str(),
+        publication,
+        outcome,
+    );
     let written = state.audit.record(&record).await;
     if let Err(error) = &written {
         tracing::error!(%error, record = ?record, "audit line not written");

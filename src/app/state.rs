@@ -74,6 +74,11 @@ impl AppStateBuilder {
         self
     }
 
+    pub fn identity(mut self, identity: Arc<dyn OperatorIdentity>) -> Self {
+        self.0.identity = identity;
+        self
+    }
+
     pub fn audit(mut self, audit: Arc<dyn AuditSink>) -> Self {
         self.0.audit = audit;
         self

@@ -6,6 +6,7 @@
 pub mod audit;
 pub mod deployment;
 pub mod href;
+pub mod operator;
 #[cfg(test)]
 mod properties;
 pub mod repository;
@@ -23,6 +24,7 @@ pub use deployment::{
 pub use href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
 };
+pub use operator::{InvalidOperator, Operator};
 pub use repository::{Distribution, Publication, RepoVersion, Repository};
 pub use sync::{short_reason, SyncProgress, SyncState};
 pub use verification::{Badge, ChecksumType, RepoVerification};

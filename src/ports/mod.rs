@@ -8,5 +8,5 @@ pub mod repository_manager;
 
 pub use audit_sink::{AuditError, AuditSink};
 pub use clock::Clock;
-pub use operator_identity::OperatorIdentity;
+pub use operator_identity::{IdentityContext, OperatorIdentity, Unidentified};
 pub use repository_manager::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};

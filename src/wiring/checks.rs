@@ -32,9 +32,11 @@ pub(super) fn validate(
     };
     at_least_one("dashboard.page_size", raw.dashboard.page_size)?;
     check_pulp(&raw.pulp)?;
+    let identity = super::identity::validate(raw.identity)?;
     Ok(Config {
         listen,
         audit,
+        identity,
         page_size: raw.dashboard.page_size,
         production: raw.production,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
@@ -115,6 +117,6 @@ fn at_least_one(key: &'static str, value: u64) -> Result<(), ConfigError> {
     Err(invalid(key, format!("{value}: must be at least 1")))
 }
 
-fn invalid(key: &'static str, reason: String) -> ConfigError {
+pub(super) fn invalid(key: &'static str, reason: String) -> ConfigError {
     ConfigError::Invalid { key, reason }
 }

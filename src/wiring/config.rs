@@ -37,6 +37,10 @@ pub struct Overrides {
     pub pulp_password: Option<String>,
     /// pulp-cli's configuration file (`~/.config/pulp/cli.toml`), used when nothing else names a Pulp.
     pub pulp_cli_config: Option<PathBuf>,
+    /// `identity.header`.
+    pub identity_header: Option<String>,
+    /// `identity.trusted_proxies`, comma separated.
+    pub trusted_proxies: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -48,6 +52,14 @@ pub(super) struct RawConfig {
     pub pulp: RawPulp,
     pub demo: RawDemo,
     pub production: HashMap<String, String>,
+    pub identity: RawIdentity,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawIdentity {
+    pub header: String,
+    pub trusted_proxies: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -110,6 +122,8 @@ pub struct AuditSettings {
 pub struct Config {
     pub listen: SocketAddr,
     pub audit: AuditSettings,
+    /// Who sends each request (the `[identity]` table).
+    pub identity: super::identity::IdentitySettings,
     pub page_size: u64,
     /// The `[production]` table as configured (the demo adds its own at startup).
     pub production: HashMap<String, String>,

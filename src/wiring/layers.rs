@@ -62,6 +62,12 @@ impl Layer {
         layer.set("pulp", "base_url", o.pulp_url.as_deref());
         layer.set("pulp", "username", o.pulp_username.as_deref());
         layer.set("pulp", "password", o.pulp_password.as_deref());
+        layer.set("identity", "header", o.identity_header.as_deref());
+        layer.set(
+            "identity",
+            "trusted_proxies",
+            o.trusted_proxies.as_deref().map(comma_list),
+        );
         Ok(layer)
     }
 
@@ -109,6 +115,15 @@ impl Layer {
         }
         Ok(SECRET_KEYS.iter().any(|key| pulp.contains_key(*key)))
     }
+}
+
+/// A comma-separated list from one environment variable, as a TOML array (blanks dropped).
+fn comma_list(text: &str) -> Value {
+    let items = text
+        .split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty());
+    Value::Array(items.map(|item| Value::String(item.to_owned())).collect())
 }
 
 /// Merges the higher layers over the defaults, in order, and reads the result. Each layer

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 use crate::adapters::clock_system::SystemClock;
-use crate::adapters::identity_fixed::FixedOperator;
 use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;
@@ -32,11 +31,18 @@ pub fn build_state(config: &Config) -> Result<(AppState, Upstream), String> {
     let audit = audit_sinks::build(&config.audit)
         .map_err(|e| format!("cannot use the audit sink (audit.sink): {e}"))?;
     tracing::info!(sink = %config.audit.sink, target = %audit.target(), "audit log");
+    if let super::identity::IdentitySettings::ProxyHeader {
+        header,
+        trusted_proxies,
+    } = &config.identity
+    {
+        tracing::info!(%header, ?trusted_proxies, "operators are named by a trusted proxy's header");
+    }
     let state = AppState::builder(
         manager,
         audit,
         Arc::new(SystemClock),
-        Arc::new(FixedOperator::default()),
+        config.identity.adapter(),
     )
     .production(production(config))
     .page_size(config.page_size)

@@ -6,6 +6,7 @@ mod deploy;
 mod fault_matrix;
 mod helpers;
 mod hostile;
+mod identity;
 mod logs;
 mod outage;
 mod pages;

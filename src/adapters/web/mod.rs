@@ -5,6 +5,7 @@ mod cross_site;
 mod errors;
 mod extract;
 mod handlers;
+mod identity;
 mod request_log;
 mod security;
 mod server;
@@ -48,6 +49,10 @@ pub fn router(state: AppState) -> Router {
         .route(assets::CSS_PATH, get(assets::css))
         .route(assets::JS_PATH, get(assets::js))
         .fallback(|| async { WebError::NotFound("No such page.".into()) })
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            identity::resolve,
+        ))
         .with_state(state)
         .layer(axum::middleware::from_fn(cross_site::refuse_cross_site))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

@@ -24,7 +24,9 @@ pub async fn serve(
         tracing::info!("shutting down: no new connections; finishing requests in flight");
         let _ = fired_tx.send(true);
     };
-    let server = axum::serve(listener, super::router(state)).with_graceful_shutdown(signal);
+    // The peer address reaches the identity middleware as `ConnectInfo<SocketAddr>`.
+    let app = super::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let server = axum::serve(listener, app).with_graceful_shutdown(signal);
     let deadline = async move {
         let _ = fired_rx.wait_for(|fired| *fired).await;
         tokio::time::sleep(grace).await;

@@ -1,5 +1,5 @@
 use axum::extract::rejection::{FormRejection, QueryRejection};
-use axum::extract::{Query, State};
+use axum::extract::{Extension, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
@@ -12,6 +12,7 @@ use crate::domain::{DeployRequest, RepoId};
 
 use super::super::errors::WebError;
 use super::super::extract::{parse_seen_live, parse_version, HxRequest, RepoPath};
+use super::super::identity::{refusal_text, Identified, UNIDENTIFIED};
 use super::super::status;
 use super::super::views::deploy::{
     confirm_modal, deployed, deployed_without_list, failure_message, message_modal,
@@ -52,20 +53,30 @@ pub struct DeployForm {
     live: Option<String>,
 }
 
-/// POST /repos/{uuid}/deploy with `version` and `confirm`.
+/// POST /repos/{uuid}/deploy with `version` and `confirm`; refused (401) when the sender is
+/// not identified.
 pub async fn submit(
     State(state): State<AppState>,
     RepoPath(id): RepoPath,
     HxRequest(hx): HxRequest,
+    Extension(Identified(sender)): Extension<Identified>,
     form: Result<Form<DeployForm>, FormRejection>,
 ) -> Result<Response, WebError> {
+    let operator = match sender {
+        Ok(operator) => operator,
+        Err(why) => {
+            let message = error_notice(&refusal_text("Deploy", &why));
+            let message = html! { (message) p { "Production was not changed." } };
+            return Ok(answer(hx, &id, UNIDENTIFIED, "Deploy refused", message));
+        }
+    };
     let Form(form) = form.map_err(WebError::rejected)?;
     let request = DeployRequest {
         target: parse_version(form.version.as_deref())?,
         confirm: form.confirm.unwrap_or_default(),
         seen_live: parse_seen_live(form.live.as_deref())?,
     };
-    let outcome = deploy::deploy(&state, &id, &request).await;
+    let outcome = deploy::deploy(&state, &id, &request, &operator).await;
     if let DeployOutcome::Deployed { plan, audit, .. } = &outcome {
         if !hx {
             return Ok(Redirect::to(&format!("/repos/{id}/versions")).into_response());
@@ -77,11 +88,16 @@ pub async fn submit(
         });
     }
     let (status, title, message) = failure(&outcome);
-    Ok(if hx {
+    Ok(answer(hx, &id, status, title, message))
+}
+
+/// A deploy that did not happen: a modal for htmx, a page otherwise.
+fn answer(hx: bool, id: &RepoId, status: StatusCode, title: &str, message: Markup) -> Response {
+    if hx {
         (status, message_modal(title, message)).into_response()
     } else {
-        (status, failure_page(&id, title, message)).into_response()
-    })
+        (status, failure_page(id, title, message)).into_response()
+    }
 }
 
 fn failure(outcome: &DeployOutcome) -> (StatusCode, &'static str, Markup) {
