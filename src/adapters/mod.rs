@@ -6,5 +6,6 @@ pub mod clock_system;
 pub mod identity_fixed;
 pub mod identity_proxy_header;
 pub mod memory;
+pub mod metrics;
 pub mod pulp;
 pub mod web;

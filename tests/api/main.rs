@@ -8,6 +8,7 @@ mod helpers;
 mod hostile;
 mod identity;
 mod logs;
+mod metrics;
 mod outage;
 mod pages;
 mod races;

@@ -14,6 +14,7 @@ use super::errors::{decode_error, status_error};
 use super::http::{HttpTransport, RawResponse, SetupError};
 use super::session::Session;
 use super::settings::PulpSettings;
+use crate::adapters::metrics::{self, metrics};
 use crate::domain::{Publication, PublicationHref, RepoId, TaskHref};
 use crate::ports::UpstreamError;
 
@@ -98,7 +99,12 @@ impl PulpClient {
         body: Option<&Value>,
     ) -> Result<RawResponse, UpstreamError> {
         let body = body.map(|b| Bytes::from(b.to_string()));
-        let response = self.session.request(method.clone(), url, body).await?;
+        let sent = std::time::Instant::now();
+        let response = self.session.request(method.clone(), url, body).await;
+        let status = response.as_ref().ok().map(|r| r.status.as_u16());
+        let operation = metrics::pulp_operation(method.as_str(), url);
+        metrics().pulp_request(operation, status, sent.elapsed());
+        let response = response?;
         tracing::debug!(%method, %url, status = response.status.as_u16(), "pulp answered");
         if response.status.is_success() {
             Ok(response)

@@ -44,6 +44,7 @@ pub fn router(state: AppState) -> Router {
             get(handlers::sync::cell).post(handlers::sync::start),
         )
         .route("/healthz", get(|| async { "ok" }))
+        .route("/metrics", get(handlers::health::metrics))
         .route("/readyz", get(handlers::health::ready))
         .route(assets::HTMX_PATH, get(assets::htmx))
         .route(assets::CSS_PATH, get(assets::css))
@@ -60,5 +61,6 @@ pub fn router(state: AppState) -> Router {
         .layer(nosniff)
         .layer(referrer)
         .layer(frames)
+        .layer(axum::middleware::from_fn(request_log::count))
         .layer(request_log::layer())
 }

@@ -6,6 +6,9 @@ use axum::Form;
 use maud::{html, Markup};
 use serde::Deserialize;
 
+use std::time::{Duration, Instant};
+
+use crate::adapters::metrics::metrics;
 use crate::app::deploy::{self, DeployOutcome, PreviewError};
 use crate::app::{versions, AppState};
 use crate::domain::{DeployRequest, RepoId};
@@ -65,6 +68,7 @@ pub async fn submit(
     let operator = match sender {
         Ok(operator) => operator,
         Err(why) => {
+            metrics().deploy_ended("unidentified", None);
             let message = error_notice(&refusal_text("Deploy", &why));
             let message = html! { (message) p { "Production was not changed." } };
             return Ok(answer(hx, &id, UNIDENTIFIED, "Deploy refused", message));
@@ -76,7 +80,9 @@ pub async fn submit(
         confirm: form.confirm.unwrap_or_default(),
         seen_live: parse_seen_live(form.live.as_deref())?,
     };
+    let began = Instant::now();
     let outcome = deploy::deploy(&state, &id, &request, &operator).await;
+    record(&outcome, began.elapsed());
     if let DeployOutcome::Deployed { plan, audit, .. } = &outcome {
         if !hx {
             return Ok(Redirect::to(&format!("/repos/{id}/versions")).into_response());
@@ -89,6 +95,17 @@ pub async fn submit(
     }
     let (status, title, message) = failure(&outcome);
     Ok(answer(hx, &id, status, title, message))
+}
+
+/// Counts the deploy by outcome; the duration of one that started.
+fn record(outcome: &DeployOutcome, took: Duration) {
+    let (label, started) = match outcome {
+        DeployOutcome::Deployed { .. } => ("deployed", true),
+        DeployOutcome::Failed { .. } => ("failed", true),
+        DeployOutcome::Refused(_) => ("refused", false),
+        DeployOutcome::NotStarted(_) => ("not_started", false),
+    };
+    metrics().deploy_ended(label, started.then_some(took));
 }
 
 /// A deploy that did not happen: a modal for htmx, a page otherwise.
