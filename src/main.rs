@@ -19,6 +19,15 @@ struct Cli {
     /// The audit log file (JSON Lines).
     #[arg(long, env = "REPO_CONSOLE_AUDIT_PATH")]
     audit_path: Option<PathBuf>,
+    /// Where deployment records go: jsonl, stdout or postgres (audit.sink).
+    #[arg(long, env = "REPO_CONSOLE_AUDIT_SINK")]
+    audit_sink: Option<String>,
+    /// The PostgreSQL URL of the postgres sink (audit.url).
+    #[arg(long, env = "REPO_CONSOLE_AUDIT_URL", hide_env_values = true)]
+    audit_url: Option<String>,
+    /// A file holding the database password (audit.password_file).
+    #[arg(long, env = "REPO_CONSOLE_AUDIT_PASSWORD_FILE")]
+    audit_password_file: Option<PathBuf>,
     /// The Pulp server's URL; without one, the built-in demo upstream is used.
     #[arg(long, env = "REPO_CONSOLE_PULP_URL")]
     pulp_url: Option<String>,
@@ -41,6 +50,9 @@ impl Cli {
             config_file: self.config,
             listen: self.listen,
             audit_path: self.audit_path,
+            audit_sink: self.audit_sink,
+            audit_url: self.audit_url,
+            audit_password_file: self.audit_password_file,
             pulp_url: self.pulp_url,
             pulp_username: self.pulp_username,
             pulp_password: self.pulp_password,

@@ -7,5 +7,6 @@ pub mod identity_fixed;
 pub mod identity_proxy_header;
 pub mod memory;
 pub mod metrics;
+pub mod postgres;
 pub mod pulp;
 pub mod web;

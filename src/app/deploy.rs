@@ -8,7 +8,7 @@ use crate::domain::{
     check_request, plan_deploy, AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest,
     Operator, ProductionChanged, PublicationHref, Refusal, RepoId, VersionNumber,
 };
-use crate::ports::AuditError;
+use crate::ports::{AuditError, DeployTurn, LockError};
 
 pub use super::deploy_steps::StepError;
 use super::deploy_steps::{ensure_unmoved, point_production, publish, StepFailure};
@@ -33,6 +33,9 @@ pub enum NotStarted {
     /// The audit log cannot take the deploy's lines.
     #[error("Deploy refused: {0}. Fix the audit log first.")]
     AuditUnavailable(AuditError),
+    /// The lock shared with the other replicas could not be taken.
+    #[error("Deploy refused: {0}. Check the console's database.")]
+    LockUnavailable(LockError),
 }
 
 /// The preview of a deploy: what would change, with the text to type.
@@ -89,16 +92,13 @@ pub async fn deploy(
     operator: &Operator,
 ) -> DeployOutcome {
     let _turn = state.deploy_locks.acquire(id).await;
-    let facts = match deploy_facts(state, id).await {
-        Ok(facts) => facts,
-        Err(error) => {
-            tracing::warn!(%error, "deploy not started: the repository could not be read");
-            return DeployOutcome::NotStarted(error.into());
-        }
-    };
-    let plan = match check_request(&facts, request) {
+    let plan = match checked_plan(state, id, request).await {
         Ok(plan) => plan,
-        Err(refusal) => return DeployOutcome::Refused(refusal),
+        Err(outcome) => return outcome,
+    };
+    let (_replica_turn, plan) = match replica_turn(state, id, request, plan).await {
+        Ok(held) => held,
+        Err(outcome) => return outcome,
     };
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
     let ready = match state.audit.check_writable().await {
@@ -121,6 +121,49 @@ pub async fn deploy(
     }
     let result = run_steps(state, &plan).await;
     finish(state, deploy_id, operator, plan, result).await
+}
+
+/// Reads the facts and checks the request against them.
+async fn checked_plan(
+    state: &AppState,
+    id: &RepoId,
+    request: &DeployRequest,
+) -> Result<DeployPlan, DeployOutcome> {
+    let facts = deploy_facts(state, id).await.map_err(|error| {
+        tracing::warn!(%error, "deploy not started: the repository could not be read");
+        DeployOutcome::NotStarted(error.into())
+    })?;
+    check_request(&facts, request).map_err(DeployOutcome::Refused)
+}
+
+/// With other replicas: the shared turn on the plan's production distribution, then the
+/// plan again, since another replica may have deployed while this one waited.
+async fn replica_turn(
+    state: &AppState,
+    id: &RepoId,
+    request: &DeployRequest,
+    plan: DeployPlan,
+) -> Result<(Option<DeployTurn>, DeployPlan), DeployOutcome> {
+    let Some(lock) = &state.replica_lock else {
+        return Ok((None, plan));
+    };
+    let unavailable = |error: LockError| {
+        tracing::error!(%error, "deploy not started: the cross-replica lock cannot be taken");
+        DeployOutcome::NotStarted(NotStarted::LockUnavailable(error))
+    };
+    let turn = lock
+        .acquire(&plan.distribution.href)
+        .await
+        .map_err(unavailable)?;
+    let replanned = checked_plan(state, id, request).await?;
+    if replanned.distribution.href != plan.distribution.href {
+        return Err(unavailable(LockError {
+            target: plan.distribution.name,
+            reason: "the production distribution changed while this deploy waited; try again"
+                .into(),
+        }));
+    }
+    Ok((Some(turn), replanned))
 }
 
 type StepResult = Result<PublicationHref, (DeployStep, StepFailure)>;

@@ -3,10 +3,12 @@
 
 pub mod audit_sink;
 pub mod clock;
+pub mod deploy_lock;
 pub mod operator_identity;
 pub mod repository_manager;
 
 pub use audit_sink::{AuditError, AuditSink};
 pub use clock::Clock;
+pub use deploy_lock::{DeployLock, DeployTurn, LockError};
 pub use operator_identity::{IdentityContext, OperatorIdentity, Unidentified};
 pub use repository_manager::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};

@@ -26,9 +26,14 @@ pub(super) fn validate(
         let reason = format!("'{}' is not one of: {}", raw.audit.sink, sinks.join(", "));
         return Err(invalid("audit.sink", reason));
     }
+    if raw.audit.sink == "postgres" {
+        check_database_url(&raw.audit.url)?;
+    }
     let audit = AuditSettings {
         sink: raw.audit.sink,
         path: raw.audit.path,
+        url: raw.audit.url,
+        password_file: raw.audit.password_file,
     };
     at_least_one("dashboard.page_size", raw.dashboard.page_size)?;
     check_pulp(&raw.pulp)?;
@@ -44,6 +49,20 @@ pub(super) fn validate(
         pulp: raw.pulp,
         pulp_from_cli,
     })
+}
+
+/// The `postgres` sink needs a `postgres://` URL.
+fn check_database_url(text: &str) -> Result<(), ConfigError> {
+    if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+        return Ok(());
+    }
+    let reason = if text.is_empty() {
+        "audit.sink is \"postgres\": name the database, e.g. postgres://console@db.example.com/repo_console".to_owned()
+    } else {
+        "the URL must start with postgres:// (e.g. postgres://console@db.example.com/repo_console)"
+            .to_owned()
+    };
+    Err(invalid("audit.url", reason))
 }
 
 fn check_pulp(pulp: &RawPulp) -> Result<(), ConfigError> {

@@ -37,6 +37,10 @@ pub struct Overrides {
     pub pulp_password: Option<String>,
     /// pulp-cli's configuration file (`~/.config/pulp/cli.toml`), used when nothing else names a Pulp.
     pub pulp_cli_config: Option<PathBuf>,
+    /// `audit.sink`, `audit.url` and `audit.password_file`.
+    pub audit_sink: Option<String>,
+    pub audit_url: Option<String>,
+    pub audit_password_file: Option<PathBuf>,
     /// `identity.header`.
     pub identity_header: Option<String>,
     /// `identity.trusted_proxies`, comma separated.
@@ -73,6 +77,8 @@ pub(super) struct RawServer {
 pub(super) struct RawAudit {
     pub sink: String,
     pub path: PathBuf,
+    pub url: String,
+    pub password_file: PathBuf,
 }
 
 #[derive(Debug, Deserialize)]
@@ -115,6 +121,10 @@ pub struct AuditSettings {
     pub sink: String,
     /// The file, for the sinks that write one.
     pub path: PathBuf,
+    /// The database URL, for the `postgres` sink.
+    pub url: String,
+    /// A file whose first line is the database password (empty path: none).
+    pub password_file: PathBuf,
 }
 
 /// The validated configuration.

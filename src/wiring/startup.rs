@@ -25,11 +25,13 @@ pub enum Upstream {
 }
 
 /// Builds the state from the configuration; fails when the Pulp settings are unusable.
-pub fn build_state(config: &Config) -> Result<(AppState, Upstream), String> {
+pub async fn build_state(config: &Config) -> Result<(AppState, Upstream), String> {
     let (manager, upstream) =
         upstream(config).map_err(|e| format!("cannot use the Pulp settings: {e}"))?;
-    let audit = audit_sinks::build(&config.audit)
+    let built = audit_sinks::build(&config.audit)
+        .await
         .map_err(|e| format!("cannot use the audit sink (audit.sink): {e}"))?;
+    let audit = built.sink;
     tracing::info!(sink = %config.audit.sink, target = %audit.target(), "audit log");
     if let super::identity::IdentitySettings::ProxyHeader {
         header,
@@ -45,9 +47,12 @@ pub fn build_state(config: &Config) -> Result<(AppState, Upstream), String> {
         config.identity.adapter(),
     )
     .production(production(config))
-    .page_size(config.page_size)
-    .build();
-    Ok((state, upstream))
+    .page_size(config.page_size);
+    let state = match built.replica_lock {
+        Some(lock) => state.replica_lock(lock),
+        None => state,
+    };
+    Ok((state.build(), upstream))
 }
 
 fn upstream(config: &Config) -> Result<(Arc<dyn RepositoryManager>, Upstream), SetupError> {
@@ -84,7 +89,7 @@ pub(crate) fn production(config: &Config) -> HashMap<String, String> {
 
 /// Serves the console until Ctrl-C or SIGTERM.
 pub async fn run(config: Config) -> Result<(), String> {
-    let (state, upstream) = build_state(&config)?;
+    let (state, upstream) = build_state(&config).await?;
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {} (server.listen): {e}", config.listen))?;

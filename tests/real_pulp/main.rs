@@ -10,8 +10,10 @@ mod console;
 mod console_dashboard;
 mod console_versions;
 mod contract;
+mod database;
 mod deploy;
 mod memory;
+mod postgres;
 mod support;
 #[path = "../common/web.rs"]
 mod web;
