@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use repo_console::wiring::{config, startup};
+use repo_console::wiring::config::{self, LogFormat};
+use repo_console::wiring::startup;
 
 /// A web console for the versions of Pulp 3 RPM repositories and their deployment.
 #[derive(Parser)]
@@ -36,6 +37,9 @@ struct Cli {
     /// Prefer the environment or pulp.password_file: a flag shows in the process list.
     #[arg(long, env = "REPO_CONSOLE_PULP_PASSWORD", hide_env_values = true)]
     pulp_password: Option<String>,
+    /// Log lines as "text" or "json" (log.format).
+    #[arg(long, env = "REPO_CONSOLE_LOG_FORMAT")]
+    log_format: Option<String>,
     /// The header an authenticating proxy names the operator in (identity.header).
     #[arg(long, env = "REPO_CONSOLE_IDENTITY_HEADER")]
     identity_header: Option<String>,
@@ -56,6 +60,7 @@ impl Cli {
             pulp_url: self.pulp_url,
             pulp_username: self.pulp_username,
             pulp_password: self.pulp_password,
+            log_format: self.log_format,
             identity_header: self.identity_header,
             trusted_proxies: self.trusted_proxies,
             pulp_cli_config: std::env::var_os("HOME")
@@ -64,23 +69,34 @@ impl Cli {
     }
 }
 
-/// Logs go to standard error (standard output may carry the audit lines), in colour on a terminal.
-fn init_tracing() {
+/// Logs go to standard error (standard output may carry the audit lines): readable lines,
+/// in colour on a terminal, or one JSON object per line.
+fn init_tracing(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| "repo_console=info,tower_http=info".into());
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_env_filter(filter)
-        .init();
+        .with_env_filter(filter);
+    match format {
+        LogFormat::Text => logs
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+        LogFormat::Json => logs
+            .json()
+            .with_current_span(true)
+            .with_span_list(true)
+            .init(),
+    }
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let overrides = Cli::parse().overrides();
-    init_tracing();
     let result = match config::load(&overrides) {
-        Ok(config) => startup::run(config).await,
+        Ok(config) => {
+            init_tracing(config.log_format);
+            startup::run(config).await
+        }
         Err(error) => Err(error.to_string()),
     };
     match result {

@@ -42,6 +42,7 @@ pub(super) fn validate(
         listen,
         audit,
         identity,
+        log_format: raw.log.format,
         page_size: raw.dashboard.page_size,
         production: raw.production,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),

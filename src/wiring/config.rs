@@ -41,6 +41,8 @@ pub struct Overrides {
     pub audit_sink: Option<String>,
     pub audit_url: Option<String>,
     pub audit_password_file: Option<PathBuf>,
+    /// `log.format`.
+    pub log_format: Option<String>,
     /// `identity.header`.
     pub identity_header: Option<String>,
     /// `identity.trusted_proxies`, comma separated.
@@ -57,6 +59,23 @@ pub(super) struct RawConfig {
     pub demo: RawDemo,
     pub production: HashMap<String, String>,
     pub identity: RawIdentity,
+    pub log: RawLog,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawLog {
+    pub format: LogFormat,
+}
+
+/// How log lines are written on standard error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Human-readable lines (in colour on a terminal).
+    Text,
+    /// One JSON object per line, with the span fields (for log collectors).
+    Json,
 }
 
 #[derive(Debug, Deserialize)]
@@ -134,6 +153,7 @@ pub struct Config {
     pub audit: AuditSettings,
     /// Who sends each request (the `[identity]` table).
     pub identity: super::identity::IdentitySettings,
+    pub log_format: LogFormat,
     pub page_size: u64,
     /// The `[production]` table as configured (the demo adds its own at startup).
     pub production: HashMap<String, String>,

@@ -59,6 +59,7 @@ impl Layer {
         layer.set("pulp", "base_url", o.pulp_url.as_deref());
         layer.set("pulp", "username", o.pulp_username.as_deref());
         layer.set("pulp", "password", o.pulp_password.as_deref());
+        layer.set("log", "format", o.log_format.as_deref());
         layer.set("identity", "header", o.identity_header.as_deref());
         layer.set(
             "identity",

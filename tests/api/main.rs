@@ -1,12 +1,15 @@
 //! HTTP tests over a real socket, against the in-memory upstream.
 
 mod audit;
+#[path = "../common/console_process.rs"]
+mod console_process;
 mod dashboard;
 mod deploy;
 mod fault_matrix;
 mod helpers;
 mod hostile;
 mod identity;
+mod json_logs;
 mod logs;
 mod metrics;
 mod outage;
