@@ -8,7 +8,7 @@ use crate::domain::{
     check_request, plan_deploy, AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest,
     Operator, ProductionChanged, PublicationHref, Refusal, RepoId, VersionNumber,
 };
-use crate::ports::{AuditError, DeployTurn, LockError};
+use crate::ports::{correlation, AuditError, DeployTurn, LockError};
 
 pub use super::deploy_steps::StepError;
 use super::deploy_steps::{ensure_unmoved, point_production, publish, StepFailure};
@@ -84,12 +84,30 @@ pub enum DeployOutcome {
 /// Deploys `request.target` of repository `id` to its production distribution, on behalf
 /// of `operator`. Deploys of one repository run one at a time in this process. Two audit
 /// lines share one `deploy_id`: `started` before anything changes upstream, then the outcome.
-#[tracing::instrument(skip_all, fields(repo = %id, target = %request.target, %operator))]
+/// Every upstream request of the deploy carries the `deploy_id` as its correlation id.
+#[tracing::instrument(skip_all, fields(repo = %id, target = %request.target, %operator, deploy_id))]
 pub async fn deploy(
     state: &AppState,
     id: &RepoId,
     request: &DeployRequest,
     operator: &Operator,
+) -> DeployOutcome {
+    let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
+    tracing::Span::current().record("deploy_id", deploy_id.as_str());
+    let correlation = deploy_id.as_str().to_owned();
+    correlation::scope(
+        correlation,
+        deploy_as(state, id, request, operator, deploy_id),
+    )
+    .await
+}
+
+async fn deploy_as(
+    state: &AppState,
+    id: &RepoId,
+    request: &DeployRequest,
+    operator: &Operator,
+    deploy_id: DeployId,
 ) -> DeployOutcome {
     let _turn = state.deploy_locks.acquire(id).await;
     let plan = match checked_plan(state, id, request).await {
@@ -100,7 +118,6 @@ pub async fn deploy(
         Ok(held) => held,
         Err(outcome) => return outcome,
     };
-    let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
     let ready = match state.audit.check_writable().await {
         Ok(()) => {
             audit(

@@ -3,6 +3,7 @@
 
 pub mod audit_sink;
 pub mod clock;
+pub mod correlation;
 pub mod deploy_lock;
 pub mod operator_identity;
 pub mod repository_manager;
