@@ -5,13 +5,14 @@
 
 use crate::domain::TaskHref;
 use crate::domain::{
-    check_request, plan_deploy, AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest,
-    Operator, ProductionChanged, PublicationHref, Refusal, RepoId, VersionNumber,
+    plan_deploy, AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest, Operator,
+    ProductionChanged, PublicationHref, Refusal, RepoId, VersionNumber,
 };
-use crate::ports::{correlation, AuditError, DeployTurn, LockError};
+use crate::ports::{correlation, AuditError, LockError};
 
 pub use super::deploy_steps::StepError;
 use super::deploy_steps::{ensure_unmoved, point_production, publish, StepFailure};
+use super::deploy_turn::{checked_plan, replica_turn};
 use super::facts::{deploy_facts, ReadError};
 use super::state::AppState;
 
@@ -138,49 +139,6 @@ async fn deploy_as(
     }
     let result = run_steps(state, &plan).await;
     finish(state, deploy_id, operator, plan, result).await
-}
-
-/// Reads the facts and checks the request against them.
-async fn checked_plan(
-    state: &AppState,
-    id: &RepoId,
-    request: &DeployRequest,
-) -> Result<DeployPlan, DeployOutcome> {
-    let facts = deploy_facts(state, id).await.map_err(|error| {
-        tracing::warn!(%error, "deploy not started: the repository could not be read");
-        DeployOutcome::NotStarted(error.into())
-    })?;
-    check_request(&facts, request).map_err(DeployOutcome::Refused)
-}
-
-/// With other replicas: the shared turn on the plan's production distribution, then the
-/// plan again, since another replica may have deployed while this one waited.
-async fn replica_turn(
-    state: &AppState,
-    id: &RepoId,
-    request: &DeployRequest,
-    plan: DeployPlan,
-) -> Result<(Option<DeployTurn>, DeployPlan), DeployOutcome> {
-    let Some(lock) = &state.replica_lock else {
-        return Ok((None, plan));
-    };
-    let unavailable = |error: LockError| {
-        tracing::error!(%error, "deploy not started: the cross-replica lock cannot be taken");
-        DeployOutcome::NotStarted(NotStarted::LockUnavailable(error))
-    };
-    let turn = lock
-        .acquire(&plan.distribution.href)
-        .await
-        .map_err(unavailable)?;
-    let replanned = checked_plan(state, id, request).await?;
-    if replanned.distribution.href != plan.distribution.href {
-        return Err(unavailable(LockError {
-            target: plan.distribution.name,
-            reason: "the production distribution changed while this deploy waited; try again"
-                .into(),
-        }));
-    }
-    Ok((Some(turn), replanned))
 }
 
 type StepResult = Result<PublicationHref, (DeployStep, StepFailure)>;

@@ -5,6 +5,7 @@ pub mod dashboard;
 pub mod deploy;
 mod deploy_lock;
 mod deploy_steps;
+mod deploy_turn;
 pub mod facts;
 pub mod state;
 pub mod sync;

@@ -58,7 +58,7 @@ pub(super) struct RawConfig {
     pub pulp: RawPulp,
     pub demo: RawDemo,
     pub production: HashMap<String, String>,
-    pub identity: RawIdentity,
+    pub identity: super::identity::RawIdentity,
     pub log: RawLog,
 }
 
@@ -76,13 +76,6 @@ pub enum LogFormat {
     Text,
     /// One JSON object per line, with the span fields (for log collectors).
     Json,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawIdentity {
-    pub header: String,
-    pub trusted_proxies: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -10,7 +10,15 @@ use crate::adapters::identity_proxy_header::TrustedProxyHeader;
 use crate::ports::OperatorIdentity;
 
 use super::checks::invalid;
-use super::config::{ConfigError, RawIdentity};
+use super::config::ConfigError;
+
+/// The `[identity]` table as written.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawIdentity {
+    pub header: String,
+    pub trusted_proxies: Vec<String>,
+}
 
 /// How requests are identified.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -15,6 +15,7 @@ mod metrics;
 mod outage;
 mod pages;
 mod races;
+mod replica_lock;
 mod shutdown;
 mod unknown_repository;
 mod usecases;
