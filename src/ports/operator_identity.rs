@@ -35,9 +35,7 @@ pub enum Unidentified {
         "the request did not come through the authenticating proxy (its peer address is unknown)"
     )]
     UnknownPeer,
-    #[error(
-        "the request came from {peer}, which is not a trusted proxy (identity.trusted_proxies)"
-    )]
+    #[error("the request came from {peer}, which is not one of identity.trusted_proxies")]
     UntrustedPeer { peer: IpAddr },
     #[error("the authenticating proxy sent no {header} header")]
     MissingHeader { header: String },

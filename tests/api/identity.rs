@@ -139,9 +139,9 @@ async fn the_header_from_an_untrusted_peer_is_not_believed() {
     let reply = app.deploy_as(Some("mallory")).await;
     assert_eq!(reply.status, 401);
     assert!(
-        reply
-            .body
-            .contains("127.0.0.1, which is not a trusted proxy"),
+        reply.body.contains(
+            "the request came from 127.0.0.1, which is not one of identity.trusted_proxies."
+        ),
         "{}",
         reply.body
     );

@@ -72,7 +72,7 @@ fn unidentified_notice() -> Markup {
         Ok(Some(why)) => notice(
             "warn",
             Some("unidentified"),
-            html! { "You cannot deploy, roll back or synchronize: the console cannot tell who you are (" (why.to_string()) "). Open the console through the authenticating proxy." },
+            html! { "You cannot deploy, roll back or synchronize: the console cannot tell who you are; " (why.to_string()) ". Open the console through the authenticating proxy." },
         ),
         _ => html! {},
     }
