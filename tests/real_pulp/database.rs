@@ -55,7 +55,14 @@ impl TestDatabase {
     }
 
     fn psql(&self, database: &str, sql: &str) -> String {
-        let out = Command::new("psql")
+        // The cluster's own client when installed where scripts/pulp puts PostgreSQL 15.
+        let versioned = std::path::Path::new("/usr/lib/postgresql/15/bin/psql");
+        let psql = if versioned.exists() {
+            versioned
+        } else {
+            std::path::Path::new("psql")
+        };
+        let out = Command::new(psql)
             .args([
                 "-h",
                 "127.0.0.1",
