@@ -461,3 +461,45 @@ fn a_bad_identity_setting_is_refused_naming_its_key() {
         .starts_with("identity.trusted_proxies: identity.header is set"));
     assert!(refused("X-Remote-User", "10.0.0.0/33").contains("'10.0.0.0/33' is not an address"));
 }
+
+#[test]
+fn the_postgres_sink_and_json_logs_come_from_the_environment_and_are_checked() {
+    let config = load(&Overrides {
+        audit_sink: Some("postgres".into()),
+        audit_url: Some(
+            "postgres://console@db.example.com/repo_console?sslmode=verify-full".into(),
+        ),
+        audit_password_file: Some("/run/secrets/db".into()),
+        log_format: Some("json".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(config.audit.sink, "postgres");
+    assert!(config.audit.url.ends_with("?sslmode=verify-full"));
+    assert_eq!(config.audit.password_file, PathBuf::from("/run/secrets/db"));
+    assert_eq!(config.log_format, LogFormat::Json);
+
+    let refused = |overrides: Overrides| load(&overrides).unwrap_err().to_string();
+    let no_url = refused(Overrides {
+        audit_sink: Some("postgres".into()),
+        ..Default::default()
+    });
+    assert!(
+        no_url.starts_with("configuration key audit.url: audit.sink is \"postgres\""),
+        "{no_url}"
+    );
+    let not_pg = refused(Overrides {
+        audit_sink: Some("postgres".into()),
+        audit_url: Some("mysql://db/x".into()),
+        ..Default::default()
+    });
+    assert!(not_pg.contains("must start with postgres://"), "{not_pg}");
+    let format = refused(Overrides {
+        log_format: Some("xml".into()),
+        ..Default::default()
+    });
+    assert!(
+        format.contains("environment or flags") && format.contains("xml"),
+        "{format}"
+    );
+}

@@ -157,7 +157,10 @@ async fn twenty_concurrent_deploys_over_two_replicas_update_production_once() {
     let deploys = (0..20).map(|i| deploy(&clients[i % 2], &id, target, "none"));
     let began = Instant::now();
     let statuses = join_all(deploys).await;
-    println!("20 concurrent deploys over two replicas answered in {:?}", began.elapsed());
+    println!(
+        "20 concurrent deploys over two replicas answered in {:?}",
+        began.elapsed()
+    );
     let deployed = statuses.iter().filter(|s| **s == 303).count();
     let refused = statuses.iter().filter(|s| **s == 409).count();
     assert_eq!((deployed, refused), (1, 19), "{statuses:?}");
