@@ -1,20 +1,22 @@
-//! `FixedOperator`: the same operator name for everyone (the spec's placeholder `operator`).
+//! `FixedOperator`: the same operator for every request (the spec's placeholder `operator`),
+//! for a console without an identity scheme.
 
 use async_trait::async_trait;
 
-use crate::ports::OperatorIdentity;
+use crate::domain::Operator;
+use crate::ports::{IdentityContext, OperatorIdentity, Unidentified};
 
-pub struct FixedOperator(pub String);
+pub struct FixedOperator(pub Operator);
 
 impl Default for FixedOperator {
     fn default() -> Self {
-        Self("operator".to_owned())
+        Self(Operator::placeholder())
     }
 }
 
 #[async_trait]
 impl OperatorIdentity for FixedOperator {
-    async fn operator(&self) -> String {
-        self.0.clone()
+    async fn identify(&self, _: &IdentityContext) -> Result<Operator, Unidentified> {
+        Ok(self.0.clone())
     }
 }

@@ -5,14 +5,15 @@
 
 use crate::domain::TaskHref;
 use crate::domain::{
-    check_request, AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest, Intent,
+    AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest, Intent, Operator,
     ProductionChanged, PublicationHref, Refusal, RepoId,
 };
-use crate::ports::AuditError;
+use crate::ports::{correlation, AuditError, LockError};
 
 pub use super::deploy_steps::StepError;
 use super::deploy_steps::{ensure_unmoved, point_production, publish, StepFailure};
-use super::facts::{deploy_facts, ReadError};
+use super::deploy_turn::{checked_plan, replica_turn};
+use super::facts::ReadError;
 pub use super::preview::{preview, Preview, PreviewError};
 use super::state::AppState;
 
@@ -25,6 +26,9 @@ pub enum NotStarted {
     /// The audit log cannot take the deploy's lines.
     #[error("Deploy refused: {0}. Fix the audit log first.")]
     AuditUnavailable(AuditError),
+    /// The lock shared with the other replicas could not be taken.
+    #[error("Deploy refused: {0}. Check the console's database.")]
+    LockUnavailable(LockError),
 }
 
 /// The step of a deploy that failed.
@@ -59,25 +63,43 @@ pub enum DeployOutcome {
     },
 }
 
-/// Deploys `request.target` of repository `id` to its production distribution.
-/// Deploys of one repository run one at a time in this process. Two audit lines share one
-/// `deploy_id`: `started` before anything changes upstream, then the outcome.
-#[tracing::instrument(skip_all, fields(repo = %id, target = %request.target))]
-pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> DeployOutcome {
-    let _turn = state.deploy_locks.acquire(id).await;
-    // Fresh reads: the deploy re-checks what the preview showed.
-    let facts = match deploy_facts(state, state.manager.as_ref(), id).await {
-        Ok(facts) => facts,
-        Err(error) => {
-            tracing::warn!(%error, "deploy not started: the repository could not be read");
-            return DeployOutcome::NotStarted(error.into());
-        }
-    };
-    let plan = match check_request(&facts, request) {
-        Ok(plan) => plan,
-        Err(refusal) => return DeployOutcome::Refused(refusal),
-    };
+/// Deploys `request.target` of repository `id` to its production distribution, on behalf
+/// of `operator`. Deploys of one repository run one at a time in this process. Two audit
+/// lines share one `deploy_id`: `started` before anything changes upstream, then the outcome.
+/// Every upstream request of the deploy carries the `deploy_id` as its correlation id.
+#[tracing::instrument(skip_all, fields(repo = %id, target = %request.target, %operator, deploy_id))]
+pub async fn deploy(
+    state: &AppState,
+    id: &RepoId,
+    request: &DeployRequest,
+    operator: &Operator,
+) -> DeployOutcome {
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
+    tracing::Span::current().record("deploy_id", deploy_id.as_str());
+    let correlation = deploy_id.as_str().to_owned();
+    correlation::scope(
+        correlation,
+        deploy_as(state, id, request, operator, deploy_id),
+    )
+    .await
+}
+
+async fn deploy_as(
+    state: &AppState,
+    id: &RepoId,
+    request: &DeployRequest,
+    operator: &Operator,
+    deploy_id: DeployId,
+) -> DeployOutcome {
+    let _turn = state.deploy_locks.acquire(id).await;
+    let plan = match checked_plan(state, id, request).await {
+        Ok(plan) => plan,
+        Err(outcome) => return outcome,
+    };
+    let (_replica_turn, plan) = match replica_turn(state, id, request, plan).await {
+        Ok(held) => held,
+        Err(outcome) => return outcome,
+    };
     let ready = match state.audit.check_writable().await {
         Ok(()) => {
             audit(
@@ -85,6 +107,7 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
                 &deploy_id,
                 &plan,
                 &request.intent,
+                operator,
                 None,
                 AuditOutcome::Started,
             )
@@ -97,7 +120,7 @@ pub async fn deploy(state: &AppState, id: &RepoId, request: &DeployRequest) -> D
         return DeployOutcome::NotStarted(NotStarted::AuditUnavailable(error));
     }
     let result = run_steps(state, &plan, &deploy_id).await;
-    finish(state, deploy_id, plan, &request.intent, result).await
+    finish(state, deploy_id, operator, plan, &request.intent, result).await
 }
 
 type StepResult = Result<PublicationHref, (DeployStep, StepFailure)>;
@@ -122,6 +145,7 @@ async fn run_steps(state: &AppState, plan: &DeployPlan, deploy_id: &DeployId) ->
 async fn finish(
     state: &AppState,
     deploy_id: DeployId,
+    operator: &Operator,
     plan: DeployPlan,
     intent: &Intent,
     result: StepResult,
@@ -139,7 +163,16 @@ async fn finish(
             },
         ),
     };
-    let audit = audit(state, &deploy_id, &plan, intent, publication, outcome).await;
+    let audit = audit(
+        state,
+        &deploy_id,
+        &plan,
+        intent,
+        operator,
+        publication,
+        outcome,
+    )
+    .await;
     let plan = Box::new(plan);
     match result {
         Ok(publication) => DeployOutcome::Deployed {
@@ -173,17 +206,17 @@ async fn audit(
     deploy_id: &DeployId,
     plan: &DeployPlan,
     intent: &Intent,
+    operator: &Operator,
     publication: Option<PublicationHref>,
     outcome: AuditOutcome,
 ) -> Result<(), AuditError> {
     let at = state.clock.now().await;
-    let operator = state.identity.operator().await;
     let record = DeployRecord::of_plan(
         deploy_id.clone(),
         plan,
         intent,
         at,
-        &operator,
+        operator.as_str(),
         publication,
         outcome,
     );

@@ -7,6 +7,7 @@ pub mod dashboard_production;
 pub mod deploy;
 mod deploy_lock;
 mod deploy_steps;
+mod deploy_turn;
 pub mod diff_cache;
 pub mod facts;
 pub mod history;

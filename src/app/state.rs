@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::ports::{AuditSink, Clock, ContentCatalog, OperatorIdentity, RepositoryManager};
+use crate::ports::{
+    AuditSink, Clock, ContentCatalog, DeployLock, OperatorIdentity, RepositoryManager,
+};
 
 use super::deploy_lock::DeployLocks;
 use super::diff_cache::DiffCache;
@@ -25,6 +27,9 @@ pub struct AppState {
     /// Production distribution per repository name (the `[production]` table).
     pub(crate) production: Arc<HashMap<String, String>>,
     pub(crate) deploy_locks: DeployLocks,
+    /// The lock shared with the other replicas, when the console runs as several (PostgreSQL);
+    /// `None` when it runs alone (the in-process lock is enough).
+    pub(crate) replica_lock: Option<Arc<dyn DeployLock>>,
     /// Repositories per dashboard page.
     pub(crate) page_size: u64,
     /// What versions contain (packages, advisories), for diffs.
@@ -50,6 +55,7 @@ impl AppState {
             identity,
             production: Arc::new(HashMap::new()),
             deploy_locks: DeployLocks::default(),
+            replica_lock: None,
             page_size: DEFAULT_PAGE_SIZE,
             content,
             diffs: DiffCache::default(),
@@ -93,6 +99,17 @@ impl AppStateBuilder {
     /// Deploys and syncs always use the manager itself.
     pub fn page_reads(mut self, reads: Arc<dyn RepositoryManager>) -> Self {
         self.0.reads = reads;
+        self
+    }
+
+    pub fn identity(mut self, identity: Arc<dyn OperatorIdentity>) -> Self {
+        self.0.identity = identity;
+        self
+    }
+
+    /// Deploys take a turn from `lock` too, shared with the other replicas.
+    pub fn replica_lock(mut self, lock: Arc<dyn DeployLock>) -> Self {
+        self.0.replica_lock = Some(lock);
         self
     }
 

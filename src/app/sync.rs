@@ -1,6 +1,6 @@
 //! Use cases: start a synchronization, and read its state.
 
-use crate::domain::{RepoId, Repository, SyncState, VersionHref, VersionNumber};
+use crate::domain::{Operator, RepoId, Repository, SyncState, VersionHref, VersionNumber};
 use crate::ports::{RepositoryManager, UpstreamError};
 
 use super::facts::{known_repo, ReadError, UnknownRepository};
@@ -30,9 +30,14 @@ impl From<ReadError> for SyncError {
     }
 }
 
-/// Starts a synchronization from the repository's remote, unless one is running.
-#[tracing::instrument(skip_all, fields(repo = %id))]
-pub async fn start_sync(state: &AppState, id: &RepoId) -> Result<SyncCell, SyncError> {
+/// Starts a synchronization from the repository's remote, unless one is running, on
+/// behalf of `operator` (named in the log).
+#[tracing::instrument(skip_all, fields(repo = %id, %operator))]
+pub async fn start_sync(
+    state: &AppState,
+    id: &RepoId,
+    operator: &Operator,
+) -> Result<SyncCell, SyncError> {
     let result = try_start(state, id).await;
     if let Err(error) = &result {
         tracing::warn!(%error, "synchronization not started");

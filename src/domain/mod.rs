@@ -13,6 +13,7 @@ mod evr_properties;
 pub mod history;
 pub mod href;
 pub mod intent;
+pub mod operator;
 pub mod package_diff;
 #[cfg(test)]
 mod properties;
@@ -38,6 +39,7 @@ pub use href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
 };
 pub use intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
+pub use operator::{InvalidOperator, Operator};
 pub use package_diff::{count_kinds, diff_packages, ChangeKind, Package, PackageChange};
 pub use repository::{Distribution, Publication, RepoVersion, Repository};
 pub use retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};

@@ -4,11 +4,14 @@
 pub mod audit_sink;
 pub mod clock;
 pub mod content_catalog;
+pub mod correlation;
+pub mod deploy_lock;
 pub mod operator_identity;
 pub mod repository_manager;
 
 pub use audit_sink::{AuditError, AuditReadError, AuditSink};
 pub use clock::Clock;
 pub use content_catalog::ContentCatalog;
-pub use operator_identity::OperatorIdentity;
+pub use deploy_lock::{DeployLock, DeployTurn, LockError};
+pub use operator_identity::{IdentityContext, OperatorIdentity, Unidentified};
 pub use repository_manager::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};

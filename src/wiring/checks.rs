@@ -26,17 +26,25 @@ pub(super) fn validate(
         let reason = format!("'{}' is not one of: {}", raw.audit.sink, sinks.join(", "));
         return Err(invalid("audit.sink", reason));
     }
+    if raw.audit.sink == "postgres" {
+        check_database_url(&raw.audit.url)?;
+    }
     let audit = AuditSettings {
         sink: raw.audit.sink,
         path: raw.audit.path,
+        url: raw.audit.url,
+        password_file: raw.audit.password_file,
     };
     at_least_one("dashboard.page_size", raw.dashboard.page_size)?;
     check_pulp(&raw.pulp)?;
     let shutdown_grace = Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10);
     let edge = super::server_edge::edge_settings(&raw.server, shutdown_grace)?;
+    let identity = super::identity::validate(raw.identity)?;
     Ok(Config {
         listen,
         audit,
+        identity,
+        log_format: raw.log.format,
         page_size: raw.dashboard.page_size,
         production: raw.production,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
@@ -45,6 +53,20 @@ pub(super) fn validate(
         pulp: raw.pulp,
         pulp_from_cli,
     })
+}
+
+/// The `postgres` sink needs a `postgres://` URL.
+fn check_database_url(text: &str) -> Result<(), ConfigError> {
+    if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+        return Ok(());
+    }
+    let reason = if text.is_empty() {
+        "audit.sink is \"postgres\": name the database, e.g. postgres://console@db.example.com/repo_console".to_owned()
+    } else {
+        "the URL must start with postgres:// (e.g. postgres://console@db.example.com/repo_console)"
+            .to_owned()
+    };
+    Err(invalid("audit.url", reason))
 }
 
 fn check_pulp(pulp: &RawPulp) -> Result<(), ConfigError> {
@@ -118,6 +140,6 @@ fn at_least_one(key: &'static str, value: u64) -> Result<(), ConfigError> {
     Err(invalid(key, format!("{value}: must be at least 1")))
 }
 
-fn invalid(key: &'static str, reason: String) -> ConfigError {
+pub(super) fn invalid(key: &'static str, reason: String) -> ConfigError {
     ConfigError::Invalid { key, reason }
 }

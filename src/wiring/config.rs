@@ -39,6 +39,16 @@ pub struct Overrides {
     pub pulp_password: Option<String>,
     /// pulp-cli's configuration file (`~/.config/pulp/cli.toml`), used when nothing else names a Pulp.
     pub pulp_cli_config: Option<PathBuf>,
+    /// `audit.sink`, `audit.url` and `audit.password_file`.
+    pub audit_sink: Option<String>,
+    pub audit_url: Option<String>,
+    pub audit_password_file: Option<PathBuf>,
+    /// `log.format`.
+    pub log_format: Option<String>,
+    /// `identity.header`.
+    pub identity_header: Option<String>,
+    /// `identity.trusted_proxies`, comma separated.
+    pub trusted_proxies: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -50,6 +60,24 @@ pub(super) struct RawConfig {
     pub pulp: RawPulp,
     pub demo: RawDemo,
     pub production: HashMap<String, String>,
+    pub identity: super::identity::RawIdentity,
+    pub log: RawLog,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawLog {
+    pub format: LogFormat,
+}
+
+/// How log lines are written on standard error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Human-readable lines (in colour on a terminal).
+    Text,
+    /// One JSON object per line, with the span fields (for log collectors).
+    Json,
 }
 
 #[derive(Debug, Deserialize)]
@@ -57,6 +85,8 @@ pub(super) struct RawConfig {
 pub(super) struct RawAudit {
     pub sink: String,
     pub path: PathBuf,
+    pub url: String,
+    pub password_file: PathBuf,
 }
 
 #[derive(Debug, Deserialize)]
@@ -99,6 +129,10 @@ pub struct AuditSettings {
     pub sink: String,
     /// The file, for the sinks that write one.
     pub path: PathBuf,
+    /// The database URL, for the `postgres` sink.
+    pub url: String,
+    /// A file whose first line is the database password (empty path: none).
+    pub password_file: PathBuf,
 }
 
 /// The validated configuration.
@@ -106,6 +140,9 @@ pub struct AuditSettings {
 pub struct Config {
     pub listen: SocketAddr,
     pub audit: AuditSettings,
+    /// Who sends each request (the `[identity]` table).
+    pub identity: super::identity::IdentitySettings,
+    pub log_format: LogFormat,
     pub page_size: u64,
     /// The `[production]` table as configured (the demo adds its own at startup).
     pub production: HashMap<String, String>,

@@ -417,3 +417,89 @@ fn an_audit_path_that_is_not_utf8_is_refused_naming_the_key() {
     .unwrap_err();
     assert!(err.to_string().contains("audit.path"), "{err}");
 }
+
+#[test]
+fn identity_comes_from_a_header_of_trusted_proxies_named_in_the_environment() {
+    use super::super::identity::IdentitySettings;
+    assert_eq!(
+        load(&Overrides::default()).unwrap().identity,
+        IdentitySettings::Fixed
+    );
+    let config = load(&Overrides {
+        identity_header: Some("X-Remote-User".into()),
+        trusted_proxies: Some("10.0.0.0/8, ::1".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    let IdentitySettings::ProxyHeader {
+        header,
+        trusted_proxies,
+    } = config.identity
+    else {
+        panic!("a proxy header scheme");
+    };
+    assert_eq!(header, "X-Remote-User");
+    let proxies: Vec<String> = trusted_proxies.iter().map(ToString::to_string).collect();
+    assert_eq!(proxies, ["10.0.0.0/8", "::1/128"]);
+}
+
+#[test]
+fn a_bad_identity_setting_is_refused_naming_its_key() {
+    let refused = |header: &str, proxies: &str| {
+        let overrides = Overrides {
+            identity_header: Some(header.into()),
+            trusted_proxies: Some(proxies.into()),
+            ..Default::default()
+        };
+        match load(&overrides) {
+            Err(ConfigError::Invalid { key, reason }) => format!("{key}: {reason}"),
+            other => panic!("refused, not {other:?}"),
+        }
+    };
+    assert!(refused("X Remote", "::1").starts_with("identity.header: 'X Remote'"));
+    assert!(refused("X-Remote-User", "")
+        .starts_with("identity.trusted_proxies: identity.header is set"));
+    assert!(refused("X-Remote-User", "10.0.0.0/33").contains("'10.0.0.0/33' is not an address"));
+}
+
+#[test]
+fn the_postgres_sink_and_json_logs_come_from_the_environment_and_are_checked() {
+    let config = load(&Overrides {
+        audit_sink: Some("postgres".into()),
+        audit_url: Some(
+            "postgres://console@db.example.com/repo_console?sslmode=verify-full".into(),
+        ),
+        audit_password_file: Some("/run/secrets/db".into()),
+        log_format: Some("json".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(config.audit.sink, "postgres");
+    assert!(config.audit.url.ends_with("?sslmode=verify-full"));
+    assert_eq!(config.audit.password_file, PathBuf::from("/run/secrets/db"));
+    assert_eq!(config.log_format, LogFormat::Json);
+
+    let refused = |overrides: Overrides| load(&overrides).unwrap_err().to_string();
+    let no_url = refused(Overrides {
+        audit_sink: Some("postgres".into()),
+        ..Default::default()
+    });
+    assert!(
+        no_url.starts_with("configuration key audit.url: audit.sink is \"postgres\""),
+        "{no_url}"
+    );
+    let not_pg = refused(Overrides {
+        audit_sink: Some("postgres".into()),
+        audit_url: Some("mysql://db/x".into()),
+        ..Default::default()
+    });
+    assert!(not_pg.contains("must start with postgres://"), "{not_pg}");
+    let format = refused(Overrides {
+        log_format: Some("xml".into()),
+        ..Default::default()
+    });
+    assert!(
+        format.contains("environment or flags") && format.contains("xml"),
+        "{format}"
+    );
+}

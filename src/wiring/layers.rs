@@ -49,19 +49,23 @@ impl Layer {
 
     /// The environment and the command line, as one layer (clap already let flags win).
     pub fn from_overrides(o: &Overrides) -> Result<Self, ConfigError> {
-        let audit_path = match &o.audit_path {
-            Some(path) => Some(path.to_str().ok_or_else(|| ConfigError::Invalid {
-                key: "audit.path",
-                reason: format!("{} is not valid UTF-8", path.display()),
-            })?),
-            None => None,
-        };
         let mut layer = Self::new("environment or flags");
         layer.set("server", "listen", o.listen.as_deref());
-        layer.set("audit", "path", audit_path);
+        layer.set("audit", "path", utf8_path("audit.path", &o.audit_path)?);
+        layer.set("audit", "sink", o.audit_sink.as_deref());
+        layer.set("audit", "url", o.audit_url.as_deref());
+        let password_file = utf8_path("audit.password_file", &o.audit_password_file)?;
+        layer.set("audit", "password_file", password_file);
         layer.set("pulp", "base_url", o.pulp_url.as_deref());
         layer.set("pulp", "username", o.pulp_username.as_deref());
         layer.set("pulp", "password", o.pulp_password.as_deref());
+        layer.set("log", "format", o.log_format.as_deref());
+        layer.set("identity", "header", o.identity_header.as_deref());
+        layer.set(
+            "identity",
+            "trusted_proxies",
+            o.trusted_proxies.as_deref().map(comma_list),
+        );
         Ok(layer)
     }
 
@@ -109,6 +113,29 @@ impl Layer {
         }
         Ok(SECRET_KEYS.iter().any(|key| pulp.contains_key(*key)))
     }
+}
+
+/// A path given in the environment or a flag, as TOML text.
+fn utf8_path<'a>(
+    key: &'static str,
+    path: &'a Option<std::path::PathBuf>,
+) -> Result<Option<&'a str>, ConfigError> {
+    match path {
+        Some(path) => Ok(Some(path.to_str().ok_or_else(|| ConfigError::Invalid {
+            key,
+            reason: format!("{} is not valid UTF-8", path.display()),
+        })?)),
+        None => Ok(None),
+    }
+}
+
+/// A comma-separated list from one environment variable, as a TOML array (blanks dropped).
+fn comma_list(text: &str) -> Value {
+    let items = text
+        .split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty());
+    Value::Array(items.map(|item| Value::String(item.to_owned())).collect())
 }
 
 /// Merges the higher layers over the defaults, in order, and reads the result. Each layer

@@ -5,6 +5,7 @@
 mod audit_sinks;
 mod checks;
 pub mod config;
+mod identity;
 mod layers;
 mod pulp_cli;
 mod pulp_settings;

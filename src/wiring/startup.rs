@@ -7,7 +7,6 @@ use tokio::net::TcpListener;
 
 use crate::adapters::clock_system::SystemClock;
 use crate::adapters::coalescing::Coalescing;
-use crate::adapters::identity_fixed::FixedOperator;
 use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;
@@ -27,25 +26,37 @@ pub enum Upstream {
 }
 
 /// Builds the state from the configuration; fails when the Pulp settings are unusable.
-pub fn build_state(config: &Config) -> Result<(AppState, Upstream), String> {
+pub async fn build_state(config: &Config) -> Result<(AppState, Upstream), String> {
     let (manager, content, upstream) =
         upstream(config).map_err(|e| format!("cannot use the Pulp settings: {e}"))?;
-    let audit = audit_sinks::build(&config.audit)
+    let built = audit_sinks::build(&config.audit)
+        .await
         .map_err(|e| format!("cannot use the audit sink (audit.sink): {e}"))?;
+    let audit = built.sink;
     tracing::info!(sink = %config.audit.sink, target = %audit.target(), "audit log");
+    if let super::identity::IdentitySettings::ProxyHeader {
+        header,
+        trusted_proxies,
+    } = &config.identity
+    {
+        tracing::info!(%header, ?trusted_proxies, "operators are named by a trusted proxy's header");
+    }
     let reads = Arc::new(Coalescing::new(manager.clone()));
     let state = AppState::builder(
         manager,
         content,
         audit,
         Arc::new(SystemClock),
-        Arc::new(FixedOperator::default()),
+        config.identity.adapter(),
     )
     .page_reads(reads)
     .production(production(config))
-    .page_size(config.page_size)
-    .build();
-    Ok((state, upstream))
+    .page_size(config.page_size);
+    let state = match built.replica_lock {
+        Some(lock) => state.replica_lock(lock),
+        None => state,
+    };
+    Ok((state.build(), upstream))
 }
 
 /// The upstream, as the two ports it serves.
@@ -88,7 +99,7 @@ pub(crate) fn production(config: &Config) -> HashMap<String, String> {
 
 /// Serves the console until Ctrl-C or SIGTERM.
 pub async fn run(config: Config) -> Result<(), String> {
-    let (state, upstream) = build_state(&config)?;
+    let (state, upstream) = build_state(&config).await?;
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {} (server.listen): {e}", config.listen))?;

@@ -73,9 +73,10 @@ async fn a_deploy_reads_fresh_while_pages_share() {
         intent: repo_console::domain::Intent::Deploy,
     };
     let before = memory.calls().len();
+    let operator = repo_console::domain::Operator::placeholder();
     let (page, outcome) = futures::join!(
         versions_page(&state, &fx.base_os),
-        repo_console::app::deploy::deploy(&state, &fx.base_os, &request)
+        repo_console::app::deploy::deploy(&state, &fx.base_os, &request, &operator)
     );
     page.unwrap();
     assert!(matches!(

@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use repo_console::adapters::memory::{Fault, FaultyPulp, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::deploy::{deploy, DeployOutcome, DeployStep};
-use repo_console::domain::{DeployRequest, Intent, ProductionChanged, SeenLive, VersionNumber};
+use repo_console::domain::{
+    DeployRequest, Intent, Operator, ProductionChanged, SeenLive, VersionNumber,
+};
 
 use crate::helpers::*;
 
@@ -81,7 +83,7 @@ async fn run_with(arm: impl FnOnce(&FaultyPulp)) -> Run {
         seen_live: SeenLive::Version(VersionNumber::new(2)),
         intent: Intent::Deploy,
     };
-    let outcome = deploy(&state, &fx.base_os, &request).await;
+    let outcome = deploy(&state, &fx.base_os, &request, &Operator::placeholder()).await;
     tokio::time::sleep(SLOW).await;
     memory.settle_tasks();
     let dist = memory.distribution("base-os-prod").unwrap();

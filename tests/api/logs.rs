@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::{dashboard::dashboard, deploy, sync};
-use repo_console::domain::{DeployRequest, Intent, SeenLive, VersionNumber};
+use repo_console::domain::{DeployRequest, Intent, Operator, SeenLive, VersionNumber};
 use tokio_test::assert_err;
 use tracing_subscriber::fmt::format::FmtSpan;
 
@@ -90,7 +90,7 @@ async fn a_sync_that_cannot_start_is_logged_with_its_error() {
     let logs = Captured::default();
     let _guard = logs.start();
     pulp.set(Op::GetRepo, Fault::Http(502));
-    assert_err!(sync::start_sync(&state, &fx.base_os).await);
+    assert_err!(sync::start_sync(&state, &fx.base_os, &Operator::placeholder()).await);
     assert_err!(sync::current_sync(&state, &fx.base_os).await);
     let text = logs.text();
     assert!(
@@ -115,10 +115,10 @@ async fn a_failed_deploy_is_logged_with_its_error_its_verdict_and_its_task() {
         seen_live: SeenLive::NotSent,
         intent: Intent::Deploy,
     };
-    let outcome = deploy::deploy(&state, &fx.base_os, &request).await;
+    let outcome = deploy::deploy(&state, &fx.base_os, &request, &Operator::placeholder()).await;
     assert!(matches!(outcome, deploy::DeployOutcome::Failed { .. }));
     pulp.set(Op::ListVersions, Fault::Timeout);
-    deploy::deploy(&state, &fx.base_os, &request).await;
+    deploy::deploy(&state, &fx.base_os, &request, &Operator::placeholder()).await;
     let text = logs.text();
     assert!(
         text.contains("deploy failed")

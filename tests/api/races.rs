@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use repo_console::app::deploy::{deploy, DeployOutcome, StepError};
 use repo_console::domain::{
-    DeployRequest, Intent, ProductionChanged, Refusal, SeenLive, VersionNumber,
+    DeployRequest, Intent, Operator, ProductionChanged, Refusal, SeenLive, VersionNumber,
 };
 
 use crate::helpers::*;
@@ -100,7 +100,7 @@ async fn production_moved_by_someone_else_during_the_deploy_is_not_overwritten()
     let running = tokio::spawn({
         let state = state.clone();
         let id = fx.base_os.clone();
-        async move { deploy(&state, &id, &request).await }
+        async move { deploy(&state, &id, &request, &Operator::placeholder()).await }
     });
     tokio::time::sleep(Duration::from_millis(100)).await;
     // Another console (another process) points production at v1 while the publish runs.

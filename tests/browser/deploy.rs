@@ -183,7 +183,7 @@ pub async fn failed_deploy(b: &Browser, app: &App) {
     let (text, versions) = page_error(b).await;
     app.pulp.clear(Op::ListVersions);
     assert!(
-        text.contains("Pulp has no RPM repository"),
+        text.contains("Could not load this repository"),
         "page error: {text:?}"
     );
     assert_eq!(versions, 0, "no versions are listed");

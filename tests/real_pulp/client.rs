@@ -282,3 +282,30 @@ async fn an_expired_session_is_renewed_transparently() {
         "one new login, done by the client itself"
     );
 }
+
+#[tokio::test]
+async fn each_request_to_pulp_is_timed_by_operation_and_status() {
+    let Some(pulp) = pulp_or_skip("pulp request metrics") else {
+        return;
+    };
+    let client = pulp.client();
+    let id = repo_named(&client, "rc-verified").await;
+    let missing =
+        repo_console::domain::RepoId::parse("0199a1b2-0000-7000-8000-00000000000a").unwrap();
+    assert!(client.get_repo(&missing).await.is_err());
+    let text = repo_console::adapters::metrics::metrics().render();
+    let count = |operation: &str, status: &str| {
+        let series = format!(
+            "repo_console_pulp_request_duration_seconds_count{{operation=\"{operation}\",status=\"{status}\"}} "
+        );
+        text.lines()
+            .find_map(|l| l.strip_prefix(&series))
+            .map_or(0, |v| v.parse::<u64>().unwrap())
+    };
+    assert!(
+        count("GET repositories/rpm/rpm/{id}/", "404") >= 1,
+        "{text}"
+    );
+    assert!(client.get_repo(&id).await.is_ok());
+    assert!(count("GET repositories/rpm/rpm/", "200") >= 1, "{text}");
+}

@@ -11,11 +11,16 @@ mod changes;
 mod client;
 mod console;
 mod console_dashboard;
+#[path = "../common/console_process.rs"]
+mod console_process;
 mod console_versions;
 mod contract;
+mod database;
 mod deploy;
 mod history;
 mod memory;
+mod postgres;
+mod replicas;
 mod support;
 #[path = "../common/web.rs"]
 mod web;

@@ -15,6 +15,7 @@ use super::errors::{decode_error, status_error};
 use super::http::{HttpTransport, RawResponse, SetupError};
 use super::session::Session;
 use super::settings::PulpSettings;
+use crate::adapters::metrics::{self, metrics};
 use crate::domain::{DeployId, Publication, PublicationHref, RepoId, TaskHref};
 use crate::ports::UpstreamError;
 
@@ -107,10 +108,15 @@ impl PulpClient {
             .map(|value| (HeaderName::from_static("correlation-id"), value))
             .into_iter()
             .collect();
+        let sent = std::time::Instant::now();
         let response = self
             .session
             .request(method.clone(), url, body, headers)
-            .await?;
+            .await;
+        let status = response.as_ref().ok().map(|r| r.status.as_u16());
+        let operation = metrics::pulp_operation(method.as_str(), url);
+        metrics().pulp_request(operation, status, sent.elapsed());
+        let response = response?;
         tracing::debug!(%method, %url, status = response.status.as_u16(), "pulp answered");
         if response.status.is_success() {
             Ok(response)

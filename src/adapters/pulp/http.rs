@@ -133,6 +133,12 @@ impl HttpTransport {
         for (name, value) in self.extra_headers.iter().chain(headers.iter()) {
             builder = builder.header(name, value);
         }
+        // The deploy this request belongs to: Pulp logs it and keeps it as its task's logging_cid.
+        let named = headers.iter().any(|(name, _)| name == "correlation-id");
+        let correlation = crate::ports::correlation::current().filter(|_| !named);
+        if let Some(id) = correlation.and_then(|id| HeaderValue::from_str(&id).ok()) {
+            builder = builder.header("correlation-id", id);
+        }
         builder
             .body(Full::new(body.unwrap_or_default()))
             .map_err(|e| TransportError::Other {

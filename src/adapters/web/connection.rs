@@ -35,6 +35,7 @@ pub fn builder(settings: &EdgeSettings) -> Builder<TokioExecutor> {
 /// Serves `stream` until it ends (see the module's comment).
 pub async fn serve_connection(
     stream: TcpStream,
+    peer: std::net::SocketAddr,
     app: Router,
     builder: Arc<Builder<TokioExecutor>>,
     limits: IdleLimits,
@@ -47,7 +48,12 @@ pub async fn serve_connection(
             let busy = activity.begin();
             let app = app.clone();
             async move {
-                let response = app.oneshot(request.map(Body::new)).await?;
+                let mut request = request.map(Body::new);
+                // The peer's address, for the identity middleware (a trusted proxy's header).
+                request
+                    .extensions_mut()
+                    .insert(axum::extract::ConnectInfo(peer));
+                let response = app.oneshot(request).await?;
                 // In flight until the answer's body has been handed to hyper.
                 Ok::<_, Infallible>(response.map(|body| {
                     Body::new(body.map_frame(move |frame| {

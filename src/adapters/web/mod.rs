@@ -11,6 +11,7 @@ mod errors;
 mod extract;
 mod handlers;
 mod host_check;
+mod identity;
 mod request_log;
 mod security;
 mod server;
@@ -59,11 +60,16 @@ fn routes(state: AppState) -> Router {
             get(handlers::sync::cell).post(handlers::sync::start),
         )
         .route("/healthz", get(|| async { "ok" }))
+        .route("/metrics", get(handlers::health::metrics))
         .route("/readyz", get(handlers::health::ready))
         .route(assets::HTMX_PATH, get(assets::htmx))
         .route(assets::CSS_PATH, get(assets::css))
         .route(assets::JS_PATH, get(assets::js))
         .fallback(|| async { WebError::NotFound("No such page.".into()) })
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            identity::resolve,
+        ))
         .with_state(state)
         .layer(axum::middleware::from_fn(cross_site::refuse_cross_site))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -79,5 +85,6 @@ fn outer_layers(app: Router) -> Router {
         .layer(nosniff)
         .layer(referrer)
         .layer(frames)
+        .layer(axum::middleware::from_fn(request_log::count))
         .layer(request_log::layer())
 }

@@ -1,9 +1,11 @@
-//! One span per request (method, route, status, latency), logged when the response leaves.
+//! One span per request (method, route, status, latency), logged when the response leaves;
+//! and one count per answer by route and status (`repo_console_http_requests_total`).
 
 use std::time::Duration;
 
 use axum::extract::{MatchedPath, Request};
 use axum::http::Response;
+use axum::middleware::Next;
 use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
 use tower_http::trace::{MakeSpan, OnResponse, TraceLayer};
 use tracing::{field, Span};
@@ -13,11 +15,7 @@ pub struct RequestSpan;
 
 impl<B> MakeSpan<B> for RequestSpan {
     fn make_span(&mut self, request: &Request<B>) -> Span {
-        // The route template (e.g. /repos/{uuid}/versions), never raw path text.
-        let route = request
-            .extensions()
-            .get::<MatchedPath>()
-            .map_or("(none)", MatchedPath::as_str);
+        let route = route_of(request);
         tracing::info_span!("http_request", method = %request.method(), route, status = field::Empty)
     }
 }
@@ -42,4 +40,20 @@ pub fn layer() -> TraceLayer<SharedClassifier<ServerErrorsAsFailures>, RequestSp
         .make_span_with(RequestSpan)
         .on_request(())
         .on_response(LogResponse)
+}
+
+/// The route template (e.g. /repos/{uuid}/versions), never raw path text.
+fn route_of<B>(request: &Request<B>) -> &str {
+    request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("(none)", MatchedPath::as_str)
+}
+
+/// Middleware: counts each answer by route template and status.
+pub async fn count(request: Request, next: Next) -> axum::response::Response {
+    let route = route_of(&request).to_owned();
+    let response = next.run(request).await;
+    crate::adapters::metrics::metrics().http_request(&route, response.status().as_u16());
+    response
 }

@@ -51,9 +51,9 @@ pub async fn serve_with(
         tokio::select! {
             () = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => {
+                Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
-                    let served = serve_connection(stream, app.clone(), builder.clone(), limits, stopping.clone());
+                    let served = serve_connection(stream, peer, app.clone(), builder.clone(), limits, stopping.clone());
                     connections.spawn(served);
                 }
                 Err(error) => {

@@ -46,7 +46,9 @@ pub fn refusal(refusal: &Refusal) -> StatusCode {
 pub fn not_started(why: &NotStarted) -> StatusCode {
     match why {
         NotStarted::Unreadable(error) => read(error),
-        NotStarted::AuditUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        NotStarted::AuditUnavailable(_) | NotStarted::LockUnavailable(_) => {
+            StatusCode::SERVICE_UNAVAILABLE
+        }
     }
 }
 

@@ -1,17 +1,21 @@
 use axum::extract::rejection::{FormRejection, QueryRejection};
-use axum::extract::{Query, State};
+use axum::extract::{Extension, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use maud::{html, Markup};
 use serde::Deserialize;
 
+use std::time::{Duration, Instant};
+
+use crate::adapters::metrics::metrics;
 use crate::app::deploy::{self, DeployOutcome, PreviewError};
 use crate::app::{changes, versions, AppState};
 use crate::domain::{DeployKind, DeployRequest, Intent, Reason, Refusal, RepoId};
 
 use super::super::errors::WebError;
 use super::super::extract::{parse_seen_live, parse_version, HxRequest, RepoPath};
+use super::super::identity::{refusal_text, Identified, UNIDENTIFIED};
 use super::super::status;
 use super::super::views::deploy::{
     confirm_modal, deployed, deployed_without_list, failure_message, message_modal,
@@ -81,17 +85,29 @@ pub struct DeployForm {
     reason: Option<String>,
 }
 
-/// POST /repos/{uuid}/deploy with `version` and `confirm`.
+/// POST /repos/{uuid}/deploy with `version` and `confirm`; refused (401) when the sender is
+/// not identified.
 pub async fn submit(
     State(state): State<AppState>,
     RepoPath(id): RepoPath,
     HxRequest(hx): HxRequest,
+    Extension(Identified(sender)): Extension<Identified>,
     form: Result<Form<DeployForm>, FormRejection>,
 ) -> Result<Response, WebError> {
+    let operator = match sender {
+        Ok(operator) => operator,
+        Err(why) => {
+            metrics().deploy_ended("unidentified", None);
+            let message = error_notice(&refusal_text("Deploy", &why));
+            let message = html! { (message) p { "Production was not changed." } };
+            return Ok(answer(hx, &id, UNIDENTIFIED, "Deploy refused", message));
+        }
+    };
     let Form(form) = form.map_err(WebError::rejected)?;
     let target = parse_version(form.version.as_deref())?;
     let seen_live = parse_seen_live(form.live.as_deref())?;
     let rollback = kind_of(form.rollback.as_deref()) == DeployKind::Rollback;
+    let began = Instant::now();
     let outcome = match intent_of(form.rollback.as_deref(), form.reason.as_deref()) {
         Ok(intent) => {
             let confirm = form.confirm.unwrap_or_default();
@@ -101,10 +117,11 @@ pub async fn submit(
                 seen_live,
                 intent,
             };
-            deploy::deploy(&state, &id, &request).await
+            deploy::deploy(&state, &id, &request, &operator).await
         }
         Err(refusal) => DeployOutcome::Refused(refusal),
     };
+    record(&outcome, began.elapsed());
     if let DeployOutcome::Deployed { plan, audit, .. } = &outcome {
         if !hx {
             return Ok(Redirect::to(&format!("/repos/{id}/versions")).into_response());
@@ -120,11 +137,27 @@ pub async fn submit(
         });
     }
     let (status, title, message) = failure(&outcome);
-    Ok(if hx {
+    Ok(answer(hx, &id, status, title, message))
+}
+
+/// Counts the deploy by outcome; the duration of one that started.
+fn record(outcome: &DeployOutcome, took: Duration) {
+    let (label, started) = match outcome {
+        DeployOutcome::Deployed { .. } => ("deployed", true),
+        DeployOutcome::Failed { .. } => ("failed", true),
+        DeployOutcome::Refused(_) => ("refused", false),
+        DeployOutcome::NotStarted(_) => ("not_started", false),
+    };
+    metrics().deploy_ended(label, started.then_some(took));
+}
+
+/// A deploy that did not happen: a modal for htmx, a page otherwise.
+fn answer(hx: bool, id: &RepoId, status: StatusCode, title: &str, message: Markup) -> Response {
+    if hx {
         (status, message_modal(title, message)).into_response()
     } else {
-        (status, failure_page(&id, title, message)).into_response()
-    })
+        (status, failure_page(id, title, message)).into_response()
+    }
 }
 
 fn failure(outcome: &DeployOutcome) -> (StatusCode, &'static str, Markup) {

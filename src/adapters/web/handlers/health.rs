@@ -20,3 +20,12 @@ pub async fn ready(State(state): State<AppState>) -> (StatusCode, String) {
         Err(error) => (status::NOT_READY, format!("not ready: {error}\n")),
     }
 }
+
+/// GET /metrics: the process's Prometheus metrics (OpenMetrics text).
+pub async fn metrics() -> impl axum::response::IntoResponse {
+    use crate::adapters::metrics::{metrics, CONTENT_TYPE};
+    (
+        [(axum::http::header::CONTENT_TYPE, CONTENT_TYPE)],
+        metrics().render(),
+    )
+}

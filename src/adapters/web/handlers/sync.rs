@@ -1,4 +1,4 @@
-use axum::extract::State;
+use axum::extract::{Extension, State};
 use axum::response::{IntoResponse, Response};
 use maud::html;
 
@@ -6,12 +6,25 @@ use crate::app::sync::{current_sync, start_sync};
 use crate::app::AppState;
 
 use super::super::extract::RepoPath;
+use super::super::identity::{refusal_text, Identified, UNIDENTIFIED};
 use super::super::status;
 use super::super::views::sync_cell::{latest_version, sync_cell, sync_error_cell};
 
-/// POST /repos/{uuid}/sync: starts a synchronization; answers the cell.
-pub async fn start(State(state): State<AppState>, RepoPath(id): RepoPath) -> Response {
-    match start_sync(&state, &id).await {
+/// POST /repos/{uuid}/sync: starts a synchronization; answers the cell. Refused (401) when
+/// the sender is not identified.
+pub async fn start(
+    State(state): State<AppState>,
+    RepoPath(id): RepoPath,
+    Extension(Identified(sender)): Extension<Identified>,
+) -> Response {
+    let operator = match sender {
+        Ok(operator) => operator,
+        Err(why) => {
+            let message = refusal_text("Synchronization", &why);
+            return (UNIDENTIFIED, sync_error_cell(&message)).into_response();
+        }
+    };
+    match start_sync(&state, &id, &operator).await {
         Ok(sync) => sync_cell(&id, &sync).into_response(),
         Err(error) => (status::sync(&error), sync_error_cell(&error.to_string())).into_response(),
     }

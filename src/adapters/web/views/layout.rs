@@ -2,6 +2,23 @@
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
+use crate::domain::Operator;
+use crate::ports::Unidentified;
+
+tokio::task_local! {
+    /// The sender of the request being answered, for the header bar (set by the web
+    /// layer's identity middleware around each request).
+    static SENDER: Result<Operator, Unidentified>;
+}
+
+/// Runs `answer` with `sender` shown in the header bar of any page it renders.
+pub async fn with_sender<F: std::future::Future>(
+    sender: Result<Operator, Unidentified>,
+    answer: F,
+) -> F::Output {
+    SENDER.scope(sender, answer).await
+}
+
 /// htmx settings: swap error responses too (they carry a readable message), no inline
 /// styles or eval (the Content-Security-Policy forbids them).
 const HTMX_CONFIG: &str = r#"{"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}],"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}"#;
@@ -28,11 +45,36 @@ pub fn page(title: &str, body: Markup) -> Markup {
                 header.topbar {
                     a.brand href="/" { "repo-console" }
                     span.topbar-note { "Pulp RPM versions & deployment" }
+                    (sender_badge())
                     button.ghost.theme-toggle type="button" id="theme-toggle" aria-label="Switch between light and dark theme" { "Theme" }
                 }
-                main.container { (body) }
+                main.container { (unidentified_notice()) (body) }
             }
         }
+    }
+}
+
+/// The operator's name in the header bar, or that the sender is not identified.
+fn sender_badge() -> Markup {
+    let sender = SENDER.try_with(Clone::clone).ok();
+    html! {
+        @match sender {
+            Some(Ok(operator)) => span.topbar-user id="operator" title="The operator named in the audit log" { bdi { (operator.as_str()) } },
+            Some(Err(_)) => span.topbar-user.unidentified id="operator" { "not identified" },
+            None => {}
+        }
+    }
+}
+
+/// Why this sender cannot deploy, roll back or synchronize, on every page.
+fn unidentified_notice() -> Markup {
+    match SENDER.try_with(|sender| sender.clone().err()) {
+        Ok(Some(why)) => notice(
+            "warn",
+            Some("unidentified"),
+            html! { "You cannot deploy, roll back or synchronize: the console cannot tell who you are; " (why.to_string()) ". Open the console through the authenticating proxy." },
+        ),
+        _ => html! {},
     }
 }
 

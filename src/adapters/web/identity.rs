@@ -1,0 +1,56 @@
+//! Who sends each request: the identity context (peer address and headers) is built from
+//! the request once, the `OperatorIdentity` port decides, and the answer travels as a
+//! request extension ([`Identified`]) to the handlers that change something, and as the
+//! page frame's header-bar name.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::Response;
+
+use crate::app::AppState;
+use crate::domain::Operator;
+use crate::ports::{IdentityContext, Unidentified};
+
+use super::views::layout;
+
+/// The sender of the request, or why it is not known. The server sets the peer address as
+/// axum's `ConnectInfo<SocketAddr>` extension; without it the peer is unknown.
+#[derive(Debug, Clone)]
+pub struct Identified(pub Result<Operator, Unidentified>);
+
+/// Middleware: identifies the sender and runs the rest of the request knowing it.
+pub async fn resolve(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let context = context_of(&request);
+    let who = state.identity.identify(&context).await;
+    if let Err(why) = &who {
+        tracing::debug!(%why, "request sender not identified");
+    }
+    request.extensions_mut().insert(Identified(who.clone()));
+    layout::with_sender(who, next.run(request)).await
+}
+
+fn context_of(request: &Request) -> IdentityContext {
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(address)| address.ip());
+    let headers = request
+        .headers()
+        .iter()
+        .filter_map(|(name, value)| {
+            Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
+        })
+        .collect();
+    IdentityContext { peer, headers }
+}
+
+/// The status of a change refused because its sender is not known.
+pub const UNIDENTIFIED: StatusCode = StatusCode::UNAUTHORIZED;
+
+/// What an operator reads when a change is refused for want of an identity.
+pub fn refusal_text(action: &str, why: &Unidentified) -> String {
+    format!("{action} refused: the console cannot tell who you are; {why}. Open the console through the authenticating proxy.")
+}

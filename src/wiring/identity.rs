@@ -1,0 +1,82 @@
+//! The `[identity]` table: which `OperatorIdentity` adapter answers "who sends this request".
+
+use std::sync::Arc;
+
+use axum::http::HeaderName;
+use ipnet::IpNet;
+
+use crate::adapters::identity_fixed::FixedOperator;
+use crate::adapters::identity_proxy_header::TrustedProxyHeader;
+use crate::ports::OperatorIdentity;
+
+use super::checks::invalid;
+use super::config::ConfigError;
+
+/// The `[identity]` table as written.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawIdentity {
+    pub header: String,
+    pub trusted_proxies: Vec<String>,
+}
+
+/// How requests are identified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdentitySettings {
+    /// Everyone is the placeholder `operator`.
+    Fixed,
+    /// The operator is named by `header`, believed from `trusted_proxies` only.
+    ProxyHeader {
+        header: String,
+        trusted_proxies: Vec<IpNet>,
+    },
+}
+
+impl IdentitySettings {
+    /// The adapter these settings name.
+    pub fn adapter(&self) -> Arc<dyn OperatorIdentity> {
+        match self {
+            Self::Fixed => Arc::new(FixedOperator::default()),
+            Self::ProxyHeader {
+                header,
+                trusted_proxies,
+            } => Arc::new(TrustedProxyHeader::new(header, trusted_proxies.clone())),
+        }
+    }
+}
+
+/// Checks the `[identity]` table: a valid header name, and parseable proxies when it is set.
+pub(super) fn validate(raw: RawIdentity) -> Result<IdentitySettings, ConfigError> {
+    let header = raw.header.trim();
+    if header.is_empty() {
+        return Ok(IdentitySettings::Fixed);
+    }
+    if HeaderName::from_bytes(header.as_bytes()).is_err() {
+        let reason = format!("'{header}' is not an HTTP header name such as X-Remote-User");
+        return Err(invalid("identity.header", reason));
+    }
+    let trusted_proxies = raw
+        .trusted_proxies
+        .iter()
+        .map(|text| proxy(text))
+        .collect::<Result<Vec<_>, _>>()?;
+    if trusted_proxies.is_empty() {
+        let reason = "identity.header is set, so name the proxies that set it (e.g. [\"10.0.0.5\"]); without any, nobody could deploy".to_owned();
+        return Err(invalid("identity.trusted_proxies", reason));
+    }
+    Ok(IdentitySettings::ProxyHeader {
+        header: header.to_owned(),
+        trusted_proxies,
+    })
+}
+
+/// A CIDR block, or one address (a block of one).
+fn proxy(text: &str) -> Result<IpNet, ConfigError> {
+    let text = text.trim();
+    text.parse::<IpNet>()
+        .or_else(|_| text.parse::<std::net::IpAddr>().map(IpNet::from))
+        .map_err(|_| {
+            let reason = format!("'{text}' is not an address or a CIDR block such as 10.0.0.0/8");
+            invalid("identity.trusted_proxies", reason)
+        })
+}

@@ -1,0 +1,255 @@
+//! Two console processes (the real binary) against the real Pulp, sharing one PostgreSQL
+//! database: one deploy at a time per production distribution across replicas, one shared
+//! audit history, the lock released when a replica is killed mid-deploy, and migrations
+//! that a restart leaves as they are.
+
+use std::time::{Duration, Instant};
+
+use futures::future::join_all;
+use serde_json::json;
+
+use super::console_process::ConsoleProcess;
+use super::database::{database_or_skip, TestDatabase};
+use super::support::{exclusive, pulp_or_skip, TestPulp};
+use super::web::WebClient;
+
+const REPO: &str = "rc-verified";
+
+/// A production distribution of our own for rc-verified, serving nothing at first; deleted
+/// at the end whatever happens.
+struct ScratchDistribution<'a> {
+    pulp: &'a TestPulp,
+    href: String,
+    prn: String,
+    name: String,
+}
+
+impl<'a> ScratchDistribution<'a> {
+    fn create(pulp: &'a TestPulp, tag: &str) -> Self {
+        let name = format!("rc-replicas-{tag}-{}", std::process::id());
+        if let Some(old) = pulp.href_named("distributions/rpm/rpm/", &name) {
+            pulp.raw_ok("DELETE", &old, None);
+        }
+        let body = json!({"name": name, "base_path": name});
+        let created = pulp.raw_ok("POST", "distributions/rpm/rpm/", Some(&body));
+        let href = created["created_resources"][0]
+            .as_str()
+            .expect("created")
+            .to_owned();
+        let prn = pulp.raw_ok("GET", &href, None)["prn"]
+            .as_str()
+            .expect("a prn")
+            .to_owned();
+        Self {
+            pulp,
+            href,
+            prn,
+            name,
+        }
+    }
+
+    /// The distribution updates Pulp ran on it.
+    fn updates(&self) -> u64 {
+        let path = format!(
+            "tasks/?reserved_resources={}&name=pulpcore.app.tasks.base.ageneral_update",
+            super::web::enc(&self.prn)
+        );
+        self.pulp.raw_ok("GET", &path, None)["count"]
+            .as_u64()
+            .expect("a count")
+    }
+
+    fn serves(&self) -> Option<String> {
+        self.pulp.raw_ok("GET", &self.href, None)["publication"]
+            .as_str()
+            .map(str::to_owned)
+    }
+}
+
+impl Drop for ScratchDistribution<'_> {
+    fn drop(&mut self) {
+        self.pulp.raw("DELETE", &self.href, None);
+    }
+}
+
+/// A replica: the binary on the real Pulp with the postgres sink and our production mapping.
+fn replica(
+    pulp: &TestPulp,
+    db: &TestDatabase,
+    dist: &str,
+    home: &std::path::Path,
+) -> ConsoleProcess {
+    let config = home.join("console.toml");
+    let text = format!("[pulp]\ntask_timeout_secs = 120\n[production]\n\"{REPO}\" = \"{dist}\"\n");
+    std::fs::write(&config, text).unwrap();
+    let env = [
+        ("REPO_CONSOLE_PULP_URL", pulp.base_url.as_str()),
+        ("REPO_CONSOLE_PULP_USERNAME", pulp.username.as_str()),
+        ("REPO_CONSOLE_PULP_PASSWORD", pulp.password.as_str()),
+        ("REPO_CONSOLE_AUDIT_SINK", "postgres"),
+        ("REPO_CONSOLE_AUDIT_URL", db.url.as_str()),
+    ];
+    ConsoleProcess::start(&["--config", config.to_str().unwrap()], &env, home)
+}
+
+fn latest_version(pulp: &TestPulp) -> (String, u64) {
+    let href = pulp
+        .href_named("repositories/rpm/rpm/", REPO)
+        .expect("seeded");
+    let latest = pulp.raw_ok("GET", &href, None)["latest_version_href"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let id = href
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let number = latest
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    (id, number)
+}
+
+async fn deploy(console: &WebClient, id: &str, version: u64, live: &str) -> u16 {
+    let form = format!("version={version}&confirm={REPO}&live={live}");
+    console
+        .post(&format!("/repos/{id}/deploy"), &form)
+        .await
+        .status
+}
+
+/// Advisory locks held in this test's database now.
+fn locks_held(db: &TestDatabase) -> u64 {
+    db.query(
+        "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database \
+              WHERE l.locktype = 'advisory' AND l.granted AND d.datname = current_database()",
+    )
+    .parse()
+    .unwrap()
+}
+
+#[tokio::test]
+async fn twenty_concurrent_deploys_over_two_replicas_update_production_once() {
+    let (Some(pulp), Some(db)) = (pulp_or_skip("replicas"), database_or_skip("replicas")) else {
+        return;
+    };
+    let _repo = exclusive(REPO).await;
+    let dist = ScratchDistribution::create(&pulp, "race");
+    let (home_a, home_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = replica(&pulp, &db, &dist.name, home_a.path());
+    let b = replica(&pulp, &db, &dist.name, home_b.path());
+    let clients = [
+        WebClient {
+            address: a.address.clone(),
+        },
+        WebClient {
+            address: b.address.clone(),
+        },
+    ];
+    let (id, target) = latest_version(&pulp);
+
+    let deploys = (0..20).map(|i| deploy(&clients[i % 2], &id, target, "none"));
+    let began = Instant::now();
+    let statuses = join_all(deploys).await;
+    println!(
+        "20 concurrent deploys over two replicas answered in {:?}",
+        began.elapsed()
+    );
+    let deployed = statuses.iter().filter(|s| **s == 303).count();
+    let refused = statuses.iter().filter(|s| **s == 409).count();
+    assert_eq!((deployed, refused), (1, 19), "{statuses:?}");
+    assert_eq!(dist.updates(), 1, "exactly one distribution update in Pulp");
+    let (_, served) = pulp.publication_version(&dist.serves().expect("production serves"));
+    assert_eq!(served, target);
+
+    let rows = db.query("SELECT string_agg(outcome, ',' ORDER BY id) FROM deploy_audit");
+    assert_eq!(
+        rows, "started,deployed",
+        "one shared history for both replicas"
+    );
+    assert_eq!(
+        db.query("SELECT count(DISTINCT deploy_id) FROM deploy_audit"),
+        "1"
+    );
+    assert_eq!(locks_held(&db), 0, "every turn was released");
+
+    // A restart on the same database: the migrations are already applied; nothing changes.
+    drop(a);
+    let again = replica(&pulp, &db, &dist.name, home_a.path());
+    assert_eq!(db.query("SELECT count(*) FROM _sqlx_migrations"), "1");
+    assert_eq!(db.query("SELECT count(*) FROM deploy_audit"), "2");
+    let page = WebClient {
+        address: again.address.clone(),
+    }
+    .get("/")
+    .await;
+    assert_eq!(page.status, 200);
+}
+
+#[tokio::test]
+async fn a_replica_killed_mid_deploy_releases_the_lock() {
+    let (Some(pulp), Some(db)) = (
+        pulp_or_skip("replica killed"),
+        database_or_skip("replica killed"),
+    ) else {
+        return;
+    };
+    let _repo = exclusive(REPO).await;
+    let dist = ScratchDistribution::create(&pulp, "killed");
+    let (home_a, home_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let mut a = replica(&pulp, &db, &dist.name, home_a.path());
+    let b = replica(&pulp, &db, &dist.name, home_b.path());
+    let (id, target) = latest_version(&pulp);
+
+    let client_a = WebClient {
+        address: a.address.clone(),
+    };
+    let id_a = id.clone();
+    let in_flight = tokio::spawn(async move { deploy(&client_a, &id_a, target, "none").await });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while locks_held(&db) == 0 {
+        assert!(Instant::now() < deadline, "replica A never took the lock");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    a.kill(); // SIGKILL mid-deploy: no unlock, no outcome line
+    in_flight.abort();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while locks_held(&db) != 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the killed replica's lock was not released"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Replica B deploys what production needs now (A's update may or may not have landed).
+    let live = match dist.serves() {
+        Some(publication) => pulp.publication_version(&publication).1.to_string(),
+        None => "none".to_owned(),
+    };
+    let client_b = WebClient {
+        address: b.address.clone(),
+    };
+    let status = tokio::time::timeout(
+        Duration::from_secs(120),
+        deploy(&client_b, &id, target, &live),
+    )
+    .await
+    .expect("replica B is not blocked by the dead replica");
+    let served = dist.serves().map(|p| pulp.publication_version(&p).1);
+    assert_eq!(
+        served,
+        Some(target),
+        "production serves the target (status {status})"
+    );
+    let started = db.query("SELECT count(*) FROM deploy_audit WHERE outcome = 'started'");
+    assert!(
+        started == "1" || started == "2",
+        "A's started line is kept: {started}"
+    );
+}
