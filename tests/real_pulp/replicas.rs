@@ -11,7 +11,7 @@ use serde_json::json;
 use super::console_process::ConsoleProcess;
 use super::database::{database_or_skip, TestDatabase};
 use super::support::{exclusive, pulp_or_skip, TestPulp};
-use super::web::WebClient;
+use super::web::{attr, select, WebClient};
 
 const REPO: &str = "rc-verified";
 
@@ -178,6 +178,19 @@ async fn twenty_concurrent_deploys_over_two_replicas_update_production_once() {
         "1"
     );
     assert_eq!(locks_held(&db), 0, "every turn was released");
+
+    // Each replica's history page reads the shared audit table: the same console entry.
+    let deploy_id = db.query("SELECT DISTINCT deploy_id FROM deploy_audit");
+    for client in &clients {
+        let history = client.get(&format!("/repos/{id}/history")).await;
+        assert_eq!(history.status, 200);
+        let html = history.html();
+        let ids: Vec<&str> = select(&html, "[data-history-entry][data-deploy-id]")
+            .iter()
+            .map(|e| attr(e, "data-deploy-id"))
+            .collect();
+        assert_eq!(ids, [deploy_id.as_str()], "{}: {ids:?}", client.address);
+    }
 
     // A restart on the same database: the migrations are already applied; nothing changes.
     drop(a);
