@@ -154,6 +154,12 @@ fn peak_rss_kib(pid: u32) -> u64 {
 
 #[tokio::main]
 async fn main() {
+    // `cargo test --all-targets` runs benches too (without `--bench`): this one needs the
+    // seeded Pulp and minutes, so it runs under `cargo bench` only.
+    if !std::env::args().any(|arg| arg == "--bench") {
+        println!("scale benchmark: run it with `cargo bench --bench scale` (see its header)");
+        return;
+    }
     let latency = Duration::from_millis(
         std::env::var("LATENCY_MS")
             .ok()
