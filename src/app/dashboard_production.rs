@@ -1,5 +1,6 @@
 //! Production for every row of a dashboard page, in a bounded number of upstream calls:
-//! one list of the distributions and one read of their publications by href (a few hrefs
+//! the distributions (by name when every row's production is configured, else the list of
+//! all) and one read of their publications by href (a few hrefs
 //! per call, none for publications already read), whatever the number of rows. Drift is
 //! judged per row on the audit lines alone (no upstream call): production no longer
 //! serves the publication the console's last change set. So is the previous production
@@ -45,7 +46,7 @@ pub async fn production_of_rows(
     state: &AppState,
     repos: &[Repository],
 ) -> Result<HashMap<RepoId, RowProduction>, UpstreamError> {
-    let distributions = state.reads.list_distributions().await?;
+    let distributions = page_distributions(state, repos).await?;
     let hrefs: Vec<PublicationHref> = distributions
         .iter()
         .filter_map(|d| d.publication.clone())
@@ -62,6 +63,26 @@ pub async fn production_of_rows(
         (repo.id.clone(), production)
     });
     Ok(join_all(rows).await.into_iter().collect())
+}
+
+/// The distributions the rows need: by name when every row's production is configured (the
+/// cost does not grow with Pulp), else all of them (the spec's rule looks at every one).
+async fn page_distributions(
+    state: &AppState,
+    repos: &[Repository],
+) -> Result<Vec<Distribution>, UpstreamError> {
+    let configured: Option<Vec<String>> = repos
+        .iter()
+        .map(|repo| state.production.get(repo.display_name()).cloned())
+        .collect();
+    match configured {
+        Some(mut names) if !names.is_empty() => {
+            names.sort();
+            names.dedup();
+            state.reads.distributions_named(&names).await
+        }
+        _ => state.reads.list_distributions().await,
+    }
 }
 
 /// One row: what production serves; drift and the retention risk from the audit lines.

@@ -2,7 +2,12 @@
 
 use std::time::Duration;
 
-use repo_console::adapters::memory::SyncScript;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use repo_console::adapters::memory::{InMemoryPulp, SyncScript};
+use repo_console::app::dashboard::dashboard;
+use repo_console::domain::{RepoId, VersionNumber};
 
 use crate::helpers::*;
 
@@ -215,4 +220,37 @@ async fn a_sync_that_changes_nothing_shows_the_latest_version() {
     let board = app.get("/").await.html();
     let row = select(&board, &format!("tr[data-repo='{id}'] .sync-done"))[0];
     assert_eq!(text(&row), "\u{2713} v4");
+}
+
+#[tokio::test]
+async fn when_every_row_has_a_configured_production_it_is_read_by_name() {
+    let memory = Arc::new(InMemoryPulp::default());
+    let fx = fixture(&memory);
+    let dir = tempfile::tempdir().unwrap();
+    let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
+    // By name, the first page of two rows is the hostile repository ('<' sorts first) and
+    // base-os: both get a configured production.
+    let production = HashMap::from([
+        (HOSTILE.to_owned(), "hostile-prod".to_owned()),
+        ("base-os".to_owned(), "base-os-prod".to_owned()),
+    ]);
+    let state = state.rebuild().production(production).page_size(2).build();
+    let before = memory.calls().len();
+    let board = dashboard(&state, 0).await;
+    let calls = memory.calls()[before..].to_vec();
+    assert!(
+        calls.iter().any(|c| c.starts_with("distributions_named"))
+            && !calls.iter().any(|c| c == "list_distributions"),
+        "{calls:?}"
+    );
+    let serving = |id: &RepoId| {
+        let row = board
+            .rows
+            .iter()
+            .find(|r| &r.id == id)
+            .expect("on the page");
+        row.production.serving.clone()
+    };
+    assert_eq!(serving(&fx.base_os), Ok(Some(VersionNumber::new(2))));
+    assert_eq!(serving(&fx.hostile), Ok(Some(VersionNumber::new(1))));
 }
