@@ -13,8 +13,8 @@ use async_trait::async_trait;
 use tokio::sync::watch;
 
 use crate::domain::{
-    DeployId, Distribution, DistributionChange, DistributionHref, Publication, PublicationHref,
-    RemoteHref, RepoId, RepoVersion, Repository, SyncState, VersionHref,
+    Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
+    RepoId, RepoVersion, Repository, SyncState, VersionHref,
 };
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
@@ -174,22 +174,17 @@ impl RepositoryManager for Coalescing {
         self.some_publications.run(hrefs.to_vec(), fetch).await
     }
 
-    async fn publish(
-        &self,
-        version: &VersionHref,
-        correlation: &DeployId,
-    ) -> WriteOutcome<PublicationHref> {
-        self.inner.publish(version, correlation).await
+    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
+        self.inner.publish(version).await
     }
 
     async fn point_distribution(
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
-        correlation: &DeployId,
     ) -> WriteOutcome<()> {
         self.inner
-            .point_distribution(distribution, publication, correlation)
+            .point_distribution(distribution, publication)
             .await
     }
 

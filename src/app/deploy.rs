@@ -119,24 +119,24 @@ async fn deploy_as(
         tracing::error!(%error, "deploy not started: the audit log cannot be written");
         return DeployOutcome::NotStarted(NotStarted::AuditUnavailable(error));
     }
-    let result = run_steps(state, &plan, &deploy_id).await;
+    let result = run_steps(state, &plan).await;
     finish(state, deploy_id, operator, plan, &request.intent, result).await
 }
 
 type StepResult = Result<PublicationHref, (DeployStep, StepFailure)>;
 
-/// Runs the two upstream steps; each request carries `deploy_id` as its correlation, so
-/// that Pulp's record of the change names this deploy.
-async fn run_steps(state: &AppState, plan: &DeployPlan, deploy_id: &DeployId) -> StepResult {
+/// Runs the two upstream steps (inside the deploy's correlation scope, so that Pulp's
+/// record of the change names this deploy).
+async fn run_steps(state: &AppState, plan: &DeployPlan) -> StepResult {
     let manager = state.manager.as_ref();
     let at_step = |step| move |failure| (step, failure);
-    let publication = publish(manager, &plan.target.href, deploy_id)
+    let publication = publish(manager, &plan.target.href)
         .await
         .map_err(at_step(DeployStep::Publish))?;
     ensure_unmoved(manager, &plan.distribution, &publication)
         .await
         .map_err(at_step(DeployStep::PointDistribution))?;
-    point_production(manager, &plan.distribution, &publication, deploy_id)
+    point_production(manager, &plan.distribution, &publication)
         .await
         .map_err(at_step(DeployStep::PointDistribution))?;
     Ok(publication)

@@ -1,8 +1,8 @@
 //! The upstream steps of a deploy, each answering truthfully whether production changed.
 
 use crate::domain::{
-    needs_reread, production_changed, DeployId, Distribution, ProductionChanged, PublicationHref,
-    Reread, TaskHref, VersionHref,
+    needs_reread, production_changed, Distribution, ProductionChanged, PublicationHref, Reread,
+    TaskHref, VersionHref,
 };
 use crate::ports::{RepositoryManager, UpstreamError, WriteOutcome};
 
@@ -55,9 +55,8 @@ impl StepFailure {
 pub async fn publish(
     manager: &dyn RepositoryManager,
     version: &VersionHref,
-    deploy_id: &DeployId,
 ) -> Result<PublicationHref, StepFailure> {
-    let (error, task) = match manager.publish(version, deploy_id).await {
+    let (error, task) = match manager.publish(version).await {
         WriteOutcome::Applied(publication) => return Ok(publication),
         WriteOutcome::Refused(error) => (StepError::Refused(error), None),
         WriteOutcome::Failed { error, task } => (StepError::TaskEnded(error), Some(task)),
@@ -98,10 +97,9 @@ pub async fn point_production(
     manager: &dyn RepositoryManager,
     distribution: &Distribution,
     publication: &PublicationHref,
-    deploy_id: &DeployId,
 ) -> Result<(), StepFailure> {
     let outcome = manager
-        .point_distribution(&distribution.href, publication, deploy_id)
+        .point_distribution(&distribution.href, publication)
         .await;
     let verdict = outcome.verdict();
     let reread = if needs_reread(verdict) {

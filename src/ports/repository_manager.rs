@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 
 use crate::domain::{
-    DeployId, Distribution, DistributionChange, DistributionHref, Publication, PublicationHref,
-    RemoteHref, RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, WriteVerdict,
+    Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
+    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, WriteVerdict,
 };
 
 /// Why an upstream call failed. Adapter-neutral: the message is for operators.
@@ -158,22 +158,18 @@ pub trait RepositoryManager: Send + Sync {
     async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError>;
 
     /// Publishes a repository version and answers the new publication once it exists.
-    /// Publishing serves nothing by itself. Upstream's record of the work carries
-    /// `correlation` (the deploy it belongs to).
-    async fn publish(
-        &self,
-        version: &VersionHref,
-        correlation: &DeployId,
-    ) -> WriteOutcome<PublicationHref>;
+    /// Publishing serves nothing by itself. Upstream's record of the work carries the
+    /// correlation id of the caller's [`super::correlation`] scope (the deploy it belongs to).
+    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref>;
 
     /// Points a distribution at a publication; `Applied` once it serves it. Upstream's
-    /// record of the change carries `correlation`, so that [`Self::distribution_changes`]
-    /// tells the console's changes from others.
+    /// record of the change carries the correlation id of the caller's
+    /// [`super::correlation`] scope, so that [`Self::distribution_changes`] tells the
+    /// console's changes from others.
     async fn point_distribution(
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
-        correlation: &DeployId,
     ) -> WriteOutcome<()>;
 
     /// Upstream's record of the newest changes of a distribution (whoever made them),

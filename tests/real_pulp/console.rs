@@ -14,7 +14,7 @@ use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::web;
 use repo_console::app::AppState;
 use repo_console::domain::{
-    Advisory, DeployId, Distribution, DistributionChange, DistributionHref, Package, Publication,
+    Advisory, Distribution, DistributionChange, DistributionHref, Package, Publication,
     PublicationHref, RemoteHref, RepoId, RepoVersion, Repository, SyncState, VersionHref,
 };
 use repo_console::ports::{
@@ -196,23 +196,18 @@ impl<M: RepositoryManager> RepositoryManager for Counting<M> {
         self.note("list_publications");
         self.inner.list_publications(id).await
     }
-    async fn publish(
-        &self,
-        version: &VersionHref,
-        correlation: &DeployId,
-    ) -> WriteOutcome<PublicationHref> {
+    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
         self.note("publish");
-        self.inner.publish(version, correlation).await
+        self.inner.publish(version).await
     }
     async fn point_distribution(
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
-        correlation: &DeployId,
     ) -> WriteOutcome<()> {
         self.note("point_distribution");
         self.inner
-            .point_distribution(distribution, publication, correlation)
+            .point_distribution(distribution, publication)
             .await
     }
     async fn distribution_changes(

@@ -13,7 +13,9 @@ use repo_console::domain::{
     Badge, ChangeState, ChecksumType, DeployId, DistributionHref, PublicationHref, RepoId,
     SyncState, VersionNumber,
 };
-use repo_console::ports::{PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
+use repo_console::ports::{
+    correlation, PageRequest, RepositoryManager, UpstreamError, WriteOutcome,
+};
 
 use super::support::repo_named;
 
@@ -185,7 +187,8 @@ async fn publishes_and_repoints_a_distribution(
     let repo = m.get_repo(id).await.expect("get_repo");
     let v5 = repo.version_href(VersionNumber::new(5));
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
-    let created = match m.publish(&v5, &deploy_id).await {
+    let in_scope = |id: &DeployId| id.as_str().to_owned();
+    let created = match correlation::scope(in_scope(&deploy_id), m.publish(&v5)).await {
         WriteOutcome::Applied(created) => created,
         other => panic!("publishing v5 is applied, got {other:?}"),
     };
@@ -203,8 +206,11 @@ async fn publishes_and_repoints_a_distribution(
 
     let scratch = &fixture.scratch_distribution;
     assert_eq!(
-        m.point_distribution(scratch, &publication.href, &deploy_id)
-            .await,
+        correlation::scope(
+            in_scope(&deploy_id),
+            m.point_distribution(scratch, &publication.href)
+        )
+        .await,
         WriteOutcome::Applied(()),
         "the distribution update is applied"
     );

@@ -1,7 +1,7 @@
 //! A real deploy through the client on `rc-deploy`: publish v4, point `rc-deploy-prod`
 //! at it, read the result back through Pulp's API (not through the client), restore.
 
-use repo_console::domain::{DeployId, DistributionHref, PublicationHref, VersionNumber};
+use repo_console::domain::{DistributionHref, PublicationHref, VersionNumber};
 use repo_console::ports::{RepositoryManager, WriteOutcome};
 
 use super::support::{exclusive, pulp_or_skip, repo_named, TestPulp};
@@ -35,21 +35,18 @@ async fn a_deploy_through_the_client_moves_production_to_version_4() {
         .await
         .expect("repo")
         .version_href(VersionNumber::new(4));
-    let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
-    let WriteOutcome::Applied(publication) = client.publish(&v4, &deploy_id).await else {
+    let WriteOutcome::Applied(publication) = client.publish(&v4).await else {
         panic!("publishing v4 is applied");
     };
     assert_eq!(
-        client
-            .point_distribution(&prod, &publication, &deploy_id)
-            .await,
+        client.point_distribution(&prod, &publication).await,
         WriteOutcome::Applied(()),
         "repoint prod"
     );
 
     let serves = served_version(&pulp, &prod);
     assert_eq!(
-        client.point_distribution(&prod, &before, &deploy_id).await,
+        client.point_distribution(&prod, &before).await,
         WriteOutcome::Applied(()),
         "restore"
     );

@@ -14,8 +14,8 @@ use super::pulp::InMemoryPulp;
 use crate::adapters::pulp::task_report::{TaskReport, TaskState};
 use crate::adapters::pulp::tasks::created_publication;
 use crate::domain::{
-    DeployId, Distribution, DistributionChange, DistributionHref, Publication, PublicationHref,
-    RemoteHref, RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref,
+    Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
+    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref,
 };
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
@@ -225,12 +225,8 @@ impl RepositoryManager for FaultyPulp {
         self.inner.list_publications(id).await
     }
 
-    async fn publish(
-        &self,
-        version: &VersionHref,
-        correlation: &DeployId,
-    ) -> WriteOutcome<PublicationHref> {
-        let submit = self.inner.submit_publish(version, correlation);
+    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
+        let submit = self.inner.submit_publish(version);
         let submitted = self.submit(Op::CreatePublication, submit).await;
         self.inner
             .finish_write(submitted, created_publication, |task| self.poll(task))
@@ -241,9 +237,8 @@ impl RepositoryManager for FaultyPulp {
         &self,
         d: &DistributionHref,
         p: &PublicationHref,
-        correlation: &DeployId,
     ) -> WriteOutcome<()> {
-        let submit = self.inner.submit_point(d, p, correlation);
+        let submit = self.inner.submit_point(d, p);
         let submitted = self.submit(Op::UpdateDistribution, submit).await;
         self.inner
             .finish_write(submitted, |_| Ok(()), |task| self.poll(task))

@@ -7,18 +7,17 @@ use std::time::Duration;
 use super::pulp::InMemoryPulp;
 use super::pulp_state::{Effect, State, TaskEntry};
 use crate::adapters::pulp::task_report::TaskState;
-use crate::domain::{
-    ChangeState, DeployId, DistributionChange, DistributionHref, PublicationHref, TaskHref,
-};
+use crate::domain::{ChangeState, DistributionChange, DistributionHref, PublicationHref, TaskHref};
 
 /// Who makes the changes the console did not make (an operator using pulp-cli).
 pub const OUTSIDE_USER: &str = "outside-operator";
 
 impl State {
     /// Records the correlation id a request carried on its task.
-    pub fn correlate(&mut self, task: &TaskHref, correlation: &DeployId) {
+    /// Records the request's correlation id (Pulp's `logging_cid`) on its task.
+    pub fn correlate(&mut self, task: &TaskHref, correlation: Option<String>) {
         if let Some(entry) = self.tasks.get_mut(task) {
-            entry.correlation = Some(correlation.as_str().to_owned());
+            entry.correlation = correlation;
         }
     }
 

@@ -9,8 +9,8 @@ use super::pulp_state::not_found;
 use crate::adapters::pulp::task_report::sync_state;
 use crate::adapters::pulp::tasks::created_publication;
 use crate::domain::{
-    DeployId, Distribution, DistributionChange, DistributionHref, Publication, PublicationHref,
-    RemoteHref, RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref,
+    Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
+    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref,
 };
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
@@ -114,12 +114,8 @@ impl RepositoryManager for InMemoryPulp {
         Ok(list)
     }
 
-    async fn publish(
-        &self,
-        version: &VersionHref,
-        correlation: &DeployId,
-    ) -> WriteOutcome<PublicationHref> {
-        let submitted = self.submit_publish(version, correlation).await;
+    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
+        let submitted = self.submit_publish(version).await;
         self.finish_write(submitted, created_publication, |task| self.poll_task(task))
             .await
     }
@@ -128,11 +124,8 @@ impl RepositoryManager for InMemoryPulp {
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
-        correlation: &DeployId,
     ) -> WriteOutcome<()> {
-        let submitted = self
-            .submit_point(distribution, publication, correlation)
-            .await;
+        let submitted = self.submit_point(distribution, publication).await;
         self.finish_write(submitted, |_| Ok(()), |task| self.poll_task(task))
             .await
     }

@@ -9,18 +9,12 @@ use super::pulp::InMemoryPulp;
 use super::pulp_state::{bad_request, Effect};
 use crate::adapters::pulp::task_report::TaskReport;
 use crate::adapters::pulp::tasks::{write_outcome, PollPace};
-use crate::domain::{
-    DeployId, DistributionHref, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
-};
+use crate::domain::{DistributionHref, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref};
 use crate::ports::{UpstreamError, WriteOutcome};
 
 impl InMemoryPulp {
     /// `POST publications/rpm/rpm/`: starts publishing a version.
-    pub async fn submit_publish(
-        &self,
-        version: &VersionHref,
-        correlation: &DeployId,
-    ) -> Result<TaskHref, UpstreamError> {
+    pub async fn submit_publish(&self, version: &VersionHref) -> Result<TaskHref, UpstreamError> {
         let _call = self.enter(format!("create_publication {version}")).await;
         let invalid = || {
             bad_request(
@@ -46,7 +40,7 @@ impl InMemoryPulp {
             },
             Some(repo),
         );
-        state.correlate(&task, correlation);
+        state.correlate(&task, crate::ports::correlation::current());
         Ok(task)
     }
 
@@ -55,7 +49,6 @@ impl InMemoryPulp {
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
-        correlation: &DeployId,
     ) -> Result<TaskHref, UpstreamError> {
         let _call = self
             .enter(format!("update_distribution {distribution} {publication}"))
@@ -73,7 +66,7 @@ impl InMemoryPulp {
             publication: publication.clone(),
         };
         let task = state.start_task(self.options.task_delay, effect, None);
-        state.correlate(&task, correlation);
+        state.correlate(&task, crate::ports::correlation::current());
         Ok(task)
     }
 

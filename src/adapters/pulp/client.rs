@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use hyper::body::Bytes;
-use hyper::header::{HeaderName, HeaderValue};
 use hyper::Method;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -16,7 +15,7 @@ use super::http::{HttpTransport, RawResponse, SetupError};
 use super::session::Session;
 use super::settings::PulpSettings;
 use crate::adapters::metrics::{self, metrics};
-use crate::domain::{DeployId, Publication, PublicationHref, RepoId, TaskHref};
+use crate::domain::{Publication, PublicationHref, RepoId, TaskHref};
 use crate::ports::UpstreamError;
 
 /// Talks to a Pulp 3 server with pulp_rpm over its REST API.
@@ -93,26 +92,16 @@ impl PulpClient {
     }
 
     /// Sends a request; any status but 2xx becomes an error carrying Pulp's explanation.
-    /// `correlation` is sent as `Correlation-ID` (Pulp keeps it as the task's `logging_cid`
-    /// when it is a UUID).
+    /// Within a [`crate::ports::correlation`] scope the transport adds `Correlation-ID`.
     pub(super) async fn call(
         &self,
         method: Method,
         url: &str,
         body: Option<&Value>,
-        correlation: Option<&DeployId>,
     ) -> Result<RawResponse, UpstreamError> {
         let body = body.map(|b| Bytes::from(b.to_string()));
-        let headers = correlation
-            .and_then(|id| HeaderValue::from_str(id.as_str()).ok())
-            .map(|value| (HeaderName::from_static("correlation-id"), value))
-            .into_iter()
-            .collect();
         let sent = std::time::Instant::now();
-        let response = self
-            .session
-            .request(method.clone(), url, body, headers)
-            .await;
+        let response = self.session.request(method.clone(), url, body).await;
         let status = response.as_ref().ok().map(|r| r.status.as_u16());
         let operation = metrics::pulp_operation(method.as_str(), url);
         metrics().pulp_request(operation, status, sent.elapsed());
@@ -129,7 +118,7 @@ impl PulpClient {
         &self,
         url: &str,
     ) -> Result<T, UpstreamError> {
-        let response = self.call(Method::GET, url, None, None).await?;
+        let response = self.call(Method::GET, url, None).await?;
         serde_json::from_slice(&response.body).map_err(|e| decode_error(&format!("GET {url}"), &e))
     }
 
@@ -139,11 +128,8 @@ impl PulpClient {
         method: Method,
         url: &str,
         body: &Value,
-        correlation: Option<&DeployId>,
     ) -> Result<TaskHref, UpstreamError> {
-        let response = self
-            .call(method.clone(), url, Some(body), correlation)
-            .await?;
+        let response = self.call(method.clone(), url, Some(body)).await?;
         let task: TaskRefDto = serde_json::from_slice(&response.body)
             .map_err(|e| decode_error(&format!("{method} {url} (expected a task)"), &e))?;
         Ok(TaskHref::new(task.task))

@@ -134,8 +134,7 @@ impl HttpTransport {
             builder = builder.header(name, value);
         }
         // The deploy this request belongs to: Pulp logs it and keeps it as its task's logging_cid.
-        let named = headers.iter().any(|(name, _)| name == "correlation-id");
-        let correlation = crate::ports::correlation::current().filter(|_| !named);
+        let correlation = crate::ports::correlation::current();
         if let Some(id) = correlation.and_then(|id| HeaderValue::from_str(&id).ok()) {
             builder = builder.header("correlation-id", id);
         }

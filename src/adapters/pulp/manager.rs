@@ -12,8 +12,8 @@ use super::task_report::{sync_state, TaskReport};
 use super::tasks::{created_publication, write_outcome, PollPace};
 use super::PulpClient;
 use crate::domain::{
-    DeployId, Distribution, DistributionChange, DistributionHref, Publication, PublicationHref,
-    RemoteHref, RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref,
+    Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
+    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref,
 };
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
@@ -212,16 +212,11 @@ impl RepositoryManager for PulpClient {
     }
 
     #[tracing::instrument(skip_all, fields(version = %version))]
-    async fn publish(
-        &self,
-        version: &VersionHref,
-        correlation: &DeployId,
-    ) -> WriteOutcome<PublicationHref> {
+    async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
         let submitted = match self.url_for("publications/rpm/rpm/") {
             Ok(url) => {
                 let body = json!({ "repository_version": version.as_str() });
-                self.start_task(Method::POST, &url, &body, Some(correlation))
-                    .await
+                self.start_task(Method::POST, &url, &body).await
             }
             Err(error) => Err(error),
         };
@@ -233,13 +228,11 @@ impl RepositoryManager for PulpClient {
         &self,
         distribution: &DistributionHref,
         publication: &PublicationHref,
-        correlation: &DeployId,
     ) -> WriteOutcome<()> {
         let submitted = match self.url_for(distribution.as_str()) {
             Ok(url) => {
                 let body = json!({ "publication": publication.as_str() });
-                self.start_task(Method::PATCH, &url, &body, Some(correlation))
-                    .await
+                self.start_task(Method::PATCH, &url, &body).await
             }
             Err(error) => Err(error),
         };
@@ -262,12 +255,7 @@ impl RepositoryManager for PulpClient {
     ) -> Result<SyncState, UpstreamError> {
         let url = self.url_for(&format!("{}sync/", self.repo_href(id)))?;
         let task = self
-            .start_task(
-                Method::POST,
-                &url,
-                &json!({ "remote": remote.as_str() }),
-                None,
-            )
+            .start_task(Method::POST, &url, &json!({ "remote": remote.as_str() }))
             .await?;
         Ok(sync_state(&self.read_task(&task).await?))
     }

@@ -93,11 +93,10 @@ impl Session {
         method: Method,
         url: &str,
         body: Option<Bytes>,
-        extra: Vec<(HeaderName, HeaderValue)>,
     ) -> Result<RawResponse, UpstreamError> {
         let credentials = self.credentials(None).await?;
         let response = self
-            .send_with(&credentials, &method, url, body.clone(), extra.clone())
+            .send_with(&credentials, &method, url, body.clone())
             .await?;
         let Credentials::Session { generation, .. } = credentials else {
             return Ok(response);
@@ -110,7 +109,7 @@ impl Session {
             "Pulp refused the session; logging in again"
         );
         let renewed = self.credentials(Some(generation)).await?;
-        self.send_with(&renewed, &method, url, body, extra).await
+        self.send_with(&renewed, &method, url, body).await
     }
 
     /// The current credentials, logging in first when there are none or when
@@ -193,8 +192,8 @@ impl Session {
         method: &Method,
         url: &str,
         body: Option<Bytes>,
-        mut headers: Vec<(HeaderName, HeaderValue)>,
     ) -> Result<RawResponse, UpstreamError> {
+        let mut headers = Vec::new();
         match credentials {
             Credentials::Session { cookies, .. } => {
                 let cookie = format!(

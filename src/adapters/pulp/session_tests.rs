@@ -12,7 +12,7 @@ use axum::{Json, Router};
 use serde_json::json;
 
 use crate::adapters::pulp::{PulpClient, PulpSettings, Secret};
-use crate::domain::{DeployId, DistributionHref, PublicationHref, TaskHref};
+use crate::domain::{DistributionHref, PublicationHref, TaskHref};
 use crate::ports::{RepositoryManager, WriteOutcome};
 use crate::wiring::default_pulp_settings;
 
@@ -146,7 +146,6 @@ async fn unsafe_methods_carry_the_csrf_token() {
         .point_distribution(
             &DistributionHref::new("/pulp/api/v3/distributions/rpm/rpm/d/"),
             &PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/p/"),
-            &DeployId::new("0f6c1a52-9a43-4f4e-b0b1-5c0f5a1f7d11"),
         )
         .await;
     assert_eq!(
