@@ -1,5 +1,6 @@
 //! `JsonlAuditSink`: appends one JSON object per line to a file, durably.
 
+use std::collections::HashMap;
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -99,6 +100,49 @@ impl AuditSink for JsonlAuditSink {
         };
         read.map_err(|e| failed(e.to_string()))?
             .map_err(|e| failed(e.to_string()))
+    }
+
+    /// One backward read of the file for all of them: each repository keeps its newest
+    /// `limit` records (the same as [`Self::recent`] of each), the scan stops once every one
+    /// has them.
+    async fn recent_of(
+        &self,
+        repos: &[RepoId],
+        limit: usize,
+    ) -> Result<HashMap<RepoId, Vec<DeployRecord>>, AuditReadError> {
+        let wanted: HashMap<String, RepoId> = repos
+            .iter()
+            .map(|r| (r.as_str().to_owned(), r.clone()))
+            .collect();
+        let path = self.path.clone();
+        let total = limit.saturating_mul(wanted.len());
+        let read = tokio::task::spawn_blocking(move || {
+            let kept: std::cell::RefCell<HashMap<RepoId, usize>> = Default::default();
+            newest_lines(&path, total, |line| {
+                let record: DeployRecord = serde_json::from_slice(line).ok()?;
+                let repo = wanted.get(&record.repository_uuid)?;
+                let mut kept = kept.borrow_mut();
+                let count = kept.entry(repo.clone()).or_default();
+                (*count < limit).then(|| {
+                    *count += 1;
+                    (repo.clone(), record)
+                })
+            })
+        })
+        .await;
+        let failed = |reason: String| AuditReadError::Failed {
+            target: self.target(),
+            reason,
+        };
+        let lines = read
+            .map_err(|e| failed(e.to_string()))?
+            .map_err(|e| failed(e.to_string()))?;
+        let mut by_repo: HashMap<RepoId, Vec<DeployRecord>> =
+            repos.iter().map(|r| (r.clone(), Vec::new())).collect();
+        for (repo, record) in lines {
+            by_repo.entry(repo).or_default().push(record);
+        }
+        Ok(by_repo)
     }
 
     fn target(&self) -> String {

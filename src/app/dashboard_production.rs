@@ -8,11 +8,9 @@
 
 use std::collections::HashMap;
 
-use futures::future::join_all;
-
 use crate::domain::{
-    detect_drift, production_state, retention_risk, Distribution, Publication, PublicationHref,
-    RepoId, Repository, RetentionRisk, VersionHref, VersionNumber,
+    detect_drift, production_state, retention_risk, DeployRecord, Distribution, Publication,
+    PublicationHref, RepoId, Repository, RetentionRisk, VersionHref, VersionNumber,
 };
 use crate::ports::UpstreamError;
 
@@ -46,7 +44,14 @@ pub async fn production_of_rows(
     state: &AppState,
     repos: &[Repository],
 ) -> Result<HashMap<RepoId, RowProduction>, UpstreamError> {
-    let distributions = page_distributions(state, repos).await?;
+    let ids: Vec<RepoId> = repos.iter().map(|r| r.id.clone()).collect();
+    // The audit log is read once for the whole page, while the distributions are read.
+    let (distributions, audit) = futures::join!(
+        page_distributions(state, repos),
+        state.audit.recent_of(&ids, AUDIT_LINES)
+    );
+    let distributions = distributions?;
+    let audit = audit.unwrap_or_default();
     let hrefs: Vec<PublicationHref> = distributions
         .iter()
         .filter_map(|d| d.publication.clone())
@@ -58,11 +63,14 @@ pub async fn production_of_rows(
         .into_iter()
         .map(|p| (p.href.clone(), p))
         .collect();
-    let rows = repos.iter().map(|repo| async {
-        let production = row_production(state, repo, &distributions, &publications).await;
-        (repo.id.clone(), production)
-    });
-    Ok(join_all(rows).await.into_iter().collect())
+    Ok(repos
+        .iter()
+        .map(|repo| {
+            let records = audit.get(&repo.id).map(Vec::as_slice).unwrap_or_default();
+            let production = row_production(state, repo, &distributions, &publications, records);
+            (repo.id.clone(), production)
+        })
+        .collect())
 }
 
 /// The distributions the rows need: by name when every row's production is configured (the
@@ -86,11 +94,12 @@ async fn page_distributions(
 }
 
 /// One row: what production serves; drift and the retention risk from the audit lines.
-async fn row_production(
+fn row_production(
     state: &AppState,
     repo: &Repository,
     distributions: &[Distribution],
     publications: &HashMap<PublicationHref, Publication>,
+    records: &[DeployRecord],
 ) -> RowProduction {
     let configured = state
         .production
@@ -105,11 +114,6 @@ async fn row_production(
             retention: None,
         };
     };
-    let records = state
-        .audit
-        .recent(&repo.id, AUDIT_LINES)
-        .await
-        .unwrap_or_default();
     let serves = target.distribution().publication.as_ref();
     let previous = records
         .iter()
@@ -119,7 +123,7 @@ async fn row_production(
     let latest = repo.latest_version.as_ref().and_then(VersionHref::number);
     RowProduction {
         serving: Ok(serving),
-        drift: !records.is_empty() && detect_drift(&records, &[], serves).is_some(),
+        drift: !records.is_empty() && detect_drift(records, &[], serves).is_some(),
         retention: retention_risk(repo.retain_versions, latest, serving, previous),
     }
 }

@@ -1,5 +1,7 @@
 //! The audit sink port: where deployment records go.
 
+use std::collections::HashMap;
+
 use async_trait::async_trait;
 
 use crate::domain::{DeployRecord, RepoId};
@@ -39,6 +41,22 @@ pub trait AuditSink: Send + Sync {
         repo: &RepoId,
         limit: usize,
     ) -> Result<Vec<DeployRecord>, AuditReadError>;
+
+    /// [`Self::recent`] of several repositories (a dashboard page), each with at most
+    /// `limit` records. A sink that can read all of them in one pass overrides this.
+    async fn recent_of(
+        &self,
+        repos: &[RepoId],
+        limit: usize,
+    ) -> Result<HashMap<RepoId, Vec<DeployRecord>>, AuditReadError> {
+        let reads = repos.iter().map(|repo| async move {
+            Ok::<_, AuditReadError>((repo.clone(), self.recent(repo, limit).await?))
+        });
+        Ok(futures::future::try_join_all(reads)
+            .await?
+            .into_iter()
+            .collect())
+    }
 
     /// Where the records go, in words (a path, "standard output"), for logs and messages.
     fn target(&self) -> String;

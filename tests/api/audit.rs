@@ -126,3 +126,26 @@ async fn the_jsonl_sink_reads_back_the_newest_records_of_one_repository() {
     });
     assert_eq!(sink.recent(&other, 1000).await.unwrap().len(), 100);
 }
+
+#[tokio::test]
+async fn one_read_for_several_repositories_gives_what_each_read_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let sink = JsonlAuditSink::new(dir.path().join("audit.jsonl"));
+    let busy = RepoId::parse("01a202de-e818-7629-a483-70ecc3240361").unwrap();
+    let quiet = RepoId::parse("0199aaaa-0000-7000-8000-000000000001").unwrap();
+    let absent = RepoId::parse("0199aaaa-0000-7000-8000-000000000002").unwrap();
+    for i in 0..300 {
+        let mut line = record(i, "w");
+        if i % 50 == 0 {
+            line.repository_uuid = quiet.to_string();
+        }
+        sink.record(&line).await.unwrap();
+    }
+    let repos = [busy.clone(), quiet.clone(), absent.clone()];
+    let all = sink.recent_of(&repos, 4).await.unwrap();
+    for repo in &repos {
+        assert_eq!(all[repo], sink.recent(repo, 4).await.unwrap(), "{repo}");
+    }
+    assert_eq!(all[&quiet].len(), 4, "the busy repository does not crowd it out");
+    assert!(all[&absent].is_empty());
+}
