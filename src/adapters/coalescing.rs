@@ -30,17 +30,12 @@ impl<K, V> Default for Flights<K, V> {
 }
 
 /// Takes the flight off the board when its leader ends, answered or dropped.
-struct Landing<'a, K: Eq + Hash, V>(&'a Flights<K, V>, Option<K>);
+struct Landing<'a, K: Eq + Hash, V>(&'a Flights<K, V>, K);
 
 impl<K: Eq + Hash, V> Drop for Landing<'_, K, V> {
     fn drop(&mut self) {
-        if let Some(key) = self.1.take() {
-            self.0
-                 .0
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .remove(&key);
-        }
+        let mut board = self.0 .0.lock().unwrap_or_else(|p| p.into_inner());
+        board.remove(&self.1);
     }
 }
 
@@ -63,7 +58,7 @@ impl<K: Eq + Hash + Clone, V: Clone> Flights<K, V> {
         };
         match joined {
             Ok(leader) => {
-                let landing = Landing(self, Some(key));
+                let landing = Landing(self, key);
                 let answer = fetch.await;
                 drop(landing);
                 let _ = leader.send(Some(answer.clone()));

@@ -51,20 +51,29 @@ impl StepFailure {
     }
 }
 
+/// The value of an applied change, or what stopped it and Pulp's task to check.
+fn applied<T>(
+    outcome: WriteOutcome<T>,
+    unknown: fn(UpstreamError) -> StepError,
+) -> Result<T, (StepError, Option<TaskHref>)> {
+    match outcome {
+        WriteOutcome::Applied(value) => Ok(value),
+        WriteOutcome::Refused(error) => Err((StepError::Refused(error), None)),
+        WriteOutcome::Failed { error, task } => Err((StepError::TaskEnded(error), Some(task))),
+        WriteOutcome::Unknown { error, task } => Err((unknown(error), task)),
+    }
+}
+
 /// Step 1: publish the version. Production is never changed by it.
 pub async fn publish(
     manager: &dyn RepositoryManager,
     version: &VersionHref,
 ) -> Result<PublicationHref, StepFailure> {
-    let (error, task) = match manager.publish(version).await {
-        WriteOutcome::Applied(publication) => return Ok(publication),
-        WriteOutcome::Refused(error) => (StepError::Refused(error), None),
-        WriteOutcome::Failed { error, task } => (StepError::TaskEnded(error), Some(task)),
-        WriteOutcome::Unknown { error, task } => (StepError::PublishUnknown(error), task),
-    };
-    Err(StepFailure {
-        task,
-        ..StepFailure::unchanged(error, None)
+    applied(manager.publish(version).await, StepError::PublishUnknown).map_err(|(error, task)| {
+        StepFailure {
+            task,
+            ..StepFailure::unchanged(error, None)
+        }
     })
 }
 
@@ -113,11 +122,9 @@ pub async fn point_production(
         distribution.publication.as_ref(),
         publication,
     );
-    let (error, task) = match outcome {
-        WriteOutcome::Applied(()) => return Ok(()),
-        WriteOutcome::Refused(error) => (StepError::Refused(error), None),
-        WriteOutcome::Failed { error, task } => (StepError::TaskEnded(error), Some(task)),
-        WriteOutcome::Unknown { error, task } => (StepError::PointUnknown(error), task),
+    let (error, task) = match applied(outcome, StepError::PointUnknown) {
+        Ok(()) => return Ok(()),
+        Err(failed) => failed,
     };
     Err(StepFailure {
         error,

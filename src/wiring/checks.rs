@@ -37,8 +37,8 @@ pub(super) fn validate(
     };
     at_least_one("dashboard.page_size", raw.dashboard.page_size)?;
     check_pulp(&raw.pulp)?;
-    let shutdown_grace = Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10);
-    let edge = super::server_edge::edge_settings(&raw.server, shutdown_grace)?;
+    let grace = Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10);
+    let edge = super::server_edge::edge_settings(&raw.server, grace)?;
     let identity = super::identity::validate(raw.identity)?;
     Ok(Config {
         listen,
@@ -48,7 +48,6 @@ pub(super) fn validate(
         page_size: raw.dashboard.page_size,
         production: raw.production,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
-        shutdown_grace,
         edge,
         pulp: raw.pulp,
         pulp_from_cli,

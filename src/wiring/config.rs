@@ -147,10 +147,8 @@ pub struct Config {
     /// The `[production]` table as configured (the demo adds its own at startup).
     pub production: HashMap<String, String>,
     pub demo_task_delay: Duration,
-    /// How long a shutdown waits for requests in flight: the task timeout, twice (a deploy
-    /// waits for two tasks), plus a margin.
-    pub shutdown_grace: Duration,
-    /// The HTTP edge: timeouts, allowed hosts (and the same shutdown grace).
+    /// The HTTP edge: timeouts, allowed hosts, and how long a shutdown waits for requests
+    /// in flight (the task timeout, twice: a deploy waits for two tasks, plus a margin).
     pub edge: EdgeSettings,
     pub(crate) pulp: RawPulp,
     /// Set when the Pulp server was taken from pulp-cli's configuration file.

@@ -66,16 +66,6 @@ impl FaultyPulp {
         self.faults.arm(op, armed);
     }
 
-    /// The next `strikes` calls of `op` suffer `fault`; later ones work (a blip).
-    pub fn set_times(&self, op: Op, fault: Fault, strikes: usize) {
-        let armed = Armed {
-            fault,
-            passes: 0,
-            strikes: Some(strikes),
-        };
-        self.faults.arm(op, armed);
-    }
-
     /// Polls of the tasks started by `started_by` suffer the request-level `fault`, for
     /// `strikes` polls (`None`: every one); the tasks themselves go on.
     pub fn fail_polls(&self, started_by: Op, fault: Fault, strikes: Option<usize>) {

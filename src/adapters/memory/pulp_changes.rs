@@ -6,14 +6,12 @@ use std::time::Duration;
 
 use super::pulp::InMemoryPulp;
 use super::pulp_state::{Effect, State, TaskEntry};
-use crate::adapters::pulp::task_report::TaskState;
-use crate::domain::{ChangeState, DistributionChange, DistributionHref, PublicationHref, TaskHref};
+use crate::domain::{DistributionChange, DistributionHref, PublicationHref, TaskHref};
 
 /// Who makes the changes the console did not make (an operator using pulp-cli).
 pub const OUTSIDE_USER: &str = "outside-operator";
 
 impl State {
-    /// Records the correlation id a request carried on its task.
     /// Records the request's correlation id (Pulp's `logging_cid`) on its task.
     pub fn correlate(&mut self, task: &TaskHref, correlation: Option<String>) {
         if let Some(entry) = self.tasks.get_mut(task) {
@@ -48,14 +46,7 @@ fn change(href: &TaskHref, task: &TaskEntry) -> DistributionChange {
         by: task.by.clone(),
         task: href.clone(),
         correlation: task.correlation.clone(),
-        state: match task.state {
-            TaskState::Completed => ChangeState::Completed,
-            TaskState::Failed => ChangeState::Failed,
-            TaskState::Canceled => ChangeState::Canceled,
-            TaskState::Waiting | TaskState::Running | TaskState::Canceling => {
-                ChangeState::Unfinished
-            }
-        },
+        state: task.state.into(),
     }
 }
 

@@ -67,10 +67,6 @@ fn redacted(url: &str) -> String {
 }
 
 impl Database {
-    pub fn target(&self) -> &str {
-        &self.target
-    }
-
     /// The migrations applied so far (version numbers, in order).
     pub async fn applied_migrations(&self) -> Result<Vec<i64>, sqlx::Error> {
         sqlx::query_scalar("SELECT version FROM _sqlx_migrations ORDER BY version")

@@ -13,7 +13,7 @@ use crate::domain::{Advisory, Package, VersionHref};
 use crate::ports::{ContentCatalog, UpstreamError};
 
 /// Content units per request: rows are small (a few fields), and Pulp sets no maximum.
-pub const CONTENT_PAGE_SIZE: u64 = 1000;
+const CONTENT_PAGE_SIZE: u64 = 1000;
 
 #[async_trait]
 impl ContentCatalog for PulpClient {

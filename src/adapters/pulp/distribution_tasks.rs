@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
-use super::dto::PageDto;
+use super::dto::{task_state, PageDto};
 use super::pagination::with_query;
 use super::PulpClient;
 use crate::domain::{ChangeState, DistributionChange, DistributionHref, TaskHref};
@@ -96,12 +96,7 @@ fn change(task: ChangeTaskDto, users: &HashMap<String, String>) -> DistributionC
         by,
         task: TaskHref::new(task.pulp_href),
         correlation: task.logging_cid.filter(|c| !c.is_empty()),
-        state: match task.state.as_str() {
-            "completed" => ChangeState::Completed,
-            "failed" => ChangeState::Failed,
-            "canceled" | "skipped" => ChangeState::Canceled,
-            _ => ChangeState::Unfinished,
-        },
+        state: task_state(&task.state).map_or(ChangeState::Unfinished, ChangeState::from),
     }
 }
 

@@ -257,7 +257,7 @@ impl ProgressDto {
     }
 }
 
-fn task_state(raw: &str) -> Option<TaskState> {
+pub(super) fn task_state(raw: &str) -> Option<TaskState> {
     Some(match raw {
         "waiting" => TaskState::Waiting,
         "running" => TaskState::Running,

@@ -29,6 +29,5 @@ pub(crate) mod tasks;
 mod tls_tests;
 
 pub use client::PulpClient;
-pub use content::CONTENT_PAGE_SIZE;
 pub use http::SetupError;
 pub use settings::{PulpSettings, Secret};

@@ -2,7 +2,7 @@
 //! a synchronization task means for the dashboard. Shared by the Pulp client and the
 //! in-memory Pulp, which follows the same task protocol.
 
-use crate::domain::{SyncProgress, SyncState, TaskHref, VersionHref};
+use crate::domain::{ChangeState, SyncProgress, SyncState, TaskHref, VersionHref};
 
 /// The state of an upstream task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,9 +15,15 @@ pub enum TaskState {
     Canceled,
 }
 
-impl TaskState {
-    pub fn is_final(self) -> bool {
-        matches!(self, Self::Completed | Self::Failed | Self::Canceled)
+impl From<TaskState> for ChangeState {
+    /// What a task's state says of the change it makes.
+    fn from(state: TaskState) -> Self {
+        match state {
+            TaskState::Completed => Self::Completed,
+            TaskState::Failed => Self::Failed,
+            TaskState::Canceled => Self::Canceled,
+            TaskState::Waiting | TaskState::Running | TaskState::Canceling => Self::Unfinished,
+        }
     }
 }
 

@@ -21,7 +21,7 @@ use super::super::views::deploy::{
     confirm_modal, deployed, deployed_without_list, failure_message, message_modal,
 };
 use super::super::views::history::{overwrite_warning, rolled_back};
-use super::super::views::layout::{back_link, notice, page};
+use super::super::views::layout::{notice, repo_failure_page};
 
 #[derive(Deserialize)]
 pub struct VersionQuery {
@@ -156,7 +156,7 @@ fn answer(hx: bool, id: &RepoId, status: StatusCode, title: &str, message: Marku
     if hx {
         (status, message_modal(title, message)).into_response()
     } else {
-        (status, failure_page(id, title, message)).into_response()
+        (status, repo_failure_page(id, title, message)).into_response()
     }
 }
 
@@ -202,17 +202,6 @@ fn sentence(text: String) -> String {
 
 fn error_notice(text: &str) -> Markup {
     notice("error", Some("deploy-error"), html! { (text) })
-}
-
-fn failure_page(id: &RepoId, title: &str, message: Markup) -> Markup {
-    page(
-        title,
-        html! {
-            div.title-row { (back_link()) h1 { (title) } }
-            (message)
-            p { a href={ "/repos/" (id) "/versions" } { "Back to the versions" } }
-        },
-    )
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use crate::domain::{
     ChangeState, DeployKind, Drift, EntryOutcome, HistoryEntry, Origin, ProductionChanged,
 };
 
-use super::layout::{back_link, notice, page};
+use super::layout::{back_link, notice, page, repo_failure_page};
 
 /// The full history page.
 pub fn history_page(data: &HistoryPage) -> Markup {
@@ -153,14 +153,8 @@ pub fn drift_banner(drift: &Drift) -> Markup {
 
 /// The history page when the repository or production could not be read.
 pub fn unreadable_page(id: &crate::domain::RepoId, why: &str) -> Markup {
-    page(
-        "History",
-        html! {
-            div.title-row { (back_link()) h1 { "History" } }
-            (notice("error", Some("page-error"), html! { strong { "Could not load the history. " } (why) }))
-            p { a href={ "/repos/" (id) "/versions" } { "Back to the versions" } }
-        },
-    )
+    let message = html! { strong { "Could not load the history. " } (why) };
+    repo_failure_page(id, "History", notice("error", Some("page-error"), message))
 }
 
 /// In the confirmation: this deploy overwrites a change made outside the console.

@@ -87,6 +87,18 @@ fn html_attr(raw: &str) -> String {
 }
 
 /// The ghost-button back link to the dashboard.
+/// A page that says why something about repository `id` failed, with a way back to it.
+pub fn repo_failure_page(id: &crate::domain::RepoId, title: &str, message: Markup) -> Markup {
+    page(
+        title,
+        html! {
+            div.title-row { (back_link()) h1 { (title) } }
+            (message)
+            p { a href={ "/repos/" (id) "/versions" } { "Back to the versions" } }
+        },
+    )
+}
+
 pub fn back_link() -> Markup {
     html! { a.ghost.back-link href="/" { "\u{2190} Dashboard" } }
 }
