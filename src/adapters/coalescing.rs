@@ -14,7 +14,7 @@ use tokio::sync::watch;
 
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
-    RepoId, RepoVersion, Repository, SyncState, VersionHref,
+    RepoId, RepoVersion, Repository, SyncState, VersionHref, VersionNumber,
 };
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
@@ -85,11 +85,12 @@ pub struct Coalescing {
     inner: Arc<dyn RepositoryManager>,
     repo_pages: Flights<(u64, u64), Page<Repository>>,
     repos: Flights<RepoId, Repository>,
-    versions: Flights<RepoId, Vec<RepoVersion>>,
+    version_pages: Flights<(RepoId, u64, u64), Page<RepoVersion>>,
+    numbered: Flights<(RepoId, Vec<VersionNumber>), Vec<RepoVersion>>,
+    newer: Flights<(RepoId, VersionNumber), u64>,
     distributions: Flights<(), Vec<Distribution>>,
     named: Flights<Vec<String>, Vec<Distribution>>,
     publication: Flights<PublicationHref, Publication>,
-    publications: Flights<RepoId, Vec<Publication>>,
     some_publications: Flights<Vec<PublicationHref>, Vec<Publication>>,
     changes: Flights<(DistributionHref, u64), Vec<DistributionChange>>,
     syncs: Flights<Vec<RepoId>, HashMap<RepoId, SyncState>>,
@@ -101,11 +102,12 @@ impl Coalescing {
             inner,
             repo_pages: Flights::default(),
             repos: Flights::default(),
-            versions: Flights::default(),
+            version_pages: Flights::default(),
+            numbered: Flights::default(),
+            newer: Flights::default(),
             distributions: Flights::default(),
             named: Flights::default(),
             publication: Flights::default(),
-            publications: Flights::default(),
             some_publications: Flights::default(),
             changes: Flights::default(),
             syncs: Flights::default(),
@@ -124,9 +126,38 @@ impl RepositoryManager for Coalescing {
         self.repos.run(id.clone(), self.inner.get_repo(id)).await
     }
 
-    async fn list_versions(&self, id: &RepoId) -> Result<Vec<RepoVersion>, UpstreamError> {
-        self.versions
-            .run(id.clone(), self.inner.list_versions(id))
+    async fn version_page(
+        &self,
+        id: &RepoId,
+        page: PageRequest,
+    ) -> Result<Page<RepoVersion>, UpstreamError> {
+        let key = (id.clone(), page.offset, page.limit);
+        self.version_pages
+            .run(key, self.inner.version_page(id, page))
+            .await
+    }
+
+    async fn versions_numbered(
+        &self,
+        id: &RepoId,
+        numbers: &[VersionNumber],
+    ) -> Result<Vec<RepoVersion>, UpstreamError> {
+        let key = (id.clone(), numbers.to_vec());
+        self.numbered
+            .run(key, self.inner.versions_numbered(id, numbers))
+            .await
+    }
+
+    async fn versions_newer_than(
+        &self,
+        id: &RepoId,
+        number: VersionNumber,
+    ) -> Result<u64, UpstreamError> {
+        self.newer
+            .run(
+                (id.clone(), number),
+                self.inner.versions_newer_than(id, number),
+            )
             .await
     }
 
@@ -154,11 +185,6 @@ impl RepositoryManager for Coalescing {
     async fn get_publication(&self, href: &PublicationHref) -> Result<Publication, UpstreamError> {
         let fetch = self.inner.get_publication(href);
         self.publication.run(href.clone(), fetch).await
-    }
-
-    async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
-        let fetch = self.inner.list_publications(id);
-        self.publications.run(id.clone(), fetch).await
     }
 
     async fn publications(

@@ -86,8 +86,11 @@ pub async fn compare(
     from: VersionNumber,
     to: VersionNumber,
 ) -> Result<Comparison, CompareError> {
-    let (repo, versions) =
-        futures::try_join!(state.reads.get_repo(id), state.reads.list_versions(id))?;
+    let numbers = [from, to];
+    let (repo, versions) = futures::try_join!(
+        state.reads.get_repo(id),
+        state.reads.versions_numbered(id, &numbers)
+    )?;
     for n in [to, from] {
         if !versions.iter().any(|v| v.number() == Some(n)) {
             return Err(CompareError::UnknownVersion(n));

@@ -1,7 +1,7 @@
 //! Production for every row of a dashboard page, in a bounded number of upstream calls:
 //! the distributions (by name when every row's production is configured, else the list of
-//! all) and one read of their publications by href (a few hrefs
-//! per call, none for publications already read), whatever the number of rows. Drift is
+//! all) and one read of their publications by href (a few hrefs per call, none for
+//! publications already read), whatever the number of rows. Drift is
 //! judged per row on the audit lines alone (no upstream call): production no longer
 //! serves the publication the console's last change set. So is the previous production
 //! version, for the `retain_repo_versions` warning.
@@ -14,6 +14,7 @@ use crate::domain::{
 };
 use crate::ports::UpstreamError;
 
+use super::production_lookup::{distributions_for, served_publications};
 use super::production_record::AUDIT_LINES;
 use super::state::AppState;
 
@@ -52,17 +53,7 @@ pub async fn production_of_rows(
     );
     let distributions = distributions?;
     let audit = audit.unwrap_or_default();
-    let hrefs: Vec<PublicationHref> = distributions
-        .iter()
-        .filter_map(|d| d.publication.clone())
-        .collect();
-    let publications: HashMap<PublicationHref, Publication> = state
-        .reads
-        .publications(&hrefs)
-        .await?
-        .into_iter()
-        .map(|p| (p.href.clone(), p))
-        .collect();
+    let publications = served_publications(state.reads.as_ref(), &distributions).await;
     Ok(repos
         .iter()
         .map(|repo| {
@@ -81,16 +72,9 @@ async fn page_distributions(
 ) -> Result<Vec<Distribution>, UpstreamError> {
     let configured: Option<Vec<String>> = repos
         .iter()
-        .map(|repo| state.production.get(repo.display_name()).cloned())
+        .map(|repo| state.configured_production(repo).map(str::to_owned))
         .collect();
-    match configured {
-        Some(mut names) if !names.is_empty() => {
-            names.sort();
-            names.dedup();
-            state.reads.distributions_named(&names).await
-        }
-        _ => state.reads.list_distributions().await,
-    }
+    distributions_for(state.reads.as_ref(), configured).await
 }
 
 /// One row: what production serves; drift and the retention risk from the audit lines.
@@ -101,10 +85,7 @@ fn row_production(
     publications: &HashMap<PublicationHref, Publication>,
     records: &[DeployRecord],
 ) -> RowProduction {
-    let configured = state
-        .production
-        .get(repo.display_name())
-        .map(String::as_str);
+    let configured = state.configured_production(repo);
     let production = production_state(&repo.id, configured, distributions, publications);
     let serving = production.deployed.as_ref().map(|d| d.number);
     let Ok(target) = production.target else {

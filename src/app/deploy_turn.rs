@@ -15,7 +15,7 @@ pub(super) async fn checked_plan(
     request: &DeployRequest,
 ) -> Result<DeployPlan, DeployOutcome> {
     // Fresh reads: the deploy re-checks what the preview showed.
-    let facts = deploy_facts(state, state.manager.as_ref(), id)
+    let facts = deploy_facts(state, state.manager.as_ref(), id, request.target)
         .await
         .map_err(|error| {
             tracing::warn!(%error, "deploy not started: the repository could not be read");

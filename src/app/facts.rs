@@ -1,114 +1,15 @@
-//! Reading what upstream says about a repository, concurrently and in a bounded number of
-//! calls, and turning it into the facts the rules work on.
-
-use std::collections::HashMap;
-
-use futures::future::join_all;
+//! Reading what upstream says about a repository and its production, concurrently and in a
+//! number of calls that does not grow with Pulp, and turning it into the facts the rules
+//! work on.
 
 use crate::domain::{
-    production_state, DeployFacts, Distribution, ProductionState, Publication, PublicationHref,
-    RepoId, RepoVersion, Repository,
+    production_state, DeployFacts, Distribution, ProductionState, RepoId, RepoVersion, Repository,
+    VersionNumber,
 };
 use crate::ports::{RepositoryManager, UpstreamError};
 
+use super::production_lookup::{production_candidates, served_publications};
 use super::state::AppState;
-
-/// What upstream answered about one repository; each part may have failed on its own.
-pub struct Snapshot {
-    pub repo: Result<Repository, UpstreamError>,
-    pub versions: Result<Vec<RepoVersion>, UpstreamError>,
-    pub distributions: Result<Vec<Distribution>, UpstreamError>,
-    pub publications: HashMap<PublicationHref, Publication>,
-}
-
-/// Four independent calls at once: the repository, its versions, the distributions and the
-/// repository's publications (joined locally). When production distributions are
-/// configured, only those are read (by name: the cost does not grow with Pulp); all of
-/// them are listed only for a repository that has none configured (the spec's rule), after
-/// its name is known. Only when the publication list fails are the distributions'
-/// publications fetched one by one (a failed fetch then skips that distribution, as the
-/// spec says).
-pub async fn snapshot(
-    manager: &dyn RepositoryManager,
-    id: &RepoId,
-    production: &HashMap<String, String>,
-) -> Snapshot {
-    let (repo, versions, distributions, publications) = futures::join!(
-        manager.get_repo(id),
-        manager.list_versions(id),
-        production_candidates(manager, production),
-        manager.list_publications(id),
-    );
-    let configured = |repo: &Repository| production.contains_key(repo.display_name());
-    let distributions = match &repo {
-        Ok(repo) if !production.is_empty() && !configured(repo) => {
-            manager.list_distributions().await
-        }
-        _ => distributions,
-    };
-    let publications = match (publications, &distributions) {
-        (Ok(list), _) => list.into_iter().map(|p| (p.href.clone(), p)).collect(),
-        (Err(error), Ok(distributions)) => {
-            tracing::warn!(%error, "listing publications failed; fetching them one by one");
-            fetch_each(manager, distributions).await
-        }
-        (Err(_), Err(_)) => HashMap::new(),
-    };
-    Snapshot {
-        repo,
-        versions,
-        distributions,
-        publications,
-    }
-}
-
-/// The configured production distributions, or every distribution when none is configured.
-async fn production_candidates(
-    manager: &dyn RepositoryManager,
-    production: &HashMap<String, String>,
-) -> Result<Vec<Distribution>, UpstreamError> {
-    if production.is_empty() {
-        return manager.list_distributions().await;
-    }
-    let mut names: Vec<String> = production.values().cloned().collect();
-    names.sort();
-    names.dedup();
-    manager.distributions_named(&names).await
-}
-
-async fn fetch_each(
-    manager: &dyn RepositoryManager,
-    distributions: &[Distribution],
-) -> HashMap<PublicationHref, Publication> {
-    let hrefs = distributions.iter().filter_map(|d| d.publication.as_ref());
-    let fetched = join_all(hrefs.map(|h| manager.get_publication(h))).await;
-    fetched
-        .into_iter()
-        .flatten()
-        .map(|p| (p.href.clone(), p))
-        .collect()
-}
-
-impl Snapshot {
-    /// Where production is and what it serves; an error when distributions could not be listed.
-    pub fn production(
-        &self,
-        state: &AppState,
-        repo: &Repository,
-    ) -> Result<ProductionState, UpstreamError> {
-        let distributions = self.distributions.as_ref().map_err(Clone::clone)?;
-        let configured = state
-            .production
-            .get(repo.display_name())
-            .map(String::as_str);
-        Ok(production_state(
-            &repo.id,
-            configured,
-            distributions,
-            &self.publications,
-        ))
-    }
-}
 
 /// Pulp has no repository with this id.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -135,21 +36,83 @@ pub fn known_repo(
     })
 }
 
-/// Everything a deploy needs to know, read through `upstream`; fails when any part could
-/// not be read.
+/// Where production is and what it serves, from the candidate distributions read with the
+/// repository (see [`production_candidates`]): the configured distribution when one is
+/// named, else the spec's rule (all distributions: read now, after the repository's name
+/// showed it has none configured, when the candidates were only the configured ones).
+pub async fn production_of(
+    state: &AppState,
+    upstream: &dyn RepositoryManager,
+    repo: &Repository,
+    candidates: Result<Vec<Distribution>, UpstreamError>,
+) -> Result<ProductionState, UpstreamError> {
+    let configured = state.configured_production(repo);
+    let distributions = match configured {
+        None if !state.production.is_empty() => upstream.list_distributions().await?,
+        _ => candidates?,
+    };
+    let publications = served_publications(upstream, &distributions).await;
+    Ok(production_state(
+        &repo.id,
+        configured,
+        &distributions,
+        &publications,
+    ))
+}
+
+/// The repository and its production, read through `upstream` (three calls at once, then
+/// the publications production serves, which are usually known already).
+pub async fn production_facts(
+    state: &AppState,
+    upstream: &dyn RepositoryManager,
+    id: &RepoId,
+) -> Result<(Repository, ProductionState), ReadError> {
+    let (repo, candidates) = futures::join!(
+        upstream.get_repo(id),
+        production_candidates(upstream, &state.production)
+    );
+    let repo = known_repo(id, repo)?;
+    let production = production_of(state, upstream, &repo, candidates).await?;
+    Ok((repo, production))
+}
+
+/// Everything a deploy to version `target` needs to know, read through `upstream`: the
+/// repository, production, and the two versions the plan compares (the target, read with
+/// the repository; the one production serves, read once production is known). A constant
+/// number of calls, whatever the number of versions. Fails when any part could not be read.
 pub async fn deploy_facts(
     state: &AppState,
     upstream: &dyn RepositoryManager,
     id: &RepoId,
+    target: VersionNumber,
 ) -> Result<DeployFacts, ReadError> {
-    let snap = snapshot(upstream, id, &state.production).await;
-    let repo = known_repo(id, snap.repo.clone())?;
-    let production = snap.production(state, &repo)?;
-    let versions = snap.versions?;
+    let targets = [target];
+    let (facts, target_version) = futures::join!(
+        production_facts(state, upstream, id),
+        upstream.versions_numbered(id, &targets)
+    );
+    let (repo, production) = facts?;
+    let mut versions = target_version?;
+    let current = production.deployed.as_ref().map(|d| d.number);
+    if let Some(current) = current.filter(|n| *n != target) {
+        versions.extend(upstream.versions_numbered(id, &[current]).await?);
+    }
     Ok(DeployFacts {
         repo,
         versions,
         deployed: production.deployed,
         production: production.target,
     })
+}
+
+/// The versions with these numbers that Pulp still has.
+pub async fn existing_versions(
+    upstream: &dyn RepositoryManager,
+    id: &RepoId,
+    numbers: &[VersionNumber],
+) -> Result<Vec<RepoVersion>, UpstreamError> {
+    if numbers.is_empty() {
+        return Ok(Vec::new());
+    }
+    upstream.versions_numbered(id, numbers).await
 }

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use crate::domain::{build_history, Drift, HistoryEntry, RepoId, VersionNumber};
 
-use super::facts::{deploy_facts, ReadError};
+use super::facts::{existing_versions, production_facts, ReadError};
 use super::production_record::ProductionRecord;
 use super::state::AppState;
 
@@ -19,7 +19,8 @@ pub struct HistoryPage {
     pub serving: Option<VersionNumber>,
     /// Newest first.
     pub entries: Vec<HistoryEntry>,
-    /// The version numbers Pulp still has (a rollback target must be one of them).
+    /// The versions offered to roll back to that Pulp still has (a rollback target must be
+    /// one of them).
     pub existing: BTreeSet<u64>,
     /// Why the console's own record is missing from the page, when it is.
     pub audit_unreadable: Option<String>,
@@ -28,30 +29,39 @@ pub struct HistoryPage {
     pub drift: Option<Drift>,
 }
 
-/// Reads the repository and production (the deploy's facts), then the audit lines and
-/// upstream's changes at once: a constant number of upstream calls.
+/// Reads the repository and production, then at once the audit lines and upstream's
+/// changes, then which of the versions the entries offer to roll back to Pulp still has:
+/// a constant number of upstream calls, whatever the number of versions.
 #[tracing::instrument(skip_all, fields(repo = %id))]
 pub async fn history_page(state: &AppState, id: &RepoId) -> Result<HistoryPage, ReadError> {
-    let facts = deploy_facts(state, state.reads.as_ref(), id).await?;
-    let production = facts.production.as_ref().ok().map(|p| p.distribution());
-    let record = ProductionRecord::read(state, id, production).await;
-    let serving = facts.deployed.as_ref().map(|d| d.number);
+    let reads = state.reads.as_ref();
+    let (repo, production) = production_facts(state, reads, id).await?;
+    let distribution = production.target.as_ref().ok().map(|p| p.distribution());
+    let record = ProductionRecord::read(state, id, distribution).await;
+    let serving = production.deployed.as_ref().map(|d| d.number);
     let records = record.audit.as_deref().unwrap_or_default();
     let changes = record.changes.as_deref().unwrap_or_default();
+    let entries = build_history(records, changes, serving);
+    let offered: BTreeSet<VersionNumber> = entries
+        .iter()
+        .filter_map(|e| e.rollback_target(serving.map(VersionNumber::get)))
+        .map(VersionNumber::new)
+        .collect();
+    let offered: Vec<VersionNumber> = offered.into_iter().collect();
+    let existing = existing_versions(reads, id, &offered).await?;
     Ok(HistoryPage {
-        repo_name: facts.repo.display_name().to_owned(),
+        repo_name: repo.display_name().to_owned(),
         uuid: id.clone(),
-        distribution: production.map(|d| d.name.clone()),
+        distribution: distribution.map(|d| d.name.clone()),
         serving,
-        entries: build_history(records, changes, serving),
-        existing: facts
-            .versions
+        entries,
+        existing: existing
             .iter()
             .filter_map(|v| v.number())
             .map(VersionNumber::get)
             .collect(),
         audit_unreadable: record.audit.as_ref().err().map(ToString::to_string),
         upstream_unreadable: record.changes.as_ref().err().map(ToString::to_string),
-        drift: production.and_then(|p| record.drift(p)),
+        drift: distribution.and_then(|p| record.drift(p)),
     })
 }

@@ -34,7 +34,7 @@ pub async fn preview(
     target: VersionNumber,
     kind: DeployKind,
 ) -> Result<Preview, PreviewError> {
-    let facts = deploy_facts(state, state.reads.as_ref(), id).await?;
+    let facts = deploy_facts(state, state.reads.as_ref(), id, target).await?;
     let plan = plan_deploy(&facts, target).map_err(|refusal| refusal_for(kind, refusal))?;
     let record = ProductionRecord::read(state, id, Some(&plan.distribution)).await;
     let overwrites = record.drift(&plan.distribution);

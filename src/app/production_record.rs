@@ -3,7 +3,9 @@
 //! [`AUDIT_LINES`] lines and one read of the newest [`UPSTREAM_CHANGES`] changes,
 //! whatever the length of either record.
 
-use crate::domain::{detect_drift, DeployRecord, Distribution, DistributionChange, Drift, RepoId};
+use crate::domain::{
+    detect_drift, DeployRecord, Distribution, DistributionChange, DistributionHref, Drift, RepoId,
+};
 use crate::ports::{AuditReadError, UpstreamError};
 
 use super::state::AppState;
@@ -23,28 +25,32 @@ pub struct ProductionRecord {
 impl ProductionRecord {
     /// Reads both at once.
     pub async fn read(state: &AppState, id: &RepoId, production: Option<&Distribution>) -> Self {
-        let changes = async {
-            match production {
-                Some(dist) => {
-                    state
-                        .reads
-                        .distribution_changes(&dist.href, UPSTREAM_CHANGES)
-                        .await
-                }
-                None => Ok(Vec::new()),
-            }
-        };
-        let (audit, changes) = futures::join!(state.audit.recent(id, AUDIT_LINES), changes);
-        match &audit {
-            // A write-only sink (stdout) is a configuration, not a failure.
-            Err(AuditReadError::NotReadable { .. }) => {}
-            Err(error) => tracing::warn!(%error, "the audit log could not be read back"),
-            Ok(_) => {}
-        }
-        if let Err(error) = &changes {
-            tracing::warn!(%error, "Pulp's record of the distribution's changes could not be read");
+        let href = production.map(|d| d.href.clone());
+        let (audit, changes) = futures::join!(
+            state.audit.recent(id, AUDIT_LINES),
+            changes_of(state, href.as_ref())
+        );
+        if let Err(error) = &audit {
+            warn_unreadable_audit(error);
         }
         Self { audit, changes }
+    }
+
+    /// Reads both before production is known, for the distribution production was last
+    /// seen to be: at once with the rest of a page. [`EarlyRecord::settle`] then checks it.
+    pub async fn read_early(state: &AppState, id: &RepoId) -> EarlyRecord {
+        let expected = state.seen_production.get(id);
+        let (audit, changes) = futures::join!(
+            state.audit.recent(id, AUDIT_LINES),
+            changes_of(state, expected.as_ref())
+        );
+        if let Err(error) = &audit {
+            warn_unreadable_audit(error);
+        }
+        EarlyRecord {
+            expected,
+            record: Self { audit, changes },
+        }
     }
 
     /// Drift of `production` (as read now), judged on what could be read: nothing is
@@ -53,5 +59,57 @@ impl ProductionRecord {
         let records = self.audit.as_ref().ok()?;
         let changes = self.changes.as_deref().unwrap_or_default();
         detect_drift(records, changes, production.publication.as_ref())
+    }
+}
+
+/// A record read for the distribution production was expected to be.
+pub struct EarlyRecord {
+    expected: Option<DistributionHref>,
+    record: ProductionRecord,
+}
+
+impl EarlyRecord {
+    /// The record of `production` as read now: the one read early when production is the
+    /// expected distribution, else upstream's record read again for the right one.
+    pub async fn settle(
+        self,
+        state: &AppState,
+        id: &RepoId,
+        production: Option<&Distribution>,
+    ) -> ProductionRecord {
+        let actual = production.map(|d| d.href.clone());
+        state.seen_production.set(id, actual.clone());
+        if actual == self.expected {
+            return self.record;
+        }
+        ProductionRecord {
+            audit: self.record.audit,
+            changes: changes_of(state, actual.as_ref()).await,
+        }
+    }
+}
+
+/// Upstream's record of `distribution`; `Ok(empty)` when there is none.
+async fn changes_of(
+    state: &AppState,
+    distribution: Option<&DistributionHref>,
+) -> Result<Vec<DistributionChange>, UpstreamError> {
+    let Some(href) = distribution else {
+        return Ok(Vec::new());
+    };
+    let changes = state
+        .reads
+        .distribution_changes(href, UPSTREAM_CHANGES)
+        .await;
+    if let Err(error) = &changes {
+        tracing::warn!(%error, "Pulp's record of the distribution's changes could not be read");
+    }
+    changes
+}
+
+fn warn_unreadable_audit(error: &AuditReadError) {
+    // A write-only sink (stdout) is a configuration, not a failure.
+    if !matches!(error, AuditReadError::NotReadable { .. }) {
+        tracing::warn!(%error, "the audit log could not be read back");
     }
 }

@@ -4,12 +4,14 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::domain::Repository;
 use crate::ports::{
     AuditSink, Clock, ContentCatalog, DeployLock, OperatorIdentity, RepositoryManager,
 };
 
 use super::deploy_lock::DeployLocks;
 use super::diff_cache::DiffCache;
+use super::seen_production::SeenProduction;
 
 /// Repositories per dashboard page unless configured otherwise.
 const DEFAULT_PAGE_SIZE: u64 = 25;
@@ -36,6 +38,9 @@ pub struct AppState {
     pub(crate) content: Arc<dyn ContentCatalog>,
     /// Diffs already computed (versions are immutable).
     pub(crate) diffs: DiffCache,
+    /// The production distribution each repository had when last read (a hint, so that
+    /// its record is read at once with the rest; checked against production as read).
+    pub(crate) seen_production: Arc<SeenProduction>,
 }
 
 impl AppState {
@@ -59,7 +64,13 @@ impl AppState {
             page_size: DEFAULT_PAGE_SIZE,
             content,
             diffs: DiffCache::default(),
+            seen_production: Arc::default(),
         })
+    }
+
+    /// The production distribution named for this repository in the configuration.
+    pub(crate) fn configured_production(&self, repo: &Repository) -> Option<&str> {
+        self.production.get(repo.display_name()).map(String::as_str)
     }
 
     /// A builder holding this state's parts, to change one of them (tests do).
@@ -67,6 +78,7 @@ impl AppState {
         AppStateBuilder(Self {
             deploy_locks: DeployLocks::default(),
             diffs: DiffCache::default(),
+            seen_production: Arc::default(),
             ..self.clone()
         })
     }

@@ -1,24 +1,29 @@
-//! Use case: the versions page of one repository.
+//! Use case: the versions page of one repository, one screen of versions at a time.
 
 use serde::Serialize;
 
 use crate::domain::{
-    build_version_views, Drift, ProductionTarget, RepoId, RepoVerification, VersionNumber,
+    build_version_views, Drift, ProductionTarget, RepoId, RepoVerification, Screen, VersionNumber,
     VersionView,
 };
-use crate::ports::UpstreamError;
+use crate::ports::{PageRequest, UpstreamError};
 
-use super::facts::{known_repo, snapshot, ReadError, UnknownRepository};
+use super::facts::{known_repo, production_of, ReadError, UnknownRepository};
+use super::production_lookup::production_candidates;
 use super::production_record::ProductionRecord;
 use super::state::AppState;
 
-/// Everything the versions page shows (the spec's page content).
+/// Everything the versions page shows (the spec's page content), for one screen.
 #[derive(Debug, Clone, Serialize)]
 pub struct VersionsPage {
     pub repo_name: String,
     pub uuid: RepoId,
-    /// Newest first.
+    /// The versions of this screen, newest first.
     pub versions: Vec<VersionView>,
+    /// The screen shown.
+    pub screen: Screen,
+    /// The number of versions in all.
+    pub total: u64,
     pub verification: Option<RepoVerification>,
     /// The version production serves; `None` when none or unknown.
     pub deployed: Option<VersionNumber>,
@@ -33,11 +38,13 @@ pub struct VersionsPage {
 
 impl VersionsPage {
     /// The page when the repository or its versions could not be read: no version listed.
-    fn unreadable(id: &RepoId, error: &UpstreamError) -> Self {
+    fn unreadable(id: &RepoId, screen: Screen, error: &UpstreamError) -> Self {
         Self {
             repo_name: id.to_string(),
             uuid: id.clone(),
             versions: Vec::new(),
+            screen,
+            total: 0,
             verification: None,
             deployed: None,
             deployed_unknown: None,
@@ -47,28 +54,43 @@ impl VersionsPage {
     }
 }
 
-/// Reads the repository, its versions and production concurrently and builds the page.
-/// An upstream failure never fails the page: it is rendered with the error text. Only a
-/// repository Pulp does not have is an error.
-#[tracing::instrument(skip_all, fields(repo = %id))]
+/// One screen of the versions page. Everything is read in one round of concurrent calls:
+/// the repository, the screen's versions (one more than shown, to name the version before
+/// the last row), production's candidates, and production's record (for the distribution
+/// production was last seen to be); then the publication production serves, which is
+/// usually known already. The cost does not depend on the number of versions or of
+/// distributions with a configured production. An upstream failure never fails the page:
+/// it is rendered with the error text. Only a repository Pulp does not have is an error.
+#[tracing::instrument(skip_all, fields(repo = %id, screen = screen.index()))]
 pub async fn versions_page(
     state: &AppState,
     id: &RepoId,
+    screen: Screen,
 ) -> Result<VersionsPage, UnknownRepository> {
-    let snap = snapshot(state.reads.as_ref(), id, &state.production).await;
-    let read = known_repo(id, snap.repo.clone()).and_then(|repo| match &snap.versions {
+    let reads = state.reads.as_ref();
+    let slice = PageRequest {
+        offset: screen.offset(),
+        limit: screen.size().saturating_add(1),
+    };
+    let (repo, versions, candidates, record) = futures::join!(
+        reads.get_repo(id),
+        reads.version_page(id, slice),
+        production_candidates(reads, &state.production),
+        ProductionRecord::read_early(state, id),
+    );
+    let read = known_repo(id, repo).and_then(|repo| match versions {
         Ok(versions) => Ok((repo, versions)),
-        Err(error) => Err(ReadError::Upstream(error.clone())),
+        Err(error) => Err(ReadError::Upstream(error)),
     });
     let (repo, versions) = match read {
         Ok(found) => found,
         Err(ReadError::UnknownRepository(unknown)) => return Err(unknown),
         Err(ReadError::Upstream(error)) => {
             tracing::warn!(%error, "versions page rendered without versions");
-            return Ok(VersionsPage::unreadable(id, &error));
+            return Ok(VersionsPage::unreadable(id, screen, &error));
         }
     };
-    let production = snap.production(state, &repo);
+    let production = production_of(state, reads, &repo, candidates).await;
     let deployed = production
         .as_ref()
         .ok()
@@ -77,21 +99,33 @@ pub async fn versions_page(
     let distribution = production
         .as_ref()
         .ok()
-        .and_then(|p| p.target.as_ref().ok());
-    let drift = match distribution.map(ProductionTarget::distribution) {
-        Some(dist) => ProductionRecord::read(state, id, Some(dist))
-            .await
-            .drift(dist),
-        None => None,
-    };
+        .and_then(|p| p.target.as_ref().ok())
+        .map(ProductionTarget::distribution);
+    let record = record.settle(state, id, distribution).await;
+    let rows = usize::try_from(screen.size()).unwrap_or(usize::MAX);
+    let badge = repo.verification.badge();
     Ok(VersionsPage {
         repo_name: repo.display_name().to_owned(),
         uuid: id.clone(),
-        versions: build_version_views(versions, repo.verification.badge(), deployed),
+        versions: build_version_views(&versions.items, badge, deployed, rows),
+        screen,
+        total: versions.total,
         verification: Some(repo.verification.clone()),
         deployed,
-        deployed_unknown: production.err().map(|e| e.to_string()),
+        deployed_unknown: production.as_ref().err().map(ToString::to_string),
         error: None,
-        drift,
+        drift: distribution.and_then(|d| record.drift(d)),
     })
+}
+
+/// The screen (of `size` versions) on which version `number` is, newest first: one upstream
+/// call (how many versions are newer).
+pub async fn screen_of(
+    state: &AppState,
+    id: &RepoId,
+    number: VersionNumber,
+    size: u64,
+) -> Result<Screen, UpstreamError> {
+    let newer = state.reads.versions_newer_than(id, number).await?;
+    Ok(Screen::containing(newer, size))
 }

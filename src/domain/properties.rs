@@ -58,8 +58,11 @@ proptest! {
             }),
             created: at, package_count: 0, added: 0, removed: 0,
         }).collect();
-        let views = build_version_views(&versions, Badge::Verified, None);
+        let views = build_version_views(&versions, Badge::Verified, None, numbers.len());
         prop_assert_eq!(views.len(), numbers.len());
+        let previous: Vec<_> = views.iter().skip(1).map(|v| v.number).collect();
+        let named: Vec<_> = views.iter().take(views.len().saturating_sub(1)).map(|v| v.previous).collect();
+        prop_assert_eq!(named, previous, "each row names the next older one");
         let keys: Vec<u64> = views.iter().map(|v| v.number.map_or(0, VersionNumber::get)).collect();
         prop_assert!(keys.windows(2).all(|w| w[0] >= w[1]));
     }

@@ -53,6 +53,8 @@ pub struct VersionView {
     pub removed: u64,
     pub badge: Badge,
     pub deployed: bool,
+    /// The version before this one (the next older that upstream has), when known.
+    pub previous: Option<VersionNumber>,
 }
 
 impl VersionView {
@@ -77,15 +79,23 @@ pub fn signed(change: i64) -> String {
     }
 }
 
-/// Builds the rows of the versions page: newest first, each with its badge and deployed flag.
+/// Builds the rows of the versions page: newest first, each with its badge, deployed flag
+/// and the version before it. `versions` may hold one version more than the rows to show
+/// (the one before the last row, read only to name it): at most `rows` are built.
 pub fn build_version_views(
     versions: &[RepoVersion],
     badge: Badge,
     deployed: Option<VersionNumber>,
+    rows: usize,
 ) -> Vec<VersionView> {
-    let mut views: Vec<VersionView> = versions
+    let mut sorted: Vec<&RepoVersion> = versions.iter().collect();
+    sorted.sort_by(|a, b| newest_first(a.number(), b.number()));
+    let previous = sorted.iter().skip(1).map(|v| v.number()).chain([None]);
+    sorted
         .iter()
-        .map(|v| VersionView {
+        .zip(previous)
+        .take(rows)
+        .map(|(v, previous)| VersionView {
             number: v.number(),
             created: v.created,
             package_count: v.package_count,
@@ -94,10 +104,9 @@ pub fn build_version_views(
             removed: v.removed,
             badge,
             deployed: deployed.is_some() && v.number() == deployed,
+            previous,
         })
-        .collect();
-    views.sort_by(|a, b| newest_first(a.number, b.number));
-    views
+        .collect()
 }
 
 #[cfg(test)]
@@ -123,7 +132,7 @@ mod tests {
     #[test]
     fn versions_are_listed_newest_first_even_with_gaps() {
         let vs = [2, 10, 0, 7].map(|n| version(&format!("{BASE}{n}/"), 1, 0, 0));
-        let views = build_version_views(&vs, Badge::Verified, None);
+        let views = build_version_views(&vs, Badge::Verified, None, 10);
         let labels: Vec<String> = views.iter().map(VersionView::label).collect();
         assert_eq!(labels, ["v10", "v7", "v2", "v0"]);
     }
@@ -134,7 +143,7 @@ mod tests {
             version("/odd/", 0, 0, 0),
             version(&format!("{BASE}3/"), 1, 1, 0),
         ];
-        let views = build_version_views(&vs, Badge::Verified, None);
+        let views = build_version_views(&vs, Badge::Verified, None, 10);
         assert_eq!(views[0].number, Some(VersionNumber::new(3)));
         assert_eq!(views[1].number, None);
         assert_eq!(views[1].label(), "v?");
@@ -150,8 +159,25 @@ mod tests {
             &[version(&format!("{BASE}4/"), 9, 1, 3)],
             Badge::Verified,
             None,
+            10,
         );
         assert_eq!(views[0].change, -2);
+    }
+
+    #[test]
+    fn rows_name_their_previous_version_and_the_extra_one_is_not_shown() {
+        let vs = [7, 9, 4].map(|n| version(&format!("{BASE}{n}/"), 1, 0, 0));
+        let views = build_version_views(&vs, Badge::Verified, None, 2);
+        let shown: Vec<_> = views.iter().map(|v| (v.label(), v.previous)).collect();
+        assert_eq!(
+            shown,
+            [
+                ("v9".to_owned(), Some(VersionNumber::new(7))),
+                ("v7".to_owned(), Some(VersionNumber::new(4))),
+            ]
+        );
+        let all = build_version_views(&vs, Badge::Verified, None, 3);
+        assert_eq!(all[2].previous, None, "the oldest has none");
     }
 
     #[test]
@@ -164,7 +190,7 @@ mod tests {
     #[test]
     fn only_the_deployed_number_is_flagged_deployed() {
         let vs = [1, 2, 3].map(|n| version(&format!("{BASE}{n}/"), 1, 0, 0));
-        let views = build_version_views(&vs, Badge::Verified, Some(VersionNumber::new(2)));
+        let views = build_version_views(&vs, Badge::Verified, Some(VersionNumber::new(2)), 10);
         let flags: Vec<bool> = views.iter().map(|v| v.deployed).collect();
         assert_eq!(flags, [false, true, false]);
     }
@@ -172,14 +198,14 @@ mod tests {
     #[test]
     fn deploy_is_allowed_only_for_verified_not_deployed_versions() {
         let vs = [1, 2].map(|n| version(&format!("{BASE}{n}/"), 1, 0, 0));
-        let verified = build_version_views(&vs, Badge::Verified, Some(VersionNumber::new(2)));
+        let verified = build_version_views(&vs, Badge::Verified, Some(VersionNumber::new(2)), 10);
         assert!(verified[1].can_deploy());
         assert!(
             !verified[0].can_deploy(),
             "the deployed version cannot be deployed again"
         );
         for badge in [Badge::Partial, Badge::Unverified] {
-            let views = build_version_views(&vs, badge, None);
+            let views = build_version_views(&vs, badge, None, 10);
             assert!(views.iter().all(|v| !v.can_deploy()), "{badge:?}");
         }
     }

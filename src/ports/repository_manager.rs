@@ -6,7 +6,7 @@ use async_trait::async_trait;
 
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
-    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, WriteVerdict,
+    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber, WriteVerdict,
 };
 
 /// Why an upstream call failed. Adapter-neutral: the message is for operators.
@@ -114,9 +114,11 @@ pub struct Page<T> {
     pub total: u64,
 }
 
-/// The repository manager (Pulp 3 with pulp_rpm), in the console's terms. Every list
-/// operation returns the whole list (adapters follow pagination) unless it takes a
-/// [`PageRequest`]. Changes wait for upstream's work to end and answer a [`WriteOutcome`].
+/// The repository manager (Pulp 3 with pulp_rpm), in the console's terms. Reads cost a
+/// number of upstream calls that does not grow with upstream, except
+/// [`Self::list_distributions`] (the spec's rule for an unconfigured production needs them
+/// all; adapters read them in few, concurrent calls). Changes wait for upstream's work to
+/// end and answer a [`WriteOutcome`].
 #[async_trait]
 pub trait RepositoryManager: Send + Sync {
     /// One page of RPM repositories, in upstream's order (by name).
@@ -125,8 +127,29 @@ pub trait RepositoryManager: Send + Sync {
     /// One repository with its verification settings.
     async fn get_repo(&self, id: &RepoId) -> Result<Repository, UpstreamError>;
 
-    /// Every version of a repository with its package counts (any order).
-    async fn list_versions(&self, id: &RepoId) -> Result<Vec<RepoVersion>, UpstreamError>;
+    /// One slice of a repository's versions, newest first (by number), with the number of
+    /// versions in all: one upstream call, whatever the number of versions.
+    async fn version_page(
+        &self,
+        id: &RepoId,
+        page: PageRequest,
+    ) -> Result<Page<RepoVersion>, UpstreamError>;
+
+    /// The versions of a repository with these numbers (those that exist; any order), in a
+    /// number of upstream calls bounded by the number of numbers, not of versions.
+    async fn versions_numbered(
+        &self,
+        id: &RepoId,
+        numbers: &[VersionNumber],
+    ) -> Result<Vec<RepoVersion>, UpstreamError>;
+
+    /// How many versions of a repository are newer than version `number` (its place in
+    /// the newest-first list), in one upstream call.
+    async fn versions_newer_than(
+        &self,
+        id: &RepoId,
+        number: VersionNumber,
+    ) -> Result<u64, UpstreamError>;
 
     /// Every RPM distribution, in upstream's order.
     async fn list_distributions(&self) -> Result<Vec<Distribution>, UpstreamError>;
@@ -153,9 +176,6 @@ pub trait RepositoryManager: Send + Sync {
         &self,
         hrefs: &[PublicationHref],
     ) -> Result<Vec<Publication>, UpstreamError>;
-
-    /// Every publication of any version of a repository.
-    async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError>;
 
     /// Publishes a repository version and answers the new publication once it exists.
     /// Publishing serves nothing by itself. Upstream's record of the work carries the

@@ -34,11 +34,15 @@ fn coalesced() -> (
 #[tokio::test]
 async fn twenty_concurrent_versions_pages_cost_at_most_twice_one() {
     let (state, memory, fx, _dir) = coalesced();
-    versions_page(&state, &fx.base_os).await.unwrap();
+    versions_page(&state, &fx.base_os, first_screen())
+        .await
+        .unwrap();
     let one = memory.calls().len();
     let before = memory.calls().len();
-    let pages =
-        futures::future::join_all((0..20).map(|_| versions_page(&state, &fx.base_os))).await;
+    let pages = futures::future::join_all(
+        (0..20).map(|_| versions_page(&state, &fx.base_os, first_screen())),
+    )
+    .await;
     assert!(pages.iter().all(|p| p.as_ref().unwrap().deployed.is_some()));
     let twenty = memory.calls().len() - before;
     println!("versions page: one load {one} upstream calls, twenty concurrent loads {twenty}");
@@ -75,7 +79,7 @@ async fn a_deploy_reads_fresh_while_pages_share() {
     let before = memory.calls().len();
     let operator = repo_console::domain::Operator::placeholder();
     let (page, outcome) = futures::join!(
-        versions_page(&state, &fx.base_os),
+        versions_page(&state, &fx.base_os, first_screen()),
         repo_console::app::deploy::deploy(&state, &fx.base_os, &request, &operator)
     );
     page.unwrap();

@@ -13,9 +13,16 @@ use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::memory::{FaultyPulp, FixedClock, InMemoryPulp, MemoryOptions};
 use repo_console::adapters::web;
 use repo_console::app::AppState;
-use repo_console::domain::{ChecksumType, RepoId, RepoVerification, VersionNumber};
+use repo_console::domain::{
+    ChecksumType, RepoId, RepoVerification, Screen, VersionNumber, VERSIONS_PER_SCREEN,
+};
 
 pub const HOSTILE: &str = r#"<script>alert("x")</script> 'q' & "dq""#;
+
+/// The versions page's first screen.
+pub fn first_screen() -> Screen {
+    Screen::new(0, VERSIONS_PER_SCREEN)
+}
 
 pub fn verified() -> RepoVerification {
     RepoVerification {

@@ -24,6 +24,7 @@ mod pages;
 mod races;
 mod replica_lock;
 mod rollback;
+mod screens;
 mod shutdown;
 mod unknown_repository;
 mod usecases;

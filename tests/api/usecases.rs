@@ -72,7 +72,7 @@ fn request(n: u64, confirm: &str) -> DeployRequest {
 async fn get_repo_failing_renders_the_page_with_the_error_and_no_versions() {
     let s = setup();
     s.pulp.set(Op::GetRepo, Fault::Http(500));
-    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os, first_screen()).await);
     assert_eq!(
         page.repo_name,
         s.fx.base_os.as_str(),
@@ -86,7 +86,7 @@ async fn get_repo_failing_renders_the_page_with_the_error_and_no_versions() {
 async fn list_versions_failing_renders_the_page_with_the_error_and_no_versions() {
     let s = setup();
     s.pulp.set(Op::ListVersions, Fault::Http(503));
-    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os, first_screen()).await);
     assert_eq!(page.repo_name, s.fx.base_os.as_str());
     assert!(page.versions.is_empty());
     assert!(page.error.is_some());
@@ -96,7 +96,7 @@ async fn list_versions_failing_renders_the_page_with_the_error_and_no_versions()
 async fn list_distributions_failing_means_deployed_is_unknown() {
     let s = setup();
     s.pulp.set(Op::ListDistributions, Fault::Timeout);
-    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os, first_screen()).await);
     assert_eq!(page.deployed, None);
     assert!(page.deployed_unknown.is_some());
     assert_eq!(page.versions.len(), 5, "the page is still rendered");
@@ -117,7 +117,7 @@ async fn a_publication_that_cannot_be_fetched_skips_its_distribution() {
     s.pulp.fail_publication(&live);
     let second = s.memory.publish(&s.fx.base_os, VersionNumber::new(3));
     s.memory.add_distribution("base-os-mirror", Some(&second));
-    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os, first_screen()).await);
     assert_eq!(
         page.deployed,
         Some(VersionNumber::new(3)),
@@ -152,7 +152,7 @@ async fn a_failure_in_the_distribution_step_says_production_did_not_change() {
     assert_eq!(step, DeployStep::PointDistribution);
     assert_eq!(production_changed, ProductionChanged::No);
     assert!(error.to_string().contains("distribution is locked"));
-    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os, first_screen()).await);
     assert_eq!(page.deployed, Some(VersionNumber::new(2)));
 }
 
@@ -166,7 +166,7 @@ async fn not_deployed_to_deployed_when_the_gate_passes_and_both_steps_succeed() 
         matches!(outcome, DeployOutcome::Deployed { audit: Ok(()), .. }),
         "{outcome:?}"
     );
-    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os, first_screen()).await);
     assert_eq!(page.deployed, Some(VersionNumber::new(3)));
     let flags: Vec<(u64, bool)> = page
         .versions
@@ -199,7 +199,7 @@ async fn a_publish_failure_leaves_production_unchanged() {
         );
     }
     assert_eq!(
-        assert_ok!(versions_page(&s.state, &s.fx.base_os).await).deployed,
+        assert_ok!(versions_page(&s.state, &s.fx.base_os, first_screen()).await).deployed,
         Some(VersionNumber::new(2))
     );
 }
@@ -249,12 +249,18 @@ async fn the_versions_page_makes_its_upstream_calls_concurrently() {
     let dir = tempfile::tempdir().unwrap();
     let (state, _) = test_state(&memory, &dir.path().join("a.jsonl"));
     memory.take_most_in_flight();
-    let page = assert_ok!(versions_page(&state, &fx.base_os).await);
+    let page = assert_ok!(versions_page(&state, &fx.base_os, first_screen()).await);
     assert_eq!(page.deployed, Some(VersionNumber::new(2)));
     assert_eq!(
         memory.take_most_in_flight(),
+        3,
+        "first load: the repository, a screen of versions and production's candidates at once"
+    );
+    assert_ok!(versions_page(&state, &fx.base_os, first_screen()).await);
+    assert_eq!(
+        memory.take_most_in_flight(),
         4,
-        "repo, versions, distributions and publications at once"
+        "then production's record too (production's distribution is known from the first)"
     );
 }
 
@@ -280,7 +286,7 @@ async fn an_audit_write_that_fails_after_the_change_is_reported_with_the_deploy(
     assert!(error.to_string().contains("disk full"));
     assert_eq!(audit.records().len(), 1, "only the started line was kept");
     assert_eq!(
-        assert_ok!(versions_page(&state, &s.fx.base_os).await).deployed,
+        assert_ok!(versions_page(&state, &s.fx.base_os, first_screen()).await).deployed,
         Some(VersionNumber::new(4))
     );
 }
@@ -289,7 +295,7 @@ async fn an_audit_write_that_fails_after_the_change_is_reported_with_the_deploy(
 async fn a_configured_production_is_read_by_name_without_listing_every_distribution() {
     let s = setup();
     let before = s.memory.calls().len();
-    let page = assert_ok!(versions_page(&s.state, &s.fx.fresh).await);
+    let page = assert_ok!(versions_page(&s.state, &s.fx.fresh, first_screen()).await);
     assert_eq!(page.deployed, None, "fresh-prod serves nothing yet");
     assert!(page.deployed_unknown.is_none());
     let calls: Vec<String> = s.memory.calls()[before..].to_vec();
@@ -304,7 +310,7 @@ async fn a_configured_production_is_read_by_name_without_listing_every_distribut
         "{outcome:?}"
     );
     let before = s.memory.calls().len();
-    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os).await);
+    let page = assert_ok!(versions_page(&s.state, &s.fx.base_os, first_screen()).await);
     assert_eq!(page.deployed, Some(VersionNumber::new(2)));
     let calls: Vec<String> = s.memory.calls()[before..].to_vec();
     assert!(

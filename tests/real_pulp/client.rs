@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use futures::future::join_all;
 use repo_console::adapters::pulp::{PulpClient, PulpSettings, Secret};
 use repo_console::domain::DistributionHref;
-use repo_console::ports::{RepositoryManager, UpstreamError};
+use repo_console::ports::{PageRequest, RepositoryManager, UpstreamError};
 use repo_console::wiring::default_pulp_settings;
 use serde_json::json;
 
@@ -162,17 +162,28 @@ async fn small_pages_still_give_whole_lists() {
         ..pulp.settings()
     })
     .expect("settings");
-    let id = repo_named(&client, "rc-verified").await;
-    let mut numbers: Vec<u64> = client
-        .list_versions(&id)
+    let wanted = [
+        "rc-verified-prod",
+        "rc-verified-staging",
+        "rc-vanishing-prod",
+    ]
+    .map(String::from);
+    let mut named: Vec<String> = client
+        .distributions_named(&wanted)
         .await
-        .expect("versions")
-        .iter()
-        .filter_map(|v| v.number())
-        .map(|n| n.get())
+        .expect("named distributions, two to a page")
+        .into_iter()
+        .map(|d| d.name)
         .collect();
-    numbers.sort_unstable();
-    assert_eq!(numbers, [0, 1, 2, 3, 4, 5]);
+    named.sort_unstable();
+    assert_eq!(
+        named,
+        [
+            "rc-vanishing-prod",
+            "rc-verified-prod",
+            "rc-verified-staging"
+        ]
+    );
 
     let dists = client.list_distributions().await.expect("distributions");
     let (_, raw) = pulp.raw("GET", "distributions/rpm/rpm/?limit=1000&fields=name", None);
@@ -185,7 +196,7 @@ async fn small_pages_still_give_whole_lists() {
     let mut names: Vec<&str> = dists.iter().map(|d| d.name.as_str()).collect();
     raw_names.sort_unstable();
     names.sort_unstable();
-    assert!(names.len() > 2, "more than one page of distributions");
+    assert!(names.len() > 2, "several distributions, listed in one call");
     assert_eq!(names, raw_names);
 }
 
@@ -203,28 +214,32 @@ async fn timings_with_a_session_and_with_basic_auth() {
         .expect("settings");
         let id = repo_named(&client, "rc-verified").await;
         let mut runs = Vec::new();
+        let screen = PageRequest {
+            offset: 0,
+            limit: 50,
+        };
         for _ in 0..3 {
             let started = Instant::now();
-            client.list_versions(&id).await.expect("versions");
+            client.get_repo(&id).await.expect("repository");
+            client.version_page(&id, screen).await.expect("versions");
             client.list_distributions().await.expect("distributions");
-            client.list_publications(&id).await.expect("publications");
             runs.push(started.elapsed().as_millis());
         }
         let started = Instant::now();
-        let (v, d, p) = futures::join!(
-            client.list_versions(&id),
-            client.list_distributions(),
-            client.list_publications(&id)
+        let (r, v, d) = futures::join!(
+            client.get_repo(&id),
+            client.version_page(&id, screen),
+            client.list_distributions()
         );
         let together = started.elapsed().as_millis();
-        assert!(v.is_ok() && d.is_ok() && p.is_ok());
+        assert!(r.is_ok() && v.is_ok() && d.is_ok());
         assert_eq!(
             client.login_count(),
             u64::from(use_session),
             "{label}: logins"
         );
         println!(
-            "{label}: list_versions + list_distributions + list_publications, one after the other: {runs:?} ms; \
+            "{label}: get_repo + version_page + list_distributions, one after the other: {runs:?} ms; \
              concurrently: {together} ms; logins: {}",
             client.login_count()
         );

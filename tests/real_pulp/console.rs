@@ -16,6 +16,7 @@ use repo_console::app::AppState;
 use repo_console::domain::{
     Advisory, Distribution, DistributionChange, DistributionHref, Package, Publication,
     PublicationHref, RemoteHref, RepoId, RepoVersion, Repository, SyncState, VersionHref,
+    VersionNumber,
 };
 use repo_console::ports::{
     ContentCatalog, Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome,
@@ -159,9 +160,29 @@ impl<M: RepositoryManager> RepositoryManager for Counting<M> {
         self.note("get_repo");
         self.inner.get_repo(id).await
     }
-    async fn list_versions(&self, id: &RepoId) -> Result<Vec<RepoVersion>, UpstreamError> {
-        self.note("list_versions");
-        self.inner.list_versions(id).await
+    async fn version_page(
+        &self,
+        id: &RepoId,
+        page: PageRequest,
+    ) -> Result<Page<RepoVersion>, UpstreamError> {
+        self.note("version_page");
+        self.inner.version_page(id, page).await
+    }
+    async fn versions_numbered(
+        &self,
+        id: &RepoId,
+        numbers: &[VersionNumber],
+    ) -> Result<Vec<RepoVersion>, UpstreamError> {
+        self.note("versions_numbered");
+        self.inner.versions_numbered(id, numbers).await
+    }
+    async fn versions_newer_than(
+        &self,
+        id: &RepoId,
+        number: VersionNumber,
+    ) -> Result<u64, UpstreamError> {
+        self.note("versions_newer_than");
+        self.inner.versions_newer_than(id, number).await
     }
     async fn list_distributions(&self) -> Result<Vec<Distribution>, UpstreamError> {
         self.note("list_distributions");
@@ -191,10 +212,6 @@ impl<M: RepositoryManager> RepositoryManager for Counting<M> {
     ) -> Result<Vec<Publication>, UpstreamError> {
         self.note("publications");
         self.inner.publications(hrefs).await
-    }
-    async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
-        self.note("list_publications");
-        self.inner.list_publications(id).await
     }
     async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
         self.note("publish");

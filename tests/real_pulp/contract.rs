@@ -11,7 +11,7 @@ use std::collections::HashSet;
 
 use repo_console::domain::{
     Badge, ChangeState, ChecksumType, DeployId, DistributionHref, PublicationHref, RepoId,
-    SyncState, VersionNumber,
+    RepoVersion, SyncState, VersionNumber,
 };
 use repo_console::ports::{
     correlation, PageRequest, RepositoryManager, UpstreamError, WriteOutcome,
@@ -39,9 +39,9 @@ pub async fn repository_manager_contract(m: &dyn RepositoryManager, fixture: &Fi
     let id = repo_named(m, "rc-verified").await;
     lists_repositories_in_pages(m, &id).await;
     reads_the_repository_and_its_verification(m, &id).await;
-    lists_every_version_with_its_counts(m, &id).await;
+    reads_versions_by_screen_and_by_number(m, &id).await;
     let published = finds_production_and_its_publication(m, &id).await;
-    lists_publications_of_the_repository(m, &id, &published).await;
+    reads_publications_by_href(m, &id, &published).await;
     publishes_and_repoints_a_distribution(m, &id, fixture).await;
     reports_a_failed_sync_task(m).await;
     answers_404_for_what_does_not_exist(m, &id).await;
@@ -92,25 +92,73 @@ async fn reads_the_repository_and_its_verification(m: &dyn RepositoryManager, id
     );
 }
 
-async fn lists_every_version_with_its_counts(m: &dyn RepositoryManager, id: &RepoId) {
-    let mut versions = m.list_versions(id).await.expect("list_versions");
-    versions.sort_by_key(|v| v.number());
-    let seen: Vec<_> = versions
-        .iter()
-        .map(|v| {
-            (
-                v.number().expect("numbered").get(),
-                v.package_count,
-                v.added,
-                v.removed,
-            )
-        })
-        .collect();
-    assert_eq!(seen, VERSIONS);
-    assert!(versions.iter().all(|v| v.href.belongs_to(id)));
+async fn reads_versions_by_screen_and_by_number(m: &dyn RepositoryManager, id: &RepoId) {
+    let seen = |versions: &[RepoVersion]| -> Vec<(u64, u64, u64, u64)> {
+        versions
+            .iter()
+            .map(|v| {
+                let n = v.number().expect("numbered").get();
+                (n, v.package_count, v.added, v.removed)
+            })
+            .collect()
+    };
+    let all = m
+        .version_page(
+            id,
+            PageRequest {
+                offset: 0,
+                limit: 100,
+            },
+        )
+        .await
+        .expect("version_page");
+    assert_eq!(
+        all.total,
+        VERSIONS.len() as u64,
+        "the total is Pulp's count"
+    );
+    let newest_first: Vec<_> = VERSIONS.iter().rev().copied().collect();
+    assert_eq!(seen(&all.items), newest_first);
+    assert!(all.items.iter().all(|v| v.href.belongs_to(id)));
     assert!(
-        versions.windows(2).all(|w| w[0].created <= w[1].created),
+        all.items.windows(2).all(|w| w[0].created >= w[1].created),
         "created in number order"
+    );
+    let slice = m
+        .version_page(
+            id,
+            PageRequest {
+                offset: 1,
+                limit: 2,
+            },
+        )
+        .await
+        .expect("a slice");
+    assert_eq!(seen(&slice.items), newest_first[1..3]);
+    assert_eq!(slice.total, VERSIONS.len() as u64);
+
+    let asked = [3, 1, 99, 0, 2, 4, 5, 3].map(VersionNumber::new);
+    let mut numbered = m
+        .versions_numbered(id, &asked)
+        .await
+        .expect("versions_numbered");
+    numbered.sort_by_key(|v| v.number());
+    assert_eq!(
+        seen(&numbered),
+        VERSIONS,
+        "those that exist, once each, across batches of numbers"
+    );
+    assert_eq!(
+        m.versions_numbered(id, &[VersionNumber::new(99)]).await,
+        Ok(Vec::new())
+    );
+    assert_eq!(
+        m.versions_newer_than(id, VersionNumber::new(3)).await,
+        Ok(2)
+    );
+    assert_eq!(
+        m.versions_newer_than(id, VersionNumber::new(5)).await,
+        Ok(0)
     );
 }
 
@@ -167,16 +215,27 @@ async fn finds_production_and_its_publication(
     href
 }
 
-async fn lists_publications_of_the_repository(
+async fn reads_publications_by_href(
     m: &dyn RepositoryManager,
     id: &RepoId,
     prod: &PublicationHref,
 ) {
-    let publications = m.list_publications(id).await.expect("list_publications");
-    assert!(publications.iter().any(|p| &p.href == prod));
-    assert!(publications
-        .iter()
-        .all(|p| p.repository_version.belongs_to(id)));
+    let repo = m.get_repo(id).await.expect("get_repo");
+    let api = repo
+        .href
+        .split("repositories/")
+        .next()
+        .expect("an API prefix");
+    let missing = PublicationHref::new(format!(
+        "{api}publications/rpm/rpm/00000000-0000-0000-0000-000000000000/"
+    ));
+    let found = m
+        .publications(&[prod.clone(), missing, prod.clone()])
+        .await
+        .expect("publications");
+    assert_eq!(found.len(), 1, "the one that exists, once: {found:?}");
+    assert_eq!(&found[0].href, prod);
+    assert!(found[0].repository_version.belongs_to(id));
 }
 
 async fn publishes_and_repoints_a_distribution(
@@ -274,11 +333,25 @@ async fn answers_404_for_what_does_not_exist(m: &dyn RepositoryManager, id: &Rep
         Err(e @ UpstreamError::Http { status: 404, .. }) => assert!(e.is_not_found()),
         other => panic!("expected a 404, got {other:?}"),
     }
-    assert!(m
-        .list_versions(&nobody)
-        .await
-        .expect_err("no versions")
-        .is_not_found());
+    let screen = PageRequest {
+        offset: 0,
+        limit: 5,
+    };
+    let not_found = [
+        m.version_page(&nobody, screen).await.map(|_| ()),
+        m.versions_numbered(&nobody, &[VersionNumber::new(1)])
+            .await
+            .map(|_| ()),
+        m.versions_newer_than(&nobody, VersionNumber::new(1))
+            .await
+            .map(|_| ()),
+    ];
+    for answer in not_found {
+        assert!(
+            answer.as_ref().is_err_and(UpstreamError::is_not_found),
+            "{answer:?}"
+        );
+    }
     let repo = m.get_repo(id).await.expect("get_repo");
     let api = repo
         .href

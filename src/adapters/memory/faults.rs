@@ -15,7 +15,7 @@ use crate::adapters::pulp::task_report::{TaskReport, TaskState};
 use crate::adapters::pulp::tasks::created_publication;
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
-    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref,
+    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
 };
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
@@ -163,9 +163,31 @@ impl RepositoryManager for FaultyPulp {
         self.inner.get_repo(id).await
     }
 
-    async fn list_versions(&self, id: &RepoId) -> Result<Vec<RepoVersion>, UpstreamError> {
+    async fn version_page(
+        &self,
+        id: &RepoId,
+        page: PageRequest,
+    ) -> Result<Page<RepoVersion>, UpstreamError> {
         self.check(Op::ListVersions)?;
-        self.inner.list_versions(id).await
+        self.inner.version_page(id, page).await
+    }
+
+    async fn versions_numbered(
+        &self,
+        id: &RepoId,
+        numbers: &[VersionNumber],
+    ) -> Result<Vec<RepoVersion>, UpstreamError> {
+        self.check(Op::ListVersions)?;
+        self.inner.versions_numbered(id, numbers).await
+    }
+
+    async fn versions_newer_than(
+        &self,
+        id: &RepoId,
+        number: VersionNumber,
+    ) -> Result<u64, UpstreamError> {
+        self.check(Op::ListVersions)?;
+        self.inner.versions_newer_than(id, number).await
     }
 
     async fn list_distributions(&self) -> Result<Vec<Distribution>, UpstreamError> {
@@ -208,11 +230,6 @@ impl RepositoryManager for FaultyPulp {
     ) -> Result<Vec<Publication>, UpstreamError> {
         self.check(Op::ListPublications)?;
         self.inner.publications(hrefs).await
-    }
-
-    async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
-        self.check(Op::ListPublications)?;
-        self.inner.list_publications(id).await
     }
 
     async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {

@@ -10,7 +10,7 @@ use crate::adapters::pulp::task_report::sync_state;
 use crate::adapters::pulp::tasks::created_publication;
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
-    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref,
+    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
 };
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
@@ -37,9 +37,53 @@ impl RepositoryManager for InMemoryPulp {
         Ok(self.lock().repo(id)?.repo.clone())
     }
 
-    async fn list_versions(&self, id: &RepoId) -> Result<Vec<RepoVersion>, UpstreamError> {
-        let _call = self.enter(format!("list_versions {id}")).await;
-        self.lock().versions(id)
+    async fn version_page(
+        &self,
+        id: &RepoId,
+        page: PageRequest,
+    ) -> Result<Page<RepoVersion>, UpstreamError> {
+        let _call = self
+            .enter(format!("version_page {id} {} {}", page.offset, page.limit))
+            .await;
+        let versions = self.lock().versions(id)?;
+        Ok(Page {
+            total: versions.len() as u64,
+            items: versions
+                .into_iter()
+                .skip(usize::try_from(page.offset).unwrap_or(usize::MAX))
+                .take(usize::try_from(page.limit.max(1)).unwrap_or(usize::MAX))
+                .collect(),
+        })
+    }
+
+    async fn versions_numbered(
+        &self,
+        id: &RepoId,
+        numbers: &[VersionNumber],
+    ) -> Result<Vec<RepoVersion>, UpstreamError> {
+        let _call = self
+            .enter(format!("versions_numbered {id} {}", numbers.len()))
+            .await;
+        let versions = self.lock().versions(id)?;
+        Ok(versions
+            .into_iter()
+            .filter(|v| v.number().is_some_and(|n| numbers.contains(&n)))
+            .collect())
+    }
+
+    async fn versions_newer_than(
+        &self,
+        id: &RepoId,
+        number: VersionNumber,
+    ) -> Result<u64, UpstreamError> {
+        let _call = self
+            .enter(format!("versions_newer_than {id} {number}"))
+            .await;
+        let versions = self.lock().versions(id)?;
+        Ok(versions
+            .iter()
+            .filter(|v| v.number() > Some(number))
+            .count() as u64)
     }
 
     async fn list_distributions(&self) -> Result<Vec<Distribution>, UpstreamError> {
@@ -98,20 +142,6 @@ impl RepositoryManager for InMemoryPulp {
             .iter()
             .filter_map(|h| state.publications.get(h).cloned())
             .collect())
-    }
-
-    async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
-        let _call = self.enter(format!("list_publications {id}")).await;
-        let state = self.lock();
-        state.repo(id)?;
-        let mut list: Vec<Publication> = state
-            .publications
-            .values()
-            .filter(|p| p.repository_version.belongs_to(id))
-            .cloned()
-            .collect();
-        list.sort_by(|a, b| b.href.cmp(&a.href));
-        Ok(list)
     }
 
     async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {

@@ -1,8 +1,7 @@
 //! [`PulpClient`]: the Pulp adapter's handle, its URLs and its request helpers.
 //! The [`crate::ports::RepositoryManager`] methods are in `manager.rs`.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
+use std::num::NonZeroUsize;
 
 use hyper::body::Bytes;
 use hyper::Method;
@@ -12,18 +11,26 @@ use serde_json::Value;
 use super::dto::TaskRefDto;
 use super::errors::{decode_error, status_error};
 use super::http::{HttpTransport, RawResponse, SetupError};
+use super::memo::Memo;
 use super::session::Session;
 use super::settings::PulpSettings;
 use crate::adapters::metrics::{self, metrics};
 use crate::domain::{Publication, PublicationHref, RepoId, TaskHref};
 use crate::ports::UpstreamError;
 
+/// Publications remembered (about 200 bytes each).
+const PUBLICATIONS_KEPT: NonZeroUsize = NonZeroUsize::new(50_000).expect("not zero");
+/// Usernames remembered.
+const USERS_KEPT: NonZeroUsize = NonZeroUsize::new(10_000).expect("not zero");
+
 /// Talks to a Pulp 3 server with pulp_rpm over its REST API.
 pub struct PulpClient {
     pub(super) settings: PulpSettings,
     session: Session,
     /// Publications never change upstream, so each is read once.
-    pub(super) publications: Mutex<HashMap<PublicationHref, Publication>>,
+    pub(super) publications: Memo<PublicationHref, Publication>,
+    /// Usernames by user href, for the records of changes.
+    pub(super) users: Memo<String, String>,
 }
 
 impl std::fmt::Debug for PulpClient {
@@ -49,7 +56,8 @@ impl PulpClient {
         Ok(Self {
             settings,
             session,
-            publications: Mutex::new(HashMap::new()),
+            publications: Memo::new(PUBLICATIONS_KEPT),
+            users: Memo::new(USERS_KEPT),
         })
     }
 

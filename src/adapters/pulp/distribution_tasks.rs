@@ -1,9 +1,8 @@
 //! Pulp's record of the changes of a distribution: the tasks that reserved it
 //! (`tasks/?reserved_resources=prn:rpm.rpmdistribution:<uuid>`, newest first), one page,
-//! and the names of the users who asked for them (one `users/` call; their hrefs are shown
-//! when the console may not list users). Two calls, whatever the length of the history.
-
-use std::collections::HashMap;
+//! and the names of the users who asked for them (one `users/` call when a task names a
+//! user not seen before; their hrefs are shown when the console may not list users). One
+//! call, two when a new user appears, whatever the length of the history.
 
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
@@ -52,43 +51,45 @@ impl PulpClient {
                 ("limit", &limit.max(1).to_string()),
             ],
         );
-        let (tasks, users) = tokio::join!(
-            self.get_json::<PageDto<ChangeTaskDto>>(&url),
-            self.user_names()
-        );
-        Ok(tasks?
-            .results
-            .into_iter()
-            .map(|task| change(task, &users))
-            .collect())
+        let tasks = self.get_json::<PageDto<ChangeTaskDto>>(&url).await?.results;
+        let creators = tasks.iter().filter_map(|t| t.created_by.clone());
+        let unknown = self.users.split(creators).1;
+        if !unknown.is_empty() {
+            self.learn_user_names().await;
+            // Not listed (no permission, or past the first page): named by href from now on,
+            // so that they are not asked for at every read.
+            for href in unknown.into_iter().filter(|h| self.users.get(h).is_none()) {
+                self.users.remember(href.clone(), href);
+            }
+        }
+        Ok(tasks.into_iter().map(|task| change(task, self)).collect())
     }
 
-    /// Username by user href; empty when users cannot be listed (not an admin).
-    async fn user_names(&self) -> HashMap<String, String> {
+    /// Remembers the username of each user href (one call); nothing when users cannot be
+    /// listed (not an admin): tasks then name their user by href.
+    async fn learn_user_names(&self) {
         let url = match self.url_for("users/") {
             Ok(url) => with_query(
                 &url,
                 &[("fields", "pulp_href,username"), ("limit", USERS_PAGE)],
             ),
-            Err(_) => return HashMap::new(),
+            Err(_) => return,
         };
         match self.get_json::<PageDto<UserDto>>(&url).await {
             Ok(page) => page
                 .results
                 .into_iter()
-                .map(|u| (u.pulp_href, u.username))
-                .collect(),
+                .for_each(|u| self.users.remember(u.pulp_href, u.username)),
             Err(error) => {
                 tracing::info!(%error, "Pulp users not listed: tasks name their user by href");
-                HashMap::new()
             }
         }
     }
 }
 
-fn change(task: ChangeTaskDto, users: &HashMap<String, String>) -> DistributionChange {
+fn change(task: ChangeTaskDto, users: &impl UserNames) -> DistributionChange {
     let by = match task.created_by {
-        Some(href) => users.get(&href).cloned().unwrap_or(href),
+        Some(href) => users.name_of(&href).unwrap_or(href),
         None => "unknown".to_owned(),
     };
     DistributionChange {
@@ -100,6 +101,17 @@ fn change(task: ChangeTaskDto, users: &HashMap<String, String>) -> DistributionC
     }
 }
 
+/// Usernames by user href, as far as known.
+trait UserNames {
+    fn name_of(&self, href: &str) -> Option<String>;
+}
+
+impl UserNames for PulpClient {
+    fn name_of(&self, href: &str) -> Option<String> {
+        self.users.get(&href.to_owned())
+    }
+}
+
 /// The last path segment of `/pulp/api/v3/distributions/rpm/rpm/<uuid>/`.
 fn distribution_uuid(href: &DistributionHref) -> Option<&str> {
     let uuid = href.as_str().trim_end_matches('/').rsplit('/').next()?;
@@ -108,7 +120,15 @@ fn distribution_uuid(href: &DistributionHref) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
     use super::*;
+
+    impl UserNames for HashMap<String, String> {
+        fn name_of(&self, href: &str) -> Option<String> {
+            self.get(href).cloned()
+        }
+    }
 
     #[test]
     fn the_uuid_of_a_distribution_href_names_its_prn() {

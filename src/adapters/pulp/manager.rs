@@ -6,23 +6,25 @@ use async_trait::async_trait;
 use hyper::Method;
 use serde_json::json;
 
-use super::dto::{DistributionDto, PageDto, PublicationDto, RepositoryDto, TaskDto, VersionDto};
+use super::dto::{DistributionDto, PageDto, PublicationDto, RepositoryDto, TaskDto};
 use super::pagination::{encode, with_query};
 use super::task_report::{sync_state, TaskReport};
 use super::tasks::{created_publication, write_outcome, PollPace};
 use super::PulpClient;
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
-    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref,
+    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
 };
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_checksum_type,\
                            gpgcheck,repo_gpgcheck,metadata_signing_service,latest_version_href,\
                            remote,retain_repo_versions";
-const VERSION_FIELDS: &str = "pulp_href,pulp_created,number,content_summary";
 const DISTRIBUTION_FIELDS: &str = "pulp_href,name,base_path,publication";
 pub(super) const PUBLICATION_FIELDS: &str = "pulp_href,repository_version";
+/// Distributions per call when all are listed: Pulp sets no maximum, and with three short
+/// fields a thousand make about 150 KB, so most Pulps answer the whole list in one call.
+const DISTRIBUTIONS_PER_CALL: u64 = 1000;
 /// Names per `name__in` query (a URL stays short).
 const NAMES_PER_QUERY: usize = 50;
 
@@ -78,9 +80,8 @@ impl PulpClient {
     }
 
     pub(super) fn remember(&self, publication: &Publication) {
-        if let Ok(mut cache) = self.publications.lock() {
-            cache.insert(publication.href.clone(), publication.clone());
-        }
+        self.publications
+            .remember(publication.href.clone(), publication.clone());
     }
 }
 
@@ -118,17 +119,37 @@ impl RepositoryManager for PulpClient {
         self.get_json::<RepositoryDto>(&url).await?.into_domain()
     }
 
-    #[tracing::instrument(skip_all, fields(repo = %id))]
-    async fn list_versions(&self, id: &RepoId) -> Result<Vec<RepoVersion>, UpstreamError> {
-        let path = format!("{}versions/?fields={VERSION_FIELDS}", self.repo_href(id));
-        let versions: Vec<VersionDto> = self.get_all(&path).await?;
-        versions.into_iter().map(VersionDto::into_domain).collect()
+    #[tracing::instrument(skip_all, fields(repo = %id, offset = page.offset, limit = page.limit))]
+    async fn version_page(
+        &self,
+        id: &RepoId,
+        page: PageRequest,
+    ) -> Result<Page<RepoVersion>, UpstreamError> {
+        self.newest_versions(id, page).await
+    }
+
+    #[tracing::instrument(skip_all, fields(repo = %id, count = numbers.len()))]
+    async fn versions_numbered(
+        &self,
+        id: &RepoId,
+        numbers: &[VersionNumber],
+    ) -> Result<Vec<RepoVersion>, UpstreamError> {
+        self.versions_by_number(id, numbers).await
+    }
+
+    #[tracing::instrument(skip_all, fields(repo = %id, number = %number))]
+    async fn versions_newer_than(
+        &self,
+        id: &RepoId,
+        number: VersionNumber,
+    ) -> Result<u64, UpstreamError> {
+        self.count_newer(id, number).await
     }
 
     #[tracing::instrument(skip_all)]
     async fn list_distributions(&self) -> Result<Vec<Distribution>, UpstreamError> {
         let path = format!("distributions/rpm/rpm/?fields={DISTRIBUTION_FIELDS}");
-        let found: Vec<DistributionDto> = self.get_all(&path).await?;
+        let found: Vec<DistributionDto> = self.get_all_by(&path, DISTRIBUTIONS_PER_CALL).await?;
         Ok(found
             .into_iter()
             .map(DistributionDto::into_domain)
@@ -171,12 +192,7 @@ impl RepositoryManager for PulpClient {
 
     #[tracing::instrument(skip_all, fields(publication = %href))]
     async fn get_publication(&self, href: &PublicationHref) -> Result<Publication, UpstreamError> {
-        let cached = self
-            .publications
-            .lock()
-            .ok()
-            .and_then(|c| c.get(href).cloned());
-        if let Some(publication) = cached {
+        if let Some(publication) = self.publications.get(href) {
             return Ok(publication);
         }
         let url = with_query(
@@ -194,21 +210,6 @@ impl RepositoryManager for PulpClient {
         hrefs: &[PublicationHref],
     ) -> Result<Vec<Publication>, UpstreamError> {
         self.publications_by_href(hrefs).await
-    }
-
-    #[tracing::instrument(skip_all, fields(repo = %id))]
-    async fn list_publications(&self, id: &RepoId) -> Result<Vec<Publication>, UpstreamError> {
-        let path = format!(
-            "publications/rpm/rpm/?repository={}&fields={PUBLICATION_FIELDS}",
-            encode(&self.repo_href(id))
-        );
-        let found: Vec<PublicationDto> = self.get_all(&path).await?;
-        let publications = found
-            .into_iter()
-            .map(PublicationDto::into_domain)
-            .collect::<Result<Vec<_>, _>>()?;
-        publications.iter().for_each(|p| self.remember(p));
-        Ok(publications)
     }
 
     #[tracing::instrument(skip_all, fields(version = %version))]

@@ -5,7 +5,7 @@
 //! timeouts), `session` (fast authentication), `errors` (statuses and bodies to
 //! `UpstreamError`), `dto` (Pulp JSON to domain types), `pagination`, `task_report`
 //! (a task as read), `tasks` (waiting for one: what a change came to), `sync_tasks`
-//! (latest syncs), `client` (URLs, helpers) and `manager` (the port's methods).
+//! (latest syncs), `versions` (a page of versions, or a few by number), `client` (URLs, helpers) and `manager` (the port's methods).
 //! `task_report` and `tasks` are shared with the in-memory Pulp, which follows the same
 //! task protocol.
 //! `content` + `content_dto` implement [`crate::ports::ContentCatalog`].
@@ -18,6 +18,7 @@ mod dto;
 mod errors;
 mod http;
 mod manager;
+mod memo;
 mod pagination;
 mod publication_batch;
 mod session;
@@ -27,6 +28,7 @@ pub(crate) mod task_report;
 pub(crate) mod tasks;
 #[cfg(test)]
 mod tls_tests;
+mod versions;
 
 pub use client::PulpClient;
 pub use http::SetupError;

@@ -19,23 +19,7 @@ impl PulpClient {
         &self,
         hrefs: &[PublicationHref],
     ) -> Result<Vec<Publication>, UpstreamError> {
-        let mut wanted = hrefs.to_vec();
-        wanted.sort();
-        wanted.dedup();
-        let (mut known, missing): (Vec<Publication>, Vec<PublicationHref>) = {
-            let cache = self.publications.lock().map_err(|_| {
-                UpstreamError::BadResponse("the publication cache is unusable".into())
-            })?;
-            let mut known = Vec::new();
-            let mut missing = Vec::new();
-            for href in wanted {
-                match cache.get(&href) {
-                    Some(publication) => known.push(publication.clone()),
-                    None => missing.push(href),
-                }
-            }
-            (known, missing)
-        };
+        let (mut known, missing) = self.publications.split(hrefs.iter().cloned());
         let batches = missing
             .chunks(PUBLICATIONS_PER_QUERY)
             .map(|batch| self.publication_batch(batch));

@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 use crate::adapters::metrics::metrics;
 use crate::app::deploy::{self, DeployOutcome, PreviewError};
 use crate::app::{changes, versions, AppState};
-use crate::domain::{DeployKind, DeployRequest, Intent, Reason, Refusal, RepoId};
+use crate::domain::{
+    DeployKind, DeployRequest, Intent, Reason, Refusal, RepoId, Screen, VERSIONS_PER_SCREEN,
+};
 
 use super::super::errors::WebError;
 use super::super::extract::{parse_seen_live, parse_version, HxRequest, RepoPath};
@@ -130,7 +132,11 @@ pub async fn submit(
             // Rollbacks start on the history page: it has no version list to refresh.
             return Ok(rolled_back(plan, audit).into_response());
         }
-        return Ok(match versions::versions_page(&state, &id).await {
+        // The list refreshed on the screen that shows the version now live.
+        let screen = versions::screen_of(&state, &id, plan.target_number(), VERSIONS_PER_SCREEN)
+            .await
+            .unwrap_or(Screen::new(0, VERSIONS_PER_SCREEN));
+        return Ok(match versions::versions_page(&state, &id, screen).await {
             Ok(page) => deployed(plan, &page, audit).into_response(),
             // Deleted right after the deploy: the deploy still happened; say so.
             Err(unknown) => deployed_without_list(plan, audit, &unknown).into_response(),

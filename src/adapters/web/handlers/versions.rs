@@ -1,19 +1,66 @@
-use axum::extract::State;
-use maud::Markup;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
 
+use crate::app::facts::UnknownRepository;
 use crate::app::{versions, AppState};
+use crate::domain::{RepoId, Screen, VersionNumber, VERSIONS_PER_SCREEN};
 
 use super::super::errors::WebError;
 use super::super::extract::RepoPath;
-use super::super::views::versions::versions_page;
+use super::super::status;
+use super::super::views::versions::{version_anchor, versions_page};
 
-/// GET /repos/{uuid}/versions (404 when Pulp has no such repository).
+#[derive(Deserialize)]
+pub struct ScreenQuery {
+    /// The screen, from 0.
+    page: Option<u64>,
+    /// A version number: answered with a redirect to the screen that shows it.
+    at: Option<u64>,
+}
+
+/// GET /repos/{uuid}/versions[?page=N]: one screen of versions, newest first (404 when
+/// Pulp has no such repository). `?at=<version>` redirects to the screen of that version.
 pub async fn show(
     State(state): State<AppState>,
     RepoPath(id): RepoPath,
-) -> Result<Markup, WebError> {
-    let page = versions::versions_page(&state, &id)
+    query: Result<Query<ScreenQuery>, QueryRejection>,
+) -> Result<Response, WebError> {
+    let Query(query) = query.map_err(|_| {
+        WebError::BadRequest(
+            "'page' must be a screen number (0, 1, 2…) and 'at' a version number.".into(),
+        )
+    })?;
+    if let Some(number) = query.at {
+        return screen_of(&state, &id, VersionNumber::new(number)).await;
+    }
+    let screen = Screen::new(query.page.unwrap_or(0), VERSIONS_PER_SCREEN);
+    let page = versions::versions_page(&state, &id, screen)
         .await
         .map_err(|unknown| WebError::NotFound(unknown.to_string()))?;
-    Ok(versions_page(&page))
+    Ok(versions_page(&page).into_response())
+}
+
+/// The redirect to the screen on which version `number` is.
+async fn screen_of(
+    state: &AppState,
+    id: &RepoId,
+    number: VersionNumber,
+) -> Result<Response, WebError> {
+    let screen = versions::screen_of(state, id, number, VERSIONS_PER_SCREEN)
+        .await
+        .map_err(|error| match error {
+            e if e.is_not_found() => WebError::NotFound(UnknownRepository(id.clone()).to_string()),
+            e => WebError::Rejected {
+                status: status::upstream(&e),
+                message: format!("Could not find the screen of {}: {e}", number.label()),
+            },
+        })?;
+    let to = format!(
+        "/repos/{id}/versions?page={}#{}",
+        screen.index(),
+        version_anchor(number)
+    );
+    Ok(Redirect::to(&to).into_response())
 }

@@ -67,7 +67,8 @@ fn setting_text(name: &str, v: &RepoVerification, ok: bool) -> String {
     }
 }
 
-/// The list of versions. With `oob`, it replaces the page's list out-of-band (after a deploy).
+/// The list of versions: production's version, one screen of the table and the pager.
+/// With `oob`, it replaces the page's list out-of-band (after a deploy).
 pub fn version_list(data: &VersionsPage, oob: bool) -> Markup {
     html! {
         div id="version-list" hx-swap-oob=[oob.then_some("true")] {
@@ -75,8 +76,73 @@ pub fn version_list(data: &VersionsPage, oob: bool) -> Markup {
                 (notice("warn", None, html! { "The version in production is unknown: " (why) }))
             }
             @if data.error.is_none() {
-                (version_table(data))
+                (production_line(data))
+                @if data.screen.is_past(data.total) {
+                    (notice("warn", Some("past-end"), html! {
+                        "There is no screen " (data.screen.index().saturating_add(1)) " of versions: this repository has "
+                        (data.total) " versions on " (data.screen.last_index(data.total) + 1) " screens."
+                    }))
+                } @else {
+                    (version_table(data))
+                }
+                (pager(data))
             }
+        }
+    }
+}
+
+/// The anchor of a version's row (`#v12`).
+pub fn version_anchor(number: VersionNumber) -> String {
+    format!("v{}", number.get())
+}
+
+/// Which version production serves, with a way to its row wherever it is.
+fn production_line(data: &VersionsPage) -> Markup {
+    let serving = data
+        .deployed
+        .map(|n| n.get().to_string())
+        .unwrap_or_default();
+    let on_screen = |n: VersionNumber| data.versions.iter().any(|v| v.number == Some(n));
+    html! {
+        p.production-line id="production-version" data-production-version=(serving) {
+            @match data.deployed {
+                Some(n) => {
+                    "Production serves " strong { (n.label()) } " \u{2014} "
+                    @if on_screen(n) {
+                        a href={ "#" (version_anchor(n)) } { "its row below" }
+                    } @else {
+                        a href={ "/repos/" (data.uuid) "/versions?at=" (n.get()) } data-production-screen { "show its screen" }
+                    }
+                }
+                None if data.deployed_unknown.is_none() => { span.muted { "Production serves no version of this repository." } }
+                None => {}
+            }
+        }
+    }
+}
+
+/// Screens of versions: newer, where this one is, older.
+fn pager(data: &VersionsPage) -> Markup {
+    let index = data.screen.index();
+    let last = data.screen.last_index(data.total);
+    let first_shown = data.screen.offset().saturating_add(1);
+    let last_shown = data
+        .screen
+        .offset()
+        .saturating_add(data.versions.len() as u64);
+    let href = |i: u64| format!("/repos/{}/versions?page={i}", data.uuid);
+    html! {
+        @if last > 0 || index > 0 {
+            nav.pager aria-label="Screens of versions" data-screen=(index) data-screens=(last + 1) {
+                @if index > 0 { a.ghost href=(href(index.min(last + 1) - 1)) rel="prev" { "\u{2190} Newer" } }
+                span.muted {
+                    @if data.versions.is_empty() { "Screen " (index.saturating_add(1)) }
+                    @else { "Versions " (first_shown) "\u{2013}" (last_shown) " of " (data.total) " \u{00B7} screen " (index + 1) " of " (last + 1) }
+                }
+                @if index < last { a.ghost href=(href(index + 1)) rel="next" { "Older \u{2192}" } }
+            }
+        } @else {
+            p.muted.pager-total { (data.total) " versions" }
         }
     }
 }
@@ -90,8 +156,8 @@ fn version_table(data: &VersionsPage) -> Markup {
                     th.num scope="col" { "Change" } th scope="col" { "Verification" } th scope="col" { "Production" } th scope="col" { span.sr-only { "Action" } }
                 } }
                 tbody {
-                    @for (i, v) in data.versions.iter().enumerate() {
-                        (version_row(data, v, data.versions.get(i + 1).and_then(|p| p.number)))
+                    @for v in &data.versions {
+                        (version_row(data, v))
                     }
                     @if data.versions.is_empty() { tr { td colspan="7" .muted { "No versions." } } }
                 }
@@ -100,8 +166,8 @@ fn version_table(data: &VersionsPage) -> Markup {
     }
 }
 
-/// One row; `previous` is the version before it (newest first, so the next in the list).
-fn version_row(data: &VersionsPage, v: &VersionView, previous: Option<VersionNumber>) -> Markup {
+/// One row, its anchor `#v<n>`.
+fn version_row(data: &VersionsPage, v: &VersionView) -> Markup {
     let number = v.number.map(|n| n.get().to_string()).unwrap_or_default();
     let change_class = match v.change {
         c if c > 0 => "change plus",
@@ -109,11 +175,11 @@ fn version_row(data: &VersionsPage, v: &VersionView, previous: Option<VersionNum
         _ => "change zero",
     };
     html! {
-        tr data-version=(number) data-deployed=(v.deployed) class=[v.deployed.then_some("is-deployed")] {
+        tr id=[v.number.map(version_anchor)] data-version=(number) data-deployed=(v.deployed) class=[v.deployed.then_some("is-deployed")] {
             th scope="row" { (v.label()) }
             td { time datetime=(v.created.to_rfc3339()) { (v.created.format("%Y-%m-%d %H:%M")) } }
             td.num { (v.package_count) }
-            td.num { (change_cell(data, v, previous, change_class)) }
+            td.num { (change_cell(data, v, change_class)) }
             td { span.badge data-badge=(v.badge.as_str()) { (v.badge.text()) } }
             td { @if v.deployed { span.live-badge data-live="true" { "\u{25CF} Live" } } }
             td.action { (deploy_button(data, v, &number)) }
@@ -122,14 +188,9 @@ fn version_row(data: &VersionsPage, v: &VersionView, previous: Option<VersionNum
 }
 
 /// The signed change, linked to the changes against the previous version when there is one.
-fn change_cell(
-    data: &VersionsPage,
-    v: &VersionView,
-    previous: Option<VersionNumber>,
-    class: &str,
-) -> Markup {
+fn change_cell(data: &VersionsPage, v: &VersionView, class: &str) -> Markup {
     let title = format!("+{} added, \u{2212}{} removed", v.added, v.removed);
-    match (v.number, previous) {
+    match (v.number, v.previous) {
         (Some(n), Some(p)) => html! {
             a class=(class) href=(compare_href(&data.uuid, n, p, 1)) data-changes-against=(p.get())
                 title={ (title) ". Changes against the previous version, " (p.label()) } { (signed(v.change)) }

@@ -1,0 +1,213 @@
+//! The versions page at scale: fifty versions a screen, newest first, production named at
+//! the top with a way to its screen, and a cost upstream that does not grow with the
+//! number of versions (the page, the confirm step and the deploy alike).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use repo_console::adapters::memory::InMemoryPulp;
+use repo_console::app::{deploy, versions::versions_page};
+use repo_console::domain::{DeployKind, RepoId, Screen, VersionNumber};
+
+use crate::helpers::*;
+use crate::web::{attr, select, text};
+
+/// A verified repository `name` with versions 1..=`count` (each adds one package), its
+/// production distribution `<name>-prod` serving `live`.
+fn long_repo(memory: &InMemoryPulp, name: &str, count: u64, live: u64) -> RepoId {
+    let id = memory.add_repo(name, verified());
+    for n in 1..=count {
+        memory.add_version(&id, &[&format!("pkg-{n}")], &[]);
+    }
+    let publication = memory.publish(&id, VersionNumber::new(live));
+    memory.add_distribution(&format!("{name}-prod"), Some(&publication));
+    id
+}
+
+fn numbers_shown(page: &scraper::Html) -> Vec<u64> {
+    select(page, "tr[data-version]")
+        .iter()
+        .map(|row| attr(row, "data-version").parse().expect("a number"))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_long_history_is_shown_fifty_versions_a_screen_newest_first() {
+    let app = spawn_app().await;
+    let id = long_repo(&app.memory, "long", 120, 30);
+    let first = app.get(&format!("/repos/{id}/versions")).await;
+    assert_eq!(first.status, 200);
+    let first = first.html();
+    assert_eq!(numbers_shown(&first), (71..=120).rev().collect::<Vec<_>>());
+    let pager = &select(&first, "nav.pager")[0];
+    assert_eq!(attr(pager, "data-screens"), "3");
+    assert!(
+        text(pager).contains("Versions 1\u{2013}50 of 121"),
+        "{}",
+        text(pager)
+    );
+    let last_row = select(&first, "tr[data-version='71'] [data-changes-against]");
+    assert_eq!(
+        attr(&last_row[0], "data-changes-against"),
+        "70",
+        "the last row of a screen still links to the version before it"
+    );
+
+    let older = app
+        .get(&format!("/repos/{id}/versions?page=2"))
+        .await
+        .html();
+    assert_eq!(numbers_shown(&older), (0..=20).rev().collect::<Vec<_>>());
+    assert!(
+        select(&older, "a[rel='next']").is_empty(),
+        "the last screen"
+    );
+    assert_eq!(
+        attr(&select(&older, "a[rel='prev']")[0], "href"),
+        format!("/repos/{id}/versions?page=1")
+    );
+}
+
+#[tokio::test]
+async fn production_is_named_at_the_top_with_a_way_to_its_screen() {
+    let app = spawn_app().await;
+    let id = long_repo(&app.memory, "long", 120, 30);
+    let first = app.get(&format!("/repos/{id}/versions")).await.html();
+    let line = &select(&first, "#production-version")[0];
+    assert_eq!(attr(line, "data-production-version"), "30");
+    assert!(
+        text(line).contains("Production serves v30"),
+        "{}",
+        text(line)
+    );
+    let link = &select(&first, "a[data-production-screen]")[0];
+    assert_eq!(attr(link, "href"), format!("/repos/{id}/versions?at=30"));
+
+    let jump = app.get(&format!("/repos/{id}/versions?at=30")).await;
+    assert_eq!(jump.status, 303);
+    assert_eq!(
+        jump.header("location"),
+        format!("/repos/{id}/versions?page=1#v30")
+    );
+    let screen = app
+        .get(&format!("/repos/{id}/versions?page=1"))
+        .await
+        .html();
+    let row = &select(&screen, "tr#v30")[0];
+    assert_eq!(attr(row, "data-deployed"), "true");
+    assert!(
+        select(&screen, "a[data-production-screen]").is_empty(),
+        "on its screen, production links to its row"
+    );
+}
+
+#[tokio::test]
+async fn screens_that_do_not_exist_are_explained() {
+    let app = spawn_app().await;
+    let id = long_repo(&app.memory, "long", 60, 1);
+    let past = app.get(&format!("/repos/{id}/versions?page=9")).await;
+    assert_eq!(past.status, 200);
+    let past = past.html();
+    let notice = text(&select(&past, "#past-end")[0]);
+    assert!(notice.contains("61 versions on 2 screens"), "{notice}");
+    assert_eq!(
+        attr(&select(&past, "a[rel='prev']")[0], "href"),
+        format!("/repos/{id}/versions?page=1"),
+        "back to the last screen"
+    );
+    let bad = app.get(&format!("/repos/{id}/versions?page=two")).await;
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("screen number"), "{}", bad.body);
+    let nobody = "01a202de-0000-7000-8000-0000000000ff";
+    let unknown = app.get(&format!("/repos/{nobody}/versions?at=3")).await;
+    assert_eq!(unknown.status, 404, "{}", unknown.body);
+}
+
+/// Upstream calls of `load`, once production's distribution is known (the second load).
+async fn calls_of<F: std::future::Future>(
+    memory: &InMemoryPulp,
+    load: impl Fn() -> F,
+) -> Vec<String> {
+    load().await;
+    let before = memory.calls().len();
+    load().await;
+    memory.calls().split_off(before)
+}
+
+/// The kind of each call, without its arguments.
+fn kinds(calls: &[String]) -> Vec<&str> {
+    calls
+        .iter()
+        .map(|c| c.split_whitespace().next().unwrap_or_default())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_page_and_the_confirm_step_cost_the_same_at_ten_or_a_thousand_versions() {
+    let memory = Arc::new(InMemoryPulp::new(Default::default()));
+    fixture(&memory);
+    let small = long_repo(&memory, "small", 10, 4);
+    let big = long_repo(&memory, "big", 1000, 400);
+    let dir = tempfile::tempdir().unwrap();
+    let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
+    let production = HashMap::from([
+        ("small".to_owned(), "small-prod".to_owned()),
+        ("big".to_owned(), "big-prod".to_owned()),
+    ]);
+    let state = state.rebuild().production(production).build();
+    let screen = Screen::new(0, 50);
+
+    let page = |id: RepoId| {
+        let state = state.clone();
+        move || {
+            let (state, id) = (state.clone(), id.clone());
+            async move { versions_page(&state, &id, screen).await.expect("a page") }
+        }
+    };
+    let small_page = calls_of(&memory, page(small.clone())).await;
+    let big_page = calls_of(&memory, page(big.clone())).await;
+    assert_eq!(kinds(&small_page), kinds(&big_page), "{big_page:?}");
+    assert_eq!(
+        kinds(&big_page),
+        [
+            "get_repo",
+            "version_page",
+            "distributions_named",
+            "distribution_changes",
+            "publications"
+        ],
+        "one screen of versions, production by name, its record; the publication it serves \
+         (which the Pulp client reads once)"
+    );
+    assert_eq!(
+        big_page
+            .iter()
+            .find(|c| c.starts_with("version_page"))
+            .unwrap(),
+        &format!("version_page {big} 0 51")
+    );
+
+    let confirm = |id: RepoId, target: u64| {
+        let state = state.clone();
+        move || {
+            let (state, id) = (state.clone(), id.clone());
+            async move {
+                deploy::preview(&state, &id, VersionNumber::new(target), DeployKind::Deploy)
+                    .await
+                    .expect("a preview")
+            }
+        }
+    };
+    let small_confirm = calls_of(&memory, confirm(small, 7)).await;
+    let big_confirm = calls_of(&memory, confirm(big, 700)).await;
+    assert_eq!(
+        kinds(&small_confirm),
+        kinds(&big_confirm),
+        "{big_confirm:?}"
+    );
+    assert!(
+        !kinds(&big_confirm).contains(&"list_distributions")
+            && !kinds(&big_confirm).contains(&"version_page"),
+        "no list that grows with Pulp: {big_confirm:?}"
+    );
+}
