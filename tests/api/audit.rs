@@ -146,6 +146,10 @@ async fn one_read_for_several_repositories_gives_what_each_read_would() {
     for repo in &repos {
         assert_eq!(all[repo], sink.recent(repo, 4).await.unwrap(), "{repo}");
     }
-    assert_eq!(all[&quiet].len(), 4, "the busy repository does not crowd it out");
+    assert_eq!(
+        all[&quiet].len(),
+        4,
+        "the busy repository does not crowd it out"
+    );
     assert!(all[&absent].is_empty());
 }
