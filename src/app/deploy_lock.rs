@@ -1,37 +1,25 @@
 //! Deploys of one repository run one at a time within the process. A lock exists only while
-//! a deploy holds it or waits for it: the map does not grow with every key ever seen.
+//! a deploy holds it or waits for it: the map does not grow with every repository ever seen.
 
 use std::collections::HashMap;
-use std::hash::Hash;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
 use crate::domain::RepoId;
 
-/// Each key's lock, with how many deploys hold or wait for it.
-type LockMap<K> = HashMap<K, (Arc<AsyncMutex<()>>, usize)>;
-type Locks<K> = Arc<Mutex<LockMap<K>>>;
+/// Each repository's lock, with how many deploys hold or wait for it.
+type LockMap = HashMap<RepoId, (Arc<AsyncMutex<()>>, usize)>;
+type Locks = Arc<Mutex<LockMap>>;
 
-/// One lock per key (a repository) with a deploy running or waiting.
-pub struct DeployLocks<K = RepoId>(Locks<K>);
+/// One lock per repository with a deploy running or waiting.
+#[derive(Default, Clone)]
+pub struct DeployLocks(Locks);
 
-impl<K> Default for DeployLocks<K> {
-    fn default() -> Self {
-        Self(Arc::default())
-    }
-}
-
-impl<K> Clone for DeployLocks<K> {
-    fn clone(&self) -> Self {
-        Self(self.0.clone())
-    }
-}
-
-impl<K: Hash + Eq + Clone> DeployLocks<K> {
-    /// Waits until no other deploy of `key` runs in this process, and holds the turn.
-    pub async fn acquire(&self, key: &K) -> DeployTurn<K> {
-        let claim = Claim::new(&self.0, key);
+impl DeployLocks {
+    /// Waits until no other deploy of `repo` runs in this process, and holds the turn.
+    pub async fn acquire(&self, repo: &RepoId) -> DeployTurn {
+        let claim = Claim::new(&self.0, repo);
         let guard = claim.lock.clone().lock_owned().await;
         DeployTurn {
             _guard: guard,
@@ -39,7 +27,7 @@ impl<K: Hash + Eq + Clone> DeployLocks<K> {
         }
     }
 
-    /// How many keys have a lock now (a deploy running or waiting).
+    /// How many repositories have a lock now (a deploy running or waiting).
     pub fn len(&self) -> usize {
         lock_map(&self.0).len()
     }
@@ -49,44 +37,44 @@ impl<K: Hash + Eq + Clone> DeployLocks<K> {
     }
 }
 
-fn lock_map<K>(locks: &Locks<K>) -> MutexGuard<'_, LockMap<K>> {
+fn lock_map(locks: &Locks) -> MutexGuard<'_, LockMap> {
     locks.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// The turn of one deploy; the next deploy of the key starts when it is dropped.
-pub struct DeployTurn<K: Hash + Eq = RepoId> {
+/// The turn of one deploy; the next deploy of the repository starts when it is dropped.
+pub struct DeployTurn {
     // Fields drop in order: the lock is released before the claim is given up.
     _guard: OwnedMutexGuard<()>,
-    _claim: Claim<K>,
+    _claim: Claim,
 }
 
-/// An interest in one key's lock (holding or waiting); the last one removes it.
-struct Claim<K: Hash + Eq> {
-    locks: Locks<K>,
-    key: K,
+/// An interest in one repository's lock (holding or waiting); the last one removes it.
+struct Claim {
+    locks: Locks,
+    repo: RepoId,
     lock: Arc<AsyncMutex<()>>,
 }
 
-impl<K: Hash + Eq + Clone> Claim<K> {
-    fn new(locks: &Locks<K>, key: &K) -> Self {
+impl Claim {
+    fn new(locks: &Locks, repo: &RepoId) -> Self {
         let mut map = lock_map(locks);
-        let (lock, claims) = map.entry(key.clone()).or_default();
+        let (lock, claims) = map.entry(repo.clone()).or_default();
         *claims += 1;
         Self {
             locks: locks.clone(),
-            key: key.clone(),
+            repo: repo.clone(),
             lock: lock.clone(),
         }
     }
 }
 
-impl<K: Hash + Eq> Drop for Claim<K> {
+impl Drop for Claim {
     fn drop(&mut self) {
         let mut map = lock_map(&self.locks);
-        if let Some((_, claims)) = map.get_mut(&self.key) {
+        if let Some((_, claims)) = map.get_mut(&self.repo) {
             *claims -= 1;
             if *claims == 0 {
-                map.remove(&self.key);
+                map.remove(&self.repo);
             }
         }
     }
@@ -104,7 +92,7 @@ mod tests {
 
     #[tokio::test]
     async fn locks_go_when_no_deploy_holds_or_waits_for_them() {
-        let locks: DeployLocks = DeployLocks::default();
+        let locks = DeployLocks::default();
         for n in 0..50 {
             drop(locks.acquire(&repo(n)).await);
         }
@@ -131,7 +119,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_second_deploy_of_a_repository_waits_for_the_first() {
-        let locks: DeployLocks = DeployLocks::default();
+        let locks = DeployLocks::default();
         let first = locks.acquire(&repo(1)).await;
         let other = tokio::time::timeout(Duration::from_millis(50), locks.acquire(&repo(2))).await;
         assert!(other.is_ok(), "another repository does not wait");

@@ -54,9 +54,9 @@ fn read_password(path: &Path) -> Result<Option<String>, String> {
     if path.as_os_str().is_empty() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read audit.password_file {}: {e}", path.display()))?;
-    Ok(Some(text.lines().next().unwrap_or("").to_owned()))
+    super::password_file::first_line(path)
+        .map(Some)
+        .map_err(|e| format!("cannot read audit.password_file {}: {e}", path.display()))
 }
 
 /// The names `audit.sink` accepts.

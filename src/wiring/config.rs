@@ -219,11 +219,10 @@ fn pulp_cli_file(higher: &[Layer], overrides: &Overrides) -> Option<PathBuf> {
 }
 
 fn read_password_file(path: &Path) -> Result<String, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Invalid {
+    super::password_file::first_line(path).map_err(|e| ConfigError::Invalid {
         key: "pulp.password_file",
         reason: format!("cannot read {}: {e}", path.display()),
-    })?;
-    Ok(text.lines().next().unwrap_or("").to_owned())
+    })
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ mod checks;
 pub mod config;
 mod identity;
 mod layers;
+mod password_file;
 mod pulp_cli;
 mod pulp_settings;
 mod server_edge;

@@ -298,12 +298,19 @@ async fn the_compare_page_says_clearly_what_is_wrong_with_a_request() {
         let said = text(&select(&reply.html(), "#page-error")[0]);
         assert!(said.contains(words), "{path}: {said}");
     }
-    app.pulp.set(Op::PackagesNotIn, Fault::Timeout);
-    let reply = app
-        .get(&format!("/repos/{acme}/versions/5/changes?against=2"))
-        .await;
-    assert_eq!(reply.status, 502);
-    assert!(text(&select(&reply.html(), "#page-error")[0]).contains("did not answer in time"));
+    for (fault, status, words) in [
+        (Fault::Timeout, 504, "did not answer in time"),
+        (Fault::Reset, 503, "Try again"),
+        (Fault::Malformed, 502, "Try again"),
+    ] {
+        app.pulp.set(Op::PackagesNotIn, fault);
+        let reply = app
+            .get(&format!("/repos/{acme}/versions/5/changes?against=2"))
+            .await;
+        assert_eq!(reply.status, status, "{}", reply.body);
+        let said = text(&select(&reply.html(), "#page-error")[0]);
+        assert!(said.contains(words), "{said}");
+    }
 }
 
 #[tokio::test]

@@ -76,7 +76,7 @@ impl Site {
     /// Parses an `Origin` value (`http://c.example:8080`); `None` for `null` or anything else.
     pub fn parse_origin(text: &str) -> Option<Self> {
         let (scheme, rest) = split_scheme(text)?;
-        Self::at(scheme, &Authority::parse(rest)?)
+        Some(Self::at(scheme, &Authority::parse(rest)?))
     }
 
     /// Parses an entry of `server.allowed_hosts`: `host`, `host:port` or `scheme://host[:port]`
@@ -95,24 +95,21 @@ impl Site {
                 "'{text}': wildcards are not supported; list each host"
             ));
         }
-        Self::at(scheme, &authority).ok_or_else(bad)
+        Ok(Self::at(scheme, &authority))
     }
 
     /// The site the console serves when reached as `authority` (plain HTTP).
     pub fn served_at(authority: &Authority) -> Self {
-        Self {
-            scheme: Scheme::Http,
-            host: authority.host.clone(),
-            port: authority.port.unwrap_or(Scheme::Http.default_port()),
-        }
+        Self::at(Scheme::Http, authority)
     }
 
-    fn at(scheme: Scheme, authority: &Authority) -> Option<Self> {
-        Some(Self {
+    /// The site reached by `scheme` at `authority` (without a port: the scheme's default).
+    fn at(scheme: Scheme, authority: &Authority) -> Self {
+        Self {
             scheme,
             host: authority.host.clone(),
             port: authority.port.unwrap_or(scheme.default_port()),
-        })
+        }
     }
 
     /// Whether a request naming `authority` in its `Host` was meant for this site (a `Host`

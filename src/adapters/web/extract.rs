@@ -43,16 +43,30 @@ pub fn is_htmx(headers: &axum::http::HeaderMap) -> bool {
 
 /// Parses the `version` field: a whole number of at most 20 digits.
 pub fn parse_version(raw: Option<&str>) -> Result<VersionNumber, WebError> {
+    version_number(
+        raw,
+        None,
+        "The version to deploy is missing (field 'version').",
+    )
+}
+
+/// Parses a version number the request names: a whole number of at most 20 digits. `which`
+/// names the field in the message when the page takes more than one; `missing` is what to say
+/// when it is absent or blank.
+pub fn version_number(
+    raw: Option<&str>,
+    which: Option<&str>,
+    missing: &str,
+) -> Result<VersionNumber, WebError> {
     let raw = raw
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .ok_or_else(|| {
-            WebError::BadRequest("The version to deploy is missing (field 'version').".into())
-        })?;
+        .ok_or_else(|| WebError::BadRequest(missing.to_owned()))?;
     raw.parse::<u64>().map(VersionNumber::new).map_err(|_| {
         let shown: String = raw.chars().take(24).collect();
+        let which = which.map(|w| format!(" ({w})")).unwrap_or_default();
         WebError::BadRequest(format!(
-            "'{shown}' is not a version number: a version is a whole number such as 12."
+            "'{shown}' is not a version number{which}: a version is a whole number such as 12."
         ))
     })
 }
@@ -63,5 +77,26 @@ pub fn parse_seen_live(raw: Option<&str>) -> Result<SeenLive, WebError> {
         None | Some("") => Ok(SeenLive::NotSent),
         Some("none") => Ok(SeenLive::Nothing),
         Some(number) => parse_version(Some(number)).map(SeenLive::Version),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_version_number_is_a_trimmed_whole_number_and_a_bad_one_is_named() {
+        assert_eq!(parse_version(Some(" 12 ")).unwrap(), VersionNumber::new(12));
+        let missing = |raw| version_number(raw, Some("against"), "say which").unwrap_err();
+        assert_eq!(missing(None).to_string(), "say which");
+        assert_eq!(missing(Some("  ")).to_string(), "say which");
+        assert_eq!(
+            missing(Some("x")).to_string(),
+            "'x' is not a version number (against): a version is a whole number such as 12."
+        );
+        assert_eq!(
+            parse_version(Some("-1")).unwrap_err().to_string(),
+            "'-1' is not a version number: a version is a whole number such as 12."
+        );
     }
 }

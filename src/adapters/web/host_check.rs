@@ -15,24 +15,23 @@ use super::allowed_hosts::{AllowedHosts, Authority};
 use super::errors::WebError;
 
 /// The host a request names: the URI's authority (HTTP/2's `:authority`, or an absolute
-/// request target), else the `Host` header. `Err` when one of them is present but unreadable.
+/// request target), else the `Host` header. `Err` when the one used is present but unreadable.
 pub fn request_authority(request: &Request) -> Result<Option<Authority>, ()> {
-    if let Some(authority) = request.uri().authority() {
-        return Authority::parse(authority.as_str()).map(Some).ok_or(());
-    }
-    host_header(request)
+    uri_authority(request)
+        .or_else(|| host_header(request))
+        .transpose()
 }
 
-fn host_header(request: &Request) -> Result<Option<Authority>, ()> {
-    match request.headers().get(header::HOST) {
-        None => Ok(None),
-        Some(value) => value
-            .to_str()
-            .ok()
-            .and_then(Authority::parse)
-            .map(Some)
-            .ok_or(()),
-    }
+/// The URI's authority, parsed; `None` when the URI has none.
+fn uri_authority(request: &Request) -> Option<Result<Authority, ()>> {
+    let authority = request.uri().authority()?;
+    Some(Authority::parse(authority.as_str()).ok_or(()))
+}
+
+/// The `Host` header, parsed; `None` when the request has none.
+fn host_header(request: &Request) -> Option<Result<Authority, ()>> {
+    let value = request.headers().get(header::HOST)?;
+    Some(value.to_str().ok().and_then(Authority::parse).ok_or(()))
 }
 
 /// The middleware; admitted requests carry the allowed hosts along (the cross-site check
@@ -51,11 +50,7 @@ pub async fn refuse_other_hosts(
 }
 
 fn check(allowed: &AllowedHosts, request: &Request) -> Result<(), WebError> {
-    let from_uri = request
-        .uri()
-        .authority()
-        .map(|authority| Authority::parse(authority.as_str()).ok_or(()));
-    let named: Vec<_> = [from_uri, host_header(request).transpose()]
+    let named: Vec<_> = [uri_authority(request), host_header(request)]
         .into_iter()
         .flatten()
         .collect::<Result<_, ()>>()

@@ -52,5 +52,10 @@ pub const UNIDENTIFIED: StatusCode = StatusCode::UNAUTHORIZED;
 
 /// What an operator reads when a change is refused for want of an identity.
 pub fn refusal_text(action: &str, why: &Unidentified) -> String {
-    format!("{action} refused: the console cannot tell who you are; {why}. Open the console through the authenticating proxy.")
+    format!("{action} refused: {}", not_identified(why))
+}
+
+/// Why the sender is not known, and what to do about it (ends with a period).
+pub fn not_identified(why: &Unidentified) -> String {
+    format!("the console cannot tell who you are; {why}. Open the console through the authenticating proxy.")
 }

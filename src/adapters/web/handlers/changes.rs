@@ -2,7 +2,6 @@
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use maud::html;
 use serde::Deserialize;
@@ -10,8 +9,11 @@ use serde::Deserialize;
 use crate::app::changes::{compare, CompareError};
 use crate::app::AppState;
 use crate::domain::{RepoId, VersionNumber};
+use crate::ports::UpstreamError;
 
 use super::super::errors::WebError;
+use super::super::extract::version_number;
+use super::super::status;
 use super::super::views::compare::compare_page;
 use super::super::views::layout::{back_link, notice, page};
 
@@ -39,29 +41,20 @@ pub async fn show(
     };
     match compare(&state, &id, from, to).await {
         Ok(comparison) => Ok(compare_page(&comparison, page_number).into_response()),
-        Err(CompareError::Upstream(e)) if !e.is_not_found() => Ok(upstream_failure(&e.to_string())),
+        Err(CompareError::Upstream(e)) if !e.is_not_found() => Ok(upstream_failure(&e)),
         Err(error) => Err(WebError::NotFound(error.to_string())),
     }
 }
 
 fn number(raw: Option<&str>, what: &str) -> Result<VersionNumber, WebError> {
-    let raw = raw
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| {
-            WebError::BadRequest(format!(
-                "Which version to compare against is missing: add ?{what}=N (a version number)."
-            ))
-        })?;
-    raw.parse().map(VersionNumber::new).map_err(|_| {
-        let shown: String = raw.chars().take(24).collect();
-        WebError::BadRequest(format!(
-            "'{shown}' is not a version number ({what}): a version is a whole number such as 12."
-        ))
-    })
+    let missing =
+        format!("Which version to compare against is missing: add ?{what}=N (a version number).");
+    version_number(raw, Some(what), &missing)
 }
 
-fn upstream_failure(message: &str) -> Response {
+/// Pulp could not give the comparison: the status says how (see [`status::upstream`]).
+fn upstream_failure(error: &UpstreamError) -> Response {
+    let message = error.to_string();
     let body = page(
         "Changes not available",
         html! {
@@ -69,5 +62,5 @@ fn upstream_failure(message: &str) -> Response {
             (notice("error", Some("page-error"), html! { (message.trim_end_matches('.')) ". Try again; if it persists, check Pulp." }))
         },
     );
-    (StatusCode::BAD_GATEWAY, body).into_response()
+    (status::upstream(error), body).into_response()
 }

@@ -1,5 +1,6 @@
 //! The history page (production's changes, newest first, with rollback) and the drift banner.
 
+use chrono::{DateTime, Utc};
 use maud::{html, Markup};
 
 use crate::app::history::HistoryPage;
@@ -50,7 +51,7 @@ fn history_entry(data: &HistoryPage, entry: &HistoryEntry) -> Markup {
     html! {
         li.history-entry data-history-entry data-deploy-id=[deploy_id] data-outside=[deploy_id.is_none().then_some("true")] {
             div.history-head {
-                time datetime=(entry.at.to_rfc3339()) { (entry.at.format("%Y-%m-%d %H:%M:%S UTC")) }
+                (time(&entry.at))
                 " " strong { (label(entry)) } " by " bdi.who { (entry.who) }
             }
             div.history-change {
@@ -98,6 +99,16 @@ fn label(entry: &HistoryEntry) -> &'static str {
     }
 }
 
+/// A moment as a `<time>` element: readable text, machine-readable `datetime`.
+fn time(at: &DateTime<Utc>) -> Markup {
+    html! { time datetime=(at.to_rfc3339()) { (shown(at)) } }
+}
+
+/// A moment as the operator reads it, to the second.
+fn shown(at: &DateTime<Utc>) -> String {
+    at.format("%Y-%m-%d %H:%M:%S UTC").to_string()
+}
+
 fn version(n: Option<u64>) -> String {
     n.map_or_else(|| "unknown".to_owned(), |n| format!("v{n}"))
 }
@@ -140,7 +151,7 @@ pub fn drift_banner(drift: &Drift) -> Markup {
                 @match &drift.change {
                     Some(change) => {
                         "Pulp user " bdi { (change.by) } " changed the production distribution at "
-                        time datetime=(change.at.to_rfc3339()) { (change.at.format("%Y-%m-%d %H:%M:%S UTC")) }
+                        (time(&change.at))
                         " (task " code { (change.task) } "). "
                     }
                     None => { "It no longer serves what the console's last deploy set. " }
@@ -166,7 +177,7 @@ pub fn overwrite_warning(drift: &Drift) -> Markup {
             span data-overwrites-outside-change {
                 strong { "This deploy will overwrite a change made outside the console" }
                 @if let Some(change) = &drift.change {
-                    " (by Pulp user " bdi { (change.by) } " at " (change.at.format("%Y-%m-%d %H:%M:%S UTC")) ")"
+                    " (by Pulp user " bdi { (change.by) } " at " (shown(&change.at)) ")"
                 }
                 "."
             }

@@ -5,6 +5,8 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 use crate::domain::Operator;
 use crate::ports::Unidentified;
 
+use super::super::identity::not_identified;
+
 tokio::task_local! {
     /// The sender of the request being answered, for the header bar (set by the web
     /// layer's identity middleware around each request).
@@ -72,7 +74,7 @@ fn unidentified_notice() -> Markup {
         Ok(Some(why)) => notice(
             "warn",
             Some("unidentified"),
-            html! { "You cannot deploy, roll back or synchronize: the console cannot tell who you are; " (why.to_string()) ". Open the console through the authenticating proxy." },
+            html! { "You cannot deploy, roll back or synchronize: " (not_identified(&why)) },
         ),
         _ => html! {},
     }
