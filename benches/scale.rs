@@ -47,8 +47,21 @@ fn ms(d: Duration) -> String {
     format!("{:.0} ms", d.as_secs_f64() * 1000.0)
 }
 
-/// GET `url` with these headers; the status and the body's length.
-async fn get(http: &Http, url: &str, headers: &[(&str, &str)]) -> (u16, usize) {
+const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_checksum_type,gpgcheck,repo_gpgcheck,metadata_signing_service,latest_version_href,remote,retain_repo_versions";
+
+/// The href of the distribution called `name`.
+async fn distribution_named(http: &Http, api: &str, auth: &[(&str, &str)], name: &str) -> String {
+    let url = format!("{api}distributions/rpm/rpm/?name={name}&fields=pulp_href");
+    let (_, body) = fetch(http, &url, auth).await;
+    let found: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
+    found["results"][0]["pulp_href"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no {name}: run scripts/bench/seed_scale.py"))
+        .to_owned()
+}
+
+/// GET `url` with these headers; the status and the body.
+async fn fetch(http: &Http, url: &str, headers: &[(&str, &str)]) -> (u16, Bytes) {
     let mut request = hyper::Request::get(url);
     for (name, value) in headers {
         request = request.header(*name, *value);
@@ -59,7 +72,13 @@ async fn get(http: &Http, url: &str, headers: &[(&str, &str)]) -> (u16, usize) {
         .expect("an answer");
     let status = response.status().as_u16();
     let body = response.into_body().collect().await.expect("a body");
-    (status, body.to_bytes().len())
+    (status, body.to_bytes())
+}
+
+/// GET `url` with these headers; the status and the body's length.
+async fn get(http: &Http, url: &str, headers: &[(&str, &str)]) -> (u16, usize) {
+    let (status, body) = fetch(http, url, headers).await;
+    (status, body.len())
 }
 
 /// A Pulp session cookie, through the proxy (one login: basic auth costs ~0.5 s a call).
@@ -183,8 +202,10 @@ async fn main() {
     let http: Http = Client::builder(TokioExecutor::new()).build_http();
     let page = format!("{console}/repos/{id}/versions");
 
+    let before = proxy.requests();
     let (status, bytes) = get(&http, &page, &[]).await;
     assert_eq!(status, 200, "the versions page answers");
+    let first_load = proxy.requests() - before;
     let before = proxy.requests();
     let mut samples = Vec::new();
     for _ in 0..10 {
@@ -198,11 +219,19 @@ async fn main() {
     let cookie = session_cookie(&proxy.url, &user, &password).await;
     let auth = [("cookie", cookie.as_str())];
     let api = format!("{}/pulp/api/v3/", proxy.url);
+    let prod = distribution_named(&http, &api, &auth, "rc-scale-prod").await;
+    let prod_uuid = prod
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .expect("a uuid");
+    // Exactly what one load asks for once production's distribution and publication are
+    // known (after the first load), as one concurrent round.
     let floor_urls = [
-        format!("{}{}?fields=pulp_href,name,repo_config,latest_version_href", proxy.url, repo_href),
-        format!("{}{}versions/?limit=50&fields=pulp_href,pulp_created,number,content_summary", proxy.url, repo_href),
-        format!("{api}distributions/rpm/rpm/?name=rc-scale-prod&fields=pulp_href,name,publication"),
-        format!("{api}publications/rpm/rpm/?repository={repo_href}&limit=1&fields=pulp_href,repository_version"),
+        format!("{}{repo_href}?fields={REPO_FIELDS}", proxy.url),
+        format!("{}{repo_href}versions/?ordering=-number&offset=0&limit=51&fields=pulp_href,pulp_created,number,content_summary", proxy.url),
+        format!("{api}distributions/rpm/rpm/?name__in=rc-scale-prod&fields=pulp_href,name,base_path,publication&limit=100&offset=0"),
+        format!("{api}tasks/?reserved_resources=prn:rpm.rpmdistribution:{prod_uuid}&ordering=-pulp_created&fields=pulp_href,pulp_created,state,created_by,logging_cid&limit=20"),
     ];
     let mut floors = Vec::new();
     for _ in 0..10 {
@@ -229,11 +258,33 @@ async fn main() {
         ms(floor),
         page_time.as_secs_f64() / floor.as_secs_f64()
     );
-    println!("  upstream requests per load    {per_load:.1}");
+    println!("  upstream requests per load    {per_load:.1} (the first load: {first_load})");
     println!(
         "  20 concurrent loads           {} , {twenty_requests} upstream requests",
         ms(twenty)
     );
+
+    for (what, path) in [
+        (
+            "confirm step (preview and diff)",
+            format!("{console}/repos/{id}/deploy/confirm?version=599"),
+        ),
+        ("dashboard", format!("{console}/")),
+    ] {
+        get(&http, &path, &[("hx-request", "true")]).await;
+        let before = proxy.requests();
+        let mut samples = Vec::new();
+        for _ in 0..5 {
+            let started = Instant::now();
+            get(&http, &path, &[("hx-request", "true")]).await;
+            samples.push(started.elapsed());
+        }
+        let requests = (proxy.requests() - before) as f64 / 5.0;
+        println!(
+            "  {what:<33}{} , {requests:.1} upstream requests a load",
+            ms(median(samples))
+        );
+    }
 
     match pulp_cli() {
         Some(pulp) => {

@@ -15,6 +15,7 @@ mod deploy;
 mod driver;
 mod history;
 mod look;
+mod screens;
 mod versions;
 mod world;
 
@@ -120,11 +121,17 @@ async fn run_all(
         &[],
         look::long_names(driver, tools)
     );
-    // Last: it adds a repository to the shared world (the dashboard counts them).
+    // Last: these add repositories to the shared world (the dashboard counts them).
     scenario!(
         b,
         "confirm step with a diff",
         &[],
         changes::confirm_step_with_a_diff(b, app)
+    );
+    scenario!(
+        b,
+        "production on another screen",
+        &[],
+        screens::production_on_another_screen(b, app)
     );
 }

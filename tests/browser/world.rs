@@ -36,7 +36,7 @@ pub struct App {
     pub world: World,
 }
 
-fn verified() -> RepoVerification {
+pub fn verified() -> RepoVerification {
     RepoVerification {
         gpgcheck: Some(true),
         repo_gpgcheck: Some(true),
