@@ -215,20 +215,25 @@ async fn finds_production_and_its_publication(
     href
 }
 
-async fn reads_publications_by_href(
-    m: &dyn RepositoryManager,
-    id: &RepoId,
-    prod: &PublicationHref,
-) {
+/// The href a publication would have in this Pulp, of none that exists.
+async fn missing_publication(m: &dyn RepositoryManager, id: &RepoId) -> PublicationHref {
     let repo = m.get_repo(id).await.expect("get_repo");
     let api = repo
         .href
         .split("repositories/")
         .next()
         .expect("an API prefix");
-    let missing = PublicationHref::new(format!(
+    PublicationHref::new(format!(
         "{api}publications/rpm/rpm/00000000-0000-0000-0000-000000000000/"
-    ));
+    ))
+}
+
+async fn reads_publications_by_href(
+    m: &dyn RepositoryManager,
+    id: &RepoId,
+    prod: &PublicationHref,
+) {
+    let missing = missing_publication(m, id).await;
     let found = m
         .publications(&[prod.clone(), missing, prod.clone()])
         .await
@@ -352,15 +357,7 @@ async fn answers_404_for_what_does_not_exist(m: &dyn RepositoryManager, id: &Rep
             "{answer:?}"
         );
     }
-    let repo = m.get_repo(id).await.expect("get_repo");
-    let api = repo
-        .href
-        .split("repositories/")
-        .next()
-        .expect("an API prefix");
-    let missing = PublicationHref::new(format!(
-        "{api}publications/rpm/rpm/00000000-0000-0000-0000-000000000000/"
-    ));
+    let missing = missing_publication(m, id).await;
     assert!(m
         .get_publication(&missing)
         .await
