@@ -42,12 +42,12 @@ pub async fn history_page(state: &AppState, id: &RepoId) -> Result<HistoryPage, 
     let records = record.audit.as_deref().unwrap_or_default();
     let changes = record.changes.as_deref().unwrap_or_default();
     let entries = build_history(records, changes, serving);
-    let offered: BTreeSet<VersionNumber> = entries
+    // Repeated numbers are asked for once (the port takes care of it).
+    let offered: Vec<VersionNumber> = entries
         .iter()
         .filter_map(|e| e.rollback_target(serving.map(VersionNumber::get)))
         .map(VersionNumber::new)
         .collect();
-    let offered: Vec<VersionNumber> = offered.into_iter().collect();
     let existing = existing_versions(reads, id, &offered).await?;
     Ok(HistoryPage {
         repo_name: repo.display_name().to_owned(),

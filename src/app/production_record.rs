@@ -26,13 +26,8 @@ impl ProductionRecord {
     /// Reads both at once.
     pub async fn read(state: &AppState, id: &RepoId, production: Option<&Distribution>) -> Self {
         let href = production.map(|d| d.href.clone());
-        let (audit, changes) = futures::join!(
-            state.audit.recent(id, AUDIT_LINES),
-            changes_of(state, href.as_ref())
-        );
-        if let Err(error) = &audit {
-            warn_unreadable_audit(error);
-        }
+        let (audit, changes) =
+            futures::join!(audit_of(state, id), changes_of(state, href.as_ref()));
         Self { audit, changes }
     }
 
@@ -40,13 +35,8 @@ impl ProductionRecord {
     /// seen to be: at once with the rest of a page. [`EarlyRecord::settle`] then checks it.
     pub async fn read_early(state: &AppState, id: &RepoId) -> EarlyRecord {
         let expected = state.seen_production.get(id);
-        let (audit, changes) = futures::join!(
-            state.audit.recent(id, AUDIT_LINES),
-            changes_of(state, expected.as_ref())
-        );
-        if let Err(error) = &audit {
-            warn_unreadable_audit(error);
-        }
+        let (audit, changes) =
+            futures::join!(audit_of(state, id), changes_of(state, expected.as_ref()));
         EarlyRecord {
             expected,
             record: Self { audit, changes },
@@ -107,9 +97,13 @@ async fn changes_of(
     changes
 }
 
-fn warn_unreadable_audit(error: &AuditReadError) {
-    // A write-only sink (stdout) is a configuration, not a failure.
-    if !matches!(error, AuditReadError::NotReadable { .. }) {
-        tracing::warn!(%error, "the audit log could not be read back");
+/// The console's newest audit lines of repository `id`.
+async fn audit_of(state: &AppState, id: &RepoId) -> Result<Vec<DeployRecord>, AuditReadError> {
+    let audit = state.audit.recent(id, AUDIT_LINES).await;
+    match &audit {
+        // A write-only sink (stdout) is a configuration, not a failure.
+        Err(AuditReadError::NotReadable { .. }) | Ok(_) => {}
+        Err(error) => tracing::warn!(%error, "the audit log could not be read back"),
     }
+    audit
 }

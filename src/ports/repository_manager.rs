@@ -135,8 +135,9 @@ pub trait RepositoryManager: Send + Sync {
         page: PageRequest,
     ) -> Result<Page<RepoVersion>, UpstreamError>;
 
-    /// The versions of a repository with these numbers (those that exist; any order), in a
-    /// number of upstream calls bounded by the number of numbers, not of versions.
+    /// The versions of a repository with these numbers (those that exist, each once, in any
+    /// order; a number may be asked for twice), in a number of upstream calls bounded by the
+    /// number of numbers, not of versions.
     async fn versions_numbered(
         &self,
         id: &RepoId,

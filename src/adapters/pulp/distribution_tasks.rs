@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::dto::{task_state, PageDto};
+use super::memo::Memo;
 use super::pagination::with_query;
 use super::PulpClient;
 use crate::domain::{ChangeState, DistributionChange, DistributionHref, TaskHref};
@@ -62,7 +63,10 @@ impl PulpClient {
                 self.users.remember(href.clone(), href);
             }
         }
-        Ok(tasks.into_iter().map(|task| change(task, self)).collect())
+        Ok(tasks
+            .into_iter()
+            .map(|task| change(task, &self.users))
+            .collect())
     }
 
     /// Remembers the username of each user href (one call); nothing when users cannot be
@@ -87,9 +91,9 @@ impl PulpClient {
     }
 }
 
-fn change(task: ChangeTaskDto, users: &impl UserNames) -> DistributionChange {
+fn change(task: ChangeTaskDto, users: &Memo<String, String>) -> DistributionChange {
     let by = match task.created_by {
-        Some(href) => users.name_of(&href).unwrap_or(href),
+        Some(href) => users.get(&href).unwrap_or(href),
         None => "unknown".to_owned(),
     };
     DistributionChange {
@@ -101,17 +105,6 @@ fn change(task: ChangeTaskDto, users: &impl UserNames) -> DistributionChange {
     }
 }
 
-/// Usernames by user href, as far as known.
-trait UserNames {
-    fn name_of(&self, href: &str) -> Option<String>;
-}
-
-impl UserNames for PulpClient {
-    fn name_of(&self, href: &str) -> Option<String> {
-        self.users.get(&href.to_owned())
-    }
-}
-
 /// The last path segment of `/pulp/api/v3/distributions/rpm/rpm/<uuid>/`.
 fn distribution_uuid(href: &DistributionHref) -> Option<&str> {
     let uuid = href.as_str().trim_end_matches('/').rsplit('/').next()?;
@@ -120,15 +113,9 @@ fn distribution_uuid(href: &DistributionHref) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
+    use std::num::NonZeroUsize;
 
     use super::*;
-
-    impl UserNames for HashMap<String, String> {
-        fn name_of(&self, href: &str) -> Option<String> {
-            self.get(href).cloned()
-        }
-    }
 
     #[test]
     fn the_uuid_of_a_distribution_href_names_its_prn() {
@@ -150,7 +137,8 @@ mod tests {
             "logging_cid": "232f9516682440b8b052e41616cfacbd"
         }))
         .unwrap();
-        let users = HashMap::from([("/pulp/api/v3/users/1/".to_owned(), "admin".to_owned())]);
+        let users = Memo::new(NonZeroUsize::MIN);
+        users.remember("/pulp/api/v3/users/1/".to_owned(), "admin".to_owned());
         let change = change(task, &users);
         assert_eq!(change.by, "admin");
         assert_eq!(change.state, ChangeState::Completed);
