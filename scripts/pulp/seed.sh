@@ -325,13 +325,15 @@ jq -r '.results[] | [.name, .pulp_href, (.latest_version_href | capture("/versio
     printf '  repo %-38s %s  %s versions incl. v0 (latest v%s)%s\n' "$name" "$href" "$count" "$latest" \
       "$([[ "$remote" == - ]] || echo "  remote=$remote")"
   done
-# Distributions, with the repository and version each one serves.
+# Distributions that serve something, with the repository and version each one serves (the
+# benchmark's seed adds hundreds that serve nothing).
 jq -n -r --argjson repos "$repos" \
   --argjson pubs "$(api GET "publications/rpm/rpm/?fields=pulp_href,repository_version&limit=1000")" \
   --argjson dists "$(api GET "distributions/rpm/rpm/?ordering=name&fields=name,base_url,publication,repository&limit=1000")" '
   ($repos.results | map({key: .pulp_href, value: .name}) | from_entries) as $name
   | ($pubs.results | map({key: .pulp_href, value: .repository_version}) | from_entries) as $ver
   | $dists.results[]
+  | select(.publication or .repository)
   | if .publication then
       ($ver[.publication] | capture("^(?<r>.*/)versions/(?<n>[0-9]+)/$")) as $v
       | "  dist \(.name) -> publication of \($name[$v.r]) v\($v.n)  \(.base_url)"
