@@ -24,7 +24,7 @@ use repo_console::adapters::coalescing::Coalescing;
 use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
 use repo_console::adapters::web;
-use repo_console::app::AppState;
+use repo_console::app::{deploy, AppState};
 use repo_console::ports::{PageRequest, RepositoryManager};
 use repo_console::wiring::default_pulp_settings;
 
@@ -104,7 +104,7 @@ async fn session_cookie(proxy: &str, user: &str, password: &str) -> String {
         .join("; ")
 }
 
-async fn spawn_console(client: Arc<PulpClient>) -> String {
+async fn spawn_console(client: Arc<PulpClient>) -> (String, AppState) {
     let dir = std::env::temp_dir().join(format!("repo-console-bench-{}", std::process::id()));
     let state = AppState::builder(
         client.clone(),
@@ -122,11 +122,45 @@ async fn spawn_console(client: Arc<PulpClient>) -> String {
     let address = format!("http://{}", listener.local_addr().expect("address"));
     tokio::spawn(web::serve(
         listener,
-        state,
+        state.clone(),
         std::future::pending(),
         Duration::from_secs(1),
     ));
-    address
+    (address, state)
+}
+
+/// Deploys version `target` of `id` through the console (its audit then holds a change of
+/// production: drift is judged from it).
+async fn deploy_through_console(state: &AppState, id: &str, target: u64) {
+    use repo_console::domain::{DeployRequest, Intent, Operator, RepoId, SeenLive, VersionNumber};
+    let id = RepoId::parse(id).expect("a repository id");
+    let request = DeployRequest {
+        target: VersionNumber::new(target),
+        confirm: "rc-scale".into(),
+        seen_live: SeenLive::NotSent,
+        intent: Intent::Deploy,
+    };
+    let outcome = deploy::deploy(state, &id, &request, &Operator::placeholder()).await;
+    assert!(
+        matches!(outcome, deploy::DeployOutcome::Deployed { .. }),
+        "the deploy of v{target}: {outcome:?}"
+    );
+}
+
+/// The page's median time over 10 loads and its upstream requests per load (after one
+/// load, so production's publication is known).
+async fn page_load(http: &Http, page: &str, proxy: &LatencyProxy) -> (Duration, f64) {
+    let (status, _) = get(http, page, &[]).await;
+    assert_eq!(status, 200, "the versions page answers");
+    let before = proxy.requests();
+    let mut samples = Vec::new();
+    for _ in 0..10 {
+        let started = Instant::now();
+        get(http, page, &[]).await;
+        samples.push(started.elapsed());
+    }
+    let per_load = (proxy.requests() - before) as f64 / 10.0;
+    (median(samples), per_load)
 }
 
 async fn find_scale_repo(client: &PulpClient) -> (String, String) {
@@ -198,7 +232,7 @@ async fn main() {
     };
     let client = Arc::new(PulpClient::new(settings).expect("client"));
     let (id, repo_href) = find_scale_repo(&client).await;
-    let console = spawn_console(client.clone()).await;
+    let (console, state) = spawn_console(client.clone()).await;
     let http: Http = Client::builder(TokioExecutor::new()).build_http();
     let page = format!("{console}/repos/{id}/versions");
 
@@ -206,15 +240,8 @@ async fn main() {
     let (status, bytes) = get(&http, &page, &[]).await;
     assert_eq!(status, 200, "the versions page answers");
     let first_load = proxy.requests() - before;
-    let before = proxy.requests();
-    let mut samples = Vec::new();
-    for _ in 0..10 {
-        let started = Instant::now();
-        get(&http, &page, &[]).await;
-        samples.push(started.elapsed());
-    }
-    let per_load = (proxy.requests() - before) as f64 / 10.0;
-    let page_time = median(samples);
+    // The bench's audit log is new: the console never changed production yet.
+    let (page_time, per_load) = page_load(&http, &page, &proxy).await;
 
     let cookie = session_cookie(&proxy.url, &user, &password).await;
     let auth = [("cookie", cookie.as_str())];
@@ -227,19 +254,27 @@ async fn main() {
         .expect("a uuid");
     // Exactly what one load asks for once production's distribution and publication are
     // known (after the first load), as one concurrent round.
+    // Production's record (its changes upstream) is read once the console changed
+    // production, to judge drift.
     let floor_urls = [
         format!("{}{repo_href}?fields={REPO_FIELDS}", proxy.url),
         format!("{}{repo_href}versions/?ordering=-number&offset=0&limit=51&fields=pulp_href,pulp_created,number,content_summary", proxy.url),
         format!("{api}distributions/rpm/rpm/?name__in=rc-scale-prod&fields=pulp_href,name,base_path,publication&limit=100&offset=0"),
-        format!("{api}tasks/?reserved_resources=prn:rpm.rpmdistribution:{prod_uuid}&ordering=-pulp_created&fields=pulp_href,pulp_created,state,created_by,logging_cid&limit=20"),
     ];
-    let mut floors = Vec::new();
-    for _ in 0..10 {
-        let started = Instant::now();
-        futures::future::join_all(floor_urls.iter().map(|u| get(&http, u, &auth))).await;
-        floors.push(started.elapsed());
-    }
-    let floor = median(floors);
+    let record_url = format!("{api}tasks/?reserved_resources=prn:rpm.rpmdistribution:{prod_uuid}&ordering=-pulp_created&fields=pulp_href,pulp_created,state,created_by,logging_cid&limit=20");
+    let floor_of = |urls: Vec<String>| {
+        let (http, auth) = (&http, &auth);
+        async move {
+            let mut floors = Vec::new();
+            for _ in 0..10 {
+                let started = Instant::now();
+                futures::future::join_all(urls.iter().map(|u| get(http, u, auth))).await;
+                floors.push(started.elapsed());
+            }
+            median(floors)
+        }
+    };
+    let floor = floor_of(floor_urls.to_vec()).await;
 
     let before = proxy.requests();
     let started = Instant::now();
@@ -286,6 +321,22 @@ async fn main() {
         );
     }
 
+    // Production changed by the console (v599), then given back its seeded version (v600).
+    deploy_through_console(&state, &id, 599).await;
+    let (deployed_time, deployed_per_load) = page_load(&http, &page, &proxy).await;
+    let mut with_record = floor_urls.to_vec();
+    with_record.push(record_url);
+    let deployed_floor = floor_of(with_record).await;
+    deploy_through_console(&state, &id, 600).await;
+    println!("  after a deploy through the console (drift judged: production's record read too):");
+    println!("    page (median of 10)         {}", ms(deployed_time));
+    println!(
+        "    floor                       {}  -> page/floor {:.2}x",
+        ms(deployed_floor),
+        deployed_time.as_secs_f64() / deployed_floor.as_secs_f64()
+    );
+    println!("    upstream requests per load  {deployed_per_load:.1}");
+
     match pulp_cli() {
         Some(pulp) => {
             let mut runs = Vec::new();
@@ -300,7 +351,12 @@ async fn main() {
                 runs.push(started.elapsed());
             }
             let cli = median(runs);
-            println!("  pulp rpm repository version list: {} -> console {:.1}x faster", ms(cli), cli.as_secs_f64() / page_time.as_secs_f64());
+            println!(
+                "  pulp rpm repository version list: {} -> console {:.1}x faster ({:.1}x after a deploy)",
+                ms(cli),
+                cli.as_secs_f64() / page_time.as_secs_f64(),
+                cli.as_secs_f64() / deployed_time.as_secs_f64()
+            );
         }
         None => println!("  pulp-cli: not installed (python3 -m venv ~/.cache/repo-console/pulp-cli-venv && ~/.cache/repo-console/pulp-cli-venv/bin/pip install pulp-cli==0.41.1)"),
     }

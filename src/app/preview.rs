@@ -36,7 +36,7 @@ pub async fn preview(
 ) -> Result<Preview, PreviewError> {
     let facts = deploy_facts(state, state.reads.as_ref(), id, target).await?;
     let plan = plan_deploy(&facts, target).map_err(|refusal| refusal_for(kind, refusal))?;
-    let record = ProductionRecord::read(state, id, Some(&plan.distribution)).await;
+    let record = ProductionRecord::read_for_drift(state, id, Some(&plan.distribution)).await;
     let overwrites = record.drift(&plan.distribution);
     Ok(Preview { plan, overwrites })
 }

@@ -56,9 +56,10 @@ impl VersionsPage {
 
 /// One screen of the versions page. Everything is read in one round of concurrent calls:
 /// the repository, the screen's versions (one more than shown, to name the version before
-/// the last row), production's candidates, and production's record (for the distribution
-/// production was last seen to be); then the publication production serves, which is
-/// usually known already. The cost does not depend on the number of versions or of
+/// the last row), production's candidates, and production's record (the audit lines, then
+/// upstream's record of the distribution production was last seen to be, when the console
+/// ever changed production: drift is judged from that); then the publication production
+/// serves, which is usually known already. The cost does not depend on the number of versions or of
 /// distributions with a configured production. An upstream failure never fails the page:
 /// it is rendered with the error text. Only a repository Pulp does not have is an error.
 #[tracing::instrument(skip_all, fields(repo = %id, screen = screen.index()))]

@@ -158,7 +158,7 @@ pub fn detect_drift(
     changes: &[DistributionChange],
     serving: Option<&PublicationHref>,
 ) -> Option<Drift> {
-    let last = records.iter().find(|r| changed_production(&r.outcome))?;
+    let last = drift_baseline(records)?;
     let ids: HashSet<DeployId> = records.iter().map(|r| r.deploy_id.clone()).collect();
     let own = changes
         .iter()
@@ -172,6 +172,13 @@ pub fn detect_drift(
     let moved = last.publication.as_ref() != serving;
     let changed_after = own.is_some() && outside.is_some();
     (moved || changed_after).then_some(Drift { change: outside })
+}
+
+/// What drift is judged from: the newest of these audit lines (newest first) whose deploy
+/// changed production. Without one, [`detect_drift`] claims nothing whatever upstream
+/// records, so upstream's record need not be read to judge drift.
+pub fn drift_baseline(records: &[DeployRecord]) -> Option<&DeployRecord> {
+    records.iter().find(|r| changed_production(&r.outcome))
 }
 
 fn changed_production(outcome: &AuditOutcome) -> bool {

@@ -194,3 +194,34 @@ fn a_past_entry_offers_its_version_and_the_live_ones_change_offers_undo() {
         "undo: the version before"
     );
 }
+
+#[test]
+fn drift_is_judged_from_the_newest_console_change_of_production_and_only_from_one() {
+    let failed = |production_changed| AuditOutcome::Failed {
+        production_changed,
+        error: "a fault".into(),
+    };
+    let unchanged = vec![
+        line("d3", 3, 3, 5, AuditOutcome::Started),
+        line("d2", 2, 3, 4, failed(ProductionChanged::No)),
+        line("d1", 1, 3, 4, failed(ProductionChanged::Unknown)),
+    ];
+    assert_eq!(drift_baseline(&unchanged), None);
+    let (_, changes) = deploy_then_outside();
+    assert_eq!(
+        detect_drift(&unchanged, &changes, Some(&PublicationHref::new("/p/9/"))),
+        None,
+        "without a baseline nothing is claimed, whatever upstream records: its record is \
+         not needed"
+    );
+
+    let mut records = vec![line("d4", 4, 4, 6, failed(ProductionChanged::Yes))];
+    records.extend(unchanged);
+    records.push(line("d0", 0, 2, 3, AuditOutcome::Deployed));
+    let baseline = drift_baseline(&records).map(|r| r.deploy_id.as_str());
+    assert_eq!(
+        baseline,
+        Some("d4"),
+        "a failure that changed production counts"
+    );
+}

@@ -35,7 +35,9 @@ pub use deployment::{
     ProductionTarget, Refusal, SeenLive,
 };
 pub use evr::{rpmvercmp, Evr};
-pub use history::{build_history, detect_drift, Drift, EntryOutcome, HistoryEntry, Origin};
+pub use history::{
+    build_history, detect_drift, drift_baseline, Drift, EntryOutcome, HistoryEntry, Origin,
+};
 pub use href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
 };

@@ -173,11 +173,11 @@ async fn the_page_and_the_confirm_step_cost_the_same_at_ten_or_a_thousand_versio
             "get_repo",
             "version_page",
             "distributions_named",
-            "distribution_changes",
             "publications"
         ],
-        "one screen of versions, production by name, its record; the publication it serves \
-         (which the Pulp client reads once)"
+        "one screen of versions, production by name; the publication it serves (which the \
+         Pulp client reads once); no record of production's changes before the console \
+         changed production (no drift can be claimed)"
     );
     assert_eq!(
         big_page
@@ -198,8 +198,8 @@ async fn the_page_and_the_confirm_step_cost_the_same_at_ten_or_a_thousand_versio
             }
         }
     };
-    let small_confirm = calls_of(&memory, confirm(small, 7)).await;
-    let big_confirm = calls_of(&memory, confirm(big, 700)).await;
+    let small_confirm = calls_of(&memory, confirm(small.clone(), 7)).await;
+    let big_confirm = calls_of(&memory, confirm(big.clone(), 700)).await;
     assert_eq!(
         kinds(&small_confirm),
         kinds(&big_confirm),
@@ -207,7 +207,45 @@ async fn the_page_and_the_confirm_step_cost_the_same_at_ten_or_a_thousand_versio
     );
     assert!(
         !kinds(&big_confirm).contains(&"list_distributions")
-            && !kinds(&big_confirm).contains(&"version_page"),
-        "no list that grows with Pulp: {big_confirm:?}"
+            && !kinds(&big_confirm).contains(&"version_page")
+            && !kinds(&big_confirm).contains(&"distribution_changes"),
+        "no list that grows with Pulp, no record of production's changes yet: {big_confirm:?}"
+    );
+
+    // Once the console changed production, drift is judged: production's record is read too.
+    let operator = repo_console::domain::Operator::placeholder();
+    for (id, name, target) in [(&small, "small", 5), (&big, "big", 401)] {
+        let request = repo_console::domain::DeployRequest {
+            target: VersionNumber::new(target),
+            confirm: name.into(),
+            seen_live: repo_console::domain::SeenLive::NotSent,
+            intent: repo_console::domain::Intent::Deploy,
+        };
+        let outcome = deploy::deploy(&state, id, &request, &operator).await;
+        assert!(
+            matches!(outcome, deploy::DeployOutcome::Deployed { .. }),
+            "{outcome:?}"
+        );
+    }
+    let small_page = calls_of(&memory, page(small.clone())).await;
+    let big_page = calls_of(&memory, page(big.clone())).await;
+    assert_eq!(kinds(&small_page), kinds(&big_page), "{big_page:?}");
+    assert_eq!(
+        kinds(&big_page),
+        [
+            "get_repo",
+            "version_page",
+            "distributions_named",
+            "distribution_changes",
+            "publications"
+        ],
+        "production's record read at once with the rest"
+    );
+    let small_confirm = calls_of(&memory, confirm(small, 7)).await;
+    let big_confirm = calls_of(&memory, confirm(big, 700)).await;
+    assert_eq!(kinds(&small_confirm), kinds(&big_confirm));
+    assert!(
+        kinds(&big_confirm).contains(&"distribution_changes"),
+        "the preview says whether the deploy overwrites an outside change: {big_confirm:?}"
     );
 }

@@ -259,8 +259,27 @@ async fn the_versions_page_makes_its_upstream_calls_concurrently() {
     assert_ok!(versions_page(&state, &fx.base_os, first_screen()).await);
     assert_eq!(
         memory.take_most_in_flight(),
+        3,
+        "no record of production's changes while the console never changed production"
+    );
+    let outcome = deploy(
+        &state,
+        &fx.base_os,
+        &request(4, "base-os"),
+        &Operator::placeholder(),
+    )
+    .await;
+    assert!(
+        matches!(outcome, DeployOutcome::Deployed { .. }),
+        "{outcome:?}"
+    );
+    memory.take_most_in_flight();
+    assert_ok!(versions_page(&state, &fx.base_os, first_screen()).await);
+    assert_eq!(
+        memory.take_most_in_flight(),
         4,
-        "then production's record too (production's distribution is known from the first)"
+        "once it did, production's record too, at once with the rest (production's \
+         distribution is known from the loads before)"
     );
 }
 
