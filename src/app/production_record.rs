@@ -1,17 +1,20 @@
 //! What is recorded about production's changes: the console's audit lines read back and
 //! upstream's record of the production distribution's changes. Bounded: the newest
 //! [`AUDIT_LINES`] lines and one read of the newest [`UPSTREAM_CHANGES`] changes,
-//! whatever the length of either record. To judge drift only, upstream's record is read
-//! only when the audit lines hold a console change of production (a drift baseline):
-//! without one nothing can be claimed, and a Pulp where the console never deployed pays
-//! no call for it.
+//! whatever the length of either record.
+//!
+//! To judge drift only, upstream's record is read only when the audit lines hold a console
+//! change of production (a drift baseline: without one nothing can be claimed), and not
+//! again while the distribution is unwritten since a whole record of it was read (see
+//! [`crate::domain::WholeRecord`]): a page then costs no call for it.
 
 use crate::domain::{
     detect_drift, drift_baseline, DeployRecord, Distribution, DistributionChange, DistributionHref,
-    Drift, RepoId,
+    DistributionRevision, Drift, RepoId, WholeRecord,
 };
 use crate::ports::{AuditReadError, UpstreamError};
 
+use super::seen_production::Seen;
 use super::state::AppState;
 
 /// Audit lines read back per repository (a deploy writes two).
@@ -19,12 +22,15 @@ pub const AUDIT_LINES: usize = 100;
 /// Upstream changes of the production distribution read.
 pub const UPSTREAM_CHANGES: u64 = 20;
 
+type Audit = Result<Vec<DeployRecord>, AuditReadError>;
+type Changes = Result<Vec<DistributionChange>, UpstreamError>;
+
 /// The two records; each may have failed to be read on its own.
 pub struct ProductionRecord {
-    pub audit: Result<Vec<DeployRecord>, AuditReadError>,
+    pub audit: Audit,
     /// `Ok(empty)` when there is no production distribution, and in a record read to judge
     /// drift, when the audit lines hold no drift baseline.
-    pub changes: Result<Vec<DistributionChange>, UpstreamError>,
+    pub changes: Changes,
 }
 
 impl ProductionRecord {
@@ -36,30 +42,44 @@ impl ProductionRecord {
         Self { audit, changes }
     }
 
-    /// What drift is judged on: the audit lines, then upstream's record when they hold a
-    /// drift baseline.
+    /// What drift of `production` (as read just before) is judged on: the audit lines, then
+    /// upstream's record when they hold a drift baseline and none is kept whole.
     pub async fn read_for_drift(
         state: &AppState,
         id: &RepoId,
         production: Option<&Distribution>,
     ) -> Self {
         let audit = audit_of(state, id).await;
-        let href = production.map(|d| d.href.clone());
-        let changes = changes_for_drift(state, &audit, href.as_ref()).await;
+        let changes = match production {
+            Some(production) if has_baseline(&audit) => {
+                let seen = state.seen_production.get(id);
+                match seen.and_then(|s| s.record_of(production)) {
+                    Some(kept) => Ok(kept),
+                    None => read_after(state, id, production).await,
+                }
+            }
+            _ => Ok(Vec::new()),
+        };
         Self { audit, changes }
     }
 
-    /// [`Self::read_for_drift`] before production is known, for the distribution production
-    /// was last seen to be: at once with the rest of a page. [`EarlyRecord::settle`] then
-    /// checks it.
+    /// [`Self::read_for_drift`] before production is known, at once with the rest of a
+    /// page, for the distribution production was when last read (none is read when a
+    /// record of it is kept: it is checked once production is read).
+    /// [`EarlyRecord::settle`] then checks it against production as read.
     pub async fn read_early(state: &AppState, id: &RepoId) -> EarlyRecord {
         let audit = audit_of(state, id).await;
-        let expected = state.seen_production.get(id);
-        let changes = changes_for_drift(state, &audit, expected.as_ref()).await;
-        EarlyRecord {
-            expected,
-            record: Self { audit, changes },
-        }
+        let early = match state.seen_production.get(id) {
+            _ if !has_baseline(&audit) => Early::NotNeeded,
+            None => Early::NotRead,
+            Some(seen) if seen.record.is_some() => Early::Kept(seen),
+            Some(seen) => Early::Read {
+                changes: changes_of(state, Some(&seen.distribution)).await,
+                distribution: seen.distribution,
+                revision: seen.revision,
+            },
+        };
+        EarlyRecord { audit, early }
     }
 
     /// Drift of `production` (as read now), judged on what could be read: nothing is
@@ -71,55 +91,105 @@ impl ProductionRecord {
     }
 }
 
-/// A record read for the distribution production was expected to be.
+/// What was done about upstream's record before production was read.
+enum Early {
+    /// The audit lines hold no drift baseline: the record is not needed.
+    NotNeeded,
+    /// Production was not seen before: it is read once production is.
+    NotRead,
+    /// A whole record of production as last seen is kept.
+    Kept(Seen),
+    /// Read for the distribution production was when last seen, at `revision` then.
+    Read {
+        distribution: DistributionHref,
+        revision: Option<DistributionRevision>,
+        changes: Changes,
+    },
+}
+
+/// The audit lines, and what was done about upstream's record, before production was read.
 pub struct EarlyRecord {
-    expected: Option<DistributionHref>,
-    record: ProductionRecord,
+    audit: Audit,
+    early: Early,
 }
 
 impl EarlyRecord {
-    /// The record of `production` as read now: the one read early when production is the
-    /// expected distribution, else upstream's record read again for the right one.
+    /// The record of `production` as read now: the kept record while it is still whole,
+    /// the one read early when production is the distribution it was read for, else
+    /// upstream's record read now.
     pub async fn settle(
         self,
         state: &AppState,
         id: &RepoId,
         production: Option<&Distribution>,
     ) -> ProductionRecord {
-        let actual = production.map(|d| d.href.clone());
-        state.seen_production.set(id, actual.clone());
-        if actual == self.expected {
-            return self.record;
-        }
-        let changes = changes_for_drift(state, &self.record.audit, actual.as_ref()).await;
+        state.seen_production.saw(id, production);
+        let changes = match (self.early, production) {
+            (Early::NotNeeded, _) | (_, None) => Ok(Vec::new()),
+            (Early::Kept(seen), Some(now)) => match seen.record_of(now) {
+                Some(kept) => Ok(kept),
+                None => read_after(state, id, now).await,
+            },
+            (
+                Early::Read {
+                    distribution,
+                    revision,
+                    changes,
+                },
+                Some(now),
+            ) if distribution == now.href => {
+                // Read after production was seen at `revision`.
+                keep_whole(state, id, &distribution, revision, &changes);
+                changes
+            }
+            (Early::NotRead | Early::Read { .. }, Some(now)) => read_after(state, id, now).await,
+        };
         ProductionRecord {
-            audit: self.record.audit,
+            audit: self.audit,
             changes,
         }
     }
 }
 
-/// Upstream's record of `distribution` when these audit lines hold a drift baseline;
-/// `Ok(empty)` without one (drift claims nothing then: see [`drift_baseline`]).
-async fn changes_for_drift(
-    state: &AppState,
-    audit: &Result<Vec<DeployRecord>, AuditReadError>,
-    distribution: Option<&DistributionHref>,
-) -> Result<Vec<DistributionChange>, UpstreamError> {
-    let judged = audit
+/// Whether drift can be claimed on these audit lines (see [`drift_baseline`]).
+fn has_baseline(audit: &Audit) -> bool {
+    audit
         .as_deref()
-        .is_ok_and(|records| drift_baseline(records).is_some());
-    if !judged {
-        return Ok(Vec::new());
+        .is_ok_and(|records| drift_baseline(records).is_some())
+}
+
+/// Upstream's record of `production`, read now that production was read (so it is kept
+/// whole at the revision read, when nothing in it was under way).
+async fn read_after(state: &AppState, id: &RepoId, production: &Distribution) -> Changes {
+    let changes = changes_of(state, Some(&production.href)).await;
+    keep_whole(
+        state,
+        id,
+        &production.href,
+        production.revision.clone(),
+        &changes,
+    );
+    changes
+}
+
+/// Keeps `changes` of `distribution`, read after it was seen at `revision`, when whole.
+fn keep_whole(
+    state: &AppState,
+    id: &RepoId,
+    distribution: &DistributionHref,
+    revision: Option<DistributionRevision>,
+    changes: &Changes,
+) {
+    let (Some(revision), Ok(changes)) = (revision, changes) else {
+        return;
+    };
+    if let Some(record) = WholeRecord::of(revision, changes) {
+        state.seen_production.keep(id, distribution, record);
     }
-    changes_of(state, distribution).await
 }
 
 /// Upstream's record of `distribution`; `Ok(empty)` when there is none.
-async fn changes_of(
-    state: &AppState,
-    distribution: Option<&DistributionHref>,
-) -> Result<Vec<DistributionChange>, UpstreamError> {
+async fn changes_of(state: &AppState, distribution: Option<&DistributionHref>) -> Changes {
     let Some(href) = distribution else {
         return Ok(Vec::new());
     };
@@ -134,7 +204,7 @@ async fn changes_of(
 }
 
 /// The console's newest audit lines of repository `id`.
-async fn audit_of(state: &AppState, id: &RepoId) -> Result<Vec<DeployRecord>, AuditReadError> {
+async fn audit_of(state: &AppState, id: &RepoId) -> Audit {
     let audit = state.audit.recent(id, AUDIT_LINES).await;
     match &audit {
         // A write-only sink (stdout) is a configuration, not a failure.

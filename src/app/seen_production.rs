@@ -1,40 +1,97 @@
-//! The production distribution each repository had when last read: a hint, so that a page
-//! reads production's record at once with the rest (it is checked against production as
-//! read, and read again when it was wrong). Never a fact a deploy relies on.
+//! What pages saw of each repository's production distribution: the distribution and its
+//! revision when last read, so that a page reads production's record at once with the rest
+//! (checked against production as read, and read again when it moved), and upstream's
+//! record of its changes while it stays whole (see [`WholeRecord`]). Hints only: never a
+//! fact a deploy relies on.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use crate::domain::{DistributionHref, RepoId};
+use crate::domain::{
+    Distribution, DistributionChange, DistributionHref, DistributionRevision, RepoId, WholeRecord,
+};
 
 /// Repositories whose production distribution is remembered, at most (a hint only).
 const SEEN_KEPT: usize = 10_000;
 
+/// Production of one repository when last read.
+#[derive(Debug, Clone)]
+pub(super) struct Seen {
+    pub distribution: DistributionHref,
+    pub revision: Option<DistributionRevision>,
+    /// Upstream's record of `distribution`, when one was kept.
+    pub record: Option<WholeRecord>,
+}
+
+impl Seen {
+    /// The kept record of `production` as read now, when it is still whole.
+    pub fn record_of(&self, production: &Distribution) -> Option<Vec<DistributionChange>> {
+        if self.distribution != production.href {
+            return None;
+        }
+        let record = self.record.as_ref()?;
+        record.at(production.revision.as_ref()).map(<[_]>::to_vec)
+    }
+}
+
 /// The production distribution of each repository when last read.
 #[derive(Default)]
-pub struct SeenProduction(Mutex<HashMap<RepoId, DistributionHref>>);
+pub struct SeenProduction(Mutex<HashMap<RepoId, Seen>>);
 
 impl SeenProduction {
-    pub(super) fn get(&self, id: &RepoId) -> Option<DistributionHref> {
+    pub(super) fn get(&self, id: &RepoId) -> Option<Seen> {
         self.lock().get(id).cloned()
     }
 
-    pub(super) fn set(&self, id: &RepoId, production: Option<DistributionHref>) {
+    /// Production of `id` as read now; the record kept stays while it is the same
+    /// distribution (whether it is still whole is judged on its revision when used).
+    pub(super) fn saw(&self, id: &RepoId, production: Option<&Distribution>) {
         let mut seen = self.lock();
-        match production {
-            Some(href) => {
-                if seen.len() >= SEEN_KEPT && !seen.contains_key(id) {
-                    seen.clear();
-                }
-                seen.insert(id.clone(), href);
-            }
-            None => {
-                seen.remove(id);
-            }
-        }
+        let Some(production) = production else {
+            seen.remove(id);
+            return;
+        };
+        let record = seen
+            .get(id)
+            .filter(|s| s.distribution == production.href)
+            .and_then(|s| s.record.clone());
+        insert(
+            &mut seen,
+            id,
+            Seen {
+                distribution: production.href.clone(),
+                revision: production.revision.clone(),
+                record,
+            },
+        );
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RepoId, DistributionHref>> {
+    /// Keeps `record`, upstream's record of `distribution` (production of `id`).
+    pub(super) fn keep(&self, id: &RepoId, distribution: &DistributionHref, record: WholeRecord) {
+        let mut seen = self.lock();
+        let revision = seen
+            .get(id)
+            .filter(|s| &s.distribution == distribution)
+            .and_then(|s| s.revision.clone());
+        insert(
+            &mut seen,
+            id,
+            Seen {
+                distribution: distribution.clone(),
+                revision,
+                record: Some(record),
+            },
+        );
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RepoId, Seen>> {
         self.0.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+fn insert(seen: &mut HashMap<RepoId, Seen>, id: &RepoId, entry: Seen) {
+    if seen.len() >= SEEN_KEPT && !seen.contains_key(id) {
+        seen.clear();
+    }
+    seen.insert(id.clone(), entry);
 }

@@ -131,6 +131,7 @@ mod tests {
                 name: "base-os-prod".into(),
                 base_path: "base-os".into(),
                 publication: None,
+                revision: None,
             },
         }
     }

@@ -26,6 +26,7 @@ fn dist(name: &str, publication: Option<&str>) -> Distribution {
         name: name.to_owned(),
         base_path: name.to_owned(),
         publication: publication.map(PublicationHref::new),
+        revision: None,
     }
 }
 

@@ -28,7 +28,7 @@ pub mod write;
 
 pub use advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
 pub use audit::{AuditOutcome, DeployId, DeployRecord};
-pub use change::{ChangeState, DistributionChange};
+pub use change::{ChangeState, DistributionChange, WholeRecord};
 pub use deployment::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
     DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged, ProductionState,
@@ -44,7 +44,7 @@ pub use href::{
 pub use intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
 pub use operator::{InvalidOperator, Operator};
 pub use package_diff::{count_kinds, diff_packages, ChangeKind, Package, PackageChange};
-pub use repository::{Distribution, Publication, RepoVersion, Repository};
+pub use repository::{Distribution, DistributionRevision, Publication, RepoVersion, Repository};
 pub use retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};
 pub use screen::{Screen, VERSIONS_PER_SCREEN};
 pub use sync::{short_reason, SyncProgress, SyncState};

@@ -80,7 +80,7 @@ proptest! {
         }).collect();
         let distributions: Vec<Distribution> = dists.iter().enumerate().map(|(i, (p, _))| Distribution {
             href: DistributionHref::new(format!("/d/{i}/")), name: format!("d{i}"), base_path: format!("d{i}"),
-            publication: p.map(|p| PublicationHref::new(format!("/p/{p}/"))),
+            publication: p.map(|p| PublicationHref::new(format!("/p/{p}/"))), revision: None,
         }).collect();
         // Some publications cannot be fetched: they are absent from the map.
         let fetchable: HashMap<PublicationHref, Publication> = publications.iter().enumerate()

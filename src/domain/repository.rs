@@ -73,6 +73,19 @@ pub struct Distribution {
     pub base_path: String,
     /// The publication served, when the distribution points at one.
     pub publication: Option<PublicationHref>,
+    /// Its revision when read; `None` when upstream does not say.
+    pub revision: Option<DistributionRevision>,
+}
+
+/// Upstream's mark of a distribution's last write (Pulp's `pulp_last_updated`): every write
+/// of the distribution changes it, so an unchanged revision means nothing wrote it since.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DistributionRevision(String);
+
+impl DistributionRevision {
+    pub fn new(mark: impl Into<String>) -> Self {
+        Self(mark.into())
+    }
 }
 
 /// A publication: the published metadata of one repository version. Immutable upstream.

@@ -269,6 +269,8 @@ async fn publishes_and_repoints_a_distribution(
     assert!(publication.repository_version.belongs_to(id));
 
     let scratch = &fixture.scratch_distribution;
+    let before = m.get_distribution(scratch).await.expect("get_distribution");
+    assert!(before.revision.is_some(), "a revision: {before:?}");
     assert_eq!(
         correlation::scope(
             in_scope(&deploy_id),
@@ -280,19 +282,38 @@ async fn publishes_and_repoints_a_distribution(
     );
     let now = m.get_distribution(scratch).await.expect("get_distribution");
     assert_eq!(now.publication, Some(publication.href.clone()));
+    assert_ne!(now.revision, before.revision, "a write moves the revision");
+    let named = m
+        .distributions_named(std::slice::from_ref(&now.name))
+        .await
+        .expect("distributions_named");
+    assert_eq!(named, std::slice::from_ref(&now), "as read by href");
+    // Pointing it at the publication it serves is a write too: a kept record of the
+    // distribution's changes relies on it (see `WholeRecord`).
+    assert_eq!(
+        m.point_distribution(scratch, &publication.href).await,
+        WriteOutcome::Applied(())
+    );
+    let again = m.get_distribution(scratch).await.expect("get_distribution");
+    assert_eq!(again.publication, now.publication);
+    assert_ne!(
+        again.revision, now.revision,
+        "the same publication again moves it too"
+    );
     let changes = m
         .distribution_changes(scratch, 3)
         .await
         .expect("distribution_changes");
     assert!(changes.len() <= 3, "at most the limit: {changes:?}");
-    let newest = &changes[0];
+    let deployed = &changes[1];
     assert_eq!(
-        newest.correlation.as_deref(),
+        deployed.correlation.as_deref(),
         Some(deploy_id.as_str()),
-        "the newest change is the one just made, carrying the deploy id: {changes:?}"
+        "the change before the newest is the deploy's, carrying its id: {changes:?}"
     );
-    assert_eq!(newest.state, ChangeState::Completed);
-    assert!(!newest.by.is_empty());
+    assert_ne!(changes[0].correlation, deployed.correlation, "{changes:?}");
+    assert_eq!(deployed.state, ChangeState::Completed);
+    assert!(!deployed.by.is_empty());
     assert!(
         changes.windows(2).all(|w| w[0].at >= w[1].at),
         "newest first: {changes:?}"

@@ -212,6 +212,7 @@ impl InMemoryPulp {
             name: name.to_owned(),
             base_path: name.to_owned(),
             publication,
+            revision: Some(state.next_revision()),
         };
         state.distributions.push(DistEntry { dist, repository });
         href

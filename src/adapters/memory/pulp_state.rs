@@ -9,8 +9,8 @@ use chrono::{DateTime, Utc};
 
 use crate::adapters::pulp::task_report::TaskState;
 use crate::domain::{
-    Advisory, Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId,
-    RepoVersion, Repository, TaskHref, VersionHref, VersionNumber,
+    Advisory, Distribution, DistributionHref, DistributionRevision, Publication, PublicationHref,
+    RemoteHref, RepoId, RepoVersion, Repository, TaskHref, VersionHref, VersionNumber,
 };
 use crate::ports::UpstreamError;
 
@@ -104,6 +104,12 @@ impl State {
     pub fn next_uuid(&mut self) -> String {
         self.counter += 1;
         format!("01a202de-0000-7000-8000-{:012x}", self.counter)
+    }
+
+    /// A new revision for a distribution just written (as Pulp's `pulp_last_updated`).
+    pub fn next_revision(&mut self) -> DistributionRevision {
+        self.counter += 1;
+        DistributionRevision::new(format!("revision-{}", self.counter))
     }
 
     pub fn repo(&self, id: &RepoId) -> Result<&RepoEntry, UpstreamError> {

@@ -85,10 +85,12 @@ impl State {
                 distribution,
                 publication,
             } => {
+                let revision = self.next_revision();
                 let entry = self
                     .distribution_mut(&distribution)
                     .map_err(|e| e.to_string())?;
                 entry.dist.publication = Some(publication);
+                entry.dist.revision = Some(revision);
                 entry.repository = None;
                 Ok(Vec::new())
             }

@@ -9,8 +9,9 @@ use serde_json::Value;
 
 use super::task_report::{ProgressReport, TaskReport, TaskState};
 use crate::domain::{
-    ChecksumType, Distribution, DistributionHref, Publication, PublicationHref, RemoteHref, RepoId,
-    RepoVerification, RepoVersion, Repository, TaskHref, VersionHref,
+    ChecksumType, Distribution, DistributionHref, DistributionRevision, Publication,
+    PublicationHref, RemoteHref, RepoId, RepoVerification, RepoVersion, Repository, TaskHref,
+    VersionHref,
 };
 use crate::ports::UpstreamError;
 
@@ -161,6 +162,9 @@ pub(crate) struct DistributionDto {
     #[serde(default)]
     base_path: String,
     publication: Option<String>,
+    /// Changes with every write of the distribution (Django's `auto_now`).
+    #[serde(default)]
+    pulp_last_updated: Option<String>,
 }
 
 impl DistributionDto {
@@ -173,6 +177,7 @@ impl DistributionDto {
                 .publication
                 .filter(|p| !p.is_empty())
                 .map(PublicationHref::new),
+            revision: self.pulp_last_updated.map(DistributionRevision::new),
         }
     }
 }

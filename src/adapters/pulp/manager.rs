@@ -20,7 +20,7 @@ use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOut
 const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_checksum_type,\
                            gpgcheck,repo_gpgcheck,metadata_signing_service,latest_version_href,\
                            remote,retain_repo_versions";
-const DISTRIBUTION_FIELDS: &str = "pulp_href,name,base_path,publication";
+const DISTRIBUTION_FIELDS: &str = "pulp_href,name,base_path,publication,pulp_last_updated";
 pub(super) const PUBLICATION_FIELDS: &str = "pulp_href,repository_version";
 /// Distributions per call when all are listed: Pulp sets no maximum, and with three short
 /// fields a thousand make about 150 KB, so most Pulps answer the whole list in one call.
