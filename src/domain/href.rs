@@ -137,10 +137,15 @@ impl VersionHref {
     }
 
     /// True when this address is a version of repository `repo`
-    /// (it contains `/repositories/rpm/rpm/<uuid>/versions/`).
+    /// (it contains `/repositories/rpm/rpm/<uuid>/versions/`). Allocates nothing: the
+    /// dashboard asks it of every distribution for every row.
     pub fn belongs_to(&self, repo: &RepoId) -> bool {
-        let needle = format!("{REPO_MARKER}{}/versions/", repo.as_str());
-        self.0.to_ascii_lowercase().contains(&needle)
+        let Some((_, rest)) = self.0.split_once(REPO_MARKER) else {
+            return false;
+        };
+        rest.split_once('/').is_some_and(|(uuid, tail)| {
+            tail.starts_with("versions/") && uuid.eq_ignore_ascii_case(repo.as_str())
+        })
     }
 }
 
