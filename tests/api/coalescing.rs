@@ -70,12 +70,7 @@ async fn twenty_concurrent_dashboards_cost_at_most_twice_one() {
 #[tokio::test]
 async fn a_deploy_reads_fresh_while_pages_share() {
     let (state, memory, fx, _dir) = coalesced();
-    let request = repo_console::domain::DeployRequest {
-        target: repo_console::domain::VersionNumber::new(4),
-        confirm: "base-os".into(),
-        seen_live: repo_console::domain::SeenLive::NotSent,
-        intent: repo_console::domain::Intent::Deploy,
-    };
+    let request = deploy_request(4, "base-os");
     let before = memory.calls().len();
     let operator = repo_console::domain::Operator::placeholder();
     let (page, outcome) = futures::join!(

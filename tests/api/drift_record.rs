@@ -8,9 +8,7 @@ use std::sync::Arc;
 
 use repo_console::adapters::memory::{InMemoryPulp, OUTSIDE_USER};
 use repo_console::app::{deploy, versions::versions_page, AppState};
-use repo_console::domain::{
-    DeployKind, DeployRequest, Intent, Operator, RepoId, SeenLive, VersionNumber,
-};
+use repo_console::domain::{DeployKind, Operator, RepoId, VersionNumber};
 
 use crate::helpers::*;
 
@@ -29,12 +27,7 @@ async fn record_reads<T>(
 }
 
 async fn deploy_v(state: &AppState, id: &RepoId, target: u64) {
-    let request = DeployRequest {
-        target: VersionNumber::new(target),
-        confirm: "base-os".into(),
-        seen_live: SeenLive::NotSent,
-        intent: Intent::Deploy,
-    };
+    let request = deploy_request(target, "base-os");
     let outcome = deploy::deploy(state, id, &request, &Operator::placeholder()).await;
     assert!(
         matches!(outcome, deploy::DeployOutcome::Deployed { .. }),

@@ -14,10 +14,22 @@ use repo_console::adapters::memory::{FaultyPulp, FixedClock, InMemoryPulp, Memor
 use repo_console::adapters::web;
 use repo_console::app::AppState;
 use repo_console::domain::{
-    ChecksumType, RepoId, RepoVerification, Screen, VersionNumber, VERSIONS_PER_SCREEN,
+    ChecksumType, DeployRequest, Intent, RepoId, RepoVerification, Screen, SeenLive, VersionNumber,
+    VERSIONS_PER_SCREEN,
 };
 
 pub const HOSTILE: &str = r#"<script>alert("x")</script> 'q' & "dq""#;
+
+/// A deploy of version `target`, confirmed with `confirm`, from a client that does not say
+/// what it saw live (a script).
+pub fn deploy_request(target: u64, confirm: &str) -> DeployRequest {
+    DeployRequest {
+        target: VersionNumber::new(target),
+        confirm: confirm.into(),
+        seen_live: SeenLive::NotSent,
+        intent: Intent::Deploy,
+    }
+}
 
 /// The versions page's first screen.
 pub fn first_screen() -> Screen {

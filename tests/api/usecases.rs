@@ -7,7 +7,7 @@ use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::deploy::{deploy, DeployOutcome, DeployStep, StepError};
 use repo_console::app::versions::versions_page;
 use repo_console::domain::{
-    DeployRequest, Intent, Operator, ProductionChanged, Refusal, RepoId, SeenLive, VersionNumber,
+    DeployRequest, Operator, ProductionChanged, Refusal, RepoId, VersionNumber,
 };
 use tokio_test::assert_ok;
 
@@ -55,15 +55,6 @@ fn failed(outcome: DeployOutcome) -> (DeployStep, ProductionChanged, StepError) 
 /// Deploys through the setup's state as the placeholder operator.
 async fn deploy_with(s: &Setup, id: &RepoId, request: DeployRequest) -> DeployOutcome {
     deploy(&s.state, id, &request, &Operator::placeholder()).await
-}
-
-fn request(n: u64, confirm: &str) -> DeployRequest {
-    DeployRequest {
-        target: VersionNumber::new(n),
-        confirm: confirm.into(),
-        seen_live: SeenLive::NotSent,
-        intent: Intent::Deploy,
-    }
 }
 
 // ---- Errors table
@@ -128,7 +119,7 @@ async fn a_publication_that_cannot_be_fetched_skips_its_distribution() {
 #[tokio::test]
 async fn the_verification_gate_failing_refuses_and_leaves_upstream_unchanged() {
     let s = setup();
-    let outcome = deploy_with(&s, &s.fx.tools, request(2, "tools")).await;
+    let outcome = deploy_with(&s, &s.fx.tools, deploy_request(2, "tools")).await;
     assert!(
         matches!(outcome, DeployOutcome::Refused(Refusal::NotVerified(_))),
         "{outcome:?}"
@@ -147,7 +138,7 @@ async fn a_failure_in_the_distribution_step_says_production_did_not_change() {
         Op::UpdateDistribution,
         Fault::TaskFailed("distribution is locked".into()),
     );
-    let outcome = deploy_with(&s, &s.fx.base_os, request(4, "base-os")).await;
+    let outcome = deploy_with(&s, &s.fx.base_os, deploy_request(4, "base-os")).await;
     let (step, production_changed, error) = failed(outcome);
     assert_eq!(step, DeployStep::PointDistribution);
     assert_eq!(production_changed, ProductionChanged::No);
@@ -161,7 +152,7 @@ async fn a_failure_in_the_distribution_step_says_production_did_not_change() {
 #[tokio::test]
 async fn not_deployed_to_deployed_when_the_gate_passes_and_both_steps_succeed() {
     let s = setup();
-    let outcome = deploy_with(&s, &s.fx.base_os, request(3, "base-os")).await;
+    let outcome = deploy_with(&s, &s.fx.base_os, deploy_request(3, "base-os")).await;
     assert!(
         matches!(outcome, DeployOutcome::Deployed { audit: Ok(()), .. }),
         "{outcome:?}"
@@ -190,7 +181,7 @@ async fn a_publish_failure_leaves_production_unchanged() {
         Fault::TaskCanceled,
     ] {
         s.pulp.set(Op::CreatePublication, fault.clone());
-        let outcome = deploy_with(&s, &s.fx.base_os, request(4, "base-os")).await;
+        let outcome = deploy_with(&s, &s.fx.base_os, deploy_request(4, "base-os")).await;
         let (step, production_changed, _) = failed(outcome);
         assert_eq!(
             (step, production_changed),
@@ -209,7 +200,7 @@ async fn a_lost_answer_after_the_change_landed_is_reported_as_changed() {
     let s = setup();
     s.pulp
         .set(Op::UpdateDistribution, Fault::AppliedThenTimeout);
-    let outcome = deploy_with(&s, &s.fx.base_os, request(4, "base-os")).await;
+    let outcome = deploy_with(&s, &s.fx.base_os, deploy_request(4, "base-os")).await;
     let (_, production_changed, _) = failed(outcome);
     assert_eq!(
         production_changed,
@@ -223,7 +214,7 @@ async fn an_ambiguous_failure_that_cannot_be_checked_is_unknown() {
     let s = setup();
     s.pulp.set(Op::UpdateDistribution, Fault::Timeout);
     s.pulp.set_after(Op::GetDistribution, Fault::Reset, 1); // the check before step 2 passes, the re-read fails
-    let outcome = deploy_with(&s, &s.fx.base_os, request(4, "base-os")).await;
+    let outcome = deploy_with(&s, &s.fx.base_os, deploy_request(4, "base-os")).await;
     let (_, production_changed, _) = failed(outcome);
     assert_eq!(production_changed, ProductionChanged::Unknown);
 }
@@ -231,7 +222,7 @@ async fn an_ambiguous_failure_that_cannot_be_checked_is_unknown() {
 #[tokio::test]
 async fn deploying_the_deployed_version_is_refused() {
     let s = setup();
-    let outcome = deploy_with(&s, &s.fx.base_os, request(2, "base-os")).await;
+    let outcome = deploy_with(&s, &s.fx.base_os, deploy_request(2, "base-os")).await;
     assert!(
         matches!(outcome, DeployOutcome::Refused(Refusal::AlreadyDeployed(2))),
         "{outcome:?}"
@@ -265,7 +256,7 @@ async fn the_versions_page_makes_its_upstream_calls_concurrently() {
     let outcome = deploy(
         &state,
         &fx.base_os,
-        &request(4, "base-os"),
+        &deploy_request(4, "base-os"),
         &Operator::placeholder(),
     )
     .await;
@@ -292,7 +283,7 @@ async fn an_audit_write_that_fails_after_the_change_is_reported_with_the_deploy(
     let outcome = deploy(
         &state,
         &s.fx.base_os,
-        &request(4, "base-os"),
+        &deploy_request(4, "base-os"),
         &Operator::placeholder(),
     )
     .await;
@@ -323,7 +314,7 @@ async fn a_configured_production_is_read_by_name_without_listing_every_distribut
             && !calls.iter().any(|c| c == "list_distributions"),
         "{calls:?}"
     );
-    let outcome = deploy_with(&s, &s.fx.fresh, request(1, "fresh")).await;
+    let outcome = deploy_with(&s, &s.fx.fresh, deploy_request(1, "fresh")).await;
     assert!(
         matches!(outcome, DeployOutcome::Deployed { .. }),
         "{outcome:?}"
