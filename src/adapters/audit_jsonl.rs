@@ -1,11 +1,14 @@
 //! `JsonlAuditSink`: appends one JSON object per line to a file, durably.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use aho_corasick::AhoCorasick;
 use async_trait::async_trait;
+use serde::Deserialize;
 
 use crate::domain::{DeployRecord, RepoId};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
@@ -52,6 +55,40 @@ impl JsonlAuditSink {
     }
 }
 
+/// Finds the lines about some repositories without building the records of the others:
+/// most lines of a long log are other repositories', and every versions page reads the log
+/// back. A line is parsed only when it holds one of their ids, then only for its
+/// `repository_uuid`.
+struct LinesAbout {
+    ids: AhoCorasick,
+    repos: HashMap<String, RepoId>,
+}
+
+impl LinesAbout {
+    fn new(repos: &[RepoId]) -> Self {
+        let repos: HashMap<String, RepoId> = repos
+            .iter()
+            .map(|r| (r.as_str().to_owned(), r.clone()))
+            .collect();
+        let ids = AhoCorasick::new(repos.keys()).expect("ids are short literal patterns");
+        Self { ids, repos }
+    }
+
+    /// The repository (one of those asked for) this line is about.
+    fn repository(&self, line: &[u8]) -> Option<RepoId> {
+        #[derive(Deserialize)]
+        struct Key<'a> {
+            #[serde(borrow)]
+            repository_uuid: Cow<'a, str>,
+        }
+        if !self.ids.is_match(line) {
+            return None;
+        }
+        let key: Key = serde_json::from_slice(line).ok()?;
+        self.repos.get(key.repository_uuid.as_ref()).cloned()
+    }
+}
+
 /// Opens the file for appending, creating it and its directory when missing.
 fn open_for_append(path: &Path) -> std::io::Result<fs::File> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -85,12 +122,12 @@ impl AuditSink for JsonlAuditSink {
         repo: &RepoId,
         limit: usize,
     ) -> Result<Vec<DeployRecord>, AuditReadError> {
-        let repo = repo.as_str().to_owned();
+        let about = LinesAbout::new(std::slice::from_ref(repo));
         let path = self.path.clone();
         let read = tokio::task::spawn_blocking(move || {
             newest_lines(&path, limit, |line| {
-                let record: DeployRecord = serde_json::from_slice(line).ok()?;
-                (record.repository_uuid == repo).then_some(record)
+                about.repository(line)?;
+                serde_json::from_slice(line).ok()
             })
         })
         .await;
@@ -110,17 +147,14 @@ impl AuditSink for JsonlAuditSink {
         repos: &[RepoId],
         limit: usize,
     ) -> Result<HashMap<RepoId, Vec<DeployRecord>>, AuditReadError> {
-        let wanted: HashMap<String, RepoId> = repos
-            .iter()
-            .map(|r| (r.as_str().to_owned(), r.clone()))
-            .collect();
+        let about = LinesAbout::new(repos);
         let path = self.path.clone();
-        let total = limit.saturating_mul(wanted.len());
+        let total = limit.saturating_mul(repos.len());
         let read = tokio::task::spawn_blocking(move || {
             let kept: std::cell::RefCell<HashMap<RepoId, usize>> = Default::default();
             newest_lines(&path, total, |line| {
+                let repo = about.repository(line)?;
                 let record: DeployRecord = serde_json::from_slice(line).ok()?;
-                let repo = wanted.get(&record.repository_uuid)?;
                 let mut kept = kept.borrow_mut();
                 let count = kept.entry(repo.clone()).or_default();
                 (*count < limit).then(|| {

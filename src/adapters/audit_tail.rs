@@ -32,20 +32,39 @@ pub fn newest_lines<T>(
         let start = end.saturating_sub(BLOCK_BYTES).max(floor);
         let mut block = read_range(&mut file, start, end)?;
         block.append(&mut carry);
-        let (head, complete) = match block.iter().position(|b| *b == b'\n') {
+        let (head, complete) = match memchr::memchr(b'\n', &block) {
             _ if start == 0 => (&[][..], &block[..]),
             Some(i) => (&block[..i], &block[i + 1..]),
             None => (&block[..], &[][..]),
         };
-        for line in complete.rsplit(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-            if found.len() < limit {
-                found.extend(keep(line));
+        for line in lines_backwards(complete) {
+            if found.len() >= limit {
+                break;
             }
+            found.extend(keep(line));
         }
         carry = head.to_vec();
         end = start;
     }
     Ok(found)
+}
+
+/// The lines of `bytes`, the last first, empty ones skipped (newlines found with `memchr`:
+/// every versions page reads megabytes of log back).
+fn lines_backwards(mut bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    std::iter::from_fn(move || loop {
+        if bytes.is_empty() {
+            return None;
+        }
+        let (rest, line) = match memchr::memrchr(b'\n', bytes) {
+            Some(i) => (&bytes[..i], &bytes[i + 1..]),
+            None => (&[][..], bytes),
+        };
+        bytes = rest;
+        if !line.is_empty() {
+            return Some(line);
+        }
+    })
 }
 
 fn read_range(file: &mut File, start: u64, end: u64) -> std::io::Result<Vec<u8>> {

@@ -153,3 +153,41 @@ async fn one_read_for_several_repositories_gives_what_each_read_would() {
     );
     assert!(all[&absent].is_empty());
 }
+
+#[tokio::test]
+async fn a_line_is_about_the_repository_its_repository_uuid_names_however_it_is_spaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let sink = JsonlAuditSink::new(&path);
+    let repo = RepoId::parse("01a202de-e818-7629-a483-70ecc3240361").unwrap();
+    let other = RepoId::parse("0199aaaa-0000-7000-8000-000000000001").unwrap();
+    // Another repository's line whose reason names `repo`: found by its id, then not kept.
+    let mut mentions = record(1, "w");
+    mentions.repository_uuid = other.to_string();
+    mentions.reason = Some(format!("same as {repo}"));
+    sink.record(&mentions).await.unwrap();
+    // A line of `repo` written by another tool, with spaces after the colons.
+    let spaced = serde_json::to_string_pretty(&record(2, "w"))
+        .unwrap()
+        .replace('\n', "");
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    std::io::Write::write_all(&mut file, format!("{spaced}\n").as_bytes()).unwrap();
+
+    let found: Vec<String> = sink
+        .recent(&repo, 10)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.deploy_id.as_str().to_owned())
+        .collect();
+    assert_eq!(found, ["w-2"]);
+    let of = sink
+        .recent_of(&[repo.clone(), other.clone()], 10)
+        .await
+        .unwrap();
+    assert_eq!(of[&repo].len(), 1);
+    assert_eq!(of[&other][0].deploy_id.as_str(), "w-1");
+}
