@@ -4,15 +4,17 @@
 //! record of its changes while it stays whole (see [`WholeRecord`]). Hints only: never a
 //! fact a deploy relies on.
 
-use std::collections::HashMap;
+use std::num::NonZeroUsize;
 use std::sync::Mutex;
+
+use lru::LruCache;
 
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, DistributionRevision, RepoId, WholeRecord,
 };
 
-/// Repositories whose production distribution is remembered, at most (a hint only).
-const SEEN_KEPT: usize = 10_000;
+/// Repositories whose production is remembered, at most: the least recently read go first.
+const SEEN_KEPT: NonZeroUsize = NonZeroUsize::new(10_000).expect("not zero");
 
 /// Production of one repository when last read.
 #[derive(Debug, Clone)]
@@ -35,8 +37,13 @@ impl Seen {
 }
 
 /// The production distribution of each repository when last read.
-#[derive(Default)]
-pub struct SeenProduction(Mutex<HashMap<RepoId, Seen>>);
+pub struct SeenProduction(Mutex<LruCache<RepoId, Seen>>);
+
+impl Default for SeenProduction {
+    fn default() -> Self {
+        Self(Mutex::new(LruCache::new(SEEN_KEPT)))
+    }
+}
 
 impl SeenProduction {
     pub(super) fn get(&self, id: &RepoId) -> Option<Seen> {
@@ -48,16 +55,15 @@ impl SeenProduction {
     pub(super) fn saw(&self, id: &RepoId, production: Option<&Distribution>) {
         let mut seen = self.lock();
         let Some(production) = production else {
-            seen.remove(id);
+            seen.pop(id);
             return;
         };
         let record = seen
-            .get(id)
+            .peek(id)
             .filter(|s| s.distribution == production.href)
             .and_then(|s| s.record.clone());
-        insert(
-            &mut seen,
-            id,
+        seen.put(
+            id.clone(),
             Seen {
                 distribution: production.href.clone(),
                 revision: production.revision.clone(),
@@ -70,12 +76,11 @@ impl SeenProduction {
     pub(super) fn keep(&self, id: &RepoId, distribution: &DistributionHref, record: WholeRecord) {
         let mut seen = self.lock();
         let revision = seen
-            .get(id)
+            .peek(id)
             .filter(|s| &s.distribution == distribution)
             .and_then(|s| s.revision.clone());
-        insert(
-            &mut seen,
-            id,
+        seen.put(
+            id.clone(),
             Seen {
                 distribution: distribution.clone(),
                 revision,
@@ -84,14 +89,7 @@ impl SeenProduction {
         );
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RepoId, Seen>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, LruCache<RepoId, Seen>> {
         self.0.lock().unwrap_or_else(|p| p.into_inner())
     }
-}
-
-fn insert(seen: &mut HashMap<RepoId, Seen>, id: &RepoId, entry: Seen) {
-    if seen.len() >= SEEN_KEPT && !seen.contains_key(id) {
-        seen.clear();
-    }
-    seen.insert(id.clone(), entry);
 }
