@@ -153,6 +153,54 @@ async fn deploy_rollback_and_an_outside_patch_show_in_history_and_drift() {
     );
 }
 
+/// The console keeps Pulp's record of the production distribution while the distribution
+/// is unwritten (its `pulp_last_updated`): an outside PATCH that points production at the
+/// publication it already serves still writes it, so the next page reads the record again
+/// and shows the drift.
+#[tokio::test]
+async fn an_outside_patch_to_the_publication_production_serves_is_drift_on_a_steady_page() {
+    let Some(pulp) = pulp_or_skip("history") else {
+        return;
+    };
+    let _guard = exclusive("rc-history").await;
+    let id = pulp.repo_id("rc-history");
+    let repo = pulp
+        .href_named("repositories/rpm/rpm/", "rc-history")
+        .expect("seeded");
+    let dist = pulp
+        .href_named("distributions/rpm/rpm/", "rc-history-prod")
+        .expect("seeded");
+    patch_and_wait(&pulp, &dist, &publication_of(&pulp, &repo, 1));
+    let console = spawn_console(Arc::new(pulp.client()), 25).await;
+    let deploy = console
+        .post(
+            &format!("/repos/{id}/deploy"),
+            "version=2&confirm=rc-history&live=1",
+        )
+        .await;
+    assert_eq!(deploy.status, 200, "{}", deploy.body);
+    for load in 0..3 {
+        let versions = page(&console, &format!("/repos/{id}/versions")).await;
+        assert!(
+            select(&versions, "[data-drift]").is_empty(),
+            "load {load}: production as the console left it"
+        );
+    }
+    let serving = pulp.raw_ok("GET", &dist, None)["publication"]
+        .as_str()
+        .expect("production serves a publication")
+        .to_owned();
+    patch_and_wait(&pulp, &dist, &serving);
+    let versions = page(&console, &format!("/repos/{id}/versions")).await;
+    let drift = select(&versions, "[data-drift]");
+    assert_eq!(drift.len(), 1, "{}", versions.html());
+    assert!(
+        text(&drift[0]).contains(&pulp.username),
+        "{}",
+        text(&drift[0])
+    );
+}
+
 #[tokio::test]
 async fn publications_are_read_by_href_in_one_call() {
     let Some(pulp) = pulp_or_skip("publications by href") else {
