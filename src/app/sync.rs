@@ -65,11 +65,15 @@ pub struct SyncCell {
 }
 
 impl SyncCell {
+    /// The cell of `repo` with its synchronization in `state`, both read at once: the
+    /// repository may have been read just before the synchronization finished, so the
+    /// latest version is at least the one it made.
     pub fn of(repo: &Repository, state: SyncState) -> Self {
+        let read = repo.latest_version.as_ref().and_then(VersionHref::number);
         Self {
-            state,
+            latest: read.max(state.made()),
             has_remote: repo.remote.is_some(),
-            latest: repo.latest_version.as_ref().and_then(VersionHref::number),
+            state,
         }
     }
 }
@@ -97,4 +101,36 @@ async fn repo_and_sync(
     let repo = known_repo(id, repo)?;
     let now = states?.remove(id).unwrap_or(SyncState::Idle);
     Ok((repo, now))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::RepoVerification;
+
+    fn repo_at(latest: u64) -> Repository {
+        let id = RepoId::parse("01a202de-e818-7629-a483-70ecc3240361").unwrap();
+        Repository {
+            href: format!("/pulp/api/v3/repositories/rpm/rpm/{id}/"),
+            name: Some("base-os".into()),
+            verification: RepoVerification::default(),
+            latest_version: Some(VersionHref::new(format!(
+                "/pulp/api/v3/repositories/rpm/rpm/{id}/versions/{latest}/"
+            ))),
+            remote: None,
+            retain_versions: None,
+            id,
+        }
+    }
+
+    #[test]
+    fn the_latest_version_is_at_least_the_one_a_finished_sync_made() {
+        let read_before_the_end =
+            SyncCell::of(&repo_at(4), SyncState::Done(Some(VersionNumber::new(5))));
+        assert_eq!(read_before_the_end.latest, Some(VersionNumber::new(5)));
+        let nothing_new = SyncCell::of(&repo_at(4), SyncState::Done(None));
+        assert_eq!(nothing_new.latest, Some(VersionNumber::new(4)));
+        let failed = SyncCell::of(&repo_at(4), SyncState::Failed("unreachable".into()));
+        assert_eq!(failed.latest, Some(VersionNumber::new(4)));
+    }
 }

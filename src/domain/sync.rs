@@ -42,6 +42,14 @@ pub enum SyncState {
 }
 
 impl SyncState {
+    /// The version a finished synchronization made.
+    pub fn made(&self) -> Option<VersionNumber> {
+        match self {
+            Self::Done(made) => *made,
+            Self::Idle | Self::Running(_) | Self::Failed(_) => None,
+        }
+    }
+
     /// The stable hook value (`data-sync-state`).
     pub fn as_str(&self) -> &'static str {
         match self {
