@@ -77,26 +77,36 @@ pub async fn production_facts(
 }
 
 /// Everything a deploy to version `target` needs to know, read through `upstream`: the
-/// repository, production, and the two versions the plan compares (the target, read with
-/// the repository; the one production serves, read once production is known). A constant
-/// number of calls, whatever the number of versions. Fails when any part could not be read.
+/// repository, production, and the two versions the plan compares. Both versions are read
+/// in one call with the repository: the target, and the version production served when last
+/// seen (a hint); when production turns out to serve another, that one is read once
+/// production is known. Versions never change, so the hint costs nothing in freshness. A
+/// constant number of calls, whatever the number of versions. Fails when any part could not
+/// be read.
 pub async fn deploy_facts(
     state: &AppState,
     upstream: &dyn RepositoryManager,
     id: &RepoId,
     target: VersionNumber,
 ) -> Result<DeployFacts, ReadError> {
-    let targets = [target];
-    let (facts, target_version) = futures::join!(
+    let expected_live = state.seen_production.get(id).and_then(|seen| seen.serving);
+    let numbers: Vec<VersionNumber> = std::iter::once(target)
+        .chain(expected_live.filter(|n| *n != target))
+        .collect();
+    let (facts, read) = futures::join!(
         production_facts(state, upstream, id),
-        upstream.versions_numbered(id, &targets)
+        upstream.versions_numbered(id, &numbers)
     );
     let (repo, production) = facts?;
-    let mut versions = target_version?;
     let current = production.deployed.as_ref().map(|d| d.number);
-    if let Some(current) = current.filter(|n| *n != target) {
+    let mut versions = read?;
+    versions.retain(|v| v.number() == Some(target) || v.number() == current);
+    let known = |n: VersionNumber| versions.iter().any(|v| v.number() == Some(n));
+    if let Some(current) = current.filter(|n| *n != target && !known(*n)) {
         versions.extend(upstream.versions_numbered(id, &[current]).await?);
     }
+    let distribution = production.target.as_ref().ok().map(|t| t.distribution());
+    state.seen_production.saw(id, distribution, current);
     Ok(DeployFacts {
         repo,
         versions,

@@ -10,7 +10,7 @@
 
 use crate::domain::{
     detect_drift, drift_baseline, DeployRecord, Distribution, DistributionChange, DistributionHref,
-    DistributionRevision, Drift, RepoId, WholeRecord,
+    DistributionRevision, Drift, RepoId, VersionNumber, WholeRecord,
 };
 use crate::ports::{AuditReadError, UpstreamError};
 
@@ -114,7 +114,8 @@ pub struct EarlyRecord {
 }
 
 impl EarlyRecord {
-    /// The record of `production` as read now: the kept record while it is still whole,
+    /// The record of `production` as read now (serving version `serving` of the
+    /// repository): the kept record while it is still whole,
     /// the one read early when production is the distribution it was read for, else
     /// upstream's record read now.
     pub async fn settle(
@@ -122,8 +123,9 @@ impl EarlyRecord {
         state: &AppState,
         id: &RepoId,
         production: Option<&Distribution>,
+        serving: Option<VersionNumber>,
     ) -> ProductionRecord {
-        state.seen_production.saw(id, production);
+        state.seen_production.saw(id, production, serving);
         let changes = match (self.early, production) {
             (Early::NotNeeded, _) | (_, None) => Ok(Vec::new()),
             (Early::Kept(seen), Some(now)) => match seen.record_of(now) {

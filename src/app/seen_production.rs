@@ -1,8 +1,8 @@
-//! What pages saw of each repository's production distribution: the distribution and its
-//! revision when last read, so that a page reads production's record at once with the rest
-//! (checked against production as read, and read again when it moved), and upstream's
-//! record of its changes while it stays whole (see [`WholeRecord`]). Hints only: never a
-//! fact a deploy relies on.
+//! What pages saw of each repository's production distribution: the distribution, its
+//! revision and the version it served when last read, so that a page reads production's
+//! record, and a deploy's facts the live version, at once with the rest (checked against
+//! production as read, and read again when it moved), and upstream's record of its changes
+//! while it stays whole (see [`WholeRecord`]). Hints only: never a fact a deploy relies on.
 
 use std::num::NonZeroUsize;
 use std::sync::Mutex;
@@ -10,7 +10,8 @@ use std::sync::Mutex;
 use lru::LruCache;
 
 use crate::domain::{
-    Distribution, DistributionChange, DistributionHref, DistributionRevision, RepoId, WholeRecord,
+    Distribution, DistributionChange, DistributionHref, DistributionRevision, RepoId,
+    VersionNumber, WholeRecord,
 };
 
 /// Repositories whose production is remembered, at most: the least recently read go first.
@@ -21,6 +22,8 @@ const SEEN_KEPT: NonZeroUsize = NonZeroUsize::new(10_000).expect("not zero");
 pub(super) struct Seen {
     pub distribution: DistributionHref,
     pub revision: Option<DistributionRevision>,
+    /// The version of the repository it served.
+    pub serving: Option<VersionNumber>,
     /// Upstream's record of `distribution`, when one was kept.
     pub record: Option<WholeRecord>,
 }
@@ -50,9 +53,15 @@ impl SeenProduction {
         self.lock().get(id).cloned()
     }
 
-    /// Production of `id` as read now; the record kept stays while it is the same
-    /// distribution (whether it is still whole is judged on its revision when used).
-    pub(super) fn saw(&self, id: &RepoId, production: Option<&Distribution>) {
+    /// Production of `id` as read now, serving version `serving` of it; the record kept
+    /// stays while it is the same distribution (whether it is still whole is judged on its
+    /// revision when used).
+    pub(super) fn saw(
+        &self,
+        id: &RepoId,
+        production: Option<&Distribution>,
+        serving: Option<VersionNumber>,
+    ) {
         let mut seen = self.lock();
         let Some(production) = production else {
             seen.pop(id);
@@ -67,6 +76,7 @@ impl SeenProduction {
             Seen {
                 distribution: production.href.clone(),
                 revision: production.revision.clone(),
+                serving,
                 record,
             },
         );
@@ -75,15 +85,14 @@ impl SeenProduction {
     /// Keeps `record`, upstream's record of `distribution` (production of `id`).
     pub(super) fn keep(&self, id: &RepoId, distribution: &DistributionHref, record: WholeRecord) {
         let mut seen = self.lock();
-        let revision = seen
-            .peek(id)
-            .filter(|s| &s.distribution == distribution)
-            .and_then(|s| s.revision.clone());
+        let same = seen.peek(id).filter(|s| &s.distribution == distribution);
+        let (revision, serving) = same.map_or((None, None), |s| (s.revision.clone(), s.serving));
         seen.put(
             id.clone(),
             Seen {
                 distribution: distribution.clone(),
                 revision,
+                serving,
                 record: Some(record),
             },
         );

@@ -102,7 +102,7 @@ pub async fn versions_page(
         .ok()
         .and_then(|p| p.target.as_ref().ok())
         .map(ProductionTarget::distribution);
-    let record = record.settle(state, id, distribution).await;
+    let record = record.settle(state, id, distribution, deployed).await;
     let rows = usize::try_from(screen.size()).unwrap_or(usize::MAX);
     let badge = repo.verification.badge();
     Ok(VersionsPage {

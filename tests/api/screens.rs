@@ -253,3 +253,63 @@ async fn the_page_and_the_confirm_step_cost_the_same_at_ten_or_a_thousand_versio
         "the preview judges drift on the kept record too: {big_confirm:?}"
     );
 }
+
+/// The `versions_numbered` calls of `calls`: how many numbers each asked for.
+fn numbered(calls: &[String]) -> Vec<usize> {
+    calls
+        .iter()
+        .filter(|c| c.starts_with("versions_numbered"))
+        .map(|c| c.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_confirm_step_reads_the_target_and_the_live_version_in_one_call_once_production_was_seen(
+) {
+    let memory = Arc::new(InMemoryPulp::new(Default::default()));
+    fixture(&memory);
+    let id = long_repo(&memory, "long", 120, 40);
+    let dir = tempfile::tempdir().unwrap();
+    let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
+    let production = HashMap::from([("long".to_owned(), "long-prod".to_owned())]);
+    let state = state.rebuild().production(production).build();
+    let confirm = |target: u64| {
+        let (state, id, memory) = (state.clone(), id.clone(), memory.clone());
+        async move {
+            let before = memory.calls().len();
+            let preview =
+                deploy::preview(&state, &id, VersionNumber::new(target), DeployKind::Deploy)
+                    .await
+                    .expect("a preview");
+            (preview.plan, memory.calls().split_off(before))
+        }
+    };
+
+    let (plan, calls) = confirm(100).await;
+    assert_eq!(plan.current, Some(VersionNumber::new(40)));
+    assert_eq!(
+        numbered(&calls),
+        [1, 1],
+        "production not seen yet: the live version after"
+    );
+    let (plan, calls) = confirm(101).await;
+    assert_eq!(
+        (plan.current, plan.net_change),
+        (Some(VersionNumber::new(40)), 61)
+    );
+    assert_eq!(
+        numbered(&calls),
+        [2],
+        "the target and the live version at once: {calls:?}"
+    );
+
+    // Production moved since it was seen: the live version is read once production is known.
+    let v50 = memory.publish(&id, VersionNumber::new(50));
+    memory.point_distribution("long-prod", &v50);
+    let (plan, calls) = confirm(100).await;
+    assert_eq!(
+        (plan.current, plan.net_change),
+        (Some(VersionNumber::new(50)), 50)
+    );
+    assert_eq!(numbered(&calls), [2, 1]);
+}
