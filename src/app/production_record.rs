@@ -64,9 +64,9 @@ impl ProductionRecord {
     }
 
     /// [`Self::read_for_drift`] before production is known, at once with the rest of a
-    /// page, for the distribution production was when last read (none is read when a
-    /// record of it is kept: it is checked once production is read).
-    /// [`EarlyRecord::settle`] then checks it against production as read.
+    /// page, for the distribution production was when last read (nothing is read when a
+    /// record of it is kept). [`EarlyRecord::settle`] then checks it against production as
+    /// read.
     pub async fn read_early(state: &AppState, id: &RepoId) -> EarlyRecord {
         let audit = audit_of(state, id).await;
         let early = match state.seen_production.get(id) {
@@ -115,9 +115,8 @@ pub struct EarlyRecord {
 
 impl EarlyRecord {
     /// The record of `production` as read now (serving version `serving` of the
-    /// repository): the kept record while it is still whole,
-    /// the one read early when production is the distribution it was read for, else
-    /// upstream's record read now.
+    /// repository): the kept record while it is still whole, the one read early when
+    /// production is the distribution it was read for, else upstream's record read now.
     pub async fn settle(
         self,
         state: &AppState,
