@@ -36,12 +36,16 @@ async fn page(console: &Console, path: &str) -> Html {
     Html::parse_document(&reply.body)
 }
 
-#[tokio::test]
-async fn deploy_rollback_and_an_outside_patch_show_in_history_and_drift() {
-    let Some(pulp) = pulp_or_skip("history") else {
-        return;
-    };
-    let _guard = exclusive("rc-history").await;
+/// rc-history with production at v1 (an earlier run may have left anything), a console over
+/// it, and production deployed to `version` through the console.
+struct History {
+    id: repo_console::domain::RepoId,
+    repo: String,
+    dist: String,
+    console: Console,
+}
+
+async fn history_deployed(pulp: &TestPulp, version: u64) -> History {
     let id = pulp.repo_id("rc-history");
     let repo = pulp
         .href_named("repositories/rpm/rpm/", "rc-history")
@@ -49,18 +53,36 @@ async fn deploy_rollback_and_an_outside_patch_show_in_history_and_drift() {
     let dist = pulp
         .href_named("distributions/rpm/rpm/", "rc-history-prod")
         .expect("seeded");
-    let v2 = publication_of(&pulp, &repo, 2);
-    // Start from v1 (an earlier run may have left anything).
-    patch_and_wait(&pulp, &dist, &publication_of(&pulp, &repo, 1));
+    patch_and_wait(pulp, &dist, &publication_of(pulp, &repo, 1));
     let console = spawn_console(Arc::new(pulp.client()), 25).await;
-
     let deploy = console
         .post(
             &format!("/repos/{id}/deploy"),
-            "version=3&confirm=rc-history&live=1",
+            &format!("version={version}&confirm=rc-history&live=1"),
         )
         .await;
     assert_eq!(deploy.status, 200, "{}", deploy.body);
+    History {
+        id,
+        repo,
+        dist,
+        console,
+    }
+}
+
+#[tokio::test]
+async fn deploy_rollback_and_an_outside_patch_show_in_history_and_drift() {
+    let Some(pulp) = pulp_or_skip("history") else {
+        return;
+    };
+    let _guard = exclusive("rc-history").await;
+    let History {
+        id,
+        repo,
+        dist,
+        console,
+    } = history_deployed(&pulp, 3).await;
+    let v2 = publication_of(&pulp, &repo, 2);
     let confirm = page(
         &console,
         &format!("/repos/{id}/deploy/confirm?version=1&rollback=1"),
@@ -163,22 +185,9 @@ async fn an_outside_patch_to_the_publication_production_serves_is_drift_on_a_ste
         return;
     };
     let _guard = exclusive("rc-history").await;
-    let id = pulp.repo_id("rc-history");
-    let repo = pulp
-        .href_named("repositories/rpm/rpm/", "rc-history")
-        .expect("seeded");
-    let dist = pulp
-        .href_named("distributions/rpm/rpm/", "rc-history-prod")
-        .expect("seeded");
-    patch_and_wait(&pulp, &dist, &publication_of(&pulp, &repo, 1));
-    let console = spawn_console(Arc::new(pulp.client()), 25).await;
-    let deploy = console
-        .post(
-            &format!("/repos/{id}/deploy"),
-            "version=2&confirm=rc-history&live=1",
-        )
-        .await;
-    assert_eq!(deploy.status, 200, "{}", deploy.body);
+    let History {
+        id, dist, console, ..
+    } = history_deployed(&pulp, 2).await;
     for load in 0..3 {
         let versions = page(&console, &format!("/repos/{id}/versions")).await;
         assert!(
