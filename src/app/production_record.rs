@@ -65,14 +65,14 @@ impl ProductionRecord {
 
     /// [`Self::read_for_drift`] before production is known, at once with the rest of a
     /// page, for the distribution production was when last read (nothing is read when a
-    /// record of it is kept). [`EarlyRecord::settle`] then checks it against production as
-    /// read.
+    /// record of it is kept whole at the revision last seen). [`EarlyRecord::settle`] then
+    /// checks it against production as read.
     pub async fn read_early(state: &AppState, id: &RepoId) -> EarlyRecord {
         let audit = audit_of(state, id).await;
         let early = match state.seen_production.get(id) {
             _ if !has_baseline(&audit) => Early::NotNeeded,
             None => Early::NotRead,
-            Some(seen) if seen.record.is_some() => Early::Kept(seen),
+            Some(seen) if seen.record_current() => Early::Kept(seen),
             Some(seen) => Early::Read {
                 changes: changes_of(state, Some(&seen.distribution)).await,
                 distribution: seen.distribution,
@@ -97,7 +97,7 @@ enum Early {
     NotNeeded,
     /// Production was not seen before: it is read once production is.
     NotRead,
-    /// A whole record of production as last seen is kept.
+    /// A record of production, whole at the revision last seen, is kept.
     Kept(Seen),
     /// Read for the distribution production was when last seen, at `revision` then.
     Read {

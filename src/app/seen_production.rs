@@ -29,6 +29,14 @@ pub(super) struct Seen {
 }
 
 impl Seen {
+    /// Whether the kept record is whole at the revision last seen (so probably still is:
+    /// [`Self::record_of`] tells once production is read again).
+    pub fn record_current(&self) -> bool {
+        self.record
+            .as_ref()
+            .is_some_and(|record| record.at(self.revision.as_ref()).is_some())
+    }
+
     /// The kept record of `production` as read now, when it is still whole.
     pub fn record_of(&self, production: &Distribution) -> Option<Vec<DistributionChange>> {
         if self.distribution != production.href {

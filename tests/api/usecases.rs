@@ -272,6 +272,25 @@ async fn the_versions_page_makes_its_upstream_calls_concurrently() {
         "once it did, production's record too, at once with the rest (production's \
          distribution is known from the loads before)"
     );
+    // That record was read before this load saw the revision the deploy wrote: it is read
+    // again, still at once with the rest, then kept.
+    let calls = memory.calls().len();
+    assert_ok!(versions_page(&state, &fx.base_os, first_screen()).await);
+    assert_eq!(memory.take_most_in_flight(), 4);
+    let records = |from: usize| {
+        memory.calls()[from..]
+            .iter()
+            .filter(|c| c.starts_with("distribution_changes"))
+            .count()
+    };
+    assert_eq!(records(calls), 1);
+    let calls = memory.calls().len();
+    assert_ok!(versions_page(&state, &fx.base_os, first_screen()).await);
+    assert_eq!(
+        (memory.take_most_in_flight(), records(calls)),
+        (3, 0),
+        "kept while the distribution is unwritten"
+    );
 }
 
 #[tokio::test]
