@@ -39,7 +39,10 @@ async fn a_long_history_is_shown_fifty_versions_a_screen_newest_first() {
     assert_eq!(first.status, 200);
     let first = first.html();
     assert_eq!(numbers_shown(&first), (71..=120).rev().collect::<Vec<_>>());
-    let pager = &select(&first, "nav.pager")[0];
+    let pagers = select(&first, "nav.pager");
+    assert_eq!(pagers.len(), 2, "above and below the table");
+    assert_eq!(pagers[0].html(), pagers[1].html());
+    let pager = &pagers[0];
     assert_eq!(attr(pager, "data-screens"), "3");
     assert!(
         text(pager).contains("Versions 1\u{2013}50 of 121"),
@@ -52,6 +55,16 @@ async fn a_long_history_is_shown_fifty_versions_a_screen_newest_first() {
         "70",
         "the last row of a screen still links to the version before it"
     );
+
+    let short = app
+        .get(&format!("/repos/{}/versions", app.fixture.base_os))
+        .await
+        .html();
+    assert!(
+        select(&short, "nav.pager").is_empty(),
+        "one screen: no pager"
+    );
+    assert_eq!(text(&select(&short, ".pager-total")[0]), "5 versions");
 
     let older = app
         .get(&format!("/repos/{id}/versions?page=2"))

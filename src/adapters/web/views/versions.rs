@@ -67,8 +67,9 @@ fn setting_text(name: &str, v: &RepoVerification, ok: bool) -> String {
     }
 }
 
-/// The list of versions: production's version, one screen of the table and the pager.
-/// With `oob`, it replaces the page's list out-of-band (after a deploy).
+/// The list of versions: production's version, one screen of the table between two pagers
+/// (the one above only when there are several screens). With `oob`, it replaces the page's
+/// list out-of-band (after a deploy).
 pub fn version_list(data: &VersionsPage, oob: bool) -> Markup {
     html! {
         div id="version-list" hx-swap-oob=[oob.then_some("true")] {
@@ -77,6 +78,7 @@ pub fn version_list(data: &VersionsPage, oob: bool) -> Markup {
             }
             @if data.error.is_none() {
                 (production_line(data))
+                @if has_screens(data) { (pager(data)) }
                 @if data.screen.is_past(data.total) {
                     (notice("warn", Some("past-end"), html! {
                         "There is no screen " (data.screen.index().saturating_add(1)) " of versions: this repository has "
@@ -121,7 +123,13 @@ fn production_line(data: &VersionsPage) -> Markup {
     }
 }
 
-/// Screens of versions: newer, where this one is, older.
+/// Whether the versions take more than one screen (or this one is not the first).
+fn has_screens(data: &VersionsPage) -> bool {
+    data.screen.last_index(data.total) > 0 || data.screen.index() > 0
+}
+
+/// Screens of versions: newer, where this one is, older; the number of versions when they
+/// fit on one screen.
 fn pager(data: &VersionsPage) -> Markup {
     let index = data.screen.index();
     let last = data.screen.last_index(data.total);
@@ -132,7 +140,7 @@ fn pager(data: &VersionsPage) -> Markup {
         .saturating_add(data.versions.len() as u64);
     let href = |i: u64| format!("/repos/{}/versions?page={i}", data.uuid);
     html! {
-        @if last > 0 || index > 0 {
+        @if has_screens(data) {
             nav.pager aria-label="Screens of versions" data-screen=(index) data-screens=(last + 1) {
                 @if index > 0 { a.ghost href=(href(index.min(last + 1) - 1)) rel="prev" { "\u{2190} Newer" } }
                 span.muted {
