@@ -4,23 +4,9 @@
 use repo_console::adapters::memory::{demo_pulp, Fault, MemoryOptions, Op};
 use repo_console::domain::RepoVerification;
 
-use crate::acme::{add_acme, ACME};
+use crate::acme::{add_acme, ACME, NET_PACKAGE_CHANGES};
 use crate::helpers::*;
-use crate::web::select_in;
-
-/// (data-change, data-package, text) of every package change in the page, in order.
-fn package_changes(html: &scraper::Html) -> Vec<(String, String, String)> {
-    select(html, "[data-change]")
-        .iter()
-        .map(|e| {
-            (
-                attr(e, "data-change").to_owned(),
-                attr(e, "data-package").to_owned(),
-                text(e),
-            )
-        })
-        .collect()
-}
+use crate::web::{change_kinds, package_changes, select_in};
 
 fn advisories(html: &scraper::Html, change: &str) -> Vec<(String, String)> {
     select(html, &format!("[data-advisory-change={change}]"))
@@ -44,21 +30,7 @@ async fn the_confirm_step_shows_the_net_package_diff_security_first_with_evrs() 
     assert_eq!(reply.status, 200, "{}", reply.body);
     let html = reply.html();
     let changes = package_changes(&html);
-    let kinds: Vec<(&str, &str)> = changes
-        .iter()
-        .map(|(k, p, _)| (k.as_str(), p.as_str()))
-        .collect();
-    assert_eq!(
-        kinds,
-        [
-            ("removed", "acme-b"),
-            ("upgraded", "acme-c"),
-            ("added", "acme-a"),
-            ("downgraded", "acme-d"),
-        ],
-        "security-relevant first (named by a security advisory added or dropped), then by name; \
-         acme-e (removed in v3, back in v4) and acme-f (unchanged) are no change"
-    );
+    assert_eq!(change_kinds(&changes), NET_PACKAGE_CHANGES);
     assert!(changes[1].2.contains("acme-c") && changes[1].2.contains("1-1 \u{2192} 2-1"));
     assert!(
         changes[3].2.contains("2-1 \u{2192} 1-1"),
@@ -187,19 +159,15 @@ async fn the_compare_page_shows_any_two_versions_both_ways() {
         .await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     let html = reply.html();
-    let kinds: Vec<(String, String)> = package_changes(&html)
-        .into_iter()
-        .map(|(k, p, _)| (k, p))
-        .collect();
-    let expected = [
-        ("added", "acme-b"),
-        ("downgraded", "acme-c"),
-        ("removed", "acme-a"),
-        ("upgraded", "acme-d"),
-    ];
+    let changes = package_changes(&html);
     assert_eq!(
-        kinds,
-        expected.map(|(k, p)| (k.to_owned(), p.to_owned())),
+        change_kinds(&changes),
+        [
+            ("added", "acme-b"),
+            ("downgraded", "acme-c"),
+            ("removed", "acme-a"),
+            ("upgraded", "acme-d"),
+        ],
         "the reverse diff"
     );
     assert_eq!(advisories(&html, "dropped").len(), 3);

@@ -11,6 +11,17 @@ use repo_console::domain::{Advisory, AdvisoryType, RepoId, RepoVerification, Ver
 
 pub const ACME: &str = "acme";
 
+/// The net package changes the confirm step shows from production (v2) to v5, as (kind,
+/// name), in order: security-relevant first (named by a security advisory added or
+/// dropped), then by name. acme-e (removed in v3, back in v4) and acme-f (unchanged) are no
+/// change.
+pub const NET_PACKAGE_CHANGES: [(&str, &str); 4] = [
+    ("removed", "acme-b"),
+    ("upgraded", "acme-c"),
+    ("added", "acme-a"),
+    ("downgraded", "acme-d"),
+];
+
 fn advisory(id: &str, kind: &str, severity: Option<&str>, package: &str) -> Advisory {
     Advisory {
         id: id.to_owned(),

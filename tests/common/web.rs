@@ -108,6 +108,28 @@ pub fn enc(text: &str) -> String {
     out
 }
 
+/// The confirm step's package changes: (`data-change`, `data-package`, text) of each.
+pub fn package_changes(html: &Html) -> Vec<(String, String, String)> {
+    select(html, "[data-change]")
+        .iter()
+        .map(|e| {
+            (
+                attr(e, "data-change").to_owned(),
+                attr(e, "data-package").to_owned(),
+                text(e),
+            )
+        })
+        .collect()
+}
+
+/// The (kind, name) of each package change of the confirm step.
+pub fn change_kinds(changes: &[(String, String, String)]) -> Vec<(&str, &str)> {
+    changes
+        .iter()
+        .map(|(k, p, _)| (k.as_str(), p.as_str()))
+        .collect()
+}
+
 pub fn select<'a>(html: &'a Html, css: &str) -> Vec<ElementRef<'a>> {
     html.select(&Selector::parse(css).expect("a selector"))
         .collect()

@@ -13,9 +13,11 @@ use repo_console::domain::{
 use repo_console::ports::{ContentCatalog, RepositoryManager};
 use serde_json::Value;
 
-use super::console::{attr, select, spawn_console, text, Counting, CountingProxy};
+use super::console::{
+    attr, change_kinds, package_changes, select, spawn_console, text, Counting, CountingProxy,
+};
 use super::support::{pulp_or_skip, repo_named};
-use crate::acme::add_acme;
+use crate::acme::{add_acme, NET_PACKAGE_CHANGES};
 
 /// rc-changes' settings as seed.sh makes them (no metadata signing service).
 fn seeded_settings() -> RepoVerification {
@@ -194,29 +196,8 @@ async fn the_confirm_step_shows_the_diff_in_at_most_twelve_requests_then_from_th
         "only the fields shown are asked: {requests:?}"
     );
     let html = reply.html();
-    let changes: Vec<(String, String, String)> = select(&html, "[data-change]")
-        .iter()
-        .map(|e| {
-            (
-                attr(e, "data-change").into(),
-                attr(e, "data-package").into(),
-                text(e),
-            )
-        })
-        .collect();
-    let kinds: Vec<(&str, &str)> = changes
-        .iter()
-        .map(|(k, p, _)| (k.as_str(), p.as_str()))
-        .collect();
-    assert_eq!(
-        kinds,
-        [
-            ("removed", "acme-b"),
-            ("upgraded", "acme-c"),
-            ("added", "acme-a"),
-            ("downgraded", "acme-d")
-        ]
-    );
+    let changes = package_changes(&html);
+    assert_eq!(change_kinds(&changes), NET_PACKAGE_CHANGES);
     assert!(
         changes[1].2.contains("1-1 \u{2192} 2-1"),
         "{}",

@@ -24,7 +24,9 @@ use repo_console::ports::{
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-pub use crate::web::{attr, enc, select, select_in, text, Reply, WebClient};
+pub use crate::web::{
+    attr, change_kinds, enc, package_changes, select, select_in, text, Reply, WebClient,
+};
 
 /// The console served on 127.0.0.1:0, with a JSON Lines audit file in a temporary directory.
 pub struct Console {
