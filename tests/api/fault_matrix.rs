@@ -86,11 +86,7 @@ async fn run_with(arm: impl FnOnce(&FaultyPulp)) -> Run {
     let outcome = deploy(&state, &fx.base_os, &request, &Operator::placeholder()).await;
     tokio::time::sleep(SLOW).await;
     memory.settle_tasks();
-    let dist = memory.distribution("base-os-prod").unwrap();
-    let live_after = dist
-        .publication
-        .and_then(|p| memory.publication_version(&p))
-        .map(|n| n.get());
+    let live_after = memory.serving_version("base-os-prod").map(|n| n.get());
     let audit = std::fs::read_to_string(&audit_path)
         .unwrap_or_default()
         .lines()

@@ -283,9 +283,6 @@ impl TestApp {
     }
 
     pub fn production_version(&self, distribution: &str) -> Option<u64> {
-        let dist = self.memory.distribution(distribution)?;
-        self.memory
-            .publication_version(dist.publication.as_ref()?)
-            .map(|n| n.get())
+        self.memory.serving_version(distribution).map(|n| n.get())
     }
 }

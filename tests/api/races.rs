@@ -121,13 +121,7 @@ async fn production_moved_by_someone_else_during_the_deploy_is_not_overwritten()
     );
     assert_eq!(production_changed, ProductionChanged::No);
     assert_eq!(
-        memory.publication_version(
-            &memory
-                .distribution("base-os-prod")
-                .unwrap()
-                .publication
-                .unwrap()
-        ),
+        memory.serving_version("base-os-prod"),
         Some(VersionNumber::new(1))
     );
 }

@@ -141,14 +141,8 @@ async fn a_lock_that_cannot_be_taken_stops_the_deploy_before_anything_changes() 
     };
     assert!(error.to_string().contains("connection refused"));
     assert_eq!(audit_lines(&s), 0);
-    let live = s
-        .memory
-        .distribution("base-os-prod")
-        .unwrap()
-        .publication
-        .unwrap();
     assert_eq!(
-        s.memory.publication_version(&live),
+        s.memory.serving_version("base-os-prod"),
         Some(VersionNumber::new(2))
     );
 }

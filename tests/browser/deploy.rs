@@ -99,13 +99,9 @@ pub async fn deploy_with_keyboard(b: &Browser, app: &App) {
         AuditOutcome::Deployed,
         "the last audit record says deployed"
     );
-    let dist = app
-        .memory
-        .distribution("rhel9-baseos-prod")
-        .expect("production distribution");
     let served = app
         .memory
-        .publication_version(dist.publication.as_ref().expect("a publication"))
+        .serving_version("rhel9-baseos-prod")
         .map(|v| v.get());
     assert_eq!(served, Some(5), "upstream production serves v5");
     for theme in ["light", "dark"] {

@@ -68,9 +68,7 @@ pub async fn rollback_from_history(b: &Browser, app: &App) {
     .await;
     let serving = app
         .memory
-        .distribution("rhel9-baseos-prod")
-        .and_then(|d| d.publication)
-        .and_then(|p| app.memory.publication_version(&p))
+        .serving_version("rhel9-baseos-prod")
         .map(|n| n.get().to_string());
     assert_eq!(
         serving.as_deref(),

@@ -240,6 +240,12 @@ impl InMemoryPulp {
             .and_then(|p| p.repository_version.number())
     }
 
+    /// The version the distribution named `name` serves now, when it serves a publication.
+    pub fn serving_version(&self, name: &str) -> Option<VersionNumber> {
+        let publication = self.distribution(name)?.publication?;
+        self.publication_version(&publication)
+    }
+
     /// Gives a repository a remote whose synchronizations follow `script`.
     pub fn add_remote(&self, id: &RepoId, script: SyncScript) -> RemoteHref {
         let mut state = self.lock();
