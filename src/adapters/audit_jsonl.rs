@@ -115,33 +115,19 @@ impl AuditSink for JsonlAuditSink {
         self.blocking(|path| open_for_append(&path).map(drop)).await
     }
 
-    /// Reads the file backwards from its end (see [`super::audit_tail`]); lines that do not
-    /// parse as records are skipped.
+    /// [`Self::recent_of`] this one repository.
     async fn recent(
         &self,
         repo: &RepoId,
         limit: usize,
     ) -> Result<Vec<DeployRecord>, AuditReadError> {
-        let about = LinesAbout::new(std::slice::from_ref(repo));
-        let path = self.path.clone();
-        let read = tokio::task::spawn_blocking(move || {
-            newest_lines(&path, limit, |line| {
-                about.repository(line)?;
-                serde_json::from_slice(line).ok()
-            })
-        })
-        .await;
-        let failed = |reason: String| AuditReadError::Failed {
-            target: self.target(),
-            reason,
-        };
-        read.map_err(|e| failed(e.to_string()))?
-            .map_err(|e| failed(e.to_string()))
+        let mut of = self.recent_of(std::slice::from_ref(repo), limit).await?;
+        Ok(of.remove(repo).unwrap_or_default())
     }
 
-    /// One backward read of the file for all of them: each repository keeps its newest
-    /// `limit` records (the same as [`Self::recent`] of each), the scan stops once every one
-    /// has them.
+    /// One backward read of the file from its end (see [`super::audit_tail`]) for all of
+    /// them: each repository keeps its newest `limit` records, the scan stops once every one
+    /// has them. Lines that do not parse as records are skipped.
     async fn recent_of(
         &self,
         repos: &[RepoId],
@@ -151,11 +137,10 @@ impl AuditSink for JsonlAuditSink {
         let path = self.path.clone();
         let total = limit.saturating_mul(repos.len());
         let read = tokio::task::spawn_blocking(move || {
-            let kept: std::cell::RefCell<HashMap<RepoId, usize>> = Default::default();
+            let mut kept: HashMap<RepoId, usize> = HashMap::new();
             newest_lines(&path, total, |line| {
                 let repo = about.repository(line)?;
                 let record: DeployRecord = serde_json::from_slice(line).ok()?;
-                let mut kept = kept.borrow_mut();
                 let count = kept.entry(repo.clone()).or_default();
                 (*count < limit).then(|| {
                     *count += 1;

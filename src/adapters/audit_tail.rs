@@ -16,7 +16,7 @@ pub const MAX_SCAN_BYTES: u64 = 8 * 1024 * 1024;
 pub fn newest_lines<T>(
     path: &Path,
     limit: usize,
-    keep: impl Fn(&[u8]) -> Option<T>,
+    mut keep: impl FnMut(&[u8]) -> Option<T>,
 ) -> std::io::Result<Vec<T>> {
     let mut file = match File::open(path) {
         Ok(file) => file,
