@@ -80,9 +80,9 @@ pub async fn production_facts(
 /// repository, production, and the two versions the plan compares. Both versions are read
 /// in one call with the repository: the target, and the version production served when last
 /// seen (a hint); when production turns out to serve another, that one is read once
-/// production is known. Versions never change, so the hint costs nothing in freshness. A
-/// constant number of calls, whatever the number of versions. Fails when any part could not
-/// be read.
+/// production is known. Versions never change, so the hint costs nothing in freshness;
+/// production as read is remembered for the next. A constant number of calls, whatever the
+/// number of versions. Fails when any part could not be read.
 pub async fn deploy_facts(
     state: &AppState,
     upstream: &dyn RepositoryManager,

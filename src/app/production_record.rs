@@ -53,10 +53,7 @@ impl ProductionRecord {
         let changes = match production {
             Some(production) if has_baseline(&audit) => {
                 let seen = state.seen_production.get(id);
-                match seen.and_then(|s| s.record_of(production)) {
-                    Some(kept) => Ok(kept),
-                    None => read_after(state, id, production).await,
-                }
+                kept_or_read(state, id, seen.as_ref(), production).await
             }
             _ => Ok(Vec::new()),
         };
@@ -127,10 +124,7 @@ impl EarlyRecord {
         state.seen_production.saw(id, production, serving);
         let changes = match (self.early, production) {
             (Early::NotNeeded, _) | (_, None) => Ok(Vec::new()),
-            (Early::Kept(seen), Some(now)) => match seen.record_of(now) {
-                Some(kept) => Ok(kept),
-                None => read_after(state, id, now).await,
-            },
+            (Early::Kept(seen), Some(now)) => kept_or_read(state, id, Some(&seen), now).await,
             (
                 Early::Read {
                     distribution,
@@ -157,6 +151,19 @@ fn has_baseline(audit: &Audit) -> bool {
     audit
         .as_deref()
         .is_ok_and(|records| drift_baseline(records).is_some())
+}
+
+/// The record kept of `production` (as read now) while it is still whole, else read now.
+async fn kept_or_read(
+    state: &AppState,
+    id: &RepoId,
+    seen: Option<&Seen>,
+    production: &Distribution,
+) -> Changes {
+    match seen.and_then(|s| s.record_of(production)) {
+        Some(kept) => Ok(kept),
+        None => read_after(state, id, production).await,
+    }
 }
 
 /// Upstream's record of `production`, read now that production was read (so it is kept
