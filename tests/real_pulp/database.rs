@@ -85,11 +85,19 @@ impl TestDatabase {
     }
 }
 
-impl Drop for TestDatabase {
-    fn drop(&mut self) {
+impl TestDatabase {
+    /// Drops the database now, ending its connections: to the console, an audit store that is
+    /// gone.
+    pub fn drop_now(&self) {
         self.admin(&format!(
             "DROP DATABASE IF EXISTS {} WITH (FORCE)",
             self.name
         ));
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        self.drop_now();
     }
 }

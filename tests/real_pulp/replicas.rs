@@ -266,3 +266,31 @@ async fn a_replica_killed_mid_deploy_releases_the_lock() {
         "A's started line is kept: {started}"
     );
 }
+
+#[tokio::test]
+async fn readyz_answers_503_naming_the_audit_store_when_its_database_is_gone() {
+    let Some(pulp) = pulp_or_skip("readyz with the postgres sink") else {
+        return;
+    };
+    let Some(db) = database_or_skip("readyz with the postgres sink") else {
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    let console = replica(&pulp, &db, "rc-readyz-unused", home.path());
+    let client = WebClient {
+        address: console.address.clone(),
+    };
+    let ready = client.get("/readyz").await;
+    assert_eq!(ready.status, 200, "{}", ready.body);
+
+    db.drop_now();
+    let down = client.get("/readyz").await;
+    assert_eq!(down.status, 503, "{}", down.body);
+    assert!(
+        down.body.contains("audit store") && down.body.contains("postgres://"),
+        "names the audit store and where it is: {}",
+        down.body
+    );
+    assert!(!down.body.contains("Pulp:"), "Pulp still answers: {}", down.body);
+    assert_eq!(client.get("/healthz").await.status, 200, "the process lives");
+}

@@ -6,18 +6,28 @@ use crate::ports::PageRequest;
 
 use super::super::status;
 
-/// GET /readyz: 200 when Pulp answers an authenticated request, else 503 with the reason.
+/// GET /readyz: 200 when everything a deploy needs answers now: Pulp (an authenticated
+/// request) and the audit store (a record could be written: the file, or the PostgreSQL
+/// database of replicas). Otherwise 503 naming each part that is down and why. Both are
+/// asked at once.
 pub async fn ready(State(state): State<AppState>) -> (StatusCode, String) {
-    match state
-        .manager
-        .list_repos(PageRequest {
-            offset: 0,
-            limit: 1,
-        })
-        .await
-    {
-        Ok(_) => (StatusCode::OK, "ready\n".into()),
-        Err(error) => (status::NOT_READY, format!("not ready: {error}\n")),
+    let pulp = state.manager.list_repos(PageRequest {
+        offset: 0,
+        limit: 1,
+    });
+    let audit = state.audit.check_writable();
+    let (pulp, audit) = tokio::join!(pulp, audit);
+    let down: Vec<String> = [
+        pulp.err().map(|error| format!("Pulp: {error}")),
+        audit.err().map(|error| format!("audit store: {error}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if down.is_empty() {
+        (StatusCode::OK, "ready\n".into())
+    } else {
+        (status::NOT_READY, format!("not ready: {}\n", down.join("; ")))
     }
 }
 
