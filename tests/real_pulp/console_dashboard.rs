@@ -1,5 +1,5 @@
 //! Issue 4: the dashboard and real synchronizations through the console, against the real
-//! Pulp; the number of upstream requests a dashboard page costs; page timings.
+//! Pulp; the number of upstream requests a dashboard page costs (the pages' timings: `cargo bench --bench scale`).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -8,9 +8,7 @@ use repo_console::adapters::pulp::{PulpClient, PulpSettings};
 use repo_console::domain::RepoId;
 use scraper::Html;
 
-use super::console::{
-    attr, median_ms, select, spawn_console, text, Console, Counting, CountingProxy, Reply,
-};
+use super::console::{attr, select, spawn_console, text, Console, Counting, CountingProxy};
 use super::support::{exclusive, pulp_or_skip, TestPulp};
 
 /// (data-sync-state, text, title of the state's span) of a sync cell fragment or page row.
@@ -256,32 +254,4 @@ async fn a_dashboard_page_costs_a_bounded_number_of_upstream_requests() {
             "{requests:?}"
         );
     }
-}
-
-async fn median_of_10(console: &Console, path: &str) -> (f64, Reply) {
-    let warm = console.get(path).await;
-    assert_eq!(warm.status, 200);
-    let mut runs = Vec::new();
-    for _ in 0..10 {
-        let started = Instant::now();
-        let reply = console.get(path).await;
-        runs.push(started.elapsed());
-        assert_eq!(reply.status, 200);
-    }
-    (median_ms(runs), warm)
-}
-
-#[tokio::test]
-async fn timings_of_the_versions_page_and_the_dashboard() {
-    let Some(pulp) = pulp_or_skip("page timings") else {
-        return;
-    };
-    let id = pulp.repo_id("rc-verified");
-    let console = spawn_console(Arc::new(pulp.client()), 25).await;
-    let (versions, page) = median_of_10(&console, &format!("/repos/{id}/versions")).await;
-    let (dashboard, board) = median_of_10(&console, "/").await;
-    let rows = select(&board.html(), "tr[data-repo]").len();
-    let versions_rows = select(&page.html(), "tr[data-version]").len();
-    println!("TIMING versions page (rc-verified, {versions_rows} versions): median of 10 = {versions:.1} ms");
-    println!("TIMING dashboard ({rows} repositories): median of 10 = {dashboard:.1} ms");
 }

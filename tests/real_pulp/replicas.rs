@@ -291,6 +291,14 @@ async fn readyz_answers_503_naming_the_audit_store_when_its_database_is_gone() {
         "names the audit store and where it is: {}",
         down.body
     );
-    assert!(!down.body.contains("Pulp:"), "Pulp still answers: {}", down.body);
-    assert_eq!(client.get("/healthz").await.status, 200, "the process lives");
+    assert!(
+        !down.body.contains("Pulp:"),
+        "Pulp still answers: {}",
+        down.body
+    );
+    assert_eq!(
+        client.get("/healthz").await.status,
+        200,
+        "the process lives"
+    );
 }
