@@ -3,7 +3,8 @@
 #   1. installs what the tests need and is missing (Rust build deps, Chromium + ChromeDriver,
 #      PostgreSQL binaries, a Pulp 3 virtualenv: scripts/pulp/install.sh);
 #   2. starts a real Pulp 3 on free 127.0.0.1 ports and seeds it (scripts/pulp/up.sh);
-#   3. runs every test target (unit, HTTP, real-Pulp, browser) with cargo test;
+#   3. runs every test target (unit, HTTP, real-Pulp, browser) with cargo test, and checks that
+#      the benchmarks compile (they run with cargo bench, not here);
 #   4. stops the Pulp it started (only the processes it started, by PID).
 # With CI=true a missing Pulp or browser fails the tests instead of skipping them.
 set -euo pipefail
@@ -17,6 +18,11 @@ command -v chromium >/dev/null || need_apt+=(chromium)
 command -v chromedriver >/dev/null || need_apt+=(chromium-driver)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || need_apt+=(postgresql-15)
 command -v cc >/dev/null || need_apt+=(build-essential)
+# The reverse-proxy test runs Debian's nginx in front of the console; the unit test, systemd-analyze.
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null || need_apt+=(nginx)
+command -v systemd-analyze >/dev/null || need_apt+=(systemd)
+command -v openssl >/dev/null || need_apt+=(openssl)
+command -v curl >/dev/null || need_apt+=(curl)
 if [ "${#need_apt[@]}" -gt 0 ]; then
   log "installing Debian packages: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
@@ -44,6 +50,10 @@ fi
 stop_pulp() { if [ "$started_pulp" = 1 ] && [ "${REPO_CONSOLE_KEEP_PULP:-0}" != 1 ]; then "$root/scripts/pulp/stop.sh" || true; fi; }
 trap stop_pulp EXIT
 
-log "cargo test (all targets)"
-cargo test --all-targets --no-fail-fast "$@"
+log "cargo test (library, binary and test targets)"
+cargo test --lib --bins --tests --no-fail-fast "$@"
+# The benchmarks print figures (cargo bench); here they are only kept compiling, with the
+# test profile's artifacts already built above.
+log "cargo test --benches --no-run (the benchmarks still compile)"
+cargo test --benches --no-run
 log "done"

@@ -50,10 +50,9 @@ impl Browser {
             "goog:loggingPrefs": { "browser": "ALL" },
         }))
         .expect("capabilities are a JSON object");
-        // fantoccini's TLS stack needs a process-wide provider (the console uses ring).
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = ClientBuilder::rustls()
-            .expect("rustls client")
+        // ChromeDriver listens on 127.0.0.1 over plain HTTP: no TLS stack in the client.
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let client = ClientBuilder::new(connector)
             .capabilities(caps)
             .connect(&driver.url)
             .await
