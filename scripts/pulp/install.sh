@@ -15,6 +15,8 @@ for cmd in "${!wanted[@]}"; do
   command -v "$cmd" >/dev/null 2>&1 || missing+=("${wanted[$cmd]}")
 done
 [[ -x "$PG_BIN/initdb" ]] || missing+=(postgresql-15)
+# Debian's python3 makes virtualenvs only with python3-venv (ensurepip) installed.
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 if ((${#missing[@]})); then
   log "installing Debian packages: ${missing[*]}"
   ((EUID == 0)) || die "need root to apt-get install ${missing[*]}"
