@@ -1,0 +1,534 @@
+//! The shape of the house, read from the source as text: which file of `src/` imports which.
+//!
+//! - no import circle: no file imports a file that imports it back, directly or around a loop;
+//! - the domain is pure: no async runtime, web framework, HTTP or database crate;
+//! - adapters do not lean on each other: the in-memory Pulp, the real Pulp client, the
+//!   PostgreSQL store and the web adapter import none of the others.
+//!
+//! An import is any `crate::`, `super::` or `self::` path in a file (its `use` lines, braces
+//! expanded, and paths written inline), resolved to the file that defines the name: a name a
+//! `mod.rs` re-exports (`pub use child::Name`) is followed to `child`. Test modules
+//! (`#[cfg(test)] mod … { … }` and `*_tests.rs` files) are left out: they may reach anywhere.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// A module path from the crate root: `["adapters", "web", "errors"]`.
+type ModPath = Vec<String>;
+
+struct SourceFile {
+    path: PathBuf,
+    module: ModPath,
+    /// The source without comments and test modules.
+    code: String,
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// The source without `//` and `/* */` comments, string literals emptied.
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            i += 2;
+            while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
+                i += 1;
+            }
+            i += 2;
+        } else if c == '"' {
+            out.push('"');
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            out.push('"');
+            i += 1;
+        } else if c == '\'' && next.is_some_and(|n| n != '\\') && chars.get(i + 2) == Some(&'\'') {
+            i += 3; // a char literal such as '"'
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `code` without `#[cfg(test)] mod name { … }` blocks.
+fn strip_test_modules(code: &str) -> String {
+    let mut out = String::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + "#[cfg(test)]".len()..];
+        let trimmed = after.trim_start();
+        let is_inline_mod = trimmed.starts_with("mod ")
+            && trimmed
+                .find(['{', ';'])
+                .is_some_and(|end| trimmed.as_bytes()[end] == b'{');
+        if !is_inline_mod {
+            rest = after;
+            continue;
+        }
+        let open = after.find('{').unwrap();
+        let mut depth = 0;
+        let mut end = after.len();
+        for (i, c) in after[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn read_sources(src: &Path) -> Vec<SourceFile> {
+    let mut files = Vec::new();
+    let mut dirs = vec![src.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            let name = path.file_name().unwrap().to_str().unwrap();
+            if !name.ends_with(".rs") || name.ends_with("_tests.rs") || path == src.join("main.rs")
+            {
+                continue;
+            }
+            let relative = path.strip_prefix(src).unwrap().with_extension("");
+            let mut module: ModPath = relative
+                .components()
+                .map(|c| c.as_os_str().to_str().unwrap().to_owned())
+                .collect();
+            if matches!(module.last().map(String::as_str), Some("mod" | "lib")) {
+                module.pop();
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = strip_test_modules(&strip_comments(&text));
+            files.push(SourceFile { path, module, code });
+        }
+    }
+    files
+}
+
+/// Every path of a `use` tree, braces expanded: `a::{b, c::{d, e}}` gives `a::b`, `a::c::d`, `a::c::e`.
+fn expand_use(tree: &str) -> Vec<String> {
+    // Aliases dropped (`Z as W` names Z), then whitespace.
+    let mut words = Vec::new();
+    let mut tokens = tree.split_whitespace();
+    while let Some(token) = tokens.next() {
+        if token == "as" {
+            let alias = tokens.next().unwrap_or("");
+            words.extend(alias.find([',', '}']).map(|at| &alias[at..]));
+        } else {
+            words.push(token);
+        }
+    }
+    let tree: String = words.concat();
+    let Some(open) = tree.find('{') else {
+        return vec![tree.trim_end_matches("::").to_owned()];
+    };
+    let prefix = &tree[..open];
+    let inner = &tree[open + 1..tree.rfind('}').unwrap()];
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .flat_map(expand_use)
+        .map(|p| {
+            if p == "self" {
+                prefix.trim_end_matches("::").to_owned()
+            } else {
+                format!("{prefix}{p}")
+            }
+        })
+        .collect()
+}
+
+/// The paths a file names: its `use` trees expanded, and `crate::`/`super::`/`self::` paths inline.
+fn named_paths(code: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    let mut rest = code;
+    // `use` items (possibly `pub use`, over several lines).
+    while let Some(at) = rest.find("use ") {
+        let boundary = at == 0 || !is_ident_char(rest[..at].chars().last().unwrap());
+        let after = &rest[at + 4..];
+        if boundary {
+            if let Some(end) = after.find(';') {
+                let tree = &after[..end];
+                let first = tree.trim_start();
+                if first.starts_with("crate::")
+                    || first.starts_with("super::")
+                    || first.starts_with("self::")
+                {
+                    paths.extend(expand_use(tree));
+                }
+            }
+        }
+        rest = after;
+    }
+    // Inline paths.
+    for root in ["crate::", "super::", "self::"] {
+        let mut from = 0;
+        while let Some(found) = code[from..].find(root) {
+            let at = from + found;
+            from = at + root.len();
+            if at > 0 && is_ident_char(code[..at].chars().last().unwrap()) {
+                continue;
+            }
+            let path: String = code[at..]
+                .chars()
+                .take_while(|&c| is_ident_char(c) || c == ':')
+                .collect();
+            paths.push(path.trim_end_matches(':').to_owned());
+        }
+    }
+    paths
+}
+
+/// `path` as an absolute module path, seen from `module` (the file's own module).
+fn absolute(path: &str, module: &ModPath, is_mod_file: bool) -> ModPath {
+    let mut segments = path.split("::").filter(|s| !s.is_empty()).peekable();
+    // `super` in a.rs or a/mod.rs both mean a's parent.
+    let _ = is_mod_file;
+    let mut at: ModPath = match segments.peek().copied() {
+        Some("crate") => {
+            segments.next();
+            Vec::new()
+        }
+        _ => module.clone(),
+    };
+    for segment in segments {
+        match segment {
+            "self" => {}
+            "super" => {
+                at.pop();
+            }
+            other => at.push(other.to_owned()),
+        }
+    }
+    at
+}
+
+struct House {
+    files: Vec<SourceFile>,
+    by_module: BTreeMap<ModPath, usize>,
+}
+
+impl House {
+    /// The file that defines what `target` names: its longest module prefix, following the
+    /// re-exports of that module (`pub use child::Name` / `pub use child::*`) one level at a time.
+    fn resolve(&self, target: &ModPath, depth: usize) -> Option<usize> {
+        let (len, &file) = (1..=target.len())
+            .rev()
+            .find_map(|n| self.by_module.get(&target[..n]).map(|f| (n, f)))?;
+        let Some(name) = target.get(len) else {
+            return Some(file);
+        };
+        if depth > 8 {
+            return Some(file);
+        }
+        let source = &self.files[file];
+        for exported in named_paths_of_pub_use(&source.code) {
+            let absolute_export = absolute(&exported, &source.module, true);
+            let last = absolute_export.last().map(String::as_str);
+            let mut rest = target[len + 1..].to_vec();
+            if last == Some(name.as_str()) {
+                let mut through = absolute_export.clone();
+                through.append(&mut rest);
+                if let Some(found) = self.resolve(&through, depth + 1) {
+                    if found != file {
+                        return Some(found);
+                    }
+                }
+            } else if last == Some("*") {
+                let mut through = absolute_export[..absolute_export.len() - 1].to_vec();
+                through.push(name.clone());
+                through.append(&mut rest);
+                let defines = self.resolve(&through, depth + 1);
+                if let Some(found) = defines.filter(|&f| f != file) {
+                    if self.files[found].code.contains(&format!(" {name}")) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        Some(file)
+    }
+
+    fn imports(&self) -> BTreeMap<usize, BTreeSet<usize>> {
+        let mut edges: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+        for (i, file) in self.files.iter().enumerate() {
+            let is_mod = file.path.ends_with("mod.rs") || file.path.ends_with("lib.rs");
+            for path in named_paths(&file.code) {
+                let target = absolute(&path, &file.module, is_mod);
+                if let Some(j) = self.resolve(&target, 0) {
+                    // A module's own children and the module declaring a file are not imports
+                    // in the sense of a circle's "imports back".
+                    let child_of_i = self.files[j].module.starts_with(&file.module)
+                        && self.files[j].module.len() == file.module.len() + 1
+                        && is_mod;
+                    if j != i && !child_of_i && !is_parent_mod(&self.files[j], file) {
+                        edges.entry(i).or_default().insert(j);
+                    }
+                }
+            }
+        }
+        edges
+    }
+}
+
+/// `parent` is the `mod.rs` that declares `child`.
+fn is_parent_mod(parent: &SourceFile, child: &SourceFile) -> bool {
+    let declares = parent.path.ends_with("mod.rs") || parent.path.ends_with("lib.rs");
+    declares
+        && child.module.len() == parent.module.len() + 1
+        && child.module.starts_with(&parent.module)
+}
+
+/// The paths of a file's `pub use` items (`pub(crate) use` too).
+fn named_paths_of_pub_use(code: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    for (at, _) in code.match_indices("use ") {
+        let before = code[..at].trim_end();
+        if !(before.ends_with("pub") || before.ends_with(')')) {
+            continue;
+        }
+        if let Some(end) = code[at + 4..].find(';') {
+            paths.extend(expand_use(&code[at + 4..at + 4 + end]));
+        }
+    }
+    paths
+}
+
+fn house() -> House {
+    let files = read_sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let by_module = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.module.clone(), i))
+        .collect();
+    House { files, by_module }
+}
+
+/// Every circle, as the files around it (Tarjan's strongly connected components).
+fn circles(edges: &BTreeMap<usize, BTreeSet<usize>>, count: usize) -> Vec<Vec<usize>> {
+    struct Walk<'a> {
+        edges: &'a BTreeMap<usize, BTreeSet<usize>>,
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        on_stack: Vec<bool>,
+        stack: Vec<usize>,
+        next: usize,
+        found: Vec<Vec<usize>>,
+    }
+    impl Walk<'_> {
+        fn visit(&mut self, v: usize) {
+            self.index[v] = Some(self.next);
+            self.low[v] = self.next;
+            self.next += 1;
+            self.stack.push(v);
+            self.on_stack[v] = true;
+            for &w in self.edges.get(&v).into_iter().flatten() {
+                match self.index[w] {
+                    None => {
+                        self.visit(w);
+                        self.low[v] = self.low[v].min(self.low[w]);
+                    }
+                    Some(index) if self.on_stack[w] => self.low[v] = self.low[v].min(index),
+                    _ => {}
+                }
+            }
+            if Some(self.low[v]) == self.index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack[w] = false;
+                    component.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    self.found.push(component);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        edges,
+        index: vec![None; count],
+        low: vec![0; count],
+        on_stack: vec![false; count],
+        stack: Vec::new(),
+        next: 0,
+        found: Vec::new(),
+    };
+    for v in 0..count {
+        if walk.index[v].is_none() {
+            walk.visit(v);
+        }
+    }
+    walk.found
+}
+
+fn shown(house: &House, file: usize) -> String {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"));
+    house.files[file]
+        .path
+        .strip_prefix(src)
+        .unwrap()
+        .display()
+        .to_string()
+}
+
+#[test]
+fn no_file_imports_a_file_that_imports_it_back() {
+    let house = house();
+    let edges = house.imports();
+    let found: Vec<String> = circles(&edges, house.files.len())
+        .into_iter()
+        .map(|circle| {
+            let mut names: Vec<String> = circle.iter().map(|&f| shown(&house, f)).collect();
+            names.sort();
+            format!("  {}", names.join(" <-> "))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "{} import circle(s); move what both need to a module both import:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_domain_uses_no_runtime_framework_or_io_crate() {
+    let house = house();
+    let forbidden = [
+        "tokio",
+        "axum",
+        "hyper",
+        "hyper_util",
+        "sqlx",
+        "maud",
+        "tower",
+        "reqwest",
+    ];
+    let mut found = Vec::new();
+    for file in house
+        .files
+        .iter()
+        .filter(|f| f.module.first().map(String::as_str) == Some("domain"))
+    {
+        for krate in forbidden {
+            let named = file
+                .code
+                .match_indices(&format!("{krate}::"))
+                .any(|(at, _)| at == 0 || !is_ident_char(file.code[..at].chars().last().unwrap()));
+            if named {
+                found.push(format!("{} uses {krate}", file.path.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the domain must stay pure:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn adapters_do_not_lean_on_each_other() {
+    let house = house();
+    let edges = house.imports();
+    let family = |file: usize| -> Option<&str> {
+        let module = &house.files[file].module;
+        (module.first().map(String::as_str) == Some("adapters"))
+            .then(|| module.get(1).map(String::as_str))
+            .flatten()
+            .filter(|name| ["memory", "pulp", "postgres", "web"].contains(name))
+    };
+    let mut found = Vec::new();
+    for (&from, targets) in &edges {
+        for &to in targets {
+            if let (Some(a), Some(b)) = (family(from), family(to)) {
+                if a != b {
+                    found.push(format!("{} -> {}", shown(&house, from), shown(&house, to)));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "an adapter imports another (move what both need to the domain or a port):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_reader_sees_imports_through_re_exports_and_braces() {
+    assert_eq!(
+        expand_use("super::{a::X, b::{Y, Z as W}, self}"),
+        ["super::a::X", "super::b::Y", "super::b::Z", "super"]
+    );
+    let code = strip_test_modules(&strip_comments(
+        "use crate::x::Y; // crate::nope\nfn f() { crate::z::g(); }\n#[cfg(test)]\nmod tests { use crate::t::T; }\n",
+    ));
+    let mut paths = named_paths(&code);
+    paths.sort();
+    paths.dedup();
+    assert_eq!(paths, ["crate::x::Y", "crate::z::g"]);
+    // The house itself: the web adapter's files import the domain through its mod.rs re-exports.
+    let house = house();
+    let edges = house.imports();
+    let web_to_domain = edges.iter().any(|(&from, to)| {
+        house.files[from]
+            .module
+            .starts_with(&["adapters".to_owned(), "web".to_owned()])
+            && to.iter().any(|&t| {
+                house.files[t].module.first().map(String::as_str) == Some("domain")
+                    && !house.files[t].path.ends_with("mod.rs")
+            })
+    });
+    assert!(
+        web_to_domain,
+        "re-exports are followed to the defining file"
+    );
+}
