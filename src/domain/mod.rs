@@ -21,6 +21,7 @@ pub mod repository;
 pub mod retention;
 pub mod screen;
 pub mod sync;
+pub mod task;
 pub mod verification;
 pub mod version;
 pub mod version_diff;
@@ -48,6 +49,7 @@ pub use repository::{Distribution, DistributionRevision, Publication, RepoVersio
 pub use retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};
 pub use screen::{Screen, VERSIONS_PER_SCREEN};
 pub use sync::{short_reason, SyncProgress, SyncState};
+pub use task::{sync_state, ProgressReport, TaskReport, TaskState};
 pub use verification::{Badge, ChecksumType, RepoVerification};
 pub use version::{build_version_views, newest_first, signed, VersionNumber, VersionView};
 pub use version_diff::{ContentDifference, VersionDiff};
