@@ -3,65 +3,18 @@
 //! The server re-checks every precondition, whatever the page showed. Once upstream is
 //! touched, the answer always says whether production changed: no, yes, or unknown.
 
-use crate::domain::TaskHref;
 use crate::domain::{
     AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest, Intent, Operator,
-    ProductionChanged, PublicationHref, Refusal, RepoId,
+    PublicationHref, RepoId, TaskHref,
 };
-use crate::ports::{correlation, AuditError, LockError};
+use crate::ports::{correlation, AuditError};
 
+pub use super::deploy_outcome::{DeployOutcome, DeployStep, NotStarted};
 pub use super::deploy_steps::StepError;
 use super::deploy_steps::{ensure_unmoved, point_production, publish, StepFailure};
 use super::deploy_turn::{checked_plan, replica_turn};
-use super::facts::ReadError;
 pub use super::preview::{preview, Preview, PreviewError};
 use super::state::AppState;
-
-/// Why a deploy did not start: nothing was changed upstream and nothing was audited.
-#[derive(Debug, thiserror::Error)]
-pub enum NotStarted {
-    /// The facts could not be read.
-    #[error(transparent)]
-    Unreadable(#[from] ReadError),
-    /// The audit log cannot take the deploy's lines.
-    #[error("Deploy refused: {0}. Fix the audit log first.")]
-    AuditUnavailable(AuditError),
-    /// The lock shared with the other replicas could not be taken.
-    #[error("Deploy refused: {0}. Check the console's database.")]
-    LockUnavailable(LockError),
-}
-
-/// The step of a deploy that failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DeployStep {
-    Publish,
-    PointDistribution,
-}
-
-/// How a deploy ended.
-#[derive(Debug)]
-pub enum DeployOutcome {
-    /// Production serves the target now. `audit` says whether the outcome line was written.
-    Deployed {
-        plan: Box<DeployPlan>,
-        publication: PublicationHref,
-        audit: Result<(), AuditError>,
-    },
-    /// A precondition failed; nothing was changed upstream and nothing was audited.
-    Refused(Refusal),
-    /// The facts could not be read, or the audit log is not writable: nothing was changed.
-    NotStarted(NotStarted),
-    /// A step failed after the deploy started.
-    Failed {
-        plan: Box<DeployPlan>,
-        step: DeployStep,
-        error: StepError,
-        production_changed: ProductionChanged,
-        /// Pulp's task of the failed step, when Pulp named one: what an operator checks.
-        task: Option<TaskHref>,
-        audit: Result<(), AuditError>,
-    },
-}
 
 /// Deploys `request.target` of repository `id` to its production distribution, on behalf
 /// of `operator`. Deploys of one repository run one at a time in this process. Two audit

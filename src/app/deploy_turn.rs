@@ -4,7 +4,7 @@
 use crate::domain::{check_request, DeployPlan, DeployRequest, RepoId};
 use crate::ports::{DeployTurn, LockError};
 
-use super::deploy::{DeployOutcome, NotStarted};
+use super::deploy_outcome::{DeployOutcome, NotStarted};
 use super::facts::deploy_facts;
 use super::state::AppState;
 

@@ -6,6 +6,7 @@ pub mod dashboard;
 pub mod dashboard_production;
 pub mod deploy;
 mod deploy_lock;
+mod deploy_outcome;
 mod deploy_steps;
 mod deploy_turn;
 pub mod diff_cache;

@@ -102,7 +102,7 @@ mod tests {
     use super::*;
     use crate::domain::href::{DistributionHref, RepoId, VersionHref};
     use crate::domain::repository::{Distribution, RepoVersion, Repository};
-    use crate::domain::version::VersionNumber;
+    use crate::domain::version_number::VersionNumber;
 
     fn plan() -> DeployPlan {
         let id = "01a202de-e818-7629-a483-70ecc3240361";

@@ -10,7 +10,7 @@ use super::change::{ChangeState, DistributionChange};
 use super::deployment::ProductionChanged;
 use super::href::{PublicationHref, TaskHref};
 use super::intent::DeployKind;
-use super::version::VersionNumber;
+use super::version_number::VersionNumber;
 
 /// Where a change of production came from.
 #[derive(Debug, Clone, PartialEq, Eq)]

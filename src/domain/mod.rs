@@ -17,13 +17,16 @@ pub mod operator;
 pub mod package_diff;
 #[cfg(test)]
 mod properties;
+pub mod refusal;
 pub mod repository;
 pub mod retention;
 pub mod screen;
 pub mod sync;
+pub mod task;
 pub mod verification;
 pub mod version;
 pub mod version_diff;
+pub mod version_number;
 pub mod write;
 
 pub use advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
@@ -32,7 +35,7 @@ pub use change::{ChangeState, DistributionChange, WholeRecord};
 pub use deployment::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
     DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged, ProductionState,
-    ProductionTarget, Refusal, SeenLive,
+    ProductionTarget, SeenLive,
 };
 pub use evr::{rpmvercmp, Evr};
 pub use history::{
@@ -44,11 +47,14 @@ pub use href::{
 pub use intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
 pub use operator::{InvalidOperator, Operator};
 pub use package_diff::{count_kinds, diff_packages, ChangeKind, Package, PackageChange};
+pub use refusal::Refusal;
 pub use repository::{Distribution, DistributionRevision, Publication, RepoVersion, Repository};
 pub use retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};
 pub use screen::{Screen, VERSIONS_PER_SCREEN};
 pub use sync::{short_reason, SyncProgress, SyncState};
+pub use task::{sync_state, ProgressReport, TaskReport, TaskState};
 pub use verification::{Badge, ChecksumType, RepoVerification};
-pub use version::{build_version_views, newest_first, signed, VersionNumber, VersionView};
+pub use version::{build_version_views, signed, VersionView};
 pub use version_diff::{ContentDifference, VersionDiff};
+pub use version_number::{newest_first, VersionNumber};
 pub use write::{needs_reread, production_changed, Reread, WriteVerdict};

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::href::{DistributionHref, PublicationHref, RemoteHref, RepoId, VersionHref};
 use super::verification::RepoVerification;
-use super::version::VersionNumber;
+use super::version_number::VersionNumber;
 
 /// An RPM repository.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

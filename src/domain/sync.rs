@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::version::VersionNumber;
+use super::version_number::VersionNumber;
 
 /// Progress of a running synchronization.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -1,45 +1,13 @@
-//! Version numbers and the view of one version that the versions page shows.
+//! The view of one version that the versions page shows.
 
 use std::cmp::Ordering;
-use std::fmt;
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::repository::RepoVersion;
 use super::verification::Badge;
-
-/// A repository version number, as upstream numbers them (0, 1, 2…, with possible gaps).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct VersionNumber(u64);
-
-impl VersionNumber {
-    pub const fn new(n: u64) -> Self {
-        Self(n)
-    }
-
-    pub const fn get(self) -> u64 {
-        self.0
-    }
-
-    /// The label shown to operators: `v<n>`.
-    pub fn label(self) -> String {
-        format!("v{}", self.0)
-    }
-}
-
-impl fmt::Display for VersionNumber {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-/// Newest first; a missing number sorts as 0 (the spec's rule).
-pub fn newest_first(a: Option<VersionNumber>, b: Option<VersionNumber>) -> Ordering {
-    let key = |n: Option<VersionNumber>| n.map_or(0, VersionNumber::get);
-    key(b).cmp(&key(a))
-}
+use super::version_number::{newest_first, VersionNumber};
 
 /// One row of the versions page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

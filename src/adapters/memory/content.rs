@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use super::pulp::InMemoryPulp;
-use super::pulp_state::{bad_request, State, VersionEntry};
+use super::in_memory::InMemoryPulp;
+use super::state::{bad_request, State, VersionEntry};
 use crate::domain::{Advisory, Evr, Package, RepoId, VersionHref, VersionNumber};
 use crate::ports::{ContentCatalog, UpstreamError};
 

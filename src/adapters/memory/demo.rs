@@ -8,7 +8,7 @@ use chrono::{DateTime, Duration as Days, Utc};
 
 use super::content::ContentChange;
 use super::demo_errata::{errata_of, extra_packages, upload_errata};
-use super::pulp::{InMemoryPulp, MemoryOptions, SyncScript};
+use super::in_memory::{InMemoryPulp, MemoryOptions, SyncScript};
 use crate::domain::{ChecksumType, RepoVerification, VersionNumber};
 
 /// The package names the demo draws from.

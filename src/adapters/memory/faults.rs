@@ -10,13 +10,13 @@ use async_trait::async_trait;
 
 use super::fault::{Armed, Arsenal};
 pub use super::fault::{Fault, Op};
-use super::pulp::InMemoryPulp;
-use crate::adapters::pulp::task_report::{TaskReport, TaskState};
-use crate::adapters::pulp::tasks::created_publication;
+use super::in_memory::InMemoryPulp;
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
     RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
 };
+use crate::domain::{TaskReport, TaskState};
+use crate::ports::task_outcome::created_publication;
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 /// An in-memory Pulp with faults. Faults stay until cleared (or their strikes are spent).

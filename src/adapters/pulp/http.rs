@@ -3,7 +3,7 @@
 
 use std::error::Error as StdError;
 use std::fs::File;
-use std::io::{self, BufReader};
+use std::io;
 use std::path::Path;
 use std::sync::{Arc, Once};
 use std::time::Duration;
@@ -18,6 +18,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::CryptoProvider;
+use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme};
 
@@ -203,20 +204,27 @@ fn add_system_roots(roots: &mut RootCertStore) {
     tracing::debug!(added, ignored, "system trust store loaded");
 }
 
+/// Adds every certificate of the PEM bundle at `path` to `roots`; the error names the file
+/// and what is wrong with it.
 fn add_pem_bundle(roots: &mut RootCertStore, path: &Path) -> Result<(), SetupError> {
     let shown = path.display();
-    let file = File::open(path).map_err(|e| SetupError(format!("CA file {shown}: {e}")))?;
+    let file = File::open(path)
+        .map_err(|e| SetupError(format!("CA file {shown} cannot be opened: {e}")))?;
     let mut added = 0;
-    for cert in rustls_pemfile::certs(&mut BufReader::new(file)) {
-        let cert = cert.map_err(|e| SetupError(format!("CA file {shown}: {e}")))?;
-        roots
-            .add(cert)
-            .map_err(|e| SetupError(format!("CA file {shown}: {e}")))?;
+    for cert in CertificateDer::pem_reader_iter(file) {
+        let cert =
+            cert.map_err(|e| SetupError(format!("CA file {shown} is not valid PEM: {e}")))?;
+        roots.add(cert).map_err(|e| {
+            SetupError(format!(
+                "CA file {shown}: certificate {} cannot be used as a CA: {e}",
+                added + 1
+            ))
+        })?;
         added += 1;
     }
     if added == 0 {
         return Err(SetupError(format!(
-            "CA file {shown} holds no PEM certificate"
+            "CA file {shown} holds no PEM certificate (no -----BEGIN CERTIFICATE----- block)"
         )));
     }
     Ok(())

@@ -3,11 +3,10 @@
 //!
 //! One concept per file: `settings` (what to connect to), `http` (transport, TLS,
 //! timeouts), `session` (fast authentication), `errors` (statuses and bodies to
-//! `UpstreamError`), `dto` (Pulp JSON to domain types), `pagination`, `task_report`
-//! (a task as read), `tasks` (waiting for one: what a change came to), `sync_tasks`
-//! (latest syncs), `versions` (a page of versions, or a few by number), `client` (URLs, helpers) and `manager` (the port's methods).
-//! `task_report` and `tasks` are shared with the in-memory Pulp, which follows the same
-//! task protocol.
+//! `UpstreamError`), `dto` (Pulp JSON to domain types, tasks included), `pagination`,
+//! `sync_tasks` (latest syncs), `versions` (a page of versions, or a few by number),
+//! `client` (URLs, helpers) and `manager` (the port's methods). Waiting for a task is the
+//! port's rule ([`crate::ports::task_outcome`]), shared with the in-memory Pulp.
 //! `content` + `content_dto` implement [`crate::ports::ContentCatalog`].
 
 mod client;
@@ -24,8 +23,6 @@ mod publication_batch;
 mod session;
 mod settings;
 mod sync_tasks;
-pub(crate) mod task_report;
-pub(crate) mod tasks;
 #[cfg(test)]
 mod tls_tests;
 mod versions;

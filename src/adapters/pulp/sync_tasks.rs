@@ -10,9 +10,9 @@ use futures::future::try_join_all;
 use super::dto::{PageDto, TaskDto};
 use super::manager::TASK_FIELDS;
 use super::pagination::{next_path, with_query};
-use super::task_report::TaskReport;
 use super::PulpClient;
 use crate::domain::RepoId;
+use crate::domain::TaskReport;
 use crate::ports::UpstreamError;
 
 const SYNC_TASK_NAME: &str = "pulp_rpm.app.tasks.synchronizing.synchronize";

@@ -266,7 +266,12 @@ fn a_missing_or_non_pem_ca_file_fails_setup_and_names_the_file() {
         "-----BEGIN CERTIFICATE-----\naGVsbG8gd29ybGQ=\n-----END CERTIFICATE-----\n",
     )
     .unwrap();
-    for path in [dir.path().join("missing.pem"), text, garbage] {
+    let cases = [
+        (dir.path().join("missing.pem"), "cannot be opened"),
+        (text, "holds no PEM certificate"),
+        (garbage, "cannot be used as a CA"),
+    ];
+    for (path, what_is_wrong) in cases {
         for verify_tls in [true, false] {
             let settings = PulpSettings {
                 ca_file: Some(path.clone()),
@@ -277,6 +282,10 @@ fn a_missing_or_non_pem_ca_file_fails_setup_and_names_the_file() {
                 .expect_err("a bad CA file is refused, verification on or off");
             let shown = path.display().to_string();
             assert!(err.0.contains(&shown), "{shown} not named in: {err}");
+            assert!(
+                err.0.contains(what_is_wrong),
+                "{what_is_wrong:?} not said in: {err}"
+            );
         }
     }
 }

@@ -5,11 +5,11 @@
 use std::future::Future;
 use std::time::Duration;
 
-use super::pulp::InMemoryPulp;
-use super::pulp_state::{bad_request, Effect};
-use crate::adapters::pulp::task_report::TaskReport;
-use crate::adapters::pulp::tasks::{write_outcome, PollPace};
+use super::in_memory::InMemoryPulp;
+use super::state::{bad_request, Effect};
+use crate::domain::TaskReport;
 use crate::domain::{DistributionHref, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref};
+use crate::ports::task_outcome::{write_outcome, PollPace};
 use crate::ports::{UpstreamError, WriteOutcome};
 
 impl InMemoryPulp {

@@ -4,14 +4,14 @@ use std::collections::HashMap;
 
 use async_trait::async_trait;
 
-use super::pulp::InMemoryPulp;
-use super::pulp_state::not_found;
-use crate::adapters::pulp::task_report::sync_state;
-use crate::adapters::pulp::tasks::created_publication;
+use super::in_memory::InMemoryPulp;
+use super::state::not_found;
+use crate::domain::sync_state;
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
     RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
 };
+use crate::ports::task_outcome::created_publication;
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 #[async_trait]

@@ -1,8 +1,11 @@
-//! Pulp's task, as the adapters read it: its state, progress and what it created, and what
-//! a synchronization task means for the dashboard. Shared by the Pulp client and the
-//! in-memory Pulp, which follows the same task protocol.
+//! An upstream task, as the console reads it: its state, progress and what it created, and
+//! what a synchronization task means for the dashboard. Upstream works in tasks; each
+//! adapter translates its own task format (Pulp's JSON, the in-memory Pulp's state) into
+//! this one.
 
-use crate::domain::{ChangeState, SyncProgress, SyncState, TaskHref, VersionHref};
+use super::change::ChangeState;
+use super::href::{TaskHref, VersionHref};
+use super::sync::{SyncProgress, SyncState};
 
 /// The state of an upstream task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
-use crate::adapters::pulp::task_report::TaskState;
+use crate::domain::TaskState;
 use crate::domain::{
     Advisory, Distribution, DistributionHref, DistributionRevision, Publication, PublicationHref,
     RemoteHref, RepoId, RepoVersion, Repository, TaskHref, VersionHref, VersionNumber,

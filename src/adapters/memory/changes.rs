@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use super::pulp::InMemoryPulp;
-use super::pulp_state::{Effect, State, TaskEntry};
+use super::in_memory::InMemoryPulp;
+use super::state::{Effect, State, TaskEntry};
 use crate::domain::{DistributionChange, DistributionHref, PublicationHref, TaskHref};
 
 /// Who makes the changes the console did not make (an operator using pulp-cli).

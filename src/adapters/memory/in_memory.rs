@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-pub use super::pulp_state::SyncScript;
-use super::pulp_state::{DistEntry, RepoEntry, State, API};
+pub use super::state::SyncScript;
+use super::state::{DistEntry, RepoEntry, State, API};
 use crate::domain::{
     Distribution, DistributionHref, PublicationHref, RemoteHref, RepoId, RepoVerification,
     Repository, VersionNumber,

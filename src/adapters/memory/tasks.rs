@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 
-use super::pulp_state::{not_found, version_href, Effect, State, SyncScript, TaskEntry, API};
-use crate::adapters::pulp::task_report::{ProgressReport, TaskReport, TaskState};
+use super::state::{not_found, version_href, Effect, State, SyncScript, TaskEntry, API};
+use crate::domain::{ProgressReport, TaskReport, TaskState};
 use crate::domain::{RepoId, TaskHref};
 use crate::ports::UpstreamError;
 

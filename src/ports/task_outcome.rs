@@ -1,5 +1,6 @@
-//! Waiting for an upstream task and turning what happened into a [`WriteOutcome`]: poll
-//! with a growing delay until the task ends or the task timeout passes. A poll that fails
+//! What a change sent to an upstream that works in tasks comes to, as a [`WriteOutcome`]:
+//! the rule every such adapter follows (the Pulp client and the in-memory Pulp alike).
+//! The task is polled with a growing delay until the task ends or the task timeout passes. A poll that fails
 //! (Pulp restarting, a proxy blip, an expired session) is retried until then: the task goes
 //! on upstream whatever happens to the console's look at it.
 
@@ -8,9 +9,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::task_report::{TaskReport, TaskState};
-use crate::domain::TaskHref;
-use crate::ports::{UpstreamError, WriteOutcome};
+use super::repository_manager::{UpstreamError, WriteOutcome};
+use crate::domain::{PublicationHref, TaskHref, TaskReport, TaskState};
 
 /// How often to look at a task: the first delay, doubled up to the longest.
 #[derive(Debug, Clone, Copy)]
@@ -118,14 +118,12 @@ where
 }
 
 /// The publication a completed publish task created.
-pub fn created_publication(
-    report: &TaskReport,
-) -> Result<crate::domain::PublicationHref, UpstreamError> {
+pub fn created_publication(report: &TaskReport) -> Result<PublicationHref, UpstreamError> {
     report
         .created_resources
         .iter()
         .find(|href| href.contains("/publications/"))
-        .map(crate::domain::PublicationHref::new)
+        .map(PublicationHref::new)
         .ok_or_else(|| {
             UpstreamError::BadResponse(format!(
                 "the publish task {} completed without naming a publication",
@@ -270,9 +268,7 @@ mod tests {
         let published = write_outcome(Ok(task()), PACE, done, created_publication).await;
         assert_eq!(
             published,
-            WriteOutcome::Applied(crate::domain::PublicationHref::new(
-                "/pulp/api/v3/publications/rpm/rpm/p/"
-            ))
+            WriteOutcome::Applied(PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/p/"))
         );
         let bare = |_| async {
             let mut r = report(TaskState::Completed, None);

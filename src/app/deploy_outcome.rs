@@ -1,0 +1,54 @@
+//! How a deploy ended (or why it never started): what the deploy use case answers and its
+//! steps build up.
+
+use crate::domain::{DeployPlan, ProductionChanged, PublicationHref, Refusal, TaskHref};
+use crate::ports::{AuditError, LockError};
+
+use super::deploy_steps::StepError;
+use super::facts::ReadError;
+
+/// Why a deploy did not start: nothing was changed upstream and nothing was audited.
+#[derive(Debug, thiserror::Error)]
+pub enum NotStarted {
+    /// The facts could not be read.
+    #[error(transparent)]
+    Unreadable(#[from] ReadError),
+    /// The audit log cannot take the deploy's lines.
+    #[error("Deploy refused: {0}. Fix the audit log first.")]
+    AuditUnavailable(AuditError),
+    /// The lock shared with the other replicas could not be taken.
+    #[error("Deploy refused: {0}. Check the console's database.")]
+    LockUnavailable(LockError),
+}
+
+/// The step of a deploy that failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeployStep {
+    Publish,
+    PointDistribution,
+}
+
+/// How a deploy ended.
+#[derive(Debug)]
+pub enum DeployOutcome {
+    /// Production serves the target now. `audit` says whether the outcome line was written.
+    Deployed {
+        plan: Box<DeployPlan>,
+        publication: PublicationHref,
+        audit: Result<(), AuditError>,
+    },
+    /// A precondition failed; nothing was changed upstream and nothing was audited.
+    Refused(Refusal),
+    /// The facts could not be read, or the audit log is not writable: nothing was changed.
+    NotStarted(NotStarted),
+    /// A step failed after the deploy started.
+    Failed {
+        plan: Box<DeployPlan>,
+        step: DeployStep,
+        error: StepError,
+        production_changed: ProductionChanged,
+        /// Pulp's task of the failed step, when Pulp named one: what an operator checks.
+        task: Option<TaskHref>,
+        audit: Result<(), AuditError>,
+    },
+}
