@@ -11,4 +11,5 @@ pub mod memory;
 pub mod metrics;
 pub mod postgres;
 pub mod pulp;
+pub mod task_outcome;
 pub mod web;

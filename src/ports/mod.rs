@@ -8,7 +8,6 @@ pub mod correlation;
 pub mod deploy_lock;
 pub mod operator_identity;
 pub mod repository_manager;
-pub mod task_outcome;
 
 pub use audit_sink::{AuditError, AuditReadError, AuditSink};
 pub use clock::Clock;

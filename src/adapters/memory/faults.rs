@@ -16,7 +16,7 @@ use crate::domain::{
     RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
 };
 use crate::domain::{TaskReport, TaskState};
-use crate::ports::task_outcome::created_publication;
+use crate::adapters::task_outcome::created_publication;
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 /// An in-memory Pulp with faults. Faults stay until cleared (or their strikes are spent).

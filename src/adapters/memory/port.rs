@@ -11,7 +11,7 @@ use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
     RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
 };
-use crate::ports::task_outcome::created_publication;
+use crate::adapters::task_outcome::created_publication;
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 #[async_trait]

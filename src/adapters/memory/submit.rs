@@ -9,7 +9,7 @@ use super::in_memory::InMemoryPulp;
 use super::state::{bad_request, Effect};
 use crate::domain::TaskReport;
 use crate::domain::{DistributionHref, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref};
-use crate::ports::task_outcome::{write_outcome, PollPace};
+use crate::adapters::task_outcome::{write_outcome, PollPace};
 use crate::ports::{UpstreamError, WriteOutcome};
 
 impl InMemoryPulp {

@@ -14,7 +14,7 @@ use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
     RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
 };
-use crate::ports::task_outcome::{created_publication, write_outcome, PollPace};
+use crate::adapters::task_outcome::{created_publication, write_outcome, PollPace};
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_checksum_type,\

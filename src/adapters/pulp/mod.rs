@@ -6,7 +6,7 @@
 //! `UpstreamError`), `dto` (Pulp JSON to domain types, tasks included), `pagination`,
 //! `sync_tasks` (latest syncs), `versions` (a page of versions, or a few by number),
 //! `client` (URLs, helpers) and `manager` (the port's methods). Waiting for a task is the
-//! port's rule ([`crate::ports::task_outcome`]), shared with the in-memory Pulp.
+//! rule of [`crate::adapters::task_outcome`], shared with the in-memory Pulp.
 //! `content` + `content_dto` implement [`crate::ports::ContentCatalog`].
 
 mod client;

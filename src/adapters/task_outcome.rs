@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::repository_manager::{UpstreamError, WriteOutcome};
+use crate::ports::{UpstreamError, WriteOutcome};
 use crate::domain::{PublicationHref, TaskHref, TaskReport, TaskState};
 
 /// How often to look at a task: the first delay, doubled up to the longest.
