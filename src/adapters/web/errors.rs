@@ -8,7 +8,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use maud::{html, Markup};
 
-use super::extract::is_htmx;
+use super::htmx::is_htmx;
 use super::views::deploy::message_modal;
 use super::views::layout::{back_link, notice, page};
 

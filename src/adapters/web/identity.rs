@@ -14,7 +14,7 @@ use crate::app::AppState;
 use crate::domain::Operator;
 use crate::ports::{IdentityContext, Unidentified};
 
-use super::views::layout;
+use super::sender::{not_identified, with_sender};
 
 /// The sender of the request, or why it is not known. The server sets the peer address as
 /// axum's `ConnectInfo<SocketAddr>` extension; without it the peer is unknown.
@@ -29,7 +29,7 @@ pub async fn resolve(State(state): State<AppState>, mut request: Request, next: 
         tracing::debug!(%why, "request sender not identified");
     }
     request.extensions_mut().insert(Identified(who.clone()));
-    layout::with_sender(who, next.run(request)).await
+    with_sender(who, next.run(request)).await
 }
 
 fn context_of(request: &Request) -> IdentityContext {
@@ -53,9 +53,4 @@ pub const UNIDENTIFIED: StatusCode = StatusCode::UNAUTHORIZED;
 /// What an operator reads when a change is refused for want of an identity.
 pub fn refusal_text(action: &str, why: &Unidentified) -> String {
     format!("{action} refused: {}", not_identified(why))
-}
-
-/// Why the sender is not known, and what to do about it (ends with a period).
-pub fn not_identified(why: &Unidentified) -> String {
-    format!("the console cannot tell who you are; {why}. Open the console through the authenticating proxy.")
 }

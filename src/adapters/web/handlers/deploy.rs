@@ -16,13 +16,14 @@ use crate::domain::{
 };
 
 use super::super::errors::WebError;
-use super::super::extract::{parse_seen_live, parse_version, HxRequest, RepoPath};
+use super::super::extract::{parse_seen_live, parse_version, RepoPath};
+use super::super::htmx::HxRequest;
 use super::super::identity::{refusal_text, Identified, UNIDENTIFIED};
 use super::super::status;
+use super::super::views::banners::overwrite_warning;
 use super::super::views::deploy::{
-    confirm_modal, deployed, deployed_without_list, failure_message, message_modal,
+    confirm_modal, deployed, deployed_without_list, failure_message, message_modal, rolled_back,
 };
-use super::super::views::history::{overwrite_warning, rolled_back};
 use super::super::views::layout::{notice, repo_failure_page};
 
 #[derive(Deserialize)]

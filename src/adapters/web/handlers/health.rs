@@ -27,7 +27,10 @@ pub async fn ready(State(state): State<AppState>) -> (StatusCode, String) {
     if down.is_empty() {
         (StatusCode::OK, "ready\n".into())
     } else {
-        (status::NOT_READY, format!("not ready: {}\n", down.join("; ")))
+        (
+            status::NOT_READY,
+            format!("not ready: {}\n", down.join("; ")),
+        )
     }
 }
 

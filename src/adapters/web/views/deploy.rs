@@ -16,6 +16,7 @@ use super::changes::{diff_summary, SUMMARY_LIMIT};
 use super::client_checks::client_warnings;
 use super::compare::compare_href;
 
+use super::banners::success_banner;
 use super::layout::notice;
 use super::versions::version_list;
 
@@ -129,26 +130,6 @@ pub fn deployed_without_list(
     }
 }
 
-/// The completion banner.
-pub fn success_banner(plan: &DeployPlan, audit: &Result<(), AuditError>) -> Markup {
-    let from = plan
-        .current
-        .map_or_else(|| "nothing".to_owned(), |n| n.label());
-    html! {
-        (notice("ok", Some("deploy-banner"), html! {
-            strong { "Deployed. " }
-            "Production (" (plan.distribution.name) ") now serves " (plan.target_number().label())
-            " of " bdi { (plan.repo.display_name()) } " (was " (from) ")."
-        }))
-        @if let Err(error) = audit {
-            (notice("error", Some("audit-error"), html! {
-                strong { "The audit line was NOT written: " } (error)
-                ". Record this deploy by hand and fix the audit log."
-            }))
-        }
-    }
-}
-
 /// What a failed deploy means for production, in words.
 pub fn failure_message(
     step: DeployStep,
@@ -179,5 +160,12 @@ pub fn failure_message(
         @if let Err(audit_error) = audit {
             (notice("error", Some("audit-error"), html! { strong { "The audit line was NOT written: " } (audit_error) }))
         }
+    }
+}
+
+/// A rollback succeeded (from the history page): closes the modal, shows the banner.
+pub fn rolled_back(plan: &DeployPlan, audit: &Result<(), AuditError>) -> Markup {
+    html! {
+        div id="banner-area" hx-swap-oob="true" { (success_banner(plan, audit)) }
     }
 }

@@ -1,14 +1,15 @@
-//! The history page (production's changes, newest first, with rollback) and the drift banner.
+//! The history page: production's changes, newest first, each with its rollback.
 
-use chrono::{DateTime, Utc};
 use maud::{html, Markup};
 
 use crate::app::history::HistoryPage;
 use crate::domain::{
-    ChangeState, DeployKind, Drift, EntryOutcome, HistoryEntry, Origin, ProductionChanged,
+    ChangeState, DeployKind, EntryOutcome, HistoryEntry, Origin, ProductionChanged,
 };
 
+use super::banners::drift_banner;
 use super::layout::{back_link, notice, page, repo_failure_page};
+use super::moment::time;
 
 /// The full history page.
 pub fn history_page(data: &HistoryPage) -> Markup {
@@ -99,16 +100,6 @@ fn label(entry: &HistoryEntry) -> &'static str {
     }
 }
 
-/// A moment as a `<time>` element: readable text, machine-readable `datetime`.
-fn time(at: &DateTime<Utc>) -> Markup {
-    html! { time datetime=(at.to_rfc3339()) { (shown(at)) } }
-}
-
-/// A moment as the operator reads it, to the second.
-fn shown(at: &DateTime<Utc>) -> String {
-    at.format("%Y-%m-%d %H:%M:%S UTC").to_string()
-}
-
 fn version(n: Option<u64>) -> String {
     n.map_or_else(|| "unknown".to_owned(), |n| format!("v{n}"))
 }
@@ -140,57 +131,8 @@ fn outcome_text(outcome: EntryOutcome) -> &'static str {
     }
 }
 
-/// Production was changed behind the console's back: who and when, from Pulp's record.
-pub fn drift_banner(drift: &Drift) -> Markup {
-    notice(
-        "warn",
-        Some("drift-banner"),
-        html! {
-            span data-drift {
-                strong { "Production was changed outside the console. " }
-                @match &drift.change {
-                    Some(change) => {
-                        "Pulp user " bdi { (change.by) } " changed the production distribution at "
-                        (time(&change.at))
-                        " (task " code { (change.task) } "). "
-                    }
-                    None => { "It no longer serves what the console's last deploy set. " }
-                }
-                "The next deploy will overwrite this change."
-            }
-        },
-    )
-}
-
 /// The history page when the repository or production could not be read.
 pub fn unreadable_page(id: &crate::domain::RepoId, why: &str) -> Markup {
     let message = html! { strong { "Could not load the history. " } (why) };
     repo_failure_page(id, "History", notice("error", Some("page-error"), message))
-}
-
-/// In the confirmation: this deploy overwrites a change made outside the console.
-pub fn overwrite_warning(drift: &Drift) -> Markup {
-    notice(
-        "warn",
-        Some("overwrite-warning"),
-        html! {
-            span data-overwrites-outside-change {
-                strong { "This deploy will overwrite a change made outside the console" }
-                @if let Some(change) = &drift.change {
-                    " (by Pulp user " bdi { (change.by) } " at " (shown(&change.at)) ")"
-                }
-                "."
-            }
-        },
-    )
-}
-
-/// A rollback succeeded (from the history page): closes the modal, shows the banner.
-pub fn rolled_back(
-    plan: &crate::domain::DeployPlan,
-    audit: &Result<(), crate::ports::AuditError>,
-) -> Markup {
-    html! {
-        div id="banner-area" hx-swap-oob="true" { (super::deploy::success_banner(plan, audit)) }
-    }
 }

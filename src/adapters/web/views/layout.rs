@@ -2,24 +2,7 @@
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use crate::domain::Operator;
-use crate::ports::Unidentified;
-
-use super::super::identity::not_identified;
-
-tokio::task_local! {
-    /// The sender of the request being answered, for the header bar (set by the web
-    /// layer's identity middleware around each request).
-    static SENDER: Result<Operator, Unidentified>;
-}
-
-/// Runs `answer` with `sender` shown in the header bar of any page it renders.
-pub async fn with_sender<F: std::future::Future>(
-    sender: Result<Operator, Unidentified>,
-    answer: F,
-) -> F::Output {
-    SENDER.scope(sender, answer).await
-}
+use super::super::sender::{current_sender, not_identified};
 
 /// htmx settings: swap error responses too (they carry a readable message), no inline
 /// styles or eval (the Content-Security-Policy forbids them).
@@ -58,7 +41,7 @@ pub fn page(title: &str, body: Markup) -> Markup {
 
 /// The operator's name in the header bar, or that the sender is not identified.
 fn sender_badge() -> Markup {
-    let sender = SENDER.try_with(Clone::clone).ok();
+    let sender = current_sender();
     html! {
         @match sender {
             Some(Ok(operator)) => span.topbar-user id="operator" title="The operator named in the audit log" { bdi { (operator.as_str()) } },
@@ -70,8 +53,8 @@ fn sender_badge() -> Markup {
 
 /// Why this sender cannot deploy, roll back or synchronize, on every page.
 fn unidentified_notice() -> Markup {
-    match SENDER.try_with(|sender| sender.clone().err()) {
-        Ok(Some(why)) => notice(
+    match current_sender() {
+        Some(Err(why)) => notice(
             "warn",
             Some("unidentified"),
             html! { "You cannot deploy, roll back or synchronize: " (not_identified(&why)) },

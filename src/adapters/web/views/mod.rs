@@ -1,5 +1,6 @@
 //! Views: plain functions that return `Markup`. Every value is escaped by maud.
 
+pub mod banners;
 pub mod changes;
 pub mod client_checks;
 pub mod compare;
@@ -7,5 +8,6 @@ pub mod dashboard;
 pub mod deploy;
 pub mod history;
 pub mod layout;
+pub mod moment;
 pub mod sync_cell;
 pub mod versions;

@@ -5,6 +5,7 @@ use maud::{html, Markup};
 use crate::app::versions::VersionsPage;
 use crate::domain::{signed, RepoVerification, VersionNumber, VersionView};
 
+use super::banners::drift_banner;
 use super::client_checks::client_warnings;
 use super::compare::compare_href;
 use super::layout::{back_link, notice, page};
@@ -19,7 +20,7 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
                 h1 { bdi { (data.repo_name) } }
             }
             p.muted { "Repository " code { (data.uuid) } " \u{2014} " a href={ "/repos/" (data.uuid) "/history" } data-history-link { "production history" } }
-            @if let Some(drift) = &data.drift { (super::history::drift_banner(drift)) }
+            @if let Some(drift) = &data.drift { (drift_banner(drift)) }
             @if let Some(error) = &data.error {
                 (notice("error", Some("page-error"), html! { strong { "Could not load this repository. " } (error) }))
             }
