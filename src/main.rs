@@ -3,70 +3,66 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Parser;
-use repo_console::wiring::config::{self, LogFormat};
+use clap::{Arg, Command, CommandFactory, FromArgMatches, Parser};
+use repo_console::wiring::config::{self, LogFormat, Overrides, ALIASES};
+use repo_console::wiring::overrides::environment_of;
 use repo_console::wiring::startup;
 
 /// A web console for the versions of Pulp 3 RPM repositories and their deployment.
+///
+/// Every setting of config/default.toml is also read from the environment as
+/// REPO_CONSOLE_<SECTION>_<KEY> (lists comma separated), and from --set section.key=value.
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
     /// A TOML file layered over the built-in defaults (config/default.toml).
     #[arg(long, env = "REPO_CONSOLE_CONFIG")]
     config: Option<PathBuf>,
-    /// Address to listen on, e.g. 127.0.0.1:8080.
-    #[arg(long, env = "REPO_CONSOLE_LISTEN")]
-    listen: Option<String>,
-    /// The audit log file (JSON Lines).
-    #[arg(long, env = "REPO_CONSOLE_AUDIT_PATH")]
-    audit_path: Option<PathBuf>,
-    /// Where deployment records go: jsonl, stdout or postgres (audit.sink).
-    #[arg(long, env = "REPO_CONSOLE_AUDIT_SINK")]
-    audit_sink: Option<String>,
-    /// The PostgreSQL URL of the postgres sink (audit.url).
-    #[arg(long, env = "REPO_CONSOLE_AUDIT_URL", hide_env_values = true)]
-    audit_url: Option<String>,
-    /// A file holding the database password (audit.password_file).
-    #[arg(long, env = "REPO_CONSOLE_AUDIT_PASSWORD_FILE")]
-    audit_password_file: Option<PathBuf>,
-    /// The Pulp server's URL; without one, the built-in demo upstream is used.
-    #[arg(long, env = "REPO_CONSOLE_PULP_URL")]
-    pulp_url: Option<String>,
-    #[arg(long, env = "REPO_CONSOLE_PULP_USERNAME")]
-    pulp_username: Option<String>,
-    /// Prefer the environment or pulp.password_file: a flag shows in the process list.
-    #[arg(long, env = "REPO_CONSOLE_PULP_PASSWORD", hide_env_values = true)]
-    pulp_password: Option<String>,
-    /// Log lines as "text" or "json" (log.format).
-    #[arg(long, env = "REPO_CONSOLE_LOG_FORMAT")]
-    log_format: Option<String>,
-    /// The header an authenticating proxy names the operator in (identity.header).
-    #[arg(long, env = "REPO_CONSOLE_IDENTITY_HEADER")]
-    identity_header: Option<String>,
-    /// The proxies trusted to set it, comma separated (identity.trusted_proxies).
-    #[arg(long, env = "REPO_CONSOLE_TRUSTED_PROXIES")]
-    trusted_proxies: Option<String>,
+    /// Any setting, as section.key=value (repeatable; wins over the shorthand flags), e.g.
+    /// --set server.header_timeout_secs=10.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
 }
 
-impl Cli {
-    fn overrides(self) -> config::Overrides {
-        config::Overrides {
-            config_file: self.config,
-            listen: self.listen,
-            audit_path: self.audit_path,
-            audit_sink: self.audit_sink,
-            audit_url: self.audit_url,
-            audit_password_file: self.audit_password_file,
-            pulp_url: self.pulp_url,
-            pulp_username: self.pulp_username,
-            pulp_password: self.pulp_password,
-            log_format: self.log_format,
-            identity_header: self.identity_header,
-            trusted_proxies: self.trusted_proxies,
-            pulp_cli_config: std::env::var_os("HOME")
-                .map(|home| PathBuf::from(home).join(".config/pulp/cli.toml")),
-        }
+/// The command line: [`Cli`] plus one shorthand flag per alias of a key.
+fn command() -> Command {
+    ALIASES.iter().fold(Cli::command(), |command, alias| {
+        command.arg(
+            Arg::new(alias.flag)
+                .long(alias.flag)
+                .value_name("VALUE")
+                .help(format!("{} (--set {}=VALUE)", alias.help, alias.key)),
+        )
+    })
+}
+
+/// What the command line and the environment say.
+fn overrides() -> Result<Overrides, String> {
+    let matches = command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| e.to_string())?;
+    let mut flags: Vec<(String, String)> = ALIASES
+        .iter()
+        .filter_map(|alias| {
+            let value = matches.get_one::<String>(alias.flag)?;
+            Some((alias.key.to_owned(), value.clone()))
+        })
+        .collect();
+    for setting in &cli.set {
+        let (key, value) = setting.split_once('=').ok_or_else(|| {
+            format!(
+                "--set {setting}: write it as section.key=value, e.g. server.listen=127.0.0.1:8080"
+            )
+        })?;
+        flags.push((key.trim().to_owned(), value.to_owned()));
     }
+    let environment = environment_of(std::env::vars_os()).map_err(|e| e.to_string())?;
+    Ok(Overrides {
+        config_file: cli.config,
+        environment,
+        flags,
+        pulp_cli_config: std::env::var_os("HOME")
+            .map(|home| PathBuf::from(home).join(".config/pulp/cli.toml")),
+    })
 }
 
 /// Logs go to standard error (standard output may carry the audit lines): readable lines,
@@ -91,13 +87,12 @@ fn init_tracing(format: LogFormat) {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let overrides = Cli::parse().overrides();
-    let result = match config::load(&overrides) {
+    let result = match overrides().and_then(|o| config::load(&o).map_err(|e| e.to_string())) {
         Ok(config) => {
             init_tracing(config.log_format);
             startup::run(config).await
         }
-        Err(error) => Err(error.to_string()),
+        Err(message) => Err(message),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

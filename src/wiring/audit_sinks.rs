@@ -11,7 +11,7 @@ use crate::adapters::audit_stdout::StdoutAuditSink;
 use crate::adapters::postgres::{self, PgAuditSink, PgDeployLock};
 use crate::ports::{AuditSink, DeployLock};
 
-use super::config::AuditSettings;
+use super::settings::AuditSettings;
 
 /// A sink, and the deploy lock it brings when replicas share it (a database).
 pub struct Built {

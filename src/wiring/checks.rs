@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::config::{AuditSettings, Config, ConfigError, RawConfig, RawPulp};
+use super::error::{invalid, ConfigError};
+use super::raw::{RawConfig, RawPulp};
+use super::settings::{AuditSettings, Config};
 
 /// The longest timeout accepted: one day (longer is a mistake, and would overflow deadlines).
 const MAX_TIMEOUT_SECS: u64 = 86_400;
@@ -137,8 +139,4 @@ fn at_least_one(key: &'static str, value: u64) -> Result<(), ConfigError> {
         return Ok(());
     }
     Err(invalid(key, format!("{value}: must be at least 1")))
-}
-
-pub(super) fn invalid(key: &'static str, reason: String) -> ConfigError {
-    ConfigError::Invalid { key, reason }
 }

@@ -1,4 +1,5 @@
 use std::io::Write;
+use std::time::Duration;
 
 use super::*;
 
@@ -39,12 +40,10 @@ fn a_file_overrides_the_defaults_key_by_key() {
 
 #[test]
 fn overrides_win_over_the_file() {
-    let overrides = Overrides {
-        listen: Some("127.0.0.1:9999".into()),
-        audit_path: Some("/tmp/x/audit.jsonl".into()),
-        pulp_url: Some("http://pulp:24817".into()),
-        ..Default::default()
-    };
+    let overrides = Overrides::default()
+        .env("REPO_CONSOLE_LISTEN", "127.0.0.1:9999")
+        .env("REPO_CONSOLE_AUDIT_PATH", "/tmp/x/audit.jsonl")
+        .env("REPO_CONSOLE_PULP_URL", "http://pulp:24817");
     let config = load(&overrides).unwrap();
     assert_eq!(config.listen.port(), 9999);
     assert_eq!(config.audit.path, PathBuf::from("/tmp/x/audit.jsonl"));
@@ -53,11 +52,7 @@ fn overrides_win_over_the_file() {
 
 #[test]
 fn errors_name_the_key() {
-    let err = load(&Overrides {
-        listen: Some("nowhere".into()),
-        ..Default::default()
-    })
-    .unwrap_err();
+    let err = load(&Overrides::default().env("REPO_CONSOLE_LISTEN", "nowhere")).unwrap_err();
     assert!(err.to_string().contains("server.listen"), "{err}");
     let mut file = tempfile::NamedTempFile::new().unwrap();
     writeln!(file, "[audit]\nsink = \"syslog\"").unwrap();
@@ -118,10 +113,7 @@ fn pulp_cli_config_is_used_when_nothing_names_a_pulp() {
     assert!(!config.pulp.verify_tls);
     assert_eq!(config.pulp_from_cli.as_deref(), Some(cli.path()));
 
-    let explicit = Overrides {
-        pulp_url: Some("http://other:24817".into()),
-        ..overrides
-    };
+    let explicit = overrides.env("REPO_CONSOLE_PULP_URL", "http://other:24817");
     let config = load(&explicit).unwrap();
     assert_eq!(
         config.pulp.base_url, "http://other:24817",
@@ -162,10 +154,7 @@ fn flags() -> Overrides {
 fn username_each_layer_wins_over_the_ones_below() {
     let user = |cli, file, o| layered(cli, file, o).unwrap().pulp.username;
     let file = Some("[pulp]\nusername = \"file-user\"");
-    let env = || Overrides {
-        pulp_username: Some("env-user".into()),
-        ..flags()
-    };
+    let env = || flags().env("REPO_CONSOLE_PULP_USERNAME", "env-user");
     assert_eq!(user(None, None, flags()), "admin", "the built-in default");
     assert_eq!(user(Some(CLI), None, flags()), "cli-user");
     assert_eq!(user(Some(CLI), file, flags()), "file-user");
@@ -200,10 +189,7 @@ fn verify_tls_each_layer_wins_over_the_ones_below() {
 #[test]
 fn base_url_each_layer_wins_and_pulp_cli_only_when_nothing_names_a_pulp() {
     let url = |cli, file, o| layered(cli, file, o).unwrap();
-    let env = || Overrides {
-        pulp_url: Some("http://env:24817".into()),
-        ..flags()
-    };
+    let env = || flags().env("REPO_CONSOLE_PULP_URL", "http://env:24817");
     let file = Some("[pulp]\nbase_url = \"https://file.example\"");
     assert_eq!(url(None, None, flags()).pulp.base_url, "", "the demo");
     let from_cli = url(Some(CLI), None, flags());
@@ -231,10 +217,7 @@ fn password_and_password_file_are_one_secret_decided_by_the_highest_layer() {
     writeln!(secret, "from-file").unwrap();
     let by_file = format!("[pulp]\npassword_file = \"{}\"", secret.path().display());
     let password = |cli, file: Option<&str>, o| layered(cli, file, o).unwrap().pulp.password;
-    let env = || Overrides {
-        pulp_password: Some("env-pw".into()),
-        ..flags()
-    };
+    let env = || flags().env("REPO_CONSOLE_PULP_PASSWORD", "env-pw");
     assert_eq!(password(None, None, flags()), "");
     assert_eq!(password(Some(CLI), None, flags()), "cli-pw");
     assert_eq!(password(Some(CLI), Some(&by_file), flags()), "from-file");
@@ -391,10 +374,7 @@ fn the_demo_mapping_applies_to_the_demo_only_and_configured_entries_win() {
     let real = layered(
         None,
         None,
-        Overrides {
-            pulp_url: Some("https://pulp.corp".into()),
-            ..flags()
-        },
+        flags().env("REPO_CONSOLE_PULP_URL", "https://pulp.corp"),
     );
     let real = real.unwrap();
     assert!(real.production.is_empty());
@@ -407,15 +387,12 @@ fn the_demo_mapping_applies_to_the_demo_only_and_configured_entries_win() {
 }
 
 #[test]
-fn an_audit_path_that_is_not_utf8_is_refused_naming_the_key() {
+fn an_audit_path_that_is_not_utf8_is_refused_naming_the_variable() {
     use std::os::unix::ffi::OsStrExt;
-    let path = std::ffi::OsStr::from_bytes(b"/tmp/audit-\xff.jsonl");
-    let err = load(&Overrides {
-        audit_path: Some(path.into()),
-        ..Overrides::default()
-    })
-    .unwrap_err();
-    assert!(err.to_string().contains("audit.path"), "{err}");
+    let path = std::ffi::OsStr::from_bytes(b"/tmp/audit-\xff.jsonl").to_owned();
+    let err = super::super::overrides::environment_of([("REPO_CONSOLE_AUDIT_PATH".into(), path)])
+        .unwrap_err();
+    assert!(err.to_string().contains("REPO_CONSOLE_AUDIT_PATH"), "{err}");
 }
 
 #[test]
@@ -425,11 +402,11 @@ fn identity_comes_from_a_header_of_trusted_proxies_named_in_the_environment() {
         load(&Overrides::default()).unwrap().identity,
         IdentitySettings::Fixed
     );
-    let config = load(&Overrides {
-        identity_header: Some("X-Remote-User".into()),
-        trusted_proxies: Some("10.0.0.0/8, ::1".into()),
-        ..Default::default()
-    })
+    let config = load(
+        &Overrides::default()
+            .env("REPO_CONSOLE_IDENTITY_HEADER", "X-Remote-User")
+            .env("REPO_CONSOLE_TRUSTED_PROXIES", "10.0.0.0/8, ::1"),
+    )
     .unwrap();
     let IdentitySettings::ProxyHeader {
         header,
@@ -446,11 +423,9 @@ fn identity_comes_from_a_header_of_trusted_proxies_named_in_the_environment() {
 #[test]
 fn a_bad_identity_setting_is_refused_naming_its_key() {
     let refused = |header: &str, proxies: &str| {
-        let overrides = Overrides {
-            identity_header: Some(header.into()),
-            trusted_proxies: Some(proxies.into()),
-            ..Default::default()
-        };
+        let overrides = Overrides::default()
+            .env("REPO_CONSOLE_IDENTITY_HEADER", header)
+            .env("REPO_CONSOLE_TRUSTED_PROXIES", proxies);
         match load(&overrides) {
             Err(ConfigError::Invalid { key, reason }) => format!("{key}: {reason}"),
             other => panic!("refused, not {other:?}"),
@@ -464,15 +439,16 @@ fn a_bad_identity_setting_is_refused_naming_its_key() {
 
 #[test]
 fn the_postgres_sink_and_json_logs_come_from_the_environment_and_are_checked() {
-    let config = load(&Overrides {
-        audit_sink: Some("postgres".into()),
-        audit_url: Some(
-            "postgres://console@db.example.com/repo_console?sslmode=verify-full".into(),
-        ),
-        audit_password_file: Some("/run/secrets/db".into()),
-        log_format: Some("json".into()),
-        ..Default::default()
-    })
+    let config = load(
+        &Overrides::default()
+            .env("REPO_CONSOLE_AUDIT_SINK", "postgres")
+            .env(
+                "REPO_CONSOLE_AUDIT_URL",
+                "postgres://console@db.example.com/repo_console?sslmode=verify-full",
+            )
+            .env("REPO_CONSOLE_AUDIT_PASSWORD_FILE", "/run/secrets/db")
+            .env("REPO_CONSOLE_LOG_FORMAT", "json"),
+    )
     .unwrap();
     assert_eq!(config.audit.sink, "postgres");
     assert!(config.audit.url.ends_with("?sslmode=verify-full"));
@@ -480,26 +456,20 @@ fn the_postgres_sink_and_json_logs_come_from_the_environment_and_are_checked() {
     assert_eq!(config.log_format, LogFormat::Json);
 
     let refused = |overrides: Overrides| load(&overrides).unwrap_err().to_string();
-    let no_url = refused(Overrides {
-        audit_sink: Some("postgres".into()),
-        ..Default::default()
-    });
+    let no_url = refused(Overrides::default().env("REPO_CONSOLE_AUDIT_SINK", "postgres"));
     assert!(
         no_url.starts_with("configuration key audit.url: audit.sink is \"postgres\""),
         "{no_url}"
     );
-    let not_pg = refused(Overrides {
-        audit_sink: Some("postgres".into()),
-        audit_url: Some("mysql://db/x".into()),
-        ..Default::default()
-    });
+    let not_pg = refused(
+        Overrides::default()
+            .env("REPO_CONSOLE_AUDIT_SINK", "postgres")
+            .env("REPO_CONSOLE_AUDIT_URL", "mysql://db/x"),
+    );
     assert!(not_pg.contains("must start with postgres://"), "{not_pg}");
-    let format = refused(Overrides {
-        log_format: Some("xml".into()),
-        ..Default::default()
-    });
+    let format = refused(Overrides::default().env("REPO_CONSOLE_LOG_FORMAT", "xml"));
     assert!(
-        format.contains("environment or flags") && format.contains("xml"),
+        format.contains("the environment") && format.contains("xml"),
         "{format}"
     );
 }

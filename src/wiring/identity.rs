@@ -9,8 +9,7 @@ use crate::adapters::identity_fixed::FixedOperator;
 use crate::adapters::identity_proxy_header::TrustedProxyHeader;
 use crate::ports::OperatorIdentity;
 
-use super::checks::invalid;
-use super::config::ConfigError;
+use super::error::{invalid, ConfigError};
 
 /// The `[identity]` table as written.
 #[derive(Debug, serde::Deserialize)]

@@ -6,14 +6,15 @@ use std::path::Path;
 
 use toml::{Table, Value};
 
-use super::config::{ConfigError, Overrides, RawConfig};
+use super::error::ConfigError;
+use super::raw::RawConfig;
 
 /// The two keys of `[pulp]` that together say where the password comes from.
 const SECRET_KEYS: [&str; 2] = ["password", "password_file"];
 
 /// One source of settings and what it says.
 pub(super) struct Layer {
-    /// Named in error messages: "built-in defaults", a file's path, "environment or flags".
+    /// Named in error messages: "built-in defaults", a file's path, "the environment", "the command line".
     pub source: String,
     pub table: Table,
 }
@@ -45,28 +46,6 @@ impl Layer {
             reason: e.to_string(),
         })?;
         Self::parse(&path.display().to_string(), &text)
-    }
-
-    /// The environment and the command line, as one layer (clap already let flags win).
-    pub fn from_overrides(o: &Overrides) -> Result<Self, ConfigError> {
-        let mut layer = Self::new("environment or flags");
-        layer.set("server", "listen", o.listen.as_deref());
-        layer.set("audit", "path", utf8_path("audit.path", &o.audit_path)?);
-        layer.set("audit", "sink", o.audit_sink.as_deref());
-        layer.set("audit", "url", o.audit_url.as_deref());
-        let password_file = utf8_path("audit.password_file", &o.audit_password_file)?;
-        layer.set("audit", "password_file", password_file);
-        layer.set("pulp", "base_url", o.pulp_url.as_deref());
-        layer.set("pulp", "username", o.pulp_username.as_deref());
-        layer.set("pulp", "password", o.pulp_password.as_deref());
-        layer.set("log", "format", o.log_format.as_deref());
-        layer.set("identity", "header", o.identity_header.as_deref());
-        layer.set(
-            "identity",
-            "trusted_proxies",
-            o.trusted_proxies.as_deref().map(comma_list),
-        );
-        Ok(layer)
     }
 
     /// Sets `[section] key = value` when there is a value.
@@ -113,29 +92,6 @@ impl Layer {
         }
         Ok(SECRET_KEYS.iter().any(|key| pulp.contains_key(*key)))
     }
-}
-
-/// A path given in the environment or a flag, as TOML text.
-fn utf8_path<'a>(
-    key: &'static str,
-    path: &'a Option<std::path::PathBuf>,
-) -> Result<Option<&'a str>, ConfigError> {
-    match path {
-        Some(path) => Ok(Some(path.to_str().ok_or_else(|| ConfigError::Invalid {
-            key,
-            reason: format!("{} is not valid UTF-8", path.display()),
-        })?)),
-        None => Ok(None),
-    }
-}
-
-/// A comma-separated list from one environment variable, as a TOML array (blanks dropped).
-fn comma_list(text: &str) -> Value {
-    let items = text
-        .split(',')
-        .map(str::trim)
-        .filter(|item| !item.is_empty());
-    Value::Array(items.map(|item| Value::String(item.to_owned())).collect())
 }
 
 /// Merges the higher layers over the defaults, in order, and reads the result. Each layer

@@ -5,12 +5,16 @@
 mod audit_sinks;
 mod checks;
 pub mod config;
+mod error;
 mod identity;
 mod layers;
+pub mod overrides;
 mod password_file;
 mod pulp_cli;
 mod pulp_settings;
+mod raw;
 mod server_edge;
+mod settings;
 pub mod startup;
 
 pub use pulp_settings::default_pulp_settings;

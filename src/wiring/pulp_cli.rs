@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::config::ConfigError;
+use super::error::ConfigError;
 use super::layers::Layer;
 
 /// pulp-cli's `[cli]` table: the server operators already use. Its other keys (format,

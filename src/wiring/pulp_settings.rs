@@ -33,9 +33,6 @@ impl Config {
 /// The built-in defaults (`config/default.toml`) for a Pulp at `base_url`: what tests and
 /// tools start from, so that no second set of defaults exists.
 pub fn default_pulp_settings(base_url: &str) -> Result<PulpSettings, ConfigError> {
-    let overrides = Overrides {
-        pulp_url: Some(base_url.to_owned()),
-        ..Overrides::default()
-    };
+    let overrides = Overrides::default().flag("pulp.base_url", base_url);
     Ok(load(&overrides)?.pulp_settings())
 }

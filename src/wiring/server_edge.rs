@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use crate::adapters::web::{EdgeSettings, Site};
 
-use super::config::ConfigError;
+use super::error::ConfigError;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

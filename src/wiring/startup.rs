@@ -14,7 +14,7 @@ use crate::app::AppState;
 use crate::ports::{ContentCatalog, RepositoryManager};
 
 use super::audit_sinks;
-use super::config::Config;
+use super::settings::Config;
 
 /// Which upstream the console talks to, for the startup log.
 pub enum Upstream {

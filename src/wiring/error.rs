@@ -1,0 +1,19 @@
+//! Why the configuration cannot be used: every message names the file, the layer or the key.
+
+use std::path::PathBuf;
+
+/// Why the configuration is not usable.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read the configuration file {path}: {reason}")]
+    Read { path: PathBuf, reason: String },
+    #[error("the configuration {source_name} is not valid TOML or has an unknown key: {reason}")]
+    Parse { source_name: String, reason: String },
+    #[error("configuration key {key}: {reason}")]
+    Invalid { key: &'static str, reason: String },
+}
+
+/// A refused value of `key`, and why.
+pub(super) fn invalid(key: &'static str, reason: String) -> ConfigError {
+    ConfigError::Invalid { key, reason }
+}

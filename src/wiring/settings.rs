@@ -1,0 +1,52 @@
+//! The validated configuration the console starts with.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::adapters::web::EdgeSettings;
+
+use super::identity::IdentitySettings;
+use super::raw::{LogFormat, RawPulp};
+
+/// Where audit records go: the `[audit]` table, its sink name checked against
+/// the audit sink table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditSettings {
+    /// The sink's name (`jsonl`, `stdout`…).
+    pub sink: String,
+    /// The file, for the sinks that write one.
+    pub path: PathBuf,
+    /// The database URL, for the `postgres` sink.
+    pub url: String,
+    /// A file whose first line is the database password (empty path: none).
+    pub password_file: PathBuf,
+}
+
+/// The validated configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub listen: SocketAddr,
+    pub audit: AuditSettings,
+    /// Who sends each request (the `[identity]` table).
+    pub identity: IdentitySettings,
+    pub log_format: LogFormat,
+    pub page_size: u64,
+    /// The `[production]` table as configured (the demo adds its own at startup).
+    pub production: HashMap<String, String>,
+    pub demo_task_delay: Duration,
+    /// The HTTP edge: timeouts, allowed hosts, and how long a shutdown waits for requests
+    /// in flight (the task timeout, twice: a deploy waits for two tasks, plus a margin).
+    pub edge: EdgeSettings,
+    pub(crate) pulp: RawPulp,
+    /// Set when the Pulp server was taken from pulp-cli's configuration file.
+    pub pulp_from_cli: Option<PathBuf>,
+}
+
+impl Config {
+    /// No Pulp is named anywhere: the console serves the built-in demo upstream.
+    pub fn uses_demo(&self) -> bool {
+        self.pulp.base_url.is_empty()
+    }
+}
