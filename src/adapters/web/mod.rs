@@ -20,22 +20,20 @@ mod server;
 mod status;
 pub mod views;
 
-use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
 use axum::Router;
-use tower_http::limit::RequestBodyLimitLayer;
 
 use crate::app::AppState;
 
 pub use allowed_hosts::Site;
 pub use edge::EdgeSettings;
-use edge::BODY_LIMIT;
 pub use errors::WebError;
 pub use security::CSP;
 pub use server::{serve, serve_with, shutdown_signal};
 
 /// The console's routes, ready to serve (tests call this without a network too). Without
-/// the edge of [`serve`]: no host check, no body timeout.
+/// the edge of [`serve`]: no host check, and no body limit or timeout (the edge reads every
+/// body, within 16 KiB and the body timeout, before any route sees it).
 pub fn router(state: AppState) -> Router {
     outer_layers(routes(state))
 }
@@ -74,8 +72,6 @@ fn routes(state: AppState) -> Router {
         ))
         .with_state(state)
         .layer(axum::middleware::from_fn(cross_site::refuse_cross_site))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
 }
 
 /// What every answer gets, refusals of the edge included: fragments for htmx, the security
