@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use crate::domain::{Badge, RepoId, Repository, SyncState, VersionNumber};
-use crate::ports::PageRequest;
+use crate::ports::{PageRequest, UpstreamError};
 
 use super::dashboard_production::{production_of_rows, RowProduction};
 use super::state::AppState;
@@ -45,8 +45,9 @@ pub struct Dashboard {
     pub page: u64,
     pub offset: u64,
     pub limit: u64,
-    /// Set when the repositories could not be listed.
-    pub error: Option<String>,
+    /// Set when the repositories could not be listed (the page's main read): the page then
+    /// answers the status of this failure.
+    pub error: Option<UpstreamError>,
     /// Set when sync states could not be read (rows are then shown without them).
     pub sync_error: Option<String>,
     /// Set when production could not be read (rows then show it as unknown).
@@ -75,7 +76,7 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
         Ok(page) => page,
         Err(error) => {
             tracing::warn!(%error, "dashboard: repositories not listed");
-            board.error = Some(format!("Could not list repositories: {error}"));
+            board.error = Some(error);
             return board;
         }
     };

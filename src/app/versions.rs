@@ -29,8 +29,10 @@ pub struct VersionsPage {
     pub deployed: Option<VersionNumber>,
     /// Set when the deployed version could not be determined (distributions not listed).
     pub deployed_unknown: Option<String>,
-    /// Set when the repository or its versions could not be read: the page then lists no version.
-    pub error: Option<String>,
+    /// Set when the repository or its versions could not be read (the page's main read): the
+    /// page then lists no version, and answers the status of this failure.
+    #[serde(skip)]
+    pub error: Option<UpstreamError>,
     /// Production was changed outside the console (see [`crate::domain::detect_drift`]).
     #[serde(skip)]
     pub drift: Option<Drift>,
@@ -48,7 +50,7 @@ impl VersionsPage {
             verification: None,
             deployed: None,
             deployed_unknown: None,
-            error: Some(error.to_string()),
+            error: Some(error.clone()),
             drift: None,
         }
     }

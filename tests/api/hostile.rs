@@ -90,13 +90,16 @@ async fn healthz_answers_while_readyz_follows_pulp() {
 }
 
 #[tokio::test]
-async fn pages_say_pulp_is_unreachable_instead_of_failing() {
+async fn pages_say_pulp_is_unreachable_with_the_status_of_the_outage() {
     let app = spawn_app().await;
     for op in [Op::ListRepos, Op::GetRepo] {
         app.pulp.set(op, Fault::Reset);
     }
     let dashboard = app.get("/").await;
-    assert_eq!(dashboard.status, 200);
+    assert_eq!(
+        dashboard.status, 503,
+        "the page, with the status of its main read"
+    );
     assert!(
         dashboard.body.contains("Pulp is unreachable"),
         "{}",
@@ -105,6 +108,7 @@ async fn pages_say_pulp_is_unreachable_instead_of_failing() {
     let versions = app
         .get(&format!("/repos/{}/versions", app.fixture.base_os))
         .await;
+    assert_eq!(versions.status, 503);
     assert!(versions.body.contains("Pulp is unreachable"));
 }
 
@@ -141,4 +145,40 @@ async fn malformed_queries_and_bodies_get_a_readable_page() {
         .await;
     assert_eq!(query.status, 400, "{}", query.body);
     assert!(app.mutations().is_empty());
+}
+
+#[tokio::test]
+async fn a_page_whose_main_read_succeeded_answers_200_with_a_notice_for_what_failed() {
+    let app = spawn_app().await;
+    // The dashboard lists repositories; their sync states are a secondary read.
+    app.pulp.set(Op::SyncStates, Fault::Reset);
+    let dashboard = app.get("/").await;
+    assert_eq!(dashboard.status, 200, "{}", dashboard.body);
+    assert!(
+        !select(&dashboard.html(), "tr[data-repo]").is_empty(),
+        "the rows"
+    );
+    assert!(
+        dashboard.body.contains("Pulp is unreachable"),
+        "a notice says what could not be read: {}",
+        dashboard.body
+    );
+    // The versions page reads the repository and its versions; production is secondary.
+    app.pulp.clear(Op::SyncStates);
+    for op in [Op::ListDistributions, Op::GetDistribution] {
+        app.pulp.set(op, Fault::Reset);
+    }
+    let versions = app
+        .get(&format!("/repos/{}/versions", app.fixture.base_os))
+        .await;
+    assert_eq!(versions.status, 200, "{}", versions.body);
+    assert!(
+        !select(&versions.html(), "tr[data-version]").is_empty(),
+        "the versions"
+    );
+    assert!(
+        versions.body.contains("Pulp is unreachable"),
+        "a notice says production could not be read: {}",
+        versions.body
+    );
 }

@@ -32,25 +32,50 @@ async fn console_over(base_url: String) -> (WebClient, tempfile::TempDir) {
 
 const SOME_REPO: &str = "/repos/01a202de-e818-7629-a483-70ecc3240361/versions";
 
+const SOME_ID: &str = "01a202de-e818-7629-a483-70ecc3240361";
+
+/// Every page and fragment that reads Pulp first, with whether htmx asks for it.
+fn pages_and_fragments() -> Vec<(String, bool)> {
+    let repo = format!("/repos/{SOME_ID}");
+    vec![
+        ("/".into(), false),
+        (format!("{repo}/versions"), false),
+        (format!("{repo}/versions"), true),
+        (format!("{repo}/history"), false),
+        (format!("{repo}/versions/2/changes?against=1"), false),
+        (format!("{repo}/deploy/confirm?version=2"), true),
+        (format!("{repo}/sync"), true),
+    ]
+}
+
 #[tokio::test]
-async fn a_refused_connection_shows_pulp_unreachable_at_once() {
+async fn one_outage_one_status_on_every_page_and_fragment() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = closed.local_addr().unwrap().port();
     drop(closed);
     let (app, _dir) = console_over(format!("http://127.0.0.1:{port}")).await;
-    for path in ["/", SOME_REPO] {
+    for (path, htmx) in pages_and_fragments() {
+        let headers: &[(&str, &str)] = if htmx { &[("hx-request", "true")] } else { &[] };
         let started = Instant::now();
-        let reply = app.get(path).await;
+        let reply = app.send("GET", &path, headers, "").await;
         println!(
-            "{path}: refused connection answered in {:?}",
+            "{path} (htmx {htmx}): {} in {:?}",
+            reply.status,
             started.elapsed()
         );
-        assert_eq!(reply.status, 200, "{path}: the page still renders");
+        assert_eq!(reply.status, 503, "{path} (htmx {htmx}): {}", reply.body);
         assert!(
             reply.body.contains("Pulp is unreachable"),
-            "{path}: {}",
+            "{path}: says why: {}",
             reply.body
         );
+        if !htmx {
+            assert!(
+                reply.body.contains("href=\"/\""),
+                "{path}: a whole page with the way back: {}",
+                reply.body
+            );
+        }
     }
     let ready = app.get("/readyz").await;
     assert_eq!(ready.status, 503);
@@ -71,7 +96,10 @@ async fn a_pulp_that_never_answers_times_out_with_a_clear_message() {
     let reply = app.get(SOME_REPO).await;
     let took = started.elapsed();
     println!("hanging Pulp: versions page answered in {took:?} (request timeout 2 s)");
-    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.status, 504,
+        "the status of the failure: Pulp too slow"
+    );
     assert!(
         reply.body.contains("did not answer in time"),
         "{}",

@@ -70,7 +70,7 @@ async fn get_repo_failing_renders_the_page_with_the_error_and_no_versions() {
         "the uuid stands in for the name"
     );
     assert!(page.versions.is_empty());
-    assert!(page.error.unwrap().contains("HTTP 500"));
+    assert!(page.error.unwrap().to_string().contains("HTTP 500"));
 }
 
 #[tokio::test]

@@ -22,6 +22,13 @@ pub fn upstream(error: &UpstreamError) -> StatusCode {
     }
 }
 
+/// A page, by the rule every page and fragment follows: the status of its main read's failure
+/// (the page is still rendered, saying what failed and the way back), 200 when the main read
+/// succeeded, even if a secondary read failed (the page then shows a notice for it).
+pub fn page(main_read: Option<&UpstreamError>) -> StatusCode {
+    main_read.map_or(StatusCode::OK, upstream)
+}
+
 /// A repository that could not be read: 404 when Pulp does not have it.
 pub fn read(error: &ReadError) -> StatusCode {
     match error {

@@ -1,11 +1,13 @@
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
+use axum::http::StatusCode;
 use maud::Markup;
 use serde::Deserialize;
 
 use crate::app::{dashboard, AppState};
 
 use super::super::errors::WebError;
+use super::super::status;
 use super::super::views::dashboard::dashboard_page;
 
 #[derive(Deserialize)]
@@ -13,14 +15,14 @@ pub struct PageQuery {
     page: Option<u64>,
 }
 
-/// GET /?page=N
+/// GET /?page=N. When the repositories cannot be listed, the page says why with the status
+/// of that failure (see [`status::page`]).
 pub async fn show(
     State(state): State<AppState>,
     query: Result<Query<PageQuery>, QueryRejection>,
-) -> Result<Markup, WebError> {
+) -> Result<(StatusCode, Markup), WebError> {
     let Query(query) =
         query.map_err(|_| WebError::BadRequest("'page' must be a page number: 0, 1, 2…".into()))?;
-    Ok(dashboard_page(
-        &dashboard::dashboard(&state, query.page.unwrap_or(0)).await,
-    ))
+    let board = dashboard::dashboard(&state, query.page.unwrap_or(0)).await;
+    Ok((status::page(board.error.as_ref()), dashboard_page(&board)))
 }

@@ -21,7 +21,8 @@ pub struct ScreenQuery {
 }
 
 /// GET /repos/{uuid}/versions[?page=N]: one screen of versions, newest first (404 when
-/// Pulp has no such repository). `?at=<version>` redirects to the screen of that version.
+/// Pulp has no such repository; the status of the failure, with the page saying why, when the
+/// repository or its versions cannot be read). `?at=<version>` redirects to the screen of that version.
 pub async fn show(
     State(state): State<AppState>,
     RepoPath(id): RepoPath,
@@ -39,7 +40,7 @@ pub async fn show(
     let page = versions::versions_page(&state, &id, screen)
         .await
         .map_err(|unknown| WebError::NotFound(unknown.to_string()))?;
-    Ok(versions_page(&page).into_response())
+    Ok((status::page(page.error.as_ref()), versions_page(&page)).into_response())
 }
 
 /// The redirect to the screen on which version `number` is.

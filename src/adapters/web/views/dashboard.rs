@@ -20,7 +20,7 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
                 h1 { "Repositories" }
                 a.ghost href={ "/?page=" (page_number) } id="refresh" { "\u{21bb} Refresh" }
             }
-            @if let Some(error) = &board.error { (notice("error", Some("page-error"), html! { (error) })) }
+            @if let Some(error) = &board.error { (notice("error", Some("page-error"), html! { strong { "Could not list repositories. " } (error) })) }
             @if let Some(error) = &board.sync_error { (notice("warn", None, html! { (error) })) }
             @if let Some(error) = &board.production_error { (notice("warn", None, html! { (error) })) }
             div.table-wrap {
