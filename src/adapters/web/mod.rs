@@ -7,6 +7,7 @@ mod body_read;
 mod connection;
 mod cross_site;
 mod edge;
+mod error_from;
 mod errors;
 mod extract;
 mod handlers;

@@ -42,7 +42,7 @@ pub async fn show(
     match compare(&state, &id, from, to).await {
         Ok(comparison) => Ok(compare_page(&comparison, page_number).into_response()),
         Err(CompareError::Upstream(e)) if !e.is_not_found() => Ok(upstream_failure(&e)),
-        Err(error) => Err(WebError::NotFound(error.to_string())),
+        Err(error) => Err(error.into()),
     }
 }
 

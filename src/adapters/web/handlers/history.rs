@@ -18,7 +18,7 @@ pub async fn show(
 ) -> Result<Response, WebError> {
     match history_page(&state, &id).await {
         Ok(page) => Ok(history::history_page(&page).into_response()),
-        Err(ReadError::UnknownRepository(unknown)) => Err(WebError::NotFound(unknown.to_string())),
+        Err(unknown @ ReadError::UnknownRepository(_)) => Err(unknown.into()),
         Err(error) => {
             let code = status::read(&error);
             Ok((code, history::unreadable_page(&id, &error.to_string())).into_response())

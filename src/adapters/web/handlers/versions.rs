@@ -39,7 +39,7 @@ pub async fn show(
     let screen = Screen::new(query.page.unwrap_or(0), VERSIONS_PER_SCREEN);
     let page = versions::versions_page(&state, &id, screen)
         .await
-        .map_err(|unknown| WebError::NotFound(unknown.to_string()))?;
+        .map_err(WebError::from)?;
     Ok((status::page(page.error.as_ref()), versions_page(&page)).into_response())
 }
 
