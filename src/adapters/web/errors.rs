@@ -10,7 +10,7 @@ use maud::{html, Markup};
 
 use super::htmx::is_htmx;
 use super::views::deploy::message_modal;
-use super::views::layout::{back_link, notice, page};
+use super::views::layout::{error_page, notice};
 
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum WebError {
@@ -70,13 +70,7 @@ impl IntoResponse for WebError {
     fn into_response(self) -> Response {
         let status = self.status();
         tracing::info!(status = status.as_u16(), error = %self, "request refused");
-        let body = page(
-            status.canonical_reason().unwrap_or("Error"),
-            html! {
-                div.title-row { (back_link()) h1 { (self.title()) } }
-                (self.message())
-            },
-        );
+        let body = error_page(&self.title(), self.message(), None);
         let mut response = (status, body).into_response();
         response.extensions_mut().insert(self);
         response

@@ -15,7 +15,7 @@ use super::super::errors::WebError;
 use super::super::extract::version_number;
 use super::super::status;
 use super::super::views::compare::compare_page;
-use super::super::views::layout::{back_link, notice, page};
+use super::super::views::layout::{error_page, notice};
 
 #[derive(Deserialize)]
 pub struct CompareQuery {
@@ -41,7 +41,7 @@ pub async fn show(
     };
     match compare(&state, &id, from, to).await {
         Ok(comparison) => Ok(compare_page(&comparison, page_number).into_response()),
-        Err(CompareError::Upstream(e)) if !e.is_not_found() => Ok(upstream_failure(&e)),
+        Err(CompareError::Upstream(e)) if !e.is_not_found() => Ok(upstream_failure(&id, &e)),
         Err(error) => Err(error.into()),
     }
 }
@@ -53,14 +53,13 @@ fn number(raw: Option<&str>, what: &str) -> Result<VersionNumber, WebError> {
 }
 
 /// Pulp could not give the comparison: the status says how (see [`status::upstream`]).
-fn upstream_failure(error: &UpstreamError) -> Response {
+fn upstream_failure(id: &RepoId, error: &UpstreamError) -> Response {
     let message = error.to_string();
-    let body = page(
-        "Changes not available",
-        html! {
-            div.title-row { (back_link()) h1 { "Changes not available" } }
-            (notice("error", Some("page-error"), html! { (message.trim_end_matches('.')) ". Try again; if it persists, check Pulp." }))
-        },
+    let notice = notice(
+        "error",
+        Some("page-error"),
+        html! { (message.trim_end_matches('.')) ". Try again; if it persists, check Pulp." },
     );
+    let body = error_page("Changes not available", notice, Some(id));
     (status::upstream(error), body).into_response()
 }

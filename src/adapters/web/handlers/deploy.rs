@@ -24,7 +24,7 @@ use super::super::views::banners::overwrite_warning;
 use super::super::views::deploy::{
     confirm_modal, deployed, deployed_without_list, failure_message, message_modal, rolled_back,
 };
-use super::super::views::layout::{notice, repo_failure_page};
+use super::super::views::layout::{error_page, notice};
 
 #[derive(Deserialize)]
 pub struct VersionQuery {
@@ -163,7 +163,7 @@ fn answer(hx: bool, id: &RepoId, status: StatusCode, title: &str, message: Marku
     if hx {
         (status, message_modal(title, message)).into_response()
     } else {
-        (status, repo_failure_page(id, title, message)).into_response()
+        (status, error_page(title, message, Some(id))).into_response()
     }
 }
 

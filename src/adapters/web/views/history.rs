@@ -8,7 +8,7 @@ use crate::domain::{
 };
 
 use super::banners::drift_banner;
-use super::layout::{back_link, notice, page, repo_failure_page};
+use super::layout::{back_link, error_page, notice, page};
 use super::moment::time;
 
 /// The full history page.
@@ -134,5 +134,9 @@ fn outcome_text(outcome: EntryOutcome) -> &'static str {
 /// The history page when the repository or production could not be read.
 pub fn unreadable_page(id: &crate::domain::RepoId, why: &str) -> Markup {
     let message = html! { strong { "Could not load the history. " } (why) };
-    repo_failure_page(id, "History", notice("error", Some("page-error"), message))
+    error_page(
+        "History",
+        notice("error", Some("page-error"), message),
+        Some(id),
+    )
 }

@@ -63,20 +63,23 @@ fn unidentified_notice() -> Markup {
     }
 }
 
-
-/// The ghost-button back link to the dashboard.
-/// A page that says why something about repository `id` failed, with a way back to it.
-pub fn repo_failure_page(id: &crate::domain::RepoId, title: &str, message: Markup) -> Markup {
+/// The one page of every failure (a page's main read, a refused request, a deploy that did
+/// not happen): the header bar, `title`, the message, and the way back: the dashboard, and the
+/// repository's versions when the failure is about one.
+pub fn error_page(title: &str, message: Markup, repo: Option<&crate::domain::RepoId>) -> Markup {
     page(
         title,
         html! {
             div.title-row { (back_link()) h1 { (title) } }
             (message)
-            p { a href={ "/repos/" (id) "/versions" } { "Back to the versions" } }
+            @if let Some(id) = repo {
+                p { a href={ "/repos/" (id) "/versions" } { "Back to the versions" } }
+            }
         },
     )
 }
 
+/// The ghost-button back link to the dashboard.
 pub fn back_link() -> Markup {
     html! { a.ghost.back-link href="/" { "\u{2190} Dashboard" } }
 }
@@ -102,7 +105,11 @@ mod tests {
         let document = scraper::Html::parse_document(&html);
         let meta = scraper::Selector::parse("meta[name=htmx-config]").unwrap();
         let content = document.select(&meta).next().unwrap().attr("content");
-        assert_eq!(content, Some(HTMX_CONFIG), "the browser reads the JSON as written");
+        assert_eq!(
+            content,
+            Some(HTMX_CONFIG),
+            "the browser reads the JSON as written"
+        );
         assert!(!html.contains("&amp;quot;"), "not escaped twice");
     }
 }
