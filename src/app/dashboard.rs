@@ -49,9 +49,9 @@ pub struct Dashboard {
     /// answers the status of this failure.
     pub error: Option<UpstreamError>,
     /// Set when sync states could not be read (rows are then shown without them).
-    pub sync_error: Option<String>,
+    pub sync_error: Option<UpstreamError>,
     /// Set when production could not be read (rows then show it as unknown).
-    pub production_error: Option<String>,
+    pub production_error: Option<UpstreamError>,
 }
 
 /// Four upstream calls whatever the number of repositories on the page: a page of
@@ -90,7 +90,7 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
         Ok(rows) => rows,
         Err(error) => {
             tracing::warn!(%error, "dashboard: production not read");
-            board.production_error = Some(format!("Could not read production: {error}"));
+            board.production_error = Some(error);
             HashMap::new()
         }
     };
@@ -98,7 +98,7 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
         Ok(syncs) => syncs,
         Err(error) => {
             tracing::warn!(%error, "dashboard: synchronization states not read");
-            board.sync_error = Some(format!("Could not read synchronization tasks: {error}"));
+            board.sync_error = Some(error);
             HashMap::new()
         }
     };

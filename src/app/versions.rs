@@ -28,7 +28,8 @@ pub struct VersionsPage {
     /// The version production serves; `None` when none or unknown.
     pub deployed: Option<VersionNumber>,
     /// Set when the deployed version could not be determined (distributions not listed).
-    pub deployed_unknown: Option<String>,
+    #[serde(skip)]
+    pub deployed_unknown: Option<UpstreamError>,
     /// Set when the repository or its versions could not be read (the page's main read): the
     /// page then lists no version, and answers the status of this failure.
     #[serde(skip)]
@@ -115,7 +116,7 @@ pub async fn versions_page(
         total: versions.total,
         verification: Some(repo.verification.clone()),
         deployed,
-        deployed_unknown: production.as_ref().err().map(ToString::to_string),
+        deployed_unknown: production.as_ref().err().cloned(),
         error: None,
         drift: distribution.and_then(|d| record.drift(d)),
     })

@@ -21,8 +21,8 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
                 a.ghost href={ "/?page=" (page_number) } id="refresh" { "\u{21bb} Refresh" }
             }
             @if let Some(error) = &board.error { (notice("error", Some("page-error"), html! { strong { "Could not list repositories. " } (error) })) }
-            @if let Some(error) = &board.sync_error { (notice("warn", None, html! { (error) })) }
-            @if let Some(error) = &board.production_error { (notice("warn", None, html! { (error) })) }
+            @if let Some(error) = &board.sync_error { (notice("warn", None, html! { "Could not read synchronization tasks: " (error) })) }
+            @if let Some(error) = &board.production_error { (notice("warn", None, html! { "Could not read production: " (error) })) }
             div.table-wrap {
                 table.repos {
                     thead { tr { th scope="col" { "Repository" } th scope="col" { "Verification" } th.num scope="col" { "Latest" } th scope="col" { "Production" } th scope="col" { "Synchronization" } } }
