@@ -3,6 +3,7 @@
 use std::collections::BTreeSet;
 
 use crate::domain::{build_history, Drift, HistoryEntry, RepoId, VersionNumber};
+use crate::ports::{AuditReadError, UpstreamError};
 
 use super::facts::{existing_versions, production_facts, ReadError};
 use super::production_record::ProductionRecord;
@@ -23,9 +24,9 @@ pub struct HistoryPage {
     /// one of them).
     pub existing: BTreeSet<u64>,
     /// Why the console's own record is missing from the page, when it is.
-    pub audit_unreadable: Option<String>,
+    pub audit_unreadable: Option<AuditReadError>,
     /// Why upstream's record is missing from the page, when it is.
-    pub upstream_unreadable: Option<String>,
+    pub upstream_unreadable: Option<UpstreamError>,
     pub drift: Option<Drift>,
 }
 
@@ -60,8 +61,8 @@ pub async fn history_page(state: &AppState, id: &RepoId) -> Result<HistoryPage, 
             .filter_map(|v| v.number())
             .map(VersionNumber::get)
             .collect(),
-        audit_unreadable: record.audit.as_ref().err().map(ToString::to_string),
-        upstream_unreadable: record.changes.as_ref().err().map(ToString::to_string),
+        audit_unreadable: record.audit.as_ref().err().cloned(),
+        upstream_unreadable: record.changes.as_ref().err().cloned(),
         drift: distribution.and_then(|p| record.drift(p)),
     })
 }

@@ -156,7 +156,7 @@ async fn a_sink_that_cannot_be_read_says_so_and_pulps_record_is_still_shown() {
     let why = page
         .audit_unreadable
         .expect("the page says the log cannot be read");
-    assert!(why.contains("standard output"), "{why}");
+    assert!(why.to_string().contains("standard output"), "{why}");
     assert_eq!(page.entries.len(), 1, "Pulp's record: {:?}", page.entries);
     assert_eq!(page.entries[0].who, OUTSIDE_USER);
 }
