@@ -74,3 +74,27 @@ fn the_unit_is_hardened() {
         String::from_utf8_lossy(&security.stderr)
     );
 }
+
+#[test]
+fn every_setting_the_unit_passes_is_one_the_console_reads() {
+    use repo_console::wiring::config::{ALIASES, DEFAULT_TOML};
+    use repo_console::wiring::overrides::{env_name, settable_keys};
+    let defaults: toml::Table = DEFAULT_TOML.parse().unwrap();
+    let known: Vec<String> = settable_keys(&defaults)
+        .iter()
+        .map(|(section, key, _)| env_name(section, key))
+        .chain(ALIASES.iter().filter_map(|a| a.env.map(str::to_owned)))
+        .collect();
+    let passed: Vec<&str> = UNIT
+        .lines()
+        .filter_map(|line| line.strip_prefix("Environment="))
+        .filter_map(|assignment| assignment.split_once('=').map(|(name, _)| name))
+        .collect();
+    assert!(passed.len() >= 2, "{passed:?}");
+    for name in passed {
+        assert!(
+            known.iter().any(|k| k == name),
+            "{name} is not a setting of the console"
+        );
+    }
+}
