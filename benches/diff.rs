@@ -14,7 +14,9 @@ use axum::routing::get;
 use axum::{Json, Router};
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
 use repo_console::adapters::web::views::changes::{diff_summary, SUMMARY_LIMIT};
-use repo_console::domain::{ContentDifference, VersionDiff, VersionHref};
+use repo_console::domain::{
+    ContentDifference, ContentRead, PackageDifference, VersionDiff, VersionHref,
+};
 use repo_console::ports::ContentCatalog;
 use repo_console::wiring::default_pulp_settings;
 use serde_json::{json, Value};
@@ -71,14 +73,23 @@ fn answer(
     let q = params.get("q").cloned().unwrap_or_default();
     let quoted: Vec<&str> = q.split('"').collect();
     let empty = Vec::new();
-    let inside = rows
-        .get(quoted.get(1).copied().unwrap_or(""))
-        .unwrap_or(&empty);
+    let in_version = params
+        .get("repository_version")
+        .map(String::as_str)
+        .or(quoted.get(1).copied())
+        .unwrap_or("");
+    let inside = rows.get(in_version).unwrap_or(&empty);
     let outside = quoted.get(3).and_then(|h| rows.get(*h)).unwrap_or(&empty);
     let outside: HashSet<String> = outside.iter().map(Value::to_string).collect();
+    let names: Option<HashSet<&str>> = params.get("name__in").map(|n| n.split(',').collect());
     let all: Vec<&Value> = inside
         .iter()
         .filter(|r| !outside.contains(&r.to_string()))
+        .filter(|r| {
+            names
+                .as_ref()
+                .is_none_or(|names| r["name"].as_str().is_some_and(|name| names.contains(name)))
+        })
         .collect();
     let number = |k: &str, d: usize| params.get(k).and_then(|v| v.parse().ok()).unwrap_or(d);
     let (limit, offset) = (number("limit", 100), number("offset", 0));
@@ -126,16 +137,24 @@ fn peak_rss_mib() -> f64 {
 }
 
 async fn one_diff(client: &PulpClient, old: &VersionHref, new: &VersionHref) -> VersionDiff {
+    let (not_in_old, not_in_new) = (
+        ContentRead::NotIn(old.clone()),
+        ContentRead::NotIn(new.clone()),
+    );
     let (pn, po, an, ao) = futures::try_join!(
-        client.packages_not_in(new, Some(old)),
-        client.packages_not_in(old, Some(new)),
-        client.advisories_not_in(new, Some(old)),
-        client.advisories_not_in(old, Some(new)),
+        client.packages(new, &not_in_old),
+        client.packages(old, &not_in_new),
+        client.advisories(new, &not_in_old),
+        client.advisories(old, &not_in_new),
     )
     .expect("the fake answers");
+    let touched = PackageDifference::touched_names(&pn, &po);
+    let builds = client
+        .package_builds(new, &touched)
+        .await
+        .expect("the fake answers");
     VersionDiff::new(ContentDifference {
-        packages_only_new: pn,
-        packages_only_old: po,
+        packages: PackageDifference::from_new_builds(pn, po, builds),
         advisories_only_new: an,
         advisories_only_old: ao,
     })
@@ -182,7 +201,10 @@ async fn main() {
 
     fake.requests.store(0, Ordering::SeqCst);
     let started = Instant::now();
-    let everything = client.packages_not_in(&new, None).await.expect("a list");
+    let everything = client
+        .packages(&new, &ContentRead::All)
+        .await
+        .expect("a list");
     println!(
         "nothing deployed yet (every package of the target is new): {} packages in {:?}, {} requests",
         everything.len(),

@@ -19,6 +19,9 @@
 #                  acme-d 2 -> 1, acme-e removed in v3 and back in v4 (no change), acme-f kept;
 #                  advisories RC-SA-0001 (security), RC-BA-0001 (bugfix), RC-EA-0001 (enhancement)
 #                  added, RC-SA-OLD (security) dropped, RC-BA-KEEP kept
+#   rc-builds      verified, several builds of one name (issue 22): v1 multi-u 1,2 / multi-o 1,2 /
+#                  multi-d 1,2 / multi-n 1; v2 adds multi-u-3 (upgraded), drops multi-o-1 (older
+#                  builds), drops multi-d-2 (downgraded), adds multi-n-0.9 (older builds); v3 adds multi-x-1
 #   rc-mirror        remote rc-mirror-remote -> $PULP_CONTENT_URL/pulp/content/rc-verified-prod/ (not synced)
 #   rc-broken-mirror remote rc-broken-remote -> http://127.0.0.1:9/nothing/ (refused; sync fails)
 #
@@ -156,6 +159,10 @@ for nv in a-1 b-1 c-1 c-2 d-1 d-2 e-1 f-1; do
   ensure_package "acme-${nv%%-*}" "${nv#*-}"
 done
 
+for nv in u-1 u-2 u-3 o-1 o-2 d-1 d-2 n-0.9 n-1 x-1; do
+  ensure_package "multi-${nv%%-*}" "${nv#*-}"
+done
+
 # --- Advisories (errata) ---------------------------------------------------------
 # ensure_advisory ID TYPE SEVERITY PACKAGE: PKG[ID] = href (uploaded as advisory JSON when missing).
 ensure_advisory() {
@@ -288,6 +295,10 @@ ensure_versions "$repo" "+acme-b-1 +acme-c-1 +acme-d-2 +acme-e-1 +RC-SA-OLD" "+a
   "+acme-a-1 -acme-e-1" "+acme-e-1 +acme-c-2 -acme-b-1 -acme-c-1 +RC-SA-0001 +RC-BA-0001 +RC-EA-0001" \
   "+acme-d-1 -acme-d-2 -RC-SA-OLD"
 ensure_distribution rc-changes-prod publication "$(ensure_publication "$repo" 2)"
+
+repo="$(ensure_repo rc-builds "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+ensure_versions "$repo" "+multi-u-1 +multi-u-2 +multi-o-1 +multi-o-2 +multi-d-1 +multi-d-2 +multi-n-1" \
+  "+multi-u-3 -multi-o-1 -multi-d-2 +multi-n-0.9" "+multi-x-1"
 
 repo="$(ensure_repo rc-unverified '{"repo_config":{"gpgcheck":0,"repo_gpgcheck":0}}')"
 ensure_versions "$repo" "+beta-1.0 +gamma-1.0" "+delta-1.0"

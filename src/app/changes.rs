@@ -3,49 +3,27 @@
 
 use std::sync::Arc;
 
-use crate::domain::{
-    ContentDifference, DeployPlan, RepoId, Repository, VersionDiff, VersionHref, VersionNumber,
-};
+use crate::domain::{DeployPlan, DiffEnd, RepoId, Repository, VersionDiff, VersionNumber};
 use crate::ports::UpstreamError;
 
+use super::diff_read::read_difference;
 use super::state::AppState;
 
-/// The net difference from `from` (none: an empty repository) to `to`: four concurrent
-/// filtered lists upstream (packages and advisories, each way), or the cached answer
-/// (versions never change, so neither does their difference).
-#[tracing::instrument(skip_all, fields(from = ?from.map(VersionHref::as_str), to = %to))]
+/// The net difference from `from` (none: an empty repository) to `to`, each with its
+/// package count: the cheapest exact reads upstream (see [`read_difference`]), or the
+/// cached answer (versions never change, so neither does their difference).
+#[tracing::instrument(skip_all, fields(from = ?from.map(|f| f.href.as_str()), to = %to.href))]
 pub async fn version_diff(
     state: &AppState,
-    from: Option<&VersionHref>,
-    to: &VersionHref,
+    from: Option<DiffEnd<'_>>,
+    to: DiffEnd<'_>,
 ) -> Result<Arc<VersionDiff>, UpstreamError> {
-    let key = (from.cloned(), to.clone());
+    let key = (from.map(|f| f.href.clone()), to.href.clone());
     if let Some(diff) = state.diffs.get(&key) {
         return Ok(diff);
     }
-    let catalog = state.content.as_ref();
-    let (packages_only_new, packages_only_old, advisories_only_new, advisories_only_old) = futures::try_join!(
-        catalog.packages_not_in(to, from),
-        async {
-            match from {
-                Some(from) => catalog.packages_not_in(from, Some(to)).await,
-                None => Ok(Vec::new()),
-            }
-        },
-        catalog.advisories_not_in(to, from),
-        async {
-            match from {
-                Some(from) => catalog.advisories_not_in(from, Some(to)).await,
-                None => Ok(Vec::new()),
-            }
-        },
-    )?;
-    let diff = Arc::new(VersionDiff::new(ContentDifference {
-        packages_only_new,
-        packages_only_old,
-        advisories_only_new,
-        advisories_only_old,
-    }));
+    let difference = read_difference(state.content.as_ref(), from, to).await?;
+    let diff = Arc::new(VersionDiff::new(difference));
     state.diffs.insert(key, diff.clone());
     Ok(diff)
 }
@@ -57,7 +35,17 @@ pub async fn deploy_changes(
     plan: &DeployPlan,
 ) -> Result<Arc<VersionDiff>, UpstreamError> {
     let from = plan.current.map(|n| plan.repo.version_href(n));
-    version_diff(state, from.as_ref(), &plan.target.href).await
+    // The preview's net change is the target's count minus production's.
+    let current_count = u64::try_from(plan.target.package_count as i64 - plan.net_change).ok();
+    let from = from.as_ref().map(|href| DiffEnd {
+        href,
+        count: current_count,
+    });
+    let to = DiffEnd {
+        href: &plan.target.href,
+        count: Some(plan.target.package_count),
+    };
+    version_diff(state, from, to).await
 }
 
 /// The comparison of two versions of one repository.
@@ -91,13 +79,25 @@ pub async fn compare(
         state.reads.get_repo(id),
         state.reads.versions_numbered(id, &numbers)
     )?;
-    for n in [to, from] {
-        if !versions.iter().any(|v| v.number() == Some(n)) {
-            return Err(CompareError::UnknownVersion(n));
-        }
-    }
+    let count_of = |n: VersionNumber| {
+        versions
+            .iter()
+            .find(|v| v.number() == Some(n))
+            .map(|v| v.package_count)
+            .ok_or(CompareError::UnknownVersion(n))
+    };
+    let (to_count, from_count) = (count_of(to)?, count_of(from)?);
     let (from_href, to_href) = (repo.version_href(from), repo.version_href(to));
-    let diff = version_diff(state, Some(&from_href), &to_href).await?;
+    let ends = |href, count| DiffEnd {
+        href,
+        count: Some(count),
+    };
+    let diff = version_diff(
+        state,
+        Some(ends(&from_href, from_count)),
+        ends(&to_href, to_count),
+    )
+    .await?;
     Ok(Comparison {
         repo,
         from,

@@ -10,6 +10,7 @@ mod deploy_outcome;
 mod deploy_steps;
 mod deploy_turn;
 pub mod diff_cache;
+pub mod diff_read;
 pub mod facts;
 pub mod history;
 mod preview;

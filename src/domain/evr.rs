@@ -6,11 +6,11 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Epoch, version and release of a package. Equality is textual (as upstream stores it);
 /// use [`Evr::rpm_cmp`] to order versions the way rpm and dnf do.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Evr {
     pub epoch: u64,
     pub version: String,
@@ -37,6 +37,13 @@ impl Evr {
             .cmp(&other.epoch)
             .then_with(|| rpmvercmp(&self.version, &other.version))
             .then_with(|| rpmvercmp(&self.release, &other.release))
+    }
+
+    /// rpm's order, with builds rpm holds equal but spelled differently (`1.0` and `1.00`)
+    /// ordered by their text, so that one of several builds is always the newest.
+    pub fn total_cmp(&self, other: &Self) -> Ordering {
+        self.rpm_cmp(other)
+            .then_with(|| (&self.version, &self.release).cmp(&(&other.version, &other.release)))
     }
 }
 

@@ -7,6 +7,7 @@ pub mod advisory;
 pub mod audit;
 pub mod change;
 pub mod deployment;
+pub mod diff_plan;
 pub mod evr;
 #[cfg(test)]
 mod evr_properties;
@@ -37,6 +38,7 @@ pub use deployment::{
     DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged, ProductionState,
     ProductionTarget, SeenLive,
 };
+pub use diff_plan::{plan_diff_reads, ContentRead, DiffEnd, DiffReads};
 pub use evr::{rpmvercmp, Evr};
 pub use history::{
     build_history, detect_drift, drift_baseline, Drift, EntryOutcome, HistoryEntry, Origin,
@@ -46,7 +48,9 @@ pub use href::{
 };
 pub use intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
 pub use operator::{InvalidOperator, Operator};
-pub use package_diff::{count_kinds, diff_packages, ChangeKind, Package, PackageChange};
+pub use package_diff::{
+    count_kinds, diff_packages, ChangeKind, Package, PackageChange, PackageDifference,
+};
 pub use refusal::Refusal;
 pub use repository::{Distribution, DistributionRevision, Publication, RepoVersion, Repository};
 pub use retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};

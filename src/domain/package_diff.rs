@@ -1,17 +1,18 @@
-//! The net package difference between two repository versions: from the packages only in
-//! the target and those only in the other version, paired by (name, arch) into added,
-//! removed, upgraded and downgraded. Packages present in both versions are no change, so a
-//! package removed in between and added back is not listed.
+//! The net package difference between two repository versions, as dnf sees it: for every
+//! name and arch whose builds differ, the newest build on each side among **all** the builds
+//! of that name and arch in that version (a repository may keep older builds) decides the
+//! kind, and the line lists the builds present on one side only. Packages present in both
+//! versions are no change, so a package removed in between and added back is not listed.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::evr::Evr;
 
 /// One package build: name, arch and EVR (what upstream identifies it by).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Package {
     pub name: String,
     pub arch: String,
@@ -19,33 +20,64 @@ pub struct Package {
 }
 
 /// What happened to a package (name and arch) between two versions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ChangeKind {
+    /// No build before, some now.
     Added,
+    /// Some builds before, none now.
     Removed,
+    /// The newest build went up (or is spelled differently but equal for rpm).
     Upgraded,
+    /// The newest build went down.
     Downgraded,
+    /// The newest build is the same on both sides: only older builds were added or dropped.
+    /// dnf installs the same build.
+    OlderBuilds,
 }
 
 impl ChangeKind {
-    pub const ALL: [ChangeKind; 4] = [Self::Added, Self::Removed, Self::Upgraded, Self::Downgraded];
+    pub const ALL: [ChangeKind; 5] = [
+        Self::Added,
+        Self::Removed,
+        Self::Upgraded,
+        Self::Downgraded,
+        Self::OlderBuilds,
+    ];
 
-    /// The stable hook value (`data-change`) and the word shown.
+    /// The stable hook value (`data-change`).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Added => "added",
             Self::Removed => "removed",
             Self::Upgraded => "upgraded",
             Self::Downgraded => "downgraded",
+            Self::OlderBuilds => "older-builds",
         }
+    }
+
+    /// The word shown.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::OlderBuilds => "older builds",
+            other => other.as_str(),
+        }
+    }
+
+    /// The kind named by its hook value (`added`, `older-builds`, ...).
+    pub fn parse(raw: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == raw)
+    }
+
+    /// A change dnf sees (the newest build moved, appeared or went away).
+    pub fn moves_newest(self) -> bool {
+        self != Self::OlderBuilds
     }
 }
 
 /// The net change of one package name and arch. `old` holds its builds only in the version
-/// production serves, `new` those only in the target, each oldest first (a repository may
-/// hold several builds of one package).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// production serves, `new` those only in the target, each oldest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PackageChange {
     pub name: String,
     pub arch: String,
@@ -56,42 +88,120 @@ pub struct PackageChange {
     pub security: bool,
 }
 
-/// Pairs the packages only in the target (`only_new`) with those only in the other version
-/// (`only_old`) by (name, arch). The kind compares the newest build on each side, as dnf
-/// would pick it (rpm-equal builds spelled differently count as upgraded). Sorted with
-/// packages in `security_names` first, then by name and arch.
+/// The packages that differ between two versions, and the builds both versions hold of the
+/// names that differ (among which the newest build on each side is judged).
+#[derive(Debug, Clone, Default)]
+pub struct PackageDifference {
+    /// Builds in the new version only.
+    pub only_new: Vec<Package>,
+    /// Builds in the old version only.
+    pub only_old: Vec<Package>,
+    /// Builds in both versions, of at least every name in `only_new` or `only_old` (builds
+    /// of other names are ignored). Empty when one side is empty.
+    pub shared: Vec<Package>,
+}
+
+impl PackageDifference {
+    /// From the one-sided builds and every build the new version holds of the names they
+    /// touch (`new_builds`, as read upstream; builds of other names are ignored).
+    pub fn from_new_builds(
+        only_new: Vec<Package>,
+        only_old: Vec<Package>,
+        new_builds: Vec<Package>,
+    ) -> Self {
+        let added: HashSet<&Package> = only_new.iter().collect();
+        let shared = new_builds
+            .into_iter()
+            .filter(|p| !added.contains(p))
+            .collect();
+        Self {
+            only_new,
+            only_old,
+            shared,
+        }
+    }
+
+    /// The package names whose builds differ, each once, in order: the names whose other
+    /// builds must be read to judge the newest on each side.
+    pub fn touched_names(only_new: &[Package], only_old: &[Package]) -> Vec<String> {
+        let names: BTreeSet<&str> = only_new
+            .iter()
+            .chain(only_old)
+            .map(|p| p.name.as_str())
+            .collect();
+        names.into_iter().map(str::to_owned).collect()
+    }
+}
+
+/// One name and arch: its builds on one side only, and the newest build both sides hold.
+#[derive(Default)]
+struct Sides {
+    old: Vec<Evr>,
+    new: Vec<Evr>,
+    newest_shared: Option<Evr>,
+}
+
+/// Pairs the one-sided builds by (name, arch); the kind compares the newest build on each
+/// side, one-sided and shared builds alike, as dnf would pick it (rpm-equal builds spelled
+/// differently count as upgraded). Sorted with packages in `security_names` first, then by
+/// name and arch.
 pub fn diff_packages(
-    only_new: Vec<Package>,
-    only_old: Vec<Package>,
+    difference: PackageDifference,
     security_names: &HashSet<String>,
 ) -> Vec<PackageChange> {
-    type Sides = (Vec<Evr>, Vec<Evr>);
     let mut by_key: BTreeMap<(String, String), Sides> = BTreeMap::new();
-    for p in only_old {
-        by_key.entry((p.name, p.arch)).or_default().0.push(p.evr);
+    for p in difference.only_old {
+        by_key.entry((p.name, p.arch)).or_default().old.push(p.evr);
     }
-    for p in only_new {
-        by_key.entry((p.name, p.arch)).or_default().1.push(p.evr);
+    for p in difference.only_new {
+        by_key.entry((p.name, p.arch)).or_default().new.push(p.evr);
+    }
+    for p in difference.shared {
+        if let Some(sides) = by_key.get_mut(&(p.name, p.arch)) {
+            sides.newest_shared = newer(sides.newest_shared.take(), p.evr);
+        }
     }
     let mut changes: Vec<PackageChange> = by_key
         .into_iter()
-        .map(|((name, arch), (mut old, mut new))| {
-            old.sort_by(Evr::rpm_cmp);
-            new.sort_by(Evr::rpm_cmp);
-            let kind = kind_of(old.last(), new.last());
+        .map(|((name, arch), mut sides)| {
+            sides.old.sort_by(Evr::total_cmp);
+            sides.new.sort_by(Evr::total_cmp);
+            let shared = sides.newest_shared.as_ref();
+            let kind = kind_of(
+                newest(sides.old.last(), shared),
+                newest(sides.new.last(), shared),
+            );
             let security = security_names.contains(&name);
             PackageChange {
                 name,
                 arch,
                 kind,
-                old,
-                new,
+                old: sides.old,
+                new: sides.new,
                 security,
             }
         })
         .collect();
     changes.sort_by(security_first);
     changes
+}
+
+fn newer(held: Option<Evr>, candidate: Evr) -> Option<Evr> {
+    match held {
+        Some(held) if held.total_cmp(&candidate) != Ordering::Less => Some(held),
+        _ => Some(candidate),
+    }
+}
+
+fn newest<'a>(a: Option<&'a Evr>, b: Option<&'a Evr>) -> Option<&'a Evr> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if a.total_cmp(b) == Ordering::Less {
+            b
+        } else {
+            a
+        }),
+        (a, b) => a.or(b),
+    }
 }
 
 /// Security-relevant first, then by name and arch.
@@ -102,10 +212,13 @@ fn security_first(a: &PackageChange, b: &PackageChange) -> Ordering {
         .then_with(|| a.arch.cmp(&b.arch))
 }
 
+/// The kind from the newest build on each side. A key is only here when its builds differ,
+/// so two identical newest builds mean the difference is below them.
 fn kind_of(old: Option<&Evr>, new: Option<&Evr>) -> ChangeKind {
     match (old, new) {
         (None, _) => ChangeKind::Added,
         (Some(_), None) => ChangeKind::Removed,
+        (Some(old), Some(new)) if old == new => ChangeKind::OlderBuilds,
         (Some(old), Some(new)) => match new.rpm_cmp(old) {
             Ordering::Less => ChangeKind::Downgraded,
             Ordering::Equal | Ordering::Greater => ChangeKind::Upgraded,
@@ -114,96 +227,16 @@ fn kind_of(old: Option<&Evr>, new: Option<&Evr>) -> ChangeKind {
 }
 
 /// How many changes of each kind, in [`ChangeKind::ALL`] order.
-pub fn count_kinds(changes: &[PackageChange]) -> [(ChangeKind, usize); 4] {
-    ChangeKind::ALL.map(|kind| (kind, changes.iter().filter(|c| c.kind == kind).count()))
+pub fn count_kinds(changes: &[PackageChange]) -> [(ChangeKind, usize); 5] {
+    let mut counts = ChangeKind::ALL.map(|kind| (kind, 0));
+    for change in changes {
+        if let Some((_, n)) = counts.iter_mut().find(|(k, _)| *k == change.kind) {
+            *n += 1;
+        }
+    }
+    counts
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn pkg(name: &str, version: &str) -> Package {
-        Package {
-            name: name.into(),
-            arch: "x86_64".into(),
-            evr: Evr::new(0, version, "1"),
-        }
-    }
-
-    fn shown(changes: &[PackageChange]) -> Vec<String> {
-        let evrs = |v: &[Evr]| v.iter().map(Evr::to_string).collect::<Vec<_>>().join(",");
-        changes
-            .iter()
-            .map(|c| {
-                let (old, new) = (evrs(&c.old), evrs(&c.new));
-                format!("{} {} {old}>{new}", c.kind.as_str(), c.name)
-            })
-            .collect()
-    }
-
-    #[test]
-    fn pairs_by_name_into_the_four_kinds() {
-        let changes = diff_packages(
-            vec![pkg("acme-a", "1"), pkg("acme-c", "2"), pkg("acme-d", "1")],
-            vec![
-                pkg("acme-b", "1"),
-                pkg("acme-c", "1"),
-                pkg("acme-d", "1.10"),
-            ],
-            &HashSet::new(),
-        );
-        assert_eq!(
-            shown(&changes),
-            [
-                "added acme-a >1-1",
-                "removed acme-b 1-1>",
-                "upgraded acme-c 1-1>2-1",
-                "downgraded acme-d 1.10-1>1-1"
-            ]
-        );
-        let counts = count_kinds(&changes);
-        assert!(counts.iter().all(|(_, n)| *n == 1), "{counts:?}");
-    }
-
-    #[test]
-    fn the_same_name_on_another_arch_is_another_package() {
-        let mut i686 = pkg("glibc", "2");
-        i686.arch = "i686".into();
-        let changes = diff_packages(vec![i686], vec![pkg("glibc", "1")], &HashSet::new());
-        let kinds: Vec<_> = changes.iter().map(|c| (c.kind, c.arch.as_str())).collect();
-        assert_eq!(
-            kinds,
-            [(ChangeKind::Added, "i686"), (ChangeKind::Removed, "x86_64")]
-        );
-    }
-
-    #[test]
-    fn the_newest_build_on_each_side_decides_and_every_build_is_kept() {
-        let changes = diff_packages(
-            vec![pkg("hello", "1.10"), pkg("hello", "1.9")],
-            vec![pkg("hello", "1.2")],
-            &HashSet::new(),
-        );
-        assert_eq!(shown(&changes), ["upgraded hello 1.2-1>1.9-1,1.10-1"]);
-    }
-
-    #[test]
-    fn security_relevant_packages_come_first_then_names() {
-        let security = HashSet::from(["zlib".to_owned()]);
-        let changes = diff_packages(
-            vec![pkg("zlib", "2"), pkg("bash", "2"), pkg("acl", "1")],
-            vec![pkg("zlib", "1")],
-            &security,
-        );
-        let order: Vec<_> = changes
-            .iter()
-            .map(|c| (c.name.as_str(), c.security))
-            .collect();
-        assert_eq!(order, [("zlib", true), ("acl", false), ("bash", false)]);
-    }
-
-    #[test]
-    fn no_difference_is_no_change() {
-        assert!(diff_packages(vec![], vec![], &HashSet::new()).is_empty());
-    }
-}
+#[path = "package_diff_tests.rs"]
+mod tests;

@@ -3,13 +3,12 @@
 use serde::Serialize;
 
 use super::advisory::{Advisory, AdvisoryDiff};
-use super::package_diff::{diff_packages, Package, PackageChange};
+use super::package_diff::{diff_packages, PackageChange, PackageDifference};
 
 /// The content only in one version and only in the other, as upstream answers it.
 #[derive(Debug, Clone, Default)]
 pub struct ContentDifference {
-    pub packages_only_new: Vec<Package>,
-    pub packages_only_old: Vec<Package>,
+    pub packages: PackageDifference,
     pub advisories_only_new: Vec<Advisory>,
     pub advisories_only_old: Vec<Advisory>,
 }
@@ -27,11 +26,7 @@ impl VersionDiff {
         let advisories =
             AdvisoryDiff::new(content.advisories_only_new, content.advisories_only_old);
         let security = advisories.security_packages();
-        let packages = diff_packages(
-            content.packages_only_new,
-            content.packages_only_old,
-            &security,
-        );
+        let packages = diff_packages(content.packages, &security);
         Self {
             packages,
             advisories,
@@ -46,7 +41,7 @@ impl VersionDiff {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{AdvisoryType, ChangeKind, Evr};
+    use crate::domain::{AdvisoryType, ChangeKind, Evr, Package};
 
     #[test]
     fn packages_named_by_a_changed_security_advisory_sort_first() {
@@ -56,8 +51,11 @@ mod tests {
             evr: Evr::new(0, v, "1"),
         };
         let diff = VersionDiff::new(ContentDifference {
-            packages_only_new: vec![pkg("aaa", "1"), pkg("zzz", "2")],
-            packages_only_old: vec![pkg("zzz", "1")],
+            packages: PackageDifference {
+                only_new: vec![pkg("aaa", "1"), pkg("zzz", "2")],
+                only_old: vec![pkg("zzz", "1")],
+                shared: vec![],
+            },
             advisories_only_new: vec![Advisory {
                 id: "RC-SA-1".into(),
                 kind: AdvisoryType::Security,

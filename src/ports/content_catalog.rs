@@ -1,29 +1,37 @@
 //! The content catalog port: what repository versions contain (packages, advisories),
-//! answered as differences so that the cost follows the size of the change, not of the
-//! repository.
+//! read as a version's whole content, what it changed against its predecessor, or what it
+//! holds that another version does not (see [`crate::domain::diff_plan`] for which is
+//! cheapest when).
 
 use async_trait::async_trait;
 
-use crate::domain::{Advisory, Package, VersionHref};
+use crate::domain::{Advisory, ContentRead, Package, VersionHref};
 
 use super::repository_manager::UpstreamError;
 
-/// Reads the content of repository versions. Each method costs a bounded number of upstream
-/// requests: one per page of its answer, whatever the number of versions in between.
+/// Reads the content of repository versions. Each method costs upstream requests that
+/// follow the size of its answer, never the number of versions in between.
 #[async_trait]
 pub trait ContentCatalog: Send + Sync {
-    /// The packages in `version` that are not in `other` (every package of `version` when
-    /// `other` is `None`).
-    async fn packages_not_in(
+    /// The packages of `version` that `read` selects.
+    async fn packages(
         &self,
         version: &VersionHref,
-        other: Option<&VersionHref>,
+        read: &ContentRead,
     ) -> Result<Vec<Package>, UpstreamError>;
 
-    /// The advisories in `version` that are not in `other` (all of them when `None`).
-    async fn advisories_not_in(
+    /// The advisories of `version` that `read` selects.
+    async fn advisories(
         &self,
         version: &VersionHref,
-        other: Option<&VersionHref>,
+        read: &ContentRead,
     ) -> Result<Vec<Advisory>, UpstreamError>;
+
+    /// Every build `version` holds of packages with these names (any arch), in requests
+    /// that batch the names.
+    async fn package_builds(
+        &self,
+        version: &VersionHref,
+        names: &[String],
+    ) -> Result<Vec<Package>, UpstreamError>;
 }

@@ -102,21 +102,30 @@ async fn a_deploy_that_keeps_every_security_advisory_is_not_called_a_regression(
 }
 
 #[tokio::test]
-async fn the_diff_costs_four_upstream_calls_once_and_is_then_cached() {
+async fn the_diff_costs_five_upstream_calls_once_and_is_then_cached() {
     let app = spawn_app().await;
     let acme = add_acme(&app.memory, verified());
     let content_calls = |app: &TestApp| {
         app.memory
             .calls()
             .iter()
-            .filter(|c| c.starts_with("packages_not_in") || c.starts_with("advisories_not_in"))
+            .filter(|c| {
+                c.starts_with("packages ")
+                    || c.starts_with("advisories ")
+                    || c.starts_with("package_builds ")
+            })
             .count()
     };
     let before = app.memory.calls().len();
     app.get(&format!("/repos/{acme}/deploy/confirm?version=5"))
         .await;
     let first = app.memory.calls().len() - before;
-    assert_eq!(content_calls(&app), 4, "packages and advisories, each way");
+    assert_eq!(
+        content_calls(&app),
+        5,
+        "v2 and v5 are far apart: packages and advisories each way, then v5's builds of the \
+         names that differ"
+    );
     assert!(first <= 12, "the confirm step cost {first} upstream calls");
     app.get(&format!("/repos/{acme}/deploy/confirm?version=5"))
         .await;
@@ -124,7 +133,7 @@ async fn the_diff_costs_four_upstream_calls_once_and_is_then_cached() {
         .await;
     assert_eq!(
         content_calls(&app),
-        4,
+        5,
         "versions are immutable: the diff is cached"
     );
 }
@@ -133,7 +142,7 @@ async fn the_diff_costs_four_upstream_calls_once_and_is_then_cached() {
 async fn a_failed_diff_is_said_in_the_modal_and_the_deploy_still_goes_ahead() {
     let app = spawn_app().await;
     let acme = add_acme(&app.memory, verified());
-    app.pulp.set(Op::AdvisoriesNotIn, Fault::Http(500));
+    app.pulp.set(Op::Advisories, Fault::Http(500));
     let reply = app
         .get(&format!("/repos/{acme}/deploy/confirm?version=5"))
         .await;
@@ -271,7 +280,7 @@ async fn the_compare_page_says_clearly_what_is_wrong_with_a_request() {
         (Fault::Reset, 503, "Try again"),
         (Fault::Malformed, 502, "Try again"),
     ] {
-        app.pulp.set(Op::PackagesNotIn, fault);
+        app.pulp.set(Op::Packages, fault);
         let reply = app
             .get(&format!("/repos/{acme}/versions/5/changes?against=2"))
             .await;

@@ -3,6 +3,9 @@
 #[path = "../common/acme.rs"]
 mod acme;
 mod audit;
+#[path = "../common/builds.rs"]
+mod builds;
+mod builds_diff;
 mod changes;
 mod coalescing;
 #[path = "../common/console_process.rs"]

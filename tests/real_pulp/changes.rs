@@ -8,7 +8,7 @@ use std::sync::Arc;
 use repo_console::adapters::memory::InMemoryPulp;
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
 use repo_console::domain::{
-    Advisory, ChecksumType, Package, RepoVerification, Repository, VersionNumber,
+    Advisory, ChecksumType, ContentRead, Package, RepoVerification, Repository, VersionNumber,
 };
 use repo_console::ports::{ContentCatalog, RepositoryManager};
 use serde_json::Value;
@@ -45,24 +45,39 @@ fn advisories(list: Vec<Advisory>) -> BTreeSet<String> {
         .collect()
 }
 
-/// Everything a catalog says about versions 5, 2 and 0 of a repository.
+/// Everything a catalog says about versions 5, 2 and 0 of a repository, by every read.
 async fn story(catalog: &dyn ContentCatalog, repo: &Repository) -> Vec<BTreeSet<String>> {
     let v = |n| repo.version_href(VersionNumber::new(n));
-    let (v0, v2, v5) = (v(0), v(2), v(5));
+    let (v0, v2, v4, v5) = (v(0), v(2), v(4), v(5));
     let mut out = Vec::new();
-    for (a, b) in [
-        (&v5, Some(&v2)),
-        (&v2, Some(&v5)),
-        (&v2, None),
-        (&v5, Some(&v0)),
+    for (version, read) in [
+        (&v5, ContentRead::NotIn(v2.clone())),
+        (&v2, ContentRead::NotIn(v5.clone())),
+        (&v2, ContentRead::All),
+        (&v5, ContentRead::NotIn(v0.clone())),
+        (&v5, ContentRead::Added),
+        (&v5, ContentRead::Removed),
+        (&v4, ContentRead::Added),
+        (&v4, ContentRead::Removed),
     ] {
         out.push(packages(
-            catalog.packages_not_in(a, b).await.expect("packages"),
+            catalog.packages(version, &read).await.expect("packages"),
         ));
         out.push(advisories(
-            catalog.advisories_not_in(a, b).await.expect("advisories"),
+            catalog
+                .advisories(version, &read)
+                .await
+                .expect("advisories"),
         ));
     }
+    let names = [
+        "acme-c".to_owned(),
+        "acme-d".to_owned(),
+        "nothing".to_owned(),
+    ];
+    out.push(packages(
+        catalog.package_builds(&v5, &names).await.expect("builds"),
+    ));
     out
 }
 
@@ -113,6 +128,23 @@ async fn pulp_answers_the_content_diff_the_in_memory_pulp_answers() {
     assert_eq!(real[3], set(&["RC-SA-OLD security Moderate [acme-b]"]));
     assert_eq!(real[4].len(), 5, "every package of v2: {:?}", real[4]);
     assert_eq!(real[5].len(), 2, "every advisory of v2: {:?}", real[5]);
+    assert_eq!(real[8], set(&["acme-d 1-1 noarch"]), "what v5 added to v4");
+    assert_eq!(
+        real[10],
+        set(&["acme-d 2-1 noarch"]),
+        "what v5 removed from v4"
+    );
+    assert_eq!(real[11], set(&["RC-SA-OLD security Moderate [acme-b]"]));
+    assert_eq!(
+        real[12],
+        set(&["acme-c 2-1 noarch", "acme-e 1-1 noarch"]),
+        "v4 added acme-c 2 and acme-e back"
+    );
+    assert_eq!(
+        real[16],
+        set(&["acme-c 2-1 noarch", "acme-d 1-1 noarch"]),
+        "v5's builds of two names (and of a name it lacks)"
+    );
     assert_eq!(real, fake, "the in-memory Pulp answers as the real one");
 }
 
@@ -126,14 +158,17 @@ async fn an_unknown_version_is_refused_by_pulp_and_by_the_fake_alike() {
     let repo = client.get_repo(&id).await.expect("repo");
     let missing = repo.version_href(VersionNumber::new(999));
     let error = client
-        .packages_not_in(&missing, None)
+        .packages(&missing, &ContentRead::All)
         .await
         .expect_err("no version 999");
     let memory = InMemoryPulp::default();
     let acme = add_acme(&memory, seeded_settings());
     let fake_repo = memory.get_repo(&acme).await.expect("repo");
     let fake = memory
-        .packages_not_in(&fake_repo.version_href(VersionNumber::new(999)), None)
+        .packages(
+            &fake_repo.version_href(VersionNumber::new(999)),
+            &ContentRead::All,
+        )
         .await
         .expect_err("no version 999");
     for e in [&error, &fake] {
@@ -182,8 +217,14 @@ async fn the_confirm_step_shows_the_diff_in_at_most_twelve_requests_then_from_th
             .iter()
             .filter(|r| r.contains("/content/rpm/"))
             .count(),
-        4,
-        "packages and advisories, each way: {requests:?}"
+        5,
+        "v2 and v5 are far apart: packages and advisories each way, then the builds v5 \
+         holds of the names that differ: {requests:?}"
+    );
+    assert_eq!(
+        requests.iter().filter(|r| r.contains("name__in=")).count(),
+        1,
+        "{requests:?}"
     );
     assert!(
         requests

@@ -14,9 +14,9 @@ use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::web;
 use repo_console::app::AppState;
 use repo_console::domain::{
-    Advisory, Distribution, DistributionChange, DistributionHref, Package, Publication,
-    PublicationHref, RemoteHref, RepoId, RepoVersion, Repository, SyncState, VersionHref,
-    VersionNumber,
+    Advisory, ContentRead, Distribution, DistributionChange, DistributionHref, Package,
+    Publication, PublicationHref, RemoteHref, RepoId, RepoVersion, Repository, SyncState,
+    VersionHref, VersionNumber,
 };
 use repo_console::ports::{
     ContentCatalog, Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome,
@@ -134,21 +134,29 @@ impl<M> Counting<M> {
 
 #[async_trait]
 impl<M: ContentCatalog> ContentCatalog for Counting<M> {
-    async fn packages_not_in(
+    async fn packages(
         &self,
         version: &VersionHref,
-        other: Option<&VersionHref>,
+        read: &ContentRead,
     ) -> Result<Vec<Package>, UpstreamError> {
-        self.note("packages_not_in");
-        self.inner.packages_not_in(version, other).await
+        self.note("packages");
+        self.inner.packages(version, read).await
     }
-    async fn advisories_not_in(
+    async fn advisories(
         &self,
         version: &VersionHref,
-        other: Option<&VersionHref>,
+        read: &ContentRead,
     ) -> Result<Vec<Advisory>, UpstreamError> {
-        self.note("advisories_not_in");
-        self.inner.advisories_not_in(version, other).await
+        self.note("advisories");
+        self.inner.advisories(version, read).await
+    }
+    async fn package_builds(
+        &self,
+        version: &VersionHref,
+        names: &[String],
+    ) -> Result<Vec<Package>, UpstreamError> {
+        self.note("package_builds");
+        self.inner.package_builds(version, names).await
     }
 }
 

@@ -7,6 +7,9 @@
 
 #[path = "../common/acme.rs"]
 mod acme;
+#[path = "../common/builds.rs"]
+mod builds;
+mod builds_diff;
 mod changes;
 mod client;
 mod console;

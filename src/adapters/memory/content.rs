@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::in_memory::InMemoryPulp;
 use super::state::{bad_request, State, VersionEntry};
-use crate::domain::{Advisory, Evr, Package, RepoId, VersionHref, VersionNumber};
+use crate::domain::{Advisory, ContentRead, Evr, Package, RepoId, VersionHref, VersionNumber};
 use crate::ports::{ContentCatalog, UpstreamError};
 
 /// One new version's changes: packages and advisories added and removed.
@@ -98,53 +98,102 @@ impl InMemoryPulp {
 
 #[async_trait]
 impl ContentCatalog for InMemoryPulp {
-    async fn packages_not_in(
+    async fn packages(
         &self,
         version: &VersionHref,
-        other: Option<&VersionHref>,
+        read: &ContentRead,
     ) -> Result<Vec<Package>, UpstreamError> {
         let _call = self
-            .enter(format!("packages_not_in {}", pair(version, other)))
+            .enter(format!("packages {} {version}", read_name(read)))
             .await;
         let state = self.lock();
-        let only = not_in(&state, version, other, |v| &v.packages)?;
-        Ok(only.into_iter().map(|p| package_of(p)).collect())
+        let selected = select(&state, version, read, |v| &v.packages)?;
+        Ok(selected.into_iter().map(|p| package_of(p)).collect())
     }
 
-    async fn advisories_not_in(
+    async fn advisories(
         &self,
         version: &VersionHref,
-        other: Option<&VersionHref>,
+        read: &ContentRead,
     ) -> Result<Vec<Advisory>, UpstreamError> {
         let _call = self
-            .enter(format!("advisories_not_in {}", pair(version, other)))
+            .enter(format!("advisories {} {version}", read_name(read)))
             .await;
         let state = self.lock();
-        let only = not_in(&state, version, other, |v| &v.advisories)?;
-        Ok(only
+        let selected = select(&state, version, read, |v| &v.advisories)?;
+        Ok(selected
             .into_iter()
             .filter_map(|id| state.advisories.get(id).cloned())
             .collect())
     }
+
+    async fn package_builds(
+        &self,
+        version: &VersionHref,
+        names: &[String],
+    ) -> Result<Vec<Package>, UpstreamError> {
+        let _call = self
+            .enter(format!("package_builds {version} ({} names)", names.len()))
+            .await;
+        let state = self.lock();
+        let wanted: BTreeSet<&str> = names.iter().map(String::as_str).collect();
+        Ok(entry(&state, version)?
+            .packages
+            .iter()
+            .map(|p| package_of(p))
+            .filter(|p| wanted.contains(p.name.as_str()))
+            .collect())
+    }
 }
 
-fn pair(version: &VersionHref, other: Option<&VersionHref>) -> String {
-    format!("{version} {}", other.map_or("-", VersionHref::as_str))
+/// How a read is named in the recorded calls: `all`, `not-in <href>`, `added`, `removed`.
+fn read_name(read: &ContentRead) -> String {
+    match read {
+        ContentRead::All => "all".into(),
+        ContentRead::NotIn(other) => format!("not-in {other}"),
+        ContentRead::Added => "added".into(),
+        ContentRead::Removed => "removed".into(),
+    }
 }
 
-/// The members of `version` (as `members` picks them) that are not in `other`.
-fn not_in<'s>(
+/// The members of `version` (as `members` picks them) that `read` selects; a version's
+/// predecessor is the version before it that still exists, as in Pulp (deleting a version
+/// folds its changes into the next one).
+fn select<'s>(
     state: &'s State,
     version: &VersionHref,
-    other: Option<&VersionHref>,
+    read: &ContentRead,
     members: impl Fn(&'s VersionEntry) -> &'s BTreeSet<String>,
 ) -> Result<Vec<&'s String>, UpstreamError> {
-    let new = members(entry(state, version)?);
-    let old = other.map(|o| entry(state, o)).transpose()?.map(members);
-    Ok(new
+    let this = entry(state, version)?;
+    let difference = |a: &'s BTreeSet<String>, b: Option<&BTreeSet<String>>| {
+        a.iter()
+            .filter(|m| b.is_none_or(|b| !b.contains(*m)))
+            .collect()
+    };
+    Ok(match read {
+        ContentRead::All => members(this).iter().collect(),
+        ContentRead::NotIn(other) => difference(members(this), Some(members(entry(state, other)?))),
+        ContentRead::Added => difference(members(this), predecessor(state, version)?.map(&members)),
+        ContentRead::Removed => match predecessor(state, version)? {
+            Some(before) => difference(members(before), Some(members(this))),
+            None => Vec::new(),
+        },
+    })
+}
+
+/// The version just before `href` that still exists.
+fn predecessor<'s>(
+    state: &'s State,
+    href: &VersionHref,
+) -> Result<Option<&'s VersionEntry>, UpstreamError> {
+    let number = entry(state, href)?.number;
+    let repo = RepoId::from_href(href.as_str()).expect("checked by entry");
+    let versions = &state.repo(&repo).expect("checked by entry").versions;
+    Ok(versions
         .iter()
-        .filter(|m| old.is_none_or(|old| !old.contains(*m)))
-        .collect())
+        .filter(|v| v.number < number)
+        .max_by_key(|v| v.number))
 }
 
 /// A version by its address, answered as Pulp answers an unknown one in a filter.

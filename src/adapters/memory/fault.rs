@@ -24,10 +24,12 @@ pub enum Op {
     GetTask,
     Sync,
     SyncStates,
-    /// `ContentCatalog::packages_not_in` (see `faults_content.rs`).
-    PackagesNotIn,
-    /// `ContentCatalog::advisories_not_in`.
-    AdvisoriesNotIn,
+    /// `ContentCatalog::packages` (see `faults_content.rs`).
+    Packages,
+    /// `ContentCatalog::advisories`.
+    Advisories,
+    /// `ContentCatalog::package_builds`.
+    PackageBuilds,
     /// The read of a distribution's changes (Pulp's tasks that reserved it).
     DistributionChanges,
 }

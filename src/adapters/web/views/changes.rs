@@ -40,13 +40,18 @@ pub fn diff_summary(diff: &VersionDiff, limit: usize, full: Option<&str>) -> Mar
     }
 }
 
-/// Counts per kind: "2 added · 1 removed · 3 upgraded · 0 downgraded".
+/// Counts per kind: "2 added · 1 removed · 3 upgraded · 0 downgraded", then "· 4 older
+/// builds" when some names changed only below their newest build.
 pub fn kind_counts(changes: &[PackageChange]) -> Markup {
+    let counts = count_kinds(changes);
+    let shown = counts
+        .into_iter()
+        .filter(|(kind, n)| kind.moves_newest() || *n > 0);
     html! {
         p.kind-counts data-kind-counts {
-            @for (i, (kind, n)) in count_kinds(changes).into_iter().enumerate() {
+            @for (i, (kind, n)) in shown.enumerate() {
                 @if i > 0 { " \u{b7} " }
-                span class={ "kind " (kind.as_str()) } data-count=(kind.as_str()) { (n) " " (kind.as_str()) }
+                span class={ "kind " (kind.as_str()) } data-count=(kind.as_str()) { (n) " " (kind.label()) }
             }
         }
     }
@@ -62,11 +67,17 @@ pub fn package_change(change: &PackageChange) -> Markup {
     };
     html! {
         li data-change=(change.kind.as_str()) data-package=(change.name) data-security=[change.security.then_some("true")] {
-            span class={ "kind " (change.kind.as_str()) } { (change.kind.as_str()) }
+            span class={ "kind " (change.kind.as_str()) } { (change.kind.label()) }
             " " bdi.pkg { (change.name) } span.arch { "." (change.arch) } " "
             @match change.kind {
                 ChangeKind::Added => span.evr { (evrs(&change.new)) },
                 ChangeKind::Removed => span.evr { (evrs(&change.old)) },
+                ChangeKind::OlderBuilds => span.evr title="The newest build is the same on both sides: dnf installs the same build." {
+                    @if !change.old.is_empty() { "dropped " (evrs(&change.old)) }
+                    @if !change.old.is_empty() && !change.new.is_empty() { "; " }
+                    @if !change.new.is_empty() { "added " (evrs(&change.new)) }
+                    " (newest unchanged)"
+                },
                 _ => span.evr { (evrs(&change.old)) " \u{2192} " (evrs(&change.new)) },
             }
             @if change.security { " " span.tag.security { "security" } }
