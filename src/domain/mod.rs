@@ -15,6 +15,7 @@ pub mod href;
 pub mod intent;
 pub mod operator;
 pub mod package_diff;
+pub mod package_filter;
 #[cfg(test)]
 mod properties;
 pub mod refusal;
@@ -47,6 +48,7 @@ pub use href::{
 pub use intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
 pub use operator::{InvalidOperator, Operator};
 pub use package_diff::{count_kinds, diff_packages, ChangeKind, Package, PackageChange};
+pub use package_filter::{parse_kind, PackageFilter, UnknownKind};
 pub use refusal::Refusal;
 pub use repository::{Distribution, DistributionRevision, Publication, RepoVersion, Repository};
 pub use retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};

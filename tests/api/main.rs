@@ -5,6 +5,8 @@ mod acme;
 mod audit;
 mod changes;
 mod coalescing;
+mod compare_download;
+mod compare_filter;
 #[path = "../common/console_process.rs"]
 mod console_process;
 mod dashboard;
