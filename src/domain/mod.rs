@@ -16,6 +16,7 @@ pub mod href;
 pub mod intent;
 pub mod operator;
 pub mod package_diff;
+pub mod package_filter;
 #[cfg(test)]
 mod properties;
 pub mod refusal;
@@ -51,6 +52,7 @@ pub use operator::{InvalidOperator, Operator};
 pub use package_diff::{
     count_kinds, diff_packages, ChangeKind, Package, PackageChange, PackageDifference,
 };
+pub use package_filter::{parse_kind, PackageFilter, UnknownKind};
 pub use refusal::Refusal;
 pub use repository::{Distribution, DistributionRevision, Publication, RepoVersion, Repository};
 pub use retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};

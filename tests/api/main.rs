@@ -8,6 +8,8 @@ mod builds;
 mod builds_diff;
 mod changes;
 mod coalescing;
+mod compare_download;
+mod compare_filter;
 #[path = "../common/console_process.rs"]
 mod console_process;
 mod dashboard;

@@ -3,6 +3,7 @@
 //! The cause is logged once, here.
 
 use axum::extract::Request;
+use axum::http::header::CONTENT_TYPE;
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -39,6 +40,14 @@ impl WebError {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Rejected { status, .. } => *status,
         }
+    }
+
+    /// The refusal as plain text (no page), for answers that are files: the downloads.
+    pub fn into_plain_text(self) -> Response {
+        let status = self.status();
+        tracing::info!(status = status.as_u16(), error = %self, "request refused");
+        let content_type = [(CONTENT_TYPE, "text/plain; charset=utf-8")];
+        (status, content_type, format!("{self}\n")).into_response()
     }
 
     fn title(&self) -> String {

@@ -6,6 +6,7 @@ pub mod assets;
 mod body_read;
 mod connection;
 mod cross_site;
+mod download;
 mod edge;
 mod error_from;
 mod errors;
@@ -47,6 +48,14 @@ fn routes(state: AppState) -> Router {
         .route(
             "/repos/{uuid}/versions/{n}/changes",
             get(handlers::changes::show),
+        )
+        .route(
+            "/repos/{uuid}/versions/{n}/changes.json",
+            get(handlers::changes_download::json),
+        )
+        .route(
+            "/repos/{uuid}/versions/{n}/changes.csv",
+            get(handlers::changes_download::csv),
         )
         .route(
             "/repos/{uuid}/deploy/confirm",

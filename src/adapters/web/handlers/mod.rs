@@ -1,6 +1,8 @@
 //! Handlers: extract, call one use case, render.
 
 pub mod changes;
+pub mod changes_download;
+mod compare_query;
 pub mod dashboard;
 pub mod deploy;
 pub mod health;

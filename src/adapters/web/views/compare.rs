@@ -1,37 +1,28 @@
-//! The compare page: every change between two versions of a repository, paged.
+//! The compare page: every change between two versions of a repository, the package changes
+//! filtered by kind and name and paged, with the whole comparison to download.
 
 use maud::{html, Markup};
 
 use crate::app::changes::Comparison;
-use crate::domain::{RepoId, VersionNumber};
+use crate::domain::{PackageChange, PackageFilter};
 
 use super::changes::{advisory_section, kind_counts, package_change};
+use super::compare_filter::{downloads, filter_form, match_count, no_match};
+use super::compare_links::{compare_href, filtered_href};
 use super::layout::{notice, page};
 
 /// Package changes per page.
 pub const PAGE_SIZE: usize = 200;
 
-/// The address of the comparison of `to` against `from`, at `page` (1-based).
-pub fn compare_href(id: &RepoId, to: VersionNumber, from: VersionNumber, page: usize) -> String {
-    let base = format!(
-        "/repos/{id}/versions/{}/changes?against={}",
-        to.get(),
-        from.get()
-    );
-    if page > 1 {
-        format!("{base}&page={page}")
-    } else {
-        base
-    }
-}
-
-/// The full comparison, `page` (1-based) of its package changes.
-pub fn compare_page(c: &Comparison, page_number: usize) -> Markup {
+/// The full comparison: page `page_number` (1-based) of the package changes `filter` lets
+/// through; the counts per kind are of every change.
+pub fn compare_page(c: &Comparison, filter: &PackageFilter, page_number: usize) -> Markup {
     let total = c.diff.packages.len();
-    let pages = total.div_ceil(PAGE_SIZE).max(1);
+    let matching: Vec<&PackageChange> = filter.select(&c.diff.packages).collect();
+    let pages = matching.len().div_ceil(PAGE_SIZE).max(1);
     let current = page_number.clamp(1, pages);
     let start = (current - 1) * PAGE_SIZE;
-    let shown = &c.diff.packages[start..(start + PAGE_SIZE).min(total)];
+    let shown = &matching[start..(start + PAGE_SIZE).min(matching.len())];
     let title = format!("{} against {}", c.to.label(), c.from.label());
     page(
         &format!("{title} \u{2014} {}", c.repo.display_name()),
@@ -44,6 +35,8 @@ pub fn compare_page(c: &Comparison, page_number: usize) -> Markup {
                 a href=(compare_href(&c.repo.id, c.from, c.to, 1)) data-swap-link { "Swap: " (c.from.label()) " against " (c.to.label()) } }
             @if c.diff.is_empty() {
                 (notice("ok", None, html! { "No package or advisory differs between these versions." }))
+            } @else {
+                (downloads(c, filter))
             }
             (advisory_section(&c.diff.advisories, &format!(
                 "{} drops security advisories that {} has", c.to.label(), c.from.label()
@@ -51,15 +44,18 @@ pub fn compare_page(c: &Comparison, page_number: usize) -> Markup {
             @if total > 0 {
                 h2 { "Packages" }
                 (kind_counts(&c.diff.packages))
+                (filter_form(c, filter))
+                (match_count(matching.len(), total, filter))
+                @if matching.is_empty() { (no_match(c, filter)) }
                 ul.package-changes.full { @for change in shown { (package_change(change)) } }
-                @if pages > 1 { (pager(c, current, pages)) }
+                @if pages > 1 { (pager(c, filter, current, pages)) }
             }
         },
     )
 }
 
-fn pager(c: &Comparison, current: usize, pages: usize) -> Markup {
-    let link = |n: usize| compare_href(&c.repo.id, c.to, c.from, n);
+fn pager(c: &Comparison, filter: &PackageFilter, current: usize, pages: usize) -> Markup {
+    let link = |n: usize| filtered_href(&c.repo.id, c.to, c.from, filter, n);
     html! {
         nav.pager aria-label="Pages of package changes" {
             @if current > 1 { a.ghost href=(link(current - 1)) rel="prev" { "\u{2190} Previous" } }

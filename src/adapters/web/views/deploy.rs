@@ -14,7 +14,7 @@ use crate::ports::{AuditError, UpstreamError};
 
 use super::changes::{diff_summary, SUMMARY_LIMIT};
 use super::client_checks::client_warnings;
-use super::compare::compare_href;
+use super::compare_links::compare_href;
 
 use super::banners::success_banner;
 use super::layout::notice;

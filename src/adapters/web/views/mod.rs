@@ -4,6 +4,8 @@ pub mod banners;
 pub mod changes;
 pub mod client_checks;
 pub mod compare;
+mod compare_filter;
+pub mod compare_links;
 pub mod dashboard;
 pub mod deploy;
 pub mod history;

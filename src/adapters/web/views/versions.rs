@@ -7,7 +7,7 @@ use crate::domain::{signed, RepoVerification, VersionNumber, VersionView};
 
 use super::banners::drift_banner;
 use super::client_checks::client_warnings;
-use super::compare::compare_href;
+use super::compare_links::compare_href;
 use super::layout::{back_link, notice, page};
 
 /// The full versions page.
