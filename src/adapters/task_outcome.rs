@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::ports::{UpstreamError, WriteOutcome};
 use crate::domain::{PublicationHref, TaskHref, TaskReport, TaskState};
+use crate::ports::{UpstreamError, WriteOutcome};
 
 /// How often to look at a task: the first delay, doubled up to the longest.
 #[derive(Debug, Clone, Copy)]

@@ -36,7 +36,11 @@ fn other_value(section: &str, key: &str, default: &Value) -> (String, Value) {
 fn every_key_of_the_defaults_is_read_from_its_environment_variable() {
     let table = defaults().table;
     let keys = settable_keys(&table);
-    assert!(keys.len() >= 26, "every key of config/default.toml, not {}", keys.len());
+    assert!(
+        keys.len() >= 26,
+        "every key of config/default.toml, not {}",
+        keys.len()
+    );
     for (section, key, default) in keys {
         let name = env_name(section, key);
         let (text, expected) = other_value(section, key, default);

@@ -327,7 +327,10 @@ async fn a_wrong_password_gives_pages_that_say_to_check_the_credentials() {
     let expect = "Authentication with Pulp failed: Invalid username/password. Check the console's Pulp username and password.";
     for path in ["/".to_owned(), format!("/repos/{id}/versions")] {
         let reply = console.get(&path).await;
-        assert_eq!(reply.status, 503, "{path}: the page, with the status of the failure");
+        assert_eq!(
+            reply.status, 503,
+            "{path}: the page, with the status of the failure"
+        );
         let html = reply.html();
         let error = text(&select(&html, "#page-error")[0]);
         println!("{path} with a wrong password: {error}");

@@ -11,12 +11,12 @@ use async_trait::async_trait;
 use super::fault::{Armed, Arsenal};
 pub use super::fault::{Fault, Op};
 use super::in_memory::InMemoryPulp;
+use crate::adapters::task_outcome::created_publication;
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
     RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
 };
 use crate::domain::{TaskReport, TaskState};
-use crate::adapters::task_outcome::created_publication;
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 /// An in-memory Pulp with faults. Faults stay until cleared (or their strikes are spent).

@@ -6,12 +6,12 @@ use async_trait::async_trait;
 
 use super::in_memory::InMemoryPulp;
 use super::state::not_found;
+use crate::adapters::task_outcome::created_publication;
 use crate::domain::sync_state;
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
     RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
 };
-use crate::adapters::task_outcome::created_publication;
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 #[async_trait]

@@ -9,12 +9,12 @@ use serde_json::json;
 use super::dto::{DistributionDto, PageDto, PublicationDto, RepositoryDto, TaskDto};
 use super::pagination::{encode, with_query};
 use super::PulpClient;
+use crate::adapters::task_outcome::{created_publication, write_outcome, PollPace};
 use crate::domain::{sync_state, TaskReport};
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
     RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
 };
-use crate::adapters::task_outcome::{created_publication, write_outcome, PollPace};
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_checksum_type,\
