@@ -22,10 +22,16 @@ pub async fn version_diff(
     if let Some(diff) = state.diffs.get(&key) {
         return Ok(diff);
     }
-    let difference = read_difference(state.content.as_ref(), from, to).await?;
-    let diff = Arc::new(VersionDiff::new(difference));
-    state.diffs.insert(key, diff.clone());
-    Ok(diff)
+    let compute = || async {
+        if let Some(diff) = state.diffs.get(&key) {
+            return Ok(diff);
+        }
+        let difference = read_difference(state.content.as_ref(), from, to).await?;
+        let diff = Arc::new(VersionDiff::new(difference));
+        state.diffs.insert(key.clone(), diff.clone());
+        Ok(diff)
+    };
+    state.diff_flights.share(&key, compute).await
 }
 
 /// What deploying `plan` changes in production: from the version production serves (none:

@@ -6,6 +6,7 @@ use crate::domain::{Badge, RepoId, Repository, SyncState, VersionNumber};
 use crate::ports::{PageRequest, UpstreamError};
 
 use super::dashboard_production::{production_of_rows, RowProduction};
+use super::diff_ahead::newest_against_production;
 use super::state::AppState;
 use super::sync::SyncCell;
 
@@ -110,6 +111,9 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
             row(repo, syncs.get(&repo.id), production)
         })
         .collect();
+    for (repo, row) in repos.items.iter().zip(&board.rows) {
+        newest_against_production(state, repo, row.sync.latest, row.serving(), |_| None);
+    }
     board
 }
 

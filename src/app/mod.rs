@@ -9,7 +9,10 @@ mod deploy_lock;
 mod deploy_outcome;
 mod deploy_steps;
 mod deploy_turn;
+pub mod diff_ahead;
 pub mod diff_cache;
+mod diff_flights;
+mod diff_queue;
 pub mod diff_read;
 pub mod facts;
 pub mod history;
@@ -23,4 +26,5 @@ pub mod versions;
 
 pub use deploy_lock::DeployLocks;
 pub use diff_cache::DiffCache;
+pub use diff_queue::DiffAhead;
 pub use state::AppState;

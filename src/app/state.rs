@@ -11,6 +11,8 @@ use crate::ports::{
 
 use super::deploy_lock::DeployLocks;
 use super::diff_cache::DiffCache;
+use super::diff_flights::DiffFlights;
+use super::diff_queue::DiffAhead;
 use super::seen_production::SeenProduction;
 
 /// Repositories per dashboard page unless configured otherwise.
@@ -38,6 +40,10 @@ pub struct AppState {
     pub(crate) content: Arc<dyn ContentCatalog>,
     /// Diffs already computed (versions are immutable).
     pub(crate) diffs: DiffCache,
+    /// Diffs being computed now.
+    pub(crate) diff_flights: DiffFlights,
+    /// Diffs to compute in the background, when the console does (see [`super::diff_ahead`]).
+    pub(crate) diff_ahead: Option<DiffAhead>,
     /// The production distribution each repository had when last read (a hint, so that
     /// its record is read at once with the rest; checked against production as read).
     pub(crate) seen_production: Arc<SeenProduction>,
@@ -64,6 +70,8 @@ impl AppState {
             page_size: DEFAULT_PAGE_SIZE,
             content,
             diffs: DiffCache::default(),
+            diff_flights: DiffFlights::default(),
+            diff_ahead: None,
             seen_production: Arc::default(),
         })
     }
@@ -78,6 +86,8 @@ impl AppState {
         AppStateBuilder(Self {
             deploy_locks: DeployLocks::default(),
             diffs: DiffCache::default(),
+            diff_flights: DiffFlights::default(),
+            diff_ahead: None,
             seen_production: Arc::default(),
             ..self.clone()
         })
@@ -127,6 +137,13 @@ impl AppStateBuilder {
 
     pub fn audit(mut self, audit: Arc<dyn AuditSink>) -> Self {
         self.0.audit = audit;
+        self
+    }
+
+    /// Computes diffs in the background before they are asked for (run the worker with
+    /// [`super::diff_ahead::work`]).
+    pub fn diff_ahead(mut self, ahead: DiffAhead) -> Self {
+        self.0.diff_ahead = Some(ahead);
         self
     }
 

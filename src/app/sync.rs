@@ -3,6 +3,7 @@
 use crate::domain::{Operator, RepoId, Repository, SyncState, VersionHref, VersionNumber};
 use crate::ports::{RepositoryManager, UpstreamError};
 
+use super::diff_ahead::newest_against_production;
 use super::facts::{known_repo, ReadError, UnknownRepository};
 use super::state::AppState;
 
@@ -86,6 +87,11 @@ pub async fn current_sync(state: &AppState, id: &RepoId) -> Result<SyncCell, Syn
         tracing::warn!(%error, "synchronization state not read");
     }
     let (repo, now) = read?;
+    if let Some(made) = now.made() {
+        // A finished sync made a version: against production as last seen.
+        let serving = state.seen_production.get(id).and_then(|seen| seen.serving);
+        newest_against_production(state, &repo, Some(made), serving, |_| None);
+    }
     Ok(SyncCell::of(&repo, now))
 }
 

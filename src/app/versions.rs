@@ -3,11 +3,12 @@
 use serde::Serialize;
 
 use crate::domain::{
-    build_version_views, Drift, ProductionTarget, RepoId, RepoVerification, Screen, VersionNumber,
-    VersionView,
+    build_version_views, Drift, ProductionTarget, RepoId, RepoVerification, Screen, VersionHref,
+    VersionNumber, VersionView,
 };
 use crate::ports::{PageRequest, UpstreamError};
 
+use super::diff_ahead::newest_against_production;
 use super::facts::{known_repo, production_of, ReadError, UnknownRepository};
 use super::production_lookup::production_candidates;
 use super::production_record::ProductionRecord;
@@ -106,6 +107,19 @@ pub async fn versions_page(
         .and_then(|p| p.target.as_ref().ok())
         .map(ProductionTarget::distribution);
     let record = record.settle(state, id, distribution, deployed).await;
+    newest_against_production(
+        state,
+        &repo,
+        repo.latest_version.as_ref().and_then(VersionHref::number),
+        deployed,
+        |n| {
+            versions
+                .items
+                .iter()
+                .find(|v| v.number() == Some(n))
+                .map(|v| v.package_count)
+        },
+    );
     let rows = usize::try_from(screen.size()).unwrap_or(usize::MAX);
     let badge = repo.verification.badge();
     Ok(VersionsPage {

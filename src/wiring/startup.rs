@@ -10,7 +10,7 @@ use crate::adapters::coalescing::Coalescing;
 use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;
-use crate::app::AppState;
+use crate::app::{diff_ahead, AppState, DiffAhead};
 use crate::ports::{ContentCatalog, RepositoryManager};
 
 use super::audit_sinks;
@@ -51,7 +51,8 @@ pub async fn build_state(config: &Config) -> Result<(AppState, Upstream), String
     )
     .page_reads(reads)
     .production(production(config))
-    .page_size(config.page_size);
+    .page_size(config.page_size)
+    .diff_ahead(DiffAhead::default());
     let state = match built.replica_lock {
         Some(lock) => state.replica_lock(lock),
         None => state,
@@ -116,7 +117,23 @@ pub async fn run(config: Config) -> Result<(), String> {
             tracing::info!(%base_url, config = %path.display(), "using the Pulp named in pulp-cli's configuration")
         }
     }
-    web::serve_with(listener, state, web::shutdown_signal(), config.edge.clone())
+    // Diffs are computed ahead in the background until the console is told to stop.
+    let stopping = Arc::new(tokio::sync::Notify::new());
+    let ahead = tokio::spawn(diff_ahead::work(state.clone(), {
+        let stopping = stopping.clone();
+        async move { stopping.notified().await }
+    }));
+    let signal = {
+        let stopping = stopping.clone();
+        async move {
+            web::shutdown_signal().await;
+            stopping.notify_one();
+        }
+    };
+    let served = web::serve_with(listener, state, signal, config.edge.clone())
         .await
-        .map_err(|e| format!("cannot serve: {e}"))
+        .map_err(|e| format!("cannot serve: {e}"));
+    stopping.notify_one();
+    let _ = ahead.await;
+    served
 }

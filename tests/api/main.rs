@@ -14,6 +14,7 @@ mod compare_filter;
 mod console_process;
 mod dashboard;
 mod deploy;
+mod diff_ahead;
 mod drift_record;
 mod edge_hosts;
 mod edge_limits;

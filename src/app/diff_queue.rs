@@ -1,0 +1,92 @@
+//! The queue of diffs to compute ahead (see [`super::diff_ahead`]): bounded, each diff
+//! queued once until it is computed, the overflow dropped (the next page asks again).
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::mpsc;
+
+use crate::domain::{DiffEnd, VersionHref};
+
+use super::diff_cache::{DiffCache, DiffKey};
+
+/// Diffs waiting to be computed, at most.
+const QUEUE: usize = 32;
+
+/// One end of a diff to compute: the version, and its package count when known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AheadEnd {
+    pub href: VersionHref,
+    pub packages: Option<u64>,
+}
+
+impl AheadEnd {
+    pub(super) fn end(&self) -> DiffEnd<'_> {
+        DiffEnd {
+            href: &self.href,
+            count: self.packages,
+        }
+    }
+}
+
+/// A diff to compute: from what production serves to the newest version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AheadJob {
+    pub from: AheadEnd,
+    pub to: AheadEnd,
+}
+
+impl AheadJob {
+    pub(super) fn key(&self) -> DiffKey {
+        (Some(self.from.href.clone()), self.to.href.clone())
+    }
+}
+
+/// The queue of diffs to compute ahead. Cheap to clone.
+#[derive(Clone)]
+pub struct DiffAhead {
+    queue: mpsc::Sender<AheadJob>,
+    /// Taken by the worker when it starts.
+    jobs: Arc<Mutex<Option<mpsc::Receiver<AheadJob>>>>,
+    /// Asked and not yet computed (so a diff is queued once).
+    asked: Arc<Mutex<HashSet<DiffKey>>>,
+}
+
+impl Default for DiffAhead {
+    fn default() -> Self {
+        let (queue, jobs) = mpsc::channel(QUEUE);
+        Self {
+            queue,
+            jobs: Arc::new(Mutex::new(Some(jobs))),
+            asked: Arc::default(),
+        }
+    }
+}
+
+impl DiffAhead {
+    fn asked(&self) -> std::sync::MutexGuard<'_, HashSet<DiffKey>> {
+        self.asked.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Queues `job` unless `known` has it, it is queued already, or the queue is full.
+    pub(super) fn ask(&self, known: &DiffCache, job: AheadJob) {
+        let key = job.key();
+        if known.get(&key).is_some() || !self.asked().insert(key.clone()) {
+            return;
+        }
+        if self.queue.try_send(job).is_err() {
+            self.asked().remove(&key);
+            tracing::debug!("the queue of diffs to compute ahead is full: dropped");
+        }
+    }
+
+    /// The queued jobs, for the one worker that takes them (`None` once taken).
+    pub(super) fn take_jobs(&self) -> Option<mpsc::Receiver<AheadJob>> {
+        self.jobs.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+
+    /// `job` was computed (or failed): it may be asked again.
+    pub(super) fn done(&self, job: &AheadJob) {
+        self.asked().remove(&job.key());
+    }
+}

@@ -1,0 +1,197 @@
+//! Issue 22, "compute ahead": a page that shows a newer version than production serves has
+//! its diff computed in the background, once, so the confirm step opens from what is
+//! known; the background work stops at shutdown.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use repo_console::adapters::audit_jsonl::JsonlAuditSink;
+use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::memory::{FixedClock, InMemoryPulp};
+use repo_console::adapters::web;
+use repo_console::app::{diff_ahead, AppState, DiffAhead};
+use repo_console::domain::{Advisory, ContentRead, Package, VersionHref};
+use repo_console::ports::{ContentCatalog, UpstreamError};
+use tokio::sync::oneshot;
+
+use crate::acme::add_acme;
+use crate::helpers::*;
+
+/// A console over `memory` that computes diffs ahead, its worker, and what stops it.
+struct Ahead {
+    client: WebClient,
+    worker: tokio::task::JoinHandle<()>,
+    stop: oneshot::Sender<()>,
+    _dir: tempfile::TempDir,
+}
+
+async fn console_computing_ahead(memory: Arc<InMemoryPulp>) -> Ahead {
+    let content = memory.clone();
+    console_with_content(memory, content).await
+}
+
+async fn console_with_content(
+    memory: Arc<InMemoryPulp>,
+    content: Arc<dyn ContentCatalog>,
+) -> Ahead {
+    let dir = tempfile::tempdir().unwrap();
+    let state = AppState::builder(
+        memory,
+        content,
+        Arc::new(JsonlAuditSink::new(dir.path().join("audit.jsonl"))),
+        Arc::new(FixedClock(pinned_time())),
+        Arc::new(FixedOperator::default()),
+    )
+    .production(HashMap::new())
+    .diff_ahead(DiffAhead::default())
+    .build();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let worker = tokio::spawn(diff_ahead::work(state.clone(), async move {
+        let _ = stopped.await;
+    }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(web::serve_with(
+        listener,
+        state,
+        std::future::pending(),
+        web::EdgeSettings::default(),
+    ));
+    Ahead {
+        client: WebClient { address },
+        worker,
+        stop,
+        _dir: dir,
+    }
+}
+
+fn content_calls(memory: &InMemoryPulp) -> usize {
+    memory
+        .calls()
+        .iter()
+        .filter(|c| {
+            c.starts_with("packages ")
+                || c.starts_with("advisories ")
+                || c.starts_with("package_builds ")
+        })
+        .count()
+}
+
+/// Waits until the in-memory Pulp has answered `n` content reads (at most 5 s).
+async fn until_content_calls(memory: &InMemoryPulp, n: usize) -> usize {
+    let started = Instant::now();
+    while content_calls(memory) < n && started.elapsed() < Duration::from_secs(5) {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // Anything more would show now.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    content_calls(memory)
+}
+
+#[tokio::test]
+async fn the_versions_page_has_the_newest_versions_diff_computed_once_in_the_background() {
+    let memory = Arc::new(InMemoryPulp::default());
+    let acme = add_acme(&memory, verified());
+    let console = console_computing_ahead(memory.clone()).await;
+    for _ in 0..3 {
+        let page = console.client.get(&format!("/repos/{acme}/versions")).await;
+        assert_eq!(page.status, 200);
+    }
+    // Production serves v2, the newest is v5: far apart, so five reads.
+    assert_eq!(until_content_calls(&memory, 5).await, 5, "computed once");
+    let confirm = console
+        .client
+        .get(&format!("/repos/{acme}/deploy/confirm?version=5"))
+        .await;
+    assert_eq!(confirm.status, 200);
+    assert_eq!(
+        select(&confirm.html(), "[data-change]").len(),
+        4,
+        "the confirm step shows the diff"
+    );
+    assert_eq!(content_calls(&memory), 5, "from what was computed ahead");
+    let _ = console.stop.send(());
+}
+
+#[tokio::test]
+async fn the_dashboard_has_the_diffs_of_its_latest_not_deployed_rows_computed() {
+    let memory = Arc::new(InMemoryPulp::default());
+    let acme = add_acme(&memory, verified());
+    let console = console_computing_ahead(memory.clone()).await;
+    assert_eq!(console.client.get("/").await.status, 200);
+    assert_eq!(until_content_calls(&memory, 5).await, 5);
+    console
+        .client
+        .get(&format!("/repos/{acme}/deploy/confirm?version=5"))
+        .await;
+    assert_eq!(
+        content_calls(&memory),
+        5,
+        "known when the confirm step opens"
+    );
+    let _ = console.stop.send(());
+}
+
+/// Content reads that take a minute, counted as they start.
+struct SlowContent {
+    inner: Arc<InMemoryPulp>,
+    started: AtomicUsize,
+}
+
+#[async_trait]
+impl ContentCatalog for SlowContent {
+    async fn packages(
+        &self,
+        version: &VersionHref,
+        read: &ContentRead,
+    ) -> Result<Vec<Package>, UpstreamError> {
+        self.started.fetch_add(1, Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        self.inner.packages(version, read).await
+    }
+
+    async fn advisories(
+        &self,
+        version: &VersionHref,
+        read: &ContentRead,
+    ) -> Result<Vec<Advisory>, UpstreamError> {
+        self.started.fetch_add(1, Ordering::SeqCst);
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        self.inner.advisories(version, read).await
+    }
+
+    async fn package_builds(
+        &self,
+        version: &VersionHref,
+        names: &[String],
+    ) -> Result<Vec<Package>, UpstreamError> {
+        self.inner.package_builds(version, names).await
+    }
+}
+
+#[tokio::test]
+async fn computing_ahead_stops_at_shutdown_even_in_the_middle_of_a_diff() {
+    let memory = Arc::new(InMemoryPulp::default());
+    let acme = add_acme(&memory, verified());
+    let slow = Arc::new(SlowContent {
+        inner: memory.clone(),
+        started: AtomicUsize::new(0),
+    });
+    let console = console_with_content(memory, slow.clone()).await;
+    let page = console.client.get(&format!("/repos/{acme}/versions")).await;
+    assert_eq!(page.status, 200, "the page does not wait for the diff");
+    let started = Instant::now();
+    while slow.started.load(Ordering::SeqCst) == 0 && started.elapsed() < Duration::from_secs(5) {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        slow.started.load(Ordering::SeqCst) > 0,
+        "the diff is under way"
+    );
+    let _ = console.stop.send(());
+    let ended = tokio::time::timeout(Duration::from_secs(2), console.worker).await;
+    assert!(ended.is_ok(), "the worker ends at once when told to stop");
+}
