@@ -32,6 +32,16 @@ impl PulpClient {
         path: &str,
         page_size: u64,
     ) -> Result<Vec<T>, UpstreamError> {
+        self.get_all_paced(path, page_size, CONCURRENT_PAGES).await
+    }
+
+    /// Like [`Self::get_all_by`], with at most `in_flight` pages requested at once.
+    pub(super) async fn get_all_paced<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        page_size: u64,
+        in_flight: usize,
+    ) -> Result<Vec<T>, UpstreamError> {
         let limit = page_size.max(1);
         let base = self.url_for(path)?;
         let page_url = |offset: u64| {
@@ -57,7 +67,7 @@ impl PulpClient {
         }
         let rest: Vec<PageDto<T>> = stream::iter((1..pages).map(|page| page_url(page * limit)))
             .map(|url| async move { self.get_json::<PageDto<T>>(&url).await })
-            .buffered(CONCURRENT_PAGES)
+            .buffered(in_flight.max(1))
             .try_collect()
             .await?;
         items.extend(rest.into_iter().flat_map(|page| page.results));
