@@ -175,7 +175,6 @@ async fn load(http: &Http, url: &str) -> (Duration, usize) {
     let response = http
         .request(
             hyper::Request::get(url)
-                .header("host", "127.0.0.1")
                 .body(Empty::new())
                 .expect("a request"),
         )
