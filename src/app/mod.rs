@@ -12,6 +12,7 @@ mod deploy_turn;
 pub mod diff_cache;
 pub mod facts;
 pub mod history;
+pub mod known_diffs;
 mod preview;
 pub mod production_lookup;
 pub mod production_record;

@@ -6,11 +6,11 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Epoch, version and release of a package. Equality is textual (as upstream stores it);
 /// use [`Evr::rpm_cmp`] to order versions the way rpm and dnf do.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Evr {
     pub epoch: u64,
     pub version: String,

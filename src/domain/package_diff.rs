@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::evr::Evr;
 
@@ -19,7 +19,7 @@ pub struct Package {
 }
 
 /// What happened to a package (name and arch) between two versions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ChangeKind {
     Added,
@@ -45,12 +45,14 @@ impl ChangeKind {
 /// The net change of one package name and arch. `old` holds its builds only in the version
 /// production serves, `new` those only in the target, each oldest first (a repository may
 /// hold several builds of one package).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PackageChange {
     pub name: String,
     pub arch: String,
     pub kind: ChangeKind,
+    #[serde(deserialize_with = "super::exact_vec::exact_vec")]
     pub old: Vec<Evr>,
+    #[serde(deserialize_with = "super::exact_vec::exact_vec")]
     pub new: Vec<Evr>,
     /// Named by a security advisory that the diff adds or drops.
     pub security: bool,

@@ -36,7 +36,11 @@ fn other_value(section: &str, key: &str, default: &Value) -> (String, Value) {
 fn every_key_of_the_defaults_is_read_from_its_environment_variable() {
     let table = defaults().table;
     let keys = settable_keys(&table);
-    assert!(keys.len() >= 26, "every key of config/default.toml, not {}", keys.len());
+    assert!(
+        keys.len() >= 28,
+        "every key of config/default.toml, not {}",
+        keys.len()
+    );
     for (section, key, default) in keys {
         let name = env_name(section, key);
         let (text, expected) = other_value(section, key, default);
@@ -182,4 +186,30 @@ fn every_alias_names_a_settable_key_once() {
         assert!(keys.contains(&alias.key.to_owned()), "{}", alias.key);
         assert_eq!(ALIASES.iter().filter(|a| a.flag == alias.flag).count(), 1);
     }
+}
+
+#[test]
+fn the_diff_store_settings_reach_the_configuration_and_default_beside_the_audit_file() {
+    let config =
+        load(&Overrides::default().env("REPO_CONSOLE_AUDIT_PATH", "/var/log/rc/audit.jsonl"))
+            .unwrap();
+    assert_eq!(config.diffs.dir, std::path::Path::new("/var/log/rc/diffs"));
+    assert_eq!(config.diffs.max_bytes, 512 << 20);
+    let config = load(
+        &Overrides::default()
+            .env("REPO_CONSOLE_DIFFS_DIR", "/var/cache/rc-diffs")
+            .flag("diffs.max_disk_mb", "64"),
+    )
+    .unwrap();
+    assert_eq!(
+        config.diffs.dir,
+        std::path::Path::new("/var/cache/rc-diffs")
+    );
+    assert_eq!(config.diffs.max_bytes, 64 << 20);
+    let beside_relative = load(&Overrides::default()).unwrap().diffs.dir;
+    assert_eq!(
+        beside_relative,
+        std::path::Path::new("diffs"),
+        "audit.jsonl is relative"
+    );
 }

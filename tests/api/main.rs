@@ -9,6 +9,7 @@ mod coalescing;
 mod console_process;
 mod dashboard;
 mod deploy;
+mod diff_store;
 mod drift_record;
 mod edge_hosts;
 mod edge_limits;
