@@ -9,8 +9,14 @@ use sha2::{Digest, Sha256};
 
 use crate::domain::{DiffKey, VersionDiff, VersionHref};
 
+/// The meaning of a stored diff: raise it whenever what a diff holds or how it is computed
+/// changes, so that diffs stored by an earlier console are not believed (they read as misses,
+/// and are computed and stored again).
+pub const FORMAT: u32 = 1;
+
 #[derive(Serialize)]
 struct Stored<'a> {
+    format: u32,
     from: Option<&'a str>,
     to: &'a str,
     diff: &'a VersionDiff,
@@ -18,6 +24,7 @@ struct Stored<'a> {
 
 #[derive(Deserialize)]
 struct Loaded {
+    format: u32,
     from: Option<String>,
     to: String,
     diff: VersionDiff,
@@ -26,6 +33,7 @@ struct Loaded {
 /// The stored form of `diff` under `key`.
 pub fn encode(key: &DiffKey, diff: &VersionDiff) -> Result<Vec<u8>, String> {
     let stored = Stored {
+        format: FORMAT,
         from: key.0.as_ref().map(VersionHref::as_str),
         to: key.1.as_str(),
         diff,
@@ -45,6 +53,9 @@ pub fn encode(key: &DiffKey, diff: &VersionDiff) -> Result<Vec<u8>, String> {
 pub fn decode(bytes: &[u8], key: &DiffKey) -> Result<VersionDiff, String> {
     let json = std::io::BufReader::with_capacity(64 << 10, GzDecoder::new(bytes));
     let read: Loaded = serde_json::from_reader(json).map_err(|e| format!("not a diff: {e}"))?;
+    if read.format != FORMAT {
+        return Err(format!("stored in format {}, not {FORMAT}", read.format));
+    }
     let from = key.0.as_ref().map(|h| h.as_str().to_owned());
     if read.from != from || read.to != key.1.as_str() {
         return Err(format!(
@@ -104,6 +115,17 @@ mod tests {
         assert!(decode(b"garbage", &k)
             .unwrap_err()
             .starts_with("not a diff"));
+    }
+
+    #[test]
+    fn a_diff_of_another_format_is_not_believed() {
+        use std::io::Write;
+        let k = key(None, "/r/versions/2/");
+        let json = r#"{"format":0,"from":null,"to":"/r/versions/2/","diff":{"packages":[],"advisories":{"added":[],"dropped":[],"updated":[]}}}"#;
+        let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
+        gz.write_all(json.as_bytes()).unwrap();
+        let error = decode(&gz.finish().unwrap(), &k).unwrap_err();
+        assert!(error.contains("format 0"), "{error}");
     }
 
     #[test]

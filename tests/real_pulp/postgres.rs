@@ -165,6 +165,13 @@ async fn a_diff_one_replica_stored_is_read_by_another_and_the_table_keeps_its_bo
     // A damaged row is a miss, not an error.
     database.query("UPDATE version_diffs SET body = 'garbage' WHERE from_href = ''");
     assert!(replica_a.get(&diff_key(None, 2)).await.unwrap().is_none());
+    // ... and is stored again once computed again.
+    replica_a
+        .put(&diff_key(None, 2), &diff_of(3))
+        .await
+        .unwrap();
+    let again = replica_b.get(&diff_key(None, 2)).await.unwrap();
+    assert!(again == Some(diff_of(3)), "the damaged row was replaced");
 
     // Over the bound, the oldest rows go.
     let one: i64 = database

@@ -18,6 +18,10 @@ pub struct PgDiffStore {
 
 const GET: &str = "SELECT body FROM version_diffs WHERE from_href = $1 AND to_href = $2";
 
+/// A row that cannot be read (damaged, or of an earlier format) goes, so that the diff is
+/// stored again once computed (an insert never replaces a row).
+const FORGET: &str = "DELETE FROM version_diffs WHERE from_href = $1 AND to_href = $2";
+
 const INSERT: &str = "INSERT INTO version_diffs (from_href, to_href, body, bytes) \
     VALUES ($1, $2, $3, $4) ON CONFLICT (from_href, to_href) DO NOTHING";
 
@@ -65,11 +69,19 @@ impl DiffStore for PgDiffStore {
         let decoded = tokio::task::spawn_blocking(move || decode(&body, &key))
             .await
             .map_err(|e| self.error(e))?;
-        Ok(decoded
-            .inspect_err(|error| {
-                tracing::warn!(from, to, %error, "a stored diff is damaged; computing it again");
-            })
-            .ok())
+        match decoded {
+            Ok(diff) => Ok(Some(diff)),
+            Err(error) => {
+                tracing::warn!(from, to, %error, "a stored diff cannot be read; computing it again");
+                sqlx::query(FORGET)
+                    .bind(from)
+                    .bind(to)
+                    .execute(&self.db.pool)
+                    .await
+                    .map_err(|e| self.error(e))?;
+                Ok(None)
+            }
+        }
     }
 
     async fn put(&self, key: &DiffKey, diff: &VersionDiff) -> Result<(), DiffStoreError> {
