@@ -5,6 +5,8 @@ pub mod audit_stdout;
 mod audit_tail;
 pub mod clock_system;
 pub mod coalescing;
+pub mod diff_codec;
+pub mod diff_files;
 pub mod identity_fixed;
 pub mod identity_proxy_header;
 pub mod memory;

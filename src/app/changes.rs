@@ -7,11 +7,13 @@ use crate::domain::{DeployPlan, DiffEnd, RepoId, Repository, VersionDiff, Versio
 use crate::ports::UpstreamError;
 
 use super::diff_read::read_difference;
+use super::known_diffs::{known_diff, remember_diff};
 use super::state::AppState;
 
 /// The net difference from `from` (none: an empty repository) to `to`, each with its
-/// package count: the cheapest exact reads upstream (see [`read_difference`]), or the
-/// cached answer (versions never change, so neither does their difference).
+/// package count: a diff already known (in memory or in the diff store: versions never
+/// change, so neither does their difference), or the cheapest exact reads upstream (see
+/// [`read_difference`]), computed once however many ask at the same time.
 #[tracing::instrument(skip_all, fields(from = ?from.map(|f| f.href.as_str()), to = %to.href))]
 pub async fn version_diff(
     state: &AppState,
@@ -23,13 +25,11 @@ pub async fn version_diff(
         return Ok(diff);
     }
     let compute = || async {
-        if let Some(diff) = state.diffs.get(&key) {
+        if let Some(diff) = known_diff(state, &key).await {
             return Ok(diff);
         }
         let difference = read_difference(state.content.as_ref(), from, to).await?;
-        let diff = Arc::new(VersionDiff::new(difference));
-        state.diffs.insert(key.clone(), diff.clone());
-        Ok(diff)
+        Ok(remember_diff(state, key.clone(), VersionDiff::new(difference)).await)
     };
     state.diff_flights.share(&key, compute).await
 }

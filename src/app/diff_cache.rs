@@ -5,10 +5,8 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
-use crate::domain::{VersionDiff, VersionHref};
-
-/// From which version (none: an empty repository) to which.
-pub type DiffKey = (Option<VersionHref>, VersionHref);
+pub use crate::domain::DiffKey;
+use crate::domain::VersionDiff;
 
 /// Shared by every clone of the state.
 #[derive(Clone)]
@@ -25,8 +23,15 @@ struct Entries {
     weight: usize,
 }
 
-/// Changes held by default: a few hundred typical diffs, ~40 MB at most.
-pub const DEFAULT_BUDGET: usize = 200_000;
+/// Changes held by default: two diffs of 30,000 package changes, or hundreds of typical ones.
+/// Set so that a console whose cache is full of 30,000-change diffs stays within 64 MiB
+/// resident (`cargo bench --bench diff_store`, glibc malloc): a change held costs ~400 bytes
+/// (its 104-byte entry, name, arch and one build a side, 128 bytes each with its two strings),
+/// so 64,000 changes are ~24 MiB live; with the holes freed diffs leave in the heap and a diff
+/// being read while the cache is full, the process peaked at 46.7 MiB (from 2.8 MiB before
+/// filling), and the console itself takes ~11 MiB: ~55 MiB. 100,000 peaked at 58 MiB
+/// (~66 MiB with the console), 200,000 (the earlier budget) at 92–97 MiB.
+pub const DEFAULT_BUDGET: usize = 64_000;
 
 impl Default for DiffCache {
     fn default() -> Self {
@@ -92,7 +97,7 @@ impl DiffCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{ChangeKind, Evr, PackageChange};
+    use crate::domain::{ChangeKind, Evr, PackageChange, VersionHref};
 
     fn diff_of(n: usize) -> Arc<VersionDiff> {
         let change = PackageChange {

@@ -16,6 +16,7 @@ mod diff_queue;
 pub mod diff_read;
 pub mod facts;
 pub mod history;
+pub mod known_diffs;
 mod preview;
 pub mod production_lookup;
 pub mod production_record;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::domain::Repository;
 use crate::ports::{
-    AuditSink, Clock, ContentCatalog, DeployLock, OperatorIdentity, RepositoryManager,
+    AuditSink, Clock, ContentCatalog, DeployLock, DiffStore, OperatorIdentity, RepositoryManager,
 };
 
 use super::deploy_lock::DeployLocks;
@@ -44,6 +44,9 @@ pub struct AppState {
     pub(crate) diff_flights: DiffFlights,
     /// Diffs to compute in the background, when the console does (see [`super::diff_ahead`]).
     pub(crate) diff_ahead: Option<DiffAhead>,
+    /// Where computed diffs are kept beyond the process (a directory, the replicas'
+    /// database); `None`: in memory only. Read through [`super::known_diffs`].
+    pub(crate) diff_store: Option<Arc<dyn DiffStore>>,
     /// The production distribution each repository had when last read (a hint, so that
     /// its record is read at once with the rest; checked against production as read).
     pub(crate) seen_production: Arc<SeenProduction>,
@@ -72,6 +75,7 @@ impl AppState {
             diffs: DiffCache::default(),
             diff_flights: DiffFlights::default(),
             diff_ahead: None,
+            diff_store: None,
             seen_production: Arc::default(),
         })
     }
@@ -132,6 +136,13 @@ impl AppStateBuilder {
     /// Deploys take a turn from `lock` too, shared with the other replicas.
     pub fn replica_lock(mut self, lock: Arc<dyn DeployLock>) -> Self {
         self.0.replica_lock = Some(lock);
+        self
+    }
+
+    /// Computed diffs are kept in `store` too, and read back from it (by this process after
+    /// a restart, or by the other replicas).
+    pub fn diff_store(mut self, store: Arc<dyn DiffStore>) -> Self {
+        self.0.diff_store = Some(store);
         self
     }
 

@@ -2,10 +2,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// An advisory's type, as pulp_rpm names it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum AdvisoryType {
     Security,
     Bugfix,
@@ -36,7 +36,7 @@ impl AdvisoryType {
 }
 
 /// One advisory: what an operator reads about it, and the packages it names.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Advisory {
     pub id: String,
     pub kind: AdvisoryType,
@@ -49,7 +49,7 @@ pub struct Advisory {
 
 /// The advisories the target holds that production's version does not (`added`), and the
 /// reverse (`dropped`). An advisory whose id is on both sides was re-issued (`updated`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AdvisoryDiff {
     pub added: Vec<Advisory>,
     pub dropped: Vec<Advisory>,

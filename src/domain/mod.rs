@@ -11,6 +11,7 @@ pub mod diff_plan;
 pub mod evr;
 #[cfg(test)]
 mod evr_properties;
+mod exact_vec;
 pub mod history;
 pub mod href;
 pub mod intent;
@@ -61,6 +62,6 @@ pub use sync::{short_reason, SyncProgress, SyncState};
 pub use task::{sync_state, ProgressReport, TaskReport, TaskState};
 pub use verification::{Badge, ChecksumType, RepoVerification};
 pub use version::{build_version_views, signed, VersionView};
-pub use version_diff::{ContentDifference, VersionDiff};
+pub use version_diff::{ContentDifference, DiffKey, VersionDiff};
 pub use version_number::{newest_first, VersionNumber};
 pub use write::{needs_reread, production_changed, Reread, WriteVerdict};

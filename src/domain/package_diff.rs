@@ -82,7 +82,9 @@ pub struct PackageChange {
     pub name: String,
     pub arch: String,
     pub kind: ChangeKind,
+    #[serde(deserialize_with = "super::exact_vec::exact_vec")]
     pub old: Vec<Evr>,
+    #[serde(deserialize_with = "super::exact_vec::exact_vec")]
     pub new: Vec<Evr>,
     /// Named by a security advisory that the diff adds or drops.
     pub security: bool,

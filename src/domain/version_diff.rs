@@ -1,6 +1,6 @@
 //! What a deploy (or any pair of versions) changes: packages and advisories.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::advisory::{Advisory, AdvisoryDiff};
 use super::package_diff::{diff_packages, PackageChange, PackageDifference};
@@ -14,7 +14,7 @@ pub struct ContentDifference {
 }
 
 /// The net difference from one version (`old`, e.g. production's) to another (`new`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VersionDiff {
     /// Security-relevant first, then by name.
     pub packages: Vec<PackageChange>,
@@ -35,6 +35,31 @@ impl VersionDiff {
 
     pub fn is_empty(&self) -> bool {
         self.packages.is_empty() && self.advisories.is_empty()
+    }
+}
+
+/// Which diff: from which version (none: an empty repository) to which. A version's href
+/// names its repository's uuid, so a key is unique across one Pulp; versions never change,
+/// so neither does the diff a key names.
+pub type DiffKey = (Option<super::href::VersionHref>, super::href::VersionHref);
+
+impl VersionDiff {
+    /// Gives back the spare capacity of every list it holds (a list built by pushing, or
+    /// read from JSON, keeps room for 4 builds where most changes hold one, 3 × 56 bytes
+    /// lost): a diff kept in memory costs what it holds.
+    pub fn shrink_to_fit(&mut self) {
+        self.packages.shrink_to_fit();
+        for change in &mut self.packages {
+            change.old.shrink_to_fit();
+            change.new.shrink_to_fit();
+        }
+        let a = &mut self.advisories;
+        for list in [&mut a.added, &mut a.dropped, &mut a.updated] {
+            list.shrink_to_fit();
+            for advisory in list.iter_mut() {
+                advisory.packages.shrink_to_fit();
+            }
+        }
     }
 }
 
@@ -76,5 +101,8 @@ mod tests {
         );
         assert!(!diff.is_empty() && !diff.advisories.drops_security());
         assert!(VersionDiff::default().is_empty());
+        let json = serde_json::to_string(&diff).unwrap();
+        let back: VersionDiff = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, diff, "read back as written");
     }
 }

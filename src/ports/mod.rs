@@ -6,6 +6,7 @@ pub mod clock;
 pub mod content_catalog;
 pub mod correlation;
 pub mod deploy_lock;
+pub mod diff_store;
 pub mod operator_identity;
 pub mod repository_manager;
 
@@ -13,5 +14,6 @@ pub use audit_sink::{AuditError, AuditReadError, AuditSink};
 pub use clock::Clock;
 pub use content_catalog::ContentCatalog;
 pub use deploy_lock::{DeployLock, DeployTurn, LockError};
+pub use diff_store::{DiffStore, DiffStoreError};
 pub use operator_identity::{IdentityContext, OperatorIdentity, Unidentified};
 pub use repository_manager::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};

@@ -1,5 +1,6 @@
 //! The audit sinks `audit.sink` can name. A new sink is one adapter file (implementing
-//! [`crate::ports::AuditSink`]) plus one line in [`SINKS`].
+//! [`crate::ports::AuditSink`]) plus one line in [`SINKS`]. Each brings the diff store that
+//! goes with it: files beside a file, a table of the same database, none for standard output.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -8,45 +9,60 @@ use futures::future::{ready, BoxFuture, FutureExt};
 
 use crate::adapters::audit_jsonl::JsonlAuditSink;
 use crate::adapters::audit_stdout::StdoutAuditSink;
-use crate::adapters::postgres::{self, PgAuditSink, PgDeployLock};
-use crate::ports::{AuditSink, DeployLock};
+use crate::adapters::diff_files::FileDiffStore;
+use crate::adapters::postgres::{self, PgAuditSink, PgDeployLock, PgDiffStore};
+use crate::ports::{AuditSink, DeployLock, DiffStore};
 
-use super::settings::AuditSettings;
+use super::settings::{AuditSettings, DiffSettings};
 
-/// A sink, and the deploy lock it brings when replicas share it (a database).
+/// A sink, the deploy lock it brings when replicas share it (a database), and where computed
+/// diffs are kept beside it (none: in memory only).
 pub struct Built {
     pub sink: Arc<dyn AuditSink>,
     pub replica_lock: Option<Arc<dyn DeployLock>>,
+    pub diff_store: Option<Arc<dyn DiffStore>>,
 }
 
-/// Builds a sink from the `[audit]` settings (connecting to it if need be), or says why it
-/// cannot.
-type Build = for<'a> fn(&'a AuditSettings) -> BoxFuture<'a, Result<Built, String>>;
+/// Builds a sink from the `[audit]` settings (connecting to it if need be) and its diff store
+/// from `[diffs]`, or says why it cannot.
+type Build =
+    for<'a> fn(&'a AuditSettings, &'a DiffSettings) -> BoxFuture<'a, Result<Built, String>>;
 
 /// Every sink, by its name in `audit.sink`.
 const SINKS: &[(&str, Build)] = &[
-    ("jsonl", |audit| alone(JsonlAuditSink::new(&audit.path))),
-    ("stdout", |_| alone(StdoutAuditSink::default())),
-    ("postgres", |audit| shared_database(audit).boxed()),
+    ("jsonl", |audit, diffs| {
+        let store = FileDiffStore::new(&diffs.dir, diffs.max_bytes);
+        alone(JsonlAuditSink::new(&audit.path), Some(Arc::new(store)))
+    }),
+    ("stdout", |_, _| alone(StdoutAuditSink::default(), None)),
+    ("postgres", |audit, diffs| {
+        shared_database(audit, diffs).boxed()
+    }),
 ];
 
 /// A sink of one replica: the in-process deploy lock is enough.
-fn alone(sink: impl AuditSink + 'static) -> BoxFuture<'static, Result<Built, String>> {
+fn alone(
+    sink: impl AuditSink + 'static,
+    diff_store: Option<Arc<dyn DiffStore>>,
+) -> BoxFuture<'static, Result<Built, String>> {
     let sink = Arc::new(sink);
     ready(Ok(Built {
         sink,
         replica_lock: None,
+        diff_store,
     }))
     .boxed()
 }
 
-/// The PostgreSQL sink, and the lock every replica takes in the same database.
-async fn shared_database(audit: &AuditSettings) -> Result<Built, String> {
+/// The PostgreSQL sink, and the lock every replica takes and the diffs every replica reads in
+/// the same database.
+async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<Built, String> {
     let password = read_password(&audit.password_file)?;
     let db = postgres::connect(&audit.url, password.as_deref()).await?;
     Ok(Built {
         sink: Arc::new(PgAuditSink::new(db.clone())),
-        replica_lock: Some(Arc::new(PgDeployLock::new(db))),
+        replica_lock: Some(Arc::new(PgDeployLock::new(db.clone()))),
+        diff_store: Some(Arc::new(PgDiffStore::new(db, diffs.max_bytes))),
     })
 }
 
@@ -64,13 +80,17 @@ pub fn names() -> Vec<&'static str> {
     SINKS.iter().map(|(name, _)| *name).collect()
 }
 
-/// The sink the settings name.
-pub async fn build(audit: &AuditSettings) -> Result<Built, String> {
+/// The sink the settings name, with its diff store unless `diffs.max_disk_mb` is 0.
+pub async fn build(audit: &AuditSettings, diffs: &DiffSettings) -> Result<Built, String> {
     let (_, build) = SINKS
         .iter()
         .find(|(name, _)| *name == audit.sink)
         .ok_or_else(|| format!("no audit sink is named '{}'", audit.sink))?;
-    build(audit).await
+    let mut built = build(audit, diffs).await?;
+    if diffs.max_bytes == 0 {
+        built.diff_store = None;
+    }
+    Ok(built)
 }
 
 #[cfg(test)]
@@ -85,24 +105,38 @@ mod tests {
             url: String::new(),
             password_file: Default::default(),
         };
-        let built = build(&jsonl).await.unwrap();
+        let diffs = DiffSettings {
+            dir: "/var/log/console/diffs".into(),
+            max_bytes: 1 << 20,
+            compute_ahead: true,
+        };
+        let built = build(&jsonl, &diffs).await.unwrap();
         assert_eq!(built.sink.target(), "/var/log/console/audit.jsonl");
         assert!(built.replica_lock.is_none());
+        let store = built.diff_store.expect("files beside the audit file");
+        assert_eq!(store.target(), "/var/log/console/diffs");
+        let none = DiffSettings {
+            max_bytes: 0,
+            ..diffs.clone()
+        };
+        assert!(build(&jsonl, &none).await.unwrap().diff_store.is_none());
         let stdout = AuditSettings {
             sink: "stdout".into(),
             ..jsonl.clone()
         };
-        assert_eq!(
-            build(&stdout).await.unwrap().sink.target(),
-            "standard output"
-        );
+        let built = build(&stdout, &diffs).await.unwrap();
+        assert_eq!(built.sink.target(), "standard output");
+        assert!(built.diff_store.is_none(), "memory only");
         assert_eq!(names(), ["jsonl", "stdout", "postgres"]);
         let unreachable = AuditSettings {
             sink: "postgres".into(),
             url: "postgres://nobody@127.0.0.1:1/none".into(),
             ..jsonl
         };
-        let error = build(&unreachable).await.err().expect("no database there");
+        let error = build(&unreachable, &diffs)
+            .await
+            .err()
+            .expect("no database there");
         assert!(
             error.starts_with("cannot connect to postgres://127.0.0.1:1/none"),
             "{error}"

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::error::{invalid, ConfigError};
 use super::raw::{RawConfig, RawPulp};
-use super::settings::{AuditSettings, Config};
+use super::settings::{AuditSettings, Config, DiffSettings};
 
 /// The longest timeout accepted: one day (longer is a mistake, and would overflow deadlines).
 const MAX_TIMEOUT_SECS: u64 = 86_400;
@@ -37,6 +37,16 @@ pub(super) fn validate(
         url: raw.audit.url,
         password_file: raw.audit.password_file,
     };
+    let diffs = DiffSettings {
+        dir: if raw.diffs.dir.as_os_str().is_empty() {
+            let beside = audit.path.parent().unwrap_or(std::path::Path::new(""));
+            beside.join("diffs")
+        } else {
+            raw.diffs.dir
+        },
+        max_bytes: raw.diffs.max_disk_mb.saturating_mul(1 << 20),
+        compute_ahead: raw.diffs.compute_ahead,
+    };
     at_least_one("dashboard.page_size", raw.dashboard.page_size)?;
     check_pulp(&raw.pulp)?;
     let grace = Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10);
@@ -45,6 +55,7 @@ pub(super) fn validate(
     Ok(Config {
         listen,
         audit,
+        diffs,
         identity,
         log_format: raw.log.format,
         page_size: raw.dashboard.page_size,

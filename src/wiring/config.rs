@@ -12,7 +12,7 @@ use super::overrides::{environment_layer, flags_layer};
 pub use super::error::ConfigError;
 pub use super::overrides::{Overrides, ALIASES};
 pub use super::raw::{LogFormat, DEFAULT_TOML};
-pub use super::settings::{AuditSettings, Config};
+pub use super::settings::{AuditSettings, Config, DiffSettings};
 
 /// Builds the layers, merges them in order and validates the result.
 pub fn load(overrides: &Overrides) -> Result<Config, ConfigError> {

@@ -37,7 +37,7 @@ fn every_key_of_the_defaults_is_read_from_its_environment_variable() {
     let table = defaults().table;
     let keys = settable_keys(&table);
     assert!(
-        keys.len() >= 26,
+        keys.len() >= 28,
         "every key of config/default.toml, not {}",
         keys.len()
     );
@@ -186,4 +186,33 @@ fn every_alias_names_a_settable_key_once() {
         assert!(keys.contains(&alias.key.to_owned()), "{}", alias.key);
         assert_eq!(ALIASES.iter().filter(|a| a.flag == alias.flag).count(), 1);
     }
+}
+
+#[test]
+fn the_diff_store_settings_reach_the_configuration_and_default_beside_the_audit_file() {
+    let config =
+        load(&Overrides::default().env("REPO_CONSOLE_AUDIT_PATH", "/var/log/rc/audit.jsonl"))
+            .unwrap();
+    assert_eq!(config.diffs.dir, std::path::Path::new("/var/log/rc/diffs"));
+    assert_eq!(config.diffs.max_bytes, 512 << 20);
+    assert!(config.diffs.compute_ahead, "on by default");
+    let config = load(
+        &Overrides::default()
+            .env("REPO_CONSOLE_DIFFS_DIR", "/var/cache/rc-diffs")
+            .env("REPO_CONSOLE_DIFFS_COMPUTE_AHEAD", "false")
+            .flag("diffs.max_disk_mb", "64"),
+    )
+    .unwrap();
+    assert!(!config.diffs.compute_ahead);
+    assert_eq!(
+        config.diffs.dir,
+        std::path::Path::new("/var/cache/rc-diffs")
+    );
+    assert_eq!(config.diffs.max_bytes, 64 << 20);
+    let beside_relative = load(&Overrides::default()).unwrap().diffs.dir;
+    assert_eq!(
+        beside_relative,
+        std::path::Path::new("diffs"),
+        "audit.jsonl is relative"
+    );
 }

@@ -18,6 +18,7 @@ pub const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
 pub(super) struct RawConfig {
     pub server: RawServer,
     pub audit: RawAudit,
+    pub diffs: RawDiffs,
     pub dashboard: RawDashboard,
     pub pulp: RawPulp,
     pub demo: RawDemo,
@@ -49,6 +50,14 @@ pub(super) struct RawAudit {
     pub path: PathBuf,
     pub url: String,
     pub password_file: PathBuf,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawDiffs {
+    pub dir: PathBuf,
+    pub max_disk_mb: u64,
+    pub compute_ahead: bool,
 }
 
 #[derive(Debug, Deserialize)]

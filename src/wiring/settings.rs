@@ -24,11 +24,25 @@ pub struct AuditSettings {
     pub password_file: PathBuf,
 }
 
+/// Where computed diffs are kept beyond memory: the `[diffs]` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffSettings {
+    /// The directory of the file store (used with the `jsonl` audit sink): `diffs.dir`, or
+    /// `diffs` beside the audit file.
+    pub dir: PathBuf,
+    /// The bound of the store, in bytes (`diffs.max_disk_mb`); 0: no store.
+    pub max_bytes: u64,
+    /// Whether the newest version's diff against production is computed in the background
+    /// (`diffs.compute_ahead`).
+    pub compute_ahead: bool,
+}
+
 /// The validated configuration.
 #[derive(Debug, Clone)]
 pub struct Config {
     pub listen: SocketAddr,
     pub audit: AuditSettings,
+    pub diffs: DiffSettings,
     /// Who sends each request (the `[identity]` table).
     pub identity: IdentitySettings,
     pub log_format: LogFormat,

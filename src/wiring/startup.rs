@@ -29,11 +29,17 @@ pub enum Upstream {
 pub async fn build_state(config: &Config) -> Result<(AppState, Upstream), String> {
     let (manager, content, upstream) =
         upstream(config).map_err(|e| format!("cannot use the Pulp settings: {e}"))?;
-    let built = audit_sinks::build(&config.audit)
+    let built = audit_sinks::build(&config.audit, &config.diffs)
         .await
         .map_err(|e| format!("cannot use the audit sink (audit.sink): {e}"))?;
     let audit = built.sink;
     tracing::info!(sink = %config.audit.sink, target = %audit.target(), "audit log");
+    // The demo's versions live as long as the process: nothing of them is worth keeping.
+    let diff_store = built.diff_store.filter(|_| !config.uses_demo());
+    match &diff_store {
+        Some(store) => tracing::info!(target = %store.target(), "computed diffs are kept"),
+        None => tracing::info!("computed diffs are kept in memory only"),
+    }
     if let super::identity::IdentitySettings::ProxyHeader {
         header,
         trusted_proxies,
@@ -51,10 +57,18 @@ pub async fn build_state(config: &Config) -> Result<(AppState, Upstream), String
     )
     .page_reads(reads)
     .production(production(config))
-    .page_size(config.page_size)
-    .diff_ahead(DiffAhead::default());
+    .page_size(config.page_size);
+    let state = if config.diffs.compute_ahead {
+        state.diff_ahead(DiffAhead::default())
+    } else {
+        state
+    };
     let state = match built.replica_lock {
         Some(lock) => state.replica_lock(lock),
+        None => state,
+    };
+    let state = match diff_store {
+        Some(store) => state.diff_store(store),
         None => state,
     };
     Ok((state.build(), upstream))

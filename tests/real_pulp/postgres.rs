@@ -1,16 +1,16 @@
 //! The PostgreSQL adapters on a real PostgreSQL: the audit sink (transactions, read side,
-//! idempotent migrations) and the cross-replica deploy lock (exclusion, release on drop and
-//! on a lost connection).
+//! idempotent migrations), the cross-replica deploy lock (exclusion, release on drop and
+//! on a lost connection) and the diff store shared by the replicas.
 
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use repo_console::adapters::postgres::{connect, PgAuditSink, PgDeployLock};
+use repo_console::adapters::postgres::{connect, PgAuditSink, PgDeployLock, PgDiffStore};
 use repo_console::domain::{
-    AuditOutcome, DeployId, DeployKind, DeployRecord, DistributionHref, ProductionChanged,
-    PublicationHref, RepoId,
+    AuditOutcome, ChangeKind, DeployId, DeployKind, DeployRecord, DiffKey, DistributionHref, Evr,
+    PackageChange, ProductionChanged, PublicationHref, RepoId, VersionDiff, VersionHref,
 };
-use repo_console::ports::{AuditSink, DeployLock};
+use repo_console::ports::{AuditSink, DeployLock, DiffStore};
 
 use super::database::database_or_skip;
 
@@ -86,8 +86,122 @@ async fn migrations_apply_once_and_a_restart_changes_nothing() {
     assert_eq!(applied, second.unwrap().applied_migrations().await.unwrap());
     let again = connect(&database.url, None).await.unwrap();
     assert_eq!(again.applied_migrations().await.unwrap(), applied);
-    assert_eq!(applied.len(), 1);
-    assert_eq!(database.query("SELECT count(*) FROM _sqlx_migrations"), "1");
+    let files = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations"))
+        .unwrap()
+        .count();
+    assert!(files >= 2, "deploy_audit, then version_diffs");
+    assert_eq!(applied.len(), files, "each migration once");
+    let count = database.query("SELECT count(*) FROM _sqlx_migrations");
+    assert_eq!(count, files.to_string());
+}
+
+fn diff_of(n: usize) -> VersionDiff {
+    VersionDiff {
+        packages: (0..n)
+            .map(|i| PackageChange {
+                name: format!("package-{i}"),
+                arch: "x86_64".into(),
+                kind: ChangeKind::Added,
+                old: vec![],
+                new: vec![Evr::new(0, format!("1.{i}"), "1.el9")],
+                security: false,
+            })
+            .collect(),
+        ..VersionDiff::default()
+    }
+}
+
+fn diff_key(from: Option<u64>, to: u64) -> DiffKey {
+    let version = |n: u64| {
+        VersionHref::new(format!(
+            "/pulp/api/v3/repositories/rpm/rpm/{REPO}/versions/{n}/"
+        ))
+    };
+    (from.map(version), version(to))
+}
+
+#[tokio::test]
+async fn a_diff_one_replica_stored_is_read_by_another_and_the_table_keeps_its_bound() {
+    let Some(database) = database_or_skip("postgres diff store") else {
+        return;
+    };
+    let (first, second) =
+        futures::join!(connect(&database.url, None), connect(&database.url, None));
+    let (first, second) = (first.unwrap(), second.unwrap());
+    assert_eq!(
+        database.query("SELECT count(*) FROM _sqlx_migrations WHERE description = 'version diffs'"),
+        "1",
+        "the migration applied once"
+    );
+    let replica_a = PgDiffStore::new(first, 1 << 20);
+    let replica_b = PgDiffStore::new(second, 1 << 20);
+    assert!(replica_b
+        .get(&diff_key(Some(1), 2))
+        .await
+        .unwrap()
+        .is_none());
+    replica_a
+        .put(&diff_key(Some(1), 2), &diff_of(50))
+        .await
+        .unwrap();
+    replica_a
+        .put(&diff_key(None, 2), &diff_of(3))
+        .await
+        .unwrap();
+    // Both replicas computed it at once: the second insert changes nothing.
+    replica_b
+        .put(&diff_key(Some(1), 2), &diff_of(50))
+        .await
+        .unwrap();
+    let found = replica_b.get(&diff_key(Some(1), 2)).await.unwrap();
+    assert!(found == Some(diff_of(50)), "replica B reads what A stored");
+    let from_nothing = replica_b.get(&diff_key(None, 2)).await.unwrap();
+    assert!(
+        from_nothing == Some(diff_of(3)),
+        "a diff from no version is its own key"
+    );
+    assert_eq!(database.query("SELECT count(*) FROM version_diffs"), "2");
+
+    // A damaged row is a miss, not an error.
+    database.query("UPDATE version_diffs SET body = 'garbage' WHERE from_href = ''");
+    assert!(replica_a.get(&diff_key(None, 2)).await.unwrap().is_none());
+    // ... and is stored again once computed again.
+    replica_a
+        .put(&diff_key(None, 2), &diff_of(3))
+        .await
+        .unwrap();
+    let again = replica_b.get(&diff_key(None, 2)).await.unwrap();
+    assert!(again == Some(diff_of(3)), "the damaged row was replaced");
+
+    // Over the bound, the oldest rows go.
+    let one: i64 = database
+        .query("SELECT bytes FROM version_diffs WHERE from_href <> ''")
+        .parse()
+        .unwrap();
+    let bounded = PgDiffStore::new(connect(&database.url, None).await.unwrap(), one as u64 * 3);
+    for n in 10..14 {
+        bounded
+            .put(&diff_key(Some(n), n + 1), &diff_of(50))
+            .await
+            .unwrap();
+    }
+    let total: i64 = database
+        .query("SELECT sum(bytes) FROM version_diffs")
+        .parse()
+        .unwrap();
+    assert!(total <= one * 3, "{total} bytes kept, at most {}", one * 3);
+    assert!(
+        bounded
+            .get(&diff_key(Some(13), 14))
+            .await
+            .unwrap()
+            .is_some(),
+        "the newest stays"
+    );
+    assert!(
+        bounded.get(&diff_key(Some(1), 2)).await.unwrap().is_none(),
+        "the oldest went"
+    );
 }
 
 #[tokio::test]
@@ -125,7 +239,8 @@ async fn the_lock_admits_one_holder_per_distribution_and_is_released_on_every_pa
     let waiting = tokio::spawn(async move { replica_c.acquire(&prod).await.map(|_| ()) });
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(!waiting.is_finished());
-    database.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()");
+    // Only this test's database: another test's migration holds an advisory lock too.
+    database.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid() AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
     tokio::time::timeout(Duration::from_secs(5), waiting)
         .await
         .expect("released when the holder's connection is gone")

@@ -1,9 +1,10 @@
-//! PostgreSQL, shared by every replica: the audit sink ([`PgAuditSink`]) and the
-//! cross-replica deploy lock ([`PgDeployLock`]). One pool per process, connected and
-//! migrated at startup ([`connect`]).
+//! PostgreSQL, shared by every replica: the audit sink ([`PgAuditSink`]), the
+//! cross-replica deploy lock ([`PgDeployLock`]) and the computed diffs ([`PgDiffStore`]).
+//! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
 mod deploy_lock;
+mod diffs;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -12,6 +13,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 pub use audit::PgAuditSink;
 pub use deploy_lock::PgDeployLock;
+pub use diffs::PgDiffStore;
 
 /// The console's schema: versioned migrations (`migrations/`), applied at startup. sqlx
 /// records them in `_sqlx_migrations` and holds an advisory lock while it migrates, so
