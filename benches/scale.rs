@@ -6,7 +6,13 @@
 //! the console process's peak memory under 50 concurrent users.
 //!
 //!     source target/pulp/env && cargo bench --bench scale
+//!
+//! `cargo bench --bench scale -- dashboard` measures only the dashboard at size (a Pulp seeded
+//! with `scripts/bench/seed_dashboard.py`: 1,000 repositories, 5,000 distributions; see
+//! `scale/dashboard.rs`); `-- versions` only the rest.
 
+#[path = "scale/dashboard.rs"]
+mod dashboard;
 #[path = "scale/proxy.rs"]
 mod proxy;
 
@@ -104,7 +110,10 @@ async fn session_cookie(proxy: &str, user: &str, password: &str) -> String {
         .join("; ")
 }
 
-async fn spawn_console(client: Arc<PulpClient>) -> (String, AppState) {
+async fn spawn_console(
+    client: Arc<PulpClient>,
+    production: HashMap<String, String>,
+) -> (String, AppState) {
     let dir = std::env::temp_dir().join(format!("repo-console-bench-{}", std::process::id()));
     let state = AppState::builder(
         client.clone(),
@@ -114,7 +123,7 @@ async fn spawn_console(client: Arc<PulpClient>) -> (String, AppState) {
         Arc::new(FixedOperator::default()),
     )
     .page_reads(Arc::new(Coalescing::new(client)))
-    .production(HashMap::from([("rc-scale".into(), "rc-scale-prod".into())]))
+    .production(production)
     .build();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -235,10 +244,18 @@ async fn main() {
         password: repo_console::adapters::pulp::Secret::new(password.clone()),
         ..default_pulp_settings(&proxy.url).expect("settings")
     };
+    let http: Http = Client::builder(TokioExecutor::new()).build_http();
+    let only = |part: &str| std::env::args().any(|arg| arg == part);
+    if !only("versions") {
+        dashboard::run(&proxy, &settings, &http).await;
+    }
+    if only("dashboard") {
+        return;
+    }
     let client = Arc::new(PulpClient::new(settings).expect("client"));
     let (id, repo_href) = find_scale_repo(&client).await;
-    let (console, state) = spawn_console(client.clone()).await;
-    let http: Http = Client::builder(TokioExecutor::new()).build_http();
+    let production = HashMap::from([("rc-scale".into(), "rc-scale-prod".into())]);
+    let (console, state) = spawn_console(client.clone(), production).await;
     let page = format!("{console}/repos/{id}/versions");
 
     let before = proxy.requests();

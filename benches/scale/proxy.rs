@@ -10,6 +10,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 pub struct LatencyProxy {
     pub url: String,
+    latency: Duration,
     requests: Arc<AtomicUsize>,
 }
 
@@ -35,7 +36,16 @@ impl LatencyProxy {
                 });
             }
         });
-        Self { url, requests }
+        Self {
+            url,
+            latency,
+            requests,
+        }
+    }
+
+    /// The latency added to each request.
+    pub fn latency(&self) -> Duration {
+        self.latency
     }
 
     /// Requests forwarded so far.

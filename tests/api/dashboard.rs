@@ -254,3 +254,86 @@ async fn when_every_row_has_a_configured_production_it_is_read_by_name() {
     assert_eq!(serving(&fx.base_os), Ok(Some(VersionNumber::new(2))));
     assert_eq!(serving(&fx.hostile), Ok(Some(VersionNumber::new(1))));
 }
+
+/// An in-memory Pulp the size of a big site: `repos` repositories `rc-dash-NNNN`, each with
+/// a production distribution `rc-dash-NNNN-prod` (one in twenty serving version 0's
+/// publication, the others nothing), and distributions serving nothing up to `distributions`
+/// in all. Served over HTTP with `[production]` configured for every repository or none.
+async fn big_site(
+    repos: usize,
+    distributions: usize,
+    configured: bool,
+) -> (Arc<InMemoryPulp>, WebClient, tempfile::TempDir) {
+    let memory = Arc::new(InMemoryPulp::default());
+    let mut production = HashMap::new();
+    for n in 1..=repos {
+        let name = format!("rc-dash-{n:04}");
+        let id = memory.add_repo(&name, verified());
+        let publication = (n % 20 == 1).then(|| memory.publish(&id, VersionNumber::new(0)));
+        memory.add_distribution(&format!("{name}-prod"), publication.as_ref());
+        production.insert(name.clone(), format!("{name}-prod"));
+    }
+    for n in repos..distributions {
+        memory.add_distribution(&format!("rc-dash-dist-{n:04}"), None);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
+    let production = if configured {
+        production
+    } else {
+        HashMap::new()
+    };
+    let state = state.rebuild().production(production).build();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(repo_console::adapters::web::serve(
+        listener,
+        state,
+        std::future::pending(),
+        Duration::from_secs(1),
+    ));
+    (memory, WebClient { address }, dir)
+}
+
+/// The kinds of upstream calls one load of a dashboard page makes (the first word of each
+/// recorded call), and the page's rows.
+async fn page_calls(memory: &InMemoryPulp, web: &WebClient, page: u64) -> (Vec<String>, usize) {
+    let before = memory.calls().len();
+    let reply = web.get(&format!("/?page={page}")).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let mut kinds: Vec<String> = memory.calls()[before..]
+        .iter()
+        .map(|c| c.split(' ').next().unwrap_or_default().to_owned())
+        .collect();
+    kinds.sort();
+    (kinds, select(&reply.html(), "tr[data-repo]").len())
+}
+
+#[tokio::test]
+async fn a_dashboard_page_costs_the_same_calls_at_a_thousand_repositories_and_five_thousand_distributions(
+) {
+    // Each load: the page of repositories, then at once the newest sync task of each (one
+    // port call), the distributions (by name when every row's production is configured,
+    // else all of them: the spec's rule) and the publications they serve (one call).
+    for (configured, distributions) in
+        [(true, "distributions_named"), (false, "list_distributions")]
+    {
+        let expected = vec![
+            distributions.to_owned(),
+            "list_repos".to_owned(),
+            "publications".to_owned(),
+            "sync_states".to_owned(),
+        ];
+        let (small, small_web, _dir) = big_site(40, 100, configured).await;
+        let (big, big_web, _big_dir) = big_site(1000, 5000, configured).await;
+        for (memory, web, page) in [
+            (&small, &small_web, 0),
+            (&big, &big_web, 0),
+            (&big, &big_web, 20),
+        ] {
+            let (calls, rows) = page_calls(memory, web, page).await;
+            assert_eq!(calls, expected, "configured: {configured}, page {page}");
+            assert_eq!(rows, 25, "one page");
+        }
+    }
+}

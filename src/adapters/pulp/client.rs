@@ -2,6 +2,7 @@
 //! The [`crate::ports::RepositoryManager`] methods are in `manager.rs`.
 
 use std::num::NonZeroUsize;
+use std::sync::atomic::AtomicU64;
 
 use hyper::body::Bytes;
 use hyper::Method;
@@ -31,6 +32,9 @@ pub struct PulpClient {
     pub(super) publications: Memo<PublicationHref, Publication>,
     /// Usernames by user href, for the records of changes.
     pub(super) users: Memo<String, String>,
+    /// How many distributions the last listing of all of them found: the next one asks for
+    /// all its pages at once.
+    pub(super) distributions_seen: AtomicU64,
 }
 
 impl std::fmt::Debug for PulpClient {
@@ -58,6 +62,7 @@ impl PulpClient {
             session,
             publications: Memo::new(PUBLICATIONS_KEPT),
             users: Memo::new(USERS_KEPT),
+            distributions_seen: AtomicU64::new(0),
         })
     }
 

@@ -22,9 +22,13 @@ const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_che
                            remote,retain_repo_versions";
 const DISTRIBUTION_FIELDS: &str = "pulp_href,name,base_path,publication,pulp_last_updated";
 pub(super) const PUBLICATION_FIELDS: &str = "pulp_href,repository_version";
-/// Distributions per call when all are listed: Pulp sets no maximum, and with three short
-/// fields a thousand make about 150 KB, so most Pulps answer the whole list in one call.
-const DISTRIBUTIONS_PER_CALL: u64 = 1000;
+/// Distributions per call when all are listed: Pulp sets no maximum, and with five short
+/// fields 5,000 make about 1.2 MB. Measured on 2 cores (`cargo bench --bench scale --
+/// dashboard`), Pulp answered 5,000 in one call in 1.7 s, in five calls of 1,000 at once in
+/// 2.8 s (its API workers share the cores: pages do not run in parallel, and each call
+/// counts the list again). Longer lists are read in pages of this size, all at once: the
+/// client remembers the list's length from its last read.
+const DISTRIBUTIONS_PER_CALL: u64 = 5000;
 /// Names per `name__in` query (a URL stays short).
 const NAMES_PER_QUERY: usize = 50;
 
@@ -149,7 +153,9 @@ impl RepositoryManager for PulpClient {
     #[tracing::instrument(skip_all)]
     async fn list_distributions(&self) -> Result<Vec<Distribution>, UpstreamError> {
         let path = format!("distributions/rpm/rpm/?fields={DISTRIBUTION_FIELDS}");
-        let found: Vec<DistributionDto> = self.get_all_by(&path, DISTRIBUTIONS_PER_CALL).await?;
+        let found: Vec<DistributionDto> = self
+            .get_all_remembering(&path, DISTRIBUTIONS_PER_CALL, &self.distributions_seen)
+            .await?;
         Ok(found
             .into_iter()
             .map(DistributionDto::into_domain)

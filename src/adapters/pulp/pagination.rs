@@ -1,6 +1,8 @@
 //! Reading Pulp's limit/offset lists whole (pages fetched concurrently), and building
 //! query strings.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use futures::stream::{self, StreamExt, TryStreamExt};
 use serde::de::DeserializeOwned;
 
@@ -58,21 +60,70 @@ impl PulpClient {
         if first.next.is_none() || items.is_empty() {
             return Ok(items);
         }
-        let pages = first.count.div_ceil(limit);
-        if pages > MAX_PAGES {
-            return Err(UpstreamError::BadResponse(format!(
-                "the list at {path} has {} items: more than {MAX_PAGES} pages",
-                first.count
-            )));
+        let pages = pages_of(path, first.count, limit)?;
+        let rest = self.pages_at((1..pages).map(|page| page_url(page * limit)));
+        items.extend(rest.await?.into_iter().flat_map(|page| page.results));
+        Ok(items)
+    }
+
+    /// Like [`Self::get_all_by`], in one round when the list's length is known from the
+    /// last read (`length`, updated here): every page it had is asked for at once (a page
+    /// past the end comes back empty); only pages the list grew by since are read after.
+    pub(super) async fn get_all_remembering<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        page_size: u64,
+        length: &AtomicU64,
+    ) -> Result<Vec<T>, UpstreamError> {
+        let limit = page_size.max(1);
+        let base = self.url_for(path)?;
+        let page_url = |offset: u64| {
+            with_query(
+                &base,
+                &[
+                    ("limit", &limit.to_string()),
+                    ("offset", &offset.to_string()),
+                ],
+            )
+        };
+        let guessed = pages_of(path, length.load(Ordering::Relaxed), limit)?.max(1);
+        let mut read: Vec<PageDto<T>> = self
+            .pages_at((0..guessed).map(|page| page_url(page * limit)))
+            .await?;
+        let count = read.iter().map(|page| page.count).max().unwrap_or(0);
+        length.store(count, Ordering::Relaxed);
+        let pages = pages_of(path, count, limit)?;
+        if pages > guessed {
+            read.extend(
+                self.pages_at((guessed..pages).map(|page| page_url(page * limit)))
+                    .await?,
+            );
         }
-        let rest: Vec<PageDto<T>> = stream::iter((1..pages).map(|page| page_url(page * limit)))
+        Ok(read.into_iter().flat_map(|page| page.results).collect())
+    }
+
+    /// These pages (their URLs), [`CONCURRENT_PAGES`] at a time, in order.
+    async fn pages_at<T: DeserializeOwned>(
+        &self,
+        urls: impl Iterator<Item = String>,
+    ) -> Result<Vec<PageDto<T>>, UpstreamError> {
+        stream::iter(urls)
             .map(|url| async move { self.get_json::<PageDto<T>>(&url).await })
             .buffered(in_flight.max(1))
             .try_collect()
-            .await?;
-        items.extend(rest.into_iter().flat_map(|page| page.results));
-        Ok(items)
+            .await
     }
+}
+
+/// The pages of a list of `count` items, `limit` a page (an error past [`MAX_PAGES`]).
+fn pages_of(path: &str, count: u64, limit: u64) -> Result<u64, UpstreamError> {
+    let pages = count.div_ceil(limit);
+    if pages > MAX_PAGES {
+        return Err(UpstreamError::BadResponse(format!(
+            "the list at {path} has {count} items: more than {MAX_PAGES} pages"
+        )));
+    }
+    Ok(pages)
 }
 
 /// The path and query of a `next` link. Pulp makes them absolute with the host it was
@@ -166,3 +217,7 @@ mod tests {
         assert_eq!(encode("é"), "%C3%A9");
     }
 }
+
+#[cfg(test)]
+#[path = "pagination_tests.rs"]
+mod listing_tests;
