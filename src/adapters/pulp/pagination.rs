@@ -61,7 +61,7 @@ impl PulpClient {
             return Ok(items);
         }
         let pages = pages_of(path, first.count, limit)?;
-        let rest = self.pages_at((1..pages).map(|page| page_url(page * limit)));
+        let rest = self.pages_at((1..pages).map(|page| page_url(page * limit)), in_flight);
         items.extend(rest.await?.into_iter().flat_map(|page| page.results));
         Ok(items)
     }
@@ -88,24 +88,31 @@ impl PulpClient {
         };
         let guessed = pages_of(path, length.load(Ordering::Relaxed), limit)?.max(1);
         let mut read: Vec<PageDto<T>> = self
-            .pages_at((0..guessed).map(|page| page_url(page * limit)))
+            .pages_at(
+                (0..guessed).map(|page| page_url(page * limit)),
+                CONCURRENT_PAGES,
+            )
             .await?;
         let count = read.iter().map(|page| page.count).max().unwrap_or(0);
         length.store(count, Ordering::Relaxed);
         let pages = pages_of(path, count, limit)?;
         if pages > guessed {
             read.extend(
-                self.pages_at((guessed..pages).map(|page| page_url(page * limit)))
-                    .await?,
+                self.pages_at(
+                    (guessed..pages).map(|page| page_url(page * limit)),
+                    CONCURRENT_PAGES,
+                )
+                .await?,
             );
         }
         Ok(read.into_iter().flat_map(|page| page.results).collect())
     }
 
-    /// These pages (their URLs), [`CONCURRENT_PAGES`] at a time, in order.
+    /// These pages (their URLs), `in_flight` at a time, in order.
     async fn pages_at<T: DeserializeOwned>(
         &self,
         urls: impl Iterator<Item = String>,
+        in_flight: usize,
     ) -> Result<Vec<PageDto<T>>, UpstreamError> {
         stream::iter(urls)
             .map(|url| async move { self.get_json::<PageDto<T>>(&url).await })
