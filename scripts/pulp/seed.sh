@@ -329,22 +329,27 @@ seed_history
 
 # --- Summary -------------------------------------------------------------------
 echo "Seeded Pulp at $PULP_BASE_URL:"
-repos="$(api GET "repositories/rpm/rpm/?ordering=name&fields=name,pulp_href,latest_version_href,remote&limit=1000")"
-jq -r '.results[] | [.name, .pulp_href, (.latest_version_href | capture("/versions/(?<n>[0-9]+)/$").n), (.remote // "-")] | @tsv' <<<"$repos" \
+# The test suite's repositories and what serves them; the benchmarks' seeds (rc-dash-*, hundreds
+# of distributions serving nothing) are left out, and the lists go through files, not arguments
+# (a Pulp seeded for the benchmarks holds thousands).
+api GET "repositories/rpm/rpm/?ordering=name&fields=name,pulp_href,latest_version_href,remote&limit=5000" >"$WORK/repos.json"
+jq -r '.results[] | select(.name | startswith("rc-dash-") | not)
+  | [.name, .pulp_href, (.latest_version_href | capture("/versions/(?<n>[0-9]+)/$").n), (.remote // "-")] | @tsv' "$WORK/repos.json" \
   | while IFS=$'\t' read -r name href latest remote; do
     count="$(api GET "${href}versions/?limit=1&fields=number" | jq -r .count)"
     printf '  repo %-38s %s  %s versions incl. v0 (latest v%s)%s\n' "$name" "$href" "$count" "$latest" \
       "$([[ "$remote" == - ]] || echo "  remote=$remote")"
   done
-# Distributions that serve something, with the repository and version each one serves (the
-# benchmark's seed adds hundreds that serve nothing).
-jq -n -r --argjson repos "$repos" \
-  --argjson pubs "$(api GET "publications/rpm/rpm/?fields=pulp_href,repository_version&limit=1000")" \
-  --argjson dists "$(api GET "distributions/rpm/rpm/?ordering=name&fields=name,base_url,publication,repository&limit=1000")" '
-  ($repos.results | map({key: .pulp_href, value: .name}) | from_entries) as $name
-  | ($pubs.results | map({key: .pulp_href, value: .repository_version}) | from_entries) as $ver
-  | $dists.results[]
+# Distributions that serve something, with the repository and version each one serves.
+api GET "publications/rpm/rpm/?fields=pulp_href,repository_version&limit=5000" >"$WORK/pubs.json"
+api GET "distributions/rpm/rpm/?ordering=name&fields=name,base_url,publication,repository&limit=5000" >"$WORK/dists.json"
+jq -n -r --slurpfile repos "$WORK/repos.json" --slurpfile pubs "$WORK/pubs.json" \
+  --slurpfile dists "$WORK/dists.json" '
+  ($repos[0].results | map({key: .pulp_href, value: .name}) | from_entries) as $name
+  | ($pubs[0].results | map({key: .pulp_href, value: .repository_version}) | from_entries) as $ver
+  | $dists[0].results[]
   | select(.publication or .repository)
+  | select(.name | startswith("rc-dash-") | not)
   | if .publication then
       ($ver[.publication] | capture("^(?<r>.*/)versions/(?<n>[0-9]+)/$")) as $v
       | "  dist \(.name) -> publication of \($name[$v.r]) v\($v.n)  \(.base_url)"
