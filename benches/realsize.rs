@@ -110,7 +110,12 @@ impl Pulp {
             .expect("a request");
         let response = self.http.request(request).await.expect("Pulp answers");
         let status = response.status();
-        let body = response.into_body().collect().await.expect("a body").to_bytes();
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .expect("a body")
+            .to_bytes();
         assert!(status.is_success(), "{url}: {status}");
         serde_json::from_slice(&body).expect("JSON")
     }
@@ -181,7 +186,12 @@ async fn load(http: &Http, url: &str) -> (Duration, usize) {
         .await
         .expect("the console answers");
     let status = response.status();
-    let body = response.into_body().collect().await.expect("a body").to_bytes();
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
     assert!(status.is_success(), "{url}: {status}");
     (started.elapsed(), body.len())
 }
@@ -195,12 +205,19 @@ async fn main() {
     );
     let pulp = Pulp::login(&base, &user, &password).await;
     let found = pulp
-        .get(format!("repositories/rpm/rpm/?name={REPO}&fields=pulp_href"))
+        .get(format!(
+            "repositories/rpm/rpm/?name={REPO}&fields=pulp_href"
+        ))
         .await;
     let Some(repo_href) = found["results"][0]["pulp_href"].as_str().map(str::to_owned) else {
         panic!("no {REPO} in this Pulp: run scripts/bench/realsize/seed_realsize.py first");
     };
-    let id = repo_href.trim_end_matches('/').rsplit('/').next().expect("uuid").to_owned();
+    let id = repo_href
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .expect("uuid")
+        .to_owned();
     let (v0, v1, v2) = (
         VersionHref::new(format!("{repo_href}versions/0/")),
         VersionHref::new(format!("{repo_href}versions/1/")),
@@ -251,14 +268,22 @@ async fn main() {
             pulp.get(format!("content/rpm/advisories/?repository_version_removed={v2s}&fields=id,type,severity,title,pkglist&limit=1000")),
         );
         join_all(batches.iter().map(|batch| {
-            pulp.whole_list(format!("repository_version={v2s}&name__in={batch}"), 1000, 4)
+            pulp.whole_list(
+                format!("repository_version={v2s}&name__in={batch}"),
+                1000,
+                4,
+            )
         }))
         .await;
         floor.push(started.elapsed());
 
         let (address, _state) = console(client.clone()).await;
         load(&http, &format!("{address}/readyz")).await;
-        let (took, _) = load(&http, &format!("{address}/repos/{id}/deploy/confirm?version=2")).await;
+        let (took, _) = load(
+            &http,
+            &format!("{address}/repos/{id}/deploy/confirm?version=2"),
+        )
+        .await;
         first.push(took);
     }
     let (floor, first) = (median(floor), median(first));
@@ -271,11 +296,19 @@ async fn main() {
 
     // 2. Once computed ahead (cached), against the versions page.
     let (address, _state) = console(client.clone()).await;
-    load(&http, &format!("{address}/repos/{id}/deploy/confirm?version=2")).await;
+    load(
+        &http,
+        &format!("{address}/repos/{id}/deploy/confirm?version=2"),
+    )
+    .await;
     let (mut confirm, mut page) = (Vec::new(), Vec::new());
     let mut size = (0, 0);
     for _ in 0..20 {
-        let (c, cs) = load(&http, &format!("{address}/repos/{id}/deploy/confirm?version=2")).await;
+        let (c, cs) = load(
+            &http,
+            &format!("{address}/repos/{id}/deploy/confirm?version=2"),
+        )
+        .await;
         let (p, ps) = load(&http, &format!("{address}/repos/{id}/versions")).await;
         confirm.push(c);
         page.push(p);
@@ -303,7 +336,11 @@ async fn main() {
         listing.push(started.elapsed());
         let (address, _state) = console(client.clone()).await;
         load(&http, &format!("{address}/readyz")).await;
-        let (took, _) = load(&http, &format!("{address}/repos/{id}/versions/1/changes?against=0")).await;
+        let (took, _) = load(
+            &http,
+            &format!("{address}/repos/{id}/versions/1/changes?against=0"),
+        )
+        .await;
         compare.push(took);
     }
     let (listing, compare) = (median(listing), median(compare));
@@ -314,5 +351,8 @@ async fn main() {
         compare.as_secs_f64() / listing.as_secs_f64()
     );
     let _ = v0;
-    println!("peak memory of this process (consoles, diffs cached): {:.0} MiB", peak_rss_mib());
+    println!(
+        "peak memory of this process (consoles, diffs cached): {:.0} MiB",
+        peak_rss_mib()
+    );
 }

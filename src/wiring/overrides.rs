@@ -187,7 +187,7 @@ pub(super) fn environment_layer(
         let canonical = env_name(section, key);
         let dotted = format!("{section}.{key}");
         let older = ALIASES.iter().find(|a| a.key == dotted).and_then(|a| a.env);
-        let value = match (lookup(&canonical), older.and_then(|name| lookup(name))) {
+        let value = match (lookup(&canonical), older.and_then(&lookup)) {
             (Some(a), Some(b)) if a != b => {
                 return Err(ConfigError::Parse {
                     source_name: "from the environment".into(),

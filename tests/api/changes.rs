@@ -105,17 +105,7 @@ async fn a_deploy_that_keeps_every_security_advisory_is_not_called_a_regression(
 async fn the_diff_costs_five_upstream_calls_once_and_is_then_cached() {
     let app = spawn_app().await;
     let acme = add_acme(&app.memory, verified());
-    let content_calls = |app: &TestApp| {
-        app.memory
-            .calls()
-            .iter()
-            .filter(|c| {
-                c.starts_with("packages ")
-                    || c.starts_with("advisories ")
-                    || c.starts_with("package_builds ")
-            })
-            .count()
-    };
+    let content_calls = |app: &TestApp| content_calls(&app.memory);
     let before = app.memory.calls().len();
     app.get(&format!("/repos/{acme}/deploy/confirm?version=5"))
         .await;

@@ -68,18 +68,6 @@ async fn console_with_content(
     }
 }
 
-fn content_calls(memory: &InMemoryPulp) -> usize {
-    memory
-        .calls()
-        .iter()
-        .filter(|c| {
-            c.starts_with("packages ")
-                || c.starts_with("advisories ")
-                || c.starts_with("package_builds ")
-        })
-        .count()
-}
-
 /// Waits until the in-memory Pulp has answered `n` content reads (at most 5 s).
 async fn until_content_calls(memory: &InMemoryPulp, n: usize) -> usize {
     let started = Instant::now();

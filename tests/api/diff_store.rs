@@ -13,19 +13,7 @@ use repo_console::app::AppState;
 use repo_console::domain::{DiffEnd, VersionNumber};
 use repo_console::ports::RepositoryManager;
 
-use super::helpers::{fixture, test_state, Fixture};
-
-fn content_calls(memory: &InMemoryPulp) -> usize {
-    memory
-        .calls()
-        .iter()
-        .filter(|c| {
-            c.starts_with("packages ")
-                || c.starts_with("advisories ")
-                || c.starts_with("package_builds ")
-        })
-        .count()
-}
+use super::helpers::{content_calls, fixture, test_state, Fixture};
 
 /// A console's state over `memory` keeping its diffs in `dir`.
 fn state_sharing(memory: &Arc<InMemoryPulp>, dir: &Path) -> AppState {
@@ -108,7 +96,10 @@ async fn the_compare_page_of_a_second_console_sharing_the_directory_asks_pulp_fo
         let _ = stop.send(());
         let _ = served.await;
     }
-    assert!(calls[0] >= 2, "the first console computed the diff: {calls:?}");
+    assert!(
+        calls[0] >= 2,
+        "the first console computed the diff: {calls:?}"
+    );
     assert_eq!(calls[1], 0, "the second read it from the directory");
     assert_eq!(bodies[0], bodies[1]);
 }

@@ -67,6 +67,19 @@ pub struct Fixture {
     pub hostile: RepoId,
 }
 
+/// How many content reads (packages, advisories, builds by name) the in-memory Pulp answered.
+pub fn content_calls(memory: &InMemoryPulp) -> usize {
+    memory
+        .calls()
+        .iter()
+        .filter(|c| {
+            c.starts_with("packages ")
+                || c.starts_with("advisories ")
+                || c.starts_with("package_builds ")
+        })
+        .count()
+}
+
 pub fn fixture(pulp: &InMemoryPulp) -> Fixture {
     let base_os = pulp.add_repo("base-os", verified());
     pulp.add_version(&base_os, &["bash-5.1", "glibc-2.34", "curl-7.76"], &[]);

@@ -46,15 +46,7 @@ impl PulpClient {
     ) -> Result<Vec<T>, UpstreamError> {
         let limit = page_size.max(1);
         let base = self.url_for(path)?;
-        let page_url = |offset: u64| {
-            with_query(
-                &base,
-                &[
-                    ("limit", &limit.to_string()),
-                    ("offset", &offset.to_string()),
-                ],
-            )
-        };
+        let page_url = |offset: u64| page_at(&base, limit, offset);
         let first: PageDto<T> = self.get_json(&page_url(0)).await?;
         let mut items = first.results;
         if first.next.is_none() || items.is_empty() {
@@ -77,15 +69,7 @@ impl PulpClient {
     ) -> Result<Vec<T>, UpstreamError> {
         let limit = page_size.max(1);
         let base = self.url_for(path)?;
-        let page_url = |offset: u64| {
-            with_query(
-                &base,
-                &[
-                    ("limit", &limit.to_string()),
-                    ("offset", &offset.to_string()),
-                ],
-            )
-        };
+        let page_url = |offset: u64| page_at(&base, limit, offset);
         let guessed = pages_of(path, length.load(Ordering::Relaxed), limit)?.max(1);
         let mut read: Vec<PageDto<T>> = self
             .pages_at(
@@ -120,6 +104,17 @@ impl PulpClient {
             .try_collect()
             .await
     }
+}
+
+/// The page of `limit` items from `offset` of the list at `base`.
+fn page_at(base: &str, limit: u64, offset: u64) -> String {
+    with_query(
+        base,
+        &[
+            ("limit", &limit.to_string()),
+            ("offset", &offset.to_string()),
+        ],
+    )
 }
 
 /// The pages of a list of `count` items, `limit` a page (an error past [`MAX_PAGES`]).
