@@ -50,6 +50,7 @@ fn change(i: usize) -> PackageChange {
         old,
         new,
         security: i.is_multiple_of(11),
+        kept: None,
     }
 }
 

@@ -12,7 +12,7 @@ use crate::domain::{DiffKey, VersionDiff, VersionHref};
 /// The meaning of a stored diff: raise it whenever what a diff holds or how it is computed
 /// changes, so that diffs stored by an earlier console are not believed (they read as misses,
 /// and are computed and stored again).
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 #[derive(Serialize)]
 struct Stored<'a> {
@@ -104,6 +104,7 @@ mod tests {
                 old: vec![Evr::new(0, "5.1", "1")],
                 new: vec![Evr::new(0, "5.2", "1")],
                 security: true,
+                kept: None,
             }],
             ..VersionDiff::default()
         };

@@ -218,6 +218,7 @@ mod tests {
                 old: vec![Evr::new(0, format!("1.{i}"), "1.el9")],
                 new: vec![Evr::new(0, format!("2.{i}"), "1.el9")],
                 security: i % 7 == 0,
+                kept: None,
             })
             .collect();
         VersionDiff {

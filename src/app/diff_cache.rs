@@ -107,6 +107,7 @@ mod tests {
             old: vec![],
             new: vec![Evr::new(0, "1", "1")],
             security: false,
+            kept: None,
         };
         Arc::new(VersionDiff {
             packages: vec![change; n],

@@ -88,6 +88,22 @@ pub struct PackageChange {
     pub new: Vec<Evr>,
     /// Named by a security advisory that the diff adds or drops.
     pub security: bool,
+    /// The newest build both versions hold, when it is the newest on a side that has no
+    /// build of its own (a newer build added beside it, or the newest dropped down to it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<Evr>,
+}
+
+impl PackageChange {
+    /// The newest build production's side has: its own newest, or the kept one.
+    pub fn old_newest(&self) -> Option<&Evr> {
+        newest(self.old.last(), self.kept.as_ref())
+    }
+
+    /// The newest build the target's side has: its own newest, or the kept one.
+    pub fn new_newest(&self) -> Option<&Evr> {
+        newest(self.new.last(), self.kept.as_ref())
+    }
 }
 
 /// The packages that differ between two versions, and the builds both versions hold of the
@@ -174,6 +190,8 @@ pub fn diff_packages(
                 newest(sides.new.last(), shared),
             );
             let security = security_names.contains(&name);
+            // The kept build matters where a side has none of its own, or is older than it.
+            let kept = sides.newest_shared.filter(|_| kind.moves_newest());
             PackageChange {
                 name,
                 arch,
@@ -181,6 +199,7 @@ pub fn diff_packages(
                 old: sides.old,
                 new: sides.new,
                 security,
+                kept,
             }
         })
         .collect();

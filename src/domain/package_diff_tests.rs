@@ -103,6 +103,12 @@ fn a_newer_build_added_beside_kept_builds_is_an_upgrade() {
         &HashSet::new(),
     );
     assert_eq!(shown(&changes), ["upgraded foo >3-1"]);
+    assert_eq!(
+        changes[0].kept,
+        Some(Evr::new(0, "2", "1")),
+        "what it upgrades from"
+    );
+    assert_eq!(changes[0].old_newest(), Some(&Evr::new(0, "2", "1")));
 }
 
 #[test]
@@ -270,6 +276,10 @@ proptest! {
             let expected = dnf_kind(old_view.get(&key), new_view.get(&key))
                 .unwrap_or(ChangeKind::OlderBuilds);
             prop_assert_eq!(change.kind, expected, "{:?}", key);
+            if change.kind.moves_newest() {
+                prop_assert_eq!(change.old_newest(), old_view.get(&key), "{:?}", key);
+                prop_assert_eq!(change.new_newest(), new_view.get(&key), "{:?}", key);
+            }
             prop_assert_eq!(&change.old, &builds_of(&only_old, &key));
             prop_assert_eq!(&change.new, &builds_of(&only_new, &key));
         }

@@ -105,6 +105,7 @@ fn diff_of(n: usize) -> VersionDiff {
                 old: vec![],
                 new: vec![Evr::new(0, format!("1.{i}"), "1.el9")],
                 security: false,
+                kept: None,
             })
             .collect(),
         ..VersionDiff::default()

@@ -158,6 +158,7 @@ mod tests {
                 old: vec![],
                 new: vec![Evr::new(0, "1", "1")],
                 security: false,
+                kept: None,
             })
             .collect();
         Arc::new(VersionDiff {

@@ -69,6 +69,7 @@ mod tests {
             old: vec![Evr::new(0, "1", "1")],
             new: vec![Evr::new(2, "3", "1"), Evr::new(0, "4", "1")],
             security: true,
+            kept: None,
         };
         let mut out = Vec::new();
         CsvDocument.head(&mut out).unwrap();

@@ -32,6 +32,10 @@ struct PackageRow<'a> {
     old: Vec<String>,
     new: Vec<String>,
     security: bool,
+    /// The newest build both versions keep, when it is the newest on a side (an upgrade
+    /// from it, a downgrade to it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kept: Option<String>,
 }
 
 impl<'a> From<&'a PackageChange> for PackageRow<'a> {
@@ -44,6 +48,11 @@ impl<'a> From<&'a PackageChange> for PackageRow<'a> {
             old: evrs(&c.old),
             new: evrs(&c.new),
             security: c.security,
+            kept: c
+                .kept
+                .as_ref()
+                .filter(|k| Some(*k) == c.old_newest() || Some(*k) == c.new_newest())
+                .map(Evr::to_string),
         }
     }
 }
@@ -154,6 +163,7 @@ mod tests {
             old: vec![Evr::new(1, "1.0", "1")],
             new: vec![Evr::new(1, "2.0", "1"), Evr::new(0, "3", "1")],
             security: true,
+            kept: None,
         };
         let diff = VersionDiff {
             packages: vec![change("a"), change("b"), change("c")],

@@ -78,9 +78,31 @@ pub fn package_change(change: &PackageChange) -> Markup {
                     @if !change.new.is_empty() { "added " (evrs(&change.new)) }
                     " (newest unchanged)"
                 },
-                _ => span.evr { (evrs(&change.old)) " \u{2192} " (evrs(&change.new)) },
+                _ => span.evr {
+                    (side(&change.old, change.kept.as_ref(), change.old_newest()))
+                    " \u{2192} "
+                    (side(&change.new, change.kept.as_ref(), change.new_newest()))
+                },
             }
             @if change.security { " " span.tag.security { "security" } }
+        }
+    }
+}
+
+/// One side of an upgrade or a downgrade: its own builds, or, when the build both versions
+/// keep is that side's newest, that build marked as kept.
+fn side(own: &[Evr], kept: Option<&Evr>, newest: Option<&Evr>) -> Markup {
+    let kept_is_newest = kept.is_some() && kept == newest;
+    let own = own
+        .iter()
+        .map(Evr::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    html! {
+        (own)
+        @if let (true, Some(kept)) = (kept_is_newest, kept) {
+            @if !own.is_empty() { ", " }
+            (kept.to_string()) " (kept)"
         }
     }
 }
