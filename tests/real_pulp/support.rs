@@ -238,7 +238,7 @@ impl TestPulp {
     pub fn deployed_version(&self, id: &RepoId) -> Option<u64> {
         let dists = self.raw_ok(
             "GET",
-            "distributions/rpm/rpm/?limit=1000&fields=name,publication",
+            "distributions/rpm/rpm/?limit=10000&fields=name,publication",
             None,
         );
         let marker = format!("/repositories/rpm/rpm/{id}/versions/");
