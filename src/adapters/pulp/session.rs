@@ -102,7 +102,8 @@ impl Session {
         let Credentials::Session { generation, .. } = credentials else {
             return Ok(response);
         };
-        if !session_refused(&response) {
+        let interrupted = method == Method::GET && session_interrupted(&response);
+        if !session_refused(&response) && !interrupted {
             return Ok(response);
         }
         tracing::info!(
@@ -244,6 +245,15 @@ fn session_refused(response: &RawResponse) -> bool {
     }
 }
 
+/// Django's own 400 page (not DRF's JSON): what Pulp answers when the session was deleted
+/// while the request ran (`SessionInterrupted`, e.g. sessions cleared by an administrator).
+/// Raised after the view ran, so only a read is sent again.
+fn session_interrupted(response: &RawResponse) -> bool {
+    response.status == StatusCode::BAD_REQUEST
+        && std::str::from_utf8(&response.body)
+            .is_ok_and(|body| body.contains("<h1>Bad Request (400)</h1>"))
+}
+
 /// The `sessionid` and `csrftoken` among `Set-Cookie` headers.
 fn session_cookies(set_cookies: &[String]) -> Option<SessionCookies> {
     let mut sessionid = None;
@@ -313,6 +323,21 @@ mod tests {
             set_cookies: vec![],
             body: Bytes::from(body.to_owned()),
         }
+    }
+
+    #[test]
+    fn djangos_own_400_page_is_a_session_deleted_mid_request_not_a_filter_error() {
+        let django = "<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>Bad Request (400)</title>\n</head>\n<body>\n  <h1>Bad Request (400)</h1><p></p>\n</body>\n</html>\n";
+        assert!(session_interrupted(&response(400, django)));
+        assert!(!session_interrupted(&response(
+            400,
+            r#"{"q":["Filter 'nope' not supported."]}"#
+        )));
+        assert!(!session_interrupted(&response(
+            400,
+            "<html><h1><p>Bad Request</p></h1>Request Line is too large (4670 &gt; 4094)</html>"
+        )));
+        assert!(!session_interrupted(&response(500, django)));
     }
 
     #[test]
