@@ -4,10 +4,13 @@
 //! repository_version="B"`, `fields`, `limit`/`offset`, `next` links) to the real
 //! `PulpClient`. Prints time, upstream requests and memory; asserts nothing about speed.
 
+#[path = "common/figures.rs"]
+mod figures;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use axum::extract::{Query, State};
 use axum::routing::get;
@@ -20,6 +23,8 @@ use repo_console::domain::{
 use repo_console::ports::ContentCatalog;
 use repo_console::wiring::default_pulp_settings;
 use serde_json::{json, Value};
+
+use figures::{median, peak_rss_mib};
 
 const PACKAGES: usize = 10_000;
 const CHANGED: usize = 500;
@@ -126,16 +131,6 @@ async fn advisories(
     Json(answer(ADVISORIES_PATH, &f.advisories, &p))
 }
 
-fn peak_rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with("VmHWM"))?.to_owned();
-            line.split_whitespace().nth(1)?.parse::<f64>().ok()
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
 async fn one_diff(client: &PulpClient, old: &VersionHref, new: &VersionHref) -> VersionDiff {
     let (not_in_old, not_in_new) = (
         ContentRead::NotIn(old.clone()),
@@ -158,11 +153,6 @@ async fn one_diff(client: &PulpClient, old: &VersionHref, new: &VersionHref) -> 
         advisories_only_new: an,
         advisories_only_old: ao,
     })
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]

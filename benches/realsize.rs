@@ -13,6 +13,9 @@
 //!
 //!     source target/pulp/env && cargo bench --bench realsize
 
+#[path = "common/figures.rs"]
+mod figures;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,36 +37,13 @@ use repo_console::ports::ContentCatalog;
 use repo_console::wiring::default_pulp_settings;
 use serde_json::Value;
 
+use figures::{env, median, ms, peak_rss_mib};
+
 type Http = Client<hyper_util::client::legacy::connect::HttpConnector, Empty<Bytes>>;
 
 const REPO: &str = "rc-realsize";
 const PRODUCTION: &str = "rc-realsize-prod";
 const FIELDS: &str = "name,epoch,version,release,arch";
-
-fn env(name: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| {
-        panic!("{name} is not set: `source target/pulp/env` (scripts/pulp/up.sh) first")
-    })
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.0} ms", d.as_secs_f64() * 1000.0)
-}
-
-fn peak_rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with("VmHWM"))?.to_owned();
-            line.split_whitespace().nth(1)?.parse::<f64>().ok()
-        })
-        .map_or(0.0, |kib| kib / 1024.0)
-}
 
 struct Pulp {
     http: Http,

@@ -13,6 +13,8 @@
 
 #[path = "scale/dashboard.rs"]
 mod dashboard;
+#[path = "common/figures.rs"]
+mod figures;
 #[path = "scale/proxy.rs"]
 mod proxy;
 
@@ -34,24 +36,10 @@ use repo_console::app::{deploy, AppState};
 use repo_console::ports::{PageRequest, RepositoryManager};
 use repo_console::wiring::default_pulp_settings;
 
+use figures::{env, median, ms};
 use proxy::LatencyProxy;
 
 type Http = Client<hyper_util::client::legacy::connect::HttpConnector, Empty<Bytes>>;
-
-fn env(name: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| {
-        panic!("{name} is not set: `source target/pulp/env` (scripts/pulp/up.sh) first")
-    })
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.0} ms", d.as_secs_f64() * 1000.0)
-}
 
 const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_checksum_type,gpgcheck,repo_gpgcheck,metadata_signing_service,latest_version_href,remote,retain_repo_versions";
 

@@ -64,11 +64,6 @@ impl ChangeKind {
         }
     }
 
-    /// The kind named by its hook value (`added`, `older-builds`, ...).
-    pub fn parse(raw: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == raw)
-    }
-
     /// A change dnf sees (the newest build moved, appeared or went away).
     pub fn moves_newest(self) -> bool {
         self != Self::OlderBuilds
