@@ -246,7 +246,7 @@ async fn timings_with_a_session_and_with_basic_auth() {
     }
 }
 
-/// Pulp forgets every session (as when it expires or an admin clears them): the next
+/// Pulp forgets the client's session (as when it expires or an admin clears them): the next
 /// request is refused, and the client logs in again by itself and answers normally.
 #[tokio::test]
 async fn an_expired_session_is_renewed_transparently() {
@@ -267,25 +267,41 @@ async fn an_expired_session_is_renewed_transparently() {
         return;
     };
     let _sessions = exclusive("pulp-sessions").await;
+    let sql = |statement: &str| {
+        let out = std::process::Command::new("psql")
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port,
+                "-U",
+                "postgres",
+                "-d",
+                "pulp",
+                "-qAtc",
+            ])
+            .arg(statement)
+            .output()
+            .expect("psql runs");
+        assert!(out.status.success(), "{statement}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let before = sql("SELECT session_key FROM django_session");
     let client = pulp.client();
     let id = repo_named(&client, "rc-verified").await;
     assert_eq!(client.login_count(), 1);
-    let cleared = std::process::Command::new("psql")
-        .args([
-            "-h",
-            "127.0.0.1",
-            "-p",
-            &port,
-            "-U",
-            "postgres",
-            "-d",
-            "pulp",
-            "-qAtc",
-            "DELETE FROM django_session",
-        ])
-        .status()
-        .expect("psql runs");
-    assert!(cleared.success(), "the sessions were cleared");
+    // Only the sessions opened since `before` (this client's, and any a parallel test opened
+    // meanwhile): clearing every session would pull them from under the other tests.
+    let ours: Vec<String> = sql("SELECT session_key FROM django_session")
+        .lines()
+        .filter(|key| !before.lines().any(|old| old == *key))
+        .map(|key| format!("'{key}'"))
+        .collect();
+    assert!(!ours.is_empty(), "the client's login made a session");
+    sql(&format!(
+        "DELETE FROM django_session WHERE session_key IN ({})",
+        ours.join(",")
+    ));
     let repo = client
         .get_repo(&id)
         .await

@@ -102,7 +102,15 @@ impl Session {
         let Credentials::Session { generation, .. } = credentials else {
             return Ok(response);
         };
-        let interrupted = method == Method::GET && session_interrupted(&response);
+        let interrupted = session_interrupted(&response);
+        if interrupted && !method.is_safe() {
+            // Django raises this after the view ran: the change may have been made.
+            return Err(UpstreamError::Interrupted(
+                "Pulp's session was deleted while Pulp handled the request (Django's \
+                 SessionInterrupted)"
+                    .to_owned(),
+            ));
+        }
         if !session_refused(&response) && !interrupted {
             return Ok(response);
         }
@@ -154,18 +162,17 @@ impl Session {
             .map(|(_, error)| error.clone())
     }
 
+    /// Logs in; once more when the new session was deleted before Pulp answered (sessions
+    /// cleared by an administrator while the login ran: Django's `SessionInterrupted`).
     #[tracing::instrument(name = "pulp_login", skip_all, fields(url = %self.login_url))]
     async fn login(&self) -> Result<Credentials, UpstreamError> {
-        let headers = self
-            .basic
-            .iter()
-            .map(|v| (AUTHORIZATION, v.clone()))
-            .collect();
-        let response = self
-            .transport
-            .send(Method::POST, &self.login_url, headers, None)
-            .await
-            .map_err(transport_error)?;
+        let first = self.send_login().await?;
+        let response = if session_interrupted(&first) {
+            tracing::info!("Pulp deleted the new session during the login; logging in again");
+            self.send_login().await?
+        } else {
+            first
+        };
         match response.status {
             StatusCode::OK | StatusCode::CREATED => {
                 let cookies = session_cookies(&response.set_cookies);
@@ -186,6 +193,18 @@ impl Session {
             }
             status => Err(status_error(status.as_u16(), &response.body)),
         }
+    }
+
+    async fn send_login(&self) -> Result<RawResponse, UpstreamError> {
+        let headers = self
+            .basic
+            .iter()
+            .map(|v| (AUTHORIZATION, v.clone()))
+            .collect();
+        self.transport
+            .send(Method::POST, &self.login_url, headers, None)
+            .await
+            .map_err(transport_error)
     }
 
     async fn send_with(
@@ -246,8 +265,9 @@ fn session_refused(response: &RawResponse) -> bool {
 }
 
 /// Django's own 400 page (not DRF's JSON): what Pulp answers when the session was deleted
-/// while the request ran (`SessionInterrupted`, e.g. sessions cleared by an administrator).
-/// Raised after the view ran, so only a read is sent again.
+/// while the request ran (`SessionInterrupted`, e.g. sessions cleared by an administrator),
+/// measured on a login racing `DELETE FROM django_session`. Raised after the view ran, so a
+/// read or a login is sent again, and a write may have been carried out.
 fn session_interrupted(response: &RawResponse) -> bool {
     response.status == StatusCode::BAD_REQUEST
         && std::str::from_utf8(&response.body)

@@ -24,6 +24,18 @@ struct Fake {
     logins: u32,
     /// The session the server accepts now (`None`: every session is refused).
     valid: Option<u32>,
+    /// Logins still to answer with Django's `SessionInterrupted` page (sessions cleared
+    /// while the login ran).
+    interrupted_logins: u32,
+    /// Writes are answered with that page (the session deleted while the view ran).
+    interrupted_writes: bool,
+}
+
+/// What Django answers when the request's session was deleted before the response.
+const DJANGO_400: &str = "\n<!doctype html>\n<html lang=\"en\">\n<head>\n  <title>Bad Request (400)</title>\n</head>\n<body>\n  <h1>Bad Request (400)</h1><p></p>\n</body>\n</html>\n";
+
+fn django_400() -> Response {
+    (StatusCode::BAD_REQUEST, DJANGO_400).into_response()
 }
 
 type Shared = Arc<Mutex<Fake>>;
@@ -66,6 +78,10 @@ async fn login(State(fake): State<Shared>, headers: HeaderMap) -> Response {
         )
             .into_response();
     }
+    if fake.interrupted_logins > 0 {
+        fake.interrupted_logins -= 1;
+        return django_400();
+    }
     fake.logins += 1;
     let n = fake.logins;
     fake.valid = Some(n);
@@ -89,8 +105,12 @@ async fn task(State(fake): State<Shared>, headers: HeaderMap) -> Response {
 }
 
 async fn distribution(State(fake): State<Shared>, headers: HeaderMap) -> Response {
-    if let Err(refusal) = authorized(&fake.lock().unwrap(), &headers, true) {
+    let fake = fake.lock().unwrap();
+    if let Err(refusal) = authorized(&fake, &headers, true) {
         return refusal;
+    }
+    if fake.interrupted_writes {
+        return django_400();
     }
     (
         StatusCode::ACCEPTED,
@@ -137,6 +157,40 @@ async fn a_refused_session_is_renewed_once_and_the_request_goes_through() {
         .expect("renewed transparently");
     assert_eq!(client.login_count(), 2);
     assert_eq!(fake.lock().unwrap().logins, 2);
+}
+
+#[tokio::test]
+async fn a_login_whose_session_was_deleted_before_the_answer_is_sent_again() {
+    let (client, fake) = serve(Fake {
+        interrupted_logins: 1,
+        ..Fake::default()
+    })
+    .await;
+    client
+        .read_task(&TaskHref::new(TASK))
+        .await
+        .expect("the second login answers");
+    assert_eq!(client.login_count(), 1);
+}
+
+#[tokio::test]
+async fn a_write_whose_session_was_deleted_mid_request_may_have_landed() {
+    let (client, _fake) = serve(Fake {
+        interrupted_writes: true,
+        ..Fake::default()
+    })
+    .await;
+    let outcome = client
+        .point_distribution(
+            &DistributionHref::new("/pulp/api/v3/distributions/rpm/rpm/d/"),
+            &PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/p/"),
+        )
+        .await;
+    assert!(
+        matches!(outcome, WriteOutcome::Unknown { task: None, .. }),
+        "Django answers after the view ran: not a proven refusal, {outcome:?}"
+    );
+    assert_eq!(client.login_count(), 1, "not sent again");
 }
 
 #[tokio::test]
