@@ -36,7 +36,7 @@ impl AdvisoryType {
 }
 
 /// One advisory: what an operator reads about it, and the packages it names.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Advisory {
     pub id: String,
     pub kind: AdvisoryType,

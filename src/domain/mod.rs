@@ -40,7 +40,9 @@ pub use deployment::{
     DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged, ProductionState,
     ProductionTarget, SeenLive,
 };
-pub use diff_plan::{plan_diff_reads, ContentRead, DiffEnd, DiffReads};
+pub use diff_plan::{
+    compose_steps, filtered_reads, plan_diff_reads, ContentRead, DiffEnd, DiffReads, SideReads,
+};
 pub use evr::{rpmvercmp, Evr};
 pub use history::{
     build_history, detect_drift, drift_baseline, Drift, EntryOutcome, HistoryEntry, Origin,

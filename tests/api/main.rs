@@ -15,6 +15,7 @@ mod console_process;
 mod dashboard;
 mod deploy;
 mod diff_ahead;
+mod diff_compose;
 mod diff_store;
 mod drift_record;
 mod edge_hosts;

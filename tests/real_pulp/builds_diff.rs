@@ -40,3 +40,38 @@ async fn the_kinds_are_dnfs_with_several_builds_on_pulp_and_in_memory_alike() {
         assert_eq!(on_pulp, in_memory, "v{to} against v{against}");
     }
 }
+
+/// Composing each version's own changes (what the console does for large versions a few
+/// apart) gives exactly what Pulp's `AND NOT` filter gives, both ways, on the real server.
+#[tokio::test]
+async fn composed_changes_equal_pulps_filter_on_the_real_server() {
+    use repo_console::app::diff_read::read_by_plan;
+    use repo_console::domain::{filtered_reads, DiffEnd, DiffReads, SideReads, VersionDiff};
+
+    let Some(pulp) = pulp_or_skip("composed changes") else {
+        return;
+    };
+    let client = pulp.client();
+    let repo = pulp
+        .href_named("repositories/rpm/rpm/", BUILDS)
+        .expect("rc-builds is seeded");
+    let href = |n: u64| repo_console::domain::VersionHref::new(format!("{repo}versions/{n}/"));
+    let (v1, v3) = (href(1), href(3));
+    let end = |href| DiffEnd { href, count: None };
+    for (old, new, backwards) in [(&v1, &v3, false), (&v3, &v1, true)] {
+        let composed = DiffReads {
+            sides: SideReads::Composed {
+                steps: vec![href(2), href(3)],
+                backwards,
+            },
+            shared_from: Some(new.clone()),
+        };
+        let by_steps = read_by_plan(&client, &composed).await.expect("composed");
+        let by_filter = read_by_plan(&client, &filtered_reads(end(old), end(new)))
+            .await
+            .expect("filtered");
+        let (by_steps, by_filter) = (VersionDiff::new(by_steps), VersionDiff::new(by_filter));
+        assert!(!by_filter.packages.is_empty());
+        assert_eq!(by_steps, by_filter, "{old} -> {new}");
+    }
+}

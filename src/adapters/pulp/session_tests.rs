@@ -161,7 +161,7 @@ async fn a_refused_session_is_renewed_once_and_the_request_goes_through() {
 
 #[tokio::test]
 async fn a_login_whose_session_was_deleted_before_the_answer_is_sent_again() {
-    let (client, fake) = serve(Fake {
+    let (client, _fake) = serve(Fake {
         interrupted_logins: 1,
         ..Fake::default()
     })
