@@ -8,6 +8,7 @@ pub mod audit;
 pub mod change;
 pub mod deployment;
 pub mod diff_plan;
+pub mod environment;
 pub mod evr;
 #[cfg(test)]
 mod evr_properties;
@@ -42,6 +43,10 @@ pub use deployment::{
 };
 pub use diff_plan::{
     compose_steps, filtered_reads, plan_diff_reads, ContentRead, DiffEnd, DiffReads, SideReads,
+};
+pub use environment::{
+    ahead_by, promotion_check, DistributionNaming, Environment, EnvironmentName, EnvironmentPath,
+    InvalidEnvironmentName, InvalidPath, InvalidPattern, NamePattern, PromotionCheck,
 };
 pub use evr::{rpmvercmp, Evr};
 pub use history::{
