@@ -29,6 +29,7 @@ fn line(n: u64) -> DeployRecord {
         repository_name: format!("repo-{}", n % REPOSITORIES),
         previous_version: Some(n),
         target_version: n + 1,
+        environment: repo_console::domain::EnvironmentName::production(),
         distribution: format!("repo-{}-prod", n % REPOSITORIES),
         publication: None,
         kind: DeployKind::Deploy,

@@ -9,7 +9,9 @@
 //!   from what is known);
 //! - the whole-repository compare (v1 against v0: every package added) against listing v1's
 //!   packages directly;
-//! - the process's peak memory.
+//! - the process's peak memory, and, in a child process of its own (`REALSIZE_MEMORY=1`),
+//!   one console's resident memory once its diff cache is full of real-size diffs (v1 and
+//!   v2 against v0, 60,044 changes, and v2 against v1: the default budget is 64,000).
 //!
 //!     source target/pulp/env && cargo bench --bench realsize
 
@@ -176,6 +178,42 @@ async fn load(http: &Http, url: &str) -> (Duration, usize) {
     (started.elapsed(), body.len())
 }
 
+/// A field of /proc/self/status, in MiB.
+fn status_mib(field: &str) -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with(field))?.to_owned();
+            line.split_whitespace().nth(1)?.parse::<f64>().ok()
+        })
+        .map_or(0.0, |kib| kib / 1024.0)
+}
+
+/// In this process alone: one console whose diff cache is filled with real-size diffs, then
+/// its resident memory (what the issue bounds at 64 MiB).
+async fn memory_with_the_cache_full(client: Arc<PulpClient>, id: &str) {
+    let http: Http = Client::builder(TokioExecutor::new()).build_http();
+    let (address, state) = console(client).await;
+    load(&http, &format!("{address}/readyz")).await;
+    let idle = status_mib("VmRSS");
+    for (to, against) in [(1, 0), (2, 0), (2, 1)] {
+        load(
+            &http,
+            &format!("{address}/repos/{id}/versions/{to}/changes?against={against}"),
+        )
+        .await;
+    }
+    load(&http, &format!("{address}/repos/{id}/versions")).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    println!(
+        "one console, diff cache full ({} changes held of a 64,000 budget): resident {:.1} MiB \
+         (idle console {idle:.1} MiB); peak {:.1} MiB (VmHWM, the 30,000-row pages in flight)",
+        state.diffs_held(),
+        status_mib("VmRSS"),
+        status_mib("VmHWM"),
+    );
+}
+
 #[tokio::main]
 async fn main() {
     let (base, user, password) = (
@@ -209,6 +247,9 @@ async fn main() {
         ..default_pulp_settings(&base).expect("settings")
     };
     let client = Arc::new(PulpClient::new(settings).expect("settings"));
+    if std::env::var("REALSIZE_MEMORY").as_deref() == Ok("1") {
+        return memory_with_the_cache_full(client, &id).await;
+    }
     let http: Http = Client::builder(TokioExecutor::new()).build_http();
 
     // The names that differ between v1 and v2, for the floor's name__in reads.
@@ -335,4 +376,9 @@ async fn main() {
         "peak memory of this process (consoles, diffs cached): {:.0} MiB",
         peak_rss_mib()
     );
+    let child = std::process::Command::new(std::env::current_exe().expect("this benchmark"))
+        .env("REALSIZE_MEMORY", "1")
+        .status()
+        .expect("the memory run starts");
+    assert!(child.success(), "the memory run failed");
 }

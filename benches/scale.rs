@@ -133,6 +133,7 @@ async fn deploy_through_console(state: &AppState, id: &str, target: u64) {
     let id = RepoId::parse(id).expect("a repository id");
     let request = DeployRequest {
         target: VersionNumber::new(target),
+        environment: repo_console::domain::EnvironmentName::production(),
         confirm: "rc-scale".into(),
         seen_live: SeenLive::NotSent,
         intent: Intent::Deploy,

@@ -5,8 +5,9 @@ use std::collections::HashMap;
 use crate::domain::{Badge, RepoId, Repository, SyncState, VersionNumber};
 use crate::ports::{PageRequest, UpstreamError};
 
-use super::dashboard_production::{production_of_rows, RowProduction};
 use super::diff_ahead::newest_against_production;
+use super::environments::rows::environments_of_rows;
+pub use super::environments::rows::RowProduction;
 use super::state::AppState;
 use super::sync::SyncCell;
 
@@ -18,14 +19,22 @@ pub struct DashboardRow {
     pub badge: Badge,
     /// The sync cell, which also knows the latest version.
     pub sync: SyncCell,
-    /// What production serves, and whether it drifted.
-    pub production: RowProduction,
+    /// What each environment serves, in path order, and whether it drifted (production is
+    /// the last).
+    pub environments: Vec<RowProduction>,
 }
 
 impl DashboardRow {
+    /// The last environment of the path (production).
+    pub fn production(&self) -> &RowProduction {
+        self.environments
+            .last()
+            .unwrap_or_else(|| unreachable!("a path is never empty"))
+    }
+
     /// The latest version is not the one production serves (when production is known).
     pub fn latest_not_deployed(&self) -> bool {
-        match (&self.production.serving, self.sync.latest) {
+        match (&self.production().serving, self.sync.latest) {
             (Ok(serving), Some(latest)) => *serving != Some(latest),
             _ => false,
         }
@@ -33,7 +42,7 @@ impl DashboardRow {
 
     /// The version production serves; `None` when none or unknown.
     pub fn serving(&self) -> Option<VersionNumber> {
-        self.production.serving.clone().ok().flatten()
+        self.production().serving.clone().ok().flatten()
     }
 }
 
@@ -58,7 +67,7 @@ pub struct Dashboard {
 /// Four upstream calls whatever the number of repositories on the page: a page of
 /// repositories, then at once the newest sync task of each (one call for all) and
 /// production (all distributions, then their publications by href; see
-/// [`production_of_rows`]).
+/// [`environments_of_rows`]).
 #[tracing::instrument(skip_all, fields(page = page))]
 pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
     let limit = state.page_size.max(1);
@@ -85,7 +94,7 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
     let ids: Vec<RepoId> = repos.items.iter().map(|r| r.id.clone()).collect();
     let (syncs, production) = futures::join!(
         state.reads.sync_states(&ids),
-        production_of_rows(state, &repos.items)
+        environments_of_rows(state, &repos.items)
     );
     let mut production = match production {
         Ok(rows) => rows,
@@ -107,8 +116,14 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
         .items
         .iter()
         .map(|repo| {
-            let production = production.remove(&repo.id).unwrap_or_default();
-            row(repo, syncs.get(&repo.id), production)
+            let environments = production.remove(&repo.id).unwrap_or_else(|| {
+                state
+                    .environments
+                    .iter()
+                    .map(|e| RowProduction::unknown(&e.name))
+                    .collect()
+            });
+            row(repo, syncs.get(&repo.id), environments)
         })
         .collect();
     for (repo, row) in repos.items.iter().zip(&board.rows) {
@@ -117,12 +132,16 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
     board
 }
 
-fn row(repo: &Repository, sync: Option<&SyncState>, production: RowProduction) -> DashboardRow {
+fn row(
+    repo: &Repository,
+    sync: Option<&SyncState>,
+    environments: Vec<RowProduction>,
+) -> DashboardRow {
     DashboardRow {
         id: repo.id.clone(),
         name: repo.display_name().to_owned(),
         badge: repo.verification.badge(),
         sync: SyncCell::of(repo, sync.cloned().unwrap_or(SyncState::Idle)),
-        production,
+        environments,
     }
 }

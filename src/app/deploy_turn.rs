@@ -15,12 +15,18 @@ pub(super) async fn checked_plan(
     request: &DeployRequest,
 ) -> Result<DeployPlan, DeployOutcome> {
     // Fresh reads: the deploy re-checks what the preview showed.
-    let facts = deploy_facts(state, state.manager.as_ref(), id, request.target)
-        .await
-        .map_err(|error| {
-            tracing::warn!(%error, "deploy not started: the repository could not be read");
-            DeployOutcome::NotStarted(error.into())
-        })?;
+    let facts = deploy_facts(
+        state,
+        state.manager.as_ref(),
+        id,
+        &request.environment,
+        request.target,
+    )
+    .await
+    .map_err(|error| {
+        tracing::warn!(%error, "deploy not started: the repository could not be read");
+        DeployOutcome::NotStarted(error.into())
+    })?;
     check_request(&facts, request).map_err(DeployOutcome::Refused)
 }
 

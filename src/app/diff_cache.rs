@@ -84,6 +84,11 @@ impl DiffCache {
         }
     }
 
+    /// How many changes the held diffs count (what the budget bounds).
+    pub fn weight(&self) -> usize {
+        self.entries().weight
+    }
+
     /// How many diffs are held.
     pub fn len(&self) -> usize {
         self.entries().diffs.len()

@@ -3,12 +3,12 @@
 //! work on.
 
 use crate::domain::{
-    production_state, DeployFacts, Distribution, ProductionState, RepoId, RepoVersion, Repository,
-    VersionNumber,
+    promotion_check, versions_served, DeployFacts, EnvironmentName, ProductionState,
+    PromotionCheck, Refusal, RepoId, RepoVersion, Repository, VersionNumber,
 };
 use crate::ports::{RepositoryManager, UpstreamError};
 
-use super::production_lookup::{production_candidates, served_publications};
+use super::environments::{candidates, some_environments_of, Candidates, AUDIT_LINES};
 use super::state::AppState;
 
 /// Pulp has no repository with this id.
@@ -36,68 +36,105 @@ pub fn known_repo(
     })
 }
 
-/// Where production is and what it serves, from the candidate distributions read with the
-/// repository (see [`production_candidates`]): the configured distribution when one is
-/// named, else the spec's rule (all distributions: read now, after the repository's name
-/// showed it has none configured, when the candidates were only the configured ones).
-pub async fn production_of(
+/// The environment `environment` of `repo` (its distribution, what it serves), from the
+/// candidates read with the repository (see [`candidates`]).
+pub async fn environment_of(
     state: &AppState,
     upstream: &dyn RepositoryManager,
     repo: &Repository,
-    candidates: Result<Vec<Distribution>, UpstreamError>,
+    environment: &EnvironmentName,
+    candidates: Result<Candidates, UpstreamError>,
 ) -> Result<ProductionState, UpstreamError> {
-    let configured = state.configured_production(repo);
-    let distributions = match configured {
-        None if !state.production.is_empty() => upstream.list_distributions().await?,
-        _ => candidates?,
-    };
-    let publications = served_publications(upstream, &distributions).await;
-    Ok(production_state(
-        &repo.id,
-        configured,
-        &distributions,
-        &publications,
-    ))
+    let mut states =
+        some_environments_of(state, upstream, repo, &[environment], candidates).await?;
+    Ok(states
+        .pop()
+        .map_or_else(unknown_environment(environment), |e| e.state))
 }
 
-/// The repository and its production, read through `upstream` (three calls at once, then
-/// the publications production serves, which are usually known already).
-pub async fn production_facts(
+/// An environment not on the path has no distribution (callers check the name first).
+fn unknown_environment(environment: &EnvironmentName) -> impl FnOnce() -> ProductionState + '_ {
+    move || ProductionState {
+        target: Err(Refusal::UnknownEnvironment(environment.to_string())),
+        deployed: None,
+    }
+}
+
+/// The distributions the environments may be, read at once with the repository (by the
+/// repository's name as last seen, for the environments' patterns).
+pub async fn candidates_for(
     state: &AppState,
     upstream: &dyn RepositoryManager,
     id: &RepoId,
+) -> Result<Candidates, UpstreamError> {
+    candidates(
+        upstream,
+        &state.environments,
+        state.seen.name(id).as_deref(),
+    )
+    .await
+}
+
+/// The repository and its environment `environment`, read through `upstream` (three calls
+/// at once, then the publications the environment serves, which are usually known already).
+pub async fn environment_facts(
+    state: &AppState,
+    upstream: &dyn RepositoryManager,
+    id: &RepoId,
+    environment: &EnvironmentName,
 ) -> Result<(Repository, ProductionState), ReadError> {
-    let (repo, candidates) = futures::join!(
-        upstream.get_repo(id),
-        production_candidates(upstream, &state.production)
-    );
+    let (repo, candidates) =
+        futures::join!(upstream.get_repo(id), candidates_for(state, upstream, id));
     let repo = known_repo(id, repo)?;
-    let production = production_of(state, upstream, &repo, candidates).await?;
+    let production = environment_of(state, upstream, &repo, environment, candidates).await?;
     Ok((repo, production))
 }
 
-/// Everything a deploy to version `target` needs to know, read through `upstream`: the
-/// repository, production, and the two versions the plan compares. Both versions are read
-/// in one call with the repository: the target, and the version production served when last
-/// seen (a hint); when production turns out to serve another, that one is read once
-/// production is known. Versions never change, so the hint costs nothing in freshness;
-/// production as read is remembered for the next. A constant number of calls, whatever the
-/// number of versions. Fails when any part could not be read.
+/// Everything a deploy of version `target` to `environment` needs to know, read through
+/// `upstream`: the repository, the environment and the one before it on the path (what it
+/// served decides whether the target keeps the path's order, with the audit lines), and the
+/// two versions the plan compares. Both versions are read in one call with the repository:
+/// the target, and the version the environment served when last seen (a hint); when it
+/// turns out to serve another, that one is read once the environment is known. Versions
+/// never change, so the hint costs nothing in freshness; the environment as read is
+/// remembered for the next. A constant number of calls, whatever the number of versions.
+/// Fails when any part could not be read.
 pub async fn deploy_facts(
     state: &AppState,
     upstream: &dyn RepositoryManager,
     id: &RepoId,
+    environment: &EnvironmentName,
     target: VersionNumber,
 ) -> Result<DeployFacts, ReadError> {
-    let expected_live = state.seen_production.get(id).and_then(|seen| seen.serving);
+    let path = &state.environments;
+    let previous = path.previous(environment).map(|e| e.name.clone());
+    let expected_live = state
+        .seen
+        .get(id, environment)
+        .and_then(|seen| seen.serving);
     let numbers: Vec<VersionNumber> = std::iter::once(target)
         .chain(expected_live.filter(|n| *n != target))
         .collect();
-    let (facts, read) = futures::join!(
-        production_facts(state, upstream, id),
-        upstream.versions_numbered(id, &numbers)
+    let (repo, candidates, read, audit) = futures::join!(
+        upstream.get_repo(id),
+        candidates_for(state, upstream, id),
+        upstream.versions_numbered(id, &numbers),
+        async {
+            match &previous {
+                Some(_) => state.audit.recent(id, AUDIT_LINES).await.ok(),
+                None => None,
+            }
+        }
     );
-    let (repo, production) = facts?;
+    let repo = known_repo(id, repo)?;
+    let names: Vec<&EnvironmentName> = std::iter::once(environment)
+        .chain(previous.as_ref())
+        .collect();
+    let mut states = some_environments_of(state, upstream, &repo, &names, candidates).await?;
+    let before = (states.len() > 1).then(|| states.remove(1));
+    let production = states
+        .pop()
+        .map_or_else(unknown_environment(environment), |e| e.state);
     let current = production.deployed.as_ref().map(|d| d.number);
     let mut versions = read?;
     versions.retain(|v| v.number() == Some(target) || v.number() == current);
@@ -106,12 +143,28 @@ pub async fn deploy_facts(
         versions.extend(upstream.versions_numbered(id, &[current]).await?);
     }
     let distribution = production.target.as_ref().ok().map(|t| t.distribution());
-    state.seen_production.saw(id, distribution, current);
+    state.seen.saw(id, environment, distribution, current);
+    let served_before = before.map(|before| {
+        versions_served(
+            audit.as_deref().unwrap_or_default(),
+            before.name(),
+            before.serving(),
+        )
+    });
+    let order = promotion_check(
+        path,
+        environment,
+        target,
+        &served_before.unwrap_or_default(),
+    )
+    .unwrap_or(PromotionCheck::FirstEnvironment);
     Ok(DeployFacts {
         repo,
         versions,
+        environment: environment.clone(),
         deployed: production.deployed,
         production: production.target,
+        order,
     })
 }
 

@@ -1,12 +1,13 @@
-//! Use case: the history page of one repository (what production was, is, and who changed it).
+//! Use case: the history page of one environment of a repository (what it served, serves,
+//! and who changed it).
 
 use std::collections::BTreeSet;
 
-use crate::domain::{build_history, Drift, HistoryEntry, RepoId, VersionNumber};
+use crate::domain::{build_history, Drift, EnvironmentName, HistoryEntry, RepoId, VersionNumber};
 use crate::ports::{AuditReadError, UpstreamError};
 
-use super::facts::{existing_versions, production_facts, ReadError};
-use super::production_record::ProductionRecord;
+use super::environments::ProductionRecord;
+use super::facts::{environment_facts, existing_versions, ReadError};
 use super::state::AppState;
 
 /// Everything the history page shows.
@@ -14,7 +15,9 @@ use super::state::AppState;
 pub struct HistoryPage {
     pub repo_name: String,
     pub uuid: RepoId,
-    /// The production distribution's name; `None` when there is none.
+    /// The environment whose history this is.
+    pub environment: EnvironmentName,
+    /// Its distribution's name; `None` when there is none.
     pub distribution: Option<String>,
     /// The version production serves now.
     pub serving: Option<VersionNumber>,
@@ -34,11 +37,15 @@ pub struct HistoryPage {
 /// changes, then which of the versions the entries offer to roll back to Pulp still has:
 /// a constant number of upstream calls, whatever the number of versions.
 #[tracing::instrument(skip_all, fields(repo = %id))]
-pub async fn history_page(state: &AppState, id: &RepoId) -> Result<HistoryPage, ReadError> {
+pub async fn history_page(
+    state: &AppState,
+    id: &RepoId,
+    environment: &EnvironmentName,
+) -> Result<HistoryPage, ReadError> {
     let reads = state.reads.as_ref();
-    let (repo, production) = production_facts(state, reads, id).await?;
+    let (repo, production) = environment_facts(state, reads, id, environment).await?;
     let distribution = production.target.as_ref().ok().map(|p| p.distribution());
-    let record = ProductionRecord::read(state, id, distribution).await;
+    let record = ProductionRecord::read(state, id, environment, distribution).await;
     let serving = production.deployed.as_ref().map(|d| d.number);
     let records = record.audit.as_deref().unwrap_or_default();
     let changes = record.changes.as_deref().unwrap_or_default();
@@ -53,6 +60,7 @@ pub async fn history_page(state: &AppState, id: &RepoId) -> Result<HistoryPage, 
     Ok(HistoryPage {
         repo_name: repo.display_name().to_owned(),
         uuid: id.clone(),
+        environment: environment.clone(),
         distribution: distribution.map(|d| d.name.clone()),
         serving,
         entries,

@@ -3,7 +3,6 @@
 
 pub mod changes;
 pub mod dashboard;
-pub mod dashboard_production;
 pub mod deploy;
 mod deploy_lock;
 mod deploy_outcome;
@@ -14,13 +13,11 @@ pub mod diff_cache;
 mod diff_flights;
 mod diff_queue;
 pub mod diff_read;
+pub mod environments;
 pub mod facts;
 pub mod history;
 pub mod known_diffs;
 mod preview;
-pub mod production_lookup;
-pub mod production_record;
-mod seen_production;
 pub mod state;
 pub mod sync;
 pub mod versions;

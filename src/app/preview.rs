@@ -1,11 +1,12 @@
 //! Use case: the preview of a deploy or rollback, before the type-to-confirm gate.
 
 use crate::domain::{
-    plan_deploy, refusal_for, DeployKind, DeployPlan, Drift, Refusal, RepoId, VersionNumber,
+    plan_deploy, refusal_for, DeployKind, DeployPlan, Drift, EnvironmentName, Refusal, RepoId,
+    VersionNumber,
 };
 
+use super::environments::ProductionRecord;
 use super::facts::{deploy_facts, ReadError};
-use super::production_record::ProductionRecord;
 use super::state::AppState;
 
 /// Why a preview cannot be shown.
@@ -21,22 +22,25 @@ pub enum PreviewError {
 #[derive(Debug)]
 pub struct Preview {
     pub plan: DeployPlan,
-    /// Set when production was changed outside the console: the deploy overwrites it.
+    /// Set when the environment was changed outside the console: the deploy overwrites it.
     pub overwrites: Option<Drift>,
 }
 
-/// The preview of a deploy (or of a rollback: `kind`): what would change, with the text
-/// to type, and whether it overwrites a change made outside the console.
-#[tracing::instrument(skip_all, fields(repo = %id, target = %target, ?kind))]
+/// The preview of a deploy to `environment` (or of a rollback: `kind`): what would change,
+/// with the text to type, whether it keeps the path's order, and whether it overwrites a
+/// change made outside the console.
+#[tracing::instrument(skip_all, fields(repo = %id, target = %target, %environment, ?kind))]
 pub async fn preview(
     state: &AppState,
     id: &RepoId,
+    environment: &EnvironmentName,
     target: VersionNumber,
     kind: DeployKind,
 ) -> Result<Preview, PreviewError> {
-    let facts = deploy_facts(state, state.reads.as_ref(), id, target).await?;
+    let facts = deploy_facts(state, state.reads.as_ref(), id, environment, target).await?;
     let plan = plan_deploy(&facts, target).map_err(|refusal| refusal_for(kind, refusal))?;
-    let record = ProductionRecord::read_for_drift(state, id, Some(&plan.distribution)).await;
+    let record =
+        ProductionRecord::read_for_drift(state, id, environment, Some(&plan.distribution)).await;
     let overwrites = record.drift(&plan.distribution);
     Ok(Preview { plan, overwrites })
 }

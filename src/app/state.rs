@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::domain::Repository;
+use crate::domain::EnvironmentPath;
 use crate::ports::{
     AuditSink, Clock, ContentCatalog, DeployLock, DiffStore, OperatorIdentity, RepositoryManager,
 };
@@ -13,7 +13,7 @@ use super::deploy_lock::DeployLocks;
 use super::diff_cache::DiffCache;
 use super::diff_flights::DiffFlights;
 use super::diff_queue::DiffAhead;
-use super::seen_production::SeenProduction;
+use super::environments::SeenEnvironments;
 
 /// Repositories per dashboard page unless configured otherwise.
 const DEFAULT_PAGE_SIZE: u64 = 25;
@@ -28,8 +28,8 @@ pub struct AppState {
     pub(crate) audit: Arc<dyn AuditSink>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) identity: Arc<dyn OperatorIdentity>,
-    /// Production distribution per repository name (the `[production]` table).
-    pub(crate) production: Arc<HashMap<String, String>>,
+    /// The environments versions go through, and how each names its distributions.
+    pub(crate) environments: Arc<EnvironmentPath>,
     pub(crate) deploy_locks: DeployLocks,
     /// The lock shared with the other replicas, when the console runs as several (PostgreSQL);
     /// `None` when it runs alone (the in-process lock is enough).
@@ -47,9 +47,10 @@ pub struct AppState {
     /// Where computed diffs are kept beyond the process (a directory, the replicas'
     /// database); `None`: in memory only. Read through [`super::known_diffs`].
     pub(crate) diff_store: Option<Arc<dyn DiffStore>>,
-    /// The production distribution each repository had when last read (a hint, so that
-    /// its record is read at once with the rest; checked against production as read).
-    pub(crate) seen_production: Arc<SeenProduction>,
+    /// Each environment's distribution of each repository when last read, and the
+    /// repositories' names (hints, so that records and distributions are read at once with
+    /// the rest; checked against what is read).
+    pub(crate) seen: Arc<SeenEnvironments>,
 }
 
 impl AppState {
@@ -67,7 +68,7 @@ impl AppState {
             audit,
             clock,
             identity,
-            production: Arc::new(HashMap::new()),
+            environments: Arc::new(EnvironmentPath::production_only(HashMap::new())),
             deploy_locks: DeployLocks::default(),
             replica_lock: None,
             page_size: DEFAULT_PAGE_SIZE,
@@ -76,13 +77,18 @@ impl AppState {
             diff_flights: DiffFlights::default(),
             diff_ahead: None,
             diff_store: None,
-            seen_production: Arc::default(),
+            seen: Arc::default(),
         })
     }
 
-    /// The production distribution named for this repository in the configuration.
-    pub(crate) fn configured_production(&self, repo: &Repository) -> Option<&str> {
-        self.production.get(repo.display_name()).map(String::as_str)
+    /// The environments, first to last.
+    pub fn environments(&self) -> &EnvironmentPath {
+        &self.environments
+    }
+
+    /// How many changes the diffs held in memory count (benchmarks report it).
+    pub fn diffs_held(&self) -> usize {
+        self.diffs.weight()
     }
 
     /// A builder holding this state's parts, to change one of them (tests do).
@@ -92,7 +98,7 @@ impl AppState {
             diffs: DiffCache::default(),
             diff_flights: DiffFlights::default(),
             diff_ahead: None,
-            seen_production: Arc::default(),
+            seen: Arc::default(),
             ..self.clone()
         })
     }
@@ -102,9 +108,16 @@ impl AppState {
 pub struct AppStateBuilder(AppState);
 
 impl AppStateBuilder {
-    /// The production distribution of each named repository.
+    /// One environment, production, with the distribution of each named repository (a
+    /// console configured without environments).
     pub fn production(mut self, production: HashMap<String, String>) -> Self {
-        self.0.production = Arc::new(production);
+        self.0.environments = Arc::new(EnvironmentPath::production_only(production));
+        self
+    }
+
+    /// The environments versions go through.
+    pub fn environments(mut self, path: EnvironmentPath) -> Self {
+        self.0.environments = Arc::new(path);
         self
     }
 

@@ -2,17 +2,31 @@
 
 use serde::Serialize;
 
+use futures::future::join_all;
+
 use crate::domain::{
-    build_version_views, Drift, ProductionTarget, RepoId, RepoVerification, Screen, VersionHref,
+    build_version_views, Drift, EnvironmentName, RepoId, RepoVerification, Screen, VersionHref,
     VersionNumber, VersionView,
 };
 use crate::ports::{PageRequest, UpstreamError};
 
 use super::diff_ahead::newest_against_production;
-use super::facts::{known_repo, production_of, ReadError, UnknownRepository};
-use super::production_lookup::production_candidates;
-use super::production_record::ProductionRecord;
+use super::environments::{environments_of, ProductionRecord};
+use super::facts::{candidates_for, known_repo, ReadError, UnknownRepository};
 use super::state::AppState;
+
+/// One environment as the versions page shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageEnvironment {
+    pub name: EnvironmentName,
+    /// The version it serves; `None` when none (or unknown: see `unknown`).
+    pub serving: Option<VersionNumber>,
+    /// It has no distribution for this repository (none named, or the named one is missing).
+    pub no_distribution: bool,
+    /// Changed outside the console (see [`crate::domain::detect_drift`]).
+    #[serde(skip)]
+    pub drift: Option<Drift>,
+}
 
 /// Everything the versions page shows (the spec's page content), for one screen.
 #[derive(Debug, Clone, Serialize)]
@@ -38,6 +52,8 @@ pub struct VersionsPage {
     /// Production was changed outside the console (see [`crate::domain::detect_drift`]).
     #[serde(skip)]
     pub drift: Option<Drift>,
+    /// Every environment, in path order (production, the last, is also `deployed`).
+    pub environments: Vec<PageEnvironment>,
 }
 
 impl VersionsPage {
@@ -54,6 +70,7 @@ impl VersionsPage {
             deployed_unknown: None,
             error: Some(error.clone()),
             drift: None,
+            environments: Vec::new(),
         }
     }
 }
@@ -77,11 +94,17 @@ pub async fn versions_page(
         offset: screen.offset(),
         limit: screen.size().saturating_add(1),
     };
-    let (repo, versions, candidates, record) = futures::join!(
+    let early = join_all(
+        state
+            .environments
+            .iter()
+            .map(|e| ProductionRecord::read_early(state, id, &e.name)),
+    );
+    let (repo, versions, candidates, early) = futures::join!(
         reads.get_repo(id),
         reads.version_page(id, slice),
-        production_candidates(reads, &state.production),
-        ProductionRecord::read_early(state, id),
+        candidates_for(state, reads, id),
+        early,
     );
     let read = known_repo(id, repo).and_then(|repo| match versions {
         Ok(versions) => Ok((repo, versions)),
@@ -90,23 +113,32 @@ pub async fn versions_page(
     let (repo, versions) = match read {
         Ok(found) => found,
         Err(ReadError::UnknownRepository(unknown)) => return Err(unknown),
-        Err(ReadError::Upstream(error)) => {
+        Err(error) => {
+            let error = match error {
+                ReadError::Upstream(error) => error,
+                other => UpstreamError::BadResponse(other.to_string()),
+            };
             tracing::warn!(%error, "versions page rendered without versions");
             return Ok(VersionsPage::unreadable(id, screen, &error));
         }
     };
-    let production = production_of(state, reads, &repo, candidates).await;
-    let deployed = production
-        .as_ref()
-        .ok()
-        .and_then(|p| p.deployed.as_ref())
-        .map(|d| d.number);
-    let distribution = production
-        .as_ref()
-        .ok()
-        .and_then(|p| p.target.as_ref().ok())
-        .map(ProductionTarget::distribution);
-    let record = record.settle(state, id, distribution, deployed).await;
+    let read = environments_of(state, reads, &repo, candidates).await;
+    let mut environments = Vec::new();
+    for (i, record) in early.into_iter().enumerate() {
+        let env = read.as_ref().ok().and_then(|all| all.get(i));
+        let serving = env.and_then(|e| e.serving());
+        let distribution = env.and_then(|e| e.distribution());
+        let record = record.settle(state, id, distribution, serving).await;
+        let name = state.environments.iter().nth(i).map(|e| e.name.clone());
+        environments.push(PageEnvironment {
+            name: name.unwrap_or_else(EnvironmentName::production),
+            serving,
+            no_distribution: env.is_some_and(|e| e.state.target.is_err()),
+            drift: distribution.and_then(|d| record.drift(d)),
+        });
+    }
+    let production = environments.last();
+    let deployed = production.and_then(|p| p.serving);
     newest_against_production(
         state,
         &repo,
@@ -130,9 +162,10 @@ pub async fn versions_page(
         total: versions.total,
         verification: Some(repo.verification.clone()),
         deployed,
-        deployed_unknown: production.as_ref().err().cloned(),
+        deployed_unknown: read.as_ref().err().cloned(),
         error: None,
-        drift: distribution.and_then(|d| record.drift(d)),
+        drift: environments.last().and_then(|p| p.drift.clone()),
+        environments,
     })
 }
 

@@ -5,6 +5,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::deployment::{DeployPlan, ProductionChanged};
+use super::environment::EnvironmentName;
 use super::href::PublicationHref;
 use super::intent::{DeployKind, Intent};
 
@@ -51,6 +52,9 @@ pub struct DeployRecord {
     /// The version production served before; null when none.
     pub previous_version: Option<u64>,
     pub target_version: u64,
+    /// The environment deployed to (lines written before environments: production).
+    #[serde(default = "EnvironmentName::production")]
+    pub environment: EnvironmentName,
     pub distribution: String,
     /// The publication created for the target; null when it was not created.
     pub publication: Option<PublicationHref>,
@@ -84,6 +88,7 @@ impl DeployRecord {
             repository_name: plan.repo.display_name().to_owned(),
             previous_version: plan.current.map(|n| n.get()),
             target_version: plan.target_number().get(),
+            environment: plan.environment.clone(),
             distribution: plan.distribution.name.clone(),
             publication,
             kind: intent.kind(),
@@ -126,6 +131,7 @@ mod tests {
             },
             current: Some(VersionNumber::new(5)),
             net_change: 1,
+            environment: EnvironmentName::production(),
             distribution: Distribution {
                 href: DistributionHref::new("/d/"),
                 name: "base-os-prod".into(),
@@ -133,6 +139,7 @@ mod tests {
                 publication: None,
                 revision: None,
             },
+            order: crate::domain::PromotionCheck::FirstEnvironment,
         }
     }
 
@@ -160,7 +167,7 @@ mod tests {
             serde_json::json!({
                 "deploy_id": "d1", "timestamp": "2026-11-22T10:00:00.000Z", "operator": "operator",
                 "repository_uuid": "01a202de-e818-7629-a483-70ecc3240361", "repository_name": "base-os",
-                "previous_version": 5, "target_version": 7, "distribution": "base-os-prod",
+                "previous_version": 5, "target_version": 7, "environment": "production", "distribution": "base-os-prod",
                 "publication": null, "kind": "deploy", "reason": null, "outcome": "failed", "production_changed": "no", "error": "boom"
             })
         );

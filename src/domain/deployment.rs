@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use super::environment::{EnvironmentName, PromotionCheck};
 use super::href::{PublicationHref, RepoId};
 use super::intent::{refusal_for, Intent};
 use super::refusal::Refusal;
@@ -101,14 +102,22 @@ pub fn production_state(
 pub struct DeployFacts {
     pub repo: Repository,
     pub versions: Vec<RepoVersion>,
+    /// The environment deployed to; `deployed` and `production` are its.
+    pub environment: EnvironmentName,
     pub deployed: Option<Deployed>,
     pub production: Result<ProductionTarget, Refusal>,
+    /// Whether the target keeps the path's order (see [`promotion_check`]).
+    ///
+    /// [`promotion_check`]: super::environment::promotion_check
+    pub order: PromotionCheck,
 }
 
 /// What the operator asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeployRequest {
     pub target: VersionNumber,
+    /// Where to: an environment of the path.
+    pub environment: EnvironmentName,
     /// The text typed into the confirmation modal.
     pub confirm: String,
     /// What production served when the preview was shown.
@@ -132,22 +141,28 @@ impl SeenLive {
     }
 }
 
-/// Refuses when production moved since the preview (another operator deployed meanwhile).
-pub fn check_unmoved(current: Option<VersionNumber>, seen: SeenLive) -> Result<(), Refusal> {
+/// Refuses when the environment moved since the preview (another operator deployed
+/// meanwhile).
+pub fn check_unmoved(
+    environment: &EnvironmentName,
+    current: Option<VersionNumber>,
+    seen: SeenLive,
+) -> Result<(), Refusal> {
     let label =
         |n: Option<VersionNumber>| n.map_or_else(|| "nothing".to_owned(), VersionNumber::label);
+    let moved = |seen: Option<VersionNumber>| {
+        Err(Refusal::ProductionMoved {
+            environment: environment.clone(),
+            seen: label(seen),
+            now: label(current),
+        })
+    };
     match seen {
         SeenLive::NotSent => Ok(()),
         SeenLive::Nothing if current.is_none() => Ok(()),
         SeenLive::Version(v) if current == Some(v) => Ok(()),
-        SeenLive::Nothing => Err(Refusal::ProductionMoved {
-            seen: label(None),
-            now: label(current),
-        }),
-        SeenLive::Version(v) => Err(Refusal::ProductionMoved {
-            seen: label(Some(v)),
-            now: label(current),
-        }),
+        SeenLive::Nothing => moved(None),
+        SeenLive::Version(v) => moved(Some(v)),
     }
 }
 
@@ -159,7 +174,11 @@ pub struct DeployPlan {
     pub current: Option<VersionNumber>,
     /// Package count of the target minus that of the current version (all of it when none).
     pub net_change: i64,
+    /// The environment deployed to, and its distribution.
+    pub environment: EnvironmentName,
     pub distribution: Distribution,
+    /// Whether the target keeps the path's order (out of order: the confirm step warns).
+    pub order: PromotionCheck,
 }
 
 impl DeployPlan {
@@ -186,9 +205,23 @@ pub fn plan_deploy(facts: &DeployFacts, target: VersionNumber) -> Result<DeployP
         .ok_or(Refusal::UnknownVersion(target.get()))?;
     let current = facts.deployed.as_ref().map(|d| d.number);
     if current == Some(target) {
-        return Err(Refusal::AlreadyDeployed(target.get()));
+        return Err(Refusal::AlreadyDeployed {
+            version: target.get(),
+            environment: facts.environment.clone(),
+        });
     }
     let production = facts.production.clone()?;
+    if let PromotionCheck::OutOfOrder {
+        skips,
+        refused: true,
+    } = &facts.order
+    {
+        return Err(Refusal::OutOfOrder {
+            version: target.get(),
+            environment: facts.environment.clone(),
+            skips: skips.clone(),
+        });
+    }
     let current_count = current
         .and_then(|n| facts.versions.iter().find(|v| v.number() == Some(n)))
         .map_or(0, |v| v.package_count);
@@ -197,7 +230,9 @@ pub fn plan_deploy(facts: &DeployFacts, target: VersionNumber) -> Result<DeployP
         target: version.clone(),
         current,
         net_change: to_i64(version.package_count) - to_i64(current_count),
+        environment: facts.environment.clone(),
         distribution: production.distribution().clone(),
+        order: facts.order.clone(),
     })
 }
 
@@ -210,6 +245,7 @@ pub fn check_request(facts: &DeployFacts, request: &DeployRequest) -> Result<Dep
             // Production existed at preview time and is gone now: say that, not "configure one".
             (Refusal::NoProductionDistribution, SeenLive::Version(seen)) => {
                 Refusal::ProductionMoved {
+                    environment: request.environment.clone(),
                     seen: seen.label(),
                     now:
                         "nothing: no distribution serves this repository any more (was it deleted?)"
@@ -219,7 +255,7 @@ pub fn check_request(facts: &DeployFacts, request: &DeployRequest) -> Result<Dep
             (refusal, _) => refusal,
         }
         })?;
-    check_unmoved(plan.current, request.seen_live)?;
+    check_unmoved(&plan.environment, plan.current, request.seen_live)?;
     check_confirmation(&plan, &request.confirm)?;
     Ok(plan)
 }

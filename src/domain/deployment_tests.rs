@@ -6,6 +6,7 @@ use super::*;
 use crate::domain::href::{DistributionHref, VersionHref};
 use crate::domain::intent::Intent;
 use crate::domain::verification::{ChecksumType, RepoVerification};
+use crate::domain::{EnvironmentName, PromotionCheck};
 
 const ID: &str = "01a202de-e818-7629-a483-70ecc3240361";
 const OTHER: &str = "01a202de-e818-7629-a483-70ecc3240399";
@@ -170,11 +171,13 @@ fn facts(deployed: Option<u64>) -> DeployFacts {
     DeployFacts {
         repo: verified_repo(),
         versions: vec![version(1, 10), version(2, 12), version(4, 9)],
+        environment: EnvironmentName::production(),
         production: match &deployed {
             Some(d) => Ok(ProductionTarget::Serving(d.distribution.clone())),
             None => Err(Refusal::NoProductionDistribution),
         },
         deployed,
+        order: PromotionCheck::FirstEnvironment,
     }
 }
 
@@ -209,7 +212,10 @@ fn an_unknown_version_is_refused() {
 fn the_deployed_version_is_refused() {
     assert_eq!(
         plan_deploy(&facts(Some(2)), VersionNumber::new(2)),
-        Err(Refusal::AlreadyDeployed(2))
+        Err(Refusal::AlreadyDeployed {
+            version: 2,
+            environment: EnvironmentName::production()
+        })
     );
 }
 
@@ -237,23 +243,28 @@ fn confirmation_must_match_exactly() {
 #[test]
 fn a_deploy_is_refused_when_production_moved_since_the_preview() {
     let v = VersionNumber::new;
-    assert_eq!(check_unmoved(Some(v(2)), SeenLive::Version(v(2))), Ok(()));
-    assert_eq!(check_unmoved(None, SeenLive::Nothing), Ok(()));
-    assert_eq!(check_unmoved(Some(v(7)), SeenLive::NotSent), Ok(()));
-    let moved = check_unmoved(Some(v(3)), SeenLive::Version(v(2))).unwrap_err();
+    let prod = EnvironmentName::production();
+    assert_eq!(
+        check_unmoved(&prod, Some(v(2)), SeenLive::Version(v(2))),
+        Ok(())
+    );
+    assert_eq!(check_unmoved(&prod, None, SeenLive::Nothing), Ok(()));
+    assert_eq!(check_unmoved(&prod, Some(v(7)), SeenLive::NotSent), Ok(()));
+    let moved = check_unmoved(&prod, Some(v(3)), SeenLive::Version(v(2))).unwrap_err();
     assert_eq!(
         moved,
         Refusal::ProductionMoved {
+            environment: prod.clone(),
             seen: "v2".into(),
             now: "v3".into()
         }
     );
     assert!(matches!(
-        check_unmoved(Some(v(3)), SeenLive::Nothing),
+        check_unmoved(&prod, Some(v(3)), SeenLive::Nothing),
         Err(Refusal::ProductionMoved { .. })
     ));
     assert!(matches!(
-        check_unmoved(None, SeenLive::Version(v(1))),
+        check_unmoved(&prod, None, SeenLive::Version(v(1))),
         Err(Refusal::ProductionMoved { .. })
     ));
 }
@@ -262,13 +273,14 @@ fn a_deploy_is_refused_when_production_moved_since_the_preview() {
 fn a_production_distribution_gone_since_the_preview_is_named_as_such() {
     let request = DeployRequest {
         target: VersionNumber::new(4),
+        environment: EnvironmentName::production(),
         confirm: "base-os".into(),
         seen_live: SeenLive::Version(VersionNumber::new(2)),
         intent: Intent::Deploy,
     };
     let refusal = check_request(&facts(None), &request).unwrap_err();
     assert!(
-        matches!(&refusal, Refusal::ProductionMoved { seen, now } if seen == "v2" && now.contains("deleted")),
+        matches!(&refusal, Refusal::ProductionMoved { seen, now, .. } if seen == "v2" && now.contains("deleted")),
         "{refusal}"
     );
     let unsent = DeployRequest {
@@ -285,6 +297,7 @@ fn a_production_distribution_gone_since_the_preview_is_named_as_such() {
 fn a_request_is_checked_in_order_gate_moved_then_confirmation() {
     let request = DeployRequest {
         target: VersionNumber::new(4),
+        environment: EnvironmentName::production(),
         confirm: "wrong".into(),
         seen_live: SeenLive::Version(VersionNumber::new(1)),
         intent: Intent::Deploy,
@@ -310,5 +323,42 @@ fn a_request_is_checked_in_order_gate_moved_then_confirmation() {
             .unwrap()
             .target_number(),
         VersionNumber::new(4)
+    );
+}
+
+#[test]
+fn out_of_order_is_refused_only_where_the_environment_requires_the_previous_one() {
+    let staging = EnvironmentName::parse("staging").unwrap();
+    let warned = DeployFacts {
+        order: PromotionCheck::OutOfOrder {
+            skips: staging.clone(),
+            refused: false,
+        },
+        ..facts(Some(2))
+    };
+    let plan = plan_deploy(&warned, VersionNumber::new(4)).expect("a warning only");
+    assert!(matches!(
+        plan.order,
+        PromotionCheck::OutOfOrder { refused: false, .. }
+    ));
+    let refused = DeployFacts {
+        order: PromotionCheck::OutOfOrder {
+            skips: staging.clone(),
+            refused: true,
+        },
+        ..facts(Some(2))
+    };
+    let refusal = plan_deploy(&refused, VersionNumber::new(4)).unwrap_err();
+    assert_eq!(
+        refusal,
+        Refusal::OutOfOrder {
+            version: 4,
+            environment: EnvironmentName::production(),
+            skips: staging,
+        }
+    );
+    assert!(
+        refusal.to_string().contains("Deploy v4 to staging first"),
+        "{refusal}"
     );
 }

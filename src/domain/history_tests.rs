@@ -1,6 +1,7 @@
 use chrono::TimeZone;
 
 use super::*;
+use crate::domain::EnvironmentName;
 
 fn at(minute: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 23, 10, minute, 0).unwrap()
@@ -15,6 +16,7 @@ fn line(id: &str, minute: u32, from: u64, to: u64, outcome: AuditOutcome) -> Dep
         repository_name: "base-os".into(),
         previous_version: Some(from),
         target_version: to,
+        environment: EnvironmentName::production(),
         distribution: "base-os-prod".into(),
         publication: Some(PublicationHref::new(format!("/p/{to}/"))),
         kind: DeployKind::Deploy,

@@ -45,8 +45,9 @@ pub use diff_plan::{
     compose_steps, filtered_reads, plan_diff_reads, ContentRead, DiffEnd, DiffReads, SideReads,
 };
 pub use environment::{
-    ahead_by, promotion_check, DistributionNaming, Environment, EnvironmentName, EnvironmentPath,
-    InvalidEnvironmentName, InvalidPath, InvalidPattern, NamePattern, PromotionCheck,
+    ahead_by, promotion_check, versions_served, DistributionNaming, Environment, EnvironmentName,
+    EnvironmentPath, InvalidEnvironmentName, InvalidPath, InvalidPattern, NamePattern,
+    PromotionCheck,
 };
 pub use evr::{rpmvercmp, Evr};
 pub use history::{

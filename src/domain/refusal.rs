@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use super::environment::EnvironmentName;
+
 /// Why a deploy is refused before anything changes upstream.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
 pub enum Refusal {
@@ -10,12 +12,29 @@ pub enum Refusal {
     NotVerified(String),
     #[error("Deploy refused: version v{0} does not exist in this repository (reload the page).")]
     UnknownVersion(u64),
-    #[error("Deploy refused: v{0} is already deployed to production.")]
-    AlreadyDeployed(u64),
+    #[error("Deploy refused: v{version} is already deployed to {environment}.")]
+    AlreadyDeployed {
+        version: u64,
+        environment: EnvironmentName,
+    },
     #[error("Deploy refused: the confirmation text does not match the repository name.")]
     ConfirmationMismatch,
-    #[error("Deploy refused: production moved since the preview (it served {seen}, it now serves {now}); someone else deployed meanwhile. Reload the page and check before deploying.")]
-    ProductionMoved { seen: String, now: String },
+    #[error("Deploy refused: {environment} moved since the preview (it served {seen}, it now serves {now}); someone else deployed meanwhile. Reload the page and check before deploying.")]
+    ProductionMoved {
+        environment: EnvironmentName,
+        seen: String,
+        now: String,
+    },
+    #[error("Deploy refused: v{version} never went through {skips}, and {environment} takes only versions {skips} has served (requires_previous). Deploy v{version} to {skips} first.")]
+    OutOfOrder {
+        version: u64,
+        environment: EnvironmentName,
+        skips: EnvironmentName,
+    },
+    #[error("Deploy refused: the console knows no {0} distribution for this repository. Name one under [environments.{0}] in the console's configuration (a distribution pattern with {{repo}}, or the repository under [environments.{0}.repos]).")]
+    NoEnvironmentDistribution(EnvironmentName),
+    #[error("Deploy refused: the console has no environment '{0}'. Choose one of the environments the versions page shows.")]
+    UnknownEnvironment(String),
     #[error("Rollback refused: v{0} no longer exists in Pulp (Pulp deletes old versions beyond the repository's retain_repo_versions). Choose a version that still exists.")]
     RollbackTargetGone(u64),
     #[error("Rollback refused: a reason is required (say why production goes back).")]

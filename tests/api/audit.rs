@@ -23,6 +23,7 @@ fn record(i: usize, writer: &str) -> DeployRecord {
         ),
         previous_version: Some(i as u64),
         target_version: i as u64 + 1,
+        environment: repo_console::domain::EnvironmentName::production(),
         distribution: "prod".into(),
         publication: Some(PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/x/")),
         kind: DeployKind::Deploy,

@@ -249,7 +249,7 @@ async fn when_every_row_has_a_configured_production_it_is_read_by_name() {
             .iter()
             .find(|r| &r.id == id)
             .expect("on the page");
-        row.production.serving.clone()
+        row.production().serving.clone()
     };
     assert_eq!(serving(&fx.base_os), Ok(Some(VersionNumber::new(2))));
     assert_eq!(serving(&fx.hostile), Ok(Some(VersionNumber::new(1))));

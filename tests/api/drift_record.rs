@@ -93,7 +93,16 @@ async fn a_whole_record_is_read_once_and_again_after_any_write_of_the_distributi
     );
 
     // The preview judges on the same record: kept while unwritten, read after a write.
-    let preview = || deploy::preview(&state, id, VersionNumber::new(3), DeployKind::Deploy);
+    let production = repo_console::domain::EnvironmentName::production();
+    let preview = || {
+        deploy::preview(
+            &state,
+            id,
+            &production,
+            VersionNumber::new(3),
+            DeployKind::Deploy,
+        )
+    };
     let (preview_now, read) = record_reads(&memory, preview()).await;
     assert!(preview_now.expect("a preview").overwrites.is_some());
     assert_eq!(read, 0, "kept");

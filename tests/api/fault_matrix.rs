@@ -79,6 +79,7 @@ async fn run_with(arm: impl FnOnce(&FaultyPulp)) -> Run {
     arm(&pulp);
     let request = DeployRequest {
         target: VersionNumber::new(4),
+        environment: repo_console::domain::EnvironmentName::production(),
         confirm: "base-os".into(),
         seen_live: SeenLive::Version(VersionNumber::new(2)),
         intent: Intent::Deploy,

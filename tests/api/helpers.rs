@@ -25,6 +25,7 @@ pub const HOSTILE: &str = r#"<script>alert("x")</script> 'q' & "dq""#;
 pub fn deploy_request(target: u64, confirm: &str) -> DeployRequest {
     DeployRequest {
         target: VersionNumber::new(target),
+        environment: repo_console::domain::EnvironmentName::production(),
         confirm: confirm.into(),
         seen_live: SeenLive::NotSent,
         intent: Intent::Deploy,

@@ -152,7 +152,13 @@ async fn a_sink_that_cannot_be_read_says_so_and_pulps_record_is_still_shown() {
         .build();
     let v3 = memory.publish(&fx.base_os, VersionNumber::new(3));
     memory.point_distribution("base-os-prod", &v3);
-    let page = history_page(&state, &fx.base_os).await.unwrap();
+    let page = history_page(
+        &state,
+        &fx.base_os,
+        &repo_console::domain::EnvironmentName::production(),
+    )
+    .await
+    .unwrap();
     let why = page
         .audit_unreadable
         .expect("the page says the log cannot be read");

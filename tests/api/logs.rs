@@ -111,6 +111,7 @@ async fn a_failed_deploy_is_logged_with_its_error_its_verdict_and_its_task() {
     );
     let request = DeployRequest {
         target: VersionNumber::new(4),
+        environment: repo_console::domain::EnvironmentName::production(),
         confirm: "base-os".into(),
         seen_live: SeenLive::NotSent,
         intent: Intent::Deploy,

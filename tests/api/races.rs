@@ -93,6 +93,7 @@ async fn production_moved_by_someone_else_during_the_deploy_is_not_overwritten()
     let (state, _) = test_state(&memory, &dir.path().join("a.jsonl"));
     let request = DeployRequest {
         target: VersionNumber::new(4),
+        environment: repo_console::domain::EnvironmentName::production(),
         confirm: "base-os".into(),
         seen_live: SeenLive::NotSent,
         intent: Intent::Deploy,
@@ -129,6 +130,7 @@ async fn production_moved_by_someone_else_during_the_deploy_is_not_overwritten()
 #[tokio::test]
 async fn a_refusal_names_the_version_now_live() {
     let err = repo_console::domain::check_unmoved(
+        &repo_console::domain::EnvironmentName::production(),
         Some(VersionNumber::new(5)),
         SeenLive::Version(VersionNumber::new(4)),
     );

@@ -67,6 +67,7 @@ async fn deploy_v4(s: &Setup, lock: Arc<ScriptedLock>) -> DeployOutcome {
     let state = state.rebuild().replica_lock(lock).build();
     let request = DeployRequest {
         target: VersionNumber::new(4),
+        environment: repo_console::domain::EnvironmentName::production(),
         confirm: "base-os".into(),
         seen_live: SeenLive::Version(VersionNumber::new(2)),
         intent: Intent::Deploy,

@@ -219,9 +219,15 @@ async fn the_page_and_the_confirm_step_cost_the_same_at_ten_or_a_thousand_versio
         move || {
             let (state, id) = (state.clone(), id.clone());
             async move {
-                deploy::preview(&state, &id, VersionNumber::new(target), DeployKind::Deploy)
-                    .await
-                    .expect("a preview")
+                deploy::preview(
+                    &state,
+                    &id,
+                    &repo_console::domain::EnvironmentName::production(),
+                    VersionNumber::new(target),
+                    DeployKind::Deploy,
+                )
+                .await
+                .expect("a preview")
             }
         }
     };
@@ -290,10 +296,15 @@ async fn the_confirm_step_reads_the_target_and_the_live_version_in_one_call_once
         let (state, id, memory) = (state.clone(), id.clone(), memory.clone());
         async move {
             let before = memory.calls().len();
-            let preview =
-                deploy::preview(&state, &id, VersionNumber::new(target), DeployKind::Deploy)
-                    .await
-                    .expect("a preview");
+            let preview = deploy::preview(
+                &state,
+                &id,
+                &repo_console::domain::EnvironmentName::production(),
+                VersionNumber::new(target),
+                DeployKind::Deploy,
+            )
+            .await
+            .expect("a preview");
             (preview.plan, memory.calls().split_off(before))
         }
     };

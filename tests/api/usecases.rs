@@ -224,7 +224,10 @@ async fn deploying_the_deployed_version_is_refused() {
     let s = setup();
     let outcome = deploy_with(&s, &s.fx.base_os, deploy_request(2, "base-os")).await;
     assert!(
-        matches!(outcome, DeployOutcome::Refused(Refusal::AlreadyDeployed(2))),
+        matches!(
+            outcome,
+            DeployOutcome::Refused(Refusal::AlreadyDeployed { version: 2, .. })
+        ),
         "{outcome:?}"
     );
 }

@@ -27,6 +27,7 @@ fn record(id: &str, at: &str, outcome: AuditOutcome) -> DeployRecord {
         repository_name: "base-os".into(),
         previous_version: Some(2),
         target_version: 4,
+        environment: repo_console::domain::EnvironmentName::production(),
         distribution: "base-os-prod".into(),
         publication: Some(PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/p/")),
         kind: DeployKind::Rollback,

@@ -3,7 +3,7 @@
 use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
 
-use crate::domain::{RepoId, SeenLive, VersionNumber};
+use crate::domain::{EnvironmentName, EnvironmentPath, RepoId, SeenLive, VersionNumber};
 
 use super::errors::WebError;
 
@@ -61,6 +61,28 @@ pub fn parse_seen_live(raw: Option<&str>) -> Result<SeenLive, WebError> {
         None | Some("") => Ok(SeenLive::NotSent),
         Some("none") => Ok(SeenLive::Nothing),
         Some(number) => parse_version(Some(number)).map(SeenLive::Version),
+    }
+}
+
+/// Parses the `env` field: an environment of the path; absent or blank, the last one
+/// (production).
+pub fn parse_environment(
+    path: &EnvironmentPath,
+    raw: Option<&str>,
+) -> Result<EnvironmentName, WebError> {
+    let Some(raw) = raw.map(str::trim).filter(|s| !s.is_empty()) else {
+        return Ok(path.last().name.clone());
+    };
+    match path.find(raw) {
+        Some(environment) => Ok(environment.name.clone()),
+        None => {
+            let known: Vec<&str> = path.iter().map(|e| e.name.as_str()).collect();
+            Err(WebError::BadRequest(format!(
+                "The console has no environment '{}' (field 'env'); it has: {}.",
+                raw.chars().take(40).collect::<String>(),
+                known.join(", ")
+            )))
+        }
     }
 }
 

@@ -16,7 +16,7 @@ use crate::domain::{
 };
 
 use super::super::errors::WebError;
-use super::super::extract::{parse_seen_live, parse_version, RepoPath};
+use super::super::extract::{parse_environment, parse_seen_live, parse_version, RepoPath};
 use super::super::htmx::HxRequest;
 use super::super::identity::{refusal_text, Identified, UNIDENTIFIED};
 use super::super::status;
@@ -29,6 +29,8 @@ use super::super::views::layout::{error_page, notice};
 #[derive(Deserialize)]
 pub struct VersionQuery {
     version: Option<String>,
+    /// The environment (default: the last of the path, production).
+    env: Option<String>,
     /// `1` for a rollback (the history page's links).
     rollback: Option<String>,
 }
@@ -59,27 +61,32 @@ pub async fn confirm(
 ) -> Result<Response, WebError> {
     let Query(query) = query.map_err(WebError::rejected)?;
     let target = parse_version(query.version.as_deref())?;
+    let environment = parse_environment(state.environments(), query.env.as_deref())?;
     let kind = kind_of(query.rollback.as_deref());
-    Ok(match deploy::preview(&state, &id, target, kind).await {
-        Ok(preview) => {
-            let warning = preview.overwrites.as_ref().map(overwrite_warning);
-            let changes = changes::deploy_changes(&state, &preview.plan).await;
-            confirm_modal(&preview.plan, kind, &changes, warning).into_response()
-        }
-        Err(error) => {
-            let code = match &error {
-                PreviewError::Refused(refusal) => status::refusal(refusal),
-                PreviewError::Unreadable(error) => status::read(error),
-            };
-            let message = error_notice(&sentence(error.to_string()));
-            (code, message_modal("Deploy not possible", message)).into_response()
-        }
-    })
+    Ok(
+        match deploy::preview(&state, &id, &environment, target, kind).await {
+            Ok(preview) => {
+                let warning = preview.overwrites.as_ref().map(overwrite_warning);
+                let changes = changes::deploy_changes(&state, &preview.plan).await;
+                confirm_modal(&preview.plan, kind, &changes, warning).into_response()
+            }
+            Err(error) => {
+                let code = match &error {
+                    PreviewError::Refused(refusal) => status::refusal(refusal),
+                    PreviewError::Unreadable(error) => status::read(error),
+                };
+                let message = error_notice(&sentence(error.to_string()));
+                (code, message_modal("Deploy not possible", message)).into_response()
+            }
+        },
+    )
 }
 
 #[derive(Deserialize)]
 pub struct DeployForm {
     version: Option<String>,
+    /// The environment (default: the last of the path, production).
+    env: Option<String>,
     confirm: Option<String>,
     /// What production served when the preview was shown (`none` or a number).
     live: Option<String>,
@@ -108,6 +115,7 @@ pub async fn submit(
     };
     let Form(form) = form.map_err(WebError::rejected)?;
     let target = parse_version(form.version.as_deref())?;
+    let environment = parse_environment(state.environments(), form.env.as_deref())?;
     let seen_live = parse_seen_live(form.live.as_deref())?;
     let rollback = kind_of(form.rollback.as_deref()) == DeployKind::Rollback;
     let began = Instant::now();
@@ -116,6 +124,7 @@ pub async fn submit(
             let confirm = form.confirm.unwrap_or_default();
             let request = DeployRequest {
                 target,
+                environment,
                 confirm,
                 seen_live,
                 intent,

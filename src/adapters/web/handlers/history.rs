@@ -1,4 +1,5 @@
-use axum::extract::State;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Response};
 
 use crate::app::facts::ReadError;
@@ -6,17 +7,26 @@ use crate::app::history::history_page;
 use crate::app::AppState;
 
 use super::super::errors::WebError;
-use super::super::extract::RepoPath;
+use super::super::extract::{parse_environment, RepoPath};
 use super::super::status;
 use super::super::views::history;
 
-/// GET /repos/{uuid}/history: production's changes, newest first (404 when Pulp has no
-/// such repository).
+#[derive(serde::Deserialize)]
+pub struct HistoryQuery {
+    /// The environment (default: the last of the path, production).
+    env: Option<String>,
+}
+
+/// GET /repos/{uuid}/history[?env=<name>]: an environment's changes, newest first (404
+/// when Pulp has no such repository).
 pub async fn show(
     State(state): State<AppState>,
     RepoPath(id): RepoPath,
+    query: Result<Query<HistoryQuery>, QueryRejection>,
 ) -> Result<Response, WebError> {
-    match history_page(&state, &id).await {
+    let Query(query) = query.map_err(WebError::rejected)?;
+    let environment = parse_environment(state.environments(), query.env.as_deref())?;
+    match history_page(&state, &id, &environment).await {
         Ok(page) => Ok(history::history_page(&page).into_response()),
         Err(unknown @ ReadError::UnknownRepository(_)) => Err(unknown.into()),
         Err(error) => {

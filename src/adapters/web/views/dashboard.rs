@@ -59,14 +59,14 @@ fn production_cell(row: &DashboardRow) -> Markup {
         .unwrap_or_default();
     html! {
         td.production data-production-version=(serving) {
-            @match &row.production.serving {
+            @match &row.production().serving {
                 Ok(Some(n)) => { (n.label()) }
                 Ok(None) => { span.muted { "nothing" } }
                 Err(_) => { span.muted { "unknown" } }
             }
             @if row.latest_not_deployed() { " " span.badge.warn data-latest-not-deployed { "latest not deployed" } }
-            @if row.production.drift { " " span.badge.warn data-drift title="Production was changed outside the console" { "changed outside" } }
-            @if let Some(risk) = &row.production.retention { " " (retention_badge(risk)) }
+            @if row.production().drift { " " span.badge.warn data-drift title="Production was changed outside the console" { "changed outside" } }
+            @if let Some(risk) = &row.production().retention { " " (retention_badge(risk)) }
             " " a.history-link href={ "/repos/" (row.id) "/history" } { "history" }
         }
     }

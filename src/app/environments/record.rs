@@ -1,5 +1,5 @@
-//! What is recorded about production's changes: the console's audit lines read back and
-//! upstream's record of the production distribution's changes. Bounded: the newest
+//! What is recorded about an environment's changes: the console's audit lines of that
+//! environment read back and upstream's record of its distribution's changes. Bounded: the newest
 //! [`AUDIT_LINES`] lines and one read of the newest [`UPSTREAM_CHANGES`] changes,
 //! whatever the length of either record.
 //!
@@ -10,12 +10,12 @@
 
 use crate::domain::{
     detect_drift, drift_baseline, DeployRecord, Distribution, DistributionChange, DistributionHref,
-    DistributionRevision, Drift, RepoId, VersionNumber, WholeRecord,
+    DistributionRevision, Drift, EnvironmentName, RepoId, VersionNumber, WholeRecord,
 };
 use crate::ports::{AuditReadError, UpstreamError};
 
-use super::seen_production::Seen;
-use super::state::AppState;
+use super::seen::Seen;
+use crate::app::state::AppState;
 
 /// Audit lines read back per repository (a deploy writes two).
 pub const AUDIT_LINES: usize = 100;
@@ -35,10 +35,17 @@ pub struct ProductionRecord {
 
 impl ProductionRecord {
     /// Reads both at once: everything recorded (the history page).
-    pub async fn read(state: &AppState, id: &RepoId, production: Option<&Distribution>) -> Self {
+    pub async fn read(
+        state: &AppState,
+        id: &RepoId,
+        environment: &EnvironmentName,
+        production: Option<&Distribution>,
+    ) -> Self {
         let href = production.map(|d| d.href.clone());
-        let (audit, changes) =
-            futures::join!(audit_of(state, id), changes_of(state, href.as_ref()));
+        let (audit, changes) = futures::join!(
+            audit_of(state, id, environment),
+            changes_of(state, href.as_ref())
+        );
         Self { audit, changes }
     }
 
@@ -47,13 +54,14 @@ impl ProductionRecord {
     pub async fn read_for_drift(
         state: &AppState,
         id: &RepoId,
+        environment: &EnvironmentName,
         production: Option<&Distribution>,
     ) -> Self {
-        let audit = audit_of(state, id).await;
+        let audit = audit_of(state, id, environment).await;
         let changes = match production {
             Some(production) if has_baseline(&audit) => {
-                let seen = state.seen_production.get(id);
-                kept_or_read(state, id, seen.as_ref(), production).await
+                let seen = state.seen.get(id, environment);
+                kept_or_read(state, id, environment, seen.as_ref(), production).await
             }
             _ => Ok(Vec::new()),
         };
@@ -64,9 +72,13 @@ impl ProductionRecord {
     /// page, for the distribution production was when last read (nothing is read when a
     /// record of it is kept whole at the revision last seen). [`EarlyRecord::settle`] then
     /// checks it against production as read.
-    pub async fn read_early(state: &AppState, id: &RepoId) -> EarlyRecord {
-        let audit = audit_of(state, id).await;
-        let early = match state.seen_production.get(id) {
+    pub async fn read_early(
+        state: &AppState,
+        id: &RepoId,
+        environment: &EnvironmentName,
+    ) -> EarlyRecord {
+        let audit = audit_of(state, id, environment).await;
+        let early = match state.seen.get(id, environment) {
             _ if !has_baseline(&audit) => Early::NotNeeded,
             None => Early::NotRead,
             Some(seen) if seen.record_current() => Early::Kept(seen),
@@ -76,7 +88,11 @@ impl ProductionRecord {
                 revision: seen.revision,
             },
         };
-        EarlyRecord { audit, early }
+        EarlyRecord {
+            environment: environment.clone(),
+            audit,
+            early,
+        }
     }
 
     /// Drift of `production` (as read now), judged on what could be read: nothing is
@@ -106,6 +122,7 @@ enum Early {
 
 /// The audit lines, and what was done about upstream's record, before production was read.
 pub struct EarlyRecord {
+    environment: EnvironmentName,
     audit: Audit,
     early: Early,
 }
@@ -121,10 +138,13 @@ impl EarlyRecord {
         production: Option<&Distribution>,
         serving: Option<VersionNumber>,
     ) -> ProductionRecord {
-        state.seen_production.saw(id, production, serving);
+        let environment = &self.environment;
+        state.seen.saw(id, environment, production, serving);
         let changes = match (self.early, production) {
             (Early::NotNeeded, _) | (_, None) => Ok(Vec::new()),
-            (Early::Kept(seen), Some(now)) => kept_or_read(state, id, Some(&seen), now).await,
+            (Early::Kept(seen), Some(now)) => {
+                kept_or_read(state, id, environment, Some(&seen), now).await
+            }
             (
                 Early::Read {
                     distribution,
@@ -134,10 +154,12 @@ impl EarlyRecord {
                 Some(now),
             ) if distribution == now.href => {
                 // Read after production was seen at `revision`.
-                keep_whole(state, id, &distribution, revision, &changes);
+                keep_whole(state, id, environment, &distribution, revision, &changes);
                 changes
             }
-            (Early::NotRead | Early::Read { .. }, Some(now)) => read_after(state, id, now).await,
+            (Early::NotRead | Early::Read { .. }, Some(now)) => {
+                read_after(state, id, environment, now).await
+            }
         };
         ProductionRecord {
             audit: self.audit,
@@ -157,22 +179,29 @@ fn has_baseline(audit: &Audit) -> bool {
 async fn kept_or_read(
     state: &AppState,
     id: &RepoId,
+    environment: &EnvironmentName,
     seen: Option<&Seen>,
     production: &Distribution,
 ) -> Changes {
     match seen.and_then(|s| s.record_of(production)) {
         Some(kept) => Ok(kept),
-        None => read_after(state, id, production).await,
+        None => read_after(state, id, environment, production).await,
     }
 }
 
 /// Upstream's record of `production`, read now that production was read (so it is kept
 /// whole at the revision read, when nothing in it was under way).
-async fn read_after(state: &AppState, id: &RepoId, production: &Distribution) -> Changes {
+async fn read_after(
+    state: &AppState,
+    id: &RepoId,
+    environment: &EnvironmentName,
+    production: &Distribution,
+) -> Changes {
     let changes = changes_of(state, Some(&production.href)).await;
     keep_whole(
         state,
         id,
+        environment,
         &production.href,
         production.revision.clone(),
         &changes,
@@ -184,6 +213,7 @@ async fn read_after(state: &AppState, id: &RepoId, production: &Distribution) ->
 fn keep_whole(
     state: &AppState,
     id: &RepoId,
+    environment: &EnvironmentName,
     distribution: &DistributionHref,
     revision: Option<DistributionRevision>,
     changes: &Changes,
@@ -192,7 +222,7 @@ fn keep_whole(
         return;
     };
     if let Some(record) = WholeRecord::of(revision, changes) {
-        state.seen_production.keep(id, distribution, record);
+        state.seen.keep(id, environment, distribution, record);
     }
 }
 
@@ -211,13 +241,24 @@ async fn changes_of(state: &AppState, distribution: Option<&DistributionHref>) -
     changes
 }
 
-/// The console's newest audit lines of repository `id`.
-async fn audit_of(state: &AppState, id: &RepoId) -> Audit {
+/// The console's newest audit lines of repository `id` in `environment`.
+async fn audit_of(state: &AppState, id: &RepoId, environment: &EnvironmentName) -> Audit {
     let audit = state.audit.recent(id, AUDIT_LINES).await;
     match &audit {
         // A write-only sink (stdout) is a configuration, not a failure.
         Err(AuditReadError::NotReadable { .. }) | Ok(_) => {}
         Err(error) => tracing::warn!(%error, "the audit log could not be read back"),
     }
-    audit
+    audit.map(|records| of_environment(records, environment))
+}
+
+/// The lines of one environment.
+pub fn of_environment(
+    records: Vec<DeployRecord>,
+    environment: &EnvironmentName,
+) -> Vec<DeployRecord> {
+    records
+        .into_iter()
+        .filter(|r| &r.environment == environment)
+        .collect()
 }

@@ -1,8 +1,10 @@
-//! What pages saw of each repository's production distribution: the distribution, its
-//! revision and the version it served when last read, so that a page reads production's
+//! What pages saw of each repository's environments: per environment the distribution, its
+//! revision and the version it served when last read, so that a page reads an environment's
 //! record, and a deploy's facts the live version, at once with the rest (checked against
-//! production as read, and read again when it moved), and upstream's record of its changes
-//! while it stays whole (see [`WholeRecord`]). Hints only: never a fact a deploy relies on.
+//! the environment as read, and read again when it moved), and upstream's record of its
+//! changes while it stays whole (see [`WholeRecord`]); and each repository's name, which
+//! the environments' distribution patterns need before the repository is read. Hints only:
+//! never a fact a deploy relies on.
 
 use std::num::NonZeroUsize;
 use std::sync::Mutex;
@@ -10,16 +12,19 @@ use std::sync::Mutex;
 use lru::LruCache;
 
 use crate::domain::{
-    Distribution, DistributionChange, DistributionHref, DistributionRevision, RepoId,
-    VersionNumber, WholeRecord,
+    Distribution, DistributionChange, DistributionHref, DistributionRevision, EnvironmentName,
+    RepoId, VersionNumber, WholeRecord,
 };
 
-/// Repositories whose production is remembered, at most: the least recently read go first.
+/// Environments of repositories remembered, at most: the least recently read go first.
 const SEEN_KEPT: NonZeroUsize = NonZeroUsize::new(10_000).expect("not zero");
 
-/// Production of one repository when last read.
+/// One environment of one repository.
+type Key = (RepoId, EnvironmentName);
+
+/// One environment of one repository when last read.
 #[derive(Debug, Clone)]
-pub(super) struct Seen {
+pub(crate) struct Seen {
     pub distribution: DistributionHref,
     pub revision: Option<DistributionRevision>,
     /// The version of the repository it served.
@@ -47,30 +52,52 @@ impl Seen {
     }
 }
 
-/// The production distribution of each repository when last read.
-pub struct SeenProduction(Mutex<LruCache<RepoId, Seen>>);
+/// The distribution of each environment of each repository when last read, and the
+/// repositories' names.
+pub struct SeenEnvironments {
+    seen: Mutex<LruCache<Key, Seen>>,
+    names: Mutex<LruCache<RepoId, String>>,
+}
 
-impl Default for SeenProduction {
+impl Default for SeenEnvironments {
     fn default() -> Self {
-        Self(Mutex::new(LruCache::new(SEEN_KEPT)))
+        Self {
+            seen: Mutex::new(LruCache::new(SEEN_KEPT)),
+            names: Mutex::new(LruCache::new(SEEN_KEPT)),
+        }
     }
 }
 
-impl SeenProduction {
-    pub(super) fn get(&self, id: &RepoId) -> Option<Seen> {
-        self.lock().get(id).cloned()
+impl SeenEnvironments {
+    pub(crate) fn get(&self, id: &RepoId, environment: &EnvironmentName) -> Option<Seen> {
+        self.lock().get(&key(id, environment)).cloned()
+    }
+
+    /// The repository's name when last read.
+    pub(crate) fn name(&self, id: &RepoId) -> Option<String> {
+        let mut names = self.names.lock().unwrap_or_else(|p| p.into_inner());
+        names.get(id).cloned()
+    }
+
+    pub(crate) fn saw_name(&self, id: &RepoId, name: &str) {
+        let mut names = self.names.lock().unwrap_or_else(|p| p.into_inner());
+        if names.peek(id).map(String::as_str) != Some(name) {
+            names.put(id.clone(), name.to_owned());
+        }
     }
 
     /// Production of `id` as read now, serving version `serving` of it; the record kept
     /// stays while it is the same distribution (whether it is still whole is judged on its
     /// revision when used).
-    pub(super) fn saw(
+    pub(crate) fn saw(
         &self,
         id: &RepoId,
+        environment: &EnvironmentName,
         production: Option<&Distribution>,
         serving: Option<VersionNumber>,
     ) {
         let mut seen = self.lock();
+        let id = &key(id, environment);
         let Some(production) = production else {
             seen.pop(id);
             return;
@@ -91,8 +118,15 @@ impl SeenProduction {
     }
 
     /// Keeps `record`, upstream's record of `distribution` (production of `id`).
-    pub(super) fn keep(&self, id: &RepoId, distribution: &DistributionHref, record: WholeRecord) {
+    pub(crate) fn keep(
+        &self,
+        id: &RepoId,
+        environment: &EnvironmentName,
+        distribution: &DistributionHref,
+        record: WholeRecord,
+    ) {
         let mut seen = self.lock();
+        let id = &key(id, environment);
         let same = seen.peek(id).filter(|s| &s.distribution == distribution);
         let (revision, serving) = same.map_or((None, None), |s| (s.revision.clone(), s.serving));
         seen.put(
@@ -106,7 +140,11 @@ impl SeenProduction {
         );
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, LruCache<RepoId, Seen>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, LruCache<Key, Seen>> {
+        self.seen.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+fn key(id: &RepoId, environment: &EnvironmentName) -> Key {
+    (id.clone(), environment.clone())
 }

@@ -1,0 +1,161 @@
+//! Every environment for every row of a dashboard page, in a bounded number of upstream
+//! calls: the distributions (by name when every row's environments name theirs, else the
+//! list of all) and one read of their publications by href (a few hrefs per call, none for
+//! publications already read), whatever the number of rows or environments. Drift is judged
+//! per row and environment on the audit lines alone (no upstream call): the environment no
+//! longer serves the publication the console's last change set. So is the previous version
+//! an environment served, for the `retain_repo_versions` warning.
+
+use std::collections::HashMap;
+
+use crate::domain::{
+    detect_drift, production_state, retention_risk, DeployRecord, Distribution, Environment,
+    EnvironmentName, ProductionState, Publication, PublicationHref, Refusal, RepoId, Repository,
+    RetentionRisk, VersionHref, VersionNumber,
+};
+use crate::ports::UpstreamError;
+
+use super::lookup::{distributions_for, naming, served_publications, Naming};
+use super::record::AUDIT_LINES;
+use crate::app::state::AppState;
+
+/// One environment as one dashboard row shows it.
+#[derive(Debug, Clone)]
+pub struct RowProduction {
+    /// Which environment.
+    pub environment: EnvironmentName,
+    /// The environment has no distribution for this repository.
+    pub no_distribution: bool,
+    /// The version production serves (`None`: nothing of this repository); `Err` when it
+    /// could not be read.
+    pub serving: Result<Option<VersionNumber>, String>,
+    /// Production was changed outside the console.
+    pub drift: bool,
+    /// Pulp's `retain_repo_versions` will delete the live or the previous version soon.
+    pub retention: Option<RetentionRisk>,
+}
+
+impl RowProduction {
+    /// The environment could not be read.
+    pub fn unknown(environment: &EnvironmentName) -> Self {
+        Self {
+            environment: environment.clone(),
+            no_distribution: false,
+            serving: Err(format!("{environment} could not be read")),
+            drift: false,
+            retention: None,
+        }
+    }
+}
+
+/// Every environment of each repository of the page, in path order.
+pub async fn environments_of_rows(
+    state: &AppState,
+    repos: &[Repository],
+) -> Result<HashMap<RepoId, Vec<RowProduction>>, UpstreamError> {
+    let ids: Vec<RepoId> = repos.iter().map(|r| r.id.clone()).collect();
+    // The audit log is read once for the whole page, while the distributions are read.
+    let (distributions, audit) = futures::join!(
+        page_distributions(state, repos),
+        state.audit.recent_of(&ids, AUDIT_LINES)
+    );
+    let distributions = distributions?;
+    let audit = audit.unwrap_or_default();
+    let publications = served_publications(state.reads.as_ref(), &distributions).await;
+    Ok(repos
+        .iter()
+        .map(|repo| {
+            let records = audit.get(&repo.id).map(Vec::as_slice).unwrap_or_default();
+            let environments = state
+                .environments
+                .iter()
+                .map(|environment| {
+                    let records: Vec<DeployRecord> = records
+                        .iter()
+                        .filter(|r| r.environment == environment.name)
+                        .cloned()
+                        .collect();
+                    row_environment(
+                        state,
+                        environment,
+                        repo,
+                        &distributions,
+                        &publications,
+                        &records,
+                    )
+                })
+                .collect();
+            (repo.id.clone(), environments)
+        })
+        .collect())
+}
+
+/// The distributions the rows need: by name when every row's production is configured (the
+/// cost does not grow with Pulp), else all of them (the spec's rule looks at every one).
+async fn page_distributions(
+    state: &AppState,
+    repos: &[Repository],
+) -> Result<Vec<Distribution>, UpstreamError> {
+    let mut names = Vec::new();
+    for repo in repos {
+        for environment in state.environments.iter() {
+            match naming(&state.environments, environment, repo) {
+                Naming::Named(name) => names.push(name),
+                Naming::Detect => return distributions_for(state.reads.as_ref(), None).await,
+                Naming::Unnamed => {}
+            }
+        }
+    }
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    distributions_for(state.reads.as_ref(), Some(names)).await
+}
+
+/// One environment of one row: what it serves; drift and the retention risk from the
+/// audit lines of that environment.
+fn row_environment(
+    state: &AppState,
+    environment: &Environment,
+    repo: &Repository,
+    distributions: &[Distribution],
+    publications: &HashMap<PublicationHref, Publication>,
+    records: &[DeployRecord],
+) -> RowProduction {
+    let production = match naming(&state.environments, environment, repo) {
+        Naming::Named(name) => production_state(&repo.id, Some(&name), distributions, publications),
+        Naming::Detect => production_state(&repo.id, None, distributions, publications),
+        Naming::Unnamed => ProductionState {
+            target: Err(Refusal::NoEnvironmentDistribution(environment.name.clone())),
+            deployed: None,
+        },
+    };
+    let serving = production.deployed.as_ref().map(|d| d.number);
+    let Ok(target) = production.target else {
+        let no_distribution = matches!(
+            production.target,
+            Err(Refusal::NoEnvironmentDistribution(_) | Refusal::ConfiguredDistributionMissing(_))
+        );
+        return RowProduction {
+            environment: environment.name.clone(),
+            no_distribution,
+            serving: Ok(serving),
+            drift: false,
+            retention: None,
+        };
+    };
+    let serves = target.distribution().publication.as_ref();
+    let previous = records
+        .iter()
+        .find(|r| Some(r.target_version) == serving.map(VersionNumber::get))
+        .and_then(|r| r.previous_version)
+        .map(VersionNumber::new);
+    let latest = repo.latest_version.as_ref().and_then(VersionHref::number);
+    RowProduction {
+        environment: environment.name.clone(),
+        no_distribution: false,
+        serving: Ok(serving),
+        drift: !records.is_empty() && detect_drift(records, &[], serves).is_some(),
+        retention: retention_risk(repo.retain_versions, latest, serving, previous),
+    }
+}
