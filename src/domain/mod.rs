@@ -8,6 +8,7 @@ pub mod audit;
 pub mod change;
 pub mod deployment;
 pub mod diff_plan;
+pub mod environment;
 pub mod evr;
 #[cfg(test)]
 mod evr_properties;
@@ -41,6 +42,10 @@ pub use deployment::{
     ProductionTarget, SeenLive,
 };
 pub use diff_plan::{plan_diff_reads, ContentRead, DiffEnd, DiffReads};
+pub use environment::{
+    ahead_by, promotion_check, DistributionNaming, Environment, EnvironmentName, EnvironmentPath,
+    InvalidEnvironmentName, InvalidPath, InvalidPattern, NamePattern, PromotionCheck,
+};
 pub use evr::{rpmvercmp, Evr};
 pub use history::{
     build_history, detect_drift, drift_baseline, Drift, EntryOutcome, HistoryEntry, Origin,
