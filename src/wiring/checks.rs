@@ -52,6 +52,7 @@ pub(super) fn validate(
     let grace = Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10);
     let edge = super::server_edge::edge_settings(&raw.server, grace)?;
     let identity = super::identity::validate(raw.identity)?;
+    let environments = super::environments::validate(raw.environments, raw.production.clone())?;
     Ok(Config {
         listen,
         audit,
@@ -60,6 +61,7 @@ pub(super) fn validate(
         log_format: raw.log.format,
         page_size: raw.dashboard.page_size,
         production: raw.production,
+        environments,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
         edge,
         pulp: raw.pulp,

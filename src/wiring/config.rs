@@ -57,7 +57,7 @@ fn pulp_cli_file(higher: &[Layer], overrides: &Overrides) -> Option<PathBuf> {
 
 fn read_password_file(path: &Path) -> Result<String, ConfigError> {
     super::password_file::first_line(path).map_err(|e| ConfigError::Invalid {
-        key: "pulp.password_file",
+        key: "pulp.password_file".into(),
         reason: format!("cannot read {}: {e}", path.display()),
     })
 }

@@ -473,3 +473,175 @@ fn the_postgres_sink_and_json_logs_come_from_the_environment_and_are_checked() {
         "{format}"
     );
 }
+
+// ---- Environments (issue 23) ----
+
+const ISSUE_EXAMPLE: &str = r#"
+[environments]
+order = ["testing", "staging", "production"]
+[environments.testing]
+distribution = "{repo}-testing"
+[environments.staging]
+distribution = "{repo}-staging"
+[environments.staging.repos]
+"rhel9-baseos" = "baseos-stage"
+[environments.production]
+distribution = "{repo}-prod"
+requires_previous = true
+"#;
+
+/// Each environment as `name: distribution of each repository` ('-': none), `!` after the
+/// name of those requiring the previous.
+fn named(config: &Config, repos: &[&str]) -> Vec<String> {
+    let shown = |environment: &crate::domain::Environment| {
+        let required = if environment.requires_previous {
+            "!"
+        } else {
+            ""
+        };
+        let names: Vec<String> = repos
+            .iter()
+            .map(|repo| environment.distribution_for(repo).unwrap_or("-".into()))
+            .collect();
+        format!("{}{required}: {}", environment.name, names.join(","))
+    };
+    config.environments.iter().map(shown).collect()
+}
+
+#[test]
+fn the_issue_example_gives_three_environments_and_an_explicit_name_wins() {
+    let config = layered(None, Some(ISSUE_EXAMPLE), flags()).unwrap();
+    assert_eq!(
+        named(&config, &["rhel9-baseos", "epel9"]),
+        [
+            "testing: rhel9-baseos-testing,epel9-testing",
+            "staging: baseos-stage,epel9-staging",
+            "production!: rhel9-baseos-prod,epel9-prod",
+        ]
+    );
+    assert_eq!(config.environments.last().name.as_str(), "production");
+    assert!(config.production.is_empty());
+}
+
+#[test]
+fn without_environments_production_alone_is_named_by_the_production_table() {
+    let defaults = load(&Overrides::default()).unwrap();
+    assert!(defaults.environments.is_single());
+    assert_eq!(named(&defaults, &["base-os"]), ["production: -"]);
+    let today = "[production]\n\"base-os\" = \"base-os-live\"";
+    let config = layered(None, Some(today), flags()).unwrap();
+    assert!(config.environments.is_single());
+    assert_eq!(
+        named(&config, &["base-os", "other"]),
+        ["production: base-os-live,-"],
+        "a repository not named is left to detection"
+    );
+    assert_eq!(
+        config.production["base-os"], "base-os-live",
+        "kept as it was"
+    );
+}
+
+#[test]
+fn the_order_comes_from_the_environment_or_the_command_line() {
+    let tables = "[environments.staging]\ndistribution = \"{repo}-stage\"\n\
+                  [environments.production]\ndistribution = \"{repo}\"";
+    let order = |overrides: Overrides| {
+        let config = layered(None, Some(tables), overrides).unwrap();
+        let names: Vec<String> = config
+            .environments
+            .iter()
+            .map(|e| e.name.to_string())
+            .collect();
+        names.join(",")
+    };
+    let env = flags().env("REPO_CONSOLE_ENVIRONMENTS_ORDER", "staging, production");
+    assert_eq!(order(env), "staging,production");
+    let set = flags().flag("environments.order", "production,staging");
+    assert_eq!(order(set), "production,staging");
+}
+
+/// The refusal of `file` as `key: reason`.
+fn refused_key(file: &str) -> String {
+    match layered(None, Some(file), flags()) {
+        Err(ConfigError::Invalid { key, reason }) => format!("{key}: {reason}"),
+        other => panic!("{file}: refused, not {other:?}"),
+    }
+}
+
+#[test]
+fn each_environment_refusal_names_its_key() {
+    let with = |extra: &str| format!("{ISSUE_EXAMPLE}{extra}");
+    let cases = [
+        (
+            "[environments.staging]\ndistribution = \"{repo}-s\"".to_owned(),
+            "environments.order: empty, but [environments.staging] is configured",
+        ),
+        (
+            ISSUE_EXAMPLE.replace(r#""staging", "production"]"#, r#""staging", "testing"]"#),
+            "environments.order: 'testing' is listed twice",
+        ),
+        (
+            ISSUE_EXAMPLE.replace(r#""testing","#, r#""Testing","#),
+            "environments.order: 'Testing' is not an environment name",
+        ),
+        (
+            ISSUE_EXAMPLE.replace("{repo}-staging", "staging"),
+            "environments.staging.distribution: 'staging' does not contain {repo}",
+        ),
+        (
+            ISSUE_EXAMPLE.replace("distribution = \"{repo}-testing\"", "requires_previous = true\ndistribution = \"{repo}-t\""),
+            "environments.testing.requires_previous: testing is the first environment",
+        ),
+        (
+            with("[environments.qa]\ndistribution = \"{repo}-qa\""),
+            "environments.qa: not in environments.order",
+        ),
+        (
+            ISSUE_EXAMPLE.replace("distribution = \"{repo}-testing\"", ""),
+            "environments.testing: testing names no distribution",
+        ),
+        (
+            with("[production]\n\"base-os\" = \"base-os-live\""),
+            "production: [environments] is configured: put those names under [environments.production.repos]",
+        ),
+    ];
+    for (file, expected) in cases {
+        let shown = refused_key(&file);
+        assert!(shown.starts_with(expected), "{file}\n{shown}");
+    }
+}
+
+#[test]
+fn an_unknown_key_or_a_wrong_type_in_environments_names_the_whole_key() {
+    let cases = [
+        (
+            ISSUE_EXAMPLE.replace(
+                "distribution = \"{repo}-staging\"",
+                "distrbution = \"{repo}-staging\"",
+            ),
+            "unknown key environments.staging.distrbution",
+        ),
+        (
+            "[environments]\nordr = [\"production\"]".to_owned(),
+            "unknown key environments.ordr",
+        ),
+        (
+            ISSUE_EXAMPLE.replace("requires_previous = true", "requires_previous = \"yes\""),
+            "environments.production.requires_previous: invalid type",
+        ),
+        (
+            "[environments]\norder = \"production\"".to_owned(),
+            "environments.order: invalid type",
+        ),
+    ];
+    for (file, expected) in cases {
+        let err = layered(None, Some(&file), flags()).unwrap_err();
+        let shown = err.to_string();
+        assert!(matches!(err, ConfigError::Parse { .. }), "{shown}");
+        assert!(
+            shown.contains(expected) && shown.contains("console.toml"),
+            "{file}\n{shown}"
+        );
+    }
+}

@@ -1,5 +1,6 @@
 //! Why the configuration cannot be used: every message names the file, the layer or the key.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 /// Why the configuration is not usable.
@@ -10,10 +11,17 @@ pub enum ConfigError {
     #[error("the configuration {source_name} is not valid TOML or has an unknown key: {reason}")]
     Parse { source_name: String, reason: String },
     #[error("configuration key {key}: {reason}")]
-    Invalid { key: &'static str, reason: String },
+    Invalid {
+        /// The dotted key, e.g. `server.listen` or `environments.staging.distribution`.
+        key: Cow<'static, str>,
+        reason: String,
+    },
 }
 
 /// A refused value of `key`, and why.
-pub(super) fn invalid(key: &'static str, reason: String) -> ConfigError {
-    ConfigError::Invalid { key, reason }
+pub(super) fn invalid(key: impl Into<Cow<'static, str>>, reason: String) -> ConfigError {
+    ConfigError::Invalid {
+        key: key.into(),
+        reason,
+    }
 }

@@ -83,7 +83,7 @@ impl Layer {
         };
         if SECRET_KEYS.iter().all(|key| non_empty(key)) {
             return Err(ConfigError::Invalid {
-                key: "pulp.password",
+                key: "pulp.password".into(),
                 reason: format!(
                     "{} sets both pulp.password and pulp.password_file; keep one",
                     self.source

@@ -5,6 +5,7 @@
 mod audit_sinks;
 mod checks;
 pub mod config;
+mod environments;
 mod error;
 mod identity;
 mod layers;

@@ -33,7 +33,7 @@ pub(super) fn edge_settings(
         .map(|entry| Site::parse_entry(entry.trim()))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|reason| ConfigError::Invalid {
-            key: "server.allowed_hosts",
+            key: "server.allowed_hosts".into(),
             reason,
         })?;
     Ok(EdgeSettings {
@@ -50,7 +50,7 @@ fn seconds(key: &'static str, value: u64) -> Result<Duration, ConfigError> {
         return Ok(Duration::from_secs(value));
     }
     Err(ConfigError::Invalid {
-        key,
+        key: key.into(),
         reason: format!("{value} is not between 1 and {MAX_TIMEOUT_SECS} seconds"),
     })
 }

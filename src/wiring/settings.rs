@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::adapters::web::EdgeSettings;
+use crate::domain::EnvironmentPath;
 
 use super::identity::IdentitySettings;
 use super::raw::{LogFormat, RawPulp};
@@ -49,6 +50,9 @@ pub struct Config {
     pub page_size: u64,
     /// The `[production]` table as configured (the demo adds its own at startup).
     pub production: HashMap<String, String>,
+    /// The environments versions go through, in order (`[environments]`); without them,
+    /// `production` alone, named by `[production]`. The demo's own mapping is not in it.
+    pub environments: EnvironmentPath,
     pub demo_task_delay: Duration,
     /// The HTTP edge: timeouts, allowed hosts, and how long a shutdown waits for requests
     /// in flight (the task timeout, twice: a deploy waits for two tasks, plus a margin).

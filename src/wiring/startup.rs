@@ -11,6 +11,7 @@ use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;
 use crate::app::{diff_ahead, AppState, DiffAhead};
+use crate::domain::EnvironmentPath;
 use crate::ports::{ContentCatalog, RepositoryManager};
 
 use super::audit_sinks;
@@ -56,7 +57,7 @@ pub async fn build_state(config: &Config) -> Result<(AppState, Upstream), String
         config.identity.adapter(),
     )
     .page_reads(reads)
-    .production(production(config))
+    .environments(environments(config))
     .page_size(config.page_size);
     let state = if config.diffs.compute_ahead {
         state.diff_ahead(DiffAhead::default())
@@ -98,6 +99,19 @@ fn upstream(config: &Config) -> Result<Ports, SetupError> {
     };
     let client = Arc::new(PulpClient::new(settings)?);
     Ok((client.clone(), client, upstream))
+}
+
+/// The configured environments. Without `[environments]`: production alone, named by
+/// `[production]`, or on the demo upstream the demo's own path (testing, staging,
+/// production), so that `cargo run` shows environments.
+pub(crate) fn environments(config: &Config) -> EnvironmentPath {
+    if !config.environments.is_single() || !config.production.is_empty() {
+        return config.environments.clone();
+    }
+    if config.uses_demo() {
+        return demo::environments();
+    }
+    EnvironmentPath::production_only(production(config))
 }
 
 /// The configured `[production]`; on the demo upstream, the demo's own mapping under it

@@ -9,7 +9,10 @@ use chrono::{DateTime, Duration as Days, Utc};
 use super::content::ContentChange;
 use super::demo_errata::{errata_of, extra_packages, upload_errata};
 use super::in_memory::{InMemoryPulp, MemoryOptions, SyncScript};
-use crate::domain::{ChecksumType, RepoVerification, VersionNumber};
+use crate::domain::{
+    ChecksumType, DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
+    RepoVerification, VersionNumber,
+};
 
 /// The package names the demo draws from.
 const NAMES: &[&str] = &[
@@ -90,6 +93,26 @@ pub fn production() -> HashMap<String, String> {
     )])
 }
 
+/// The demo's environments, as an operator would configure them: testing, staging and
+/// production, each naming its distributions `<repository>-<environment>` (`-prod` for
+/// production). Used only with the demo upstream when `[environments]` is not configured.
+pub fn environments() -> EnvironmentPath {
+    let environment = |name: &str, pattern: &str| Environment {
+        name: EnvironmentName::parse(name).expect("a valid name"),
+        naming: DistributionNaming::new(
+            Some(NamePattern::parse(pattern).expect("a valid pattern")),
+            HashMap::new(),
+        ),
+        requires_previous: false,
+    };
+    EnvironmentPath::new(vec![
+        environment("testing", "{repo}-testing"),
+        environment("staging", "{repo}-staging"),
+        environment("production", "{repo}-prod"),
+    ])
+    .expect("a valid path")
+}
+
 /// Builds the demo: four repositories and their distributions.
 /// `options` controls how long tasks take (the demo uses a visible delay).
 pub fn demo_pulp(options: MemoryOptions, now: DateTime<Utc>) -> InMemoryPulp {
@@ -150,6 +173,11 @@ fn seed_baseos(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     let live_publication = pulp.publish(&id, VersionNumber::new(38));
     pulp.publish(&id, VersionNumber::new(22));
     pulp.add_distribution("rhel9-baseos-prod", Some(&live_publication));
+    // Promotion under way: testing has the newest, staging one before it.
+    let staging = pulp.publish(&id, VersionNumber::new(44));
+    let testing = pulp.publish(&id, VersionNumber::new(46));
+    pulp.add_distribution("rhel9-baseos-staging", Some(&staging));
+    pulp.add_distribution("rhel9-baseos-testing", Some(&testing));
     pulp.add_repo_distribution("rhel9-baseos-latest", &id);
     let add: Vec<String> = (0..24)
         .map(|i| format!("security-fix-{i}.0-1.el9.x86_64"))

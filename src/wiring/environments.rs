@@ -1,0 +1,99 @@
+//! The `[environments]` table, checked into the [`EnvironmentPath`]; without environments
+//! (an empty `order` and no environment table, the default), `production` alone, named by
+//! `[production]` as before.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::domain::{
+    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, InvalidPath, NamePattern,
+};
+
+use super::error::{invalid, ConfigError};
+use super::raw::{RawEnvironment, RawEnvironments};
+
+const ORDER: &str = "environments.order";
+
+/// The path the configuration describes; every refusal names its key.
+pub(super) fn validate(
+    mut raw: RawEnvironments,
+    production: HashMap<String, String>,
+) -> Result<EnvironmentPath, ConfigError> {
+    if raw.order.is_empty() {
+        if let Some(table) = raw.tables.keys().next() {
+            let reason = format!(
+                "empty, but [environments.{table}] is configured: list the environments in the \
+                 order versions go through them, e.g. [\"testing\", \"production\"]"
+            );
+            return Err(invalid(ORDER, reason));
+        }
+        return Ok(EnvironmentPath::production_only(production));
+    }
+    let names = names(&raw.order)?;
+    if !production.is_empty() {
+        let last = names.last().map_or("production", EnvironmentName::as_str);
+        let reason = format!(
+            "[environments] is configured: put those names under [environments.{last}.repos]"
+        );
+        return Err(invalid("production", reason));
+    }
+    if let Some(stray) = raw.tables.keys().find(|t| !raw.order.contains(t)) {
+        let reason = format!(
+            "not in environments.order ({}): add it there, or remove the table",
+            raw.order.join(", ")
+        );
+        return Err(invalid(format!("environments.{stray}"), reason));
+    }
+    let environments = names
+        .into_iter()
+        .map(|name| {
+            let table = raw.tables.remove(name.as_str()).unwrap_or_default();
+            environment(name, table)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    EnvironmentPath::new(environments).map_err(refusal)
+}
+
+/// The names of `order`, each a valid name, each once.
+fn names(order: &[String]) -> Result<Vec<EnvironmentName>, ConfigError> {
+    let mut seen = BTreeSet::new();
+    let mut names = Vec::with_capacity(order.len());
+    for text in order {
+        let name = EnvironmentName::parse(text)
+            .map_err(|e| invalid(ORDER, format!("'{text}' is not an environment name: {e}")))?;
+        if !seen.insert(text) {
+            return Err(invalid(ORDER, format!("'{text}' is listed twice")));
+        }
+        names.push(name);
+    }
+    Ok(names)
+}
+
+fn environment(name: EnvironmentName, raw: RawEnvironment) -> Result<Environment, ConfigError> {
+    let pattern = raw
+        .distribution
+        .map(|text| NamePattern::parse(&text))
+        .transpose()
+        .map_err(|e| invalid(format!("environments.{name}.distribution"), e.to_string()))?;
+    Ok(Environment {
+        naming: DistributionNaming::new(pattern, raw.repos),
+        requires_previous: raw.requires_previous,
+        name,
+    })
+}
+
+/// The path's own refusal, under the key that caused it.
+fn refusal(error: InvalidPath) -> ConfigError {
+    let reason = error.to_string();
+    match error {
+        InvalidPath::Empty | InvalidPath::Duplicate(_) => invalid(ORDER, reason),
+        InvalidPath::FirstRequiresPrevious(name) => {
+            invalid(format!("environments.{name}.requires_previous"), reason)
+        }
+        InvalidPath::Unnamed(name) => invalid(
+            format!("environments.{name}"),
+            format!(
+                "{reason} (distribution = \"{{repo}}-{name}\", and/or [environments.{name}.repos])"
+            ),
+        ),
+    }
+}
