@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::domain::{Badge, RepoId, Repository, SyncState, VersionNumber};
+use crate::domain::{Badge, EnvironmentName, RepoId, Repository, SyncState, VersionNumber};
 use crate::ports::{PageRequest, UpstreamError};
 
 use super::diff_ahead::newest_against_production;
@@ -49,6 +49,8 @@ impl DashboardRow {
 /// One page of the dashboard.
 #[derive(Debug, Clone)]
 pub struct Dashboard {
+    /// The environments, in path order (a column each; production is the last).
+    pub environments: Vec<EnvironmentName>,
     pub rows: Vec<DashboardRow>,
     pub total: u64,
     /// The page shown, from 0 (may be past the last one).
@@ -73,6 +75,7 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
     let limit = state.page_size.max(1);
     let offset = page.saturating_mul(limit);
     let mut board = Dashboard {
+        environments: state.environments.iter().map(|e| e.name.clone()).collect(),
         rows: Vec::new(),
         total: 0,
         page,

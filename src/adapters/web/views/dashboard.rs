@@ -2,8 +2,8 @@
 
 use maud::{html, Markup};
 
-use crate::app::dashboard::{Dashboard, DashboardRow};
-use crate::domain::{RetentionRisk, SYNCS_AHEAD};
+use crate::app::dashboard::{Dashboard, DashboardRow, RowProduction};
+use crate::domain::{ahead_by, EnvironmentName, RetentionRisk, SYNCS_AHEAD};
 
 use super::layout::{notice, page};
 use super::sync_cell::{latest_version, sync_cell};
@@ -25,18 +25,25 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
             @if let Some(error) = &board.production_error { (notice("warn", None, html! { "Could not read production: " (error) })) }
             div.table-wrap {
                 table.repos {
-                    thead { tr { th scope="col" { "Repository" } th scope="col" { "Verification" } th.num scope="col" { "Latest" } th scope="col" { "Production" } th scope="col" { "Synchronization" } } }
+                    thead { tr {
+                        th scope="col" { "Repository" } th scope="col" { "Verification" } th.num scope="col" { "Latest" }
+                        @for env in earlier(board) { th.env-col scope="col" { (env) } }
+                        th scope="col" { "Production" } th scope="col" { "Synchronization" }
+                    } }
                     tbody {
                         @for row in &board.rows {
                             tr data-repo=(row.id) {
                                 th scope="row" { a href={ "/repos/" (row.id) "/versions" } { bdi { (row.name) } } }
                                 td { span.badge data-badge=(row.badge.as_str()) { (row.badge.text()) } }
                                 td.num { (latest_version(&row.id, row.sync.latest, false)) }
+                                @for (i, env) in row.environments.iter().enumerate().take(row.environments.len().saturating_sub(1)) {
+                                    (environment_cell(row, env, row.environments.get(i + 1)))
+                                }
                                 (production_cell(row))
                                 td.sync { (sync_cell(&row.id, &row.sync)) }
                             }
                         }
-                        @if board.rows.is_empty() && board.error.is_none() { tr { td colspan="5" .muted { "No repositories." } } }
+                        @if board.rows.is_empty() && board.error.is_none() { tr { td colspan=(5 + earlier(board).len()) .muted { "No repositories." } } }
                     }
                 }
             }
@@ -51,6 +58,40 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
     )
 }
 
+/// The environments before production (a column each when there are several).
+fn earlier(board: &Dashboard) -> &[EnvironmentName] {
+    &board.environments[..board.environments.len().saturating_sub(1)]
+}
+
+/// What an environment before production serves, drift, how far it is ahead of the next
+/// one, and the link to its history.
+fn environment_cell(
+    row: &DashboardRow,
+    env: &RowProduction,
+    next: Option<&RowProduction>,
+) -> Markup {
+    let serving = env.serving.clone().ok().flatten();
+    let next_serving = next.and_then(|n| n.serving.clone().ok().flatten());
+    let ahead = ahead_by(serving, next_serving);
+    html! {
+        td.env-cell data-env=(env.environment) data-env-version=(serving.map(|n| n.get().to_string()).unwrap_or_default()) {
+            @match &env.serving {
+                Ok(Some(n)) => { (n.label()) }
+                Ok(None) if env.no_distribution => { span.muted data-no-distribution { "no distribution" } }
+                Ok(None) => { span.muted { "nothing" } }
+                Err(_) => { span.muted { "unknown" } }
+            }
+            @if let (Some(lead), Some(next)) = (ahead, next) {
+                " " span.badge data-ahead=(lead) title={ (env.environment) " is " (lead) " version" @if lead != 1 { "s" } " ahead of " (next.environment) } {
+                    (lead) " ahead of " (next.environment)
+                }
+            }
+            @if env.drift { " " span.badge.warn data-drift title={ (env.environment) " was changed outside the console" } { "changed outside" } }
+            " " a.history-link href={ "/repos/" (row.id) "/history?env=" (env.environment) } { "history" }
+        }
+    }
+}
+
 /// What production serves, "latest not deployed", drift, and the link to the history.
 fn production_cell(row: &DashboardRow) -> Markup {
     let serving = row
@@ -58,7 +99,7 @@ fn production_cell(row: &DashboardRow) -> Markup {
         .map(|n| n.get().to_string())
         .unwrap_or_default();
     html! {
-        td.production data-production-version=(serving) {
+        td.production data-production-version=(serving) data-env=(row.production().environment) data-env-version=(serving) {
             @match &row.production().serving {
                 Ok(Some(n)) => { (n.label()) }
                 Ok(None) => { span.muted { "nothing" } }
@@ -96,6 +137,7 @@ mod tests {
 
     fn board(page: u64, limit: u64, total: u64) -> Dashboard {
         Dashboard {
+            environments: vec![crate::domain::EnvironmentName::production()],
             rows: Vec::new(),
             total,
             page,

@@ -8,7 +8,8 @@ use crate::app::deploy::DeployStep;
 use crate::app::deploy::StepError;
 use crate::app::versions::VersionsPage;
 use crate::domain::{
-    signed, DeployKind, DeployPlan, ProductionChanged, TaskHref, VersionDiff, REASON_MAX_CHARS,
+    signed, DeployKind, DeployPlan, ProductionChanged, PromotionCheck, TaskHref, VersionDiff,
+    REASON_MAX_CHARS,
 };
 use crate::ports::{AuditError, UpstreamError};
 
@@ -43,7 +44,19 @@ pub fn confirm_modal(
         div.modal-backdrop {
             div.modal id="deploy-modal" role="dialog" aria-modal="true" aria-labelledby="deploy-title"
                 data-confirm=(name) {
-                h2 id="deploy-title" { @if rollback { "Roll production back to " (plan.target_number().label()) } @else { "Deploy to production" } }
+                h2 id="deploy-title" data-env=(plan.environment) {
+                    @if rollback { "Roll " (plan.environment) " back to " (plan.target_number().label()) }
+                    @else { "Deploy " (target.label()) " to " (plan.environment) }
+                }
+                @if let PromotionCheck::OutOfOrder { skips, .. } = &plan.order {
+                    (notice("warn", Some("out-of-order"), html! {
+                        span data-warning="out-of-order" data-skips=(skips) {
+                            strong { "Out of order: " }
+                            (target.label()) " never went through " (skips) " (the environment before "
+                            (plan.environment) "). Deploy it to " (skips) " first, unless skipping it is intended."
+                        }
+                    }))
+                }
                 dl.preview {
                     div { dt { "Change" } dd { span.from { (current) } " \u{2192} " span.to { (target.label()) } } }
                     div { dt { "Net packages" } dd { span class=(net_class) data-net=(plan.net_change) { (signed(plan.net_change)) } } }
@@ -54,6 +67,7 @@ pub fn confirm_modal(
                 @if let Some(error) = error { (error) }
                 form.confirm-form hx-post={ "/repos/" (plan.repo.id) "/deploy" } hx-target="#modal-host" hx-swap="innerHTML" {
                     input type="hidden" name="version" value=(target.get());
+                    input type="hidden" name="env" value=(plan.environment);
                     input type="hidden" name="live" value=(plan.current.map_or_else(|| "none".to_owned(), |n| n.get().to_string()));
                     @if rollback { (reason_field()) }
                     label for="confirm-input" {

@@ -1,4 +1,5 @@
-//! The history page: production's changes, newest first, each with its rollback.
+//! The history page: an environment's changes (production's by default), newest first,
+//! each with its rollback.
 
 use maud::{html, Markup};
 
@@ -20,8 +21,8 @@ pub fn history_page(data: &HistoryPage) -> Markup {
                 (back_link())
                 h1 { "History of " bdi { (data.repo_name) } }
             }
-            p.muted {
-                "Production: " (data.distribution.as_deref().unwrap_or("none known"))
+            p.muted data-env=(data.environment) {
+                span.env-name { (data.environment) } ": " (data.distribution.as_deref().unwrap_or("none known"))
                 " \u{2014} serves " (data.serving.map_or_else(|| "nothing".to_owned(), |n| n.label()))
                 " \u{2014} " a href={ "/repos/" (data.uuid) "/versions" } { "versions" }
             }
@@ -34,7 +35,7 @@ pub fn history_page(data: &HistoryPage) -> Markup {
             }
             div id="banner-area" {}
             @if data.entries.is_empty() {
-                p.muted id="history-empty" { "No change of production is recorded." }
+                p.muted id="history-empty" { "No change of " (data.environment) " is recorded." }
             }
             ol.history {
                 @for entry in &data.entries { (history_entry(data, entry)) }
@@ -50,7 +51,7 @@ fn history_entry(data: &HistoryPage, entry: &HistoryEntry) -> Markup {
         Origin::Outside => None,
     };
     html! {
-        li.history-entry data-history-entry data-deploy-id=[deploy_id] data-outside=[deploy_id.is_none().then_some("true")] {
+        li.history-entry data-history-entry data-env=(data.environment) data-deploy-id=[deploy_id] data-outside=[deploy_id.is_none().then_some("true")] {
             div.history-head {
                 (time(&entry.at))
                 " " strong { (label(entry)) } " by " bdi.who { (entry.who) }
@@ -75,7 +76,7 @@ fn rollback_button(data: &HistoryPage, entry: &HistoryEntry) -> Markup {
     html! {
         @if data.existing.contains(&n) {
             button.ghost type="button" data-rollback-version=(n)
-                hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (n) "&rollback=1" }
+                hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (n) "&rollback=1&env=" (data.environment) }
                 hx-target="#modal-host" hx-swap="innerHTML" { "Roll back to v" (n) }
         } @else {
             button.ghost type="button" data-rollback-version=(n) disabled

@@ -8,6 +8,7 @@ mod compare_filter;
 pub mod compare_links;
 pub mod dashboard;
 pub mod deploy;
+pub mod environments;
 pub mod history;
 pub mod layout;
 pub mod moment;

@@ -8,6 +8,7 @@ use crate::domain::{signed, RepoVerification, VersionNumber, VersionView};
 use super::banners::drift_banner;
 use super::client_checks::client_warnings;
 use super::compare_links::compare_href;
+use super::environments::environment_strip;
 use super::layout::{back_link, notice, page};
 
 /// The full versions page.
@@ -79,6 +80,7 @@ pub fn version_list(data: &VersionsPage, oob: bool) -> Markup {
             }
             @if data.error.is_none() {
                 (production_line(data))
+                @if data.environments.len() > 1 { (environment_strip(data)) }
                 @if has_screens(data) { (pager(data)) }
                 @if data.screen.is_past(data.total) {
                     (notice("warn", Some("past-end"), html! {
@@ -162,7 +164,9 @@ fn version_table(data: &VersionsPage) -> Markup {
             table.versions {
                 thead { tr {
                     th scope="col" { "Version" } th scope="col" { "Created (UTC)" } th.num scope="col" { "Packages" }
-                    th.num scope="col" { "Change" } th scope="col" { "Verification" } th scope="col" { "Production" } th scope="col" { span.sr-only { "Action" } }
+                    th.num scope="col" { "Change" } th scope="col" { "Verification" }
+                    th scope="col" { @if multi(data) { "Serving" } @else { "Production" } }
+                    th scope="col" { span.sr-only { "Action" } }
                 } }
                 tbody {
                     @for v in &data.versions {
@@ -183,15 +187,32 @@ fn version_row(data: &VersionsPage, v: &VersionView) -> Markup {
         c if c < 0 => "change minus",
         _ => "change zero",
     };
+    let serving_envs: Vec<&str> = data
+        .environments
+        .iter()
+        .filter(|e| e.serving.is_some() && e.serving == v.number)
+        .map(|e| e.name.as_str())
+        .collect();
     html! {
-        tr id=[v.number.map(version_anchor)] data-version=(number) data-deployed=(v.deployed) class=[v.deployed.then_some("is-deployed")] {
+        tr id=[v.number.map(version_anchor)] data-version=(number) data-deployed=(v.deployed)
+            data-serving-envs=(serving_envs.join(" ")) class=[v.deployed.then_some("is-deployed")] {
             th scope="row" { (v.label()) }
             td { time datetime=(v.created.to_rfc3339()) { (v.created.format("%Y-%m-%d %H:%M")) } }
             td.num { (v.package_count) }
             td.num { (change_cell(data, v, change_class)) }
             td { span.badge data-badge=(v.badge.as_str()) { (v.badge.text()) } }
-            td { @if v.deployed { span.live-badge data-live="true" { "\u{25CF} Live" } } }
-            td.action { (deploy_button(data, v, &number)) }
+            td {
+                @if v.deployed { span.live-badge data-live="true" { "\u{25CF} Live" } }
+                @if multi(data) {
+                    @for env in serving_envs.iter().filter(|e| Some(**e) != production_name(data)) {
+                        " " span.env-badge data-env-badge=(env) { (env) }
+                    }
+                }
+            }
+            td.action {
+                @if multi(data) { (earlier_deploy_buttons(data, v, &number, &serving_envs)) }
+                (deploy_button(data, v, &number))
+            }
         }
     }
 }
@@ -208,6 +229,53 @@ fn change_cell(data: &VersionsPage, v: &VersionView, class: &str) -> Markup {
     }
 }
 
+/// More than one environment is configured.
+fn multi(data: &VersionsPage) -> bool {
+    data.environments.len() > 1
+}
+
+/// The last environment's name (production).
+fn production_name(data: &VersionsPage) -> Option<&str> {
+    data.environments.last().map(|e| e.name.as_str())
+}
+
+/// With several environments: a deploy button for each one before production (the last
+/// keeps the plain Deploy button), disabled where that environment serves this version or
+/// has no distribution.
+fn earlier_deploy_buttons(
+    data: &VersionsPage,
+    v: &VersionView,
+    number: &str,
+    serving_envs: &[&str],
+) -> Markup {
+    let earlier = &data.environments[..data.environments.len().saturating_sub(1)];
+    html! {
+        @for env in earlier {
+            @let why_not = if serving_envs.contains(&env.name.as_str()) {
+                Some(format!("{} serves this version", env.name))
+            } else if env.no_distribution {
+                Some(format!("{} has no distribution for this repository", env.name))
+            } else if !v.badge.allows_deploy() {
+                Some("Verification does not pass: deploy is not allowed".to_owned())
+            } else {
+                None
+            };
+            @match why_not {
+                None => {
+                    button.ghost.env-deploy type="button" data-deploy-to-version=(number) data-deploy-env=(env.name)
+                        hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (number) "&env=" (env.name) }
+                        hx-target="#modal-host" hx-swap="innerHTML" { "To " (env.name) }
+                }
+                Some(why) => {
+                    button.ghost.env-deploy type="button" data-deploy-to-version=(number) data-deploy-env=(env.name)
+                        disabled title=(why) { "To " (env.name) }
+                }
+            }
+            " "
+        }
+    }
+}
+
 fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str) -> Markup {
     let why_not = if v.deployed {
         "This version is live in production"
@@ -216,13 +284,17 @@ fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str) -> Markup {
     } else {
         ""
     };
+    let label = match production_name(data) {
+        Some(name) if multi(data) => format!("To {name}"),
+        _ => "Deploy".to_owned(),
+    };
     html! {
         @if v.can_deploy() {
             button.primary type="button" data-deploy-version=(number)
                 hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (number) }
-                hx-target="#modal-host" hx-swap="innerHTML" { "Deploy" }
+                hx-target="#modal-host" hx-swap="innerHTML" { (label) }
         } @else {
-            button.primary type="button" data-deploy-version=(number) disabled title=(why_not) { "Deploy" }
+            button.primary type="button" data-deploy-version=(number) disabled title=(why_not) { (label) }
         }
     }
 }
