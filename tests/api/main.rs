@@ -20,6 +20,7 @@ mod diff_store;
 mod drift_record;
 mod edge_hosts;
 mod edge_limits;
+mod environments;
 mod fault_matrix;
 mod helpers;
 mod history;

@@ -1,0 +1,297 @@
+//! Issue 23 over the in-memory upstream: a version promoted through testing, staging and
+//! production; out of order warned, and refused where production requires staging; drift,
+//! history and the dashboard per environment; a versions page that reads every
+//! environment's distribution in one call.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use repo_console::adapters::audit_jsonl::JsonlAuditSink;
+use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::memory::{FixedClock, InMemoryPulp, MemoryOptions};
+use repo_console::adapters::web;
+use repo_console::app::AppState;
+use repo_console::domain::{
+    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern, RepoId,
+    VersionNumber,
+};
+
+use crate::helpers::{enc, pinned_time, verified, Reply, WebClient};
+use crate::web::{attr, select};
+
+struct Envs {
+    client: WebClient,
+    memory: Arc<InMemoryPulp>,
+    id: RepoId,
+    audit_path: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+fn environment(name: &str, requires_previous: bool) -> Environment {
+    let short = if name == "production" { "prod" } else { name };
+    Environment {
+        name: EnvironmentName::parse(name).unwrap(),
+        naming: DistributionNaming::new(
+            Some(NamePattern::parse(&format!("{{repo}}-{short}")).unwrap()),
+            HashMap::new(),
+        ),
+        requires_previous,
+    }
+}
+
+/// `app` v1..v4; app-testing, app-staging and app-prod serve v1; production requires
+/// staging when `strict`.
+async fn spawn(strict: bool) -> Envs {
+    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
+        task_delay: std::time::Duration::from_millis(5),
+        ..Default::default()
+    }));
+    let id = memory.add_repo("app", verified());
+    memory.add_version(&id, &["hello-1.0"], &[]);
+    memory.add_version(&id, &["world-2.0"], &[]);
+    memory.add_version(&id, &["hello-1.1"], &["hello-1.0"]);
+    memory.add_version(&id, &["extra-0.1"], &[]);
+    let v1 = memory.publish(&id, VersionNumber::new(1));
+    for name in ["app-testing", "app-staging", "app-prod"] {
+        memory.add_distribution(name, Some(&v1));
+    }
+    let path = EnvironmentPath::new(vec![
+        environment("testing", false),
+        environment("staging", false),
+        environment("production", strict),
+    ])
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let audit_path = dir.path().join("audit.jsonl");
+    let state = AppState::builder(
+        memory.clone(),
+        memory.clone(),
+        Arc::new(JsonlAuditSink::new(&audit_path)),
+        Arc::new(FixedClock(pinned_time())),
+        Arc::new(FixedOperator::default()),
+    )
+    .environments(path)
+    .build();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, web::router(state)).await });
+    Envs {
+        client: WebClient { address },
+        memory,
+        id,
+        audit_path,
+        _dir: dir,
+    }
+}
+
+impl Envs {
+    async fn get(&self, path: &str) -> Reply {
+        self.client.send("GET", path, &[], "").await
+    }
+
+    async fn deploy(&self, version: u64, env: &str, live: u64) -> Reply {
+        let body = format!("version={version}&env={env}&confirm=app&live={live}");
+        let headers = [
+            ("content-type", "application/x-www-form-urlencoded"),
+            ("hx-request", "true"),
+        ];
+        self.client
+            .send(
+                "POST",
+                &format!("/repos/{}/deploy", self.id),
+                &headers,
+                &body,
+            )
+            .await
+    }
+
+    /// What each environment serves on the versions page, in path order.
+    async fn strip(&self) -> Vec<(String, String)> {
+        let page = self.get(&format!("/repos/{}/versions", self.id)).await;
+        assert_eq!(page.status, 200, "{}", page.body);
+        let html = page.html();
+        select(&html, "li[data-env]")
+            .iter()
+            .map(|e| {
+                (
+                    attr(e, "data-env").to_owned(),
+                    attr(e, "data-env-version").to_owned(),
+                )
+            })
+            .collect()
+    }
+
+    fn serving(&self, distribution: &str) -> Option<u64> {
+        self.memory.serving_version(distribution).map(|n| n.get())
+    }
+
+    async fn confirm(&self, version: u64, env: &str) -> Reply {
+        self.get(&format!(
+            "/repos/{}/deploy/confirm?version={version}&env={}",
+            self.id,
+            enc(env)
+        ))
+        .await
+    }
+
+    fn audit_environments(&self) -> Vec<(String, String)> {
+        std::fs::read_to_string(&self.audit_path)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|l| l["outcome"] == "deployed")
+            .map(|l| {
+                (
+                    l["environment"].as_str().unwrap_or("").to_owned(),
+                    l["target_version"].to_string(),
+                )
+            })
+            .collect()
+    }
+}
+
+fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
+    items
+        .iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_version_goes_through_testing_staging_and_production_in_order() {
+    let app = spawn(true).await;
+    assert_eq!(
+        app.strip().await,
+        pairs(&[("testing", "1"), ("staging", "1"), ("production", "1")])
+    );
+
+    let deployed = app.deploy(3, "testing", 1).await;
+    assert_eq!(deployed.status, 200, "{}", deployed.body);
+    assert_eq!(app.serving("app-testing"), Some(3));
+    assert_eq!(
+        app.strip().await,
+        pairs(&[("testing", "3"), ("staging", "1"), ("production", "1")])
+    );
+    let page = app.get(&format!("/repos/{}/versions", app.id)).await.html();
+    let row = select(&page, "tr[data-version='3']");
+    assert_eq!(attr(&row[0], "data-serving-envs"), "testing");
+    let promote = select(&page, "button[data-promote-env='staging']");
+    assert_eq!(attr(&promote[0], "data-promote-version"), "3");
+
+    // Production requires staging: v3 skips it.
+    let confirm = app.confirm(3, "production").await;
+    assert_eq!(confirm.status, 409, "{}", confirm.body);
+    assert!(
+        confirm.body.contains("Deploy v3 to staging first"),
+        "{}",
+        confirm.body
+    );
+    let refused = app.deploy(3, "production", 1).await;
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert_eq!(app.serving("app-prod"), Some(1), "production unchanged");
+
+    assert_eq!(app.deploy(3, "staging", 1).await.status, 200);
+    let confirm = app.confirm(3, "production").await;
+    assert_eq!(confirm.status, 200, "{}", confirm.body);
+    assert!(!confirm.body.contains("data-warning=\"out-of-order\""));
+    assert_eq!(app.deploy(3, "production", 1).await.status, 200);
+    assert_eq!(
+        app.strip().await,
+        pairs(&[("testing", "3"), ("staging", "3"), ("production", "3")])
+    );
+    assert_eq!(
+        app.audit_environments(),
+        pairs(&[("testing", "3"), ("staging", "3"), ("production", "3")])
+    );
+}
+
+#[tokio::test]
+async fn out_of_order_is_a_warning_where_production_does_not_require_staging() {
+    let app = spawn(false).await;
+    let confirm = app.confirm(4, "production").await;
+    assert_eq!(confirm.status, 200, "{}", confirm.body);
+    let html = confirm.html();
+    let warning = select(&html, "[data-warning='out-of-order']");
+    assert_eq!(attr(&warning[0], "data-skips"), "staging");
+    assert_eq!(app.deploy(4, "production", 1).await.status, 200);
+    assert_eq!(app.serving("app-prod"), Some(4));
+    let testing = app.confirm(4, "testing").await;
+    assert!(
+        !testing.body.contains("out-of-order"),
+        "the first environment takes any version"
+    );
+}
+
+#[tokio::test]
+async fn drift_history_and_the_dashboard_are_per_environment() {
+    let app = spawn(false).await;
+    assert_eq!(app.deploy(2, "staging", 1).await.status, 200);
+    // Someone points staging at v3 with Pulp's API.
+    let v3 = app.memory.publish(&app.id, VersionNumber::new(3));
+    app.memory.point_distribution("app-staging", &v3);
+    let page = app.get(&format!("/repos/{}/versions", app.id)).await.html();
+    let drifted: Vec<String> = select(&page, "li[data-env]")
+        .iter()
+        .filter(|e| {
+            e.select(&scraper::Selector::parse("[data-env-drift]").unwrap())
+                .next()
+                .is_some()
+        })
+        .map(|e| attr(e, "data-env").to_owned())
+        .collect();
+    assert_eq!(drifted, ["staging"]);
+
+    let history = app
+        .get(&format!("/repos/{}/history?env=staging", app.id))
+        .await;
+    assert_eq!(history.status, 200, "{}", history.body);
+    let html = history.html();
+    let entries = select(&html, "li[data-history-entry]");
+    assert!(!entries.is_empty());
+    assert!(entries.iter().all(|e| attr(e, "data-env") == "staging"));
+    let production = app.get(&format!("/repos/{}/history", app.id)).await;
+    assert_eq!(
+        select(&production.html(), "li[data-history-entry]").len(),
+        0,
+        "nothing was deployed to production"
+    );
+    let unknown = app.get(&format!("/repos/{}/history?env=qa", app.id)).await;
+    assert_eq!(unknown.status, 400);
+    assert!(unknown.body.contains("testing, staging, production"));
+
+    let board = app.get("/").await.html();
+    let cells: Vec<(String, String)> =
+        select(&board, &format!("tr[data-repo='{}'] td[data-env]", app.id))
+            .iter()
+            .map(|c| {
+                (
+                    attr(c, "data-env").to_owned(),
+                    attr(c, "data-env-version").to_owned(),
+                )
+            })
+            .collect();
+    assert_eq!(
+        cells,
+        pairs(&[("testing", "1"), ("staging", "3"), ("production", "1")])
+    );
+}
+
+#[tokio::test]
+async fn the_versions_page_reads_every_environment_in_one_call() {
+    let app = spawn(false).await;
+    // The first load learns the repository's name (the patterns need it).
+    app.strip().await;
+    let before = app.memory.calls().len();
+    app.strip().await;
+    let calls = app.memory.calls().split_off(before);
+    let kinds: Vec<&str> = calls
+        .iter()
+        .map(|c| c.split_whitespace().next().unwrap_or_default())
+        .filter(|k| k.starts_with("distribution") || *k == "list_distributions")
+        .collect();
+    assert_eq!(kinds, ["distributions_named"], "{calls:?}");
+    assert!(
+        calls.contains(&"distributions_named 3".to_owned()),
+        "{calls:?}"
+    );
+}
