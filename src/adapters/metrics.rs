@@ -19,6 +19,7 @@ pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; cha
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct DeployLabels {
     outcome: &'static str,
+    environment: String,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -96,8 +97,17 @@ impl Metrics {
     }
 
     /// A deploy request ended with `outcome`; `started` is the duration of one that started.
-    pub fn deploy_ended(&self, outcome: &'static str, started: Option<Duration>) {
-        self.deploys.get_or_create(&DeployLabels { outcome }).inc();
+    pub fn deploy_ended(
+        &self,
+        outcome: &'static str,
+        environment: &str,
+        started: Option<Duration>,
+    ) {
+        let labels = DeployLabels {
+            outcome,
+            environment: environment.to_owned(),
+        };
+        self.deploys.get_or_create(&labels).inc();
         if let Some(took) = started {
             self.deploy_duration.observe(took.as_secs_f64());
         }
@@ -169,7 +179,7 @@ mod tests {
     #[test]
     fn every_metric_is_named_as_documented() {
         let m = Metrics::new();
-        m.deploy_ended("deployed", Some(Duration::from_secs(3)));
+        m.deploy_ended("deployed", "production", Some(Duration::from_secs(3)));
         m.pulp_request(
             "GET tasks/{id}/".into(),
             Some(200),
@@ -179,7 +189,7 @@ mod tests {
         m.http_request("/repos/{uuid}/versions", 200);
         let text = m.render();
         for line in [
-            "repo_console_deploys_total{outcome=\"deployed\"} 1",
+            "repo_console_deploys_total{outcome=\"deployed\",environment=\"production\"} 1",
             "repo_console_deploy_duration_seconds_count 1",
             "repo_console_pulp_request_duration_seconds_count{operation=\"GET tasks/{id}/\",status=\"200\"} 1",
             "repo_console_pulp_request_duration_seconds_count{operation=\"GET status/\",status=\"error\"} 1",

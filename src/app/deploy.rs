@@ -16,11 +16,12 @@ use super::deploy_turn::{checked_plan, replica_turn};
 pub use super::preview::{preview, Preview, PreviewError};
 use super::state::AppState;
 
-/// Deploys `request.target` of repository `id` to its production distribution, on behalf
-/// of `operator`. Deploys of one repository run one at a time in this process. Two audit
+/// Deploys `request.target` of repository `id` to the distribution of `request.environment`,
+/// on behalf of `operator`. Deploys to one environment of a repository run one at a time in
+/// this process. Two audit
 /// lines share one `deploy_id`: `started` before anything changes upstream, then the outcome.
 /// Every upstream request of the deploy carries the `deploy_id` as its correlation id.
-#[tracing::instrument(skip_all, fields(repo = %id, target = %request.target, %operator, deploy_id))]
+#[tracing::instrument(skip_all, fields(repo = %id, target = %request.target, environment = %request.environment, %operator, deploy_id))]
 pub async fn deploy(
     state: &AppState,
     id: &RepoId,
@@ -44,7 +45,7 @@ async fn deploy_as(
     operator: &Operator,
     deploy_id: DeployId,
 ) -> DeployOutcome {
-    let _turn = state.deploy_locks.acquire(id).await;
+    let _turn = state.deploy_locks.acquire(id, &request.environment).await;
     let plan = match checked_plan(state, id, request).await {
         Ok(plan) => plan,
         Err(outcome) => return outcome,

@@ -1,4 +1,5 @@
-//! Deploys of one repository run one at a time within the process. A lock exists only while
+//! Deploys to one environment of a repository (one distribution) run one at a time within
+//! the process. A lock exists only while
 //! a deploy holds it or waits for it: the map does not grow with every repository ever seen.
 
 use std::collections::HashMap;
@@ -6,10 +7,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
-use crate::domain::RepoId;
+use crate::domain::{EnvironmentName, RepoId};
+
+/// One environment of one repository: what a deploy changes.
+type Key = (RepoId, EnvironmentName);
 
 /// Each repository's lock, with how many deploys hold or wait for it.
-type LockMap = HashMap<RepoId, (Arc<AsyncMutex<()>>, usize)>;
+type LockMap = HashMap<Key, (Arc<AsyncMutex<()>>, usize)>;
 type Locks = Arc<Mutex<LockMap>>;
 
 /// One lock per repository with a deploy running or waiting.
@@ -17,9 +21,10 @@ type Locks = Arc<Mutex<LockMap>>;
 pub struct DeployLocks(Locks);
 
 impl DeployLocks {
-    /// Waits until no other deploy of `repo` runs in this process, and holds the turn.
-    pub async fn acquire(&self, repo: &RepoId) -> DeployTurn {
-        let claim = Claim::new(&self.0, repo);
+    /// Waits until no other deploy to `environment` of `repo` runs in this process, and
+    /// holds the turn.
+    pub async fn acquire(&self, repo: &RepoId, environment: &EnvironmentName) -> DeployTurn {
+        let claim = Claim::new(&self.0, (repo.clone(), environment.clone()));
         let guard = claim.lock.clone().lock_owned().await;
         DeployTurn {
             _guard: guard,
@@ -51,18 +56,18 @@ pub struct DeployTurn {
 /// An interest in one repository's lock (holding or waiting); the last one removes it.
 struct Claim {
     locks: Locks,
-    repo: RepoId,
+    repo: Key,
     lock: Arc<AsyncMutex<()>>,
 }
 
 impl Claim {
-    fn new(locks: &Locks, repo: &RepoId) -> Self {
+    fn new(locks: &Locks, repo: Key) -> Self {
         let mut map = lock_map(locks);
         let (lock, claims) = map.entry(repo.clone()).or_default();
         *claims += 1;
         Self {
             locks: locks.clone(),
-            repo: repo.clone(),
+            repo,
             lock: lock.clone(),
         }
     }
@@ -86,6 +91,10 @@ mod tests {
 
     use super::*;
 
+    fn prod() -> EnvironmentName {
+        EnvironmentName::production()
+    }
+
     fn repo(n: u8) -> RepoId {
         RepoId::parse(&format!("0190b6a2-0000-7000-8000-0000000000{n:02x}")).unwrap()
     }
@@ -94,17 +103,17 @@ mod tests {
     async fn locks_go_when_no_deploy_holds_or_waits_for_them() {
         let locks = DeployLocks::default();
         for n in 0..50 {
-            drop(locks.acquire(&repo(n)).await);
+            drop(locks.acquire(&repo(n), &prod()).await);
         }
         assert!(locks.is_empty());
-        let first = locks.acquire(&repo(1)).await;
+        let first = locks.acquire(&repo(1), &prod()).await;
         let waiting = {
             let locks = locks.clone();
-            tokio::spawn(async move { locks.acquire(&repo(1)).await })
+            tokio::spawn(async move { locks.acquire(&repo(1), &prod()).await })
         };
         let cancelled = {
             let locks = locks.clone();
-            tokio::spawn(async move { locks.acquire(&repo(1)).await })
+            tokio::spawn(async move { locks.acquire(&repo(1), &prod()).await })
         };
         tokio::time::sleep(Duration::from_millis(20)).await;
         cancelled.abort();
@@ -120,13 +129,21 @@ mod tests {
     #[tokio::test]
     async fn a_second_deploy_of_a_repository_waits_for_the_first() {
         let locks = DeployLocks::default();
-        let first = locks.acquire(&repo(1)).await;
-        let other = tokio::time::timeout(Duration::from_millis(50), locks.acquire(&repo(2))).await;
+        let first = locks.acquire(&repo(1), &prod()).await;
+        let other =
+            tokio::time::timeout(Duration::from_millis(50), locks.acquire(&repo(2), &prod())).await;
         assert!(other.is_ok(), "another repository does not wait");
-        let same = tokio::time::timeout(Duration::from_millis(50), locks.acquire(&repo(1))).await;
+        let staging = EnvironmentName::parse("staging").unwrap();
+        let other_env =
+            tokio::time::timeout(Duration::from_millis(50), locks.acquire(&repo(1), &staging))
+                .await;
+        assert!(other_env.is_ok(), "another environment of it does not wait");
+        let same =
+            tokio::time::timeout(Duration::from_millis(50), locks.acquire(&repo(1), &prod())).await;
         assert!(same.is_err(), "the same repository waits");
         drop(first);
-        let same = tokio::time::timeout(Duration::from_millis(50), locks.acquire(&repo(1))).await;
+        let same =
+            tokio::time::timeout(Duration::from_millis(50), locks.acquire(&repo(1), &prod())).await;
         assert!(same.is_ok());
     }
 }

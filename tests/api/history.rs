@@ -76,7 +76,7 @@ async fn the_history_lists_console_and_outside_changes_newest_first() {
     assert_eq!(
         attr(link, "hx-get"),
         format!(
-            "/repos/{}/deploy/confirm?version=2&rollback=1",
+            "/repos/{}/deploy/confirm?version=2&rollback=1&env=production",
             app.fixture.base_os
         )
     );

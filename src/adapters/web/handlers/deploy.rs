@@ -12,7 +12,8 @@ use crate::adapters::metrics::metrics;
 use crate::app::deploy::{self, DeployOutcome, PreviewError};
 use crate::app::{changes, versions, AppState};
 use crate::domain::{
-    DeployKind, DeployRequest, Intent, Reason, Refusal, RepoId, Screen, VERSIONS_PER_SCREEN,
+    DeployKind, DeployRequest, EnvironmentName, Intent, Reason, Refusal, RepoId, Screen,
+    VERSIONS_PER_SCREEN,
 };
 
 use super::super::errors::WebError;
@@ -107,7 +108,8 @@ pub async fn submit(
     let operator = match sender {
         Ok(operator) => operator,
         Err(why) => {
-            metrics().deploy_ended("unidentified", None);
+            // Not read yet: the form is read only for an identified sender.
+            metrics().deploy_ended("unidentified", "unknown", None);
             let message = error_notice(&refusal_text("Deploy", &why));
             let message = html! { (message) p { "Production was not changed." } };
             return Ok(answer(hx, &id, UNIDENTIFIED, "Deploy refused", message));
@@ -124,7 +126,7 @@ pub async fn submit(
             let confirm = form.confirm.unwrap_or_default();
             let request = DeployRequest {
                 target,
-                environment,
+                environment: environment.clone(),
                 confirm,
                 seen_live,
                 intent,
@@ -133,7 +135,7 @@ pub async fn submit(
         }
         Err(refusal) => DeployOutcome::Refused(refusal),
     };
-    record(&outcome, began.elapsed());
+    record(&outcome, &environment, began.elapsed());
     if let DeployOutcome::Deployed { plan, audit, .. } = &outcome {
         if !hx {
             return Ok(Redirect::to(&format!("/repos/{id}/versions")).into_response());
@@ -157,14 +159,14 @@ pub async fn submit(
 }
 
 /// Counts the deploy by outcome; the duration of one that started.
-fn record(outcome: &DeployOutcome, took: Duration) {
+fn record(outcome: &DeployOutcome, environment: &EnvironmentName, took: Duration) {
     let (label, started) = match outcome {
         DeployOutcome::Deployed { .. } => ("deployed", true),
         DeployOutcome::Failed { .. } => ("failed", true),
         DeployOutcome::Refused(_) => ("refused", false),
         DeployOutcome::NotStarted(_) => ("not_started", false),
     };
-    metrics().deploy_ended(label, started.then_some(took));
+    metrics().deploy_ended(label, environment.as_str(), started.then_some(took));
 }
 
 /// A deploy that did not happen: a modal for htmx, a page otherwise.
