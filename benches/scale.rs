@@ -13,6 +13,8 @@
 
 #[path = "scale/dashboard.rs"]
 mod dashboard;
+#[path = "scale/environments.rs"]
+mod environments;
 #[path = "common/figures.rs"]
 mod figures;
 #[path = "scale/proxy.rs"]
@@ -33,6 +35,7 @@ use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
 use repo_console::adapters::web;
 use repo_console::app::{deploy, AppState};
+use repo_console::domain::EnvironmentPath;
 use repo_console::ports::{PageRequest, RepositoryManager};
 use repo_console::wiring::default_pulp_settings;
 
@@ -98,10 +101,7 @@ async fn session_cookie(proxy: &str, user: &str, password: &str) -> String {
         .join("; ")
 }
 
-async fn spawn_console(
-    client: Arc<PulpClient>,
-    production: HashMap<String, String>,
-) -> (String, AppState) {
+async fn spawn_console(client: Arc<PulpClient>, path: EnvironmentPath) -> (String, AppState) {
     let dir = std::env::temp_dir().join(format!("repo-console-bench-{}", std::process::id()));
     let state = AppState::builder(
         client.clone(),
@@ -111,7 +111,7 @@ async fn spawn_console(
         Arc::new(FixedOperator::default()),
     )
     .page_reads(Arc::new(Coalescing::new(client)))
-    .production(production)
+    .environments(path)
     .build();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -241,10 +241,14 @@ async fn main() {
     if only("dashboard") {
         return;
     }
-    let client = Arc::new(PulpClient::new(settings).expect("client"));
+    let client = Arc::new(PulpClient::new(settings.clone()).expect("client"));
     let (id, repo_href) = find_scale_repo(&client).await;
     let production = HashMap::from([("rc-scale".into(), "rc-scale-prod".into())]);
-    let (console, state) = spawn_console(client.clone(), production).await;
+    if only("environments") {
+        return with_environments(&proxy, &settings, &client, &http, &id, &repo_href).await;
+    }
+    let (console, state) =
+        spawn_console(client.clone(), EnvironmentPath::production_only(production)).await;
     let page = format!("{console}/repos/{id}/versions");
 
     let before = proxy.requests();
@@ -413,7 +417,77 @@ async fn main() {
         }
         None => println!("  pulp-cli: not installed (python3 -m venv ~/.cache/repo-console/pulp-cli-venv && ~/.cache/repo-console/pulp-cli-venv/bin/pip install pulp-cli==0.41.1)"),
     }
+    with_environments(&proxy, &settings, &client, &http, &id, &repo_href).await;
     memory_under_load(&proxy.url, &user, &password, &id).await;
+}
+
+/// The versions page of rc-verified (a few versions) and rc-scale with one and five
+/// environments (see `scale/environments.rs`).
+async fn with_environments(
+    proxy: &LatencyProxy,
+    settings: &PulpSettings,
+    client: &Arc<PulpClient>,
+    http: &Http,
+    scale_id: &str,
+    scale_href: &str,
+) {
+    use repo_console::ports::RepositoryManager;
+    let versions = |id: &str| {
+        let id = repo_console::domain::RepoId::parse(id).expect("an id");
+        let client = client.clone();
+        async move {
+            client
+                .version_page(
+                    &id,
+                    repo_console::ports::PageRequest {
+                        offset: 0,
+                        limit: 1,
+                    },
+                )
+                .await
+                .expect("versions")
+                .total
+        }
+    };
+    let small = distribution_named_repo(client, "rc-verified").await;
+    let (small_count, scale_count) = (versions(&small.0).await, versions(scale_id).await);
+    let repos = [
+        environments::Measured {
+            name: "rc-verified",
+            id: &small.0,
+            href: &small.1,
+            versions: small_count,
+            production: "rc-verified-prod",
+        },
+        environments::Measured {
+            name: "rc-scale",
+            id: scale_id,
+            href: scale_href,
+            versions: scale_count,
+            production: "rc-scale-prod",
+        },
+    ];
+    environments::run(proxy, settings, client, http, &repos).await;
+}
+
+/// The id and href of the repository called `name`.
+async fn distribution_named_repo(client: &PulpClient, name: &str) -> (String, String) {
+    use repo_console::ports::{PageRequest, RepositoryManager};
+    let mut offset = 0;
+    loop {
+        let page = client
+            .list_repos(PageRequest { offset, limit: 100 })
+            .await
+            .expect("repositories");
+        if let Some(repo) = page.items.iter().find(|r| r.name.as_deref() == Some(name)) {
+            return (repo.id.to_string(), repo.href.clone());
+        }
+        offset += 100;
+        assert!(
+            offset < page.total,
+            "no {name} in this Pulp: run scripts/pulp/up.sh"
+        );
+    }
 }
 
 /// The console binary over the proxy, 50 users loading the page 5 times each: peak memory.

@@ -155,7 +155,11 @@ pub async fn run(proxy: &LatencyProxy, settings: &PulpSettings, http: &Http) {
         };
         // A client of its own: nothing remembered from the other configuration.
         let client = Arc::new(PulpClient::new(settings.clone()).expect("client"));
-        let (console, _) = spawn_console(client, production).await;
+        let (console, _) = spawn_console(
+            client,
+            repo_console::domain::EnvironmentPath::production_only(production),
+        )
+        .await;
         println!(
             "  [production] {}:",
             if configured {

@@ -35,8 +35,12 @@ async fn metrics_count_requests_and_deploys_by_route_status_and_outcome() {
             >= 1.0
     );
     assert!(moved(r#"repo_console_http_requests_total{route="(none)",status="404"}"#) >= 1.0);
-    assert!(moved(r#"repo_console_deploys_total{outcome="deployed",environment="production"}"#) >= 1.0);
-    assert!(moved(r#"repo_console_deploys_total{outcome="refused",environment="production"}"#) >= 1.0);
+    assert!(
+        moved(r#"repo_console_deploys_total{outcome="deployed",environment="production"}"#) >= 1.0
+    );
+    assert!(
+        moved(r#"repo_console_deploys_total{outcome="refused",environment="production"}"#) >= 1.0
+    );
     assert!(moved("repo_console_deploy_duration_seconds_count") >= 1.0);
     assert!(after.contains("# TYPE repo_console_deploy_duration_seconds histogram"));
     let build = format!(
