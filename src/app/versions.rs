@@ -139,19 +139,22 @@ pub async fn versions_page(
     }
     let production = environments.last();
     let deployed = production.and_then(|p| p.serving);
-    newest_against_production(
-        state,
-        &repo,
-        repo.latest_version.as_ref().and_then(VersionHref::number),
-        deployed,
-        |n| {
-            versions
-                .items
-                .iter()
-                .find(|v| v.number() == Some(n))
-                .map(|v| v.package_count)
-        },
-    );
+    let packages = |n: VersionNumber| {
+        versions
+            .items
+            .iter()
+            .find(|v| v.number() == Some(n))
+            .map(|v| v.package_count)
+    };
+    // What each environment would be shown next: the newest version against what it
+    // serves, and the promotion of what the environment before it serves.
+    let newest = repo.latest_version.as_ref().and_then(VersionHref::number);
+    for (i, env) in environments.iter().enumerate().rev() {
+        newest_against_production(state, &repo, newest, env.serving, packages);
+        if let Some(before) = i.checked_sub(1).and_then(|b| environments.get(b)) {
+            newest_against_production(state, &repo, before.serving, env.serving, packages);
+        }
+    }
     let rows = usize::try_from(screen.size()).unwrap_or(usize::MAX);
     let badge = repo.verification.badge();
     Ok(VersionsPage {

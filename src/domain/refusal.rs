@@ -43,6 +43,6 @@ pub enum Refusal {
     ReasonTooLong(usize),
     #[error("Deploy refused: no production distribution is known for this repository. Name one in the console's configuration ([production] table: \"<repository name>\" = \"<distribution name>\"), or point a distribution at a publication of this repository in Pulp.")]
     NoProductionDistribution,
-    #[error("Deploy refused: the configured production distribution '{0}' does not exist in Pulp. Fix the [production] table in the console's configuration or create the distribution.")]
+    #[error("Deploy refused: the configured distribution '{0}' does not exist in Pulp. Fix the console's configuration ([production], or the environment's entry under [environments]) or create the distribution.")]
     ConfiguredDistributionMissing(String),
 }
