@@ -10,6 +10,8 @@ use crate::ports::{IdentityContext, OperatorIdentity, Unidentified};
 
 pub struct TrustedProxyHeader {
     header: String,
+    /// The header naming the operator's groups (comma separated), when there is one.
+    groups_header: Option<String>,
     trusted: Vec<IpNet>,
 }
 
@@ -18,8 +20,16 @@ impl TrustedProxyHeader {
     pub fn new(header: &str, trusted: Vec<IpNet>) -> Self {
         Self {
             header: header.to_owned(),
+            groups_header: None,
             trusted,
         }
+    }
+
+    /// Believes `groups_header` too (comma-separated groups; every value of the header is
+    /// read), from the same peers.
+    pub fn with_groups(mut self, groups_header: &str) -> Self {
+        self.groups_header = Some(groups_header.to_owned());
+        self
     }
 
     fn trusts(&self, peer: std::net::IpAddr) -> bool {
@@ -47,7 +57,18 @@ impl OperatorIdentity for TrustedProxyHeader {
         if values.next().is_some() {
             return Err(unusable("it was sent more than once"));
         }
-        Operator::new(value).map_err(|e| unusable(&e.to_string()))
+        let operator = Operator::new(value).map_err(|e| unusable(&e.to_string()))?;
+        let groups = self
+            .groups_header
+            .as_deref()
+            .map_or_else(Vec::new, |header| {
+                context
+                    .header_values(header)
+                    .flat_map(|v| v.split(','))
+                    .map(str::to_owned)
+                    .collect()
+            });
+        Ok(operator.with_groups(groups))
     }
 }
 
@@ -86,6 +107,28 @@ mod tests {
         ));
         let unknown = IdentityContext::default();
         assert_eq!(a.identify(&unknown).await, Err(Unidentified::UnknownPeer));
+    }
+
+    #[tokio::test]
+    async fn groups_come_from_their_header_from_the_same_trusted_proxies() {
+        let a = adapter().with_groups("X-Remote-Groups");
+        let sent = context(
+            "10.0.0.9",
+            &[
+                ("x-remote-user", "alice"),
+                ("X-Remote-Groups", "release, ops,,release"),
+                ("x-remote-groups", "sre"),
+            ],
+        );
+        let alice = a.identify(&sent).await.unwrap();
+        assert_eq!(alice.groups(), ["ops", "release", "sre"]);
+        let none = a
+            .identify(&context("10.0.0.9", &[("x-remote-user", "bob")]))
+            .await
+            .unwrap();
+        assert!(none.groups().is_empty());
+        let without = adapter().identify(&sent).await.unwrap();
+        assert!(without.groups().is_empty(), "no groups header configured");
     }
 
     #[tokio::test]

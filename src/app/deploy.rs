@@ -5,7 +5,7 @@
 
 use crate::domain::{
     AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest, Intent, Operator,
-    PublicationHref, RepoId, TaskHref,
+    PublicationHref, Refusal, RepoId, TaskHref,
 };
 use crate::ports::{correlation, AuditError};
 
@@ -45,6 +45,10 @@ async fn deploy_as(
     operator: &Operator,
     deploy_id: DeployId,
 ) -> DeployOutcome {
+    if let Err(denied) = state.policy.may_deploy(&request.environment, operator) {
+        tracing::warn!(%denied, "deploy refused by the policy");
+        return DeployOutcome::Refused(Refusal::NotAllowed(denied.to_string()));
+    }
     let _turn = state.deploy_locks.acquire(id, &request.environment).await;
     let plan = match checked_plan(state, id, request).await {
         Ok(plan) => plan,

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::domain::EnvironmentPath;
+use crate::domain::{EnvironmentPath, Policy};
 use crate::ports::{
     AuditSink, Clock, ContentCatalog, DeployLock, DiffStore, OperatorIdentity, RepositoryManager,
 };
@@ -30,6 +30,8 @@ pub struct AppState {
     pub(crate) identity: Arc<dyn OperatorIdentity>,
     /// The environments versions go through, and how each names its distributions.
     pub(crate) environments: Arc<EnvironmentPath>,
+    /// Who may deploy where, and synchronize.
+    pub(crate) policy: Arc<Policy>,
     pub(crate) deploy_locks: DeployLocks,
     /// The lock shared with the other replicas, when the console runs as several (PostgreSQL);
     /// `None` when it runs alone (the in-process lock is enough).
@@ -69,6 +71,7 @@ impl AppState {
             clock,
             identity,
             environments: Arc::new(EnvironmentPath::production_only(HashMap::new())),
+            policy: Arc::default(),
             deploy_locks: DeployLocks::default(),
             replica_lock: None,
             page_size: DEFAULT_PAGE_SIZE,
@@ -84,6 +87,11 @@ impl AppState {
     /// The environments, first to last.
     pub fn environments(&self) -> &EnvironmentPath {
         &self.environments
+    }
+
+    /// Who may deploy where, and synchronize.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
     }
 
     /// How many changes the diffs held in memory count (benchmarks report it).
@@ -112,6 +120,12 @@ impl AppStateBuilder {
     /// console configured without environments).
     pub fn production(mut self, production: HashMap<String, String>) -> Self {
         self.0.environments = Arc::new(EnvironmentPath::production_only(production));
+        self
+    }
+
+    /// Who may deploy where, and synchronize.
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.0.policy = Arc::new(policy);
         self
     }
 

@@ -1,6 +1,6 @@
 //! Use cases: start a synchronization, and read its state.
 
-use crate::domain::{Operator, RepoId, Repository, SyncState, VersionHref, VersionNumber};
+use crate::domain::{Denied, Operator, RepoId, Repository, SyncState, VersionHref, VersionNumber};
 use crate::ports::{RepositoryManager, UpstreamError};
 
 use super::diff_ahead::newest_against_production;
@@ -20,6 +20,8 @@ pub enum SyncError {
     UnknownRepository(#[from] UnknownRepository),
     #[error("Could not reach Pulp for the synchronization: {0}")]
     Upstream(#[from] UpstreamError),
+    #[error(transparent)]
+    NotAllowed(#[from] Denied),
 }
 
 impl From<ReadError> for SyncError {
@@ -39,7 +41,10 @@ pub async fn start_sync(
     id: &RepoId,
     operator: &Operator,
 ) -> Result<SyncCell, SyncError> {
-    let result = try_start(state, id).await;
+    let result = match state.policy.may_sync(operator) {
+        Ok(()) => try_start(state, id).await,
+        Err(denied) => Err(denied.into()),
+    };
     if let Err(error) = &result {
         tracing::warn!(%error, "synchronization not started");
     }

@@ -2,11 +2,13 @@
 
 use serde::Serialize;
 
+use std::collections::BTreeMap;
+
 use futures::future::join_all;
 
 use crate::domain::{
-    build_version_views, Drift, EnvironmentName, RepoId, RepoVerification, Screen, VersionHref,
-    VersionNumber, VersionView,
+    build_version_views, Drift, EnvironmentName, Operator, RepoId, RepoVerification, Screen,
+    VersionHref, VersionNumber, VersionView,
 };
 use crate::ports::{PageRequest, UpstreamError};
 
@@ -54,6 +56,28 @@ pub struct VersionsPage {
     pub drift: Option<Drift>,
     /// Every environment, in path order (production, the last, is also `deployed`).
     pub environments: Vec<PageEnvironment>,
+    /// The environments the viewer may not deploy to, with why (see [`deploy_denials`]).
+    #[serde(skip)]
+    pub denied: BTreeMap<EnvironmentName, String>,
+}
+
+/// The environments `viewer` may not deploy to by the policy, with the reason; none for a
+/// viewer who is not identified (a deploy asks for an identity first).
+pub fn deploy_denials(
+    state: &AppState,
+    viewer: Option<&Operator>,
+) -> BTreeMap<EnvironmentName, String> {
+    let Some(viewer) = viewer else {
+        return BTreeMap::new();
+    };
+    state
+        .environments
+        .iter()
+        .filter_map(|e| {
+            let denied = state.policy.may_deploy(&e.name, viewer).err()?;
+            Some((e.name.clone(), denied.to_string()))
+        })
+        .collect()
 }
 
 impl VersionsPage {
@@ -71,6 +95,7 @@ impl VersionsPage {
             error: Some(error.clone()),
             drift: None,
             environments: Vec::new(),
+            denied: BTreeMap::new(),
         }
     }
 }
@@ -169,6 +194,7 @@ pub async fn versions_page(
         error: None,
         drift: environments.last().and_then(|p| p.drift.clone()),
         environments,
+        denied: BTreeMap::new(),
     })
 }
 

@@ -19,6 +19,7 @@ pub mod intent;
 pub mod operator;
 pub mod package_diff;
 pub mod package_filter;
+pub mod policy;
 #[cfg(test)]
 mod properties;
 pub mod refusal;
@@ -62,6 +63,7 @@ pub use package_diff::{
     count_kinds, diff_packages, ChangeKind, Package, PackageChange, PackageDifference,
 };
 pub use package_filter::{parse_kind, PackageFilter, UnknownKind};
+pub use policy::{Allowed, Denied, InvalidSubject, Policy, Subject};
 pub use refusal::Refusal;
 pub use repository::{Distribution, DistributionRevision, Publication, RepoVersion, Repository};
 pub use retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};

@@ -1,4 +1,5 @@
-//! Who performs a deploy or a sync: a name, as the identity scheme vouched for it.
+//! Who performs a deploy or a sync: a name, and the groups, as the identity scheme vouched
+//! for them.
 
 use std::fmt;
 
@@ -8,7 +9,11 @@ const MAX_LEN: usize = 256;
 /// An operator's name: non-empty, at most 256 characters, no control characters (it goes
 /// into audit lines and logs as it is).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Operator(String);
+pub struct Operator {
+    name: String,
+    /// The groups the authenticating proxy named (none without a groups header).
+    groups: Vec<String>,
+}
 
 /// Why a name is not an operator's name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -34,22 +39,45 @@ impl Operator {
         if name.chars().any(char::is_control) {
             return Err(InvalidOperator::ControlCharacter);
         }
-        Ok(Self(name.to_owned()))
+        Ok(Self {
+            name: name.to_owned(),
+            groups: Vec::new(),
+        })
+    }
+
+    /// The same operator, member of `groups` (trimmed; empty and repeated ones dropped).
+    pub fn with_groups(mut self, groups: Vec<String>) -> Self {
+        let mut groups: Vec<String> = groups
+            .into_iter()
+            .map(|g| g.trim().to_owned())
+            .filter(|g| !g.is_empty() && !g.chars().any(char::is_control))
+            .collect();
+        groups.sort();
+        groups.dedup();
+        self.groups = groups;
+        self
+    }
+
+    pub fn groups(&self) -> &[String] {
+        &self.groups
     }
 
     /// The spec's placeholder, for a console without an identity scheme.
     pub fn placeholder() -> Self {
-        Self("operator".to_owned())
+        Self {
+            name: "operator".to_owned(),
+            groups: Vec::new(),
+        }
     }
 
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.name
     }
 }
 
 impl fmt::Display for Operator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.name)
     }
 }
 

@@ -35,6 +35,8 @@ pub enum Refusal {
     NoEnvironmentDistribution(EnvironmentName),
     #[error("Deploy refused: the console has no environment '{0}'. Choose one of the environments the versions page shows.")]
     UnknownEnvironment(String),
+    #[error("Deploy refused. {0}")]
+    NotAllowed(String),
     #[error("Rollback refused: v{0} no longer exists in Pulp (Pulp deletes old versions beyond the repository's retain_repo_versions). Choose a version that still exists.")]
     RollbackTargetGone(u64),
     #[error("Rollback refused: a reason is required (say why production goes back).")]

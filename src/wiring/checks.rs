@@ -53,6 +53,7 @@ pub(super) fn validate(
     let edge = super::server_edge::edge_settings(&raw.server, grace)?;
     let identity = super::identity::validate(raw.identity)?;
     let environments = super::environments::validate(raw.environments, raw.production.clone())?;
+    let policy = super::policy::validate(raw.policy, &environments)?;
     Ok(Config {
         listen,
         audit,
@@ -62,6 +63,7 @@ pub(super) fn validate(
         page_size: raw.dashboard.page_size,
         production: raw.production,
         environments,
+        policy,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
         edge,
         pulp: raw.pulp,

@@ -411,6 +411,7 @@ fn identity_comes_from_a_header_of_trusted_proxies_named_in_the_environment() {
     let IdentitySettings::ProxyHeader {
         header,
         trusted_proxies,
+        ..
     } = config.identity
     else {
         panic!("a proxy header scheme");
@@ -643,5 +644,89 @@ fn an_unknown_key_or_a_wrong_type_in_environments_names_the_whole_key() {
             shown.contains(expected) && shown.contains("console.toml"),
             "{file}\n{shown}"
         );
+    }
+}
+
+// ---- [policy] (issue 24): who may deploy where, and synchronize ----
+
+#[test]
+fn the_policy_names_deployers_per_environment_and_syncers() {
+    use crate::domain::{EnvironmentName, Operator};
+    let file = "[identity]\nheader = \"X-Remote-User\"\ngroups_header = \"X-Remote-Groups\"\n\
+                trusted_proxies = [\"10.0.0.1\"]\n[policy]\nsyncers = [\"group:ops\"]\n\
+                [policy.production]\ndeployers = [\"group:release\", \"user:alice\"]\n";
+    let config = layered(None, Some(file), flags()).unwrap();
+    let op = |name: &str, groups: &[&str]| {
+        Operator::new(name)
+            .unwrap()
+            .with_groups(groups.iter().map(|g| (*g).to_owned()).collect())
+    };
+    let production = EnvironmentName::production();
+    assert!(config
+        .policy
+        .may_deploy(&production, &op("alice", &[]))
+        .is_ok());
+    assert!(config
+        .policy
+        .may_deploy(&production, &op("bob", &["release"]))
+        .is_ok());
+    assert!(config
+        .policy
+        .may_deploy(&production, &op("bob", &["dev"]))
+        .is_err());
+    assert!(config.policy.may_sync(&op("erin", &["ops"])).is_ok());
+    assert!(config.policy.may_sync(&op("alice", &[])).is_err());
+    let crate::wiring::identity::IdentitySettings::ProxyHeader { groups_header, .. } =
+        config.identity
+    else {
+        panic!("a proxy header scheme");
+    };
+    assert_eq!(groups_header.as_deref(), Some("X-Remote-Groups"));
+    let defaults = layered(None, Some(""), flags()).unwrap();
+    assert!(
+        defaults
+            .policy
+            .may_deploy(&production, &op("anyone", &[]))
+            .is_ok(),
+        "without [policy], every identified operator may"
+    );
+}
+
+#[test]
+fn each_policy_refusal_names_its_key() {
+    let cases = [
+        (
+            "[policy.production]\ndeployers = [\"team:release\"]",
+            "policy.production.deployers: 'team:release' is not a subject",
+        ),
+        (
+            "[policy]\nsyncers = [\"ops\"]",
+            "policy.syncers: 'ops' is not a subject",
+        ),
+        (
+            "[policy.staging]\ndeployers = [\"user:a\"]",
+            "policy.staging: there is no environment 'staging'; the environments are: production",
+        ),
+        (
+            "[identity]\ngroups_header = \"X-Remote-Groups\"",
+            "identity.groups_header: groups are believed only with the user's header",
+        ),
+    ];
+    for (file, expected) in cases {
+        let shown = refused_key(file);
+        assert!(shown.starts_with(expected), "{file}\n{shown}");
+    }
+    for (file, expected) in [
+        (
+            "[policy.production]\nfreeze = []",
+            "policy.production.freeze: approvals and freeze windows are not supported",
+        ),
+        (
+            "[policy.production]\ndeployer = []",
+            "unknown key policy.production.deployer",
+        ),
+    ] {
+        let shown = layered(None, Some(file), flags()).unwrap_err().to_string();
+        assert!(shown.contains(expected), "{file}\n{shown}");
     }
 }

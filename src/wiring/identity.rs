@@ -16,6 +16,7 @@ use super::error::{invalid, ConfigError};
 #[serde(deny_unknown_fields)]
 pub(super) struct RawIdentity {
     pub header: String,
+    pub groups_header: String,
     pub trusted_proxies: Vec<String>,
 }
 
@@ -27,6 +28,8 @@ pub enum IdentitySettings {
     /// The operator is named by `header`, believed from `trusted_proxies` only.
     ProxyHeader {
         header: String,
+        /// The header naming the operator's groups, when configured.
+        groups_header: Option<String>,
         trusted_proxies: Vec<IpNet>,
     },
 }
@@ -38,8 +41,15 @@ impl IdentitySettings {
             Self::Fixed => Arc::new(FixedOperator::default()),
             Self::ProxyHeader {
                 header,
+                groups_header,
                 trusted_proxies,
-            } => Arc::new(TrustedProxyHeader::new(header, trusted_proxies.clone())),
+            } => {
+                let adapter = TrustedProxyHeader::new(header, trusted_proxies.clone());
+                match groups_header {
+                    Some(groups) => Arc::new(adapter.with_groups(groups)),
+                    None => Arc::new(adapter),
+                }
+            }
         }
     }
 }
@@ -47,8 +57,19 @@ impl IdentitySettings {
 /// Checks the `[identity]` table: a valid header name, and parseable proxies when it is set.
 pub(super) fn validate(raw: RawIdentity) -> Result<IdentitySettings, ConfigError> {
     let header = raw.header.trim();
+    let groups_header = raw.groups_header.trim();
     if header.is_empty() {
+        if !groups_header.is_empty() {
+            let reason = "groups are believed only with the user's header: set identity.header too"
+                .to_owned();
+            return Err(invalid("identity.groups_header", reason));
+        }
         return Ok(IdentitySettings::Fixed);
+    }
+    if !groups_header.is_empty() && HeaderName::from_bytes(groups_header.as_bytes()).is_err() {
+        let reason =
+            format!("'{groups_header}' is not an HTTP header name such as X-Remote-Groups");
+        return Err(invalid("identity.groups_header", reason));
     }
     if HeaderName::from_bytes(header.as_bytes()).is_err() {
         let reason = format!("'{header}' is not an HTTP header name such as X-Remote-User");
@@ -65,6 +86,7 @@ pub(super) fn validate(raw: RawIdentity) -> Result<IdentitySettings, ConfigError
     }
     Ok(IdentitySettings::ProxyHeader {
         header: header.to_owned(),
+        groups_header: (!groups_header.is_empty()).then(|| groups_header.to_owned()),
         trusted_proxies,
     })
 }

@@ -11,6 +11,7 @@ mod identity;
 mod layers;
 pub mod overrides;
 mod password_file;
+mod policy;
 mod pulp_cli;
 mod pulp_settings;
 mod raw;

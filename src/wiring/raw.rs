@@ -26,8 +26,65 @@ pub(super) struct RawConfig {
     pub demo: RawDemo,
     pub production: HashMap<String, String>,
     pub environments: RawEnvironments,
+    pub policy: RawPolicy,
     pub identity: RawIdentity,
     pub log: RawLog,
+}
+
+/// The `[policy]` table: `syncers`, and one table per environment with its `deployers`.
+/// Read by hand, like `[environments]`: every refusal names its whole key.
+#[derive(Debug, Default)]
+pub(super) struct RawPolicy {
+    /// Who may synchronize; `None`: every identified operator.
+    pub syncers: Option<Vec<String>>,
+    /// Environment name -> who may deploy there (`None`: every identified operator).
+    pub deployers: BTreeMap<String, Option<Vec<String>>>,
+}
+
+impl<'de> Deserialize<'de> for RawPolicy {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let table = Table::deserialize(deserializer)?;
+        Self::from_table(table).map_err(D::Error::custom)
+    }
+}
+
+impl RawPolicy {
+    fn from_table(table: Table) -> Result<Self, String> {
+        let mut policy = Self::default();
+        for (key, value) in table {
+            if key == "syncers" {
+                policy.syncers = Some(typed("policy.syncers", value)?);
+                continue;
+            }
+            let Value::Table(environment) = value else {
+                return Err(format!(
+                    "unknown key policy.{key}: [policy] holds `syncers` and one table per \
+                     environment, e.g. [policy.{key}]"
+                ));
+            };
+            let mut deployers = None;
+            for (field, value) in environment {
+                let dotted = format!("policy.{key}.{field}");
+                match field.as_str() {
+                    "deployers" => deployers = Some(typed(&dotted, value)?),
+                    "approvers" | "approvals" | "freeze" | "override" => {
+                        return Err(format!(
+                            "{dotted}: approvals and freeze windows are not supported by this \
+                             version of the console yet (only deployers); remove the key rather \
+                             than rely on it"
+                        ))
+                    }
+                    _ => {
+                        return Err(format!(
+                            "unknown key {dotted}: an environment's policy has deployers"
+                        ))
+                    }
+                }
+            }
+            policy.deployers.insert(key, deployers);
+        }
+        Ok(policy)
+    }
 }
 
 /// The `[environments]` table: `order`, and one table per environment (named as in `order`).

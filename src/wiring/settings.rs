@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::adapters::web::EdgeSettings;
-use crate::domain::EnvironmentPath;
+use crate::domain::{EnvironmentPath, Policy};
 
 use super::identity::IdentitySettings;
 use super::raw::{LogFormat, RawPulp};
@@ -53,6 +53,9 @@ pub struct Config {
     /// The environments versions go through, in order (`[environments]`); without them,
     /// `production` alone, named by `[production]`. The demo's own mapping is not in it.
     pub environments: EnvironmentPath,
+    /// Who may deploy where, and synchronize (`[policy]`); without it, every identified
+    /// operator may.
+    pub policy: Policy,
     pub demo_task_delay: Duration,
     /// The HTTP edge: timeouts, allowed hosts, and how long a shutdown waits for requests
     /// in flight (the task timeout, twice: a deploy waits for two tasks, plus a margin).

@@ -43,10 +43,11 @@ pub async fn build_state(config: &Config) -> Result<(AppState, Upstream), String
     }
     if let super::identity::IdentitySettings::ProxyHeader {
         header,
+        groups_header,
         trusted_proxies,
     } = &config.identity
     {
-        tracing::info!(%header, ?trusted_proxies, "operators are named by a trusted proxy's header");
+        tracing::info!(%header, ?groups_header, ?trusted_proxies, "operators are named by a trusted proxy's header");
     }
     let reads = Arc::new(Coalescing::new(manager.clone()));
     let state = AppState::builder(
@@ -58,6 +59,7 @@ pub async fn build_state(config: &Config) -> Result<(AppState, Upstream), String
     )
     .page_reads(reads)
     .environments(environments(config))
+    .policy(config.policy.clone())
     .page_size(config.page_size);
     let state = if config.diffs.compute_ahead {
         state.diff_ahead(DiffAhead::default())

@@ -32,6 +32,7 @@ mod logs;
 mod metrics;
 mod outage;
 mod pages;
+mod policy;
 mod races;
 mod readiness;
 mod replica_lock;

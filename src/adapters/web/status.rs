@@ -45,6 +45,7 @@ pub fn refusal(refusal: &Refusal) -> StatusCode {
         }
         Refusal::UnknownVersion(_) => StatusCode::NOT_FOUND,
         Refusal::RollbackTargetGone(_) => StatusCode::GONE,
+        Refusal::NotAllowed(_) => StatusCode::FORBIDDEN,
         _ => StatusCode::CONFLICT,
     }
 }
@@ -76,6 +77,7 @@ pub fn sync(error: &SyncError) -> StatusCode {
     match error {
         SyncError::NoRemote | SyncError::AlreadyRunning => StatusCode::CONFLICT,
         SyncError::UnknownRepository(_) => StatusCode::NOT_FOUND,
+        SyncError::NotAllowed(_) => StatusCode::FORBIDDEN,
         SyncError::Upstream(error) => upstream(error),
     }
 }

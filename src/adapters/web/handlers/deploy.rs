@@ -58,12 +58,22 @@ fn intent_of(rollback: Option<&str>, reason: Option<&str>) -> Result<Intent, Ref
 pub async fn confirm(
     State(state): State<AppState>,
     RepoPath(id): RepoPath,
+    Extension(Identified(viewer)): Extension<Identified>,
     query: Result<Query<VersionQuery>, QueryRejection>,
 ) -> Result<Response, WebError> {
     let Query(query) = query.map_err(WebError::rejected)?;
     let target = parse_version(query.version.as_deref())?;
     let environment = parse_environment(state.environments(), query.env.as_deref())?;
     let kind = kind_of(query.rollback.as_deref());
+    if let Some(denied) = viewer
+        .as_ref()
+        .ok()
+        .and_then(|op| state.policy().may_deploy(&environment, op).err())
+    {
+        let message = error_notice(&denied.to_string());
+        let modal = message_modal("Deploy not allowed", message);
+        return Ok((StatusCode::FORBIDDEN, modal).into_response());
+    }
     Ok(
         match deploy::preview(&state, &id, &environment, target, kind).await {
             Ok(preview) => {

@@ -1,5 +1,5 @@
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::{Extension, Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
@@ -9,6 +9,7 @@ use crate::domain::{RepoId, Screen, VersionNumber, VERSIONS_PER_SCREEN};
 
 use super::super::errors::WebError;
 use super::super::extract::RepoPath;
+use super::super::identity::Identified;
 use super::super::status;
 use super::super::views::versions::{version_anchor, versions_page};
 
@@ -26,6 +27,7 @@ pub struct ScreenQuery {
 pub async fn show(
     State(state): State<AppState>,
     RepoPath(id): RepoPath,
+    Extension(Identified(viewer)): Extension<Identified>,
     query: Result<Query<ScreenQuery>, QueryRejection>,
 ) -> Result<Response, WebError> {
     let Query(query) = query.map_err(|_| {
@@ -37,9 +39,10 @@ pub async fn show(
         return screen_of(&state, &id, VersionNumber::new(number)).await;
     }
     let screen = Screen::new(query.page.unwrap_or(0), VERSIONS_PER_SCREEN);
-    let page = versions::versions_page(&state, &id, screen)
+    let mut page = versions::versions_page(&state, &id, screen)
         .await
         .map_err(WebError::from)?;
+    page.denied = versions::deploy_denials(&state, viewer.as_ref().ok());
     Ok((status::page(page.error.as_ref()), versions_page(&page)).into_response())
 }
 

@@ -58,9 +58,14 @@ fn step_to(data: &VersionsPage, env: &PageEnvironment, next: &PageEnvironment) -
             }
         }
         @if let Some(n) = promote {
-            " " button.primary.promote type="button" data-promote-env=(next.name) data-promote-version=(n.get())
-                hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (n.get()) "&env=" (next.name) }
-                hx-target="#modal-host" hx-swap="innerHTML" { "Promote " (n.label()) " to " (next.name) }
+            @if let Some(denied) = data.denied.get(&next.name) {
+                " " button.primary.promote type="button" data-promote-env=(next.name) data-promote-version=(n.get())
+                    data-denied="policy" disabled title=(denied) { "Promote " (n.label()) " to " (next.name) }
+            } @else {
+                " " button.primary.promote type="button" data-promote-env=(next.name) data-promote-version=(n.get())
+                    hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (n.get()) "&env=" (next.name) }
+                    hx-target="#modal-host" hx-swap="innerHTML" { "Promote " (n.label()) " to " (next.name) }
+            }
         }
     }
 }

@@ -44,7 +44,8 @@ fn sender_badge() -> Markup {
     let sender = current_sender();
     html! {
         @match sender {
-            Some(Ok(operator)) => span.topbar-user id="operator" title="The operator named in the audit log" { bdi { (operator.as_str()) } },
+            Some(Ok(operator)) => span.topbar-user id="operator" data-groups=(operator.groups().join(","))
+                title={ "The operator named in the audit log" @if !operator.groups().is_empty() { "; groups: " (operator.groups().join(", ")) } } { bdi { (operator.as_str()) } },
             Some(Err(_)) => span.topbar-user.unidentified id="operator" { "not identified" },
             None => {}
         }

@@ -251,7 +251,10 @@ fn earlier_deploy_buttons(
     let earlier = &data.environments[..data.environments.len().saturating_sub(1)];
     html! {
         @for env in earlier {
-            @let why_not = if serving_envs.contains(&env.name.as_str()) {
+            @let denied = data.denied.get(&env.name);
+            @let why_not = if let Some(denied) = denied {
+                Some(denied.clone())
+            } else if serving_envs.contains(&env.name.as_str()) {
                 Some(format!("{} serves this version", env.name))
             } else if env.no_distribution {
                 Some(format!("{} has no distribution for this repository", env.name))
@@ -268,7 +271,7 @@ fn earlier_deploy_buttons(
                 }
                 Some(why) => {
                     button.ghost.env-deploy type="button" data-deploy-to-version=(number) data-deploy-env=(env.name)
-                        disabled title=(why) { "To " (env.name) }
+                        data-denied=[denied.map(|_| "policy")] disabled title=(why) { "To " (env.name) }
                 }
             }
             " "
@@ -277,7 +280,13 @@ fn earlier_deploy_buttons(
 }
 
 fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str) -> Markup {
-    let why_not = if v.deployed {
+    let denied = data
+        .environments
+        .last()
+        .and_then(|production| data.denied.get(&production.name));
+    let why_not = if let Some(denied) = denied {
+        denied.as_str()
+    } else if v.deployed {
         "This version is live in production"
     } else if !v.badge.allows_deploy() {
         "Verification does not pass: deploy is not allowed"
@@ -289,12 +298,13 @@ fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str) -> Markup {
         _ => "Deploy".to_owned(),
     };
     html! {
-        @if v.can_deploy() {
+        @if v.can_deploy() && denied.is_none() {
             button.primary type="button" data-deploy-version=(number)
                 hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (number) }
                 hx-target="#modal-host" hx-swap="innerHTML" { (label) }
         } @else {
-            button.primary type="button" data-deploy-version=(number) disabled title=(why_not) { (label) }
+            button.primary type="button" data-deploy-version=(number) data-denied=[denied.map(|_| "policy")]
+                disabled title=(why_not) { (label) }
         }
     }
 }

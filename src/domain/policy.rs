@@ -1,0 +1,244 @@
+//! Who may deploy where, and who may synchronize: subjects (a user, or a group the
+//! authenticating proxy vouched for) listed per environment. A pure decision over the
+//! operator the identity port names; without a list, every identified operator may.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::environment::EnvironmentName;
+use super::operator::Operator;
+
+/// Someone a policy names: `user:<name>` or `group:<name>`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Subject {
+    User(String),
+    Group(String),
+}
+
+/// Why a text is not a subject.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a subject: write user:<name> or group:<name>")]
+pub struct InvalidSubject(pub String);
+
+impl Subject {
+    pub fn parse(text: &str) -> Result<Self, InvalidSubject> {
+        let invalid = || InvalidSubject(text.to_owned());
+        let (kind, name) = text.split_once(':').ok_or_else(invalid)?;
+        let name = name.trim();
+        if name.is_empty() || name.chars().any(char::is_control) {
+            return Err(invalid());
+        }
+        match kind.trim() {
+            "user" => Ok(Self::User(name.to_owned())),
+            "group" => Ok(Self::Group(name.to_owned())),
+            _ => Err(invalid()),
+        }
+    }
+
+    /// Whether `operator` is this subject (by name, or by one of its groups).
+    pub fn admits(&self, operator: &Operator) -> bool {
+        match self {
+            Self::User(name) => operator.as_str() == name,
+            Self::Group(group) => operator.groups().iter().any(|g| g == group),
+        }
+    }
+}
+
+impl fmt::Display for Subject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::User(name) => write!(f, "user:{name}"),
+            Self::Group(name) => write!(f, "group:{name}"),
+        }
+    }
+}
+
+/// Who may do one thing: everyone identified, or only the subjects listed (an empty list:
+/// nobody).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Allowed {
+    #[default]
+    Everyone,
+    Only(Vec<Subject>),
+}
+
+impl Allowed {
+    fn admits(&self, operator: &Operator) -> bool {
+        match self {
+            Self::Everyone => true,
+            Self::Only(subjects) => subjects.iter().any(|s| s.admits(operator)),
+        }
+    }
+}
+
+/// A refusal by the policy: what was asked, who may, and who asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.text())]
+pub struct Denied {
+    /// What was asked, e.g. "deploy to production" or "synchronize".
+    pub action: String,
+    /// Who may (empty: nobody).
+    pub allowed: Vec<Subject>,
+    /// Who asked, and their groups.
+    pub operator: String,
+    pub groups: Vec<String>,
+}
+
+impl Denied {
+    fn text(&self) -> String {
+        let who = if self.allowed.is_empty() {
+            "nobody (the console's policy lists no one)".to_owned()
+        } else {
+            let names: Vec<String> = self.allowed.iter().map(Subject::to_string).collect();
+            format!("only {}", names.join(", "))
+        };
+        let groups = if self.groups.is_empty() {
+            "no groups".to_owned()
+        } else {
+            format!("groups {}", self.groups.join(", "))
+        };
+        format!(
+            "Not allowed: {who} may {} ([policy] in the console's configuration); you are {} ({groups}).",
+            self.action, self.operator
+        )
+    }
+}
+
+/// Who may deploy to (or roll back) each environment, and who may synchronize.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Policy {
+    deployers: BTreeMap<EnvironmentName, Allowed>,
+    syncers: Allowed,
+}
+
+impl Policy {
+    /// `deployers` per environment (an environment not listed: everyone identified).
+    pub fn new(deployers: BTreeMap<EnvironmentName, Allowed>, syncers: Allowed) -> Self {
+        Self { deployers, syncers }
+    }
+
+    /// Whether `operator` may deploy to, or roll back, `environment`.
+    pub fn may_deploy(
+        &self,
+        environment: &EnvironmentName,
+        operator: &Operator,
+    ) -> Result<(), Denied> {
+        let allowed = self
+            .deployers
+            .get(environment)
+            .unwrap_or(&Allowed::Everyone);
+        check(allowed, operator, || format!("deploy to {environment}"))
+    }
+
+    /// Whether `operator` may synchronize a repository.
+    pub fn may_sync(&self, operator: &Operator) -> Result<(), Denied> {
+        check(&self.syncers, operator, || "synchronize".to_owned())
+    }
+}
+
+fn check(
+    allowed: &Allowed,
+    operator: &Operator,
+    action: impl FnOnce() -> String,
+) -> Result<(), Denied> {
+    if allowed.admits(operator) {
+        return Ok(());
+    }
+    Err(Denied {
+        action: action(),
+        allowed: match allowed {
+            Allowed::Everyone => Vec::new(),
+            Allowed::Only(subjects) => subjects.clone(),
+        },
+        operator: operator.as_str().to_owned(),
+        groups: operator.groups().to_vec(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(name: &str, groups: &[&str]) -> Operator {
+        Operator::new(name)
+            .unwrap()
+            .with_groups(groups.iter().map(|g| (*g).to_owned()).collect())
+    }
+
+    fn production() -> EnvironmentName {
+        EnvironmentName::production()
+    }
+
+    fn policy() -> Policy {
+        let only = |texts: &[&str]| {
+            Allowed::Only(texts.iter().map(|t| Subject::parse(t).unwrap()).collect())
+        };
+        Policy::new(
+            BTreeMap::from([(production(), only(&["group:release", "user:alice"]))]),
+            only(&["group:ops"]),
+        )
+    }
+
+    #[test]
+    fn subjects_are_a_user_or_a_group() {
+        assert_eq!(
+            Subject::parse("user:alice"),
+            Ok(Subject::User("alice".into()))
+        );
+        assert_eq!(
+            Subject::parse("group:release"),
+            Ok(Subject::Group("release".into()))
+        );
+        for bad in ["alice", "team:x", "user:", "group: ", ":x", ""] {
+            assert!(Subject::parse(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            Subject::parse("group:release").unwrap().to_string(),
+            "group:release"
+        );
+    }
+
+    #[test]
+    fn listed_users_and_members_of_listed_groups_may_deploy_there() {
+        let policy = policy();
+        assert!(policy.may_deploy(&production(), &op("alice", &[])).is_ok());
+        assert!(policy
+            .may_deploy(&production(), &op("bob", &["dev", "release"]))
+            .is_ok());
+        let denied = policy
+            .may_deploy(&production(), &op("carol", &["dev"]))
+            .unwrap_err();
+        assert_eq!(
+            denied.to_string(),
+            "Not allowed: only group:release, user:alice may deploy to production ([policy] in the \
+             console's configuration); you are carol (groups dev)."
+        );
+        let staging = EnvironmentName::parse("staging").unwrap();
+        assert!(
+            policy.may_deploy(&staging, &op("carol", &[])).is_ok(),
+            "an environment without deployers: everyone identified"
+        );
+    }
+
+    #[test]
+    fn a_group_name_is_not_a_user_name() {
+        let policy = policy();
+        assert!(policy
+            .may_deploy(&production(), &op("release", &[]))
+            .is_err());
+        assert!(policy
+            .may_deploy(&production(), &op("dave", &["alice"]))
+            .is_err());
+    }
+
+    #[test]
+    fn syncers_and_an_empty_list() {
+        let policy = policy();
+        assert!(policy.may_sync(&op("erin", &["ops"])).is_ok());
+        assert!(policy.may_sync(&op("alice", &[])).is_err());
+        let nobody = Policy::new(BTreeMap::new(), Allowed::Only(Vec::new()));
+        let denied = nobody.may_sync(&op("alice", &["ops"])).unwrap_err();
+        assert!(denied.to_string().contains("nobody"), "{denied}");
+        assert!(Policy::default().may_sync(&op("anyone", &[])).is_ok());
+    }
+}

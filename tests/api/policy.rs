@@ -1,0 +1,194 @@
+//! Who may deploy where, and synchronize (issue 24, its first part): groups from the trusted
+//! proxy, deployers per environment and syncers; a refusal changes nothing and says who may.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use repo_console::adapters::identity_proxy_header::TrustedProxyHeader;
+use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions, SyncScript};
+use repo_console::adapters::web;
+use repo_console::domain::{Allowed, EnvironmentName, Policy, Subject};
+
+use crate::helpers::*;
+
+struct Guarded {
+    client: WebClient,
+    memory: Arc<InMemoryPulp>,
+    fixture: Fixture,
+    _dir: tempfile::TempDir,
+}
+
+/// The fixture's console: production's deployers are group:release and user:alice, the
+/// syncers group:ops; names and groups from X-Remote-User / X-Remote-Groups.
+async fn spawn_guarded() -> Guarded {
+    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
+        task_delay: Duration::from_millis(5),
+        ..Default::default()
+    }));
+    let fixture = fixture(&memory);
+    let dir = tempfile::tempdir().unwrap();
+    let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
+    let only = |subjects: &[&str]| {
+        Allowed::Only(
+            subjects
+                .iter()
+                .map(|s| Subject::parse(s).unwrap())
+                .collect(),
+        )
+    };
+    let policy = Policy::new(
+        BTreeMap::from([(
+            EnvironmentName::production(),
+            only(&["group:release", "user:alice"]),
+        )]),
+        only(&["group:ops"]),
+    );
+    let identity = TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
+        .with_groups("X-Remote-Groups");
+    let state = state
+        .rebuild()
+        .identity(Arc::new(identity))
+        .policy(policy)
+        .build();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    let never = std::future::pending::<()>();
+    tokio::spawn(web::serve(listener, state, never, Duration::from_secs(1)));
+    Guarded {
+        client: WebClient { address },
+        memory,
+        fixture,
+        _dir: dir,
+    }
+}
+
+impl Guarded {
+    async fn send(&self, method: &str, path: &str, user: &str, groups: &str, body: &str) -> Reply {
+        let headers = [
+            ("content-type", "application/x-www-form-urlencoded"),
+            ("hx-request", "true"),
+            ("x-remote-user", user),
+            ("x-remote-groups", groups),
+        ];
+        self.client.send(method, path, &headers, body).await
+    }
+
+    async fn deploy_as(&self, user: &str, groups: &str) -> Reply {
+        let path = format!("/repos/{}/deploy", self.fixture.base_os);
+        self.send("POST", &path, user, groups, "version=4&confirm=base-os")
+            .await
+    }
+
+    fn writes(&self) -> usize {
+        self.memory
+            .calls()
+            .iter()
+            .filter(|c| {
+                c.starts_with("create_publication")
+                    || c.starts_with("update_distribution")
+                    || c.starts_with("sync ")
+            })
+            .count()
+    }
+}
+
+#[tokio::test]
+async fn someone_outside_the_deployers_is_refused_with_403_naming_who_may() {
+    let app = spawn_guarded().await;
+    let refused = app.deploy_as("carol", "dev").await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused
+            .body
+            .contains("only group:release, user:alice may deploy to production")
+            && refused.body.contains("you are carol (groups dev)"),
+        "{}",
+        refused.body
+    );
+    assert_eq!(app.writes(), 0, "nothing changed upstream");
+    assert_eq!(
+        app.memory.serving_version("base-os-prod").map(|n| n.get()),
+        Some(2)
+    );
+
+    let confirm = app
+        .send(
+            "GET",
+            &format!("/repos/{}/deploy/confirm?version=4", app.fixture.base_os),
+            "carol",
+            "dev",
+            "",
+        )
+        .await;
+    assert_eq!(confirm.status, 403, "{}", confirm.body);
+
+    let page = app
+        .send(
+            "GET",
+            &format!("/repos/{}/versions", app.fixture.base_os),
+            "carol",
+            "dev",
+            "",
+        )
+        .await;
+    let html = page.html();
+    let button = &select(&html, "button[data-deploy-version='4']")[0];
+    assert_eq!(attr(button, "data-denied"), "policy");
+    assert!(button.value().attr("disabled").is_some());
+    assert!(attr(button, "title").contains("group:release"));
+
+    let member = app.deploy_as("bob", "dev, release").await;
+    assert_eq!(
+        member.status, 200,
+        "a member of group:release: {}",
+        member.body
+    );
+    assert_eq!(
+        app.memory.serving_version("base-os-prod").map(|n| n.get()),
+        Some(4)
+    );
+    let page = app
+        .send(
+            "GET",
+            &format!("/repos/{}/versions", app.fixture.base_os),
+            "alice",
+            "",
+            "",
+        )
+        .await;
+    assert!(
+        select(&page.html(), "[data-denied]").is_empty(),
+        "alice may"
+    );
+}
+
+#[tokio::test]
+async fn only_syncers_synchronize_and_groups_are_shown_in_the_header_bar() {
+    let app = spawn_guarded().await;
+    app.memory.add_remote(
+        &app.fixture.base_os,
+        SyncScript::Succeeds {
+            duration: Duration::from_millis(50),
+            add: vec!["new-1.0".into()],
+            remove: vec![],
+        },
+    );
+    let path = format!("/repos/{}/sync", app.fixture.base_os);
+    let refused = app.send("POST", &path, "alice", "release", "").await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused.body.contains("only group:ops may synchronize"),
+        "{}",
+        refused.body
+    );
+    assert_eq!(app.writes(), 0);
+    let started = app.send("POST", &path, "erin", "ops", "").await;
+    assert_eq!(started.status, 200, "{}", started.body);
+
+    let page = app.send("GET", "/", "erin", "ops,sre", "").await;
+    let html = page.html();
+    let me = &select(&html, "#operator")[0];
+    assert_eq!(attr(me, "data-groups"), "ops,sre");
+    assert!(attr(me, "title").contains("groups: ops, sre"));
+}
