@@ -22,6 +22,9 @@
 #   rc-builds      verified, several builds of one name (issue 22): v1 multi-u 1,2 / multi-o 1,2 /
 #                  multi-d 1,2 / multi-n 1; v2 adds multi-u-3 (upgraded), drops multi-o-1 (older
 #                  builds), drops multi-d-2 (downgraded), adds multi-n-0.9 (older builds); v3 adds multi-x-1
+#   rc-history     verified, v1..v3, a publication of each; rc-history-prod -> pub(v1)
+#   rc-envs        verified, v1..v3, a publication of each; rc-envs-testing, rc-envs-staging,
+#                  rc-envs-prod -> pub(v1) (issue 23: one distribution per environment)
 #   rc-mirror        remote rc-mirror-remote -> $PULP_CONTENT_URL/pulp/content/rc-verified-prod/ (not synced)
 #   rc-broken-mirror remote rc-broken-remote -> http://127.0.0.1:9/nothing/ (refused; sync fails)
 #
@@ -326,6 +329,22 @@ seed_history() {
   ensure_distribution rc-history-prod publication "$(ensure_publication "$repo" 1)"
 }
 seed_history
+
+# --- Environments (issue 23): one repository, one distribution per environment -----
+# rc-envs: verified, v1..v3, a publication of each; rc-envs-testing, rc-envs-staging and
+# rc-envs-prod -> pub(v1). The environments tests move them and put them back.
+seed_envs() {
+  local repo v1 env
+  repo="$(ensure_repo rc-envs "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  ensure_versions "$repo" "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
+  ensure_publication "$repo" 2 >/dev/null
+  ensure_publication "$repo" 3 >/dev/null
+  v1="$(ensure_publication "$repo" 1)"
+  for env in testing staging prod; do
+    ensure_distribution "rc-envs-$env" publication "$v1"
+  done
+}
+seed_envs
 
 # --- Summary -------------------------------------------------------------------
 echo "Seeded Pulp at $PULP_BASE_URL:"

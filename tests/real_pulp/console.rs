@@ -12,10 +12,11 @@ use repo_console::adapters::audit_jsonl::JsonlAuditSink;
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::web;
+use repo_console::app::state::AppStateBuilder;
 use repo_console::app::AppState;
 use repo_console::domain::{
-    Advisory, ContentRead, Distribution, DistributionChange, DistributionHref, Package,
-    Publication, PublicationHref, RemoteHref, RepoId, RepoVersion, Repository, SyncState,
+    Advisory, ContentRead, Distribution, DistributionChange, DistributionHref, EnvironmentPath,
+    Package, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion, Repository, SyncState,
     VersionHref, VersionNumber,
 };
 use repo_console::ports::{
@@ -41,17 +42,35 @@ pub async fn spawn_console<P: RepositoryManager + ContentCatalog + 'static>(
     pulp: Arc<P>,
     page_size: u64,
 ) -> Console {
+    serve(pulp, page_size, |builder| builder).await
+}
+
+/// `spawn_console` with the environments of `path` (as `[environments]` configures them).
+pub async fn spawn_console_with_environments<P: RepositoryManager + ContentCatalog + 'static>(
+    pulp: Arc<P>,
+    page_size: u64,
+    path: EnvironmentPath,
+) -> Console {
+    serve(pulp, page_size, |builder| builder.environments(path)).await
+}
+
+/// The console over `pulp`, its state set by `configure` after the page size.
+async fn serve<P: RepositoryManager + ContentCatalog + 'static>(
+    pulp: Arc<P>,
+    page_size: u64,
+    configure: impl FnOnce(AppStateBuilder) -> AppStateBuilder,
+) -> Console {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let audit_path = dir.path().join("audit.jsonl");
-    let state = AppState::builder(
+    let builder = AppState::builder(
         pulp.clone(),
         pulp,
         Arc::new(JsonlAuditSink::new(&audit_path)),
         Arc::new(SystemClock),
         Arc::new(FixedOperator::default()),
     )
-    .page_size(page_size)
-    .build();
+    .page_size(page_size);
+    let state = configure(builder).build();
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
     let address = format!("http://{}", listener.local_addr().expect("address"));
     tokio::spawn(async move {
