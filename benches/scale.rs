@@ -235,7 +235,7 @@ async fn main() {
     };
     let http: Http = Client::builder(TokioExecutor::new()).build_http();
     let only = |part: &str| std::env::args().any(|arg| arg == part);
-    if !only("versions") {
+    if !only("versions") && !only("environments") {
         dashboard::run(&proxy, &settings, &http).await;
     }
     if only("dashboard") {

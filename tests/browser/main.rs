@@ -1,9 +1,9 @@
 //! End-to-end suite in real headless Chromium, driven through ChromeDriver with fantoccini,
 //! against the console served in-process over the in-memory upstream.
 //!
-//! One test drives every scenario in turn (one browser, one at a time). ChromeDriver is
-//! started on a free port and ended by its process group id when the suite ends, passes
-//! or fails. After each scenario the browser console must hold no CSP violation and no
+//! One test drives every scenario in turn (one browser, one at a time); `environments_promotion`
+//! drives a console configured with three environments. The two never run at once. Each starts
+//! ChromeDriver on a free port and ends it by its process group id when it ends, passes or fails. After each scenario the browser console must hold no CSP violation and no
 //! error but the scenario's own expected failed requests. Screenshots: `target/screenshots/`.
 
 #[path = "../common/acme.rs"]
@@ -13,6 +13,7 @@ mod changes;
 mod dashboard;
 mod deploy;
 mod driver;
+mod environments;
 mod history;
 mod look;
 mod screens;
@@ -20,35 +21,13 @@ mod versions;
 mod world;
 
 use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::Once;
 use std::time::Instant;
 
 use futures::FutureExt;
 
 use browser::Browser;
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn browser_suite() {
-    let Some(tools) = driver::Tools::find_or_skip() else {
-        return;
-    };
-    let target = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target");
-    std::fs::create_dir_all(&target).expect("target/");
-    let _ = std::fs::remove_dir_all(target.join("screenshots"));
-    let driver = driver::ChromeDriver::start(&tools, &target.join("chromedriver.log")).await;
-    let app = world::spawn_app().await;
-    let browser = Browser::open(&driver, &tools, &app.address).await;
-    let outcome = AssertUnwindSafe(run_all(&browser, &app, &driver, &tools))
-        .catch_unwind()
-        .await;
-    if outcome.is_err() {
-        browser.screenshot("FAILED").await;
-    }
-    browser.close().await;
-    drop(driver);
-    if let Err(panic) = outcome {
-        std::panic::resume_unwind(panic);
-    }
-}
 
 macro_rules! scenario {
     ($b:expr, $name:literal, $expected:expr, $run:expr) => {{
@@ -62,6 +41,78 @@ macro_rules! scenario {
             started.elapsed().as_secs_f64()
         );
     }};
+}
+
+/// One Chromium at a time on the machine: the tests of this binary take turns.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// `target/`, with `target/screenshots/` emptied by the first test of the run.
+fn target_dir() -> PathBuf {
+    static FRESH: Once = Once::new();
+    let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target");
+    std::fs::create_dir_all(&target).expect("target/");
+    FRESH.call_once(|| {
+        let _ = std::fs::remove_dir_all(target.join("screenshots"));
+    });
+    target
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_suite() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let Some(tools) = driver::Tools::find_or_skip() else {
+        return;
+    };
+    let target = target_dir();
+    let driver = driver::ChromeDriver::start(&tools, &target.join("chromedriver.log")).await;
+    let app = world::spawn_app().await;
+    let browser = Browser::open(&driver, &tools, &app.address).await;
+    let outcome = AssertUnwindSafe(run_all(&browser, &app, &driver, &tools))
+        .catch_unwind()
+        .await;
+    finish(browser, driver, outcome, "FAILED").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn environments_promotion() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let Some(tools) = driver::Tools::find_or_skip() else {
+        return;
+    };
+    let target = target_dir();
+    let log = target.join("chromedriver-environments.log");
+    let driver = driver::ChromeDriver::start(&tools, &log).await;
+    let app = environments::spawn_app().await;
+    let browser = Browser::open(&driver, &tools, &app.address).await;
+    let outcome = AssertUnwindSafe(async {
+        scenario!(
+            browser,
+            "deploy to testing, promote to staging and production",
+            &[],
+            environments::deploy_then_promote(&browser, &app)
+        );
+    })
+    .catch_unwind()
+    .await;
+    finish(browser, driver, outcome, "FAILED-environments").await;
+}
+
+/// Ends the browser and its driver, then passes the scenarios' panic on (after a
+/// screenshot named `failed`).
+async fn finish(
+    browser: Browser,
+    driver: driver::ChromeDriver,
+    outcome: Result<(), Box<dyn std::any::Any + Send>>,
+    failed: &str,
+) {
+    if outcome.is_err() {
+        browser.screenshot(failed).await;
+    }
+    browser.close().await;
+    drop(driver);
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
 }
 
 async fn run_all(

@@ -105,7 +105,7 @@ pub async fn open_modal(b: &Browser, n: u64) {
     wait_modal_focused(b).await;
 }
 
-async fn wait_modal_focused(b: &Browser) {
+pub async fn wait_modal_focused(b: &Browser) {
     b.wait_until(
         "the modal is open with the focus in its text field",
         "var m = document.getElementById('deploy-modal');

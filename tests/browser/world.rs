@@ -11,7 +11,9 @@ use repo_console::adapters::memory::{
 };
 use repo_console::adapters::web;
 use repo_console::app::AppState;
-use repo_console::domain::{ChecksumType, RepoId, RepoVerification, VersionNumber};
+use repo_console::domain::{
+    ChecksumType, EnvironmentPath, RepoId, RepoVerification, VersionNumber,
+};
 
 /// A repository name that is HTML: it must show as text, never run.
 pub const HOSTILE: &str =
@@ -176,6 +178,21 @@ pub async fn spawn<W>(
     Arc<RecordingAuditSink>,
     W,
 ) {
+    spawn_with(build, None).await
+}
+
+/// As [`spawn`], with `environments` as the console's path when given (production alone
+/// otherwise).
+pub async fn spawn_with<W>(
+    build: impl FnOnce(&InMemoryPulp) -> W,
+    environments: Option<EnvironmentPath>,
+) -> (
+    String,
+    Arc<FaultyPulp>,
+    Arc<InMemoryPulp>,
+    Arc<RecordingAuditSink>,
+    W,
+) {
     let options = MemoryOptions {
         task_delay: Duration::from_millis(150),
         ..MemoryOptions::default()
@@ -184,7 +201,7 @@ pub async fn spawn<W>(
     let world = build(&memory);
     let pulp = Arc::new(FaultyPulp::new(memory.clone()));
     let audit = Arc::new(RecordingAuditSink::default());
-    let state = AppState::builder(
+    let builder = AppState::builder(
         pulp.clone(),
         pulp.clone(),
         audit.clone(),
@@ -194,7 +211,11 @@ pub async fn spawn<W>(
     .production(HashMap::from([(
         "epel9-appstream".to_owned(),
         "epel9-appstream-prod".to_owned(),
-    )]))
+    )]));
+    let state = match environments {
+        Some(path) => builder.environments(path),
+        None => builder,
+    }
     .build();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await

@@ -10,15 +10,15 @@ use crate::ports::AuditError;
 use super::layout::notice;
 use super::moment::{shown, time};
 
-/// The completion banner.
+/// The completion banner, naming the environment deployed to and its distribution.
 pub fn success_banner(plan: &DeployPlan, audit: &Result<(), AuditError>) -> Markup {
     let from = plan
         .current
         .map_or_else(|| "nothing".to_owned(), |n| n.label());
     html! {
         (notice("ok", Some("deploy-banner"), html! {
-            strong { "Deployed. " }
-            "Production (" (plan.distribution.name) ") now serves " (plan.target_number().label())
+            strong data-env=(plan.environment) { "Deployed to " (plan.environment) ". " }
+            (plan.distribution.name) " now serves " (plan.target_number().label())
             " of " bdi { (plan.repo.display_name()) } " (was " (from) ")."
         }))
         @if let Err(error) = audit {
