@@ -87,6 +87,13 @@ pub async fn confirm(
                     PreviewError::Unreadable(error) => status::read(error),
                 };
                 let message = error_notice(&sentence(error.to_string()));
+                let message = match &error {
+                    // The environment requires the previous one: warned and refused at once.
+                    PreviewError::Refused(Refusal::OutOfOrder { skips, .. }) => html! {
+                        div data-warning="out-of-order" data-refusal="out-of-order" data-skips=(skips) { (message) }
+                    },
+                    _ => message,
+                };
                 (code, message_modal("Deploy not possible", message)).into_response()
             }
         },
@@ -204,16 +211,23 @@ fn failure(outcome: &DeployOutcome) -> (StatusCode, &'static str, Markup) {
             )),
         ),
         DeployOutcome::Failed {
+            plan,
             step,
             error,
             production_changed,
             task,
             audit,
-            ..
         } => (
             status::step_failed(error),
             "Deploy failed",
-            failure_message(*step, error, *production_changed, task.as_ref(), audit),
+            failure_message(
+                &plan.environment,
+                *step,
+                error,
+                *production_changed,
+                task.as_ref(),
+                audit,
+            ),
         ),
         DeployOutcome::Deployed { .. } => (StatusCode::OK, "Deployed", html! {}),
     }

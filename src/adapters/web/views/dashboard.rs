@@ -87,7 +87,9 @@ fn environment_cell(
                 }
             }
             @if env.drift { " " span.badge.warn data-drift title={ (env.environment) " was changed outside the console" } { "changed outside" } }
-            " " a.history-link href={ "/repos/" (row.id) "/history?env=" (env.environment) } { "history" }
+            @if !env.no_distribution {
+                " " a.history-link href={ "/repos/" (row.id) "/history?env=" (env.environment) } { "history" }
+            }
         }
     }
 }

@@ -8,8 +8,8 @@ use crate::app::deploy::DeployStep;
 use crate::app::deploy::StepError;
 use crate::app::versions::VersionsPage;
 use crate::domain::{
-    signed, DeployKind, DeployPlan, ProductionChanged, PromotionCheck, TaskHref, VersionDiff,
-    REASON_MAX_CHARS,
+    signed, DeployKind, DeployPlan, EnvironmentName, ProductionChanged, PromotionCheck, TaskHref,
+    VersionDiff, REASON_MAX_CHARS,
 };
 use crate::ports::{AuditError, UpstreamError};
 
@@ -144,8 +144,9 @@ pub fn deployed_without_list(
     }
 }
 
-/// What a failed deploy means for production, in words.
+/// What a failed deploy means for the environment deployed to, in words.
 pub fn failure_message(
+    environment: &EnvironmentName,
     step: DeployStep,
     error: &StepError,
     changed: ProductionChanged,
@@ -153,15 +154,16 @@ pub fn failure_message(
     audit: &Result<(), AuditError>,
 ) -> Markup {
     let step_text = match step {
-        DeployStep::Publish => "Creating the publication failed",
+        DeployStep::Publish => "Creating the publication failed".to_owned(),
         DeployStep::PointDistribution => {
-            "Pointing the production distribution at the new publication failed"
+            format!("Pointing the {environment} distribution at the new publication failed")
         }
     };
+    let name = capitalized(environment.as_str());
     let (kind, verdict) = match changed {
-        ProductionChanged::No => ("error", "Production was NOT changed: it still serves what it served before."),
-        ProductionChanged::Yes => ("warn", "Production WAS changed: it now serves the new version, but the task's end was not confirmed. Check the task in Pulp."),
-        ProductionChanged::Unknown => ("error", "Whether production changed is UNKNOWN: Pulp may still carry the change out. Check the production distribution in Pulp (which publication it points at) and the task below before trying again."),
+        ProductionChanged::No => ("error", format!("{name} was NOT changed: it still serves what it served before.")),
+        ProductionChanged::Yes => ("warn", format!("{name} WAS changed: it now serves the new version, but the task's end was not confirmed. Check the task in Pulp.")),
+        ProductionChanged::Unknown => ("error", format!("Whether {environment} changed is UNKNOWN: Pulp may still carry the change out. Check the {environment} distribution in Pulp (which publication it points at) and the task below before trying again.")),
     };
     html! {
         (notice(kind, Some("deploy-error"), html! {
@@ -175,6 +177,15 @@ pub fn failure_message(
             (notice("error", Some("audit-error"), html! { strong { "The audit line was NOT written: " } (audit_error) }))
         }
     }
+}
+
+/// `production` -> `Production`.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// A rollback succeeded (from the history page): closes the modal, shows the banner.
