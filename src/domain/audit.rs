@@ -1,6 +1,8 @@
 //! The audit record of a deployment: one JSON object per line, its own schema
 //! (never a tracing log), so that any deploy can be traced and rolled back.
 
+use std::collections::BTreeSet;
+
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -8,6 +10,7 @@ use super::deployment::{DeployPlan, ProductionChanged};
 use super::environment::EnvironmentName;
 use super::href::PublicationHref;
 use super::intent::{DeployKind, Intent};
+use super::version_number::VersionNumber;
 
 /// Links the lines written for one deployment.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -96,6 +99,29 @@ impl DeployRecord {
             outcome,
         }
     }
+}
+
+/// Every version `environment` is known to have served: those the console's audit lines
+/// say it deployed there (a deploy that completed, or failed after production changed),
+/// and the one it serves now.
+pub fn versions_served(
+    records: &[DeployRecord],
+    environment: &EnvironmentName,
+    serving_now: Option<VersionNumber>,
+) -> BTreeSet<VersionNumber> {
+    records
+        .iter()
+        .filter(|r| &r.environment == environment)
+        .filter(|r| match &r.outcome {
+            AuditOutcome::Deployed => true,
+            AuditOutcome::Failed {
+                production_changed, ..
+            } => *production_changed == ProductionChanged::Yes,
+            AuditOutcome::Started => false,
+        })
+        .map(|r| VersionNumber::new(r.target_version))
+        .chain(serving_now)
+        .collect()
 }
 
 fn rfc3339_utc<S: Serializer>(at: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {

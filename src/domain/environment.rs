@@ -7,9 +7,6 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::audit::{AuditOutcome, DeployRecord};
-use super::deployment::ProductionChanged;
-
 use super::version_number::VersionNumber;
 
 /// The longest environment name accepted.
@@ -320,29 +317,6 @@ pub fn promotion_check(
         skips: previous.name.clone(),
         refused: environment.requires_previous,
     })
-}
-
-/// Every version `environment` is known to have served: those the console's audit lines
-/// say it deployed there (a deploy that completed, or failed after production changed),
-/// and the one it serves now.
-pub fn versions_served(
-    records: &[DeployRecord],
-    environment: &EnvironmentName,
-    serving_now: Option<VersionNumber>,
-) -> BTreeSet<VersionNumber> {
-    records
-        .iter()
-        .filter(|r| &r.environment == environment)
-        .filter(|r| match &r.outcome {
-            AuditOutcome::Deployed => true,
-            AuditOutcome::Failed {
-                production_changed, ..
-            } => *production_changed == ProductionChanged::Yes,
-            AuditOutcome::Started => false,
-        })
-        .map(|r| VersionNumber::new(r.target_version))
-        .chain(serving_now)
-        .collect()
 }
 
 /// How many versions an environment (serving `previous`) is ahead of the next one on the

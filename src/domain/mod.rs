@@ -35,7 +35,7 @@ pub mod version_number;
 pub mod write;
 
 pub use advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
-pub use audit::{AuditOutcome, DeployId, DeployRecord};
+pub use audit::{versions_served, AuditOutcome, DeployId, DeployRecord};
 pub use change::{ChangeState, DistributionChange, WholeRecord};
 pub use deployment::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
@@ -46,9 +46,8 @@ pub use diff_plan::{
     compose_steps, filtered_reads, plan_diff_reads, ContentRead, DiffEnd, DiffReads, SideReads,
 };
 pub use environment::{
-    ahead_by, promotion_check, versions_served, DistributionNaming, Environment, EnvironmentName,
-    EnvironmentPath, InvalidEnvironmentName, InvalidPath, InvalidPattern, NamePattern,
-    PromotionCheck,
+    ahead_by, promotion_check, DistributionNaming, Environment, EnvironmentName, EnvironmentPath,
+    InvalidEnvironmentName, InvalidPath, InvalidPattern, NamePattern, PromotionCheck,
 };
 pub use evr::{rpmvercmp, Evr};
 pub use history::{

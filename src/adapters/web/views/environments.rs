@@ -7,7 +7,7 @@ use maud::{html, Markup};
 use crate::app::versions::{PageEnvironment, VersionsPage};
 use crate::domain::{ahead_by, VersionNumber};
 
-use super::versions::version_anchor;
+use super::version_anchor::version_anchor;
 
 /// The strip of environments, first to last.
 pub fn environment_strip(data: &VersionsPage) -> Markup {

@@ -13,4 +13,5 @@ pub mod history;
 pub mod layout;
 pub mod moment;
 pub mod sync_cell;
+mod version_anchor;
 pub mod versions;

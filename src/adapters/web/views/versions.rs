@@ -10,6 +10,7 @@ use super::client_checks::client_warnings;
 use super::compare_links::compare_href;
 use super::environments::environment_strip;
 use super::layout::{back_link, notice, page};
+pub use super::version_anchor::version_anchor;
 
 /// The full versions page.
 pub fn versions_page(data: &VersionsPage) -> Markup {
@@ -94,11 +95,6 @@ pub fn version_list(data: &VersionsPage, oob: bool) -> Markup {
             }
         }
     }
-}
-
-/// The anchor of a version's row (`#v12`).
-pub fn version_anchor(number: VersionNumber) -> String {
-    format!("v{}", number.get())
 }
 
 /// Which version production serves, with a way to its row wherever it is.
