@@ -13,6 +13,7 @@ pub mod evr;
 #[cfg(test)]
 mod evr_properties;
 mod exact_vec;
+pub mod freeze;
 pub mod history;
 pub mod href;
 pub mod intent;
@@ -50,6 +51,10 @@ pub use environment::{
     InvalidEnvironmentName, InvalidPath, InvalidPattern, NamePattern, PromotionCheck,
 };
 pub use evr::{rpmvercmp, Evr};
+pub use freeze::{
+    active, Freeze, FreezeDuration, FreezeWindow, Interval, InvalidFreeze, Occurrence, Recurring,
+    Until,
+};
 pub use history::{
     build_history, detect_drift, drift_baseline, Drift, EntryOutcome, HistoryEntry, Origin,
 };
