@@ -13,6 +13,7 @@ pub use super::deploy_outcome::{DeployOutcome, DeployStep, NotStarted};
 pub use super::deploy_steps::StepError;
 use super::deploy_steps::{ensure_unmoved, point_production, publish, StepFailure};
 use super::deploy_turn::{checked_plan, replica_turn};
+use super::freeze_check::frozen;
 pub use super::preview::{preview, Preview, PreviewError};
 use super::state::AppState;
 
@@ -48,6 +49,10 @@ async fn deploy_as(
     if let Err(denied) = state.policy.may_deploy(&request.environment, operator) {
         tracing::warn!(%denied, "deploy refused by the policy");
         return DeployOutcome::Refused(Refusal::NotAllowed(denied.to_string()));
+    }
+    if let Some(refusal) = frozen(state, &request.environment).await {
+        tracing::warn!(%refusal, "deploy refused: the environment is frozen");
+        return DeployOutcome::Refused(refusal);
     }
     let _turn = state.deploy_locks.acquire(id, &request.environment).await;
     let plan = match checked_plan(state, id, request).await {

@@ -15,6 +15,7 @@ mod diff_queue;
 pub mod diff_read;
 pub mod environments;
 pub mod facts;
+pub mod freeze_check;
 pub mod history;
 pub mod known_diffs;
 mod preview;

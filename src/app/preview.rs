@@ -7,6 +7,7 @@ use crate::domain::{
 
 use super::environments::ProductionRecord;
 use super::facts::{deploy_facts, ReadError};
+use super::freeze_check::frozen;
 use super::state::AppState;
 
 /// Why a preview cannot be shown.
@@ -37,6 +38,9 @@ pub async fn preview(
     target: VersionNumber,
     kind: DeployKind,
 ) -> Result<Preview, PreviewError> {
+    if let Some(refusal) = frozen(state, environment).await {
+        return Err(refusal.into());
+    }
     let facts = deploy_facts(state, state.reads.as_ref(), id, environment, target).await?;
     let plan = plan_deploy(&facts, target).map_err(|refusal| refusal_for(kind, refusal))?;
     let record =

@@ -123,6 +123,12 @@ impl AppStateBuilder {
         self
     }
 
+    /// The clock the console reads (a fixed one in tests).
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.0.clock = clock;
+        self
+    }
+
     /// Who may deploy where, and synchronize.
     pub fn policy(mut self, policy: Policy) -> Self {
         self.0.policy = Arc::new(policy);

@@ -15,6 +15,7 @@ use crate::ports::{PageRequest, UpstreamError};
 use super::diff_ahead::newest_against_production;
 use super::environments::{environments_of, ProductionRecord};
 use super::facts::{candidates_for, known_repo, ReadError, UnknownRepository};
+use super::freeze_check::freeze_now;
 use super::state::AppState;
 
 /// One environment as the versions page shows it.
@@ -28,6 +29,8 @@ pub struct PageEnvironment {
     /// Changed outside the console (see [`crate::domain::detect_drift`]).
     #[serde(skip)]
     pub drift: Option<Drift>,
+    /// Frozen now by the policy: until when, and by which window.
+    pub frozen: Option<String>,
 }
 
 /// Everything the versions page shows (the spec's page content), for one screen.
@@ -155,8 +158,11 @@ pub async fn versions_page(
         let distribution = env.and_then(|e| e.distribution());
         let record = record.settle(state, id, distribution, serving).await;
         let name = state.environments.iter().nth(i).map(|e| e.name.clone());
+        let name = name.unwrap_or_else(EnvironmentName::production);
+        let frozen = freeze_now(state, &name).await.map(|f| f.to_string());
         environments.push(PageEnvironment {
-            name: name.unwrap_or_else(EnvironmentName::production),
+            frozen,
+            name,
             serving,
             no_distribution: env.is_some_and(|e| e.state.target.is_err()),
             drift: distribution.and_then(|d| record.drift(d)),

@@ -5,7 +5,10 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use chrono::{DateTime, Utc};
+
 use super::environment::EnvironmentName;
+use super::freeze::{active, Freeze, FreezeWindow};
 use super::operator::Operator;
 
 /// Someone a policy names: `user:<name>` or `group:<name>`.
@@ -109,12 +112,29 @@ impl Denied {
 pub struct Policy {
     deployers: BTreeMap<EnvironmentName, Allowed>,
     syncers: Allowed,
+    /// When each environment takes no deploy.
+    freezes: BTreeMap<EnvironmentName, Vec<FreezeWindow>>,
 }
 
 impl Policy {
     /// `deployers` per environment (an environment not listed: everyone identified).
     pub fn new(deployers: BTreeMap<EnvironmentName, Allowed>, syncers: Allowed) -> Self {
-        Self { deployers, syncers }
+        Self {
+            deployers,
+            syncers,
+            freezes: BTreeMap::new(),
+        }
+    }
+
+    /// The same policy, with these freeze windows per environment.
+    pub fn with_freezes(mut self, freezes: BTreeMap<EnvironmentName, Vec<FreezeWindow>>) -> Self {
+        self.freezes = freezes;
+        self
+    }
+
+    /// The freeze `environment` is in at `now`, if any (see [`active`]).
+    pub fn freeze_at(&self, environment: &EnvironmentName, now: DateTime<Utc>) -> Option<Freeze> {
+        active(self.freezes.get(environment)?, now)
     }
 
     /// Whether `operator` may deploy to, or roll back, `environment`.
@@ -229,6 +249,24 @@ mod tests {
         assert!(policy
             .may_deploy(&production(), &op("dave", &["alice"]))
             .is_err());
+    }
+
+    #[test]
+    fn an_environment_is_frozen_only_within_its_own_windows() {
+        let window = FreezeWindow::interval("2026-12-20T00:00:00Z/2027-01-04T00:00:00Z").unwrap();
+        let policy = policy().with_freezes(BTreeMap::from([(production(), vec![window])]));
+        let at = |t: &str| DateTime::parse_from_rfc3339(t).unwrap().with_timezone(&Utc);
+        let frozen = policy
+            .freeze_at(&production(), at("2026-12-24T12:00:00Z"))
+            .unwrap();
+        assert_eq!(frozen.until.instant(), at("2027-01-04T00:00:00Z"));
+        assert!(policy
+            .freeze_at(&production(), at("2027-01-04T00:00:00Z"))
+            .is_none());
+        let staging = EnvironmentName::parse("staging").unwrap();
+        assert!(policy
+            .freeze_at(&staging, at("2026-12-24T12:00:00Z"))
+            .is_none());
     }
 
     #[test]

@@ -37,6 +37,12 @@ pub enum Refusal {
     UnknownEnvironment(String),
     #[error("Deploy refused. {0}")]
     NotAllowed(String),
+    #[error("Deploy refused: {environment} is frozen {until} ([policy.{environment}] freeze in the console's configuration). Deploy after that.")]
+    Frozen {
+        environment: EnvironmentName,
+        /// `until 2027-01-04T00:00:00Z`, and which window.
+        until: String,
+    },
     #[error("Rollback refused: v{0} no longer exists in Pulp (Pulp deletes old versions beyond the repository's retain_repo_versions). Choose a version that still exists.")]
     RollbackTargetGone(u64),
     #[error("Rollback refused: a reason is required (say why production goes back).")]

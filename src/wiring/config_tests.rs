@@ -718,8 +718,8 @@ fn each_policy_refusal_names_its_key() {
     }
     for (file, expected) in [
         (
-            "[policy.production]\nfreeze = []",
-            "policy.production.freeze: approvals and freeze windows are not supported",
+            "[policy.production]\noverride = []",
+            "policy.production.override: approvals and freeze overrides are not supported",
         ),
         (
             "[policy.production]\ndeployer = []",
@@ -728,5 +728,54 @@ fn each_policy_refusal_names_its_key() {
     ] {
         let shown = layered(None, Some(file), flags()).unwrap_err().to_string();
         assert!(shown.contains(expected), "{file}\n{shown}");
+    }
+}
+
+#[test]
+fn freeze_windows_are_read_and_each_bad_one_names_its_key() {
+    use crate::domain::EnvironmentName;
+    let file = "[policy.production]\nfreeze = [\"2026-12-20T00:00:00Z/2027-01-04T00:00:00Z\", \
+                { cron = \"0 16 * * FRI\", duration = \"64h\", timezone = \"Europe/Berlin\" }]\n";
+    let config = layered(None, Some(file), flags()).unwrap();
+    let at = |t: &str| chrono::DateTime::parse_from_rfc3339(t).unwrap().into();
+    let production = EnvironmentName::production();
+    assert!(config
+        .policy
+        .freeze_at(&production, at("2026-12-24T10:00:00Z"))
+        .is_some());
+    // Saturday 2026-11-28, inside the Friday 16:00 Berlin window.
+    assert!(config
+        .policy
+        .freeze_at(&production, at("2026-11-28T10:00:00Z"))
+        .is_some());
+    assert!(config
+        .policy
+        .freeze_at(&production, at("2026-11-25T10:00:00Z"))
+        .is_none());
+    for (window, expected) in [
+        (
+            "\"2027-01-04T00:00:00Z/2026-12-20T00:00:00Z\"",
+            "policy.production.freeze[0]: ",
+        ),
+        (
+            "{ cron = \"0 16 * * FUNDAY\", duration = \"64h\" }",
+            "policy.production.freeze[0]: ",
+        ),
+        (
+            "{ cron = \"0 16 * * FRI\", duration = \"0h\" }",
+            "policy.production.freeze[0]: ",
+        ),
+        (
+            "{ cron = \"0 16 * * FRI\", duration = \"1h\", timezone = \"Mars/Olympus\" }",
+            "policy.production.freeze[0]: ",
+        ),
+        (
+            "{ cron = \"0 16 * * FRI\" }",
+            "policy.production.freeze[0]: duration is missing",
+        ),
+        ("42", "policy.production.freeze[0]: a window is"),
+    ] {
+        let shown = refused_key(&format!("[policy.production]\nfreeze = [{window}]"));
+        assert!(shown.starts_with(expected), "{window}\n{shown}");
     }
 }

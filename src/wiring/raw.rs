@@ -39,6 +39,9 @@ pub(super) struct RawPolicy {
     pub syncers: Option<Vec<String>>,
     /// Environment name -> who may deploy there (`None`: every identified operator).
     pub deployers: BTreeMap<String, Option<Vec<String>>>,
+    /// Environment name -> its freeze windows as written (a "start/end" string, or a table
+    /// with cron, duration and timezone).
+    pub freezes: BTreeMap<String, Vec<Value>>,
 }
 
 impl<'de> Deserialize<'de> for RawPolicy {
@@ -67,16 +70,19 @@ impl RawPolicy {
                 let dotted = format!("policy.{key}.{field}");
                 match field.as_str() {
                     "deployers" => deployers = Some(typed(&dotted, value)?),
-                    "approvers" | "approvals" | "freeze" | "override" => {
+                    "freeze" => {
+                        policy.freezes.insert(key.clone(), typed(&dotted, value)?);
+                    }
+                    "approvers" | "approvals" | "override" => {
                         return Err(format!(
-                            "{dotted}: approvals and freeze windows are not supported by this \
-                             version of the console yet (only deployers); remove the key rather \
-                             than rely on it"
+                            "{dotted}: approvals and freeze overrides are not supported by this \
+                             version of the console yet (deployers and freeze are); remove the \
+                             key rather than rely on it"
                         ))
                     }
                     _ => {
                         return Err(format!(
-                            "unknown key {dotted}: an environment's policy has deployers"
+                            "unknown key {dotted}: an environment's policy has deployers and freeze"
                         ))
                     }
                 }

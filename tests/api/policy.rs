@@ -192,3 +192,105 @@ async fn only_syncers_synchronize_and_groups_are_shown_in_the_header_bar() {
     assert_eq!(attr(me, "data-groups"), "ops,sre");
     assert!(attr(me, "title").contains("groups: ops, sre"));
 }
+
+/// The fixture's console with production frozen over the year's end, at `now`.
+async fn spawn_frozen(now: &str) -> (WebClient, Arc<InMemoryPulp>, Fixture, tempfile::TempDir) {
+    use repo_console::adapters::memory::FixedClock;
+    use repo_console::domain::FreezeWindow;
+    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
+        task_delay: Duration::from_millis(5),
+        ..Default::default()
+    }));
+    let fixture = fixture(&memory);
+    let dir = tempfile::tempdir().unwrap();
+    let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
+    let window = FreezeWindow::interval("2026-12-20T00:00:00Z/2027-01-04T00:00:00Z").unwrap();
+    let policy = Policy::default().with_freezes(BTreeMap::from([(
+        EnvironmentName::production(),
+        vec![window],
+    )]));
+    let now = chrono::DateTime::parse_from_rfc3339(now).unwrap().into();
+    let state = state
+        .rebuild()
+        .policy(policy)
+        .clock(Arc::new(FixedClock(now)))
+        .build();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(web::serve(
+        listener,
+        state,
+        std::future::pending::<()>(),
+        Duration::from_secs(1),
+    ));
+    (WebClient { address }, memory, fixture, dir)
+}
+
+#[tokio::test]
+async fn a_frozen_environment_refuses_deploys_with_409_until_the_window_ends() {
+    let (client, memory, fixture, _dir) = spawn_frozen("2026-12-24T18:00:00Z").await;
+    let page = client
+        .send(
+            "GET",
+            &format!("/repos/{}/versions", fixture.base_os),
+            &[],
+            "",
+        )
+        .await;
+    let html = page.html();
+    let banner = select(&html, "[data-freeze]");
+    assert_eq!(banner.len(), 1, "{}", page.body);
+    assert_eq!(attr(&banner[0], "data-env"), "production");
+    assert!(text(&banner[0]).contains("until 2027-01-04T00:00:00Z"));
+
+    let confirm = client
+        .send(
+            "GET",
+            &format!("/repos/{}/deploy/confirm?version=4", fixture.base_os),
+            &[],
+            "",
+        )
+        .await;
+    assert_eq!(confirm.status, 409, "{}", confirm.body);
+    assert_eq!(select(&confirm.html(), "[data-refusal='freeze']").len(), 1);
+    let headers = [
+        ("content-type", "application/x-www-form-urlencoded"),
+        ("hx-request", "true"),
+    ];
+    let refused = client
+        .send(
+            "POST",
+            &format!("/repos/{}/deploy", fixture.base_os),
+            &headers,
+            "version=4&confirm=base-os",
+        )
+        .await;
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(refused
+        .body
+        .contains("production is frozen until 2027-01-04T00:00:00Z"));
+    assert_eq!(select(&refused.html(), "[data-refusal='freeze']").len(), 1);
+    assert_eq!(
+        memory.serving_version("base-os-prod").map(|n| n.get()),
+        Some(2)
+    );
+
+    let (client, memory, fixture, _dir) = spawn_frozen("2027-01-04T00:00:00Z").await;
+    let after = client
+        .send(
+            "POST",
+            &format!("/repos/{}/deploy", fixture.base_os),
+            &headers,
+            "version=4&confirm=base-os",
+        )
+        .await;
+    assert_eq!(
+        after.status, 200,
+        "the window's end is not frozen: {}",
+        after.body
+    );
+    assert_eq!(
+        memory.serving_version("base-os-prod").map(|n| n.get()),
+        Some(4)
+    );
+}

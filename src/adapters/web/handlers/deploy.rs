@@ -88,11 +88,8 @@ pub async fn confirm(
                 };
                 let message = error_notice(&sentence(error.to_string()));
                 let message = match &error {
-                    // The environment requires the previous one: warned and refused at once.
-                    PreviewError::Refused(Refusal::OutOfOrder { skips, .. }) => html! {
-                        div data-warning="out-of-order" data-refusal="out-of-order" data-skips=(skips) { (message) }
-                    },
-                    _ => message,
+                    PreviewError::Refused(refusal) => tagged(refusal, message),
+                    PreviewError::Unreadable(_) => message,
                 };
                 (code, message_modal("Deploy not possible", message)).into_response()
             }
@@ -200,7 +197,10 @@ fn failure(outcome: &DeployOutcome) -> (StatusCode, &'static str, Markup) {
         DeployOutcome::Refused(refusal) => (
             status::refusal(refusal),
             "Deploy refused",
-            error_notice(&format!("{refusal} Production was not changed.")),
+            tagged(
+                refusal,
+                error_notice(&format!("{refusal} Production was not changed.")),
+            ),
         ),
         DeployOutcome::NotStarted(why) => (
             status::not_started(why),
@@ -230,6 +230,21 @@ fn failure(outcome: &DeployOutcome) -> (StatusCode, &'static str, Markup) {
             ),
         ),
         DeployOutcome::Deployed { .. } => (StatusCode::OK, "Deployed", html! {}),
+    }
+}
+
+/// A refusal's message, marked for the refusals pages and scripts tell apart: out of order
+/// (`data-refusal="out-of-order"`, warned and refused at once where the environment requires
+/// the previous one) and a freeze (`data-refusal="freeze"`).
+fn tagged(refusal: &Refusal, message: Markup) -> Markup {
+    match refusal {
+        Refusal::OutOfOrder { skips, .. } => html! {
+            div data-warning="out-of-order" data-refusal="out-of-order" data-skips=(skips) { (message) }
+        },
+        Refusal::Frozen { environment, .. } => html! {
+            div data-refusal="freeze" data-env=(environment) { (message) }
+        },
+        _ => message,
     }
 }
 

@@ -23,6 +23,14 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
             }
             p.muted { "Repository " code { (data.uuid) } " \u{2014} " a href={ "/repos/" (data.uuid) "/history" } data-history-link { "production history" } }
             @if let Some(drift) = &data.drift { (drift_banner(drift)) }
+            @for env in data.environments.iter().filter(|e| e.frozen.is_some()) {
+                (notice("warn", None, html! {
+                    span data-freeze data-env=(env.name) {
+                        strong { (env.name) " takes no deploy: " }
+                        (env.frozen.as_deref().unwrap_or_default()) "."
+                    }
+                }))
+            }
             @if let Some(error) = &data.error {
                 (notice("error", Some("page-error"), html! { strong { "Could not load this repository. " } (error) }))
             }
