@@ -5,8 +5,11 @@
 //!
 //!     cargo bench --bench diff_store
 
+#[path = "common/figures.rs"]
+mod figures;
+
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use repo_console::adapters::diff_files::FileDiffStore;
 use repo_console::app::diff_cache::{DiffCache, DEFAULT_BUDGET};
@@ -15,6 +18,8 @@ use repo_console::domain::{
     VersionHref,
 };
 use repo_console::ports::DiffStore;
+
+use figures::{median, status_mib};
 
 const CHANGES: usize = 30_000;
 const REPO: &str = "/pulp/api/v3/repositories/rpm/rpm/01a202de-0000-7000-8000-000000000001/";
@@ -87,21 +92,6 @@ fn key(n: usize) -> DiffKey {
         Some(VersionHref::new(format!("{REPO}versions/{n}/"))),
         VersionHref::new(format!("{REPO}versions/{}/", n + 1)),
     )
-}
-
-fn status_mib(field: &str) -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with(field))?.to_owned();
-            line.split_whitespace().nth(1)?.parse::<f64>().ok()
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
 }
 
 /// In a process of its own (its memory is only the cache's): fills a cache of `budget`

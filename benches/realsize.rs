@@ -39,7 +39,7 @@ use repo_console::ports::ContentCatalog;
 use repo_console::wiring::default_pulp_settings;
 use serde_json::Value;
 
-use figures::{env, median, ms, peak_rss_mib};
+use figures::{env, median, ms, peak_rss_mib, status_mib};
 
 type Http = Client<hyper_util::client::legacy::connect::HttpConnector, Empty<Bytes>>;
 
@@ -176,17 +176,6 @@ async fn load(http: &Http, url: &str) -> (Duration, usize) {
         .to_bytes();
     assert!(status.is_success(), "{url}: {status}");
     (started.elapsed(), body.len())
-}
-
-/// A field of /proc/self/status, in MiB.
-fn status_mib(field: &str) -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with(field))?.to_owned();
-            line.split_whitespace().nth(1)?.parse::<f64>().ok()
-        })
-        .map_or(0.0, |kib| kib / 1024.0)
 }
 
 /// In this process alone: one console whose diff cache is filled with real-size diffs, then

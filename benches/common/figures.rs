@@ -23,10 +23,15 @@ pub fn ms(d: Duration) -> String {
 
 /// This process's peak resident memory (VmHWM), in MiB.
 pub fn peak_rss_mib() -> f64 {
+    status_mib("VmHWM")
+}
+
+/// A memory field of /proc/self/status (`VmRSS`, `VmHWM`…), in MiB; 0 when unreadable.
+pub fn status_mib(field: &str) -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with("VmHWM"))?.to_owned();
+            let line = s.lines().find(|l| l.starts_with(field))?.to_owned();
             line.split_whitespace().nth(1)?.parse::<f64>().ok()
         })
         .map_or(0.0, |kib| kib / 1024.0)

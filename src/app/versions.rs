@@ -13,9 +13,9 @@ use crate::domain::{
 use crate::ports::{PageRequest, UpstreamError};
 
 use super::diff_ahead::newest_against_production;
+use super::environments::lookup::has_no_distribution;
 use super::environments::{environments_of, ProductionRecord};
 use super::facts::{candidates_for, known_repo, ReadError, UnknownRepository};
-use super::freeze_check::freeze_now;
 use super::state::AppState;
 
 /// One environment as the versions page shows it.
@@ -152,19 +152,18 @@ pub async fn versions_page(
     };
     let read = environments_of(state, reads, &repo, candidates).await;
     let mut environments = Vec::new();
-    for (i, record) in early.into_iter().enumerate() {
+    let now = state.clock.now().await;
+    for (i, (environment, record)) in state.environments.iter().zip(early).enumerate() {
         let env = read.as_ref().ok().and_then(|all| all.get(i));
         let serving = env.and_then(|e| e.serving());
         let distribution = env.and_then(|e| e.distribution());
         let record = record.settle(state, id, distribution, serving).await;
-        let name = state.environments.iter().nth(i).map(|e| e.name.clone());
-        let name = name.unwrap_or_else(EnvironmentName::production);
-        let frozen = freeze_now(state, &name).await.map(|f| f.to_string());
+        let name = environment.name.clone();
         environments.push(PageEnvironment {
-            frozen,
+            frozen: state.policy.freeze_at(&name, now).map(|f| f.to_string()),
             name,
             serving,
-            no_distribution: env.is_some_and(|e| e.state.target.is_err()),
+            no_distribution: env.is_some_and(|e| has_no_distribution(&e.state)),
             drift: distribution.and_then(|d| record.drift(d)),
         });
     }

@@ -3,18 +3,14 @@
 //! history and the dashboard per environment; a versions page that reads every
 //! environment's distribution in one call.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use repo_console::adapters::audit_jsonl::JsonlAuditSink;
 use repo_console::adapters::identity_fixed::FixedOperator;
-use repo_console::adapters::memory::{FixedClock, InMemoryPulp, MemoryOptions};
+use repo_console::adapters::memory::{demo, FixedClock, InMemoryPulp, MemoryOptions};
 use repo_console::adapters::web;
 use repo_console::app::AppState;
-use repo_console::domain::{
-    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern, RepoId,
-    VersionNumber,
-};
+use repo_console::domain::{EnvironmentName, EnvironmentPath, RepoId, VersionNumber};
 
 use crate::helpers::{enc, pinned_time, verified, Reply, WebClient};
 use crate::web::{attr, select};
@@ -25,18 +21,6 @@ struct Envs {
     id: RepoId,
     audit_path: std::path::PathBuf,
     _dir: tempfile::TempDir,
-}
-
-fn environment(name: &str, requires_previous: bool) -> Environment {
-    let short = if name == "production" { "prod" } else { name };
-    Environment {
-        name: EnvironmentName::parse(name).unwrap(),
-        naming: DistributionNaming::new(
-            Some(NamePattern::parse(&format!("{{repo}}-{short}")).unwrap()),
-            HashMap::new(),
-        ),
-        requires_previous,
-    }
 }
 
 /// `app` v1..v4; app-testing, app-staging and app-prod serve v1; production requires
@@ -55,11 +39,18 @@ async fn spawn(strict: bool) -> Envs {
     for name in ["app-testing", "app-staging", "app-prod"] {
         memory.add_distribution(name, Some(&v1));
     }
-    let path = EnvironmentPath::new(vec![
-        environment("testing", false),
-        environment("staging", false),
-        environment("production", strict),
-    ])
+    // The demo's path (`{repo}-testing`, `{repo}-staging`, `{repo}-prod`), production
+    // requiring staging when `strict`.
+    let path = EnvironmentPath::new(
+        demo::environments()
+            .iter()
+            .cloned()
+            .map(|mut e| {
+                e.requires_previous = strict && e.name == EnvironmentName::production();
+                e
+            })
+            .collect(),
+    )
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let audit_path = dir.path().join("audit.jsonl");

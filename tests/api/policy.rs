@@ -8,6 +8,7 @@ use std::time::Duration;
 use repo_console::adapters::identity_proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions, SyncScript};
 use repo_console::adapters::web;
+use repo_console::app::state::AppStateBuilder;
 use repo_console::domain::{Allowed, EnvironmentName, Policy, Subject};
 
 use crate::helpers::*;
@@ -19,9 +20,8 @@ struct Guarded {
     _dir: tempfile::TempDir,
 }
 
-/// The fixture's console: production's deployers are group:release and user:alice, the
-/// syncers group:ops; names and groups from X-Remote-User / X-Remote-Groups.
-async fn spawn_guarded() -> Guarded {
+/// The fixture's console over HTTP, its state changed by `change`.
+async fn serve(change: impl FnOnce(AppStateBuilder) -> AppStateBuilder) -> Guarded {
     let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
         task_delay: Duration::from_millis(5),
         ..Default::default()
@@ -29,6 +29,22 @@ async fn spawn_guarded() -> Guarded {
     let fixture = fixture(&memory);
     let dir = tempfile::tempdir().unwrap();
     let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
+    let state = change(state.rebuild()).build();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    let never = std::future::pending::<()>();
+    tokio::spawn(web::serve(listener, state, never, Duration::from_secs(1)));
+    Guarded {
+        client: WebClient { address },
+        memory,
+        fixture,
+        _dir: dir,
+    }
+}
+
+/// The fixture's console: production's deployers are group:release and user:alice, the
+/// syncers group:ops; names and groups from X-Remote-User / X-Remote-Groups.
+async fn spawn_guarded() -> Guarded {
     let only = |subjects: &[&str]| {
         Allowed::Only(
             subjects
@@ -46,21 +62,7 @@ async fn spawn_guarded() -> Guarded {
     );
     let identity = TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
         .with_groups("X-Remote-Groups");
-    let state = state
-        .rebuild()
-        .identity(Arc::new(identity))
-        .policy(policy)
-        .build();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    let never = std::future::pending::<()>();
-    tokio::spawn(web::serve(listener, state, never, Duration::from_secs(1)));
-    Guarded {
-        client: WebClient { address },
-        memory,
-        fixture,
-        _dir: dir,
-    }
+    serve(|state| state.identity(Arc::new(identity)).policy(policy)).await
 }
 
 impl Guarded {
@@ -194,41 +196,26 @@ async fn only_syncers_synchronize_and_groups_are_shown_in_the_header_bar() {
 }
 
 /// The fixture's console with production frozen over the year's end, at `now`.
-async fn spawn_frozen(now: &str) -> (WebClient, Arc<InMemoryPulp>, Fixture, tempfile::TempDir) {
+async fn spawn_frozen(now: &str) -> Guarded {
     use repo_console::adapters::memory::FixedClock;
     use repo_console::domain::FreezeWindow;
-    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
-        task_delay: Duration::from_millis(5),
-        ..Default::default()
-    }));
-    let fixture = fixture(&memory);
-    let dir = tempfile::tempdir().unwrap();
-    let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
     let window = FreezeWindow::interval("2026-12-20T00:00:00Z/2027-01-04T00:00:00Z").unwrap();
     let policy = Policy::default().with_freezes(BTreeMap::from([(
         EnvironmentName::production(),
         vec![window],
     )]));
     let now = chrono::DateTime::parse_from_rfc3339(now).unwrap().into();
-    let state = state
-        .rebuild()
-        .policy(policy)
-        .clock(Arc::new(FixedClock(now)))
-        .build();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(web::serve(
-        listener,
-        state,
-        std::future::pending::<()>(),
-        Duration::from_secs(1),
-    ));
-    (WebClient { address }, memory, fixture, dir)
+    serve(|state| state.policy(policy).clock(Arc::new(FixedClock(now)))).await
 }
 
 #[tokio::test]
 async fn a_frozen_environment_refuses_deploys_with_409_until_the_window_ends() {
-    let (client, memory, fixture, _dir) = spawn_frozen("2026-12-24T18:00:00Z").await;
+    let Guarded {
+        client,
+        memory,
+        fixture,
+        _dir,
+    } = spawn_frozen("2026-12-24T18:00:00Z").await;
     let page = client
         .send(
             "GET",
@@ -275,7 +262,12 @@ async fn a_frozen_environment_refuses_deploys_with_409_until_the_window_ends() {
         Some(2)
     );
 
-    let (client, memory, fixture, _dir) = spawn_frozen("2027-01-04T00:00:00Z").await;
+    let Guarded {
+        client,
+        memory,
+        fixture,
+        _dir,
+    } = spawn_frozen("2027-01-04T00:00:00Z").await;
     let after = client
         .send(
             "POST",

@@ -2,14 +2,10 @@
 //! promoted to staging and to production with the strip's buttons; and the out-of-order
 //! warning for production while staging never served the version.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use repo_console::adapters::memory::{InMemoryPulp, RecordingAuditSink};
-use repo_console::domain::{
-    AuditOutcome, DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
-    RepoId, VersionNumber,
-};
+use repo_console::domain::{AuditOutcome, EnvironmentPath, RepoId, VersionNumber};
 use serde_json::json;
 
 use super::browser::Browser;
@@ -27,22 +23,9 @@ pub struct EnvApp {
 }
 
 /// testing, staging and production, each naming its distributions `<repository>-<env>`
-/// (`-prod` for production); none requires the previous one.
+/// (`-prod` for production); none requires the previous one: the demo's path.
 fn path() -> EnvironmentPath {
-    let environment = |name: &str, pattern: &str| Environment {
-        name: EnvironmentName::parse(name).expect("a valid environment name"),
-        naming: DistributionNaming::new(
-            Some(NamePattern::parse(pattern).expect("a valid pattern")),
-            HashMap::new(),
-        ),
-        requires_previous: false,
-    };
-    EnvironmentPath::new(vec![
-        environment("testing", "{repo}-testing"),
-        environment("staging", "{repo}-staging"),
-        environment("production", "{repo}-prod"),
-    ])
-    .expect("a valid path")
+    repo_console::adapters::memory::demo::environments()
 }
 
 /// `rhel9-baseos`, verified, v0..v6: testing serves v4, staging v3, production v2.

@@ -64,7 +64,7 @@ impl Envs {
                     .unwrap_or_else(|| panic!("no distribution {name}: run scripts/pulp/seed.sh"))
             })
             .collect();
-        let publications = (1..=3).map(|n| publication_of(&pulp, &repo, n)).collect();
+        let publications = (1..=3).map(|n| pulp.publication_of(&repo, n)).collect();
         let console =
             spawn_console_with_environments(Arc::new(pulp.client()), 25, environment_path()).await;
         let envs = Self {
@@ -147,19 +147,6 @@ impl Drop for Envs {
             }
         }
     }
-}
-
-/// The href of the publication of version `n` of the repository `repo` (the seed makes them).
-fn publication_of(pulp: &TestPulp, repo: &str, n: u64) -> String {
-    let found = pulp.raw_ok(
-        "GET",
-        &format!("publications/rpm/rpm/?repository_version={repo}versions/{n}/&fields=pulp_href"),
-        None,
-    );
-    found["results"][0]["pulp_href"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no publication of {repo} v{n}: run scripts/pulp/seed.sh"))
-        .to_owned()
 }
 
 /// Each environment's element on the versions page: (data-env, data-env-version).

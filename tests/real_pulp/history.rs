@@ -12,19 +12,6 @@ use serde_json::json;
 use super::console::{attr, select, spawn_console, text, Console};
 use super::support::{exclusive, pulp_or_skip, TestPulp};
 
-/// The href of the publication of rc-history's version `n` (the seed makes v1..v3's).
-fn publication_of(pulp: &TestPulp, repo: &str, n: u64) -> String {
-    let found = pulp.raw_ok(
-        "GET",
-        &format!("publications/rpm/rpm/?repository_version={repo}versions/{n}/&fields=pulp_href"),
-        None,
-    );
-    found["results"][0]["pulp_href"]
-        .as_str()
-        .expect("seeded publication")
-        .to_owned()
-}
-
 /// Points the distribution at the publication with Pulp's API (`raw_ok` waits for the task).
 fn patch_and_wait(pulp: &TestPulp, dist: &str, publication: &str) {
     pulp.raw_ok("PATCH", dist, Some(&json!({ "publication": publication })));
@@ -53,7 +40,7 @@ async fn history_deployed(pulp: &TestPulp, version: u64) -> History {
     let dist = pulp
         .href_named("distributions/rpm/rpm/", "rc-history-prod")
         .expect("seeded");
-    patch_and_wait(pulp, &dist, &publication_of(pulp, &repo, 1));
+    patch_and_wait(pulp, &dist, &pulp.publication_of(&repo, 1));
     let console = spawn_console(Arc::new(pulp.client()), 25).await;
     let deploy = console
         .post(
@@ -82,7 +69,7 @@ async fn deploy_rollback_and_an_outside_patch_show_in_history_and_drift() {
         dist,
         console,
     } = history_deployed(&pulp, 3).await;
-    let v2 = publication_of(&pulp, &repo, 2);
+    let v2 = pulp.publication_of(&repo, 2);
     let confirm = page(
         &console,
         &format!("/repos/{id}/deploy/confirm?version=1&rollback=1"),

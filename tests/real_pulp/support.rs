@@ -198,6 +198,22 @@ pub async fn exclusive(name: &str) -> tokio::sync::OwnedMutexGuard<()> {
 }
 
 impl TestPulp {
+    /// The href of a publication of version `n` of the repository at `repo` (an href; the
+    /// seed makes the ones the tests use).
+    pub fn publication_of(&self, repo: &str, n: u64) -> String {
+        let found = self.raw_ok(
+            "GET",
+            &format!(
+                "publications/rpm/rpm/?repository_version={repo}versions/{n}/&fields=pulp_href"
+            ),
+            None,
+        );
+        found["results"][0]["pulp_href"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no publication of {repo} v{n}: run scripts/pulp/seed.sh"))
+            .to_owned()
+    }
+
     /// The href of the object named `name` in a list (`repositories/rpm/rpm/`…), if any.
     pub fn href_named(&self, list: &str, name: &str) -> Option<String> {
         let encoded = crate::web::enc(name);

@@ -21,12 +21,13 @@ Both answers are checked equal. Prints a table of medians; nothing here is part 
 
 import argparse
 import os
-import statistics
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import requests
+
+from measure_filters import timed  # the same medians as the filter timings
 
 BASE = os.environ["PULP_BASE_URL"].rstrip("/")
 API = BASE + "/pulp/api/v3/"
@@ -143,15 +144,6 @@ def compose(step_versions):
         for unit in added:
             minus.discard(unit) if unit in minus else plus.add(unit)
     return plus, minus, sum(n for _, n in answers)
-
-
-def timed(fn, runs):
-    times, out = [], None
-    for _ in range(runs):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), times, out
 
 
 def main():

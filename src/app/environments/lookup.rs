@@ -10,7 +10,8 @@ use std::collections::{BTreeSet, HashMap};
 use futures::future::join_all;
 
 use crate::domain::{
-    Distribution, Environment, EnvironmentPath, Publication, PublicationHref, Repository,
+    production_state, Distribution, Environment, EnvironmentName, EnvironmentPath, ProductionState,
+    Publication, PublicationHref, Refusal, RepoId, Repository,
 };
 use crate::ports::{RepositoryManager, UpstreamError};
 
@@ -25,6 +26,33 @@ pub enum Naming {
     Detect,
     /// The environment names no distribution for this repository: it has none there.
     Unnamed,
+}
+
+impl Naming {
+    /// The environment `environment` of repository `repo` found this way among
+    /// `distributions`, with what it serves (`publications`: what they serve, by href).
+    pub fn state(
+        self,
+        environment: &EnvironmentName,
+        repo: &RepoId,
+        distributions: &[Distribution],
+        publications: &HashMap<PublicationHref, Publication>,
+    ) -> ProductionState {
+        match self {
+            Self::Named(name) => production_state(repo, Some(&name), distributions, publications),
+            Self::Detect => production_state(repo, None, distributions, publications),
+            Self::Unnamed => ProductionState {
+                target: Err(Refusal::NoEnvironmentDistribution(environment.clone())),
+                deployed: None,
+            },
+        }
+    }
+}
+
+/// Whether `state` is of an environment with no distribution for the repository: none
+/// named, none found under the name configured, or none serving it (detection).
+pub fn has_no_distribution(state: &ProductionState) -> bool {
+    state.target.is_err()
 }
 
 /// How `environment` finds its distribution for `repo`.

@@ -9,13 +9,12 @@
 use std::collections::HashMap;
 
 use crate::domain::{
-    detect_drift, production_state, retention_risk, DeployRecord, Distribution, Environment,
-    EnvironmentName, ProductionState, Publication, PublicationHref, Refusal, RepoId, Repository,
-    RetentionRisk, VersionHref, VersionNumber,
+    detect_drift, retention_risk, DeployRecord, Distribution, Environment, EnvironmentName,
+    Publication, PublicationHref, RepoId, Repository, RetentionRisk, VersionHref, VersionNumber,
 };
 use crate::ports::UpstreamError;
 
-use super::lookup::{distributions_for, naming, served_publications, Naming};
+use super::lookup::{distributions_for, has_no_distribution, naming, served_publications, Naming};
 use super::record::AUDIT_LINES;
 use crate::app::state::AppState;
 
@@ -122,20 +121,15 @@ fn row_environment(
     publications: &HashMap<PublicationHref, Publication>,
     records: &[DeployRecord],
 ) -> RowProduction {
-    let production = match naming(&state.environments, environment, repo) {
-        Naming::Named(name) => production_state(&repo.id, Some(&name), distributions, publications),
-        Naming::Detect => production_state(&repo.id, None, distributions, publications),
-        Naming::Unnamed => ProductionState {
-            target: Err(Refusal::NoEnvironmentDistribution(environment.name.clone())),
-            deployed: None,
-        },
-    };
+    let production = naming(&state.environments, environment, repo).state(
+        &environment.name,
+        &repo.id,
+        distributions,
+        publications,
+    );
     let serving = production.deployed.as_ref().map(|d| d.number);
+    let no_distribution = has_no_distribution(&production);
     let Ok(target) = production.target else {
-        let no_distribution = matches!(
-            production.target,
-            Err(Refusal::NoEnvironmentDistribution(_) | Refusal::ConfiguredDistributionMissing(_))
-        );
         return RowProduction {
             environment: environment.name.clone(),
             no_distribution,

@@ -4,8 +4,7 @@
 //! they serve from one more call (usually answered from what was read before).
 
 use crate::domain::{
-    production_state, Distribution, Environment, EnvironmentName, ProductionState, Refusal,
-    Repository, VersionNumber,
+    Distribution, Environment, EnvironmentName, ProductionState, Repository, VersionNumber,
 };
 use crate::ports::{RepositoryManager, UpstreamError};
 
@@ -79,21 +78,12 @@ async fn states_of(
         .iter()
         .zip(namings)
         .map(|(environment, naming)| {
-            let state = match naming {
-                Naming::Named(name) => production_state(
-                    &repo.id,
-                    Some(&name),
-                    &candidates.distributions,
-                    &publications,
-                ),
-                Naming::Detect => {
-                    production_state(&repo.id, None, &candidates.distributions, &publications)
-                }
-                Naming::Unnamed => ProductionState {
-                    target: Err(Refusal::NoEnvironmentDistribution(environment.name.clone())),
-                    deployed: None,
-                },
-            };
+            let state = naming.state(
+                &environment.name,
+                &repo.id,
+                &candidates.distributions,
+                &publications,
+            );
             EnvironmentState {
                 environment: (*environment).clone(),
                 state,
