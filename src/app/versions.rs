@@ -64,6 +64,23 @@ pub struct VersionsPage {
     pub denied: BTreeMap<EnvironmentName, String>,
 }
 
+impl VersionsPage {
+    /// Why nobody, or not this viewer, can deploy to `environment` now: `("policy", why)`
+    /// when the viewer may not, `("freeze", until when)` when it is frozen.
+    pub fn blocked(&self, environment: &EnvironmentName) -> Option<(&'static str, String)> {
+        if let Some(why) = self.denied.get(environment) {
+            return Some(("policy", why.clone()));
+        }
+        let frozen = self
+            .environments
+            .iter()
+            .find(|e| &e.name == environment)?
+            .frozen
+            .as_ref()?;
+        Some(("freeze", format!("{environment} takes no deploy: {frozen}")))
+    }
+}
+
 /// The environments `viewer` may not deploy to by the policy, with the reason; none for a
 /// viewer who is not identified (a deploy asks for an identity first).
 pub fn deploy_denials(

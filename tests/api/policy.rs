@@ -229,6 +229,10 @@ async fn a_frozen_environment_refuses_deploys_with_409_until_the_window_ends() {
     assert_eq!(banner.len(), 1, "{}", page.body);
     assert_eq!(attr(&banner[0], "data-env"), "production");
     assert!(text(&banner[0]).contains("until 2027-01-04T00:00:00Z"));
+    let button = &select(&html, "button[data-deploy-version='4']")[0];
+    assert_eq!(attr(button, "data-denied"), "freeze");
+    assert!(button.value().attr("disabled").is_some());
+    assert!(attr(button, "title").contains("until 2027-01-04T00:00:00Z"));
 
     let confirm = client
         .send(

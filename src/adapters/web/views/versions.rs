@@ -255,9 +255,9 @@ fn earlier_deploy_buttons(
     let earlier = &data.environments[..data.environments.len().saturating_sub(1)];
     html! {
         @for env in earlier {
-            @let denied = data.denied.get(&env.name);
-            @let why_not = if let Some(denied) = denied {
-                Some(denied.clone())
+            @let blocked = data.blocked(&env.name);
+            @let why_not = if let Some((_, why)) = &blocked {
+                Some(why.clone())
             } else if serving_envs.contains(&env.name.as_str()) {
                 Some(format!("{} serves this version", env.name))
             } else if env.no_distribution {
@@ -275,7 +275,7 @@ fn earlier_deploy_buttons(
                 }
                 Some(why) => {
                     button.ghost.env-deploy type="button" data-deploy-to-version=(number) data-deploy-env=(env.name)
-                        data-denied=[denied.map(|_| "policy")] disabled title=(why) { "To " (env.name) }
+                        data-denied=[blocked.as_ref().map(|(kind, _)| *kind)] disabled title=(why) { "To " (env.name) }
                 }
             }
             " "
@@ -284,12 +284,12 @@ fn earlier_deploy_buttons(
 }
 
 fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str) -> Markup {
-    let denied = data
+    let blocked = data
         .environments
         .last()
-        .and_then(|production| data.denied.get(&production.name));
-    let why_not = if let Some(denied) = denied {
-        denied.as_str()
+        .and_then(|production| data.blocked(&production.name));
+    let why_not = if let Some((_, why)) = &blocked {
+        why.as_str()
     } else if v.deployed {
         "This version is live in production"
     } else if !v.badge.allows_deploy() {
@@ -302,12 +302,12 @@ fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str) -> Markup {
         _ => "Deploy".to_owned(),
     };
     html! {
-        @if v.can_deploy() && denied.is_none() {
+        @if v.can_deploy() && blocked.is_none() {
             button.primary type="button" data-deploy-version=(number)
                 hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (number) }
                 hx-target="#modal-host" hx-swap="innerHTML" { (label) }
         } @else {
-            button.primary type="button" data-deploy-version=(number) data-denied=[denied.map(|_| "policy")]
+            button.primary type="button" data-deploy-version=(number) data-denied=[blocked.as_ref().map(|(kind, _)| *kind)]
                 disabled title=(why_not) { (label) }
         }
     }
