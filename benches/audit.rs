@@ -34,6 +34,8 @@ fn line(n: u64) -> DeployRecord {
         publication: None,
         kind: DeployKind::Deploy,
         reason: None,
+        request: None,
+        freeze_override: None,
         outcome: AuditOutcome::Started,
     }
 }

@@ -136,7 +136,8 @@ async fn deploy_through_console(state: &AppState, id: &str, target: u64) {
         environment: repo_console::domain::EnvironmentName::production(),
         confirm: "rc-scale".into(),
         seen_live: SeenLive::NotSent,
-        intent: Intent::Deploy,
+        intent: Intent::Deploy(None),
+        override_freeze: false,
     };
     let outcome = deploy::deploy(state, &id, &request, &Operator::placeholder()).await;
     assert!(

@@ -4,8 +4,8 @@
 //! touched, the answer always says whether production changed: no, yes, or unknown.
 
 use crate::domain::{
-    AuditOutcome, DeployId, DeployPlan, DeployRecord, DeployRequest, Intent, Operator,
-    PublicationHref, Refusal, RepoId, TaskHref,
+    ApprovalTrail, AuditOutcome, Authority, DeployId, DeployPlan, DeployRecord, DeployRequest,
+    Intent, Operator, PublicationHref, RepoId, TaskHref,
 };
 use crate::ports::{correlation, AuditError};
 
@@ -13,16 +13,17 @@ pub use super::deploy_outcome::{DeployOutcome, DeployStep, NotStarted};
 pub use super::deploy_steps::StepError;
 use super::deploy_steps::{ensure_unmoved, point_production, publish, StepFailure};
 use super::deploy_turn::{checked_plan, replica_turn};
-use super::freeze_check::frozen;
+use super::policy_gate;
 pub use super::preview::{preview, Preview, PreviewError};
 use super::state::AppState;
 
 /// Deploys `request.target` of repository `id` to the distribution of `request.environment`,
-/// on behalf of `operator`. Deploys to one environment of a repository run one at a time in
-/// this process. Two audit
-/// lines share one `deploy_id`: `started` before anything changes upstream, then the outcome.
-/// Every upstream request of the deploy carries the `deploy_id` as its correlation id.
-#[tracing::instrument(skip_all, fields(repo = %id, target = %request.target, environment = %request.environment, %operator, deploy_id))]
+/// on behalf of `operator`, when the policy lets them now; where the environment needs
+/// approvals, records a request instead ([`DeployOutcome::Requested`]), after the same
+/// checks. Deploys to one environment of a repository run one at a time in this process.
+/// Two audit lines share one `deploy_id`: `started` before anything changes upstream, then
+/// the outcome. Every upstream request of the deploy carries the `deploy_id` as its
+/// correlation id.
 pub async fn deploy(
     state: &AppState,
     id: &RepoId,
@@ -30,52 +31,80 @@ pub async fn deploy(
     operator: &Operator,
 ) -> DeployOutcome {
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
-    tracing::Span::current().record("deploy_id", deploy_id.as_str());
-    let correlation = deploy_id.as_str().to_owned();
-    correlation::scope(
-        correlation,
-        deploy_as(state, id, request, operator, deploy_id),
-    )
-    .await
+    deploy_as(state, id, request, operator, deploy_id, None).await
 }
 
+/// The deploy of an approval request whose approvals are complete (`trail`): every check
+/// of a deploy, on behalf of the requester, without asking for approvals again.
+pub(super) async fn deploy_approved(
+    state: &AppState,
+    id: &RepoId,
+    request: &DeployRequest,
+    requester: &Operator,
+    deploy_id: DeployId,
+    trail: ApprovalTrail,
+) -> DeployOutcome {
+    deploy_as(state, id, request, requester, deploy_id, Some(trail)).await
+}
+
+#[tracing::instrument(skip_all, fields(repo = %id, target = %request.target, environment = %request.environment, %operator, deploy_id = deploy_id.as_str(), request_id))]
 async fn deploy_as(
     state: &AppState,
     id: &RepoId,
     request: &DeployRequest,
     operator: &Operator,
     deploy_id: DeployId,
+    trail: Option<ApprovalTrail>,
 ) -> DeployOutcome {
-    if let Err(denied) = state.policy.may_deploy(&request.environment, operator) {
-        tracing::warn!(%denied, "deploy refused by the policy");
-        return DeployOutcome::Refused(Refusal::NotAllowed(denied.to_string()));
+    if let Some(trail) = &trail {
+        tracing::Span::current().record("request_id", trail.request_id.as_str());
     }
-    if let Some(refusal) = frozen(state, &request.environment).await {
-        tracing::warn!(%refusal, "deploy refused: the environment is frozen");
-        return DeployOutcome::Refused(refusal);
-    }
-    let _turn = state.deploy_locks.acquire(id, &request.environment).await;
+    let correlation = deploy_id.as_str().to_owned();
+    correlation::scope(
+        correlation,
+        gated(state, id, request, operator, deploy_id, trail),
+    )
+    .await
+}
+
+async fn gated(
+    state: &AppState,
+    id: &RepoId,
+    request: &DeployRequest,
+    operator: &Operator,
+    deploy_id: DeployId,
+    trail: Option<ApprovalTrail>,
+) -> DeployOutcome {
+    let environment = &request.environment;
+    let mut authority =
+        match policy_gate::pass(state, environment, operator, request.overriding()).await {
+            Ok(authority) => authority,
+            Err(refusal) => {
+                tracing::warn!(%refusal, "deploy refused by the policy");
+                return DeployOutcome::Refused(refusal);
+            }
+        };
+    let _turn = state.deploy_locks.acquire(id, environment).await;
     let plan = match checked_plan(state, id, request).await {
         Ok(plan) => plan,
         Err(outcome) => return outcome,
     };
+    if trail.is_none() && state.policy.approvals_needed(environment) > 0 {
+        return super::requests::ask(state, &plan, request, operator).await;
+    }
+    authority.request = trail;
     let (_replica_turn, plan) = match replica_turn(state, id, request, plan).await {
         Ok(held) => held,
         Err(outcome) => return outcome,
     };
+    let done = Done {
+        deploy_id,
+        operator,
+        intent: &request.intent,
+        authority: &authority,
+    };
     let ready = match state.audit.check_writable().await {
-        Ok(()) => {
-            audit(
-                state,
-                &deploy_id,
-                &plan,
-                &request.intent,
-                operator,
-                None,
-                AuditOutcome::Started,
-            )
-            .await
-        }
+        Ok(()) => audit(state, &done, &plan, None, AuditOutcome::Started).await,
         Err(error) => Err(error),
     };
     if let Err(error) = ready {
@@ -83,7 +112,7 @@ async fn deploy_as(
         return DeployOutcome::NotStarted(NotStarted::AuditUnavailable(error));
     }
     let result = run_steps(state, &plan).await;
-    finish(state, deploy_id, operator, plan, &request.intent, result).await
+    finish(state, &done, plan, result).await
 }
 
 type StepResult = Result<PublicationHref, (DeployStep, StepFailure)>;
@@ -105,12 +134,18 @@ async fn run_steps(state: &AppState, plan: &DeployPlan) -> StepResult {
     Ok(publication)
 }
 
+/// Who deployed, why, and under what authority: what each audit line of a deploy repeats.
+struct Done<'a> {
+    deploy_id: DeployId,
+    operator: &'a Operator,
+    intent: &'a Intent,
+    authority: &'a Authority,
+}
+
 async fn finish(
     state: &AppState,
-    deploy_id: DeployId,
-    operator: &Operator,
+    done: &Done<'_>,
     plan: DeployPlan,
-    intent: &Intent,
     result: StepResult,
 ) -> DeployOutcome {
     let (publication, outcome) = match &result {
@@ -126,16 +161,7 @@ async fn finish(
             },
         ),
     };
-    let audit = audit(
-        state,
-        &deploy_id,
-        &plan,
-        intent,
-        operator,
-        publication,
-        outcome,
-    )
-    .await;
+    let audit = audit(state, done, &plan, publication, outcome).await;
     let plan = Box::new(plan);
     match result {
         Ok(publication) => DeployOutcome::Deployed {
@@ -166,23 +192,22 @@ async fn finish(
 /// Writes one audit line for this deploy, stamped now.
 async fn audit(
     state: &AppState,
-    deploy_id: &DeployId,
+    done: &Done<'_>,
     plan: &DeployPlan,
-    intent: &Intent,
-    operator: &Operator,
     publication: Option<PublicationHref>,
     outcome: AuditOutcome,
 ) -> Result<(), AuditError> {
     let at = state.clock.now().await;
     let record = DeployRecord::of_plan(
-        deploy_id.clone(),
+        done.deploy_id.clone(),
         plan,
-        intent,
+        done.intent,
         at,
-        operator.as_str(),
+        done.operator.as_str(),
         publication,
         outcome,
-    );
+    )
+    .under(done.authority);
     let written = state.audit.record(&record).await;
     if let Err(error) = &written {
         tracing::error!(%error, record = ?record, "audit line not written");

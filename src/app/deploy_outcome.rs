@@ -1,8 +1,10 @@
 //! How a deploy ended (or why it never started): what the deploy use case answers and its
 //! steps build up.
 
-use crate::domain::{DeployPlan, ProductionChanged, PublicationHref, Refusal, TaskHref};
-use crate::ports::{AuditError, LockError};
+use crate::domain::{
+    ApprovalRequest, DeployPlan, ProductionChanged, PublicationHref, Refusal, TaskHref,
+};
+use crate::ports::{AuditError, LockError, RequestStoreError};
 
 use super::deploy_steps::StepError;
 use super::facts::ReadError;
@@ -19,6 +21,9 @@ pub enum NotStarted {
     /// The lock shared with the other replicas could not be taken.
     #[error("Deploy refused: {0}. Check the console's database.")]
     LockUnavailable(LockError),
+    /// The environment needs approvals and the request could not be kept.
+    #[error("Deploy not requested: {0}. The environment needs approvals, and requests are kept beside the audit log: fix it first.")]
+    RequestNotKept(RequestStoreError),
 }
 
 /// The step of a deploy that failed.
@@ -37,6 +42,9 @@ pub enum DeployOutcome {
         publication: PublicationHref,
         audit: Result<(), AuditError>,
     },
+    /// The environment needs approvals: every check passed and a request was recorded;
+    /// nothing was changed upstream.
+    Requested(Box<ApprovalRequest>),
     /// A precondition failed; nothing was changed upstream and nothing was audited.
     Refused(Refusal),
     /// The facts could not be read, or the audit log is not writable: nothing was changed.

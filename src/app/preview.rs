@@ -1,13 +1,12 @@
 //! Use case: the preview of a deploy or rollback, before the type-to-confirm gate.
 
 use crate::domain::{
-    plan_deploy, refusal_for, DeployKind, DeployPlan, Drift, EnvironmentName, Refusal, RepoId,
-    VersionNumber,
+    plan_deploy, refusal_for, DeployKind, DeployPlan, Drift, EnvironmentName, GateRefusal,
+    Operator, Refusal, RepoId, VersionNumber,
 };
 
 use super::environments::ProductionRecord;
 use super::facts::{deploy_facts, ReadError};
-use super::freeze_check::frozen;
 use super::state::AppState;
 
 /// Why a preview cannot be shown.
@@ -25,11 +24,17 @@ pub struct Preview {
     pub plan: DeployPlan,
     /// Set when the environment was changed outside the console: the deploy overwrites it.
     pub overwrites: Option<Drift>,
+    /// Set when the environment is frozen and the viewer may override the freeze: until
+    /// when, and by which window. The deploy then needs the override and its reason.
+    pub freeze: Option<String>,
+    /// How many approvals a deploy here needs: above 0, confirming records a request.
+    pub approvals_needed: u32,
 }
 
 /// The preview of a deploy to `environment` (or of a rollback: `kind`): what would change,
 /// with the text to type, whether it keeps the path's order, and whether it overwrites a
-/// change made outside the console.
+/// change made outside the console. Refused, as the deploy would be, when `viewer` may not
+/// deploy there or the environment is frozen and they may not override it.
 #[tracing::instrument(skip_all, fields(repo = %id, target = %target, %environment, ?kind))]
 pub async fn preview(
     state: &AppState,
@@ -37,14 +42,39 @@ pub async fn preview(
     environment: &EnvironmentName,
     target: VersionNumber,
     kind: DeployKind,
+    viewer: Option<&Operator>,
 ) -> Result<Preview, PreviewError> {
-    if let Some(refusal) = frozen(state, environment).await {
-        return Err(refusal.into());
-    }
+    let freeze = freeze_for(state, environment, viewer).await?;
     let facts = deploy_facts(state, state.reads.as_ref(), id, environment, target).await?;
     let plan = plan_deploy(&facts, target).map_err(|refusal| refusal_for(kind, refusal))?;
     let record =
         ProductionRecord::read_for_drift(state, id, environment, Some(&plan.distribution)).await;
     let overwrites = record.drift(&plan.distribution);
-    Ok(Preview { plan, overwrites })
+    Ok(Preview {
+        plan,
+        overwrites,
+        freeze,
+        approvals_needed: state.policy.approvals_needed(environment),
+    })
+}
+
+/// The freeze the viewer would deploy through (they may override it), or the refusal.
+async fn freeze_for(
+    state: &AppState,
+    environment: &EnvironmentName,
+    viewer: Option<&Operator>,
+) -> Result<Option<String>, Refusal> {
+    let now = state.clock.now().await;
+    let Some(freeze) = state.policy.freeze_at(environment, now) else {
+        return Ok(None);
+    };
+    let may_override = viewer.is_some_and(|op| state.policy.may_override(environment, op).is_ok());
+    if may_override {
+        return Ok(Some(freeze.to_string()));
+    }
+    Err(GateRefusal::Frozen {
+        freeze,
+        may_override,
+    }
+    .into_refusal(environment))
 }

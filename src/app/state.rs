@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::domain::{EnvironmentPath, Policy};
 use crate::ports::{
     AuditSink, Clock, ContentCatalog, DeployLock, DiffStore, OperatorIdentity, RepositoryManager,
+    RequestStore,
 };
 
 use super::deploy_lock::DeployLocks;
@@ -53,6 +54,11 @@ pub struct AppState {
     /// repositories' names (hints, so that records and distributions are read at once with
     /// the rest; checked against what is read).
     pub(crate) seen: Arc<SeenEnvironments>,
+    /// Where approval requests are kept (beside the audit log); `None`: nowhere, so a deploy
+    /// that needs approvals cannot be requested.
+    pub(crate) requests: Option<Arc<dyn RequestStore>>,
+    /// How long a request waits for its approvals.
+    pub(crate) request_ttl: chrono::Duration,
 }
 
 impl AppState {
@@ -81,6 +87,8 @@ impl AppState {
             diff_ahead: None,
             diff_store: None,
             seen: Arc::default(),
+            requests: None,
+            request_ttl: chrono::Duration::hours(24),
         })
     }
 
@@ -176,6 +184,13 @@ impl AppStateBuilder {
     /// a restart, or by the other replicas).
     pub fn diff_store(mut self, store: Arc<dyn DiffStore>) -> Self {
         self.0.diff_store = Some(store);
+        self
+    }
+
+    /// Approval requests are kept in `store`, for `ttl` each.
+    pub fn requests(mut self, store: Arc<dyn RequestStore>, ttl: chrono::Duration) -> Self {
+        self.0.requests = Some(store);
+        self.0.request_ttl = ttl;
         self
     }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
+use super::approval::ApprovalTrail;
 use super::deployment::{DeployPlan, ProductionChanged};
 use super::environment::EnvironmentName;
 use super::href::PublicationHref;
@@ -67,8 +68,30 @@ pub struct DeployRecord {
     /// The operator's reason (required for a rollback); null when none was given.
     #[serde(default)]
     pub reason: Option<String>,
+    /// The approval request the deploy ran for: who asked and who approved (absent when
+    /// none was needed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<ApprovalTrail>,
+    /// The freeze the operator deployed through (`override`; the reason is `reason`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub freeze_override: Option<FreezeOverride>,
     #[serde(flatten)]
     pub outcome: AuditOutcome,
+}
+
+/// A freeze a deploy went through: the window, and until when it froze the environment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FreezeOverride {
+    pub window: String,
+    pub until: String,
+}
+
+/// Under what authority beyond the operator's own a deploy runs: a completed approval
+/// request, a freeze override. Written on each of its audit lines.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Authority {
+    pub request: Option<ApprovalTrail>,
+    pub freeze_override: Option<FreezeOverride>,
 }
 
 impl DeployRecord {
@@ -96,8 +119,17 @@ impl DeployRecord {
             publication,
             kind: intent.kind(),
             reason: intent.reason().map(str::to_owned),
+            request: None,
+            freeze_override: None,
             outcome,
         }
+    }
+
+    /// The same record, naming the request and the freeze override it ran under.
+    pub fn under(mut self, authority: &Authority) -> Self {
+        self.request = authority.request.clone();
+        self.freeze_override = authority.freeze_override.clone();
+        self
     }
 }
 
@@ -181,7 +213,7 @@ mod tests {
         let record = DeployRecord::of_plan(
             DeployId::new("d1"),
             &plan(),
-            &Intent::Deploy,
+            &Intent::Deploy(None),
             at,
             "operator",
             None,
@@ -204,7 +236,7 @@ mod tests {
         let record = DeployRecord::of_plan(
             DeployId::new("d2"),
             &plan(),
-            &Intent::Deploy,
+            &Intent::Deploy(None),
             Utc::now(),
             "operator",
             Some(PublicationHref::new("/p/")),

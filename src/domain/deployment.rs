@@ -124,6 +124,18 @@ pub struct DeployRequest {
     pub seen_live: SeenLive,
     /// A deploy, or a rollback with its reason.
     pub intent: Intent,
+    /// The operator asks to deploy through the environment's freeze (allowed to those the
+    /// policy lists in `override`, with the intent's reason).
+    pub override_freeze: bool,
+}
+
+impl DeployRequest {
+    /// The reason given to override a freeze, when an override is asked for ("" without
+    /// one: refused).
+    pub fn overriding(&self) -> Option<&str> {
+        self.override_freeze
+            .then(|| self.intent.reason().unwrap_or_default())
+    }
 }
 
 /// What production served when the operator's preview was shown.

@@ -276,7 +276,8 @@ fn a_production_distribution_gone_since_the_preview_is_named_as_such() {
         environment: EnvironmentName::production(),
         confirm: "base-os".into(),
         seen_live: SeenLive::Version(VersionNumber::new(2)),
-        intent: Intent::Deploy,
+        intent: Intent::Deploy(None),
+        override_freeze: false,
     };
     let refusal = check_request(&facts(None), &request).unwrap_err();
     assert!(
@@ -300,7 +301,8 @@ fn a_request_is_checked_in_order_gate_moved_then_confirmation() {
         environment: EnvironmentName::production(),
         confirm: "wrong".into(),
         seen_live: SeenLive::Version(VersionNumber::new(1)),
-        intent: Intent::Deploy,
+        intent: Intent::Deploy(None),
+        override_freeze: false,
     };
     assert!(matches!(
         check_request(&facts(Some(2)), &request),

@@ -21,6 +21,8 @@ fn line(id: &str, minute: u32, from: u64, to: u64, outcome: AuditOutcome) -> Dep
         publication: Some(PublicationHref::new(format!("/p/{to}/"))),
         kind: DeployKind::Deploy,
         reason: None,
+        request: None,
+        freeze_override: None,
         outcome,
     }
 }

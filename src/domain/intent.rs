@@ -43,7 +43,9 @@ pub enum DeployKind {
 /// What the operator means by a deploy request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Intent {
-    Deploy,
+    /// A forward deploy, with the operator's reason when given (required to override a
+    /// freeze).
+    Deploy(Option<Reason>),
     /// Back to a version production served before, for the given reason.
     Rollback(Reason),
 }
@@ -51,14 +53,14 @@ pub enum Intent {
 impl Intent {
     pub fn kind(&self) -> DeployKind {
         match self {
-            Self::Deploy => DeployKind::Deploy,
+            Self::Deploy(_) => DeployKind::Deploy,
             Self::Rollback(_) => DeployKind::Rollback,
         }
     }
 
     pub fn reason(&self) -> Option<&str> {
         match self {
-            Self::Deploy => None,
+            Self::Deploy(reason) => reason.as_ref().map(Reason::as_str),
             Self::Rollback(reason) => Some(reason.as_str()),
         }
     }
@@ -103,8 +105,10 @@ mod tests {
         let rollback = Intent::Rollback(Reason::parse("bad update").unwrap());
         assert_eq!(rollback.kind(), DeployKind::Rollback);
         assert_eq!(rollback.reason(), Some("bad update"));
-        assert_eq!(Intent::Deploy.kind(), DeployKind::Deploy);
-        assert_eq!(Intent::Deploy.reason(), None);
+        assert_eq!(Intent::Deploy(None).kind(), DeployKind::Deploy);
+        assert_eq!(Intent::Deploy(None).reason(), None);
+        let reasoned = Intent::Deploy(Some(Reason::parse("CVE fix").unwrap()));
+        assert_eq!(reasoned.reason(), Some("CVE fix"));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! what it needs as arguments, so every rule is unit-tested in isolation.
 
 pub mod advisory;
+pub mod approval;
 pub mod audit;
 pub mod change;
 pub mod deployment;
@@ -36,7 +37,11 @@ pub mod version_number;
 pub mod write;
 
 pub use advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
-pub use audit::{versions_served, AuditOutcome, DeployId, DeployRecord};
+pub use approval::{
+    check_approval, check_cancel, check_reject, ApprovalRequest, ApprovalTrail, ExecutionOutcome,
+    RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState,
+};
+pub use audit::{versions_served, AuditOutcome, Authority, DeployId, DeployRecord, FreezeOverride};
 pub use change::{ChangeState, DistributionChange, WholeRecord};
 pub use deployment::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
@@ -67,7 +72,7 @@ pub use package_diff::{
     count_kinds, diff_packages, ChangeKind, Package, PackageChange, PackageDifference,
 };
 pub use package_filter::{parse_kind, PackageFilter, UnknownKind};
-pub use policy::{Allowed, Denied, InvalidSubject, Policy, Subject};
+pub use policy::{Allowed, Approvals, Denied, Gate, GateRefusal, InvalidSubject, Policy, Subject};
 pub use refusal::Refusal;
 pub use repository::{Distribution, DistributionRevision, Publication, RepoVersion, Repository};
 pub use retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use super::environment::EnvironmentName;
 use super::freeze::{active, Freeze, FreezeWindow};
 use super::operator::Operator;
+use super::refusal::Refusal;
 
 /// Someone a policy names: `user:<name>` or `group:<name>`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -114,6 +115,34 @@ pub struct Policy {
     syncers: Allowed,
     /// When each environment takes no deploy.
     freezes: BTreeMap<EnvironmentName, Vec<FreezeWindow>>,
+    /// Environments whose deploys need approvals, and by whom.
+    approvals: BTreeMap<EnvironmentName, Approvals>,
+    /// Who may deploy to each environment during a freeze (with a reason); none listed:
+    /// nobody.
+    overriders: BTreeMap<EnvironmentName, Vec<Subject>>,
+}
+
+/// How many distinct approvers, other than the requester, a deploy needs, and who may
+/// approve: at least one of each (no approvals needed is no entry at all).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Approvals {
+    needed: std::num::NonZeroU32,
+    approvers: Vec<Subject>,
+}
+
+impl Approvals {
+    /// `None` when `approvers` is empty: nobody could ever approve.
+    pub fn new(needed: std::num::NonZeroU32, approvers: Vec<Subject>) -> Option<Self> {
+        (!approvers.is_empty()).then_some(Self { needed, approvers })
+    }
+
+    pub fn needed(&self) -> u32 {
+        self.needed.get()
+    }
+
+    pub fn approvers(&self) -> &[Subject] {
+        &self.approvers
+    }
 }
 
 impl Policy {
@@ -123,6 +152,85 @@ impl Policy {
             deployers,
             syncers,
             freezes: BTreeMap::new(),
+            approvals: BTreeMap::new(),
+            overriders: BTreeMap::new(),
+        }
+    }
+
+    /// The same policy, where deploys to these environments need approvals.
+    pub fn with_approvals(mut self, approvals: BTreeMap<EnvironmentName, Approvals>) -> Self {
+        self.approvals = approvals;
+        self
+    }
+
+    /// The same policy, with who may deploy through each environment's freeze.
+    pub fn with_overriders(mut self, overriders: BTreeMap<EnvironmentName, Vec<Subject>>) -> Self {
+        self.overriders = overriders;
+        self
+    }
+
+    /// How many approvals a deploy to `environment` needs (0: it runs at once).
+    pub fn approvals_needed(&self, environment: &EnvironmentName) -> u32 {
+        self.approvals.get(environment).map_or(0, Approvals::needed)
+    }
+
+    /// Whether `operator` may approve (or reject) requests to deploy to `environment`.
+    pub fn may_approve(
+        &self,
+        environment: &EnvironmentName,
+        operator: &Operator,
+    ) -> Result<(), Denied> {
+        let allowed = match self.approvals.get(environment) {
+            Some(approvals) => Allowed::Only(approvals.approvers.clone()),
+            None => Allowed::Only(Vec::new()),
+        };
+        check(&allowed, operator, || {
+            format!("approve deploys to {environment}")
+        })
+    }
+
+    /// Whether `operator` may deploy to `environment` through its freeze (`override`).
+    pub fn may_override(
+        &self,
+        environment: &EnvironmentName,
+        operator: &Operator,
+    ) -> Result<(), Denied> {
+        let allowed = Allowed::Only(
+            self.overriders
+                .get(environment)
+                .cloned()
+                .unwrap_or_default(),
+        );
+        check(&allowed, operator, || {
+            format!("deploy to {environment} during its freeze")
+        })
+    }
+
+    /// When a deploy of `operator` to `environment` may go ahead at `now`: who, then when
+    /// (a freeze refuses it unless the operator asks to override it, is listed in
+    /// `override`, and gives a reason).
+    pub fn gate(
+        &self,
+        environment: &EnvironmentName,
+        operator: &Operator,
+        now: DateTime<Utc>,
+        overriding: Option<&str>,
+    ) -> Result<Gate, GateRefusal> {
+        self.may_deploy(environment, operator)
+            .map_err(GateRefusal::NotAllowed)?;
+        let Some(freeze) = self.freeze_at(environment, now) else {
+            return Ok(Gate::Open);
+        };
+        let may_override = self.may_override(environment, operator).is_ok();
+        match overriding {
+            Some(reason) if may_override && !reason.trim().is_empty() => {
+                Ok(Gate::ThroughFreeze(freeze))
+            }
+            Some(_) if may_override => Err(GateRefusal::OverrideWithoutReason(freeze)),
+            _ => Err(GateRefusal::Frozen {
+                freeze,
+                may_override,
+            }),
         }
     }
 
@@ -153,6 +261,45 @@ impl Policy {
     /// Whether `operator` may synchronize a repository.
     pub fn may_sync(&self, operator: &Operator) -> Result<(), Denied> {
         check(&self.syncers, operator, || "synchronize".to_owned())
+    }
+}
+
+/// A deploy the policy lets through now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Gate {
+    Open,
+    /// The environment is frozen; the operator overrides the freeze (audited).
+    ThroughFreeze(Freeze),
+}
+
+/// Why the policy refuses a deploy now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GateRefusal {
+    NotAllowed(Denied),
+    /// Frozen; `may_override` says whether this operator could override it with a reason.
+    Frozen {
+        freeze: Freeze,
+        may_override: bool,
+    },
+    /// An override asked for without its reason.
+    OverrideWithoutReason(Freeze),
+}
+
+impl GateRefusal {
+    /// The refusal as a deploy to `environment` reports it.
+    pub fn into_refusal(self, environment: &EnvironmentName) -> Refusal {
+        match self {
+            Self::NotAllowed(denied) => Refusal::NotAllowed(denied.to_string()),
+            Self::Frozen {
+                freeze,
+                may_override,
+            } => Refusal::Frozen {
+                environment: environment.clone(),
+                until: format!("{} (freeze window {})", freeze.until, freeze.window),
+                may_override,
+            },
+            Self::OverrideWithoutReason(_) => Refusal::OverrideReasonMissing(environment.clone()),
+        }
     }
 }
 

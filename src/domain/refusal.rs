@@ -37,12 +37,16 @@ pub enum Refusal {
     UnknownEnvironment(String),
     #[error("Deploy refused. {0}")]
     NotAllowed(String),
-    #[error("Deploy refused: {environment} is frozen {until} ([policy.{environment}] freeze in the console's configuration). Deploy after that.")]
+    #[error("Deploy refused: {environment} is frozen {until} ([policy.{environment}] freeze in the console's configuration). Deploy after that{}.", if *may_override { ", or override the freeze: you are listed in its override, tick \"Override the freeze\" and give a reason" } else { "" })]
     Frozen {
         environment: EnvironmentName,
         /// `until 2027-01-04T00:00:00Z`, and which window.
         until: String,
+        /// Whether the operator refused may override the freeze (with a reason).
+        may_override: bool,
     },
+    #[error("Deploy refused: overriding the freeze of {0} needs a reason (it is kept in the audit log).")]
+    OverrideReasonMissing(EnvironmentName),
     #[error("Rollback refused: v{0} no longer exists in Pulp (Pulp deletes old versions beyond the repository's retain_repo_versions). Choose a version that still exists.")]
     RollbackTargetGone(u64),
     #[error("Rollback refused: a reason is required (say why production goes back).")]

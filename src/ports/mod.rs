@@ -9,6 +9,7 @@ pub mod deploy_lock;
 pub mod diff_store;
 pub mod operator_identity;
 pub mod repository_manager;
+pub mod request_store;
 
 pub use audit_sink::{AuditError, AuditReadError, AuditSink};
 pub use clock::Clock;
@@ -17,3 +18,4 @@ pub use deploy_lock::{DeployLock, DeployTurn, LockError};
 pub use diff_store::{DiffStore, DiffStoreError};
 pub use operator_identity::{IdentityContext, OperatorIdentity, Unidentified};
 pub use repository_manager::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
+pub use request_store::{RequestStore, RequestStoreError};

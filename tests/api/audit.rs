@@ -28,6 +28,8 @@ fn record(i: usize, writer: &str) -> DeployRecord {
         publication: Some(PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/x/")),
         kind: DeployKind::Deploy,
         reason: None,
+        request: None,
+        freeze_override: None,
         outcome: AuditOutcome::Deployed,
     }
 }

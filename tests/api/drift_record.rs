@@ -101,6 +101,7 @@ async fn a_whole_record_is_read_once_and_again_after_any_write_of_the_distributi
             &production,
             VersionNumber::new(3),
             DeployKind::Deploy,
+            None,
         )
     };
     let (preview_now, read) = record_reads(&memory, preview()).await;

@@ -82,7 +82,8 @@ async fn run_with(arm: impl FnOnce(&FaultyPulp)) -> Run {
         environment: repo_console::domain::EnvironmentName::production(),
         confirm: "base-os".into(),
         seen_live: SeenLive::Version(VersionNumber::new(2)),
-        intent: Intent::Deploy,
+        intent: Intent::Deploy(None),
+        override_freeze: false,
     };
     let outcome = deploy(&state, &fx.base_os, &request, &Operator::placeholder()).await;
     tokio::time::sleep(SLOW).await;
@@ -108,7 +109,9 @@ fn claimed(outcome: &DeployOutcome) -> (Option<DeployStep>, ProductionChanged) {
             ..
         } => (Some(*step), *production_changed),
         DeployOutcome::Deployed { .. } => (None, ProductionChanged::Yes),
-        DeployOutcome::Refused(_) | DeployOutcome::NotStarted(_) => (None, ProductionChanged::No),
+        DeployOutcome::Refused(_) | DeployOutcome::NotStarted(_) | DeployOutcome::Requested(_) => {
+            (None, ProductionChanged::No)
+        }
     }
 }
 

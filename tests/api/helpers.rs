@@ -28,7 +28,8 @@ pub fn deploy_request(target: u64, confirm: &str) -> DeployRequest {
         environment: repo_console::domain::EnvironmentName::production(),
         confirm: confirm.into(),
         seen_live: SeenLive::NotSent,
-        intent: Intent::Deploy,
+        intent: Intent::Deploy(None),
+        override_freeze: false,
     }
 }
 

@@ -114,7 +114,8 @@ async fn a_failed_deploy_is_logged_with_its_error_its_verdict_and_its_task() {
         environment: repo_console::domain::EnvironmentName::production(),
         confirm: "base-os".into(),
         seen_live: SeenLive::NotSent,
-        intent: Intent::Deploy,
+        intent: Intent::Deploy(None),
+        override_freeze: false,
     };
     let outcome = deploy::deploy(&state, &fx.base_os, &request, &Operator::placeholder()).await;
     assert!(matches!(outcome, deploy::DeployOutcome::Failed { .. }));

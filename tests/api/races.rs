@@ -96,7 +96,8 @@ async fn production_moved_by_someone_else_during_the_deploy_is_not_overwritten()
         environment: repo_console::domain::EnvironmentName::production(),
         confirm: "base-os".into(),
         seen_live: SeenLive::NotSent,
-        intent: Intent::Deploy,
+        intent: Intent::Deploy(None),
+        override_freeze: false,
     };
     let running = tokio::spawn({
         let state = state.clone();

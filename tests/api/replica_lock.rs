@@ -70,7 +70,8 @@ async fn deploy_v4(s: &Setup, lock: Arc<ScriptedLock>) -> DeployOutcome {
         environment: repo_console::domain::EnvironmentName::production(),
         confirm: "base-os".into(),
         seen_live: SeenLive::Version(VersionNumber::new(2)),
-        intent: Intent::Deploy,
+        intent: Intent::Deploy(None),
+        override_freeze: false,
     };
     deploy(&state, &s.fx.base_os, &request, &Operator::placeholder()).await
 }

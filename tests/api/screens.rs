@@ -225,6 +225,7 @@ async fn the_page_and_the_confirm_step_cost_the_same_at_ten_or_a_thousand_versio
                     &repo_console::domain::EnvironmentName::production(),
                     VersionNumber::new(target),
                     DeployKind::Deploy,
+                    None,
                 )
                 .await
                 .expect("a preview")
@@ -302,6 +303,7 @@ async fn the_confirm_step_reads_the_target_and_the_live_version_in_one_call_once
                 &repo_console::domain::EnvironmentName::production(),
                 VersionNumber::new(target),
                 DeployKind::Deploy,
+                None,
             )
             .await
             .expect("a preview");

@@ -32,6 +32,8 @@ fn record(id: &str, at: &str, outcome: AuditOutcome) -> DeployRecord {
         publication: Some(PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/p/")),
         kind: DeployKind::Rollback,
         reason: Some("v4 broke the installer".into()),
+        request: None,
+        freeze_override: None,
         outcome,
     }
 }

@@ -69,6 +69,20 @@ fn routes(state: AppState) -> Router {
             "/repos/{uuid}/sync",
             get(handlers::sync::cell).post(handlers::sync::start),
         )
+        .route("/requests", get(handlers::requests::list))
+        .route("/requests/{id}", get(handlers::requests::show))
+        .route(
+            "/requests/{id}/approve",
+            axum::routing::post(handlers::requests::approve),
+        )
+        .route(
+            "/requests/{id}/reject",
+            axum::routing::post(handlers::requests::reject),
+        )
+        .route(
+            "/requests/{id}/cancel",
+            axum::routing::post(handlers::requests::cancel),
+        )
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(handlers::health::metrics))
         .route("/readyz", get(handlers::health::ready))

@@ -40,9 +40,10 @@ pub fn read(error: &ReadError) -> StatusCode {
 /// A deploy refused before anything changed.
 pub fn refusal(refusal: &Refusal) -> StatusCode {
     match refusal {
-        Refusal::ConfirmationMismatch | Refusal::ReasonMissing | Refusal::ReasonTooLong(_) => {
-            StatusCode::UNPROCESSABLE_ENTITY
-        }
+        Refusal::ConfirmationMismatch
+        | Refusal::ReasonMissing
+        | Refusal::ReasonTooLong(_)
+        | Refusal::OverrideReasonMissing(_) => StatusCode::UNPROCESSABLE_ENTITY,
         Refusal::UnknownVersion(_) => StatusCode::NOT_FOUND,
         Refusal::RollbackTargetGone(_) => StatusCode::GONE,
         Refusal::NotAllowed(_) => StatusCode::FORBIDDEN,
@@ -54,9 +55,9 @@ pub fn refusal(refusal: &Refusal) -> StatusCode {
 pub fn not_started(why: &NotStarted) -> StatusCode {
     match why {
         NotStarted::Unreadable(error) => read(error),
-        NotStarted::AuditUnavailable(_) | NotStarted::LockUnavailable(_) => {
-            StatusCode::SERVICE_UNAVAILABLE
-        }
+        NotStarted::AuditUnavailable(_)
+        | NotStarted::LockUnavailable(_)
+        | NotStarted::RequestNotKept(_) => StatusCode::SERVICE_UNAVAILABLE,
     }
 }
 

@@ -45,8 +45,10 @@
     // An attribute comparison: the exact text, same case, no trimming; a rollback's
     // reason must not be blank.
     var reason = m.querySelector("input[name=reason]");
+    var override = m.querySelector("input[name=override]");
+    var reasonNeeded = reason !== null && (reason.required || (override !== null && override.checked));
     confirm.disabled = input.value !== m.getAttribute("data-confirm") ||
-      (reason !== null && reason.value.trim() === "");
+      (reasonNeeded && reason.value.trim() === "");
   }
 
   function closeModal() {

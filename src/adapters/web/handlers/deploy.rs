@@ -21,11 +21,11 @@ use super::super::extract::{parse_environment, parse_seen_live, parse_version, R
 use super::super::htmx::HxRequest;
 use super::super::identity::{refusal_text, Identified, UNIDENTIFIED};
 use super::super::status;
-use super::super::views::banners::overwrite_warning;
 use super::super::views::deploy::{
     confirm_modal, deployed, deployed_without_list, failure_message, message_modal, rolled_back,
 };
 use super::super::views::layout::{error_page, notice};
+use super::super::views::requests::requested;
 
 #[derive(Deserialize)]
 pub struct VersionQuery {
@@ -45,11 +45,13 @@ fn kind_of(rollback: Option<&str>) -> DeployKind {
     }
 }
 
-/// The intent of a submitted form: a rollback needs its reason.
+/// The intent of a submitted form: a rollback needs its reason; a deploy's is optional.
 fn intent_of(rollback: Option<&str>, reason: Option<&str>) -> Result<Intent, Refusal> {
+    let reason = reason.unwrap_or_default();
     match kind_of(rollback) {
-        DeployKind::Deploy => Ok(Intent::Deploy),
-        DeployKind::Rollback => Reason::parse(reason.unwrap_or_default()).map(Intent::Rollback),
+        DeployKind::Deploy if reason.trim().is_empty() => Ok(Intent::Deploy(None)),
+        DeployKind::Deploy => Reason::parse(reason).map(|r| Intent::Deploy(Some(r))),
+        DeployKind::Rollback => Reason::parse(reason).map(Intent::Rollback),
     }
 }
 
@@ -75,11 +77,19 @@ pub async fn confirm(
         return Ok((StatusCode::FORBIDDEN, modal).into_response());
     }
     Ok(
-        match deploy::preview(&state, &id, &environment, target, kind).await {
+        match deploy::preview(
+            &state,
+            &id,
+            &environment,
+            target,
+            kind,
+            viewer.as_ref().ok(),
+        )
+        .await
+        {
             Ok(preview) => {
-                let warning = preview.overwrites.as_ref().map(overwrite_warning);
                 let changes = changes::deploy_changes(&state, &preview.plan).await;
-                confirm_modal(&preview.plan, kind, &changes, warning).into_response()
+                confirm_modal(&preview, kind, &changes).into_response()
             }
             Err(error) => {
                 let code = match &error {
@@ -107,7 +117,11 @@ pub struct DeployForm {
     live: Option<String>,
     /// `1` for a rollback, which requires `reason`.
     rollback: Option<String>,
+    /// Required for a rollback and to override a freeze; kept in the audit line.
     reason: Option<String>,
+    /// `1` to deploy through the environment's freeze (those listed in its `override`).
+    #[serde(rename = "override")]
+    override_freeze: Option<String>,
 }
 
 /// POST /repos/{uuid}/deploy with `version` and `confirm`; refused (401) when the sender is
@@ -144,12 +158,21 @@ pub async fn submit(
                 confirm,
                 seen_live,
                 intent,
+                override_freeze: form.override_freeze.as_deref() == Some("1"),
             };
             deploy::deploy(&state, &id, &request, &operator).await
         }
         Err(refusal) => DeployOutcome::Refused(refusal),
     };
     record(&outcome, &environment, began.elapsed());
+    if let DeployOutcome::Requested(request) = &outcome {
+        let made = requested(request);
+        return Ok(if hx {
+            (StatusCode::ACCEPTED, made).into_response()
+        } else {
+            Redirect::to(&format!("/requests/{}", request.id)).into_response()
+        });
+    }
     if let DeployOutcome::Deployed { plan, audit, .. } = &outcome {
         if !hx {
             return Ok(Redirect::to(&format!("/repos/{id}/versions")).into_response());
@@ -178,6 +201,7 @@ fn record(outcome: &DeployOutcome, environment: &EnvironmentName, took: Duration
         DeployOutcome::Deployed { .. } => ("deployed", true),
         DeployOutcome::Failed { .. } => ("failed", true),
         DeployOutcome::Refused(_) => ("refused", false),
+        DeployOutcome::Requested(_) => ("requested", false),
         DeployOutcome::NotStarted(_) => ("not_started", false),
     };
     metrics().deploy_ended(label, environment.as_str(), started.then_some(took));
@@ -230,6 +254,9 @@ fn failure(outcome: &DeployOutcome) -> (StatusCode, &'static str, Markup) {
             ),
         ),
         DeployOutcome::Deployed { .. } => (StatusCode::OK, "Deployed", html! {}),
+        DeployOutcome::Requested(request) => {
+            (StatusCode::ACCEPTED, "Deploy requested", requested(request))
+        }
     }
 }
 
@@ -271,7 +298,7 @@ mod tests {
         assert_eq!(kind_of(Some("1")), DeployKind::Rollback);
         assert_eq!(kind_of(Some("yes")), DeployKind::Deploy);
         assert_eq!(kind_of(None), DeployKind::Deploy);
-        assert_eq!(intent_of(None, Some("ignored")), Ok(Intent::Deploy));
+        assert_eq!(intent_of(None, Some("ignored")), Ok(Intent::Deploy(None)));
         assert_eq!(intent_of(Some("1"), None), Err(Refusal::ReasonMissing));
         assert_eq!(
             intent_of(Some("1"), Some("  ")),

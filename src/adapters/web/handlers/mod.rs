@@ -7,5 +7,6 @@ pub mod dashboard;
 pub mod deploy;
 pub mod health;
 pub mod history;
+pub mod requests;
 pub mod sync;
 pub mod versions;

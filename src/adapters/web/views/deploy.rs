@@ -4,8 +4,7 @@ use std::sync::Arc;
 
 use maud::{html, Markup};
 
-use crate::app::deploy::DeployStep;
-use crate::app::deploy::StepError;
+use crate::app::deploy::{DeployStep, Preview, StepError};
 use crate::app::versions::VersionsPage;
 use crate::domain::{
     signed, DeployKind, DeployPlan, EnvironmentName, ProductionChanged, PromotionCheck, TaskHref,
@@ -17,33 +16,27 @@ use super::changes::{diff_summary, SUMMARY_LIMIT};
 use super::client_checks::client_warnings;
 use super::compare_links::compare_href;
 
-use super::banners::success_banner;
+use super::banners::{overwrite_warning, success_banner};
 use super::layout::notice;
 use super::versions::version_list;
 
-/// The preview and the type-to-confirm modal. `error` is shown inside it (a refused or
-/// failed attempt stays where the operator is looking). A rollback's asks for a reason.
+/// The preview and the type-to-confirm modal. A rollback's asks for a reason; so does an
+/// override of the environment's freeze (offered to those who may). Where the environment
+/// needs approvals, confirming records a request.
 pub fn confirm_modal(
-    plan: &DeployPlan,
+    preview: &Preview,
     kind: DeployKind,
     changes: &Result<Arc<VersionDiff>, UpstreamError>,
-    error: Option<Markup>,
 ) -> Markup {
+    let plan = &preview.plan;
     let rollback = kind == DeployKind::Rollback;
     let name = plan.confirmation_text();
-    let current = plan
-        .current
-        .map_or_else(|| "nothing deployed".to_owned(), |n| n.label());
     let target = plan.target_number();
-    let net_class = match plan.net_change {
-        c if c > 0 => "net plus",
-        c if c < 0 => "net minus",
-        _ => "net zero",
-    };
+    let asks = preview.approvals_needed > 0;
     html! {
         div.modal-backdrop {
             div.modal id="deploy-modal" role="dialog" aria-modal="true" aria-labelledby="deploy-title"
-                data-confirm=(name) {
+                data-confirm=(name) data-approvals=(preview.approvals_needed) {
                 h2 id="deploy-title" data-env=(plan.environment) {
                     @if rollback { "Roll " (plan.environment) " back to " (plan.target_number().label()) }
                     @else { "Deploy " (target.label()) " to " (plan.environment) }
@@ -57,30 +50,104 @@ pub fn confirm_modal(
                         }
                     }))
                 }
-                dl.preview {
-                    div { dt { "Change" } dd { span.from { (current) } " \u{2192} " span.to { (target.label()) } } }
-                    div { dt { "Net packages" } dd { span class=(net_class) data-net=(plan.net_change) { (signed(plan.net_change)) } } }
-                    div { dt { "Distribution" } dd { (plan.distribution.name) } }
-                }
-                (client_warnings(&plan.repo.verification))
-                (deploy_changes(plan, changes))
-                @if let Some(error) = error { (error) }
+                @if let Some(drift) = &preview.overwrites { (overwrite_warning(drift)) }
+                @if asks { (approvals_notice(plan, preview.approvals_needed)) }
+                (plan_summary(plan, changes))
                 form.confirm-form hx-post={ "/repos/" (plan.repo.id) "/deploy" } hx-target="#modal-host" hx-swap="innerHTML" {
                     input type="hidden" name="version" value=(target.get());
                     input type="hidden" name="env" value=(plan.environment);
                     input type="hidden" name="live" value=(plan.current.map_or_else(|| "none".to_owned(), |n| n.get().to_string()));
+                    @if let Some(freeze) = &preview.freeze { (override_field(&plan.environment, freeze)) }
                     @if rollback { (reason_field()) }
-                    label for="confirm-input" {
-                        "Type the repository name " code.repo-name { bdi { (name) } } " to confirm"
-                    }
-                    input id="confirm-input" name="confirm" type="text" autocomplete="off" spellcheck="false" autocapitalize="off";
+                    @else if preview.freeze.is_some() || asks { (deploy_reason_field(preview.freeze.is_some())) }
+                    (confirm_field(name))
                     div.modal-actions {
                         button.ghost type="button" data-modal-cancel { "Cancel" }
-                        button.danger type="submit" data-modal-confirm disabled { "Confirm deploy" }
+                        button.danger type="submit" data-modal-confirm disabled {
+                            @if asks { "Request approval" } @else { "Confirm deploy" }
+                        }
                     }
                 }
             }
         }
+    }
+}
+
+/// What the deploy changes: current -> target, the net package change, the distribution,
+/// the client checks and the package and advisory diff (the confirm step and a request's
+/// page show the same).
+pub fn plan_summary(
+    plan: &DeployPlan,
+    changes: &Result<Arc<VersionDiff>, UpstreamError>,
+) -> Markup {
+    let current = plan
+        .current
+        .map_or_else(|| "nothing deployed".to_owned(), |n| n.label());
+    let net_class = match plan.net_change {
+        c if c > 0 => "net plus",
+        c if c < 0 => "net minus",
+        _ => "net zero",
+    };
+    html! {
+        dl.preview {
+            div { dt { "Change" } dd { span.from { (current) } " \u{2192} " span.to { (plan.target_number().label()) } } }
+            div { dt { "Net packages" } dd { span class=(net_class) data-net=(plan.net_change) { (signed(plan.net_change)) } } }
+            div { dt { "Distribution" } dd { (plan.distribution.name) } }
+        }
+        (client_warnings(&plan.repo.verification))
+        (deploy_changes(plan, changes))
+    }
+}
+
+/// The field where the repository's name is typed.
+pub fn confirm_field(name: &str) -> Markup {
+    html! {
+        label for="confirm-input" {
+            "Type the repository name " code.repo-name { bdi { (name) } } " to confirm"
+        }
+        input id="confirm-input" name="confirm" type="text" autocomplete="off" spellcheck="false" autocapitalize="off";
+    }
+}
+
+fn approvals_notice(plan: &DeployPlan, needed: u32) -> Markup {
+    notice(
+        "info",
+        Some("approvals-needed"),
+        html! {
+            span data-approvals-needed=(needed) {
+                strong { "Needs approval: " }
+                "a deploy to " (plan.environment) " needs " (needed) " approval" @if needed != 1 { "s" }
+                " by someone else ([policy." (plan.environment) "]). Confirming records a request; "
+                "the deploy runs when it is approved."
+            }
+        },
+    )
+}
+
+/// Offered to those who may deploy through the freeze: a box to tick, and the reason.
+fn override_field(environment: &EnvironmentName, freeze: &str) -> Markup {
+    html! {
+        (notice("warn", Some("freeze-override"), html! {
+            span data-freeze data-env=(environment) {
+                strong { (environment) " is " (freeze) ". " }
+                "You may deploy through it (you are listed in its override): tick the box and say why."
+            }
+        }))
+        label.checkbox for="override-input" {
+            input id="override-input" name="override" type="checkbox" value="1";
+            " Override the freeze of " (environment)
+        }
+    }
+}
+
+/// A deploy's reason: required to override a freeze, otherwise shown to the approvers.
+fn deploy_reason_field(for_override: bool) -> Markup {
+    html! {
+        label for="reason-input" {
+            @if for_override { "Reason (required to override the freeze, kept in the audit log)" }
+            @else { "Reason (shown to the approvers, kept in the audit log)" }
+        }
+        input id="reason-input" name="reason" type="text" maxlength=(REASON_MAX_CHARS) autocomplete="off";
     }
 }
 
@@ -100,7 +167,6 @@ fn deploy_changes(plan: &DeployPlan, changes: &Result<Arc<VersionDiff>, Upstream
     }
 }
 
-/// A rollback's required reason (kept in the audit line).
 fn reason_field() -> Markup {
     html! {
         input type="hidden" name="rollback" value="1";

@@ -1,0 +1,212 @@
+//! Approval requests: the answer to a deploy that needs approvals, the list of requests
+//! (on `/requests` and on a repository's versions page) and one request's page, with the
+//! same preview and diff as the confirm step and the type-to-confirm approval.
+
+use std::sync::Arc;
+
+use maud::{html, Markup};
+
+use crate::app::deploy::Preview;
+use crate::app::requests::RequestView;
+use crate::domain::{ApprovalRequest, RequestState, VersionDiff};
+use crate::ports::UpstreamError;
+
+use super::deploy::{confirm_field, plan_summary};
+use super::layout::{back_link, notice, page};
+use super::moment::time;
+
+/// The answer to a deploy that needs approvals: the request it recorded.
+pub fn requested(request: &ApprovalRequest) -> Markup {
+    html! {
+        div.modal-backdrop {
+            div.modal id="deploy-modal" role="dialog" aria-modal="true" aria-labelledby="deploy-title" data-confirm="" {
+                h2 id="deploy-title" { "Deploy requested" }
+                div data-request-id=(request.id) data-request-state="pending" {
+                    (notice("info", Some("request-made"), html! {
+                        "Nothing was deployed yet: a deploy to " (request.environment) " needs approval. "
+                        "Request " a href={ "/requests/" (request.id) } { code { (request.id) } } " was recorded."
+                    }))
+                    (request_facts(request))
+                }
+                div.modal-actions { button.ghost type="button" data-modal-cancel { "Close" } }
+            }
+        }
+    }
+}
+
+/// What a request asks: repository, environment, version, against what, by whom, why, when.
+fn request_facts(request: &ApprovalRequest) -> Markup {
+    html! {
+        dl.preview.request-facts {
+            div { dt { "Repository" } dd { a href={ "/repos/" (request.repository_uuid) "/versions" } { bdi { (request.repository_name) } } } }
+            div { dt { "Environment" } dd data-env=(request.environment) { (request.environment) } }
+            div { dt { "Version" } dd {
+                span.from data-asked-against=[request.asked_against] { (label(request.asked_against)) }
+                " \u{2192} " span.to data-version=(request.target_version) { "v" (request.target_version) }
+                @if request.kind == crate::domain::DeployKind::Rollback { " (rollback)" }
+            } }
+            div { dt { "Requested by" } dd { bdi.who data-requester=(request.requester) { (request.requester) } } }
+            div { dt { "Reason" } dd { (request.reason.as_deref().unwrap_or("none given")) } }
+            @if request.override_freeze { div { dt { "Freeze" } dd data-override="freeze" { "deploys through the freeze (override)" } } }
+            div { dt { "Requested" } dd { (time(&request.created)) } }
+            div { dt { "Expires" } dd { (time(&request.expires)) } }
+        }
+    }
+}
+
+fn label(version: Option<u64>) -> String {
+    version.map_or_else(|| "nothing".to_owned(), |n| format!("v{n}"))
+}
+
+/// A table of requests, newest first.
+pub fn request_table(views: &[RequestView]) -> Markup {
+    html! {
+        table.requests {
+            thead { tr {
+                th scope="col" { "Request" } th scope="col" { "Repository" } th scope="col" { "Environment" }
+                th scope="col" { "Change" } th scope="col" { "Requested by" } th scope="col" { "Approvals" }
+                th scope="col" { "State" }
+            } }
+            tbody {
+                @for view in views {
+                    @let request = view.request();
+                    tr data-request-id=(request.id) data-request-state=(view.state.word()) data-env=(request.environment) {
+                        td { a href={ "/requests/" (request.id) } { (time(&request.created)) } }
+                        td { bdi { (request.repository_name) } }
+                        td { (request.environment) }
+                        td { (label(request.asked_against)) " \u{2192} v" (request.target_version) }
+                        td { bdi { (request.requester) } }
+                        td { (view.state.approvers().len()) " of " (view.needed.max(1)) }
+                        td { span class={ "request-state state-" (view.state.word()) } { (state_words(&view.state)) } }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A request's state in words, naming who closed it.
+fn state_words(state: &RequestState) -> String {
+    match state {
+        RequestState::Pending { .. } => "pending".into(),
+        RequestState::Approved { .. } => "approved, deploy started".into(),
+        RequestState::Executed { .. } => "executed".into(),
+        RequestState::Rejected { by } => format!("rejected by {by}"),
+        RequestState::Cancelled { by } => format!("cancelled by {by}"),
+        RequestState::Expired => "expired".into(),
+        RequestState::Stale { now_serving } => format!("stale (now serves {now_serving})"),
+    }
+}
+
+/// The requests on a repository's versions page (none: nothing shown).
+pub fn repository_requests(views: &[RequestView]) -> Markup {
+    html! {
+        @if !views.is_empty() {
+            section.requests-section id="requests" aria-labelledby="requests-title" {
+                h2 id="requests-title" { "Deploy requests" }
+                (request_table(views))
+            }
+        }
+    }
+}
+
+/// `/requests`: every recent request.
+pub fn requests_page(views: &[RequestView], unreadable: Option<&str>) -> Markup {
+    page(
+        "Deploy requests",
+        html! {
+            div.title-row { (back_link()) h1 { "Deploy requests" } }
+            @if let Some(why) = unreadable {
+                (notice("error", Some("requests-unreadable"), html! { "The requests could not be read: " (why) }))
+            }
+            @if views.is_empty() && unreadable.is_none() {
+                p.muted id="requests-empty" { "No deploy request was made." }
+            } @else {
+                (request_table(views))
+            }
+        },
+    )
+}
+
+/// What a request's page shows about the deploy it would run: the preview and diff now,
+/// or why there is none.
+pub type RequestPreview = Result<(Preview, Result<Arc<VersionDiff>, UpstreamError>), String>;
+
+/// Whether the viewer may act on the request: `Err` says why not (shown on the disabled
+/// button).
+pub struct Actions {
+    pub approve: Result<(), String>,
+    pub reject: Result<(), String>,
+    pub cancel: Result<(), String>,
+}
+
+/// `/requests/<id>`.
+pub fn request_page(view: &RequestView, preview: &RequestPreview, actions: &Actions) -> Markup {
+    let request = view.request();
+    page(
+        &format!(
+            "Request to deploy v{} to {}",
+            request.target_version, request.environment
+        ),
+        html! {
+            div.title-row { (back_link()) h1 { "Deploy v" (request.target_version) " of " bdi { (request.repository_name) } " to " (request.environment) } }
+            div.request data-request-id=(request.id) data-request-state=(view.state.word()) {
+                p { "State: " strong.request-state { (state_words(&view.state)) } ". "
+                    (view.state.approvers().len()) " of " (view.needed.max(1)) " approvals"
+                    @if !view.state.approvers().is_empty() { " (" (view.state.approvers().join(", ")) ")" } "."
+                    @if let RequestState::Executed { deploy_id, outcome, .. } = &view.state {
+                        " Deploy " code data-deploy-id=(deploy_id.as_str()) { (deploy_id.as_str()) } ": "
+                        @match outcome {
+                            crate::domain::ExecutionOutcome::Deployed => "deployed.",
+                            crate::domain::ExecutionOutcome::Failed { message } => (message),
+                        }
+                    }
+                }
+                (request_facts(request))
+                div id="request-answer" {}
+                @match preview {
+                    Ok((preview, changes)) => {
+                        @if preview.plan.current.map(|n| n.get()) != request.asked_against && view.state.is_open() {
+                            (notice("warn", Some("request-moved"), html! {
+                                (request.environment) " serves " (label(preview.plan.current.map(|n| n.get())))
+                                " now, not " (label(request.asked_against)) " as when the request was made: approving it is refused (stale)."
+                            }))
+                        }
+                        (plan_summary(&preview.plan, changes))
+                    }
+                    Err(why) => (notice("warn", Some("request-preview"), html! { "No preview: " (why) })),
+                }
+                @if view.state.is_open() { (action_forms(view, actions)) }
+            }
+        },
+    )
+}
+
+fn action_forms(view: &RequestView, actions: &Actions) -> Markup {
+    let id = &view.request().id;
+    html! {
+        form.confirm-form.approve-form method="post" action={ "/requests/" (id) "/approve" } data-confirm=(view.request().repository_name) {
+            (confirm_field(&view.request().repository_name))
+            div.modal-actions {
+                (action_button("Approve", "approve", "danger", &actions.approve))
+            }
+        }
+        div.request-actions {
+            form method="post" action={ "/requests/" (id) "/reject" } {
+                (action_button("Reject", "reject", "ghost", &actions.reject))
+            }
+            form method="post" action={ "/requests/" (id) "/cancel" } {
+                (action_button("Cancel request", "cancel", "ghost", &actions.cancel))
+            }
+        }
+    }
+}
+
+fn action_button(text: &str, action: &str, class: &str, allowed: &Result<(), String>) -> Markup {
+    html! {
+        @match allowed {
+            Ok(()) => button class=(class) type="submit" data-request-action=(action) { (text) },
+            Err(why) => button class=(class) type="submit" data-request-action=(action) disabled data-denied="policy" title=(why) { (text) },
+        }
+    }
+}

@@ -1,0 +1,436 @@
+//! Use cases of four-eyes approval: a deploy that needs approvals becomes a request
+//! ([`ask`], from the deploy use case after every check of a deploy); approvers other than
+//! the requester approve it ([`approve`]), and the approval that completes the count runs
+//! the deploy, through every check of a deploy again; an approver rejects it, the requester
+//! cancels it. Every change is appended compare-and-swap to the request store, so two
+//! approvals at once (on two replicas) run one deploy.
+
+use crate::domain::{
+    check_approval, check_cancel, check_reject, ApprovalRequest, ApprovalTrail, Denied, DeployId,
+    DeployPlan, DeployRequest, ExecutionOutcome, Intent, Operator, Reason, Refusal, RepoId,
+    RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState, SeenLive,
+};
+use crate::ports::{RequestStore, RequestStoreError};
+
+use super::deploy::{deploy_approved, DeployOutcome, NotStarted};
+use super::deploy_turn::checked_plan;
+use super::policy_gate;
+use super::state::AppState;
+
+/// How many times an action is decided again when someone else acted on the request first.
+const ATTEMPTS: usize = 4;
+
+/// A request and its state now.
+#[derive(Debug, Clone)]
+pub struct RequestView {
+    pub log: RequestLog,
+    pub state: RequestState,
+    /// Approvals the environment's policy needs now.
+    pub needed: u32,
+}
+
+impl RequestView {
+    pub fn request(&self) -> &ApprovalRequest {
+        &self.log.request
+    }
+}
+
+/// What an action on a request did.
+#[derive(Debug)]
+pub enum Acted {
+    /// The approval was counted; `remaining` more are needed.
+    Approved {
+        remaining: u32,
+    },
+    /// The approval completed the count: the deploy ran, and ended so.
+    Executed {
+        deploy_id: DeployId,
+        outcome: Box<DeployOutcome>,
+    },
+    Rejected,
+    Cancelled,
+}
+
+/// Why an action on a request was not taken; nothing changed.
+#[derive(Debug, thiserror::Error)]
+pub enum ActError {
+    #[error("There is no request {0}.")]
+    NotFound(RequestId),
+    #[error("{0}")]
+    Denied(Denied),
+    #[error("{0}")]
+    Refused(RequestRefusal),
+    /// The environment moved since the request was made: now marked stale.
+    #[error("This request is stale: {environment} served {asked} when it was made and serves {now} now; the deploy was asked against what it served then. Nothing was changed; ask again if the deploy is still wanted.")]
+    Stale {
+        environment: String,
+        asked: String,
+        now: String,
+    },
+    /// The deploy's own checks refuse it now (the text typed, a freeze, a version gone...).
+    #[error("{0}")]
+    Deploy(Refusal),
+    #[error(transparent)]
+    NotStarted(NotStarted),
+    #[error("{0}")]
+    Store(RequestStoreError),
+}
+
+/// Records the request for `plan` (every check of the deploy passed), made by `operator`.
+pub(super) async fn ask(
+    state: &AppState,
+    plan: &DeployPlan,
+    request: &DeployRequest,
+    operator: &Operator,
+) -> DeployOutcome {
+    let Some(store) = &state.requests else {
+        let reason = "this console keeps no requests (no request store is configured)";
+        return DeployOutcome::NotStarted(NotStarted::RequestNotKept(
+            RequestStoreError::Unavailable {
+                target: "none".into(),
+                reason: reason.into(),
+            },
+        ));
+    };
+    let now = state.clock.now().await;
+    let asked = ApprovalRequest {
+        id: RequestId::parse(&uuid::Uuid::new_v4().to_string()).expect("a UUID is an id"),
+        repository_uuid: plan.repo.id.to_string(),
+        repository_name: plan.repo.display_name().to_owned(),
+        environment: plan.environment.clone(),
+        target_version: plan.target_number().get(),
+        asked_against: plan.current.map(|n| n.get()),
+        requester: operator.as_str().to_owned(),
+        requester_groups: operator.groups().to_vec(),
+        kind: request.intent.kind(),
+        reason: request.intent.reason().map(str::to_owned),
+        override_freeze: request.override_freeze,
+        created: now,
+        expires: now + state.request_ttl,
+    };
+    match store.create(&asked).await {
+        Ok(()) => {
+            tracing::info!(request_id = %asked.id, "deploy requested: it needs approvals");
+            DeployOutcome::Requested(Box::new(asked))
+        }
+        Err(error) => {
+            tracing::error!(%error, "deploy not requested: the request could not be kept");
+            DeployOutcome::NotStarted(NotStarted::RequestNotKept(error))
+        }
+    }
+}
+
+/// The newest requests (of `repo`, when given), newest first, with their state now.
+pub async fn list(
+    state: &AppState,
+    repo: Option<&RepoId>,
+    limit: usize,
+) -> Result<Vec<RequestView>, RequestStoreError> {
+    let Some(store) = &state.requests else {
+        return Ok(Vec::new());
+    };
+    let logs = store.recent(repo, limit).await?;
+    let now = state.clock.now().await;
+    Ok(logs.into_iter().map(|log| view(state, log, now)).collect())
+}
+
+/// One request with its state now.
+pub async fn get(state: &AppState, id: &RequestId) -> Result<RequestView, ActError> {
+    let store = store(state)?;
+    let log = store
+        .get(id)
+        .await
+        .map_err(ActError::Store)?
+        .ok_or_else(|| ActError::NotFound(id.clone()))?;
+    let now = state.clock.now().await;
+    Ok(view(state, log, now))
+}
+
+fn view(state: &AppState, log: RequestLog, now: chrono::DateTime<chrono::Utc>) -> RequestView {
+    let needed = state.policy.approvals_needed(&log.request.environment);
+    RequestView {
+        state: log.state(now, needed),
+        needed,
+        log,
+    }
+}
+
+fn store(state: &AppState) -> Result<&dyn RequestStore, ActError> {
+    state.requests.as_deref().ok_or_else(|| {
+        ActError::Store(RequestStoreError::Unavailable {
+            target: "none".into(),
+            reason: "this console keeps no requests".into(),
+        })
+    })
+}
+
+/// `approver` approves request `id`, having typed `confirm` (the repository's name, as for
+/// a deploy). The environment must still serve what the request was made against (else the
+/// request turns stale); the approval that completes the count runs the deploy.
+#[tracing::instrument(skip_all, fields(request_id = %id, %approver))]
+pub async fn approve(
+    state: &AppState,
+    id: &RequestId,
+    approver: &Operator,
+    confirm: &str,
+) -> Result<Acted, ActError> {
+    let store = store(state)?;
+    for _ in 0..ATTEMPTS {
+        let current = get(state, id).await?;
+        let request = &current.log.request;
+        state
+            .policy
+            .may_approve(&request.environment, approver)
+            .map_err(ActError::Denied)?;
+        check_approval(&current.log, &current.state, approver).map_err(ActError::Refused)?;
+        let deploy = deploy_request(request, confirm)?;
+        let repo = repo_of(request)?;
+        still_current(state, store, &current, &repo, &deploy).await?;
+        let approvers = current.state.approvers().len() as u32 + 1;
+        let completes = approvers >= current.needed.max(1);
+        let requester = requester(request)?;
+        if completes {
+            // The deploy's policy gate, for the requester now: refused before the approval
+            // is spent (e.g. frozen: approve after the freeze).
+            policy_gate::pass(state, &request.environment, &requester, deploy.overriding())
+                .await
+                .map_err(ActError::Deploy)?;
+        }
+        let now = state.clock.now().await;
+        let event = RequestEvent::Approved {
+            by: approver.as_str().to_owned(),
+            at: now,
+        };
+        let seen = current.log.events.len();
+        match store.append(id, seen, &event).await {
+            Err(RequestStoreError::Conflict) => continue,
+            Err(error) => return Err(ActError::Store(error)),
+            Ok(()) => {}
+        }
+        if !completes {
+            let remaining = current.needed.saturating_sub(approvers);
+            tracing::info!(remaining, "approval counted");
+            return Ok(Acted::Approved { remaining });
+        }
+        let mut names = current.state.approvers().to_vec();
+        names.push(approver.as_str().to_owned());
+        let trail = ApprovalTrail {
+            request_id: id.clone(),
+            requester: request.requester.clone(),
+            approvers: names,
+        };
+        return Ok(execute(
+            state,
+            store,
+            &current,
+            seen + 1,
+            &repo,
+            &deploy,
+            &requester,
+            trail,
+        )
+        .await);
+    }
+    Err(ActError::Store(RequestStoreError::Conflict))
+}
+
+/// Refuses the approval, marking the request stale, when its environment moved since it was
+/// made; refuses it (nothing recorded) when the deploy's checks refuse it now.
+async fn still_current(
+    state: &AppState,
+    store: &dyn RequestStore,
+    current: &RequestView,
+    repo: &RepoId,
+    deploy: &DeployRequest,
+) -> Result<(), ActError> {
+    match checked_plan(state, repo, deploy).await {
+        Ok(_) => Ok(()),
+        Err(DeployOutcome::Refused(Refusal::ProductionMoved {
+            environment,
+            seen,
+            now,
+        })) => {
+            let at = state.clock.now().await;
+            let event = RequestEvent::Stale {
+                now_serving: now.clone(),
+                at,
+            };
+            if let Err(error) = store
+                .append(&current.log.request.id, current.log.events.len(), &event)
+                .await
+            {
+                tracing::warn!(%error, "the request could not be marked stale");
+            }
+            Err(ActError::Stale {
+                environment: environment.to_string(),
+                asked: seen,
+                now,
+            })
+        }
+        Err(DeployOutcome::Refused(refusal)) => Err(ActError::Deploy(refusal)),
+        Err(DeployOutcome::NotStarted(why)) => Err(ActError::NotStarted(why)),
+        Err(other) => Err(ActError::Deploy(Refusal::NotAllowed(format!(
+            "the deploy could not be checked ({other:?})"
+        )))),
+    }
+}
+
+/// Runs the deploy of a request whose approvals are complete, and records how it ended.
+#[allow(clippy::too_many_arguments)]
+async fn execute(
+    state: &AppState,
+    store: &dyn RequestStore,
+    current: &RequestView,
+    seen: usize,
+    repo: &RepoId,
+    deploy: &DeployRequest,
+    requester: &Operator,
+    trail: ApprovalTrail,
+) -> Acted {
+    let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
+    let outcome = deploy_approved(state, repo, deploy, requester, deploy_id.clone(), trail).await;
+    let at = state.clock.now().await;
+    let event = match &outcome {
+        DeployOutcome::Refused(Refusal::ProductionMoved { now, .. }) => RequestEvent::Stale {
+            now_serving: now.clone(),
+            at,
+        },
+        outcome => RequestEvent::Executed {
+            deploy_id: deploy_id.clone(),
+            outcome: execution_outcome(outcome),
+            at,
+        },
+    };
+    if let Err(error) = store.append(&current.log.request.id, seen, &event).await {
+        tracing::error!(%error, "the outcome of the request's deploy was not recorded on it (the audit log has it)");
+    }
+    Acted::Executed {
+        deploy_id,
+        outcome: Box::new(outcome),
+    }
+}
+
+/// How the request's deploy ended, in the request's own words.
+fn execution_outcome(outcome: &DeployOutcome) -> ExecutionOutcome {
+    let failed = |message: String| ExecutionOutcome::Failed { message };
+    match outcome {
+        DeployOutcome::Deployed { .. } => ExecutionOutcome::Deployed,
+        DeployOutcome::Refused(refusal) => failed(format!("{refusal} Nothing was changed.")),
+        DeployOutcome::NotStarted(why) => failed(format!("{why} Nothing was changed.")),
+        DeployOutcome::Failed {
+            error,
+            production_changed,
+            task,
+            ..
+        } => failed(format!(
+            "{error}; the environment changed: {production_changed:?}{}",
+            task.as_ref()
+                .map(|t| format!(" (Pulp task {t})"))
+                .unwrap_or_default()
+        )),
+        DeployOutcome::Requested(_) => failed("the deploy asked for approvals again".into()),
+    }
+}
+
+/// `approver` (listed among the environment's approvers, not the requester) rejects it.
+pub async fn reject(
+    state: &AppState,
+    id: &RequestId,
+    approver: &Operator,
+) -> Result<Acted, ActError> {
+    let rejected = |by, at| RequestEvent::Rejected { by, at };
+    close(state, id, approver, rejected, |current, operator| {
+        state
+            .policy
+            .may_approve(&current.log.request.environment, operator)
+            .map_err(ActError::Denied)?;
+        check_reject(&current.log, &current.state, operator).map_err(ActError::Refused)
+    })
+    .await?;
+    Ok(Acted::Rejected)
+}
+
+/// The requester withdraws it.
+pub async fn cancel(
+    state: &AppState,
+    id: &RequestId,
+    requester: &Operator,
+) -> Result<Acted, ActError> {
+    let cancelled = |by, at| RequestEvent::Cancelled { by, at };
+    close(state, id, requester, cancelled, |current, operator| {
+        check_cancel(&current.log, &current.state, operator).map_err(ActError::Refused)
+    })
+    .await?;
+    Ok(Acted::Cancelled)
+}
+
+/// Appends the rejection or cancellation (`event`, by whom and when) that `allowed` lets
+/// `operator` make.
+async fn close(
+    state: &AppState,
+    id: &RequestId,
+    operator: &Operator,
+    event: impl Fn(String, chrono::DateTime<chrono::Utc>) -> RequestEvent,
+    allowed: impl Fn(&RequestView, &Operator) -> Result<(), ActError>,
+) -> Result<(), ActError> {
+    let store = store(state)?;
+    for _ in 0..ATTEMPTS {
+        let current = get(state, id).await?;
+        allowed(&current, operator)?;
+        let at = state.clock.now().await;
+        let event = event(operator.as_str().to_owned(), at);
+        match store.append(id, current.log.events.len(), &event).await {
+            Err(RequestStoreError::Conflict) => continue,
+            Err(error) => return Err(ActError::Store(error)),
+            Ok(()) => return Ok(()),
+        }
+    }
+    Err(ActError::Store(RequestStoreError::Conflict))
+}
+
+/// The deploy a request asks for, checked against what the environment served when it was
+/// made (`confirm`: what the approver typed).
+fn deploy_request(request: &ApprovalRequest, confirm: &str) -> Result<DeployRequest, ActError> {
+    let reason = request
+        .reason
+        .as_deref()
+        .map(Reason::parse)
+        .transpose()
+        .map_err(ActError::Deploy)?;
+    let intent = match (request.kind, reason) {
+        (crate::domain::DeployKind::Rollback, Some(reason)) => Intent::Rollback(reason),
+        (crate::domain::DeployKind::Rollback, None) => {
+            return Err(ActError::Deploy(Refusal::ReasonMissing))
+        }
+        (crate::domain::DeployKind::Deploy, reason) => Intent::Deploy(reason),
+    };
+    Ok(DeployRequest {
+        target: request.target(),
+        environment: request.environment.clone(),
+        confirm: confirm.to_owned(),
+        seen_live: match request.asked_against() {
+            Some(version) => SeenLive::Version(version),
+            None => SeenLive::Nothing,
+        },
+        intent,
+        override_freeze: request.override_freeze,
+    })
+}
+
+fn repo_of(request: &ApprovalRequest) -> Result<RepoId, ActError> {
+    RepoId::parse(&request.repository_uuid).map_err(|_| {
+        ActError::Deploy(Refusal::NotAllowed(format!(
+            "the request names no valid repository ({})",
+            request.repository_uuid
+        )))
+    })
+}
+
+fn requester(request: &ApprovalRequest) -> Result<Operator, ActError> {
+    request.requester().ok_or_else(|| {
+        ActError::Deploy(Refusal::NotAllowed(format!(
+            "the request's requester '{}' is not a valid operator name",
+            request.requester
+        )))
+    })
+}

@@ -1,0 +1,213 @@
+use chrono::{DateTime, Duration, Utc};
+
+use super::*;
+
+fn at(text: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(text)
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+fn request() -> ApprovalRequest {
+    let created = at("2026-11-25T10:00:00Z");
+    ApprovalRequest {
+        id: RequestId::parse("r-1").unwrap(),
+        repository_uuid: "01a202de-e818-7629-a483-70ecc3240361".into(),
+        repository_name: "base-os".into(),
+        environment: EnvironmentName::production(),
+        target_version: 7,
+        asked_against: Some(5),
+        requester: "alice".into(),
+        requester_groups: vec!["dev".into()],
+        kind: DeployKind::Deploy,
+        reason: Some("CVE-2026-1".into()),
+        override_freeze: false,
+        created,
+        expires: created + Duration::hours(24),
+    }
+}
+
+fn log(events: Vec<RequestEvent>) -> RequestLog {
+    RequestLog {
+        request: request(),
+        events,
+    }
+}
+
+fn approved(by: &str, minute: u32) -> RequestEvent {
+    RequestEvent::Approved {
+        by: by.into(),
+        at: at("2026-11-25T10:00:00Z") + Duration::minutes(minute.into()),
+    }
+}
+
+fn op(name: &str) -> Operator {
+    Operator::new(name).unwrap()
+}
+
+const SOON: &str = "2026-11-25T11:00:00Z";
+
+#[test]
+fn a_new_request_is_pending_until_it_expires() {
+    let log = log(vec![]);
+    assert_eq!(
+        log.state(at(SOON), 1),
+        RequestState::Pending { approvers: vec![] }
+    );
+    assert_eq!(log.state(at("2026-11-26T09:59:59Z"), 1).word(), "pending");
+    assert_eq!(
+        log.state(at("2026-11-26T10:00:00Z"), 1),
+        RequestState::Expired,
+        "expired at its expiry instant exactly"
+    );
+}
+
+#[test]
+fn approvals_count_distinct_approvers_until_enough_then_it_is_approved() {
+    let one = log(vec![approved("bob", 1)]);
+    assert_eq!(
+        one.state(at(SOON), 2),
+        RequestState::Pending {
+            approvers: vec!["bob".into()]
+        }
+    );
+    let twice = log(vec![approved("bob", 1), approved("bob", 2)]);
+    assert_eq!(twice.state(at(SOON), 2).approvers(), ["bob".to_owned()]);
+    let two = log(vec![approved("bob", 1), approved("carol", 2)]);
+    assert_eq!(
+        two.state(at(SOON), 2),
+        RequestState::Approved {
+            approvers: vec!["bob".into(), "carol".into()]
+        }
+    );
+    assert_eq!(
+        two.state(at("2027-01-01T00:00:00Z"), 2).word(),
+        "approved",
+        "an approved request does not expire"
+    );
+}
+
+#[test]
+fn an_executed_request_names_its_deploy_and_outcome() {
+    let executed = log(vec![
+        approved("bob", 1),
+        RequestEvent::Executed {
+            deploy_id: DeployId::new("d-9"),
+            outcome: ExecutionOutcome::Deployed,
+            at: at(SOON),
+        },
+    ]);
+    let state = executed.state(at(SOON), 1);
+    assert_eq!(state.word(), "executed");
+    assert!(
+        matches!(state, RequestState::Executed { ref deploy_id, .. } if deploy_id.as_str() == "d-9")
+    );
+    let failed = log(vec![
+        approved("bob", 1),
+        RequestEvent::Executed {
+            deploy_id: DeployId::new("d-9"),
+            outcome: ExecutionOutcome::Failed {
+                message: "Production was NOT changed.".into(),
+            },
+            at: at(SOON),
+        },
+    ]);
+    assert_eq!(failed.state(at(SOON), 1).word(), "failed");
+}
+
+#[test]
+fn rejected_cancelled_and_stale_close_a_request_whatever_follows() {
+    let rejected = log(vec![
+        RequestEvent::Rejected {
+            by: "bob".into(),
+            at: at(SOON),
+        },
+        approved("carol", 3),
+    ]);
+    assert_eq!(
+        rejected.state(at(SOON), 1),
+        RequestState::Rejected { by: "bob".into() }
+    );
+    let cancelled = log(vec![RequestEvent::Cancelled {
+        by: "alice".into(),
+        at: at(SOON),
+    }]);
+    assert_eq!(cancelled.state(at(SOON), 1).word(), "cancelled");
+    let stale = log(vec![RequestEvent::Stale {
+        now_serving: "v6".into(),
+        at: at(SOON),
+    }]);
+    assert_eq!(
+        stale.state(at(SOON), 1),
+        RequestState::Stale {
+            now_serving: "v6".into()
+        }
+    );
+    assert!(!stale.state(at(SOON), 1).is_open());
+}
+
+#[test]
+fn the_requester_may_not_approve_nor_reject_but_may_cancel() {
+    let log = log(vec![]);
+    let state = log.state(at(SOON), 1);
+    assert_eq!(
+        check_approval(&log, &state, &op("alice")),
+        Err(RequestRefusal::OwnRequest(EnvironmentName::production()))
+    );
+    assert!(check_reject(&log, &state, &op("alice")).is_err());
+    assert_eq!(check_cancel(&log, &state, &op("alice")), Ok(()));
+    assert_eq!(check_approval(&log, &state, &op("bob")), Ok(()));
+    assert_eq!(check_reject(&log, &state, &op("bob")), Ok(()));
+    assert_eq!(
+        check_cancel(&log, &state, &op("bob")),
+        Err(RequestRefusal::NotRequester("alice".into()))
+    );
+}
+
+#[test]
+fn one_approver_counts_once_and_nobody_acts_on_a_closed_request() {
+    let once = log(vec![approved("bob", 1)]);
+    let state = once.state(at(SOON), 2);
+    assert_eq!(
+        check_approval(&once, &state, &op("bob")),
+        Err(RequestRefusal::AlreadyApproved)
+    );
+    assert_eq!(check_approval(&once, &state, &op("carol")), Ok(()));
+    let expired = log(vec![]);
+    let state = expired.state(at("2026-11-27T00:00:00Z"), 1);
+    let refusal = check_approval(&expired, &state, &op("bob")).unwrap_err();
+    assert_eq!(refusal, RequestRefusal::Closed("expired"));
+    assert!(refusal.to_string().contains("expired"), "{refusal}");
+    assert!(check_cancel(&expired, &state, &op("alice")).is_err());
+}
+
+#[test]
+fn request_ids_are_url_safe_words() {
+    assert!(RequestId::parse("0b7c9a4e-1f0e-4c1a-9a53-3c9f5f2d2b11").is_some());
+    for bad in ["", "../x", "a b", "x%2F", &"a".repeat(65)] {
+        assert!(RequestId::parse(bad).is_none(), "{bad:?}");
+    }
+}
+
+#[test]
+fn a_request_and_its_events_round_trip_through_json() {
+    let request = request();
+    let json = serde_json::to_value(&request).unwrap();
+    assert_eq!(json["created"], "2026-11-25T10:00:00.000Z");
+    assert_eq!(json["environment"], "production");
+    assert_eq!(
+        serde_json::from_value::<ApprovalRequest>(json).unwrap(),
+        request
+    );
+    let event = RequestEvent::Executed {
+        deploy_id: DeployId::new("d-1"),
+        outcome: ExecutionOutcome::Failed {
+            message: "boom".into(),
+        },
+        at: at(SOON),
+    };
+    let json = serde_json::to_value(&event).unwrap();
+    assert_eq!(json["event"], "executed");
+    assert_eq!(json["outcome"]["result"], "failed");
+    assert_eq!(serde_json::from_value::<RequestEvent>(json).unwrap(), event);
+}
