@@ -8,6 +8,8 @@ use crate::ports::{PageRequest, UpstreamError};
 use super::diff_ahead::newest_against_production;
 use super::environments::rows::environments_of_rows;
 pub use super::environments::rows::RowProduction;
+use super::policy_gate::frozen_environments;
+pub use super::policy_gate::FrozenEnvironment;
 use super::state::AppState;
 use super::sync::SyncCell;
 
@@ -64,12 +66,17 @@ pub struct Dashboard {
     pub sync_error: Option<UpstreamError>,
     /// Set when production could not be read (rows then show it as unknown).
     pub production_error: Option<UpstreamError>,
+    /// The environments frozen now, in path order (a banner each).
+    pub frozen: Vec<FrozenEnvironment>,
+    /// Why the viewer may not synchronize (see [`super::sync::sync_denial`]); `None` when
+    /// they may.
+    pub sync_denied: Option<String>,
 }
 
 /// Four upstream calls whatever the number of repositories on the page: a page of
 /// repositories, then at once the newest sync task of each (one call for all) and
 /// production (all distributions, then their publications by href; see
-/// [`environments_of_rows`]).
+/// [`environments_of_rows`]). The environments frozen now are known without upstream.
 #[tracing::instrument(skip_all, fields(page = page))]
 pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
     let limit = state.page_size.max(1);
@@ -84,6 +91,8 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
         error: None,
         sync_error: None,
         production_error: None,
+        frozen: frozen_environments(state).await,
+        sync_denied: None,
     };
     let repos = match state.reads.list_repos(PageRequest { offset, limit }).await {
         Ok(page) => page,

@@ -8,6 +8,7 @@ use crate::ports::{AuditReadError, UpstreamError};
 
 use super::environments::ProductionRecord;
 use super::facts::{environment_facts, existing_versions, ReadError};
+use super::policy_gate::freeze_shown;
 use super::state::AppState;
 
 /// Everything the history page shows.
@@ -31,6 +32,8 @@ pub struct HistoryPage {
     /// Why upstream's record is missing from the page, when it is.
     pub upstream_unreadable: Option<UpstreamError>,
     pub drift: Option<Drift>,
+    /// Frozen now by the policy: until when, and by which window.
+    pub frozen: Option<String>,
 }
 
 /// Reads the repository and production, then at once the audit lines and upstream's
@@ -57,6 +60,7 @@ pub async fn history_page(
         .map(VersionNumber::new)
         .collect();
     let existing = existing_versions(reads, id, &offered).await?;
+    let now = state.clock.now().await;
     Ok(HistoryPage {
         repo_name: repo.display_name().to_owned(),
         uuid: id.clone(),
@@ -72,5 +76,6 @@ pub async fn history_page(
         audit_unreadable: record.audit.as_ref().err().cloned(),
         upstream_unreadable: record.changes.as_ref().err().cloned(),
         drift: distribution.and_then(|p| record.drift(p)),
+        frozen: freeze_shown(state, environment, now),
     })
 }

@@ -2,6 +2,8 @@
 //! frozen now (by the clock port), overridden or not. The deploy, its preview and the
 //! approval of a request all ask here, before anything is read upstream.
 
+use chrono::{DateTime, Utc};
+
 use crate::domain::{Authority, EnvironmentName, FreezeOverride, Gate, Operator, Refusal};
 
 use super::state::AppState;
@@ -32,11 +34,37 @@ pub async fn pass(
     }
 }
 
-/// The freeze `environment` is in now, as the pages show it: until when and by which window.
-pub async fn freeze_now(state: &AppState, environment: &EnvironmentName) -> Option<String> {
-    let now = state.clock.now().await;
+/// An environment frozen now, as the pages' banners show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrozenEnvironment {
+    pub name: EnvironmentName,
+    /// Until when, and by which window.
+    pub freeze: String,
+}
+
+/// Until when, and by which window, `environment` is frozen at `now`, as pages show it.
+pub fn freeze_shown(
+    state: &AppState,
+    environment: &EnvironmentName,
+    now: DateTime<Utc>,
+) -> Option<String> {
     state
         .policy
         .freeze_at(environment, now)
         .map(|f| f.to_string())
+}
+
+/// Every environment frozen now, in path order (the dashboard shows them all).
+pub async fn frozen_environments(state: &AppState) -> Vec<FrozenEnvironment> {
+    let now = state.clock.now().await;
+    state
+        .environments
+        .iter()
+        .filter_map(|e| {
+            Some(FrozenEnvironment {
+                freeze: freeze_shown(state, &e.name, now)?,
+                name: e.name.clone(),
+            })
+        })
+        .collect()
 }

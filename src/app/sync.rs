@@ -51,6 +51,13 @@ pub async fn start_sync(
     result
 }
 
+/// Why `viewer` may not synchronize by the policy, as the dashboard says it; `None` when
+/// they may, or are not identified (a synchronization asks for an identity first).
+pub fn sync_denial(state: &AppState, viewer: Option<&Operator>) -> Option<String> {
+    let denied = state.policy.may_sync(viewer?).err()?;
+    Some(denied.to_string())
+}
+
 async fn try_start(state: &AppState, id: &RepoId) -> Result<SyncCell, SyncError> {
     let (repo, now) = repo_and_sync(state.manager.as_ref(), id).await?;
     let remote = repo.remote.clone().ok_or(SyncError::NoRemote)?;

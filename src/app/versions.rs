@@ -16,6 +16,7 @@ use super::diff_ahead::newest_against_production;
 use super::environments::lookup::has_no_distribution;
 use super::environments::{environments_of, ProductionRecord};
 use super::facts::{candidates_for, known_repo, ReadError, UnknownRepository};
+use super::policy_gate::freeze_shown;
 use super::state::AppState;
 
 /// One environment as the versions page shows it.
@@ -177,7 +178,7 @@ pub async fn versions_page(
         let record = record.settle(state, id, distribution, serving).await;
         let name = environment.name.clone();
         environments.push(PageEnvironment {
-            frozen: state.policy.freeze_at(&name, now).map(|f| f.to_string()),
+            frozen: freeze_shown(state, &name, now),
             name,
             serving,
             no_distribution: env.is_some_and(|e| has_no_distribution(&e.state)),

@@ -6,10 +6,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use repo_console::adapters::identity_proxy_header::TrustedProxyHeader;
-use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions, SyncScript};
+use repo_console::adapters::memory::{demo, FixedClock, InMemoryPulp, MemoryOptions, SyncScript};
 use repo_console::adapters::web;
 use repo_console::app::state::AppStateBuilder;
-use repo_console::domain::{Allowed, EnvironmentName, Policy, Subject};
+use repo_console::domain::{Allowed, EnvironmentName, FreezeWindow, Policy, Subject};
 
 use crate::helpers::*;
 
@@ -195,17 +195,104 @@ async fn only_syncers_synchronize_and_groups_are_shown_in_the_header_bar() {
     assert!(attr(me, "title").contains("groups: ops, sre"));
 }
 
+/// A Synchronize button as rendered.
+#[derive(Debug)]
+struct SyncButton {
+    denied: Option<String>,
+    disabled: bool,
+    title: String,
+    posts: bool,
+}
+
+/// The Synchronize buttons of a page or a cell.
+fn sync_buttons(reply: &Reply) -> Vec<SyncButton> {
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    select(&reply.html(), "button.sync-button")
+        .iter()
+        .map(|b| SyncButton {
+            denied: b.value().attr("data-denied").map(str::to_owned),
+            disabled: b.value().attr("disabled").is_some(),
+            title: attr(b, "title").to_owned(),
+            posts: b.value().attr("hx-post").is_some(),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_non_syncer_sees_the_synchronize_buttons_disabled_saying_who_may() {
+    let app = spawn_guarded().await;
+    app.memory.add_remote(
+        &app.fixture.base_os,
+        SyncScript::Succeeds {
+            duration: Duration::from_millis(50),
+            add: vec!["new-1.0".into()],
+            remove: vec![],
+        },
+    );
+    let refused = sync_buttons(&app.send("GET", "/", "alice", "release", "").await);
+    assert_eq!(refused.len(), 1, "one repository has a remote: {refused:?}");
+    let button = &refused[0];
+    assert_eq!(button.denied.as_deref(), Some("policy"));
+    assert!(button.disabled && !button.posts, "{button:?}");
+    assert!(
+        button.title.contains("only group:ops may synchronize")
+            && button.title.contains("you are alice"),
+        "{button:?}"
+    );
+    let cell = format!("/repos/{}/sync", app.fixture.base_os);
+    let polled = sync_buttons(&app.send("GET", &cell, "alice", "release", "").await);
+    assert_eq!(
+        polled[0].denied.as_deref(),
+        Some("policy"),
+        "the polled cell too"
+    );
+
+    for (user, groups, who) in [
+        ("erin", "ops", "a syncer"),
+        ("", "", "an unidentified viewer"),
+    ] {
+        let allowed = sync_buttons(&app.send("GET", "/", user, groups, "").await);
+        assert_eq!(allowed.len(), 1, "{who}");
+        let button = &allowed[0];
+        assert!(
+            button.denied.is_none() && !button.disabled && button.posts,
+            "{who}: {button:?}"
+        );
+        assert_eq!(button.title, "Synchronize from the remote", "{who}");
+    }
+    assert_eq!(app.writes(), 0, "looking changes nothing");
+}
+
+/// A policy that freezes `environment` over the year's end.
+fn year_end_freeze(environment: EnvironmentName) -> Policy {
+    let window = FreezeWindow::interval("2026-12-20T00:00:00Z/2027-01-04T00:00:00Z").unwrap();
+    Policy::default().with_freezes(BTreeMap::from([(environment, vec![window])]))
+}
+
+/// A clock that always says `now` (RFC 3339).
+fn clock_at(now: &str) -> Arc<FixedClock> {
+    Arc::new(FixedClock(
+        chrono::DateTime::parse_from_rfc3339(now).unwrap().into(),
+    ))
+}
+
 /// The fixture's console with production frozen over the year's end, at `now`.
 async fn spawn_frozen(now: &str) -> Guarded {
-    use repo_console::adapters::memory::FixedClock;
-    use repo_console::domain::FreezeWindow;
-    let window = FreezeWindow::interval("2026-12-20T00:00:00Z/2027-01-04T00:00:00Z").unwrap();
-    let policy = Policy::default().with_freezes(BTreeMap::from([(
-        EnvironmentName::production(),
-        vec![window],
-    )]));
-    let now = chrono::DateTime::parse_from_rfc3339(now).unwrap().into();
-    serve(|state| state.policy(policy).clock(Arc::new(FixedClock(now)))).await
+    let policy = year_end_freeze(EnvironmentName::production());
+    serve(|state| state.policy(policy).clock(clock_at(now))).await
+}
+
+/// The fixture's console on the demo's path (testing, staging, production) with staging
+/// frozen over the year's end, at `now`.
+async fn spawn_staging_frozen(now: &str) -> Guarded {
+    let policy = year_end_freeze(EnvironmentName::parse("staging").unwrap());
+    serve(|state| {
+        state
+            .environments(demo::environments())
+            .policy(policy)
+            .clock(clock_at(now))
+    })
+    .await
 }
 
 #[tokio::test]
@@ -289,4 +376,52 @@ async fn a_frozen_environment_refuses_deploys_with_409_until_the_window_ends() {
         memory.serving_version("base-os-prod").map(|n| n.get()),
         Some(4)
     );
+}
+
+#[tokio::test]
+async fn history_and_dashboard_show_a_banner_for_the_frozen_environment_only_while_frozen() {
+    let banners = |reply: &Reply| -> Vec<(String, String)> {
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        select(&reply.html(), "[data-freeze]")
+            .iter()
+            .map(|b| (attr(b, "data-env").to_owned(), text(b)))
+            .collect()
+    };
+    let Guarded {
+        client, fixture, ..
+    } = spawn_staging_frozen("2026-12-24T18:00:00Z").await;
+    let get = |path: String| {
+        let client = &client;
+        async move { client.send("GET", &path, &[], "").await }
+    };
+    let history = |env: &str| format!("/repos/{}/history?env={env}", fixture.base_os);
+
+    let dashboard = banners(&get("/".to_owned()).await);
+    assert_eq!(dashboard.len(), 1, "one banner, staging's: {dashboard:?}");
+    assert_eq!(dashboard[0].0, "staging");
+    assert!(
+        dashboard[0].1.contains("staging takes no deploy")
+            && dashboard[0].1.contains("until 2027-01-04T00:00:00Z"),
+        "{dashboard:?}"
+    );
+    assert_eq!(banners(&get(history("staging")).await), dashboard);
+    for other in ["testing", "production"] {
+        assert!(banners(&get(history(other)).await).is_empty(), "{other}");
+    }
+    let production_by_default = format!("/repos/{}/history", fixture.base_os);
+    assert!(banners(&get(production_by_default).await).is_empty());
+
+    let Guarded {
+        client, fixture, ..
+    } = spawn_staging_frozen("2027-01-04T00:00:00Z").await;
+    let after = |path: String| {
+        let client = &client;
+        async move { client.send("GET", &path, &[], "").await }
+    };
+    assert!(
+        banners(&after("/".to_owned()).await).is_empty(),
+        "the window's end is not frozen"
+    );
+    let staging = format!("/repos/{}/history?env=staging", fixture.base_os);
+    assert!(banners(&after(staging).await).is_empty());
 }

@@ -2,7 +2,7 @@ use axum::extract::{Extension, State};
 use axum::response::{IntoResponse, Response};
 use maud::html;
 
-use crate::app::sync::{current_sync, start_sync};
+use crate::app::sync::{current_sync, start_sync, sync_denial};
 use crate::app::AppState;
 
 use super::super::extract::RepoPath;
@@ -25,16 +25,25 @@ pub async fn start(
         }
     };
     match start_sync(&state, &id, &operator).await {
-        Ok(sync) => sync_cell(&id, &sync).into_response(),
+        Ok(sync) => sync_cell(&id, &sync, None).into_response(),
         Err(error) => (status::sync(&error), sync_error_cell(&error.to_string())).into_response(),
     }
 }
 
-/// GET /repos/{uuid}/sync: the cell as it is now (polled while a sync runs).
-pub async fn cell(State(state): State<AppState>, RepoPath(id): RepoPath) -> Response {
+/// GET /repos/{uuid}/sync: the cell as it is now (polled while a sync runs), its button
+/// disabled for a viewer who may not synchronize.
+pub async fn cell(
+    State(state): State<AppState>,
+    RepoPath(id): RepoPath,
+    Extension(Identified(viewer)): Extension<Identified>,
+) -> Response {
+    let denied = sync_denial(&state, viewer.as_ref().ok());
     match current_sync(&state, &id).await {
-        Ok(cell) => html! { (sync_cell(&id, &cell)) (latest_version(&id, cell.latest, true)) }
-            .into_response(),
+        Ok(cell) => html! {
+            (sync_cell(&id, &cell, denied.as_deref()))
+            (latest_version(&id, cell.latest, true))
+        }
+        .into_response(),
         Err(error) => (status::sync(&error), sync_error_cell(&error.to_string())).into_response(),
     }
 }

@@ -1,10 +1,10 @@
 //! The notices about production shown above a page or in the confirm step: the banner after a
-//! deploy or rollback, drift (production changed outside the console), and the warning that a
-//! deploy overwrites such a change.
+//! deploy or rollback, drift (production changed outside the console), the warning that a
+//! deploy overwrites such a change, and an environment's freeze.
 
 use maud::{html, Markup};
 
-use crate::domain::{DeployPlan, Drift};
+use crate::domain::{DeployPlan, Drift, EnvironmentName};
 use crate::ports::AuditError;
 
 use super::layout::notice;
@@ -64,6 +64,20 @@ pub fn overwrite_warning(drift: &Drift) -> Markup {
                     " (by Pulp user " bdi { (change.by) } " at " (shown(&change.at)) ")"
                 }
                 "."
+            }
+        },
+    )
+}
+
+/// `environment` is frozen by the policy: `freeze` says until when, and by which window.
+pub fn freeze_banner(environment: &EnvironmentName, freeze: &str) -> Markup {
+    notice(
+        "warn",
+        None,
+        html! {
+            span data-freeze data-env=(environment) {
+                strong { (environment) " takes no deploy: " }
+                (freeze) "."
             }
         },
     )

@@ -5,6 +5,7 @@ use maud::{html, Markup};
 use crate::app::dashboard::{Dashboard, DashboardRow, RowProduction};
 use crate::domain::{ahead_by, EnvironmentName, RetentionRisk, SYNCS_AHEAD};
 
+use super::banners::freeze_banner;
 use super::layout::{notice, page};
 use super::sync_cell::{latest_version, sync_cell};
 
@@ -20,6 +21,7 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
                 h1 { "Repositories" }
                 a.ghost href={ "/?page=" (page_number) } id="refresh" { "\u{21bb} Refresh" }
             }
+            @for env in &board.frozen { (freeze_banner(&env.name, &env.freeze)) }
             @if let Some(error) = &board.error { (notice("error", Some("page-error"), html! { strong { "Could not list repositories. " } (error) })) }
             @if let Some(error) = &board.sync_error { (notice("warn", None, html! { "Could not read synchronization tasks: " (error) })) }
             @if let Some(error) = &board.production_error { (notice("warn", None, html! { "Could not read production: " (error) })) }
@@ -40,7 +42,7 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
                                     (environment_cell(row, env, row.environments.get(i + 1)))
                                 }
                                 (production_cell(row))
-                                td.sync { (sync_cell(&row.id, &row.sync)) }
+                                td.sync { (sync_cell(&row.id, &row.sync, board.sync_denied.as_deref())) }
                             }
                         }
                         @if board.rows.is_empty() && board.error.is_none() { tr { td colspan=(5 + earlier(board).len()) .muted { "No repositories." } } }
@@ -148,6 +150,8 @@ mod tests {
             error: None,
             sync_error: None,
             production_error: None,
+            frozen: Vec::new(),
+            sync_denied: None,
         }
     }
 

@@ -8,7 +8,7 @@ use crate::domain::{
     ChangeState, DeployKind, EntryOutcome, HistoryEntry, Origin, ProductionChanged,
 };
 
-use super::banners::drift_banner;
+use super::banners::{drift_banner, freeze_banner};
 use super::layout::{back_link, error_page, notice, page};
 use super::moment::time;
 
@@ -27,6 +27,7 @@ pub fn history_page(data: &HistoryPage) -> Markup {
                 " \u{2014} " a href={ "/repos/" (data.uuid) "/versions" } { "versions" }
             }
             @if let Some(drift) = &data.drift { (drift_banner(drift)) }
+            @if let Some(freeze) = &data.frozen { (freeze_banner(&data.environment, freeze)) }
             @if let Some(why) = &data.audit_unreadable {
                 (notice("warn", Some("audit-unreadable"), html! { "The console's deploys are not listed: " (why) "." }))
             }

@@ -6,8 +6,9 @@ use crate::app::sync::SyncCell;
 use crate::domain::{short_reason, RepoId, SyncState, VersionNumber};
 
 /// The cell's content for a repository. The latest version is shown for a finished sync
-/// that made no new version. A running sync polls its own cell about once a second.
-pub fn sync_cell(id: &RepoId, cell: &SyncCell) -> Markup {
+/// that made no new version. A running sync polls its own cell about once a second. With
+/// `denied` (why the viewer may not synchronize), the button is disabled, saying why.
+pub fn sync_cell(id: &RepoId, cell: &SyncCell, denied: Option<&str>) -> Markup {
     let (state, has_remote, latest) = (&cell.state, cell.has_remote, cell.latest);
     let url = format!("/repos/{id}/sync");
     html! {
@@ -34,17 +35,32 @@ pub fn sync_cell(id: &RepoId, cell: &SyncCell) -> Markup {
                         _ => {}
                     }
                     @if has_remote && matches!(state, SyncState::Idle) {
-                        button.ghost.sync-button.wide type="button" hx-post=(url) hx-target="closest .sync-cell" hx-swap="outerHTML"
-                            title="Synchronize from the remote" { "\u{21bb} Synchronize" }
+                        (sync_button(&url, denied, true))
                     } @else if has_remote {
-                        button.ghost.sync-button type="button" hx-post=(url) hx-target="closest .sync-cell" hx-swap="outerHTML"
-                            aria-label="Synchronize again" title="Synchronize again from the remote" { "\u{21bb}" }
+                        (sync_button(&url, denied, false))
                     } @else if matches!(state, SyncState::Idle) {
                         span.muted title="No remote is set on this repository" { "no remote" }
                     }
                 }
             }
         }
+    }
+}
+
+/// The Synchronize button (`wide`: labelled, in a cell that shows no outcome); disabled with
+/// `data-denied="policy"` and the refusal as its title when the viewer is `denied`.
+fn sync_button(url: &str, denied: Option<&str>, wide: bool) -> Markup {
+    let (label, title) = if wide {
+        ("\u{21bb} Synchronize", "Synchronize from the remote")
+    } else {
+        ("\u{21bb}", "Synchronize again from the remote")
+    };
+    let allowed = denied.is_none();
+    html! {
+        button.ghost.sync-button.wide[wide] type="button" hx-post=[allowed.then_some(url)]
+            hx-target=[allowed.then_some("closest .sync-cell")] hx-swap=[allowed.then_some("outerHTML")]
+            data-denied=[denied.map(|_| "policy")] disabled[!allowed]
+            aria-label=[(!wide).then_some("Synchronize again")] title=(denied.unwrap_or(title)) { (label) }
     }
 }
 

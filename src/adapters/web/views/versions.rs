@@ -5,7 +5,7 @@ use maud::{html, Markup};
 use crate::app::versions::VersionsPage;
 use crate::domain::{signed, RepoVerification, VersionNumber, VersionView};
 
-use super::banners::drift_banner;
+use super::banners::{drift_banner, freeze_banner};
 use super::client_checks::client_warnings;
 use super::compare_links::compare_href;
 use super::environments::environment_strip;
@@ -23,13 +23,8 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
             }
             p.muted { "Repository " code { (data.uuid) } " \u{2014} " a href={ "/repos/" (data.uuid) "/history" } data-history-link { "production history" } }
             @if let Some(drift) = &data.drift { (drift_banner(drift)) }
-            @for env in data.environments.iter().filter(|e| e.frozen.is_some()) {
-                (notice("warn", None, html! {
-                    span data-freeze data-env=(env.name) {
-                        strong { (env.name) " takes no deploy: " }
-                        (env.frozen.as_deref().unwrap_or_default()) "."
-                    }
-                }))
+            @for env in &data.environments {
+                @if let Some(freeze) = &env.frozen { (freeze_banner(&env.name, freeze)) }
             }
             @if let Some(error) = &data.error {
                 (notice("error", Some("page-error"), html! { strong { "Could not load this repository. " } (error) }))
