@@ -90,7 +90,7 @@ async fn gated(
         Err(outcome) => return outcome,
     };
     if trail.is_none() && state.policy.approvals_needed(environment) > 0 {
-        return super::requests::ask(state, &plan, request, operator).await;
+        return super::request_ask::ask(state, &plan, request, operator).await;
     }
     authority.request = trail;
     let (_replica_turn, plan) = match replica_turn(state, id, request, plan).await {

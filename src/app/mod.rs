@@ -19,6 +19,7 @@ pub mod history;
 pub mod known_diffs;
 pub mod policy_gate;
 mod preview;
+mod request_ask;
 pub mod requests;
 pub mod state;
 pub mod sync;

@@ -7,8 +7,8 @@
 
 use crate::domain::{
     check_approval, check_cancel, check_reject, ApprovalRequest, ApprovalTrail, Denied, DeployId,
-    DeployPlan, DeployRequest, ExecutionOutcome, Intent, Operator, Reason, Refusal, RepoId,
-    RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState, SeenLive,
+    DeployRequest, ExecutionOutcome, Intent, Operator, Reason, Refusal, RepoId, RequestEvent,
+    RequestId, RequestLog, RequestRefusal, RequestState, SeenLive,
 };
 use crate::ports::{RequestStore, RequestStoreError};
 
@@ -74,50 +74,6 @@ pub enum ActError {
     NotStarted(NotStarted),
     #[error("{0}")]
     Store(RequestStoreError),
-}
-
-/// Records the request for `plan` (every check of the deploy passed), made by `operator`.
-pub(super) async fn ask(
-    state: &AppState,
-    plan: &DeployPlan,
-    request: &DeployRequest,
-    operator: &Operator,
-) -> DeployOutcome {
-    let Some(store) = &state.requests else {
-        let reason = "this console keeps no requests (no request store is configured)";
-        return DeployOutcome::NotStarted(NotStarted::RequestNotKept(
-            RequestStoreError::Unavailable {
-                target: "none".into(),
-                reason: reason.into(),
-            },
-        ));
-    };
-    let now = state.clock.now().await;
-    let asked = ApprovalRequest {
-        id: RequestId::parse(&uuid::Uuid::new_v4().to_string()).expect("a UUID is an id"),
-        repository_uuid: plan.repo.id.to_string(),
-        repository_name: plan.repo.display_name().to_owned(),
-        environment: plan.environment.clone(),
-        target_version: plan.target_number().get(),
-        asked_against: plan.current.map(|n| n.get()),
-        requester: operator.as_str().to_owned(),
-        requester_groups: operator.groups().to_vec(),
-        kind: request.intent.kind(),
-        reason: request.intent.reason().map(str::to_owned),
-        override_freeze: request.override_freeze,
-        created: now,
-        expires: now + state.request_ttl,
-    };
-    match store.create(&asked).await {
-        Ok(()) => {
-            tracing::info!(request_id = %asked.id, "deploy requested: it needs approvals");
-            DeployOutcome::Requested(Box::new(asked))
-        }
-        Err(error) => {
-            tracing::error!(%error, "deploy not requested: the request could not be kept");
-            DeployOutcome::NotStarted(NotStarted::RequestNotKept(error))
-        }
-    }
 }
 
 /// The newest requests (of `repo`, when given), newest first, with their state now.

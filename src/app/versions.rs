@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use futures::future::join_all;
 
@@ -17,7 +17,11 @@ use super::environments::lookup::has_no_distribution;
 use super::environments::{environments_of, ProductionRecord};
 use super::facts::{candidates_for, known_repo, ReadError, UnknownRepository};
 use super::policy_gate::freeze_shown;
+use super::requests::{self, RequestView};
 use super::state::AppState;
+
+/// The newest deploy requests a versions page lists.
+const REQUESTS_SHOWN: usize = 10;
 
 /// One environment as the versions page shows it.
 #[derive(Debug, Clone, Serialize)]
@@ -63,6 +67,12 @@ pub struct VersionsPage {
     /// The environments the viewer may not deploy to, with why (see [`deploy_denials`]).
     #[serde(skip)]
     pub denied: BTreeMap<EnvironmentName, String>,
+    /// The frozen environments the viewer may deploy to all the same (`override`).
+    #[serde(skip)]
+    pub overrides: BTreeSet<EnvironmentName>,
+    /// The repository's newest approval requests, newest first (see [`super::requests`]).
+    #[serde(skip)]
+    pub requests: Vec<RequestView>,
 }
 
 impl VersionsPage {
@@ -72,6 +82,9 @@ impl VersionsPage {
         if let Some(why) = self.denied.get(environment) {
             return Some(("policy", why.clone()));
         }
+        if self.overrides.contains(environment) {
+            return None;
+        }
         let frozen = self
             .environments
             .iter()
@@ -80,6 +93,19 @@ impl VersionsPage {
             .as_ref()?;
         Some(("freeze", format!("{environment} takes no deploy: {frozen}")))
     }
+}
+
+/// The environments `viewer` may deploy to through their freeze (`override`).
+pub fn freeze_overrides(state: &AppState, viewer: Option<&Operator>) -> BTreeSet<EnvironmentName> {
+    let Some(viewer) = viewer else {
+        return BTreeSet::new();
+    };
+    state
+        .environments
+        .iter()
+        .filter(|e| state.policy.may_override(&e.name, viewer).is_ok())
+        .map(|e| e.name.clone())
+        .collect()
 }
 
 /// The environments `viewer` may not deploy to by the policy, with the reason; none for a
@@ -117,6 +143,8 @@ impl VersionsPage {
             drift: None,
             environments: Vec::new(),
             denied: BTreeMap::new(),
+            overrides: BTreeSet::new(),
+            requests: Vec::new(),
         }
     }
 }
@@ -146,12 +174,17 @@ pub async fn versions_page(
             .iter()
             .map(|e| ProductionRecord::read_early(state, id, &e.name)),
     );
-    let (repo, versions, candidates, early) = futures::join!(
+    let (repo, versions, candidates, early, asked) = futures::join!(
         reads.get_repo(id),
         reads.version_page(id, slice),
         candidates_for(state, reads, id),
         early,
+        requests::list(state, Some(id), REQUESTS_SHOWN),
     );
+    let asked = asked.unwrap_or_else(|error| {
+        tracing::warn!(%error, "versions page rendered without its deploy requests");
+        Vec::new()
+    });
     let read = known_repo(id, repo).and_then(|repo| match versions {
         Ok(versions) => Ok((repo, versions)),
         Err(error) => Err(ReadError::Upstream(error)),
@@ -218,6 +251,8 @@ pub async fn versions_page(
         drift: environments.last().and_then(|p| p.drift.clone()),
         environments,
         denied: BTreeMap::new(),
+        overrides: BTreeSet::new(),
+        requests: asked,
     })
 }
 

@@ -8,36 +8,13 @@
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
+pub use super::audit::ApprovalTrail;
 use super::audit::DeployId;
 use super::environment::EnvironmentName;
 use super::intent::DeployKind;
 use super::operator::Operator;
+pub use super::request_id::RequestId;
 use super::version_number::VersionNumber;
-
-/// Names one request (a UUID, made by the application).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct RequestId(String);
-
-impl RequestId {
-    /// A request id as found in a URL: letters, digits and `-`, 1 to 64 of them.
-    pub fn parse(text: &str) -> Option<Self> {
-        let ok = !text.is_empty()
-            && text.len() <= 64
-            && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
-        ok.then(|| Self(text.to_owned()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Display for RequestId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
 
 /// What was asked: deploy `target_version` of a repository to `environment`, which served
 /// `asked_against` then. Immutable once made.
@@ -319,14 +296,6 @@ pub fn check_reject(
         return Err(RequestRefusal::OwnRequest(log.request.environment.clone()));
     }
     Ok(())
-}
-
-/// Who asked and who approved, as the audit line of the deploy names them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ApprovalTrail {
-    pub request_id: RequestId,
-    pub requester: String,
-    pub approvers: Vec<String>,
 }
 
 fn rfc3339_utc<S: Serializer>(at: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {

@@ -6,11 +6,11 @@ use std::collections::BTreeSet;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
-use super::approval::ApprovalTrail;
 use super::deployment::{DeployPlan, ProductionChanged};
 use super::environment::EnvironmentName;
 use super::href::PublicationHref;
 use super::intent::{DeployKind, Intent};
+use super::request_id::RequestId;
 use super::version_number::VersionNumber;
 
 /// Links the lines written for one deployment.
@@ -77,6 +77,14 @@ pub struct DeployRecord {
     pub freeze_override: Option<FreezeOverride>,
     #[serde(flatten)]
     pub outcome: AuditOutcome,
+}
+
+/// Who asked and who approved, as the audit line of the deploy names them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApprovalTrail {
+    pub request_id: RequestId,
+    pub requester: String,
+    pub approvers: Vec<String>,
 }
 
 /// A freeze a deploy went through: the window, and until when it froze the environment.

@@ -26,6 +26,7 @@ pub mod policy;
 mod properties;
 pub mod refusal;
 pub mod repository;
+pub mod request_id;
 pub mod retention;
 pub mod screen;
 pub mod sync;

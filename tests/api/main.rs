@@ -2,6 +2,7 @@
 
 #[path = "../common/acme.rs"]
 mod acme;
+mod approvals;
 mod audit;
 #[path = "../common/builds.rs"]
 mod builds;

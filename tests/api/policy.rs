@@ -13,15 +13,15 @@ use repo_console::domain::{Allowed, EnvironmentName, FreezeWindow, Policy, Subje
 
 use crate::helpers::*;
 
-struct Guarded {
-    client: WebClient,
-    memory: Arc<InMemoryPulp>,
-    fixture: Fixture,
-    _dir: tempfile::TempDir,
+pub(crate) struct Guarded {
+    pub client: WebClient,
+    pub memory: Arc<InMemoryPulp>,
+    pub fixture: Fixture,
+    pub dir: tempfile::TempDir,
 }
 
 /// The fixture's console over HTTP, its state changed by `change`.
-async fn serve(change: impl FnOnce(AppStateBuilder) -> AppStateBuilder) -> Guarded {
+pub(crate) async fn serve(change: impl FnOnce(AppStateBuilder) -> AppStateBuilder) -> Guarded {
     let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
         task_delay: Duration::from_millis(5),
         ..Default::default()
@@ -38,7 +38,7 @@ async fn serve(change: impl FnOnce(AppStateBuilder) -> AppStateBuilder) -> Guard
         client: WebClient { address },
         memory,
         fixture,
-        _dir: dir,
+        dir,
     }
 }
 
@@ -66,7 +66,14 @@ async fn spawn_guarded() -> Guarded {
 }
 
 impl Guarded {
-    async fn send(&self, method: &str, path: &str, user: &str, groups: &str, body: &str) -> Reply {
+    pub async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        user: &str,
+        groups: &str,
+        body: &str,
+    ) -> Reply {
         let headers = [
             ("content-type", "application/x-www-form-urlencoded"),
             ("hx-request", "true"),
@@ -82,7 +89,7 @@ impl Guarded {
             .await
     }
 
-    fn writes(&self) -> usize {
+    pub fn writes(&self) -> usize {
         self.memory
             .calls()
             .iter()
@@ -301,7 +308,7 @@ async fn a_frozen_environment_refuses_deploys_with_409_until_the_window_ends() {
         client,
         memory,
         fixture,
-        _dir,
+        dir: _,
     } = spawn_frozen("2026-12-24T18:00:00Z").await;
     let page = client
         .send(
@@ -357,7 +364,7 @@ async fn a_frozen_environment_refuses_deploys_with_409_until_the_window_ends() {
         client,
         memory,
         fixture,
-        _dir,
+        dir: _,
     } = spawn_frozen("2027-01-04T00:00:00Z").await;
     let after = client
         .send(

@@ -23,5 +23,5 @@ pub use content::{package_of, ContentChange};
 pub use demo::demo_pulp;
 pub use faults::{Fault, FaultyPulp, Op};
 pub use in_memory::{InMemoryPulp, MemoryOptions, SyncScript};
-pub use recording::{FixedClock, RecordingAuditSink};
+pub use recording::{FixedClock, ManualClock, RecordingAuditSink};
 pub use requests::MemoryRequestStore;

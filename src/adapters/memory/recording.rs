@@ -87,3 +87,25 @@ impl Clock for FixedClock {
         self.0
     }
 }
+
+/// A clock that says what it is set to, for tests that let time pass (expiry).
+pub struct ManualClock(Mutex<DateTime<Utc>>);
+
+impl ManualClock {
+    pub fn new(now: DateTime<Utc>) -> Self {
+        Self(Mutex::new(now))
+    }
+
+    /// Moves the clock by `by` (negative: back).
+    pub fn advance(&self, by: chrono::Duration) {
+        let mut now = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        *now += by;
+    }
+}
+
+#[async_trait]
+impl Clock for ManualClock {
+    async fn now(&self) -> DateTime<Utc> {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}

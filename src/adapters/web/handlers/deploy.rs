@@ -294,11 +294,14 @@ mod tests {
     use crate::ports::UpstreamError;
 
     #[test]
-    fn only_rollback_1_asks_for_a_rollback_and_it_needs_a_reason() {
+    fn only_rollback_1_asks_for_a_rollback_and_it_needs_a_reason_a_deploy_may_give_one() {
         assert_eq!(kind_of(Some("1")), DeployKind::Rollback);
         assert_eq!(kind_of(Some("yes")), DeployKind::Deploy);
         assert_eq!(kind_of(None), DeployKind::Deploy);
-        assert_eq!(intent_of(None, Some("ignored")), Ok(Intent::Deploy(None)));
+        assert_eq!(intent_of(None, Some("  ")), Ok(Intent::Deploy(None)));
+        assert_eq!(intent_of(None, None), Ok(Intent::Deploy(None)));
+        let reasoned = intent_of(None, Some(" CVE fix ")).unwrap();
+        assert_eq!(reasoned.reason(), Some("CVE fix"));
         assert_eq!(intent_of(Some("1"), None), Err(Refusal::ReasonMissing));
         assert_eq!(
             intent_of(Some("1"), Some("  ")),

@@ -43,6 +43,7 @@ pub async fn show(
         .await
         .map_err(WebError::from)?;
     page.denied = versions::deploy_denials(&state, viewer.as_ref().ok());
+    page.overrides = versions::freeze_overrides(&state, viewer.as_ref().ok());
     Ok((status::page(page.error.as_ref()), versions_page(&page)).into_response())
 }
 

@@ -12,6 +12,7 @@ pub mod environments;
 pub mod history;
 pub mod layout;
 pub mod moment;
+mod preview;
 pub mod requests;
 pub mod sync_cell;
 mod version_anchor;

@@ -11,9 +11,9 @@ use crate::app::requests::RequestView;
 use crate::domain::{ApprovalRequest, RequestState, VersionDiff};
 use crate::ports::UpstreamError;
 
-use super::deploy::{confirm_field, plan_summary};
 use super::layout::{back_link, notice, page};
 use super::moment::time;
+use super::preview::{confirm_field, plan_summary};
 
 /// The answer to a deploy that needs approvals: the request it recorded.
 pub fn requested(request: &ApprovalRequest) -> Markup {

@@ -10,6 +10,7 @@ use super::client_checks::client_warnings;
 use super::compare_links::compare_href;
 use super::environments::environment_strip;
 use super::layout::{back_link, notice, page};
+use super::requests::repository_requests;
 pub use super::version_anchor::version_anchor;
 
 /// The full versions page.
@@ -34,6 +35,7 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
                 (verification_detail(verification))
             }
             div id="banner-area" {}
+            (repository_requests(&data.requests))
             (version_list(data, false))
             div id="modal-host" {}
         },

@@ -1,0 +1,28 @@
+//! The name of an approval request.
+
+use serde::{Deserialize, Serialize};
+
+/// Names one request (a UUID, made by the application).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct RequestId(String);
+
+impl RequestId {
+    /// A request id as found in a URL: letters, digits and `-`, 1 to 64 of them.
+    pub fn parse(text: &str) -> Option<Self> {
+        let ok = !text.is_empty()
+            && text.len() <= 64
+            && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        ok.then(|| Self(text.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for RequestId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
