@@ -6,9 +6,9 @@
 //! approvals at once (on two replicas) run one deploy.
 
 use crate::domain::{
-    check_approval, check_cancel, check_reject, ApprovalRequest, ApprovalTrail, Denied, DeployId,
-    DeployRequest, ExecutionOutcome, Intent, Operator, Reason, Refusal, RepoId, RequestEvent,
-    RequestId, RequestLog, RequestRefusal, RequestState, SeenLive,
+    check_approval, check_cancel, check_reject, ApprovalRequest, ApprovalTrail, Confirmation,
+    Denied, DeployId, DeployRequest, ExecutionOutcome, Intent, Operator, Reason, Refusal, RepoId,
+    RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState, SeenLive,
 };
 use crate::ports::{RequestStore, RequestStoreError};
 
@@ -128,7 +128,7 @@ pub async fn approve(
     state: &AppState,
     id: &RequestId,
     approver: &Operator,
-    confirm: &str,
+    confirm: Confirmation,
 ) -> Result<Acted, ActError> {
     let store = store(state)?;
     for _ in 0..ATTEMPTS {
@@ -139,7 +139,7 @@ pub async fn approve(
             .may_approve(&request.environment, approver)
             .map_err(ActError::Denied)?;
         check_approval(&current.log, &current.state, approver).map_err(ActError::Refused)?;
-        let deploy = deploy_request(request, confirm)?;
+        let deploy = deploy_request(request, confirm.clone())?;
         let repo = repo_of(request)?;
         still_current(state, store, &current, &repo, &deploy).await?;
         let approvers = current.state.approvers().len() as u32 + 1;
@@ -346,7 +346,10 @@ async fn close(
 
 /// The deploy a request asks for, checked against what the environment served when it was
 /// made (`confirm`: what the approver typed).
-fn deploy_request(request: &ApprovalRequest, confirm: &str) -> Result<DeployRequest, ActError> {
+fn deploy_request(
+    request: &ApprovalRequest,
+    confirm: Confirmation,
+) -> Result<DeployRequest, ActError> {
     let reason = request
         .reason
         .as_deref()
@@ -363,7 +366,7 @@ fn deploy_request(request: &ApprovalRequest, confirm: &str) -> Result<DeployRequ
     Ok(DeployRequest {
         target: request.target(),
         environment: request.environment.clone(),
-        confirm: confirm.to_owned(),
+        confirm,
         seen_live: match request.asked_against() {
             Some(version) => SeenLive::Version(version),
             None => SeenLive::Nothing,

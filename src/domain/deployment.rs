@@ -118,8 +118,9 @@ pub struct DeployRequest {
     pub target: VersionNumber,
     /// Where to: an environment of the path.
     pub environment: EnvironmentName,
-    /// The text typed into the confirmation modal.
-    pub confirm: String,
+    /// How the operator confirmed: the repository's name typed into the modal, or (a
+    /// client of the API) the version it expects the environment to serve.
+    pub confirm: Confirmation,
     /// What production served when the preview was shown.
     pub seen_live: SeenLive,
     /// A deploy, or a rollback with its reason.
@@ -135,6 +136,28 @@ impl DeployRequest {
     pub fn overriding(&self) -> Option<&str> {
         self.override_freeze
             .then(|| self.intent.reason().unwrap_or_default())
+    }
+}
+
+/// How a deploy is confirmed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Confirmation {
+    /// The text typed into the confirmation modal: the repository's name, exactly.
+    Typed(String),
+    /// The API's confirmation: the request names what it expects the environment to serve
+    /// (`seen_live`, which is then required and compared-and-swapped).
+    ExpectedCurrent,
+}
+
+impl From<&str> for Confirmation {
+    fn from(typed: &str) -> Self {
+        Self::Typed(typed.to_owned())
+    }
+}
+
+impl From<String> for Confirmation {
+    fn from(typed: String) -> Self {
+        Self::Typed(typed)
     }
 }
 
@@ -268,7 +291,13 @@ pub fn check_request(facts: &DeployFacts, request: &DeployRequest) -> Result<Dep
         }
         })?;
     check_unmoved(&plan.environment, plan.current, request.seen_live)?;
-    check_confirmation(&plan, &request.confirm)?;
+    match (&request.confirm, request.seen_live) {
+        (Confirmation::Typed(typed), _) => check_confirmation(&plan, typed)?,
+        (Confirmation::ExpectedCurrent, SeenLive::NotSent) => {
+            return Err(Refusal::ExpectedCurrentMissing)
+        }
+        (Confirmation::ExpectedCurrent, _) => {}
+    }
     Ok(plan)
 }
 

@@ -329,6 +329,35 @@ fn a_request_is_checked_in_order_gate_moved_then_confirmation() {
 }
 
 #[test]
+fn the_apis_confirmation_is_the_version_it_expects_which_it_must_name() {
+    let request = DeployRequest {
+        target: VersionNumber::new(4),
+        environment: EnvironmentName::production(),
+        confirm: Confirmation::ExpectedCurrent,
+        seen_live: SeenLive::NotSent,
+        intent: Intent::Deploy(None),
+        override_freeze: false,
+    };
+    assert_eq!(
+        check_request(&facts(Some(2)), &request),
+        Err(Refusal::ExpectedCurrentMissing)
+    );
+    let stale = DeployRequest {
+        seen_live: SeenLive::Version(VersionNumber::new(1)),
+        ..request.clone()
+    };
+    assert!(matches!(
+        check_request(&facts(Some(2)), &stale),
+        Err(Refusal::ProductionMoved { .. })
+    ));
+    let right = DeployRequest {
+        seen_live: SeenLive::Version(VersionNumber::new(2)),
+        ..request
+    };
+    assert!(check_request(&facts(Some(2)), &right).is_ok());
+}
+
+#[test]
 fn out_of_order_is_refused_only_where_the_environment_requires_the_previous_one() {
     let staging = EnvironmentName::parse("staging").unwrap();
     let warned = DeployFacts {

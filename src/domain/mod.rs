@@ -46,8 +46,8 @@ pub use audit::{versions_served, AuditOutcome, Authority, DeployId, DeployRecord
 pub use change::{ChangeState, DistributionChange, WholeRecord};
 pub use deployment::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
-    DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged, ProductionState,
-    ProductionTarget, SeenLive,
+    Confirmation, DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged,
+    ProductionState, ProductionTarget, SeenLive,
 };
 pub use diff_plan::{
     compose_steps, filtered_reads, plan_diff_reads, ContentRead, DiffEnd, DiffReads, SideReads,

@@ -19,6 +19,8 @@ pub enum Refusal {
     },
     #[error("Deploy refused: the confirmation text does not match the repository name.")]
     ConfirmationMismatch,
+    #[error("Deploy refused: say which version you expect the environment to serve now (expected_current: a version number, or null for none); it is the API's confirmation.")]
+    ExpectedCurrentMissing,
     #[error("Deploy refused: {environment} moved since the preview (it served {seen}, it now serves {now}); someone else deployed meanwhile. Reload the page and check before deploying.")]
     ProductionMoved {
         environment: EnvironmentName,

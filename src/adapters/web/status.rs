@@ -41,6 +41,7 @@ pub fn read(error: &ReadError) -> StatusCode {
 pub fn refusal(refusal: &Refusal) -> StatusCode {
     match refusal {
         Refusal::ConfirmationMismatch
+        | Refusal::ExpectedCurrentMissing
         | Refusal::ReasonMissing
         | Refusal::ReasonTooLong(_)
         | Refusal::OverrideReasonMissing(_) => StatusCode::UNPROCESSABLE_ENTITY,

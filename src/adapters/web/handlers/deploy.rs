@@ -151,7 +151,7 @@ pub async fn submit(
     let began = Instant::now();
     let outcome = match intent_of(form.rollback.as_deref(), form.reason.as_deref()) {
         Ok(intent) => {
-            let confirm = form.confirm.unwrap_or_default();
+            let confirm = form.confirm.unwrap_or_default().into();
             let request = DeployRequest {
                 target,
                 environment: environment.clone(),

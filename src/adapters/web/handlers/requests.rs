@@ -134,7 +134,7 @@ pub async fn approve(
     };
     let Form(form) = form.map_err(WebError::rejected)?;
     let confirm = form.confirm.unwrap_or_default();
-    let acted = requests::approve(&state, &id, &operator, &confirm).await;
+    let acted = requests::approve(&state, &id, &operator, confirm.into()).await;
     Ok(answer(hx, &id, acted))
 }
 
