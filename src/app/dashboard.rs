@@ -8,6 +8,7 @@ use crate::ports::{PageRequest, UpstreamError};
 use super::diff_ahead::newest_against_production;
 use super::environments::rows::environments_of_rows;
 pub use super::environments::rows::RowProduction;
+use super::events;
 use super::policy_gate::frozen_environments;
 pub use super::policy_gate::FrozenEnvironment;
 use super::state::AppState;
@@ -140,6 +141,7 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
         .collect();
     for (repo, row) in repos.items.iter().zip(&board.rows) {
         newest_against_production(state, repo, row.sync.latest, row.serving(), |_| None);
+        events::sync_seen(state, repo, &row.sync.state).await;
     }
     board
 }

@@ -5,7 +5,7 @@
 
 use crate::domain::{
     ApprovalTrail, AuditOutcome, Authority, DeployId, DeployPlan, DeployRecord, DeployRequest,
-    Intent, Operator, PublicationHref, RepoId, TaskHref,
+    EventData, Intent, Operator, PublicationHref, RepoId, TaskHref,
 };
 use crate::ports::{correlation, AuditError};
 
@@ -13,6 +13,7 @@ pub use super::deploy_outcome::{DeployOutcome, DeployStep, NotStarted};
 pub use super::deploy_steps::StepError;
 use super::deploy_steps::{ensure_unmoved, point_production, publish, StepFailure};
 use super::deploy_turn::{checked_plan, replica_turn};
+use super::events;
 use super::policy_gate;
 pub use super::preview::{preview, Preview, PreviewError};
 use super::state::AppState;
@@ -104,7 +105,10 @@ async fn gated(
         authority: &authority,
     };
     let ready = match state.audit.check_writable().await {
-        Ok(()) => audit(state, &done, &plan, None, AuditOutcome::Started).await,
+        Ok(()) => {
+            let started = record_of(state, &done, &plan, None, AuditOutcome::Started).await;
+            write(state, &started).await
+        }
         Err(error) => Err(error),
     };
     if let Err(error) = ready {
@@ -161,7 +165,12 @@ async fn finish(
             },
         ),
     };
-    let audit = audit(state, done, &plan, publication, outcome).await;
+    let record = record_of(state, done, &plan, publication, outcome).await;
+    let audit = write(state, &record).await;
+    // After the outcome line: the fact is kept, then told (never failing or holding the deploy).
+    if let Some(event) = EventData::deployment(&record) {
+        events::emit(state, event).await;
+    }
     let plan = Box::new(plan);
     match result {
         Ok(publication) => DeployOutcome::Deployed {
@@ -189,16 +198,16 @@ async fn finish(
     }
 }
 
-/// Writes one audit line for this deploy, stamped now.
-async fn audit(
+/// One audit line of this deploy, stamped now.
+async fn record_of(
     state: &AppState,
     done: &Done<'_>,
     plan: &DeployPlan,
     publication: Option<PublicationHref>,
     outcome: AuditOutcome,
-) -> Result<(), AuditError> {
+) -> DeployRecord {
     let at = state.clock.now().await;
-    let record = DeployRecord::of_plan(
+    DeployRecord::of_plan(
         done.deploy_id.clone(),
         plan,
         done.intent,
@@ -207,8 +216,12 @@ async fn audit(
         publication,
         outcome,
     )
-    .under(done.authority);
-    let written = state.audit.record(&record).await;
+    .under(done.authority)
+}
+
+/// Writes `record` to the audit log; a failure is logged here and answered.
+async fn write(state: &AppState, record: &DeployRecord) -> Result<(), AuditError> {
+    let written = state.audit.record(record).await;
     if let Err(error) = &written {
         tracing::error!(%error, record = ?record, "audit line not written");
     }

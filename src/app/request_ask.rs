@@ -2,10 +2,11 @@
 //! passed, against what the environment serves now (see [`super::requests`] for what
 //! follows).
 
-use crate::domain::{ApprovalRequest, DeployPlan, DeployRequest, Operator, RequestId};
+use crate::domain::{ApprovalRequest, DeployPlan, DeployRequest, EventData, Operator, RequestId};
 use crate::ports::RequestStoreError;
 
 use super::deploy_outcome::{DeployOutcome, NotStarted};
+use super::events;
 use super::state::AppState;
 
 /// Records the request for `plan` (every check of the deploy passed), made by `operator`.
@@ -43,6 +44,7 @@ pub(super) async fn ask(
     match store.create(&asked).await {
         Ok(()) => {
             tracing::info!(request_id = %asked.id, "deploy requested: it needs approvals");
+            events::emit(state, EventData::request_created(&asked)).await;
             DeployOutcome::Requested(Box::new(asked))
         }
         Err(error) => {

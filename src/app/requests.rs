@@ -7,13 +7,14 @@
 
 use crate::domain::{
     check_approval, check_cancel, check_reject, ApprovalRequest, ApprovalTrail, Confirmation,
-    Denied, DeployId, DeployRequest, ExecutionOutcome, Intent, Operator, Reason, Refusal, RepoId,
-    RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState, SeenLive,
+    Denied, DeployId, DeployRequest, EventData, ExecutionOutcome, Intent, Operator, Reason,
+    Refusal, RepoId, RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState, SeenLive,
 };
 use crate::ports::{RequestStore, RequestStoreError};
 
 use super::deploy::{deploy_approved, DeployOutcome, NotStarted};
 use super::deploy_turn::checked_plan;
+use super::events;
 use super::policy_gate;
 use super::state::AppState;
 
@@ -170,6 +171,7 @@ pub async fn approve(
         }
         let mut names = current.state.approvers().to_vec();
         names.push(approver.as_str().to_owned());
+        events::emit(state, EventData::request_approved(request, names.clone())).await;
         let trail = ApprovalTrail {
             request_id: id.clone(),
             requester: request.requester.clone(),

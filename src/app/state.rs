@@ -15,6 +15,7 @@ use super::diff_cache::DiffCache;
 use super::diff_flights::DiffFlights;
 use super::diff_queue::DiffAhead;
 use super::environments::SeenEnvironments;
+use super::events::Events;
 
 /// Repositories per dashboard page unless configured otherwise.
 const DEFAULT_PAGE_SIZE: u64 = 25;
@@ -59,6 +60,8 @@ pub struct AppState {
     pub(crate) requests: Option<Arc<dyn RequestStore>>,
     /// How long a request waits for its approvals.
     pub(crate) request_ttl: chrono::Duration,
+    /// Where the console's events are recorded for its webhooks; `None`: no webhooks.
+    pub(crate) events: Option<Events>,
 }
 
 impl AppState {
@@ -89,6 +92,7 @@ impl AppState {
             seen: Arc::default(),
             requests: None,
             request_ttl: chrono::Duration::hours(24),
+            events: None,
         })
     }
 
@@ -100,6 +104,11 @@ impl AppState {
     /// Who may deploy where, and synchronize.
     pub fn policy(&self) -> &Policy {
         &self.policy
+    }
+
+    /// Where events are recorded for the webhooks, when there are webhooks.
+    pub fn events(&self) -> Option<&Events> {
+        self.events.as_ref()
     }
 
     /// How many changes the diffs held in memory count (benchmarks report it).
@@ -191,6 +200,13 @@ impl AppStateBuilder {
     pub fn requests(mut self, store: Arc<dyn RequestStore>, ttl: chrono::Duration) -> Self {
         self.0.requests = Some(store);
         self.0.request_ttl = ttl;
+        self
+    }
+
+    /// Events are recorded in `events`' outbox for its webhooks (deliver them with
+    /// [`super::webhook_delivery::work`]).
+    pub fn events(mut self, events: Events) -> Self {
+        self.0.events = Some(events);
         self
     }
 

@@ -4,6 +4,7 @@ use crate::domain::{Denied, Operator, RepoId, Repository, SyncState, VersionHref
 use crate::ports::{RepositoryManager, UpstreamError};
 
 use super::diff_ahead::newest_against_production;
+use super::events;
 use super::facts::{known_repo, ReadError, UnknownRepository};
 use super::state::AppState;
 
@@ -65,6 +66,7 @@ async fn try_start(state: &AppState, id: &RepoId) -> Result<SyncCell, SyncError>
         return Err(SyncError::AlreadyRunning);
     }
     let started = state.manager.start_sync(id, &remote).await?;
+    events::sync_seen(state, &repo, &started).await;
     Ok(SyncCell::of(&repo, started))
 }
 
@@ -99,6 +101,7 @@ pub async fn current_sync(state: &AppState, id: &RepoId) -> Result<SyncCell, Syn
         tracing::warn!(%error, "synchronization state not read");
     }
     let (repo, now) = read?;
+    events::sync_seen(state, &repo, &now).await;
     if let Some(made) = now.made() {
         // A finished sync made a version: against production as last seen.
         let production = &state.environments.last().name;
@@ -125,7 +128,7 @@ async fn repo_and_sync(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::RepoVerification;
+    use crate::domain::{RepoVerification, SyncFailure};
 
     fn repo_at(latest: u64) -> Repository {
         let id = RepoId::parse("01a202de-e818-7629-a483-70ecc3240361").unwrap();
@@ -149,7 +152,10 @@ mod tests {
         assert_eq!(read_before_the_end.latest, Some(VersionNumber::new(5)));
         let nothing_new = SyncCell::of(&repo_at(4), SyncState::Done(None));
         assert_eq!(nothing_new.latest, Some(VersionNumber::new(4)));
-        let failed = SyncCell::of(&repo_at(4), SyncState::Failed("unreachable".into()));
+        let failed = SyncCell::of(
+            &repo_at(4),
+            SyncState::Failed(SyncFailure::new("unreachable")),
+        );
         assert_eq!(failed.latest, Some(VersionNumber::new(4)));
     }
 }

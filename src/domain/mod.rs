@@ -7,9 +7,12 @@ pub mod advisory;
 pub mod approval;
 pub mod audit;
 pub mod change;
+pub mod delivery;
 pub mod deployment;
 pub mod diff_plan;
 pub mod environment;
+pub mod event;
+mod event_data;
 pub mod evr;
 #[cfg(test)]
 mod evr_properties;
@@ -35,6 +38,7 @@ pub mod verification;
 pub mod version;
 pub mod version_diff;
 pub mod version_number;
+pub mod webhook;
 pub mod write;
 
 pub use advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
@@ -44,6 +48,7 @@ pub use approval::{
 };
 pub use audit::{versions_served, AuditOutcome, Authority, DeployId, DeployRecord, FreezeOverride};
 pub use change::{ChangeState, DistributionChange, WholeRecord};
+pub use delivery::{Delivery, NextAttempt, RetryPolicy, Settlement};
 pub use deployment::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
     Confirmation, DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged,
@@ -55,6 +60,10 @@ pub use diff_plan::{
 pub use environment::{
     ahead_by, promotion_check, DistributionNaming, Environment, EnvironmentName, EnvironmentPath,
     InvalidEnvironmentName, InvalidPath, InvalidPattern, NamePattern, PromotionCheck,
+};
+pub use event::{
+    ConsoleEvent, DeploymentData, DriftData, EventData, EventId, EventKind, RepositoryRef,
+    RequestData, SyncFailedData, UnknownEvent,
 };
 pub use evr::{rpmvercmp, Evr};
 pub use freeze::{
@@ -78,10 +87,11 @@ pub use refusal::Refusal;
 pub use repository::{Distribution, DistributionRevision, Publication, RepoVersion, Repository};
 pub use retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};
 pub use screen::{Screen, VERSIONS_PER_SCREEN};
-pub use sync::{short_reason, SyncProgress, SyncState};
+pub use sync::{short_reason, SyncFailure, SyncProgress, SyncState};
 pub use task::{sync_state, ProgressReport, TaskReport, TaskState};
 pub use verification::{Badge, ChecksumType, RepoVerification};
 pub use version::{build_version_views, signed, VersionView};
 pub use version_diff::{ContentDifference, DiffKey, VersionDiff};
 pub use version_number::{newest_first, VersionNumber};
+pub use webhook::{subscribers, InvalidWebhookUrl, Subscription, WebhookUrl};
 pub use write::{needs_reread, production_changed, Reread, WriteVerdict};

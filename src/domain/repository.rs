@@ -86,6 +86,10 @@ impl DistributionRevision {
     pub fn new(mark: impl Into<String>) -> Self {
         Self(mark.into())
     }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }
 
 /// A publication: the published metadata of one repository version. Immutable upstream.

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::href::TaskHref;
 use super::version_number::VersionNumber;
 
 /// Progress of a running synchronization.
@@ -38,7 +39,25 @@ pub enum SyncState {
     Running(SyncProgress),
     /// Finished; the version it produced, or none when nothing changed.
     Done(Option<VersionNumber>),
-    Failed(String),
+    Failed(SyncFailure),
+}
+
+/// A synchronization that failed (or was canceled): why, and upstream's task.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyncFailure {
+    pub reason: String,
+    /// The task that failed, when upstream named it (each failed task is one failure).
+    pub task: Option<TaskHref>,
+}
+
+impl SyncFailure {
+    /// A failure known by its reason alone.
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self {
+            reason: reason.into(),
+            task: None,
+        }
+    }
 }
 
 impl SyncState {

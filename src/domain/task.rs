@@ -5,7 +5,7 @@
 
 use super::change::ChangeState;
 use super::href::{TaskHref, VersionHref};
-use super::sync::{SyncProgress, SyncState};
+use super::sync::{SyncFailure, SyncProgress, SyncState};
 
 /// The state of an upstream task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,12 +63,17 @@ pub fn sync_state(task: &TaskReport) -> SyncState {
                 .map(VersionHref::new)
                 .find_map(|v| v.number()),
         ),
-        TaskState::Failed => SyncState::Failed(
-            task.error
+        TaskState::Failed => SyncState::Failed(SyncFailure {
+            reason: task
+                .error
                 .clone()
                 .unwrap_or_else(|| "the task failed without a reason".into()),
-        ),
-        TaskState::Canceled => SyncState::Failed("the synchronization was canceled".into()),
+            task: Some(task.href.clone()),
+        }),
+        TaskState::Canceled => SyncState::Failed(SyncFailure {
+            reason: "the synchronization was canceled".into(),
+            task: Some(task.href.clone()),
+        }),
     }
 }
 
@@ -172,7 +177,11 @@ mod tests {
     fn failed_and_canceled_syncs_carry_a_reason() {
         let mut t = task(TaskState::Failed, vec![]);
         t.error = Some("Cannot connect".into());
-        assert_eq!(sync_state(&t), SyncState::Failed("Cannot connect".into()));
+        let SyncState::Failed(failure) = sync_state(&t) else {
+            panic!("failed")
+        };
+        assert_eq!(failure.reason, "Cannot connect");
+        assert_eq!(failure.task, Some(t.href.clone()), "the task that failed");
         assert!(matches!(
             sync_state(&task(TaskState::Canceled, vec![])),
             SyncState::Failed(_)

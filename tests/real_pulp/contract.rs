@@ -341,10 +341,14 @@ async fn reports_a_failed_sync_task(m: &dyn RepositoryManager) {
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     };
     match states.get(&broken) {
-        Some(SyncState::Failed(reason)) => assert!(
-            reason.to_lowercase().contains("connect"),
-            "upstream's reason: {reason}"
-        ),
+        Some(SyncState::Failed(failure)) => {
+            assert!(
+                failure.reason.to_lowercase().contains("connect"),
+                "upstream's reason: {}",
+                failure.reason
+            );
+            assert!(failure.task.is_some(), "upstream's task is named");
+        }
         other => panic!("a sync from a refused port fails, got {other:?}"),
     }
     assert!(

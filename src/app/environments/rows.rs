@@ -9,8 +9,9 @@
 use std::collections::HashMap;
 
 use crate::domain::{
-    detect_drift, retention_risk, DeployRecord, Distribution, Environment, EnvironmentName,
-    Publication, PublicationHref, RepoId, Repository, RetentionRisk, VersionHref, VersionNumber,
+    detect_drift, drift_baseline, retention_risk, DeployRecord, Distribution, Environment,
+    EnvironmentName, Publication, PublicationHref, RepoId, Repository, RetentionRisk, VersionHref,
+    VersionNumber,
 };
 use crate::ports::UpstreamError;
 
@@ -30,8 +31,18 @@ pub struct RowProduction {
     pub serving: Result<Option<VersionNumber>, String>,
     /// Production was changed outside the console.
     pub drift: bool,
+    /// Set exactly when `drift` is: the console's last change and the distribution as read.
+    pub drift_seen: Option<DriftSeen>,
     /// Pulp's `retain_repo_versions` will delete the live or the previous version soon.
     pub retention: Option<RetentionRisk>,
+}
+
+/// What drift was judged on: the console's last change of the environment (the newest
+/// audit line whose deploy changed it) and its distribution as read now.
+#[derive(Debug, Clone)]
+pub struct DriftSeen {
+    pub baseline: DeployRecord,
+    pub distribution: Distribution,
 }
 
 impl RowProduction {
@@ -42,6 +53,7 @@ impl RowProduction {
             no_distribution: false,
             serving: Err(format!("{environment} could not be read")),
             drift: false,
+            drift_seen: None,
             retention: None,
         }
     }
@@ -135,6 +147,7 @@ fn row_environment(
             no_distribution,
             serving: Ok(serving),
             drift: false,
+            drift_seen: None,
             retention: None,
         };
     };
@@ -145,11 +158,18 @@ fn row_environment(
         .and_then(|r| r.previous_version)
         .map(VersionNumber::new);
     let latest = repo.latest_version.as_ref().and_then(VersionHref::number);
+    let drift_seen = detect_drift(records, &[], serves)
+        .and_then(|_| drift_baseline(records))
+        .map(|baseline| DriftSeen {
+            baseline: baseline.clone(),
+            distribution: target.distribution().clone(),
+        });
     RowProduction {
         environment: environment.name.clone(),
         no_distribution: false,
         serving: Ok(serving),
-        drift: !records.is_empty() && detect_drift(records, &[], serves).is_some(),
+        drift: drift_seen.is_some(),
+        drift_seen,
         retention: retention_risk(repo.retain_versions, latest, serving, previous),
     }
 }

@@ -29,8 +29,8 @@ pub fn sync_cell(id: &RepoId, cell: &SyncCell, denied: Option<&str>) -> Markup {
                                 "\u{2713} " (version.or(latest).map_or_else(|| "done".to_owned(), |v| v.label()))
                             }
                         }
-                        SyncState::Failed(reason) => {
-                            span.sync-failed title=(reason) { "\u{2717} " (short_reason(reason, 16)) }
+                        SyncState::Failed(failure) => {
+                            span.sync-failed title=(failure.reason) { "\u{2717} " (short_reason(&failure.reason, 16)) }
                         }
                         _ => {}
                     }

@@ -1,0 +1,126 @@
+use chrono::{DateTime, Utc};
+
+use super::*;
+use crate::domain::{
+    AuditOutcome, DeployId, DeployKind, DeployRecord, Distribution, DistributionHref,
+    DistributionRevision, EnvironmentName, ProductionChanged, PublicationHref, TaskHref,
+};
+
+fn at(text: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(text).unwrap().into()
+}
+
+fn record(outcome: AuditOutcome) -> DeployRecord {
+    DeployRecord {
+        deploy_id: DeployId::new("d-1"),
+        timestamp: at("2026-11-22T10:00:00Z"),
+        operator: "alice".into(),
+        repository_uuid: "01a202de-e818-7629-a483-70ecc3240361".into(),
+        repository_name: "base-os".into(),
+        previous_version: Some(2),
+        target_version: 4,
+        environment: EnvironmentName::production(),
+        distribution: "base-os-prod".into(),
+        publication: Some(PublicationHref::new("/p/4/")),
+        kind: DeployKind::Deploy,
+        reason: None,
+        request: None,
+        freeze_override: None,
+        outcome,
+    }
+}
+
+#[test]
+fn every_kind_is_named_as_subscriptions_write_it() {
+    for kind in EventKind::ALL {
+        assert_eq!(EventKind::parse(kind.as_str()), Ok(kind));
+        assert_eq!(
+            kind.cloudevents_type(),
+            format!("io.repo-console.{}", kind.as_str())
+        );
+    }
+    let unknown = EventKind::parse("deployment.started").unwrap_err();
+    assert!(
+        unknown
+            .to_string()
+            .contains("deployment.finished, deployment.failed"),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn a_deploy_outcome_line_is_finished_or_failed_and_its_start_is_no_event() {
+    assert_eq!(EventData::deployment(&record(AuditOutcome::Started)), None);
+    let finished = EventData::deployment(&record(AuditOutcome::Deployed)).unwrap();
+    assert_eq!(finished.kind(), EventKind::DeploymentFinished);
+    let EventData::DeploymentFinished(data) = &finished else {
+        unreachable!()
+    };
+    assert_eq!(
+        (data.from_version, data.to_version, data.production_changed),
+        (Some(2), 4, ProductionChanged::Yes)
+    );
+    let failed = EventData::deployment(&record(AuditOutcome::Failed {
+        production_changed: ProductionChanged::Unknown,
+        error: "timed out".into(),
+    }))
+    .unwrap();
+    assert_eq!(failed.kind(), EventKind::DeploymentFailed);
+    assert_eq!(
+        failed.fact(),
+        finished.fact(),
+        "one event per deploy outcome"
+    );
+}
+
+#[test]
+fn an_event_is_kept_as_one_json_object_and_read_back() {
+    let event = ConsoleEvent {
+        id: EventId::new("e-1"),
+        time: at("2026-11-22T10:00:00Z"),
+        data: EventData::SyncFailed(SyncFailedData {
+            repository: RepositoryRef {
+                uuid: "u".into(),
+                name: "base-os".into(),
+            },
+            task: TaskHref::new("/pulp/api/v3/tasks/t1/"),
+            reason: "Cannot connect".into(),
+        }),
+    };
+    let json = serde_json::to_value(&event).unwrap();
+    assert_eq!(json["type"], "sync.failed");
+    assert_eq!(json["data"]["task"], "/pulp/api/v3/tasks/t1/");
+    assert_eq!(json["id"], "e-1");
+    let back: ConsoleEvent = serde_json::from_value(json).unwrap();
+    assert_eq!(back, event);
+    assert_eq!(back.fact(), "sync.failed:/pulp/api/v3/tasks/t1/");
+}
+
+#[test]
+fn a_drift_is_named_by_the_distributions_revision_so_each_outside_change_is_one_fact() {
+    let baseline = record(AuditOutcome::Deployed);
+    let repository = RepositoryRef {
+        uuid: baseline.repository_uuid.clone(),
+        name: "base-os".into(),
+    };
+    let mut distribution = Distribution {
+        href: DistributionHref::new("/d/1/"),
+        name: "base-os-prod".into(),
+        base_path: "base-os".into(),
+        publication: Some(PublicationHref::new("/p/3/")),
+        revision: Some(DistributionRevision::new("2026-11-22T11:00:00Z")),
+    };
+    let drift = |d: &Distribution| {
+        EventData::DriftDetected(DriftData::new(repository.clone(), &baseline, d, Some(3)))
+    };
+    let first = drift(&distribution);
+    assert_eq!(first.fact(), "drift:/d/1/@2026-11-22T11:00:00Z");
+    let EventData::DriftDetected(data) = &first else {
+        unreachable!()
+    };
+    assert_eq!((data.from_version, data.to_version), (4, Some(3)));
+    distribution.revision = Some(DistributionRevision::new("2026-11-22T12:00:00Z"));
+    assert_ne!(drift(&distribution).fact(), first.fact(), "another write");
+    distribution.revision = None;
+    assert_eq!(drift(&distribution).fact(), "drift:/d/1/:/p/3/:d-1");
+}
