@@ -1,14 +1,17 @@
 //! Prometheus metrics of the process, served at `/metrics` in the OpenMetrics text format.
 //! One registry for the process ([`metrics`]); the web and Pulp adapters record into it
 //! where their requests already pass (the request log, `PulpClient::call`, the deploy
-//! handler).
+//! handler), and the background work through the `EventMetrics` port (drift, webhook
+//! deliveries).
 
-use std::sync::LazyLock;
+use std::collections::HashSet;
+use std::sync::{LazyLock, Mutex};
 use std::time::Duration;
 
 use prometheus_client::encoding::{text::encode, EncodeLabelSet};
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::metrics::info::Info;
 use prometheus_client::registry::Registry;
@@ -34,6 +37,17 @@ struct HttpLabels {
     status: u16,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct DriftLabels {
+    repository: String,
+    environment: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct DeliveryLabels {
+    outcome: &'static str,
+}
+
 type Histograms<L> = Family<L, Histogram, fn() -> Histogram>;
 
 /// The console's metrics and the registry that names them.
@@ -43,6 +57,10 @@ pub struct Metrics {
     deploy_duration: Histogram,
     pulp_duration: Histograms<PulpLabels>,
     http_requests: Family<HttpLabels, Counter>,
+    drift: Family<DriftLabels, Gauge>,
+    /// The drift readings of the last complete check (the others are dropped).
+    drift_read: Mutex<HashSet<DriftLabels>>,
+    deliveries: Family<DeliveryLabels, Counter>,
 }
 
 /// The process's metrics.
@@ -57,7 +75,8 @@ fn pulp_histogram() -> Histogram {
 }
 
 impl Metrics {
-    fn new() -> Self {
+    /// A registry of its own (the process's is [`metrics`]), e.g. for a test.
+    pub fn new() -> Self {
         let mut registry = Registry::default();
         let deploys = Family::<DeployLabels, Counter>::default();
         registry.register(
@@ -85,6 +104,18 @@ impl Metrics {
             "Requests answered, by route template and status",
             http_requests.clone(),
         );
+        let drift = Family::<DriftLabels, Gauge>::default();
+        registry.register(
+            "repo_console_drift",
+            "1 when the environment no longer serves what the console's last change of it set (changed outside), 0 when it does",
+            drift.clone(),
+        );
+        let deliveries = Family::<DeliveryLabels, Counter>::default();
+        registry.register(
+            "repo_console_webhook_deliveries",
+            "Webhook delivery attempts by how they ended (delivered, retried, given_up)",
+            deliveries.clone(),
+        );
         let build = Info::new(vec![("version", env!("CARGO_PKG_VERSION"))]);
         registry.register("repo_console_build", "The console's version", build);
         Self {
@@ -93,6 +124,9 @@ impl Metrics {
             deploy_duration,
             pulp_duration,
             http_requests,
+            drift,
+            drift_read: Mutex::default(),
+            deliveries,
         }
     }
 
@@ -140,6 +174,44 @@ impl Metrics {
     }
 }
 
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl crate::ports::EventMetrics for Metrics {
+    fn drift_checked(&self, readings: &[crate::ports::DriftReading], complete: bool) {
+        let mut read = self.drift_read.lock().unwrap_or_else(|p| p.into_inner());
+        let mut now = HashSet::new();
+        for reading in readings {
+            let labels = DriftLabels {
+                repository: reading.repository.clone(),
+                environment: reading.environment.to_string(),
+            };
+            self.drift
+                .get_or_create(&labels)
+                .set(i64::from(reading.drifted));
+            now.insert(labels);
+        }
+        if complete {
+            for gone in read.difference(&now) {
+                self.drift.remove(gone);
+            }
+            *read = now;
+        } else {
+            read.extend(now);
+        }
+    }
+
+    fn delivery(&self, end: crate::ports::AttemptEnd) {
+        let outcome = end.as_str();
+        self.deliveries
+            .get_or_create(&DeliveryLabels { outcome })
+            .inc();
+    }
+}
+
 /// A Pulp request's operation label: its method and API path with ids and numbers replaced
 /// (`GET repositories/rpm/rpm/{id}/versions/{n}/`), so the label set stays bounded.
 pub fn pulp_operation(method: &str, url: &str) -> String {
@@ -177,6 +249,30 @@ mod tests {
     }
 
     #[test]
+    fn a_complete_drift_check_drops_the_readings_it_no_longer_has() {
+        use crate::ports::{DriftReading, EventMetrics};
+        let m = Metrics::new();
+        let reading = |repository: &str, drifted| DriftReading {
+            repository: repository.into(),
+            environment: crate::domain::EnvironmentName::production(),
+            drifted,
+        };
+        m.drift_checked(&[reading("a", true), reading("b", false)], true);
+        m.drift_checked(&[reading("a", false)], false);
+        assert!(
+            m.render().contains("repository=\"b\""),
+            "an incomplete check drops nothing"
+        );
+        m.drift_checked(&[reading("a", false)], true);
+        let text = m.render();
+        assert!(!text.contains("repository=\"b\""), "{text}");
+        assert!(
+            text.contains("repo_console_drift{repository=\"a\",environment=\"production\"} 0"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn every_metric_is_named_as_documented() {
         let m = Metrics::new();
         m.deploy_ended("deployed", "production", Some(Duration::from_secs(3)));
@@ -187,6 +283,14 @@ mod tests {
         );
         m.pulp_request("GET status/".into(), None, Duration::from_millis(20));
         m.http_request("/repos/{uuid}/versions", 200);
+        let reading = |repository: &str, drifted| crate::ports::DriftReading {
+            repository: repository.into(),
+            environment: crate::domain::EnvironmentName::parse("staging").unwrap(),
+            drifted,
+        };
+        use crate::ports::EventMetrics;
+        m.drift_checked(&[reading("base-os", true), reading("gone", false)], true);
+        m.delivery(crate::ports::AttemptEnd::GivenUp);
         let text = m.render();
         for line in [
             "repo_console_deploys_total{outcome=\"deployed\",environment=\"production\"} 1",
@@ -194,6 +298,9 @@ mod tests {
             "repo_console_pulp_request_duration_seconds_count{operation=\"GET tasks/{id}/\",status=\"200\"} 1",
             "repo_console_pulp_request_duration_seconds_count{operation=\"GET status/\",status=\"error\"} 1",
             "repo_console_http_requests_total{route=\"/repos/{uuid}/versions\",status=\"200\"} 1",
+            "repo_console_drift{repository=\"base-os\",environment=\"staging\"} 1",
+            "repo_console_drift{repository=\"gone\",environment=\"staging\"} 0",
+            "repo_console_webhook_deliveries_total{outcome=\"given_up\"} 1",
             &format!("repo_console_build_info{{version=\"{}\"}} 1", env!("CARGO_PKG_VERSION")),
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in\n{text}");

@@ -4,75 +4,13 @@
 //! sends it. Recording never fails the caller and holds it at most [`WRITE_WAIT`]: a slow
 //! outbox finishes in the background, a failed write is logged.
 
-use std::num::NonZeroUsize;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-
-use lru::LruCache;
-use tokio::sync::Notify;
-
 use crate::domain::{
-    subscribers, ConsoleEvent, EventData, EventId, EventKind, Repository, Subscription,
-    SyncFailedData, SyncState,
+    subscribers, ConsoleEvent, EventData, EventId, Repository, SyncFailedData, SyncState,
 };
-use crate::ports::{Clock, EventOutbox, Recorded};
+use crate::ports::Recorded;
 
+pub use super::events_state::{Events, WRITE_WAIT};
 use super::state::AppState;
-
-/// The longest a use case waits for its event to be written.
-pub const WRITE_WAIT: Duration = Duration::from_secs(2);
-
-/// Facts this process recorded lately: seen again (a page shows the same failed
-/// synchronization), they are not written again.
-const REMEMBERED: usize = 4096;
-
-/// Where events go and who wants them. Cheap to clone.
-#[derive(Clone)]
-pub struct Events {
-    pub(crate) outbox: Arc<dyn EventOutbox>,
-    subscriptions: Arc<[Subscription]>,
-    /// Real time, for the events' time and their delivery schedule (the deadline of retries).
-    pub(crate) clock: Arc<dyn Clock>,
-    /// Wakes the delivery worker when an event was recorded.
-    pub(crate) recorded: Arc<Notify>,
-    remembered: Arc<Mutex<LruCache<String, ()>>>,
-}
-
-impl Events {
-    pub fn new(
-        outbox: Arc<dyn EventOutbox>,
-        subscriptions: Vec<Subscription>,
-        clock: Arc<dyn Clock>,
-    ) -> Self {
-        let size = NonZeroUsize::new(REMEMBERED).unwrap_or(NonZeroUsize::MIN);
-        Self {
-            outbox,
-            subscriptions: subscriptions.into(),
-            clock,
-            recorded: Arc::default(),
-            remembered: Arc::new(Mutex::new(LruCache::new(size))),
-        }
-    }
-
-    pub fn subscriptions(&self) -> &[Subscription] {
-        &self.subscriptions
-    }
-
-    /// Some webhook wants events of `kind`.
-    pub fn wants(&self, kind: EventKind) -> bool {
-        self.subscriptions.iter().any(|s| s.events.contains(&kind))
-    }
-
-    fn remembers(&self, fact: &str) -> bool {
-        let mut remembered = self.remembered.lock().unwrap_or_else(|p| p.into_inner());
-        remembered.get(fact).is_some()
-    }
-
-    fn remember(&self, fact: String) {
-        let mut remembered = self.remembered.lock().unwrap_or_else(|p| p.into_inner());
-        remembered.put(fact, ());
-    }
-}
 
 /// Records that `data` happened, for the webhooks that want its kind (none: nothing is
 /// kept). A fact recorded before (by this process, another replica, or before a restart) is

@@ -15,7 +15,7 @@ use super::diff_cache::DiffCache;
 use super::diff_flights::DiffFlights;
 use super::diff_queue::DiffAhead;
 use super::environments::SeenEnvironments;
-use super::events::Events;
+use super::events_state::Events;
 
 /// Repositories per dashboard page unless configured otherwise.
 const DEFAULT_PAGE_SIZE: u64 = 25;

@@ -1,6 +1,7 @@
 //! The audit sinks `audit.sink` can name. A new sink is one adapter file (implementing
-//! [`crate::ports::AuditSink`]) plus one line in [`SINKS`]. Each brings the diff store that
-//! goes with it: files beside a file, a table of the same database, none for standard output.
+//! [`crate::ports::AuditSink`]) plus one line in [`SINKS`]. Each brings the diff store and
+//! the event outbox that go with it: files beside a file, tables of the same database, none
+//! (diffs) and memory (events) for standard output.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -10,17 +11,20 @@ use futures::future::{ready, BoxFuture, FutureExt};
 use crate::adapters::audit_jsonl::JsonlAuditSink;
 use crate::adapters::audit_stdout::StdoutAuditSink;
 use crate::adapters::diff_files::FileDiffStore;
-use crate::adapters::postgres::{self, PgAuditSink, PgDeployLock, PgDiffStore};
-use crate::ports::{AuditSink, DeployLock, DiffStore};
+use crate::adapters::memory::MemoryOutbox;
+use crate::adapters::outbox_jsonl::JsonlOutbox;
+use crate::adapters::postgres::{self, PgAuditSink, PgDeployLock, PgDiffStore, PgOutbox};
+use crate::ports::{AuditSink, DeployLock, DiffStore, EventOutbox};
 
 use super::settings::{AuditSettings, DiffSettings};
 
-/// A sink, the deploy lock it brings when replicas share it (a database), and where computed
-/// diffs are kept beside it (none: in memory only).
+/// A sink, the deploy lock it brings when replicas share it (a database), where computed
+/// diffs are kept beside it (none: in memory only), and where events wait for their webhooks.
 pub struct Built {
     pub sink: Arc<dyn AuditSink>,
     pub replica_lock: Option<Arc<dyn DeployLock>>,
     pub diff_store: Option<Arc<dyn DiffStore>>,
+    pub outbox: Arc<dyn EventOutbox>,
 }
 
 /// Builds a sink from the `[audit]` settings (connecting to it if need be) and its diff store
@@ -32,9 +36,20 @@ type Build =
 const SINKS: &[(&str, Build)] = &[
     ("jsonl", |audit, diffs| {
         let store = FileDiffStore::new(&diffs.dir, diffs.max_bytes);
-        alone(JsonlAuditSink::new(&audit.path), Some(Arc::new(store)))
+        let outbox = match JsonlOutbox::beside(&audit.path) {
+            Ok(outbox) => Arc::new(outbox),
+            Err(e) => return ready(Err(format!("cannot read the webhook outbox: {e}"))).boxed(),
+        };
+        alone(
+            JsonlAuditSink::new(&audit.path),
+            Some(Arc::new(store)),
+            outbox,
+        )
     }),
-    ("stdout", |_, _| alone(StdoutAuditSink::default(), None)),
+    ("stdout", |_, _| {
+        let outbox = Arc::new(MemoryOutbox::default());
+        alone(StdoutAuditSink::default(), None, outbox)
+    }),
     ("postgres", |audit, diffs| {
         shared_database(audit, diffs).boxed()
     }),
@@ -44,12 +59,14 @@ const SINKS: &[(&str, Build)] = &[
 fn alone(
     sink: impl AuditSink + 'static,
     diff_store: Option<Arc<dyn DiffStore>>,
+    outbox: Arc<dyn EventOutbox>,
 ) -> BoxFuture<'static, Result<Built, String>> {
     let sink = Arc::new(sink);
     ready(Ok(Built {
         sink,
         replica_lock: None,
         diff_store,
+        outbox,
     }))
     .boxed()
 }
@@ -62,7 +79,8 @@ async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<
     Ok(Built {
         sink: Arc::new(PgAuditSink::new(db.clone())),
         replica_lock: Some(Arc::new(PgDeployLock::new(db.clone()))),
-        diff_store: Some(Arc::new(PgDiffStore::new(db, diffs.max_bytes))),
+        diff_store: Some(Arc::new(PgDiffStore::new(db.clone(), diffs.max_bytes))),
+        outbox: Arc::new(PgOutbox::new(db)),
     })
 }
 
@@ -112,6 +130,10 @@ mod tests {
         };
         let built = build(&jsonl, &diffs).await.unwrap();
         assert_eq!(built.sink.target(), "/var/log/console/audit.jsonl");
+        assert_eq!(
+            built.outbox.target(),
+            "/var/log/console/webhooks-outbox.jsonl"
+        );
         assert!(built.replica_lock.is_none());
         let store = built.diff_store.expect("files beside the audit file");
         assert_eq!(store.target(), "/var/log/console/diffs");
@@ -127,6 +149,7 @@ mod tests {
         let built = build(&stdout, &diffs).await.unwrap();
         assert_eq!(built.sink.target(), "standard output");
         assert!(built.diff_store.is_none(), "memory only");
+        assert_eq!(built.outbox.target(), "memory");
         assert_eq!(names(), ["jsonl", "stdout", "postgres"]);
         let unreachable = AuditSettings {
             sink: "postgres".into(),

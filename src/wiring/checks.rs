@@ -54,6 +54,8 @@ pub(super) fn validate(
     let identity = super::identity::validate(raw.identity)?;
     let environments = super::environments::validate(raw.environments, raw.production.clone())?;
     let policy = super::policy::validate(raw.policy, &environments)?;
+    let webhooks = super::webhooks::validate(raw.webhooks, raw.webhook_delivery)?;
+    let drift_interval = super::webhooks::drift_interval(raw.drift)?;
     Ok(Config {
         listen,
         audit,
@@ -64,6 +66,8 @@ pub(super) fn validate(
         production: raw.production,
         environments,
         policy,
+        webhooks,
+        drift_interval,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
         edge,
         pulp: raw.pulp,

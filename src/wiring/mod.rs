@@ -3,6 +3,7 @@
 //! that knows both the use cases and every concrete adapter.
 
 mod audit_sinks;
+mod background;
 mod checks;
 pub mod config;
 mod environments;
@@ -18,5 +19,6 @@ mod raw;
 mod server_edge;
 mod settings;
 pub mod startup;
+mod webhooks;
 
 pub use pulp_settings::default_pulp_settings;

@@ -18,6 +18,10 @@ pub const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawConfig {
+    /// `[[webhooks]]`, set in a file.
+    pub webhooks: Vec<RawWebhook>,
+    pub webhook_delivery: RawWebhookDelivery,
+    pub drift: RawDrift,
     pub server: RawServer,
     pub audit: RawAudit,
     pub diffs: RawDiffs,
@@ -202,6 +206,33 @@ pub(super) struct RawDiffs {
     pub dir: PathBuf,
     pub max_disk_mb: u64,
     pub compute_ahead: bool,
+}
+
+/// One `[[webhooks]]` table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawWebhook {
+    pub url: String,
+    /// Absent: every event.
+    pub events: Option<Vec<String>>,
+    /// Required (checked with the others, naming the key).
+    pub secret_file: Option<PathBuf>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawWebhookDelivery {
+    pub source: String,
+    pub timeout_secs: u64,
+    pub retry_first_secs: u64,
+    pub retry_max_secs: u64,
+    pub give_up_hours: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawDrift {
+    pub interval_secs: u64,
 }
 
 #[derive(Debug, Deserialize)]

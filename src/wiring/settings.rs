@@ -10,6 +10,7 @@ use crate::domain::{EnvironmentPath, Policy};
 
 use super::identity::IdentitySettings;
 use super::raw::{LogFormat, RawPulp};
+use super::webhooks::WebhookSettings;
 
 /// Where audit records go: the `[audit]` table, its sink name checked against
 /// the audit sink table.
@@ -56,6 +57,10 @@ pub struct Config {
     /// Who may deploy where, and synchronize (`[policy]`); without it, every identified
     /// operator may.
     pub policy: Policy,
+    /// Where events are sent (`[[webhooks]]`), and how (`[webhook_delivery]`).
+    pub webhooks: WebhookSettings,
+    /// Between two drift checks (`drift.interval_secs`); zero: none.
+    pub drift_interval: Duration,
     pub demo_task_delay: Duration,
     /// The HTTP edge: timeouts, allowed hosts, and how long a shutdown waits for requests
     /// in flight (the task timeout, twice: a deploy waits for two tasks, plus a margin).

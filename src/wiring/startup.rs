@@ -10,11 +10,13 @@ use crate::adapters::coalescing::Coalescing;
 use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;
-use crate::app::{diff_ahead, AppState, DiffAhead};
+use crate::app::webhook_delivery::Deliverer;
+use crate::app::{AppState, DiffAhead};
 use crate::domain::EnvironmentPath;
 use crate::ports::{ContentCatalog, RepositoryManager};
 
 use super::audit_sinks;
+use super::background::{self, Background};
 use super::settings::Config;
 
 /// Which upstream the console talks to, for the startup log.
@@ -26,8 +28,11 @@ pub enum Upstream {
     },
 }
 
-/// Builds the state from the configuration; fails when the Pulp settings are unusable.
-pub async fn build_state(config: &Config) -> Result<(AppState, Upstream), String> {
+/// Builds the state from the configuration, and what delivers its events to the webhooks;
+/// fails when the Pulp settings are unusable.
+pub async fn build_state(
+    config: &Config,
+) -> Result<(AppState, Upstream, Option<Deliverer>), String> {
     let (manager, content, upstream) =
         upstream(config).map_err(|e| format!("cannot use the Pulp settings: {e}"))?;
     let built = audit_sinks::build(&config.audit, &config.diffs)
@@ -74,7 +79,12 @@ pub async fn build_state(config: &Config) -> Result<(AppState, Upstream), String
         Some(store) => state.diff_store(store),
         None => state,
     };
-    Ok((state.build(), upstream))
+    let deliverer = background::webhooks(&config.webhooks, built.outbox);
+    let state = match &deliverer {
+        Some(deliverer) => state.events(deliverer.events.clone()),
+        None => state,
+    };
+    Ok((state.build(), upstream, deliverer))
 }
 
 /// The upstream, as the two ports it serves.
@@ -130,7 +140,7 @@ pub(crate) fn production(config: &Config) -> HashMap<String, String> {
 
 /// Serves the console until Ctrl-C or SIGTERM.
 pub async fn run(config: Config) -> Result<(), String> {
-    let (state, upstream) = build_state(&config).await?;
+    let (state, upstream, deliverer) = build_state(&config).await?;
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {} (server.listen): {e}", config.listen))?;
@@ -147,23 +157,16 @@ pub async fn run(config: Config) -> Result<(), String> {
             tracing::info!(%base_url, config = %path.display(), "using the Pulp named in pulp-cli's configuration")
         }
     }
-    // Diffs are computed ahead in the background until the console is told to stop.
-    let stopping = Arc::new(tokio::sync::Notify::new());
-    let ahead = tokio::spawn(diff_ahead::work(state.clone(), {
-        let stopping = stopping.clone();
-        async move { stopping.notified().await }
-    }));
-    let signal = {
-        let stopping = stopping.clone();
-        async move {
-            web::shutdown_signal().await;
-            stopping.notify_one();
-        }
+    // Diffs ahead, webhook deliveries and drift checks run until the console is told to stop.
+    let background = Background::start(&state, deliverer, config.drift_interval);
+    let stop = background.stopper();
+    let signal = async move {
+        web::shutdown_signal().await;
+        stop();
     };
     let served = web::serve_with(listener, state, signal, config.edge.clone())
         .await
         .map_err(|e| format!("cannot serve: {e}"));
-    stopping.notify_one();
-    let _ = ahead.await;
+    background.stop().await;
     served
 }

@@ -1,5 +1,5 @@
 //! In-memory adapters: a Pulp that lives in the process (the demo upstream and the fast
-//! tests' upstream), an audit sink that keeps records, and a pinned clock.
+//! tests' upstream), an audit sink that keeps records, an event outbox, and a pinned clock.
 //! Always compiled, because the demo and the integration tests both need them.
 
 mod changes;
@@ -8,6 +8,7 @@ mod fault;
 mod faults;
 mod faults_content;
 mod in_memory;
+mod outbox;
 mod port;
 mod recording;
 mod requests;
@@ -23,5 +24,6 @@ pub use content::{package_of, ContentChange};
 pub use demo::demo_pulp;
 pub use faults::{Fault, FaultyPulp, Op};
 pub use in_memory::{InMemoryPulp, MemoryOptions, SyncScript};
+pub use outbox::MemoryOutbox;
 pub use recording::{FixedClock, ManualClock, RecordingAuditSink};
 pub use requests::MemoryRequestStore;

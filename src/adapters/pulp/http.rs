@@ -184,24 +184,11 @@ fn tls_config(settings: &PulpSettings) -> Result<ClientConfig, SetupError> {
             .with_custom_certificate_verifier(Arc::new(AcceptAnyCertificate(provider)))
             .with_no_client_auth());
     }
-    let mut roots = RootCertStore::empty();
-    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
-    add_system_roots(&mut roots);
+    let mut roots = crate::adapters::tls_roots::web_and_system();
     if let Some(path) = &settings.ca_file {
         add_pem_bundle(&mut roots, path)?;
     }
     Ok(builder.with_root_certificates(roots).with_no_client_auth())
-}
-
-/// The operating system's trust store (e.g. /etc/ssl/certs), where a company CA is often
-/// installed already. Unreadable entries are skipped: the web roots and `ca_file` remain.
-fn add_system_roots(roots: &mut RootCertStore) {
-    let found = rustls_native_certs::load_native_certs();
-    for error in &found.errors {
-        tracing::debug!(%error, "a system certificate could not be read");
-    }
-    let (added, ignored) = roots.add_parsable_certificates(found.certs);
-    tracing::debug!(added, ignored, "system trust store loaded");
 }
 
 /// Adds every certificate of the PEM bundle at `path` to `roots`; the error names the file

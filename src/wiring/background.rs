@@ -1,0 +1,124 @@
+//! The console's background work, started with the server and stopped after it: diffs
+//! computed ahead, webhook deliveries, and the drift reconciler.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::adapters::clock_system::SystemClock;
+use crate::adapters::metrics::metrics;
+use crate::adapters::webhook::HttpWebhookSender;
+use crate::app::webhook_delivery::{self, Deliverer, DeliverySettings};
+use crate::app::{diff_ahead, reconcile, AppState, Events};
+use crate::ports::EventOutbox;
+
+use super::webhooks::WebhookSettings;
+
+/// The events of the configured webhooks, kept in `outbox`, and what delivers them; `None`
+/// without webhooks.
+pub(super) fn webhooks(
+    settings: &WebhookSettings,
+    outbox: Arc<dyn EventOutbox>,
+) -> Option<Deliverer> {
+    if settings.hooks.is_empty() {
+        return None;
+    }
+    let subscriptions = settings.hooks.iter().map(|h| h.subscription.clone());
+    let events = Events::new(
+        outbox.clone(),
+        subscriptions.collect(),
+        Arc::new(SystemClock),
+    );
+    let secrets = settings
+        .hooks
+        .iter()
+        .map(|h| (h.subscription.url.clone(), h.secret.clone()));
+    let sender = HttpWebhookSender::new(secrets, settings.source.clone(), settings.timeout);
+    for hook in &settings.hooks {
+        let events: Vec<&str> = hook
+            .subscription
+            .events
+            .iter()
+            .map(|e| e.as_str())
+            .collect();
+        tracing::info!(webhook = %hook.subscription.url, ?events, outbox = %outbox.target(), "webhook");
+    }
+    Some(Deliverer {
+        events,
+        sender: Arc::new(sender),
+        metrics: Arc::new(metrics_port()),
+        settings: DeliverySettings {
+            retry: settings.retry,
+            ..DeliverySettings::default()
+        },
+    })
+}
+
+/// The process's metrics, as the port the background work reports to.
+fn metrics_port() -> impl crate::ports::EventMetrics {
+    struct Process;
+    impl crate::ports::EventMetrics for Process {
+        fn drift_checked(&self, readings: &[crate::ports::DriftReading], complete: bool) {
+            metrics().drift_checked(readings, complete);
+        }
+        fn delivery(&self, end: crate::ports::AttemptEnd) {
+            metrics().delivery(end);
+        }
+    }
+    Process
+}
+
+/// The running background work and what stops it.
+pub(super) struct Background {
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Background {
+    /// Starts every worker the configuration asks for.
+    pub fn start(state: &AppState, deliverer: Option<Deliverer>, drift_every: Duration) -> Self {
+        let (stop, stopped) = watch::channel(false);
+        let until_stopped = move || {
+            let mut stopped = stopped.clone();
+            async move {
+                let _ = stopped.wait_for(|&s| s).await;
+            }
+        };
+        let mut tasks = vec![tokio::spawn(diff_ahead::work(
+            state.clone(),
+            until_stopped(),
+        ))];
+        if let Some(deliverer) = deliverer {
+            tasks.push(tokio::spawn(webhook_delivery::work(
+                deliverer,
+                until_stopped(),
+            )));
+        }
+        if drift_every.is_zero() {
+            tracing::info!("drift checks are off (drift.interval_secs = 0)");
+        } else {
+            let metrics = Arc::new(metrics_port());
+            let reconciling = reconcile::work(state.clone(), drift_every, metrics, until_stopped());
+            tasks.push(tokio::spawn(reconciling));
+        }
+        Self { stop, tasks }
+    }
+
+    /// Stops every worker (at once; [`Background::stop`] then waits for them).
+    pub fn stopper(&self) -> impl Fn() {
+        let stop = self.stop.clone();
+        move || {
+            let _ = stop.send(true);
+        }
+    }
+
+    /// Stops every worker and waits for them.
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        for task in self.tasks {
+            let _ = task.await;
+        }
+    }
+}

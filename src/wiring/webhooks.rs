@@ -1,0 +1,152 @@
+//! `[[webhooks]]`, `[webhook_delivery]` and `[drift]`, checked: each webhook's URL, the
+//! events it wants (named as the README lists them; absent: every one), its secret read
+//! from `secret_file` at start (never logged); delivery timeouts and retries within bounds.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use crate::adapters::webhook::WebhookSecret;
+use crate::domain::{EventKind, RetryPolicy, Subscription, WebhookUrl};
+
+use super::error::{invalid, ConfigError};
+use super::raw::{RawDrift, RawWebhook, RawWebhookDelivery};
+
+/// The CloudEvents `source` when `webhook_delivery.source` is empty.
+const DEFAULT_SOURCE: &str = "repo-console";
+
+/// The webhooks and how their events are delivered.
+#[derive(Debug, Clone)]
+pub struct WebhookSettings {
+    pub hooks: Vec<ConfiguredWebhook>,
+    pub source: String,
+    /// The bound of one attempt.
+    pub timeout: Duration,
+    pub retry: RetryPolicy,
+}
+
+/// One webhook: what it wants, and its secret.
+#[derive(Debug, Clone)]
+pub struct ConfiguredWebhook {
+    pub subscription: Subscription,
+    pub secret: WebhookSecret,
+}
+
+pub(super) fn validate(
+    raw: Vec<RawWebhook>,
+    delivery: RawWebhookDelivery,
+) -> Result<WebhookSettings, ConfigError> {
+    let mut hooks: Vec<ConfiguredWebhook> = Vec::new();
+    for (i, raw) in raw.into_iter().enumerate() {
+        let hook = webhook(i, raw)?;
+        if hooks
+            .iter()
+            .any(|h| h.subscription.url == hook.subscription.url)
+        {
+            let reason = format!("{} is named twice", hook.subscription.url);
+            return Err(invalid(format!("webhooks[{i}].url"), reason));
+        }
+        hooks.push(hook);
+    }
+    let within = |key: &'static str, value: u64, min: u64, max: u64| {
+        if (min..=max).contains(&value) {
+            return Ok(value);
+        }
+        Err(invalid(
+            key,
+            format!("{value}: must be between {min} and {max}"),
+        ))
+    };
+    let timeout = within(
+        "webhook_delivery.timeout_secs",
+        delivery.timeout_secs,
+        1,
+        300,
+    )?;
+    let first = within(
+        "webhook_delivery.retry_first_secs",
+        delivery.retry_first_secs,
+        1,
+        86_400,
+    )?;
+    let max = within(
+        "webhook_delivery.retry_max_secs",
+        delivery.retry_max_secs,
+        first,
+        86_400,
+    )?;
+    let hours = within(
+        "webhook_delivery.give_up_hours",
+        delivery.give_up_hours,
+        1,
+        24 * 30,
+    )?;
+    let source = delivery.source.trim();
+    if source.contains(char::is_whitespace) {
+        let reason = format!("'{source}' holds a space: write the console's URL");
+        return Err(invalid("webhook_delivery.source", reason));
+    }
+    Ok(WebhookSettings {
+        hooks,
+        source: if source.is_empty() {
+            DEFAULT_SOURCE
+        } else {
+            source
+        }
+        .to_owned(),
+        timeout: Duration::from_secs(timeout),
+        retry: RetryPolicy {
+            first: Duration::from_secs(first),
+            cap: Duration::from_secs(max),
+            give_up_after: Duration::from_secs(hours * 3600),
+        },
+    })
+}
+
+fn webhook(i: usize, raw: RawWebhook) -> Result<ConfiguredWebhook, ConfigError> {
+    let key = |field: &str| format!("webhooks[{i}].{field}");
+    let url = WebhookUrl::parse(raw.url.trim()).map_err(|e| invalid(key("url"), e.to_string()))?;
+    let events: BTreeSet<EventKind> = match raw.events {
+        None => EventKind::ALL.into_iter().collect(),
+        Some(names) => names
+            .iter()
+            .map(|name| EventKind::parse(name.trim()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| invalid(key("events"), e.to_string()))?,
+    };
+    if events.is_empty() {
+        let reason =
+            "an empty list sends nothing: name events, or leave the key out for all".into();
+        return Err(invalid(key("events"), reason));
+    }
+    let Some(path) = raw.secret_file.filter(|p| !p.as_os_str().is_empty()) else {
+        let reason =
+            "required: a file whose first line is the secret the body is signed with".into();
+        return Err(invalid(key("secret_file"), reason));
+    };
+    let secret = super::password_file::first_line(&path).map_err(|e| {
+        invalid(
+            key("secret_file"),
+            format!("cannot read {}: {e}", path.display()),
+        )
+    })?;
+    if secret.trim().is_empty() {
+        let reason = format!("{} holds no secret on its first line", path.display());
+        return Err(invalid(key("secret_file"), reason));
+    }
+    Ok(ConfiguredWebhook {
+        subscription: Subscription { url, events },
+        secret: WebhookSecret::new(secret.into_bytes()),
+    })
+}
+
+/// The interval between two drift checks; zero: none.
+pub(super) fn drift_interval(raw: RawDrift) -> Result<Duration, ConfigError> {
+    if raw.interval_secs > 86_400 {
+        let reason = format!(
+            "{}: at most 86400 (a day); 0 turns the checks off",
+            raw.interval_secs
+        );
+        return Err(invalid("drift.interval_secs", reason));
+    }
+    Ok(Duration::from_secs(raw.interval_secs))
+}
