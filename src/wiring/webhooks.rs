@@ -150,3 +150,7 @@ pub(super) fn drift_interval(raw: RawDrift) -> Result<Duration, ConfigError> {
     }
     Ok(Duration::from_secs(raw.interval_secs))
 }
+
+#[cfg(test)]
+#[path = "webhooks_tests.rs"]
+mod tests;

@@ -22,6 +22,7 @@ mod drift_record;
 mod edge_hosts;
 mod edge_limits;
 mod environments;
+mod events;
 mod fault_matrix;
 mod helpers;
 mod history;
