@@ -18,6 +18,7 @@ mod deploy;
 mod diff_ahead;
 mod diff_compose;
 mod diff_store;
+mod drift_reconciler;
 mod drift_record;
 mod edge_hosts;
 mod edge_limits;
