@@ -38,6 +38,7 @@ mod pages;
 mod policy;
 mod races;
 mod readiness;
+mod receiver;
 mod replica_lock;
 mod reverse_proxy;
 mod rollback;
@@ -48,3 +49,4 @@ mod unknown_repository;
 mod usecases;
 #[path = "../common/web.rs"]
 mod web;
+mod webhook_delivery;
