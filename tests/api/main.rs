@@ -50,3 +50,4 @@ mod usecases;
 #[path = "../common/web.rs"]
 mod web;
 mod webhook_delivery;
+mod webhook_restart;

@@ -1,0 +1,128 @@
+//! Issue 25: an event survives a restart of the console. The real binary on the demo
+//! upstream deploys while its webhook's receiver is down; the attempt fails and the console
+//! is killed (SIGKILL); the receiver comes up; the console started again delivers the event
+//! from its file outbox, with the id it was recorded with, signed.
+
+use std::time::Duration;
+
+use scraper::Html;
+
+use crate::console_process::ConsoleProcess;
+use crate::helpers::*;
+use crate::receiver::{Answer, Receiver};
+
+const SECRET: &str = "restart-secret";
+
+/// A port nothing listens on (yet).
+fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+/// Deploys a deployable version of the demo's first repository, as the pages do.
+async fn deploy_on_the_demo(client: &WebClient) {
+    let dashboard = client.get("/").await;
+    let html = dashboard.html();
+    let repo = attr(&select(&html, "tr[data-repo]")[0], "data-repo").to_owned();
+    let versions = client.get(&format!("/repos/{repo}/versions")).await.html();
+    let version = select(&versions, "button[data-deploy-version]:not([disabled])")
+        .first()
+        .map(|b| attr(b, "data-deploy-version").to_owned())
+        .expect("a deployable version on the demo");
+    let confirm = client
+        .get(&format!("/repos/{repo}/deploy/confirm?version={version}"))
+        .await;
+    assert_eq!(confirm.status, 200, "{}", confirm.body);
+    let html = Html::parse_fragment(&confirm.body);
+    let name = attr(&select(&html, "#deploy-modal")[0], "data-confirm").to_owned();
+    let live = attr(&select(&html, "input[name=live]")[0], "value").to_owned();
+    let form = format!("version={version}&live={live}&confirm={}", enc(&name));
+    let deployed = client
+        .post_htmx(&format!("/repos/{repo}/deploy"), &form)
+        .await;
+    assert_eq!(deployed.status, 200, "{}", deployed.body);
+}
+
+/// Waits (20 s at most, then fails) until `done` holds.
+async fn until(what: &str, done: impl Fn() -> bool) {
+    let waited = tokio::time::timeout(Duration::from_secs(20), async {
+        while !done() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    });
+    waited.await.unwrap_or_else(|_| panic!("never: {what}"));
+}
+
+fn outbox_lines(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn an_event_recorded_while_the_receiver_is_down_is_delivered_after_a_restart() {
+    let home = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let secret = home.path().join("webhook.secret");
+    std::fs::write(&secret, format!("{SECRET}\n")).unwrap();
+    let config = home.path().join("console.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[webhooks]]\nurl = \"http://127.0.0.1:{port}/hook\"\n\
+             events = [\"deployment.finished\"]\nsecret_file = \"{}\"\n\
+             [webhook_delivery]\nretry_first_secs = 1\nretry_max_secs = 1\n\
+             [drift]\ninterval_secs = 0\n[demo]\ntask_delay_ms = 5\n",
+            secret.display()
+        ),
+    )
+    .unwrap();
+    let audit = home.path().join("logs/audit.jsonl");
+    let outbox = home.path().join("logs/webhooks-outbox.jsonl");
+    let args = [
+        "--config",
+        config.to_str().unwrap(),
+        "--audit-path",
+        audit.to_str().unwrap(),
+    ];
+
+    let mut first = ConsoleProcess::start(&args, &[], home.path());
+    let client = WebClient {
+        address: first.address.clone(),
+    };
+    deploy_on_the_demo(&client).await;
+    until("a failed attempt", || {
+        outbox_lines(&outbox).iter().any(|l| l["result"] == "retry")
+    })
+    .await;
+    first.kill();
+    let lines = outbox_lines(&outbox);
+    assert_eq!(lines[0]["line"], "event", "{lines:?}");
+    let id = lines[0]["event"]["id"].as_str().unwrap().to_owned();
+    assert!(
+        first.log_lines().iter().all(|l| !l.contains(SECRET)),
+        "the secret is never logged"
+    );
+
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let receiver = Receiver::on(listener, Answer::RefuseFirst(0));
+    let second = ConsoleProcess::start(&args, &[], home.path());
+    let got = receiver.until_got(1).await;
+    let event = got[0].json();
+    assert_eq!(event["id"], id.as_str(), "the id it was recorded with");
+    assert_eq!(event["type"], "io.repo-console.deployment.finished");
+    assert_eq!(event["source"], "repo-console");
+    assert!(got[0].signed_with(SECRET.as_bytes()));
+    until("the delivery kept in the outbox", || {
+        outbox_lines(&outbox)
+            .iter()
+            .any(|l| l["result"] == "delivered")
+    })
+    .await;
+    assert_eq!(receiver.got().len(), 1, "delivered once");
+    drop(second);
+}
