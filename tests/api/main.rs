@@ -34,6 +34,9 @@ mod json_logs;
 mod logs;
 mod metrics;
 mod outage;
+mod outbox;
+#[path = "../common/outbox_contract.rs"]
+mod outbox_contract;
 mod pages;
 mod policy;
 mod races;

@@ -1,0 +1,131 @@
+//! What every `EventOutbox` does, run against each (memory, the JSON Lines file,
+//! PostgreSQL): a fact is recorded once, with a delivery per webhook due at the event's
+//! time; a claimed delivery is nobody else's until its claim lapses; a retry is due at its
+//! time; a lapsed claim settles nothing; delivered and given-up deliveries are done.
+//! Included with `#[path]`.
+
+#![allow(dead_code)] // each binary uses its own part
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use repo_console::domain::{
+    ConsoleEvent, EventData, EventId, RepositoryRef, Settlement, SyncFailedData, TaskHref,
+    WebhookUrl,
+};
+use repo_console::ports::{EventOutbox, Recorded};
+
+pub const LEASE: Duration = Duration::from_secs(60);
+
+pub fn at(seconds: i64) -> DateTime<Utc> {
+    let start: DateTime<Utc> = DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z")
+        .unwrap()
+        .into();
+    start + chrono::Duration::seconds(seconds)
+}
+
+/// A `sync.failed` event of task `task`, at second 0.
+pub fn event(id: &str, task: &str) -> ConsoleEvent {
+    ConsoleEvent {
+        id: EventId::new(id),
+        time: at(0),
+        data: EventData::SyncFailed(SyncFailedData {
+            repository: RepositoryRef {
+                uuid: "01a202de-e818-7629-a483-70ecc3240361".into(),
+                name: "base-os".into(),
+            },
+            task: TaskHref::new(task),
+            reason: "Cannot connect".into(),
+        }),
+    }
+}
+
+pub fn hook(url: &str) -> WebhookUrl {
+    WebhookUrl::parse(url).unwrap()
+}
+
+pub async fn outbox_contract(outbox: &dyn EventOutbox) {
+    let (a, b) = (hook("http://a.example/in"), hook("http://b.example/in"));
+    let first = event("e-1", "/pulp/api/v3/tasks/1/");
+    let both = [a.clone(), b.clone()];
+    assert_eq!(outbox.record(&first, &both).await.unwrap(), Recorded::New);
+    let again = event("e-2", "/pulp/api/v3/tasks/1/");
+    assert_eq!(
+        outbox.record(&again, &both).await.unwrap(),
+        Recorded::Known,
+        "the same fact, under another id"
+    );
+
+    assert!(outbox
+        .claim_due(at(-1), 10, LEASE)
+        .await
+        .unwrap()
+        .is_empty());
+    let claimed = outbox.claim_due(at(0), 10, LEASE).await.unwrap();
+    let mut webhooks: Vec<&str> = claimed.iter().map(|d| d.webhook.as_str()).collect();
+    webhooks.sort_unstable();
+    assert_eq!(webhooks, [a.as_str(), b.as_str()]);
+    for delivery in &claimed {
+        assert_eq!(delivery.event, first);
+        assert_eq!((delivery.attempt, delivery.recorded), (1, at(0)));
+    }
+    assert!(
+        outbox
+            .claim_due(at(30), 10, LEASE)
+            .await
+            .unwrap()
+            .is_empty(),
+        "claimed until the lease lapses"
+    );
+    let to_a = claimed.iter().find(|d| d.webhook == a).unwrap();
+    let to_b = claimed.iter().find(|d| d.webhook == b).unwrap();
+    outbox
+        .settle(to_a, &Settlement::Delivered { at: at(1) })
+        .await
+        .unwrap();
+    let retry = Settlement::Retry {
+        at: at(1),
+        next: at(10),
+        error: "the receiver answered 503".into(),
+    };
+    outbox.settle(to_b, &retry).await.unwrap();
+    assert!(outbox.claim_due(at(9), 10, LEASE).await.unwrap().is_empty());
+    let second = outbox.claim_due(at(10), 10, LEASE).await.unwrap();
+    assert_eq!(second.len(), 1, "only b's, a's was delivered");
+    assert_eq!(
+        (second[0].webhook.as_str(), second[0].attempt),
+        (b.as_str(), 2)
+    );
+
+    // Its claimer dies: the delivery is claimed again once the claim lapses, and the late
+    // answer of the first claimer changes nothing.
+    let third = outbox.claim_due(at(70), 10, LEASE).await.unwrap();
+    assert_eq!(third.len(), 1);
+    assert_eq!(third[0].attempt, 3);
+    let gave_up = |s| Settlement::GaveUp {
+        at: at(s),
+        error: "the receiver answered 503".into(),
+    };
+    outbox.settle(&second[0], &gave_up(71)).await.unwrap();
+    assert!(
+        outbox.claim_due(at(200), 10, LEASE).await.unwrap().len() == 1,
+        "still pending: the lapsed claim settled nothing"
+    );
+    let fourth = outbox.claim_due(at(300), 10, LEASE).await.unwrap();
+    outbox.settle(&fourth[0], &gave_up(301)).await.unwrap();
+    assert!(outbox
+        .claim_due(at(10_000), 10, LEASE)
+        .await
+        .unwrap()
+        .is_empty());
+
+    // Oldest first, at most the limit.
+    for n in 3..6 {
+        let mut later = event(&format!("e-{n}"), &format!("/pulp/api/v3/tasks/{n}/"));
+        later.time = at(20_000 - n);
+        outbox.record(&later, &[a.clone()]).await.unwrap();
+    }
+    let oldest = outbox.claim_due(at(20_000), 2, LEASE).await.unwrap();
+    let ids: Vec<&str> = oldest.iter().map(|d| d.event.id.as_str()).collect();
+    assert_eq!(ids, ["e-5", "e-4"]);
+}
