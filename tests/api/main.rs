@@ -41,6 +41,7 @@ mod pages;
 mod policy;
 mod races;
 mod readiness;
+#[path = "../common/receiver.rs"]
 mod receiver;
 mod replica_lock;
 mod reverse_proxy;

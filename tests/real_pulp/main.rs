@@ -23,7 +23,12 @@ mod deploy;
 mod environments;
 mod history;
 mod memory;
+mod outbox;
+#[path = "../common/outbox_contract.rs"]
+mod outbox_contract;
 mod postgres;
+#[path = "../common/receiver.rs"]
+mod receiver;
 mod replicas;
 mod support;
 #[path = "../common/web.rs"]

@@ -1,5 +1,8 @@
 //! A webhook receiver for the tests: a tiny axum server on 127.0.0.1 that keeps every request
 //! it gets and answers as told (refuse the first ones, always fail, or never answer).
+//! Included with `#[path]`.
+
+#![allow(dead_code)] // each binary uses its own part
 
 use std::sync::{Arc, Mutex};
 

@@ -1,0 +1,137 @@
+//! The PostgreSQL outbox (issue 25) on a real PostgreSQL: the contract every outbox keeps,
+//! and two replicas' delivery workers on one database sending each event once.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use repo_console::adapters::clock_system::SystemClock;
+use repo_console::adapters::metrics::Metrics;
+use repo_console::adapters::postgres::{connect, PgOutbox};
+use repo_console::adapters::webhook::{HttpWebhookSender, WebhookSecret};
+use repo_console::app::webhook_delivery::{self, Deliverer, DeliverySettings};
+use repo_console::app::Events;
+use repo_console::domain::{EventKind, RetryPolicy, Subscription, WebhookUrl};
+use repo_console::ports::{EventOutbox, Recorded};
+use tokio::sync::oneshot;
+
+use super::database::{database_or_skip, TestDatabase};
+use super::outbox_contract::{event, outbox_contract};
+use super::receiver::{Answer, Receiver};
+
+const SECRET: &[u8] = b"replicas' secret";
+
+#[tokio::test]
+async fn the_postgres_outbox_keeps_the_contract() {
+    let Some(database) = database_or_skip("postgres outbox contract") else {
+        return;
+    };
+    let db = connect(&database.url, None).await.unwrap();
+    let outbox = PgOutbox::new(db);
+    assert!(outbox.target().starts_with("postgres://127.0.0.1:"));
+    outbox_contract(&outbox).await;
+    assert_eq!(
+        database.query("SELECT state, attempts FROM webhook_deliveries WHERE event_id = 'e-1' ORDER BY webhook"),
+        "delivered|1\ngiven_up|5",
+        "the rows say how each delivery ended, and after how many attempts"
+    );
+}
+
+/// One replica's outbox, on its own connection pool.
+async fn replica_outbox(database: &TestDatabase) -> Arc<PgOutbox> {
+    let db = connect(&database.url, None).await.unwrap();
+    Arc::new(PgOutbox::new(db))
+}
+
+/// A replica's delivery worker, over its outbox.
+struct Worker {
+    stop: oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+fn start_worker(outbox: Arc<PgOutbox>, receiver: &Receiver) -> Worker {
+    let url = WebhookUrl::parse(&receiver.url).unwrap();
+    let hook = Subscription {
+        url: url.clone(),
+        events: EventKind::ALL.into_iter().collect(),
+    };
+    let events = Events::new(outbox.clone(), vec![hook], Arc::new(SystemClock));
+    let sender = HttpWebhookSender::new(
+        [(url, WebhookSecret::new(SECRET))],
+        "repo-console".into(),
+        Duration::from_secs(5),
+    );
+    let deliverer = Deliverer {
+        events,
+        sender: Arc::new(sender),
+        metrics: Arc::new(Metrics::new()),
+        settings: DeliverySettings {
+            retry: RetryPolicy {
+                first: Duration::from_millis(50),
+                ..RetryPolicy::default()
+            },
+            poll: Duration::from_millis(10),
+            batch: 2,
+            ..DeliverySettings::default()
+        },
+    };
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(webhook_delivery::work(deliverer, async move {
+        let _ = stopped.await;
+    }));
+    Worker { stop, task }
+}
+
+#[tokio::test]
+async fn two_replicas_send_each_event_once() {
+    let Some(database) = database_or_skip("two replicas' outbox workers") else {
+        return;
+    };
+    let receiver = Receiver::start(Answer::RefuseFirst(0)).await;
+    let (one, two) = (
+        replica_outbox(&database).await,
+        replica_outbox(&database).await,
+    );
+    let url = [WebhookUrl::parse(&receiver.url).unwrap()];
+    const EVENTS: usize = 100;
+    for n in 0..EVENTS {
+        let task = format!("/pulp/api/v3/tasks/{n}/");
+        let (first, second) = if n % 2 == 0 {
+            (&one, &two)
+        } else {
+            (&two, &one)
+        };
+        let new = event(&format!("e-{n}"), &task);
+        assert_eq!(first.record(&new, &url).await.unwrap(), Recorded::New);
+        // The other replica sees the same fact: not recorded again.
+        let seen = event(&format!("f-{n}"), &task);
+        assert_eq!(second.record(&seen, &url).await.unwrap(), Recorded::Known);
+    }
+    // Both workers start on the same due deliveries, claiming a few at a time.
+    let workers = [start_worker(one, &receiver), start_worker(two, &receiver)];
+    let delivered =
+        || database.query("SELECT count(*) FROM webhook_deliveries WHERE state = 'delivered'");
+    let waited = tokio::time::timeout(Duration::from_secs(30), async {
+        while delivered() != EVENTS.to_string() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    });
+    waited.await.expect("every event delivered");
+    for worker in workers {
+        let _ = worker.stop.send(());
+        worker.task.await.unwrap();
+    }
+    let got = receiver.got();
+    let ids: BTreeSet<String> = got
+        .iter()
+        .map(|r| r.json()["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(ids.len(), EVENTS, "every event");
+    assert_eq!(got.len(), EVENTS, "each once");
+    assert!(got.iter().all(|r| r.signed_with(SECRET)));
+    assert_eq!(
+        database.query("SELECT max(attempts) FROM webhook_deliveries"),
+        "1",
+        "no delivery claimed twice"
+    );
+}
