@@ -14,7 +14,7 @@ use serde_json::json;
 use super::console::{attr, select, select_in, spawn_console_with_environments, text, Console};
 use super::support::{exclusive, pulp_or_skip, TestPulp};
 
-const REPO: &str = "rc-envs";
+pub(super) const REPO: &str = "rc-envs";
 /// The environments in order, with their distributions' patterns and requires_previous.
 const PATH: [(&str, &str, bool); 3] = [
     ("testing", "{repo}-testing", false),
@@ -22,7 +22,7 @@ const PATH: [(&str, &str, bool); 3] = [
     ("production", "{repo}-prod", true),
 ];
 
-fn environment_path() -> EnvironmentPath {
+pub(super) fn environment_path() -> EnvironmentPath {
     let environments = PATH
         .iter()
         .map(|(name, pattern, requires_previous)| Environment {

@@ -20,6 +20,7 @@ mod console_versions;
 mod contract;
 mod database;
 mod deploy;
+mod drift;
 mod environments;
 mod history;
 mod memory;
