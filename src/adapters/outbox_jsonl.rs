@@ -29,7 +29,7 @@ pub const FILE_NAME: &str = "webhooks-outbox.jsonl";
 enum Line {
     /// An event recorded, to be delivered to these webhooks.
     Event {
-        event: ConsoleEvent,
+        event: Box<ConsoleEvent>,
         webhooks: Vec<WebhookUrl>,
     },
     /// How attempt `attempt` of a delivery ended, at `at`.
@@ -149,7 +149,7 @@ impl EventOutbox for JsonlOutbox {
             return Ok(Recorded::Known);
         }
         let line = Line::Event {
-            event: event.clone(),
+            event: Box::new(event.clone()),
             webhooks: webhooks.to_vec(),
         };
         self.append(&line).await?;

@@ -73,8 +73,8 @@ fn a_claimed_delivery_is_nobody_elses_until_its_claim_lapses() {
 fn a_retry_is_due_at_its_time_and_a_delivery_ends_delivered_or_given_up() {
     let mut ledger = Ledger::default();
     let a = hook("http://a.example/");
-    ledger.record(&event("e1", "/t/1/"), &[a.clone()]);
-    ledger.record(&event("e2", "/t/2/"), &[a.clone()]);
+    ledger.record(&event("e1", "/t/1/"), std::slice::from_ref(&a));
+    ledger.record(&event("e2", "/t/2/"), std::slice::from_ref(&a));
     let claimed = ledger.claim(at("2026-11-22T10:00:00Z"), 1, LEASE);
     assert_eq!(claimed.len(), 1, "at most the limit");
     let retry = AttemptResult::Retry {
