@@ -7,6 +7,7 @@ pub mod clock_system;
 pub mod coalescing;
 pub mod diff_codec;
 pub mod diff_files;
+pub mod identity_bearer;
 pub mod identity_fixed;
 pub mod identity_proxy_header;
 pub mod memory;

@@ -59,6 +59,9 @@ pub struct AppState {
     pub(crate) requests: Option<Arc<dyn RequestStore>>,
     /// How long a request waits for its approvals.
     pub(crate) request_ttl: chrono::Duration,
+    /// Who calls the JSON API (bearer tokens, or the trusted proxy); `None`: nobody may
+    /// change anything through it.
+    pub(crate) api_callers: Option<Arc<dyn OperatorIdentity>>,
 }
 
 impl AppState {
@@ -89,6 +92,7 @@ impl AppState {
             seen: Arc::default(),
             requests: None,
             request_ttl: chrono::Duration::hours(24),
+            api_callers: None,
         })
     }
 
@@ -100,6 +104,11 @@ impl AppState {
     /// Who may deploy where, and synchronize.
     pub fn policy(&self) -> &Policy {
         &self.policy
+    }
+
+    /// Who calls the JSON API, when anyone may.
+    pub fn api_callers(&self) -> Option<&Arc<dyn OperatorIdentity>> {
+        self.api_callers.as_ref()
     }
 
     /// How many changes the diffs held in memory count (benchmarks report it).
@@ -166,6 +175,12 @@ impl AppStateBuilder {
     /// Deploys and syncs always use the manager itself.
     pub fn page_reads(mut self, reads: Arc<dyn RepositoryManager>) -> Self {
         self.0.reads = reads;
+        self
+    }
+
+    /// Who calls the JSON API (see `adapters::identity_bearer`).
+    pub fn api_callers(mut self, callers: Arc<dyn OperatorIdentity>) -> Self {
+        self.0.api_callers = Some(callers);
         self
     }
 
