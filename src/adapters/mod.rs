@@ -14,5 +14,6 @@ pub mod memory;
 pub mod metrics;
 pub mod postgres;
 pub mod pulp;
+pub mod requests_jsonl;
 pub mod task_outcome;
 pub mod web;

@@ -1,6 +1,8 @@
 //! The audit sinks `audit.sink` can name. A new sink is one adapter file (implementing
-//! [`crate::ports::AuditSink`]) plus one line in [`SINKS`]. Each brings the diff store that
-//! goes with it: files beside a file, a table of the same database, none for standard output.
+//! [`crate::ports::AuditSink`]) plus one line in [`SINKS`]. Each brings the diff store and the
+//! request store that go with it: files beside a file, tables of the same database; for
+//! standard output, no diff store and requests in memory (the configuration refuses a policy
+//! needing approvals there, see `checks.rs`).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -10,17 +12,20 @@ use futures::future::{ready, BoxFuture, FutureExt};
 use crate::adapters::audit_jsonl::JsonlAuditSink;
 use crate::adapters::audit_stdout::StdoutAuditSink;
 use crate::adapters::diff_files::FileDiffStore;
-use crate::adapters::postgres::{self, PgAuditSink, PgDeployLock, PgDiffStore};
-use crate::ports::{AuditSink, DeployLock, DiffStore};
+use crate::adapters::memory::MemoryRequestStore;
+use crate::adapters::postgres::{self, PgAuditSink, PgDeployLock, PgDiffStore, PgRequestStore};
+use crate::adapters::requests_jsonl::JsonlRequestStore;
+use crate::ports::{AuditSink, DeployLock, DiffStore, RequestStore};
 
 use super::settings::{AuditSettings, DiffSettings};
 
-/// A sink, the deploy lock it brings when replicas share it (a database), and where computed
-/// diffs are kept beside it (none: in memory only).
+/// A sink, the deploy lock it brings when replicas share it (a database), where computed
+/// diffs are kept beside it (none: in memory only), and where approval requests are.
 pub struct Built {
     pub sink: Arc<dyn AuditSink>,
     pub replica_lock: Option<Arc<dyn DeployLock>>,
     pub diff_store: Option<Arc<dyn DiffStore>>,
+    pub requests: Arc<dyn RequestStore>,
 }
 
 /// Builds a sink from the `[audit]` settings (connecting to it if need be) and its diff store
@@ -32,9 +37,17 @@ type Build =
 const SINKS: &[(&str, Build)] = &[
     ("jsonl", |audit, diffs| {
         let store = FileDiffStore::new(&diffs.dir, diffs.max_bytes);
-        alone(JsonlAuditSink::new(&audit.path), Some(Arc::new(store)))
+        let requests = JsonlRequestStore::new(audit.requests_path());
+        alone(
+            JsonlAuditSink::new(&audit.path),
+            Some(Arc::new(store)),
+            Arc::new(requests),
+        )
     }),
-    ("stdout", |_, _| alone(StdoutAuditSink::default(), None)),
+    ("stdout", |_, _| {
+        let requests = MemoryRequestStore::default();
+        alone(StdoutAuditSink::default(), None, Arc::new(requests))
+    }),
     ("postgres", |audit, diffs| {
         shared_database(audit, diffs).boxed()
     }),
@@ -44,25 +57,28 @@ const SINKS: &[(&str, Build)] = &[
 fn alone(
     sink: impl AuditSink + 'static,
     diff_store: Option<Arc<dyn DiffStore>>,
+    requests: Arc<dyn RequestStore>,
 ) -> BoxFuture<'static, Result<Built, String>> {
     let sink = Arc::new(sink);
     ready(Ok(Built {
         sink,
         replica_lock: None,
         diff_store,
+        requests,
     }))
     .boxed()
 }
 
-/// The PostgreSQL sink, and the lock every replica takes and the diffs every replica reads in
-/// the same database.
+/// The PostgreSQL sink, and the lock every replica takes, the diffs every replica reads and the
+/// requests every replica acts on, in the same database.
 async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<Built, String> {
     let password = read_password(&audit.password_file)?;
     let db = postgres::connect(&audit.url, password.as_deref()).await?;
     Ok(Built {
         sink: Arc::new(PgAuditSink::new(db.clone())),
         replica_lock: Some(Arc::new(PgDeployLock::new(db.clone()))),
-        diff_store: Some(Arc::new(PgDiffStore::new(db, diffs.max_bytes))),
+        diff_store: Some(Arc::new(PgDiffStore::new(db.clone(), diffs.max_bytes))),
+        requests: Arc::new(PgRequestStore::new(db)),
     })
 }
 
@@ -113,6 +129,11 @@ mod tests {
         let built = build(&jsonl, &diffs).await.unwrap();
         assert_eq!(built.sink.target(), "/var/log/console/audit.jsonl");
         assert!(built.replica_lock.is_none());
+        assert_eq!(
+            built.requests.target(),
+            "/var/log/console/requests.jsonl",
+            "requests beside the audit file"
+        );
         let store = built.diff_store.expect("files beside the audit file");
         assert_eq!(store.target(), "/var/log/console/diffs");
         let none = DiffSettings {
@@ -127,6 +148,7 @@ mod tests {
         let built = build(&stdout, &diffs).await.unwrap();
         assert_eq!(built.sink.target(), "standard output");
         assert!(built.diff_store.is_none(), "memory only");
+        assert!(built.requests.target().starts_with("memory"));
         assert_eq!(names(), ["jsonl", "stdout", "postgres"]);
         let unreachable = AuditSettings {
             sink: "postgres".into(),

@@ -25,6 +25,17 @@ pub struct AuditSettings {
     pub password_file: PathBuf,
 }
 
+/// The file of approval requests beside the audit file (`jsonl` sink).
+pub const REQUESTS_FILE: &str = "requests.jsonl";
+
+impl AuditSettings {
+    /// Where the `jsonl` sink keeps approval requests: `requests.jsonl` beside the audit file.
+    pub fn requests_path(&self) -> PathBuf {
+        let beside = self.path.parent().unwrap_or(std::path::Path::new(""));
+        beside.join(REQUESTS_FILE)
+    }
+}
+
 /// Where computed diffs are kept beyond memory: the `[diffs]` table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiffSettings {
@@ -56,6 +67,8 @@ pub struct Config {
     /// Who may deploy where, and synchronize (`[policy]`); without it, every identified
     /// operator may.
     pub policy: Policy,
+    /// How long an approval request waits for its approvals (`policy.request_ttl_hours`).
+    pub request_ttl: chrono::Duration,
     pub demo_task_delay: Duration,
     /// The HTTP edge: timeouts, allowed hosts, and how long a shutdown waits for requests
     /// in flight (the task timeout, twice: a deploy waits for two tasks, plus a margin).

@@ -15,6 +15,7 @@ use crate::domain::EnvironmentPath;
 use crate::ports::{ContentCatalog, RepositoryManager};
 
 use super::audit_sinks;
+use super::environments::demo_path;
 use super::settings::Config;
 
 /// Which upstream the console talks to, for the startup log.
@@ -74,6 +75,8 @@ pub async fn build_state(config: &Config) -> Result<(AppState, Upstream), String
         Some(store) => state.diff_store(store),
         None => state,
     };
+    tracing::info!(target = %built.requests.target(), "approval requests are kept");
+    let state = state.requests(built.requests, config.request_ttl);
     Ok((state.build(), upstream))
 }
 
@@ -107,11 +110,12 @@ fn upstream(config: &Config) -> Result<Ports, SetupError> {
 /// `[production]`, or on the demo upstream the demo's own path (testing, staging,
 /// production), so that `cargo run` shows environments.
 pub(crate) fn environments(config: &Config) -> EnvironmentPath {
+    let demo = config.uses_demo();
+    if let Some(path) = demo_path(&config.environments, &config.production, demo) {
+        return path;
+    }
     if !config.environments.is_single() || !config.production.is_empty() {
         return config.environments.clone();
-    }
-    if config.uses_demo() {
-        return demo::environments();
     }
     EnvironmentPath::production_only(production(config))
 }

@@ -37,6 +37,9 @@ mod policy;
 mod races;
 mod readiness;
 mod replica_lock;
+#[path = "../common/request_contract.rs"]
+mod request_contract;
+mod request_store;
 mod reverse_proxy;
 mod rollback;
 mod screens;

@@ -25,6 +25,8 @@ mod history;
 mod memory;
 mod postgres;
 mod replicas;
+#[path = "../common/request_contract.rs"]
+mod request_contract;
 mod support;
 #[path = "../common/web.rs"]
 mod web;

@@ -1,10 +1,12 @@
 //! PostgreSQL, shared by every replica: the audit sink ([`PgAuditSink`]), the
-//! cross-replica deploy lock ([`PgDeployLock`]) and the computed diffs ([`PgDiffStore`]).
+//! cross-replica deploy lock ([`PgDeployLock`]), the computed diffs ([`PgDiffStore`]) and the
+//! approval requests ([`PgRequestStore`]).
 //! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
 mod deploy_lock;
 mod diffs;
+mod requests;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -14,6 +16,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 pub use audit::PgAuditSink;
 pub use deploy_lock::PgDeployLock;
 pub use diffs::PgDiffStore;
+pub use requests::PgRequestStore;
 
 /// The console's schema: versioned migrations (`migrations/`), applied at startup. sqlx
 /// records them in `_sqlx_migrations` and holds an advisory lock while it migrates, so
