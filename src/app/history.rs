@@ -3,7 +3,10 @@
 
 use std::collections::BTreeSet;
 
-use crate::domain::{build_history, Drift, EnvironmentName, HistoryEntry, RepoId, VersionNumber};
+use crate::domain::{
+    build_history, DeployId, DeployRecord, Drift, EnvironmentName, HistoryEntry, RepoId,
+    VersionNumber,
+};
 use crate::ports::{AuditReadError, UpstreamError};
 
 use super::environments::ProductionRecord;
@@ -78,4 +81,12 @@ pub async fn history_page(
         drift: distribution.and_then(|p| record.drift(p)),
         frozen: freeze_shown(state, environment, now),
     })
+}
+
+/// The audit lines of one deploy (started, then its outcome), oldest first.
+pub async fn deploy_lines(
+    state: &AppState,
+    id: &DeployId,
+) -> Result<Vec<DeployRecord>, AuditReadError> {
+    state.audit.lines_of(id).await
 }

@@ -54,6 +54,7 @@ pub(super) fn validate(
     let grace = Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10);
     let edge = super::server_edge::edge_settings(&raw.server, grace)?;
     let identity = super::identity::validate(raw.identity)?;
+    let api_tokens = super::api::validate(raw.api)?;
     let environments = super::environments::validate(raw.environments, raw.production.clone())?;
     // The policy names the environments of the path the console uses: on the demo upstream
     // without a configured path, the demo's own.
@@ -67,6 +68,7 @@ pub(super) fn validate(
         audit,
         diffs,
         identity,
+        api_tokens,
         log_format: raw.log.format,
         page_size: raw.dashboard.page_size,
         production: raw.production,

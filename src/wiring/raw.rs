@@ -9,6 +9,7 @@ use serde::de::{DeserializeOwned, Deserializer, Error as _};
 use serde::Deserialize;
 use toml::{Table, Value};
 
+use super::api::RawApi;
 use super::identity::RawIdentity;
 use super::server_edge::RawServer;
 
@@ -28,6 +29,7 @@ pub(super) struct RawConfig {
     pub environments: RawEnvironments,
     pub policy: RawPolicy,
     pub identity: RawIdentity,
+    pub api: RawApi,
     pub log: RawLog,
 }
 

@@ -7,6 +7,7 @@ use tokio::net::TcpListener;
 
 use crate::adapters::clock_system::SystemClock;
 use crate::adapters::coalescing::Coalescing;
+use crate::adapters::identity_bearer::BearerTokens;
 use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;
@@ -51,6 +52,19 @@ pub async fn build_state(config: &Config) -> Result<(AppState, Upstream), String
         tracing::info!(%header, ?groups_header, ?trusted_proxies, "operators are named by a trusted proxy's header");
     }
     let reads = Arc::new(Coalescing::new(manager.clone()));
+    // API callers: a bearer token, else the trusted proxy's identity (never the placeholder).
+    let proxy = matches!(
+        config.identity,
+        super::identity::IdentitySettings::ProxyHeader { .. }
+    )
+    .then(|| config.identity.adapter());
+    let tokens: Vec<&str> = config
+        .api_tokens
+        .iter()
+        .map(|t| t.operator.as_str())
+        .collect();
+    tracing::info!(?tokens, proxy = proxy.is_some(), "JSON API callers");
+    let api_callers = Arc::new(BearerTokens::new(config.api_tokens.clone(), proxy));
     let state = AppState::builder(
         manager,
         content,
@@ -59,6 +73,7 @@ pub async fn build_state(config: &Config) -> Result<(AppState, Upstream), String
         config.identity.adapter(),
     )
     .page_reads(reads)
+    .api_callers(api_callers)
     .environments(environments(config))
     .policy(config.policy.clone())
     .page_size(config.page_size);

@@ -28,6 +28,7 @@ mod history;
 mod host_tools;
 mod hostile;
 mod identity;
+mod json_api;
 mod json_logs;
 mod logs;
 mod metrics;

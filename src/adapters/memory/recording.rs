@@ -75,7 +75,11 @@ impl AuditSink for RecordingAuditSink {
 
     async fn lines_of(&self, id: &DeployId) -> Result<Vec<DeployRecord>, AuditReadError> {
         let records = self.records.lock().unwrap_or_else(|p| p.into_inner());
-        Ok(records.iter().filter(|r| &r.deploy_id == id).cloned().collect())
+        Ok(records
+            .iter()
+            .filter(|r| &r.deploy_id == id)
+            .cloned()
+            .collect())
     }
 
     fn target(&self) -> String {

@@ -229,6 +229,7 @@ fn executed(outcome: &DeployOutcome) -> (StatusCode, Markup) {
             production_changed,
             task,
             audit,
+            ..
         } => (
             status::step_failed(error),
             failure_message(
