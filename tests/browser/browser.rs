@@ -75,12 +75,18 @@ impl Browser {
 
     /// Opens a page of the console and waits until htmx and the console's script are running.
     pub async fn goto(&self, path: &str) {
+        self.goto_at(&self.base, path).await
+    }
+
+    /// As [`Browser::goto`], on the console served at `base` (another origin than the
+    /// session's own, e.g. the same state served for another operator).
+    pub async fn goto_at(&self, base: &str, path: &str) {
         self.client
-            .goto(&format!("{}{}", self.base, path))
+            .goto(&format!("{base}{path}"))
             .await
             .expect("navigate");
         self.wait_until(
-            &format!("{path} loaded with htmx"),
+            &format!("{base}{path} loaded with htmx"),
             "return document.readyState === 'complete' && !!window.htmx",
         )
         .await;

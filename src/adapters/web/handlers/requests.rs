@@ -44,8 +44,8 @@ fn request_id(raw: &str) -> Result<RequestId, WebError> {
     RequestId::parse(raw).ok_or_else(|| WebError::NotFound(format!("There is no request {raw}.")))
 }
 
-/// GET /requests/{id}: the request, the preview and diff of the deploy it would run, and
-/// the type-to-confirm approval.
+/// GET /requests/{id}: the request and, while it is pending, the preview and diff of the
+/// deploy it would run and the type-to-confirm approval.
 pub async fn show(
     State(state): State<AppState>,
     Path(raw): Path<String>,
@@ -58,7 +58,12 @@ pub async fn show(
             status: act_status(&e),
             message: e.to_string(),
         })?;
-    let preview = preview_of(&state, &view).await;
+    // A closed request runs nothing more: no preview to read upstream.
+    let preview = if view.state.is_open() {
+        preview_of(&state, &view).await
+    } else {
+        Err(format!("the request is {}", view.state.word()))
+    };
     let actions = actions_for(&state, &view, viewer.as_ref().ok());
     Ok(request_page(&view, &preview, &actions).into_response())
 }
@@ -194,7 +199,7 @@ fn answer(hx: bool, id: &RequestId, acted: Result<Acted, ActError>) -> Response 
 }
 
 fn success(text: &str) -> Markup {
-    notice("success", Some("request-answer"), html! { (text) })
+    notice("ok", Some("request-answer"), html! { (text) })
 }
 
 /// The deploy an approval ran, in the words of the deploy's own answers.
