@@ -23,6 +23,7 @@ mod deploy;
 mod environments;
 mod history;
 mod memory;
+mod policy;
 mod postgres;
 mod replicas;
 #[path = "../common/request_contract.rs"]
