@@ -16,6 +16,7 @@ use crate::app::{changes, AppState};
 use crate::domain::{
     check_approval, check_cancel, check_reject, Operator, RepoId, RequestId, RequestRefusal,
 };
+use crate::ports::Unidentified;
 
 use super::super::errors::WebError;
 use super::super::htmx::HxRequest;
@@ -150,11 +151,10 @@ pub async fn reject(
     HxRequest(hx): HxRequest,
     Extension(Identified(sender)): Extension<Identified>,
 ) -> Result<Response, WebError> {
-    let id = request_id(&raw)?;
-    Ok(match sender {
-        Ok(operator) => answer(hx, &id, requests::reject(&state, &id, &operator).await),
-        Err(why) => refused(hx, &id, UNIDENTIFIED, &refusal_text("Rejection", &why)),
+    close(hx, &raw, sender, "Rejection", |id, operator| async move {
+        requests::reject(&state, &id, &operator).await
     })
+    .await
 }
 
 /// POST /requests/{id}/cancel: the requester withdraws it.
@@ -164,10 +164,32 @@ pub async fn cancel(
     HxRequest(hx): HxRequest,
     Extension(Identified(sender)): Extension<Identified>,
 ) -> Result<Response, WebError> {
-    let id = request_id(&raw)?;
+    close(
+        hx,
+        &raw,
+        sender,
+        "Cancellation",
+        |id, operator| async move { requests::cancel(&state, &id, &operator).await },
+    )
+    .await
+}
+
+/// A rejection or cancellation (`act`) by the identified sender.
+async fn close<F, Fut>(
+    hx: bool,
+    raw: &str,
+    sender: Result<Operator, Unidentified>,
+    action: &str,
+    act: F,
+) -> Result<Response, WebError>
+where
+    F: FnOnce(RequestId, Operator) -> Fut,
+    Fut: std::future::Future<Output = Result<Acted, ActError>>,
+{
+    let id = request_id(raw)?;
     Ok(match sender {
-        Ok(operator) => answer(hx, &id, requests::cancel(&state, &id, &operator).await),
-        Err(why) => refused(hx, &id, UNIDENTIFIED, &refusal_text("Cancellation", &why)),
+        Ok(operator) => answer(hx, &id, act(id.clone(), operator).await),
+        Err(why) => refused(hx, &id, UNIDENTIFIED, &refusal_text(action, &why)),
     })
 }
 
