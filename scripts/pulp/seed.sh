@@ -25,6 +25,8 @@
 #   rc-history     verified, v1..v3, a publication of each; rc-history-prod -> pub(v1)
 #   rc-envs        verified, v1..v3, a publication of each; rc-envs-testing, rc-envs-staging,
 #                  rc-envs-prod -> pub(v1) (issue 23: one distribution per environment)
+#   rc-policy      verified, v1..v3, a publication of each; rc-policy-prod -> pub(v1) (issue 24:
+#                  the policy tests deploy, request, approve and override a freeze on it)
 #   rc-mirror        remote rc-mirror-remote -> $PULP_CONTENT_URL/pulp/content/rc-verified-prod/ (not synced)
 #   rc-broken-mirror remote rc-broken-remote -> http://127.0.0.1:9/nothing/ (refused; sync fails)
 #
@@ -345,6 +347,20 @@ seed_envs() {
   done
 }
 seed_envs
+
+# --- Policy (issue 24): a repository whose production the policy tests move ----------
+# rc-policy: verified, v1..v3, a publication of each; rc-policy-prod -> pub(v1). The
+# policy tests deploy to it through the console (directly, by approval, through a freeze)
+# and move it with Pulp's API (a stale request), then put it back at v1.
+seed_policy() {
+  local repo
+  repo="$(ensure_repo rc-policy "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  ensure_versions "$repo" "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
+  ensure_publication "$repo" 2 >/dev/null
+  ensure_publication "$repo" 3 >/dev/null
+  ensure_distribution rc-policy-prod publication "$(ensure_publication "$repo" 1)"
+}
+seed_policy
 
 # --- Summary -------------------------------------------------------------------
 echo "Seeded Pulp at $PULP_BASE_URL:"

@@ -10,7 +10,7 @@ use aho_corasick::AhoCorasick;
 use async_trait::async_trait;
 use serde::Deserialize;
 
-use crate::domain::{DeployRecord, RepoId};
+use crate::domain::{DeployId, DeployRecord, RepoId};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 
 use super::audit_tail::newest_lines;
@@ -162,6 +162,32 @@ impl AuditSink for JsonlAuditSink {
             by_repo.entry(repo).or_default().push(record);
         }
         Ok(by_repo)
+    }
+
+    /// One backward read from the file's end, stopping at the deploy's first line found after
+    /// its outcome (a deploy has two lines; an old one costs a longer read).
+    async fn lines_of(&self, id: &DeployId) -> Result<Vec<DeployRecord>, AuditReadError> {
+        let path = self.path.clone();
+        let needle = format!("\"deploy_id\":{}", serde_json::Value::from(id.as_str()));
+        let id = id.clone();
+        let read = tokio::task::spawn_blocking(move || {
+            let finder = memchr::memmem::Finder::new(needle.as_bytes());
+            newest_lines(&path, 2, |line| {
+                finder.find(line)?;
+                let record: DeployRecord = serde_json::from_slice(line).ok()?;
+                (record.deploy_id == id).then_some(record)
+            })
+        })
+        .await;
+        let failed = |reason: String| AuditReadError::Failed {
+            target: self.target(),
+            reason,
+        };
+        let mut lines = read
+            .map_err(|e| failed(e.to_string()))?
+            .map_err(|e| failed(e.to_string()))?;
+        lines.reverse();
+        Ok(lines)
     }
 
     fn target(&self) -> String {

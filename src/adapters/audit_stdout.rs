@@ -4,7 +4,7 @@ use std::io::Write;
 
 use async_trait::async_trait;
 
-use crate::domain::{DeployRecord, RepoId};
+use crate::domain::{DeployId, DeployRecord, RepoId};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 
 #[derive(Default)]
@@ -33,6 +33,12 @@ impl AuditSink for StdoutAuditSink {
 
     async fn check_writable(&self) -> Result<(), AuditError> {
         std::io::stdout().flush().map_err(error)
+    }
+
+    async fn lines_of(&self, _: &DeployId) -> Result<Vec<DeployRecord>, AuditReadError> {
+        Err(AuditReadError::NotReadable {
+            target: self.target(),
+        })
     }
 
     async fn recent(&self, _: &RepoId, _: usize) -> Result<Vec<DeployRecord>, AuditReadError> {

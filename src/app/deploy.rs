@@ -174,6 +174,7 @@ async fn finish(
     let plan = Box::new(plan);
     match result {
         Ok(publication) => DeployOutcome::Deployed {
+            deploy_id: done.deploy_id.clone(),
             plan,
             publication,
             audit,
@@ -187,6 +188,7 @@ async fn finish(
                 "deploy failed"
             );
             DeployOutcome::Failed {
+                deploy_id: done.deploy_id.clone(),
                 plan,
                 step,
                 error: failure.error,

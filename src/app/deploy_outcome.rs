@@ -2,7 +2,7 @@
 //! steps build up.
 
 use crate::domain::{
-    ApprovalRequest, DeployPlan, ProductionChanged, PublicationHref, Refusal, TaskHref,
+    ApprovalRequest, DeployId, DeployPlan, ProductionChanged, PublicationHref, Refusal, TaskHref,
 };
 use crate::ports::{AuditError, LockError, RequestStoreError};
 
@@ -38,6 +38,8 @@ pub enum DeployStep {
 pub enum DeployOutcome {
     /// Production serves the target now. `audit` says whether the outcome line was written.
     Deployed {
+        /// Names the deploy's audit lines (and its upstream requests' correlation id).
+        deploy_id: DeployId,
         plan: Box<DeployPlan>,
         publication: PublicationHref,
         audit: Result<(), AuditError>,
@@ -51,6 +53,7 @@ pub enum DeployOutcome {
     NotStarted(NotStarted),
     /// A step failed after the deploy started.
     Failed {
+        deploy_id: DeployId,
         plan: Box<DeployPlan>,
         step: DeployStep,
         error: StepError,

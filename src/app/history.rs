@@ -3,12 +3,15 @@
 
 use std::collections::BTreeSet;
 
-use crate::domain::{build_history, Drift, EnvironmentName, HistoryEntry, RepoId, VersionNumber};
+use crate::domain::{
+    build_history, DeployId, DeployRecord, Drift, EnvironmentName, HistoryEntry, Operator, RepoId,
+    VersionNumber,
+};
 use crate::ports::{AuditReadError, UpstreamError};
 
 use super::environments::ProductionRecord;
 use super::facts::{environment_facts, existing_versions, ReadError};
-use super::policy_gate::freeze_shown;
+use super::policy_gate::{blocked, freeze_shown, Blocked};
 use super::state::AppState;
 
 /// Everything the history page shows.
@@ -34,16 +37,20 @@ pub struct HistoryPage {
     pub drift: Option<Drift>,
     /// Frozen now by the policy: until when, and by which window.
     pub frozen: Option<String>,
+    /// Why the viewer cannot roll this environment back now (see [`blocked`]).
+    pub blocked: Option<Blocked>,
 }
 
 /// Reads the repository and production, then at once the audit lines and upstream's
 /// changes, then which of the versions the entries offer to roll back to Pulp still has:
-/// a constant number of upstream calls, whatever the number of versions.
+/// a constant number of upstream calls, whatever the number of versions. `viewer`: who the
+/// rollback buttons are for.
 #[tracing::instrument(skip_all, fields(repo = %id))]
 pub async fn history_page(
     state: &AppState,
     id: &RepoId,
     environment: &EnvironmentName,
+    viewer: Option<&Operator>,
 ) -> Result<HistoryPage, ReadError> {
     let reads = state.reads.as_ref();
     let (repo, production) = environment_facts(state, reads, id, environment).await?;
@@ -77,5 +84,14 @@ pub async fn history_page(
         upstream_unreadable: record.changes.as_ref().err().cloned(),
         drift: distribution.and_then(|p| record.drift(p)),
         frozen: freeze_shown(state, environment, now),
+        blocked: blocked(state, environment, viewer, now),
     })
+}
+
+/// The audit lines of one deploy (started, then its outcome), oldest first.
+pub async fn deploy_lines(
+    state: &AppState,
+    id: &DeployId,
+) -> Result<Vec<DeployRecord>, AuditReadError> {
+    state.audit.lines_of(id).await
 }

@@ -6,6 +6,10 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::{Authority, EnvironmentName, FreezeOverride, Gate, Operator, Refusal};
 
+/// Why a deploy button is disabled for a viewer: `("policy", why)` when they may not deploy
+/// there, `("freeze", until when)` when it is frozen and they may not override it.
+pub type Blocked = (&'static str, String);
+
 use super::state::AppState;
 
 /// Lets the deploy of `operator` to `environment` through now, saying under which freeze
@@ -66,5 +70,36 @@ pub async fn frozen_environments(state: &AppState) -> Vec<FrozenEnvironment> {
                 name: e.name.clone(),
             })
         })
+        .collect()
+}
+
+/// Why `viewer` cannot deploy to (or roll back) `environment` at `now`, as pages disable
+/// their buttons: the policy's refusal, or the freeze they may not override. `None` for
+/// someone who may, and for an unidentified viewer (the deploy asks for an identity first),
+/// who still sees a freeze.
+pub fn blocked(
+    state: &AppState,
+    environment: &EnvironmentName,
+    viewer: Option<&Operator>,
+    now: DateTime<Utc>,
+) -> Option<Blocked> {
+    if let Some(denied) = viewer.and_then(|op| state.policy.may_deploy(environment, op).err()) {
+        return Some(("policy", denied.to_string()));
+    }
+    let frozen = freeze_shown(state, environment, now)?;
+    let may_override = viewer.is_some_and(|op| state.policy.may_override(environment, op).is_ok());
+    (!may_override).then(|| ("freeze", format!("{environment} takes no deploy: {frozen}")))
+}
+
+/// [`blocked`] for every environment of the path, at the clock's time.
+pub async fn blocked_everywhere(
+    state: &AppState,
+    viewer: Option<&Operator>,
+) -> std::collections::BTreeMap<EnvironmentName, Blocked> {
+    let now = state.clock.now().await;
+    state
+        .environments
+        .iter()
+        .filter_map(|e| Some((e.name.clone(), blocked(state, &e.name, viewer, now)?)))
         .collect()
 }

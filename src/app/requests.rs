@@ -169,25 +169,25 @@ pub async fn approve(
             tracing::info!(remaining, "approval counted");
             return Ok(Acted::Approved { remaining });
         }
-        let mut names = current.state.approvers().to_vec();
-        names.push(approver.as_str().to_owned());
-        events::emit(state, EventData::request_approved(request, names.clone())).await;
-        let trail = ApprovalTrail {
-            request_id: id.clone(),
-            requester: request.requester.clone(),
-            approvers: names,
-        };
-        return Ok(execute(
+        let mut approvers = current.state.approvers().to_vec();
+        approvers.push(approver.as_str().to_owned());
+        events::emit(
             state,
-            store,
-            &current,
-            seen + 1,
-            &repo,
-            &deploy,
-            &requester,
-            trail,
+            EventData::request_approved(request, approvers.clone()),
         )
-        .await);
+        .await;
+        let ready = Ready {
+            trail: ApprovalTrail {
+                request_id: id.clone(),
+                requester: request.requester.clone(),
+                approvers,
+            },
+            events: seen + 1,
+            repo,
+            deploy,
+            requester,
+        };
+        return Ok(execute(state, store, ready).await);
     }
     Err(ActError::Store(RequestStoreError::Conflict))
 }
@@ -227,26 +227,36 @@ async fn still_current(
         }
         Err(DeployOutcome::Refused(refusal)) => Err(ActError::Deploy(refusal)),
         Err(DeployOutcome::NotStarted(why)) => Err(ActError::NotStarted(why)),
+        // A plan's check ends in a plan, a refusal or unread facts; said plainly otherwise.
         Err(other) => Err(ActError::Deploy(Refusal::NotAllowed(format!(
-            "the deploy could not be checked ({other:?})"
+            "the deploy could not be checked: {other:?}"
         )))),
     }
 }
 
-/// Runs the deploy of a request whose approvals are complete, and records how it ended.
-#[allow(clippy::too_many_arguments)]
-async fn execute(
-    state: &AppState,
-    store: &dyn RequestStore,
-    current: &RequestView,
-    seen: usize,
-    repo: &RepoId,
-    deploy: &DeployRequest,
-    requester: &Operator,
+/// A request whose approvals are complete: the deploy it runs, on behalf of whom, and the
+/// number of events it holds (with the completing approval).
+struct Ready {
     trail: ApprovalTrail,
-) -> Acted {
+    events: usize,
+    repo: RepoId,
+    deploy: DeployRequest,
+    requester: Operator,
+}
+
+/// Runs the deploy of a request whose approvals are complete, and records how it ended.
+async fn execute(state: &AppState, store: &dyn RequestStore, ready: Ready) -> Acted {
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
-    let outcome = deploy_approved(state, repo, deploy, requester, deploy_id.clone(), trail).await;
+    let request_id = ready.trail.request_id.clone();
+    let outcome = deploy_approved(
+        state,
+        &ready.repo,
+        &ready.deploy,
+        &ready.requester,
+        deploy_id.clone(),
+        ready.trail,
+    )
+    .await;
     let at = state.clock.now().await;
     let event = match &outcome {
         DeployOutcome::Refused(Refusal::ProductionMoved { now, .. }) => RequestEvent::Stale {
@@ -259,7 +269,7 @@ async fn execute(
             at,
         },
     };
-    if let Err(error) = store.append(&current.log.request.id, seen, &event).await {
+    if let Err(error) = store.append(&request_id, ready.events, &event).await {
         tracing::error!(%error, "the outcome of the request's deploy was not recorded on it (the audit log has it)");
     }
     Acted::Executed {

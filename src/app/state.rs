@@ -62,6 +62,9 @@ pub struct AppState {
     pub(crate) request_ttl: chrono::Duration,
     /// Where the console's events are recorded for its webhooks; `None`: no webhooks.
     pub(crate) events: Option<Events>,
+    /// Who calls the JSON API (bearer tokens, or the trusted proxy); `None`: nobody may
+    /// change anything through it.
+    pub(crate) api_callers: Option<Arc<dyn OperatorIdentity>>,
 }
 
 impl AppState {
@@ -93,6 +96,7 @@ impl AppState {
             requests: None,
             request_ttl: chrono::Duration::hours(24),
             events: None,
+            api_callers: None,
         })
     }
 
@@ -109,6 +113,11 @@ impl AppState {
     /// Where events are recorded for the webhooks, when there are webhooks.
     pub fn events(&self) -> Option<&Events> {
         self.events.as_ref()
+    }
+
+    /// Who calls the JSON API, when anyone may.
+    pub fn api_callers(&self) -> Option<&Arc<dyn OperatorIdentity>> {
+        self.api_callers.as_ref()
     }
 
     /// How many changes the diffs held in memory count (benchmarks report it).
@@ -175,6 +184,12 @@ impl AppStateBuilder {
     /// Deploys and syncs always use the manager itself.
     pub fn page_reads(mut self, reads: Arc<dyn RepositoryManager>) -> Self {
         self.0.reads = reads;
+        self
+    }
+
+    /// Who calls the JSON API (see `adapters::identity_bearer`).
+    pub fn api_callers(mut self, callers: Arc<dyn OperatorIdentity>) -> Self {
+        self.0.api_callers = Some(callers);
         self
     }
 

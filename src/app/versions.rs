@@ -2,13 +2,13 @@
 
 use serde::Serialize;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use futures::future::join_all;
 
 use crate::domain::{
-    build_version_views, Drift, EnvironmentName, Operator, RepoId, RepoVerification, Screen,
-    VersionHref, VersionNumber, VersionView,
+    build_version_views, Drift, EnvironmentName, RepoId, RepoVerification, Screen, VersionHref,
+    VersionNumber, VersionView,
 };
 use crate::ports::{PageRequest, UpstreamError};
 
@@ -16,7 +16,7 @@ use super::diff_ahead::newest_against_production;
 use super::environments::lookup::has_no_distribution;
 use super::environments::{environments_of, ProductionRecord};
 use super::facts::{candidates_for, known_repo, ReadError, UnknownRepository};
-use super::policy_gate::freeze_shown;
+use super::policy_gate::{freeze_shown, Blocked};
 use super::requests::{self, RequestView};
 use super::state::AppState;
 
@@ -64,67 +64,20 @@ pub struct VersionsPage {
     pub drift: Option<Drift>,
     /// Every environment, in path order (production, the last, is also `deployed`).
     pub environments: Vec<PageEnvironment>,
-    /// The environments the viewer may not deploy to, with why (see [`deploy_denials`]).
+    /// The environments the viewer cannot deploy to now, with why (set for the viewer by
+    /// [`super::policy_gate::blocked_everywhere`]).
     #[serde(skip)]
-    pub denied: BTreeMap<EnvironmentName, String>,
-    /// The frozen environments the viewer may deploy to all the same (`override`).
-    #[serde(skip)]
-    pub overrides: BTreeSet<EnvironmentName>,
+    pub blocked: BTreeMap<EnvironmentName, Blocked>,
     /// The repository's newest approval requests, newest first (see [`super::requests`]).
     #[serde(skip)]
     pub requests: Vec<RequestView>,
 }
 
 impl VersionsPage {
-    /// Why nobody, or not this viewer, can deploy to `environment` now: `("policy", why)`
-    /// when the viewer may not, `("freeze", until when)` when it is frozen.
+    /// Why this viewer cannot deploy to `environment` now (see [`super::policy_gate::blocked`]).
     pub fn blocked(&self, environment: &EnvironmentName) -> Option<(&'static str, String)> {
-        if let Some(why) = self.denied.get(environment) {
-            return Some(("policy", why.clone()));
-        }
-        if self.overrides.contains(environment) {
-            return None;
-        }
-        let frozen = self
-            .environments
-            .iter()
-            .find(|e| &e.name == environment)?
-            .frozen
-            .as_ref()?;
-        Some(("freeze", format!("{environment} takes no deploy: {frozen}")))
+        self.blocked.get(environment).cloned()
     }
-}
-
-/// The environments `viewer` may deploy to through their freeze (`override`).
-pub fn freeze_overrides(state: &AppState, viewer: Option<&Operator>) -> BTreeSet<EnvironmentName> {
-    let Some(viewer) = viewer else {
-        return BTreeSet::new();
-    };
-    state
-        .environments
-        .iter()
-        .filter(|e| state.policy.may_override(&e.name, viewer).is_ok())
-        .map(|e| e.name.clone())
-        .collect()
-}
-
-/// The environments `viewer` may not deploy to by the policy, with the reason; none for a
-/// viewer who is not identified (a deploy asks for an identity first).
-pub fn deploy_denials(
-    state: &AppState,
-    viewer: Option<&Operator>,
-) -> BTreeMap<EnvironmentName, String> {
-    let Some(viewer) = viewer else {
-        return BTreeMap::new();
-    };
-    state
-        .environments
-        .iter()
-        .filter_map(|e| {
-            let denied = state.policy.may_deploy(&e.name, viewer).err()?;
-            Some((e.name.clone(), denied.to_string()))
-        })
-        .collect()
 }
 
 impl VersionsPage {
@@ -142,8 +95,7 @@ impl VersionsPage {
             error: Some(error.clone()),
             drift: None,
             environments: Vec::new(),
-            denied: BTreeMap::new(),
-            overrides: BTreeSet::new(),
+            blocked: BTreeMap::new(),
             requests: Vec::new(),
         }
     }
@@ -250,8 +202,7 @@ pub async fn versions_page(
         error: None,
         drift: environments.last().and_then(|p| p.drift.clone()),
         environments,
-        denied: BTreeMap::new(),
-        overrides: BTreeSet::new(),
+        blocked: BTreeMap::new(),
         requests: asked,
     })
 }

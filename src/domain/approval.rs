@@ -256,12 +256,7 @@ pub fn check_approval(
     state: &RequestState,
     approver: &Operator,
 ) -> Result<(), RequestRefusal> {
-    if !state.is_open() {
-        return Err(RequestRefusal::Closed(state.word()));
-    }
-    if approver.as_str() == log.request.requester {
-        return Err(RequestRefusal::OwnRequest(log.request.environment.clone()));
-    }
+    check_reject(log, state, approver)?;
     if state.approvers().iter().any(|a| a == approver.as_str()) {
         return Err(RequestRefusal::AlreadyApproved);
     }
@@ -283,7 +278,8 @@ pub fn check_cancel(
     Ok(())
 }
 
-/// Whether `operator` may reject `log` (an approver, the requester excepted: they cancel).
+/// Whether `operator` may reject `log` (an approver, the requester excepted: they cancel);
+/// the first checks of an approval too.
 pub fn check_reject(
     log: &RequestLog,
     state: &RequestState,

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use async_trait::async_trait;
 
-use crate::domain::{DeployRecord, RepoId};
+use crate::domain::{DeployId, DeployRecord, RepoId};
 
 /// Why an audit record could not be kept.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -57,6 +57,10 @@ pub trait AuditSink: Send + Sync {
             .into_iter()
             .collect())
     }
+
+    /// The lines of deploy `id` (its `started` line, then its outcome), oldest first; empty
+    /// when the log has none.
+    async fn lines_of(&self, id: &DeployId) -> Result<Vec<DeployRecord>, AuditReadError>;
 
     /// Where the records go, in words (a path, "standard output"), for logs and messages.
     fn target(&self) -> String;

@@ -41,6 +41,12 @@ pub enum Unidentified {
     MissingHeader { header: String },
     #[error("the {header} header is not usable: {reason}")]
     Unusable { header: String, reason: String },
+    /// An API client sent no credentials the console accepts.
+    #[error("send a token: Authorization: Bearer <token> ([[api.tokens]] in the console's configuration)")]
+    NoToken,
+    /// An API client's bearer token is none of the configured ones.
+    #[error("the bearer token is not one of the console's API tokens")]
+    BadToken,
 }
 
 #[async_trait]

@@ -1,7 +1,8 @@
 //! The audit sinks `audit.sink` can name. A new sink is one adapter file (implementing
-//! [`crate::ports::AuditSink`]) plus one line in [`SINKS`]. Each brings the diff store and
-//! the event outbox that go with it: files beside a file, tables of the same database, none
-//! (diffs) and memory (events) for standard output.
+//! [`crate::ports::AuditSink`]) plus one line in [`SINKS`]. Each brings the diff store, the
+//! request store and the event outbox that go with it: files beside a file, tables of the same
+//! database; for standard output, no diff store, and requests and events in memory (the
+//! configuration refuses a policy needing approvals there, see `checks.rs`).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -11,19 +12,24 @@ use futures::future::{ready, BoxFuture, FutureExt};
 use crate::adapters::audit_jsonl::JsonlAuditSink;
 use crate::adapters::audit_stdout::StdoutAuditSink;
 use crate::adapters::diff_files::FileDiffStore;
-use crate::adapters::memory::MemoryOutbox;
+use crate::adapters::memory::{MemoryOutbox, MemoryRequestStore};
 use crate::adapters::outbox_jsonl::JsonlOutbox;
-use crate::adapters::postgres::{self, PgAuditSink, PgDeployLock, PgDiffStore, PgOutbox};
-use crate::ports::{AuditSink, DeployLock, DiffStore, EventOutbox};
+use crate::adapters::postgres::{
+    self, PgAuditSink, PgDeployLock, PgDiffStore, PgOutbox, PgRequestStore,
+};
+use crate::adapters::requests_jsonl::JsonlRequestStore;
+use crate::ports::{AuditSink, DeployLock, DiffStore, EventOutbox, RequestStore};
 
 use super::settings::{AuditSettings, DiffSettings};
 
 /// A sink, the deploy lock it brings when replicas share it (a database), where computed
-/// diffs are kept beside it (none: in memory only), and where events wait for their webhooks.
+/// diffs are kept beside it (none: in memory only), where approval requests are, and where
+/// events wait for their webhooks.
 pub struct Built {
     pub sink: Arc<dyn AuditSink>,
     pub replica_lock: Option<Arc<dyn DeployLock>>,
     pub diff_store: Option<Arc<dyn DiffStore>>,
+    pub requests: Arc<dyn RequestStore>,
     pub outbox: Arc<dyn EventOutbox>,
 }
 
@@ -36,6 +42,7 @@ type Build =
 const SINKS: &[(&str, Build)] = &[
     ("jsonl", |audit, diffs| {
         let store = FileDiffStore::new(&diffs.dir, diffs.max_bytes);
+        let requests = JsonlRequestStore::new(audit.requests_path());
         let outbox = match JsonlOutbox::beside(&audit.path) {
             Ok(outbox) => Arc::new(outbox),
             Err(e) => return ready(Err(format!("cannot read the webhook outbox: {e}"))).boxed(),
@@ -43,12 +50,14 @@ const SINKS: &[(&str, Build)] = &[
         alone(
             JsonlAuditSink::new(&audit.path),
             Some(Arc::new(store)),
+            Arc::new(requests),
             outbox,
         )
     }),
     ("stdout", |_, _| {
+        let requests = MemoryRequestStore::default();
         let outbox = Arc::new(MemoryOutbox::default());
-        alone(StdoutAuditSink::default(), None, outbox)
+        alone(StdoutAuditSink::default(), None, Arc::new(requests), outbox)
     }),
     ("postgres", |audit, diffs| {
         shared_database(audit, diffs).boxed()
@@ -59,6 +68,7 @@ const SINKS: &[(&str, Build)] = &[
 fn alone(
     sink: impl AuditSink + 'static,
     diff_store: Option<Arc<dyn DiffStore>>,
+    requests: Arc<dyn RequestStore>,
     outbox: Arc<dyn EventOutbox>,
 ) -> BoxFuture<'static, Result<Built, String>> {
     let sink = Arc::new(sink);
@@ -66,13 +76,14 @@ fn alone(
         sink,
         replica_lock: None,
         diff_store,
+        requests,
         outbox,
     }))
     .boxed()
 }
 
-/// The PostgreSQL sink, and the lock every replica takes and the diffs every replica reads in
-/// the same database.
+/// The PostgreSQL sink, and the lock every replica takes, the diffs every replica reads and the
+/// requests every replica acts on, in the same database.
 async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<Built, String> {
     let password = read_password(&audit.password_file)?;
     let db = postgres::connect(&audit.url, password.as_deref()).await?;
@@ -80,6 +91,7 @@ async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<
         sink: Arc::new(PgAuditSink::new(db.clone())),
         replica_lock: Some(Arc::new(PgDeployLock::new(db.clone()))),
         diff_store: Some(Arc::new(PgDiffStore::new(db.clone(), diffs.max_bytes))),
+        requests: Arc::new(PgRequestStore::new(db.clone())),
         outbox: Arc::new(PgOutbox::new(db)),
     })
 }
@@ -135,6 +147,11 @@ mod tests {
             "/var/log/console/webhooks-outbox.jsonl"
         );
         assert!(built.replica_lock.is_none());
+        assert_eq!(
+            built.requests.target(),
+            "/var/log/console/requests.jsonl",
+            "requests beside the audit file"
+        );
         let store = built.diff_store.expect("files beside the audit file");
         assert_eq!(store.target(), "/var/log/console/diffs");
         let none = DiffSettings {
@@ -149,6 +166,7 @@ mod tests {
         let built = build(&stdout, &diffs).await.unwrap();
         assert_eq!(built.sink.target(), "standard output");
         assert!(built.diff_store.is_none(), "memory only");
+        assert!(built.requests.target().starts_with("memory"));
         assert_eq!(built.outbox.target(), "memory");
         assert_eq!(names(), ["jsonl", "stdout", "postgres"]);
         let unreachable = AuditSettings {

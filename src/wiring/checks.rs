@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::domain::{EnvironmentPath, Policy};
+
 use super::error::{invalid, ConfigError};
 use super::raw::{RawConfig, RawPulp};
 use super::settings::{AuditSettings, Config, DiffSettings};
@@ -52,8 +54,15 @@ pub(super) fn validate(
     let grace = Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10);
     let edge = super::server_edge::edge_settings(&raw.server, grace)?;
     let identity = super::identity::validate(raw.identity)?;
+    let api_tokens = super::api::validate(raw.api)?;
     let environments = super::environments::validate(raw.environments, raw.production.clone())?;
-    let policy = super::policy::validate(raw.policy, &environments)?;
+    // The policy names the environments of the path the console uses: on the demo upstream
+    // without a configured path, the demo's own.
+    let demo = raw.pulp.base_url.is_empty();
+    let in_use = super::environments::demo_path(&environments, &raw.production, demo)
+        .unwrap_or_else(|| environments.clone());
+    let policy = super::policy::validate(raw.policy, &in_use)?;
+    check_requests_kept(&audit, &policy.policy, &in_use)?;
     let webhooks = super::webhooks::validate(raw.webhooks, raw.webhook_delivery)?;
     let drift_interval = super::webhooks::drift_interval(raw.drift)?;
     Ok(Config {
@@ -61,11 +70,13 @@ pub(super) fn validate(
         audit,
         diffs,
         identity,
+        api_tokens,
         log_format: raw.log.format,
         page_size: raw.dashboard.page_size,
         production: raw.production,
         environments,
-        policy,
+        policy: policy.policy,
+        request_ttl: policy.request_ttl,
         webhooks,
         drift_interval,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
@@ -73,6 +84,42 @@ pub(super) fn validate(
         pulp: raw.pulp,
         pulp_from_cli,
     })
+}
+
+/// Approval requests are kept where the audit is: refused when they could not be (standard
+/// output keeps them in memory, lost at a restart), or when the `jsonl` sink's audit file is
+/// the requests file itself.
+fn check_requests_kept(
+    audit: &AuditSettings,
+    policy: &Policy,
+    path: &EnvironmentPath,
+) -> Result<(), ConfigError> {
+    let needing = path
+        .iter()
+        .find(|environment| policy.approvals_needed(&environment.name) > 0);
+    if let (Some(environment), "stdout") = (needing, audit.sink.as_str()) {
+        let reason = format!(
+            "deploys to {} need approvals, but audit.sink is \"stdout\": the requests would be \
+             kept in memory only and lost at a restart; use audit.sink = \"jsonl\" or \
+             \"postgres\"",
+            environment.name
+        );
+        return Err(invalid(
+            format!("policy.{}.approvals", environment.name),
+            reason,
+        ));
+    }
+    let requests = audit.requests_path();
+    if audit.sink == "jsonl" && audit.path.file_name() == requests.file_name() {
+        let reason = format!(
+            "{}: approval requests are kept in {} beside the audit file; name the audit file \
+             otherwise, e.g. audit.jsonl",
+            audit.path.display(),
+            super::settings::REQUESTS_FILE
+        );
+        return Err(invalid("audit.path", reason));
+    }
+    Ok(())
 }
 
 /// The `postgres` sink needs a `postgres://` URL.

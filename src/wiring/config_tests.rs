@@ -704,7 +704,8 @@ fn each_policy_refusal_names_its_key() {
             "policy.syncers: 'ops' is not a subject",
         ),
         (
-            "[policy.staging]\ndeployers = [\"user:a\"]",
+            "[pulp]\nbase_url = \"https://pulp.example.com\"\n\
+             [policy.staging]\ndeployers = [\"user:a\"]",
             "policy.staging: there is no environment 'staging'; the environments are: production",
         ),
         (
@@ -718,13 +719,10 @@ fn each_policy_refusal_names_its_key() {
     }
     for (file, expected) in [
         (
-            "[policy.production]\noverride = []",
-            "policy.production.override: approvals and freeze overrides are not supported",
-        ),
-        (
             "[policy.production]\ndeployer = []",
             "unknown key policy.production.deployer",
         ),
+        ("[policy]\nsyncer = []", "unknown key policy.syncer"),
     ] {
         let shown = layered(None, Some(file), flags()).unwrap_err().to_string();
         assert!(shown.contains(expected), "{file}\n{shown}");
@@ -778,4 +776,248 @@ fn freeze_windows_are_read_and_each_bad_one_names_its_key() {
         let shown = refused_key(&format!("[policy.production]\nfreeze = [{window}]"));
         assert!(shown.starts_with(expected), "{window}\n{shown}");
     }
+}
+
+#[test]
+fn policy_environments_are_those_of_the_path_the_console_uses() {
+    use crate::domain::{EnvironmentName, Operator};
+    // The demo (no Pulp, no [environments], no [production]) brings testing, staging and
+    // production: its policy may name them.
+    let file = "[policy.staging]\ndeployers = [\"user:alice\"]";
+    let config = layered(None, Some(file), flags()).unwrap();
+    let staging = EnvironmentName::parse("staging").unwrap();
+    let bob = Operator::new("bob").unwrap();
+    assert!(config.policy.may_deploy(&staging, &bob).is_err());
+    let path = crate::wiring::startup::environments(&config);
+    assert!(path.find("staging").is_some(), "the path in use");
+    // On a real Pulp, or with the demo under a configured [production], production alone.
+    for (extra, why) in [
+        (
+            "[pulp]\nbase_url = \"https://pulp.example.com\"\n",
+            "a real Pulp",
+        ),
+        (
+            "[production]\n\"rhel9-baseos\" = \"prod\"\n",
+            "[production]",
+        ),
+    ] {
+        let shown = refused_key(&format!("{extra}{file}"));
+        assert!(
+            shown.starts_with("policy.staging: there is no environment 'staging'"),
+            "{why}: {shown}"
+        );
+    }
+    let unknown = refused_key("[policy.qa]\ndeployers = [\"user:a\"]");
+    assert!(
+        unknown.starts_with(
+            "policy.qa: there is no environment 'qa'; the environments are: testing, staging, \
+             production"
+        ),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn approvals_approvers_and_override_are_read() {
+    use crate::domain::{EnvironmentName, Operator};
+    let file = "[policy.production]\napprovers = [\"group:release\", \"user:alice\"]\n\
+                approvals = 2\noverride = [\"group:sre\"]\n\
+                [policy.staging]\napprovals = 0\n";
+    let config = layered(None, Some(file), flags()).unwrap();
+    let op = |name: &str, groups: &[&str]| {
+        Operator::new(name)
+            .unwrap()
+            .with_groups(groups.iter().map(|g| (*g).to_owned()).collect())
+    };
+    let production = EnvironmentName::production();
+    let staging = EnvironmentName::parse("staging").unwrap();
+    assert_eq!(config.policy.approvals_needed(&production), 2);
+    assert_eq!(config.policy.approvals_needed(&staging), 0, "0: none");
+    let policy = &config.policy;
+    assert!(policy
+        .may_approve(&production, &op("bob", &["release"]))
+        .is_ok());
+    assert!(policy.may_approve(&production, &op("alice", &[])).is_ok());
+    assert!(policy
+        .may_approve(&production, &op("carol", &["dev"]))
+        .is_err());
+    assert!(policy
+        .may_override(&production, &op("sam", &["sre"]))
+        .is_ok());
+    assert!(policy
+        .may_override(&production, &op("bob", &["release"]))
+        .is_err());
+    assert!(policy.may_override(&staging, &op("sam", &["sre"])).is_err());
+    let none = layered(None, Some(""), flags()).unwrap();
+    assert_eq!(none.policy.approvals_needed(&production), 0);
+    assert_eq!(none.request_ttl, chrono::Duration::hours(24), "the default");
+}
+
+#[test]
+fn each_approval_refusal_names_its_key() {
+    let env = |body: &str| format!("[policy.production]\n{body}");
+    let cases = [
+        (
+            env("approvals = 1"),
+            "policy.production.approvals: approvals = 1, but nobody may give them",
+        ),
+        (
+            env("approvals = 1\napprovers = []"),
+            "policy.production.approvers: an empty list, but policy.production.approvals = 1",
+        ),
+        (
+            env("approvers = [\"group:release\"]"),
+            "policy.production.approvers: approvers are listed but policy.production.approvals \
+             is 0 or absent",
+        ),
+        (
+            env("approvers = [\"group:release\"]\napprovals = 0"),
+            "policy.production.approvers: approvers are listed",
+        ),
+        (
+            env("approvers = [\"group:release\"]\napprovals = -1"),
+            "policy.production.approvals: -1: the number of approvals",
+        ),
+        (
+            env("approvers = [\"release\"]\napprovals = 1"),
+            "policy.production.approvers: 'release' is not a subject",
+        ),
+        (
+            env("override = [\"sre\"]"),
+            "policy.production.override: 'sre' is not a subject",
+        ),
+        (
+            env("approvers = [\"user:bob\", \"user:bob\"]\napprovals = 2"),
+            "policy.production.approvals: 2, but policy.production.approvers lists 1 user(s) and \
+             no group",
+        ),
+        (
+            "[policy]\nrequest_ttl_hours = 0".to_owned(),
+            "policy.request_ttl_hours: 0: a request waits",
+        ),
+        (
+            "[policy]\nrequest_ttl_hours = -3".to_owned(),
+            "policy.request_ttl_hours: -3: a request waits",
+        ),
+        (
+            "[policy]\nrequest_ttl_hours = 9000".to_owned(),
+            "policy.request_ttl_hours: 9000: a request waits",
+        ),
+    ];
+    for (file, expected) in cases {
+        let shown = refused_key(&file);
+        assert!(shown.starts_with(expected), "{file}\n{shown}");
+    }
+    for (file, expected) in [
+        (
+            env("approvers = [\"group:release\"]\napprovals = 1.5"),
+            "policy.production.approvals: invalid type: floating point `1.5`",
+        ),
+        (
+            env("approvers = [\"group:release\"]\napprovals = \"1\""),
+            "policy.production.approvals: invalid type: string",
+        ),
+        (
+            env("approvers = \"group:release\"\napprovals = 1"),
+            "policy.production.approvers: invalid type",
+        ),
+        (
+            "[policy]\nrequest_ttl_hours = \"two days\"".to_owned(),
+            "policy.request_ttl_hours: invalid type: string",
+        ),
+    ] {
+        let err = layered(None, Some(&file), flags()).unwrap_err();
+        let shown = err.to_string();
+        assert!(matches!(err, ConfigError::Parse { .. }), "{shown}");
+        assert!(
+            shown.contains(expected) && shown.contains("console.toml"),
+            "{file}\n{shown}"
+        );
+    }
+}
+
+#[test]
+fn approvals_need_a_sink_that_keeps_requests() {
+    let approvals = "[policy.production]\napprovers = [\"group:release\"]\napprovals = 1\n";
+    let stdout = format!("[audit]\nsink = \"stdout\"\n{approvals}");
+    let shown = refused_key(&stdout);
+    assert!(
+        shown.starts_with(
+            "policy.production.approvals: deploys to production need approvals, but audit.sink \
+             is \"stdout\""
+        ),
+        "{shown}"
+    );
+    let env = flags().env("REPO_CONSOLE_AUDIT_SINK", "stdout");
+    let err = layered(None, Some(approvals), env).unwrap_err();
+    assert!(
+        err.to_string().contains("policy.production.approvals"),
+        "{err}"
+    );
+    let without = layered(None, Some("[audit]\nsink = \"stdout\""), flags());
+    assert!(without.is_ok(), "stdout without approvals: as before");
+    let jsonl = layered(None, Some(approvals), flags()).unwrap();
+    assert_eq!(jsonl.audit.requests_path(), PathBuf::from("requests.jsonl"));
+    let beside = format!("[audit]\npath = \"/var/log/rc/audit.jsonl\"\n{approvals}");
+    let config = layered(None, Some(&beside), flags()).unwrap();
+    assert_eq!(
+        config.audit.requests_path(),
+        PathBuf::from("/var/log/rc/requests.jsonl")
+    );
+    let clash = refused_key("[audit]\npath = \"/var/log/rc/requests.jsonl\"");
+    assert!(
+        clash.starts_with("audit.path: /var/log/rc/requests.jsonl: approval requests are kept"),
+        "{clash}"
+    );
+}
+
+#[test]
+fn the_request_ttl_comes_from_the_file_the_environment_or_the_command_line() {
+    let ttl = |file: Option<&str>, overrides: Overrides| {
+        layered(None, file, overrides).unwrap().request_ttl
+    };
+    let hours = chrono::Duration::hours;
+    let file = Some("[policy]\nrequest_ttl_hours = 48");
+    let env = || flags().env("REPO_CONSOLE_POLICY_REQUEST_TTL_HOURS", "72");
+    assert_eq!(ttl(None, flags()), hours(24), "the built-in default");
+    assert_eq!(ttl(file, flags()), hours(48));
+    assert_eq!(
+        ttl(file, env()),
+        hours(72),
+        "the environment wins over the file"
+    );
+    assert_eq!(
+        ttl(None, flags().flag("policy.request_ttl_hours", "12")),
+        hours(12)
+    );
+    assert_eq!(
+        ttl(file, env().flag("policy.request_ttl_hours", "6")),
+        hours(6),
+        "the command line wins over both"
+    );
+    let with_policy = Some(
+        "[policy]\nsyncers = [\"group:ops\"]\n[policy.production]\n\
+                           approvers = [\"group:release\"]\napprovals = 1",
+    );
+    assert_eq!(
+        ttl(with_policy, env()),
+        hours(72),
+        "a file's [policy] keeps the environment's TTL"
+    );
+    let err = layered(
+        None,
+        None,
+        flags().env("REPO_CONSOLE_POLICY_REQUEST_TTL_HOURS", "1d"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("from the environment") && err.contains("policy.request_ttl_hours"),
+        "{err}"
+    );
+    let err = layered(None, None, flags().flag("policy.request_ttl_hours", "0")).unwrap_err();
+    assert!(
+        err.to_string().contains("policy.request_ttl_hours: 0"),
+        "{err}"
+    );
 }

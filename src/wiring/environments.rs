@@ -13,6 +13,17 @@ use super::raw::{RawEnvironment, RawEnvironments};
 
 const ORDER: &str = "environments.order";
 
+/// The demo upstream's own path (testing, staging, production), when the console uses it:
+/// on the demo upstream (`demo`) with neither `[environments]` nor `[production]` configured.
+pub(crate) fn demo_path(
+    configured: &EnvironmentPath,
+    production: &HashMap<String, String>,
+    demo: bool,
+) -> Option<EnvironmentPath> {
+    (demo && configured.is_single() && production.is_empty())
+        .then(crate::adapters::memory::demo::environments)
+}
+
 /// The path the configuration describes; every refusal names its key.
 pub(super) fn validate(
     mut raw: RawEnvironments,

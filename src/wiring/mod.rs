@@ -2,6 +2,7 @@
 //! environment, flags), builds the adapters it names and serves the app. The only module
 //! that knows both the use cases and every concrete adapter.
 
+mod api;
 mod audit_sinks;
 mod background;
 mod checks;

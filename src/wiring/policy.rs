@@ -1,35 +1,147 @@
 //! The `[policy]` table, checked into the domain's [`Policy`]: subjects parse
-//! (`user:<name>`, `group:<name>`), and every environment named is one of the path's.
-//! Without `[policy]`, every identified operator may deploy anywhere and synchronize.
+//! (`user:<name>`, `group:<name>`), every environment named is one of the path's (the path
+//! the console uses: the demo's own on the demo upstream), approvals go with approvers, and
+//! requests live a positive number of hours. Without `[policy]`, every identified operator
+//! may deploy anywhere and synchronize, and no deploy needs approvals.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::num::NonZeroU32;
 
 use toml::Value;
 
-use crate::domain::{Allowed, EnvironmentName, EnvironmentPath, FreezeWindow, Policy, Subject};
+use crate::domain::{
+    Allowed, Approvals, EnvironmentName, EnvironmentPath, FreezeWindow, Policy, Subject,
+};
 
 use super::error::{invalid, ConfigError};
-use super::raw::RawPolicy;
+use super::raw::{RawEnvironmentPolicy, RawPolicy};
 
-pub(super) fn validate(raw: RawPolicy, path: &EnvironmentPath) -> Result<Policy, ConfigError> {
+/// The longest a request may wait for its approvals: a year (longer is a mistake).
+const MAX_REQUEST_TTL_HOURS: i64 = 24 * 366;
+
+/// The policy, and how long a request waits for its approvals.
+#[derive(Debug)]
+pub(super) struct Validated {
+    pub policy: Policy,
+    pub request_ttl: chrono::Duration,
+}
+
+pub(super) fn validate(raw: RawPolicy, path: &EnvironmentPath) -> Result<Validated, ConfigError> {
     let syncers = allowed("policy.syncers", raw.syncers)?;
+    let request_ttl = request_ttl(raw.request_ttl_hours)?;
     let mut deployers = BTreeMap::new();
-    for (name, subjects) in raw.deployers {
-        let environment = on_path(path, &name)?;
-        let allowed = allowed(&format!("policy.{name}.deployers"), subjects)?;
-        deployers.insert(environment, allowed);
-    }
     let mut freezes = BTreeMap::new();
-    for (name, windows) in raw.freezes {
+    let mut approvals = BTreeMap::new();
+    let mut overriders = BTreeMap::new();
+    for (name, policy) in raw.environments {
         let environment = on_path(path, &name)?;
-        let windows = windows
-            .iter()
-            .enumerate()
-            .map(|(i, window)| freeze_window(&format!("policy.{name}.freeze[{i}]"), window))
-            .collect::<Result<Vec<_>, _>>()?;
-        freezes.insert(environment, windows);
+        let key = |field: &str| format!("policy.{name}.{field}");
+        let RawEnvironmentPolicy {
+            deployers: deploying,
+            freeze,
+            approvers,
+            approvals: needed,
+            overriders: overriding,
+        } = policy;
+        deployers.insert(environment.clone(), allowed(&key("deployers"), deploying)?);
+        if !freeze.is_empty() {
+            let windows = freeze
+                .iter()
+                .enumerate()
+                .map(|(i, window)| freeze_window(&format!("policy.{name}.freeze[{i}]"), window))
+                .collect::<Result<Vec<_>, _>>()?;
+            freezes.insert(environment.clone(), windows);
+        }
+        if let Some(needed) = approvals_of(&name, needed, approvers)? {
+            approvals.insert(environment.clone(), needed);
+        }
+        if let Some(subjects) = overriding {
+            overriders.insert(environment, subjects_of(&key("override"), &subjects)?);
+        }
     }
-    Ok(Policy::new(deployers, syncers).with_freezes(freezes))
+    let policy = Policy::new(deployers, syncers)
+        .with_freezes(freezes)
+        .with_approvals(approvals)
+        .with_overriders(overriders);
+    Ok(Validated {
+        policy,
+        request_ttl,
+    })
+}
+
+/// `policy.request_ttl_hours`: 1 hour to a year.
+fn request_ttl(hours: i64) -> Result<chrono::Duration, ConfigError> {
+    if (1..=MAX_REQUEST_TTL_HOURS).contains(&hours) {
+        return Ok(chrono::Duration::hours(hours));
+    }
+    let reason = format!(
+        "{hours}: a request waits a whole number of hours for its approvals, from 1 to \
+         {MAX_REQUEST_TTL_HOURS} (a year)"
+    );
+    Err(invalid("policy.request_ttl_hours", reason))
+}
+
+/// `approvals` and `approvers` of `[policy.<name>]`: both or neither (0 approvals is none).
+fn approvals_of(
+    name: &str,
+    needed: Option<i64>,
+    approvers: Option<Vec<String>>,
+) -> Result<Option<Approvals>, ConfigError> {
+    let approvals_key = format!("policy.{name}.approvals");
+    let approvers_key = format!("policy.{name}.approvers");
+    let needed = match needed {
+        None | Some(0) => None,
+        Some(n) => Some(
+            u32::try_from(n)
+                .ok()
+                .and_then(NonZeroU32::new)
+                .ok_or_else(|| {
+                    let reason =
+                        format!("{n}: the number of approvals a deploy needs is 0 (none) or more");
+                    invalid(approvals_key.clone(), reason)
+                })?,
+        ),
+    };
+    let subjects = approvers
+        .map(|texts| subjects_of(&approvers_key, &texts))
+        .transpose()?;
+    match (needed, subjects) {
+        (None, None) => Ok(None),
+        (None, Some(_)) => {
+            let reason = format!(
+                "approvers are listed but policy.{name}.approvals is 0 or absent, so no deploy \
+                 would wait for them: set approvals = 1 (or more), or remove approvers"
+            );
+            Err(invalid(approvers_key, reason))
+        }
+        (Some(n), None) => {
+            let reason = format!(
+                "approvals = {n}, but nobody may give them: list who may in \
+                 policy.{name}.approvers, e.g. approvers = [\"group:release\"]"
+            );
+            Err(invalid(approvals_key, reason))
+        }
+        (Some(n), Some(subjects)) if subjects.is_empty() => {
+            let reason = format!(
+                "an empty list, but policy.{name}.approvals = {n}: nobody could approve; list \
+                 who may, e.g. [\"group:release\"]"
+            );
+            Err(invalid(approvers_key, reason))
+        }
+        (Some(n), Some(subjects)) => {
+            let distinct: BTreeSet<&Subject> = subjects.iter().collect();
+            let only_users = distinct.iter().all(|s| matches!(s, Subject::User(_)));
+            if only_users && distinct.len() < n.get() as usize {
+                let reason = format!(
+                    "{n}, but policy.{name}.approvers lists {} user(s) and no group: the \
+                     deploys could never be approved",
+                    distinct.len()
+                );
+                return Err(invalid(approvals_key, reason));
+            }
+            Ok(Approvals::new(n, subjects))
+        }
+    }
 }
 
 /// The environment called `name`, which must be on the path.
@@ -85,9 +197,13 @@ fn allowed(key: &str, subjects: Option<Vec<String>>) -> Result<Allowed, ConfigEr
     let Some(subjects) = subjects else {
         return Ok(Allowed::Everyone);
     };
-    subjects
+    subjects_of(key, &subjects).map(Allowed::Only)
+}
+
+/// Each text as a subject, or the refusal naming `key`.
+fn subjects_of(key: &str, texts: &[String]) -> Result<Vec<Subject>, ConfigError> {
+    texts
         .iter()
         .map(|s| Subject::parse(s).map_err(|e| invalid(key.to_owned(), e.to_string())))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Allowed::Only)
+        .collect()
 }

@@ -9,6 +9,7 @@ use serde::de::{DeserializeOwned, Deserializer, Error as _};
 use serde::Deserialize;
 use toml::{Table, Value};
 
+use super::api::RawApi;
 use super::identity::RawIdentity;
 use super::server_edge::RawServer;
 
@@ -32,20 +33,37 @@ pub(super) struct RawConfig {
     pub environments: RawEnvironments,
     pub policy: RawPolicy,
     pub identity: RawIdentity,
+    pub api: RawApi,
     pub log: RawLog,
 }
 
-/// The `[policy]` table: `syncers`, and one table per environment with its `deployers`.
+/// The `[policy]` table: `syncers`, `request_ttl_hours`, and one table per environment.
 /// Read by hand, like `[environments]`: every refusal names its whole key.
 #[derive(Debug, Default)]
 pub(super) struct RawPolicy {
     /// Who may synchronize; `None`: every identified operator.
     pub syncers: Option<Vec<String>>,
-    /// Environment name -> who may deploy there (`None`: every identified operator).
-    pub deployers: BTreeMap<String, Option<Vec<String>>>,
-    /// Environment name -> its freeze windows as written (a "start/end" string, or a table
-    /// with cron, duration and timezone).
-    pub freezes: BTreeMap<String, Vec<Value>>,
+    /// How long a request waits for its approvals, in hours (declared in
+    /// `config/default.toml`, so also set from the environment and the command line).
+    pub request_ttl_hours: i64,
+    /// Environment name -> its policy as written.
+    pub environments: BTreeMap<String, RawEnvironmentPolicy>,
+}
+
+/// `[policy.<environment>]` as written (checked in `policy.rs`).
+#[derive(Debug, Default)]
+pub(super) struct RawEnvironmentPolicy {
+    /// Who may deploy there (`None`: every identified operator).
+    pub deployers: Option<Vec<String>>,
+    /// Its freeze windows as written (a "start/end" string, or a table with cron, duration
+    /// and timezone).
+    pub freeze: Vec<Value>,
+    /// Who may approve a request to deploy there.
+    pub approvers: Option<Vec<String>>,
+    /// How many approvals a deploy there needs (0 or `None`: none).
+    pub approvals: Option<i64>,
+    /// Who may deploy there during a freeze (`override`).
+    pub overriders: Option<Vec<String>>,
 }
 
 impl<'de> Deserialize<'de> for RawPolicy {
@@ -58,40 +76,55 @@ impl<'de> Deserialize<'de> for RawPolicy {
 impl RawPolicy {
     fn from_table(table: Table) -> Result<Self, String> {
         let mut policy = Self::default();
+        let mut ttl = None;
         for (key, value) in table {
-            if key == "syncers" {
-                policy.syncers = Some(typed("policy.syncers", value)?);
-                continue;
+            match key.as_str() {
+                "syncers" => {
+                    policy.syncers = Some(typed("policy.syncers", value)?);
+                    continue;
+                }
+                "request_ttl_hours" => {
+                    ttl = Some(typed("policy.request_ttl_hours", value)?);
+                    continue;
+                }
+                _ => {}
             }
             let Value::Table(environment) = value else {
                 return Err(format!(
-                    "unknown key policy.{key}: [policy] holds `syncers` and one table per \
-                     environment, e.g. [policy.{key}]"
+                    "unknown key policy.{key}: [policy] holds `syncers`, `request_ttl_hours` \
+                     and one table per environment, e.g. [policy.{key}]"
                 ));
             };
-            let mut deployers = None;
-            for (field, value) in environment {
-                let dotted = format!("policy.{key}.{field}");
-                match field.as_str() {
-                    "deployers" => deployers = Some(typed(&dotted, value)?),
-                    "freeze" => {
-                        policy.freezes.insert(key.clone(), typed(&dotted, value)?);
-                    }
-                    "approvers" | "approvals" | "override" => {
-                        return Err(format!(
-                            "{dotted}: approvals and freeze overrides are not supported by this \
-                             version of the console yet (deployers and freeze are); remove the \
-                             key rather than rely on it"
-                        ))
-                    }
-                    _ => {
-                        return Err(format!(
-                            "unknown key {dotted}: an environment's policy has deployers and freeze"
-                        ))
-                    }
+            let environment = RawEnvironmentPolicy::from_table(&key, environment)?;
+            policy.environments.insert(key, environment);
+        }
+        policy.request_ttl_hours = ttl.ok_or("policy.request_ttl_hours is missing")?;
+        Ok(policy)
+    }
+}
+
+impl RawEnvironmentPolicy {
+    fn from_table(name: &str, table: Table) -> Result<Self, String> {
+        let mut policy = Self::default();
+        for (field, value) in table {
+            let dotted = format!("policy.{name}.{field}");
+            match field.as_str() {
+                "deployers" => policy.deployers = Some(typed(&dotted, value)?),
+                "freeze" => policy.freeze = typed(&dotted, value)?,
+                "approvers" => policy.approvers = Some(typed(&dotted, value)?),
+                "approvals" => {
+                    policy.approvals = Some(typed(&dotted, value).map_err(|e| {
+                        format!("{e} (approvals is a whole number: 0 for none, 1 or more)")
+                    })?)
+                }
+                "override" => policy.overriders = Some(typed(&dotted, value)?),
+                _ => {
+                    return Err(format!(
+                        "unknown key {dotted}: an environment's policy has deployers, freeze, \
+                         approvers, approvals and override"
+                    ))
                 }
             }
-            policy.deployers.insert(key, deployers);
         }
         Ok(policy)
     }

@@ -26,6 +26,17 @@ pub struct AuditSettings {
     pub password_file: PathBuf,
 }
 
+/// The file of approval requests beside the audit file (`jsonl` sink).
+pub const REQUESTS_FILE: &str = "requests.jsonl";
+
+impl AuditSettings {
+    /// Where the `jsonl` sink keeps approval requests: `requests.jsonl` beside the audit file.
+    pub fn requests_path(&self) -> PathBuf {
+        let beside = self.path.parent().unwrap_or(std::path::Path::new(""));
+        beside.join(REQUESTS_FILE)
+    }
+}
+
 /// Where computed diffs are kept beyond memory: the `[diffs]` table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiffSettings {
@@ -47,6 +58,8 @@ pub struct Config {
     pub diffs: DiffSettings,
     /// Who sends each request (the `[identity]` table).
     pub identity: IdentitySettings,
+    /// Who may call the JSON API with a bearer token (`[[api.tokens]]`).
+    pub api_tokens: Vec<crate::adapters::identity_bearer::ApiToken>,
     pub log_format: LogFormat,
     pub page_size: u64,
     /// The `[production]` table as configured (the demo adds its own at startup).
@@ -61,6 +74,8 @@ pub struct Config {
     pub webhooks: WebhookSettings,
     /// Between two drift checks (`drift.interval_secs`); zero: none.
     pub drift_interval: Duration,
+    /// How long an approval request waits for its approvals (`policy.request_ttl_hours`).
+    pub request_ttl: chrono::Duration,
     pub demo_task_delay: Duration,
     /// The HTTP edge: timeouts, allowed hosts, and how long a shutdown waits for requests
     /// in flight (the task timeout, twice: a deploy waits for two tasks, plus a margin).

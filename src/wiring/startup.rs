@@ -7,6 +7,7 @@ use tokio::net::TcpListener;
 
 use crate::adapters::clock_system::SystemClock;
 use crate::adapters::coalescing::Coalescing;
+use crate::adapters::identity_bearer::BearerTokens;
 use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;
@@ -17,6 +18,7 @@ use crate::ports::{ContentCatalog, RepositoryManager};
 
 use super::audit_sinks;
 use super::background::{self, Background};
+use super::environments::demo_path;
 use super::settings::Config;
 
 /// Which upstream the console talks to, for the startup log.
@@ -55,6 +57,19 @@ pub async fn build_state(
         tracing::info!(%header, ?groups_header, ?trusted_proxies, "operators are named by a trusted proxy's header");
     }
     let reads = Arc::new(Coalescing::new(manager.clone()));
+    // API callers: a bearer token, else the trusted proxy's identity (never the placeholder).
+    let proxy = matches!(
+        config.identity,
+        super::identity::IdentitySettings::ProxyHeader { .. }
+    )
+    .then(|| config.identity.adapter());
+    let tokens: Vec<&str> = config
+        .api_tokens
+        .iter()
+        .map(|t| t.operator.as_str())
+        .collect();
+    tracing::info!(?tokens, proxy = proxy.is_some(), "JSON API callers");
+    let api_callers = Arc::new(BearerTokens::new(config.api_tokens.clone(), proxy));
     let state = AppState::builder(
         manager,
         content,
@@ -63,6 +78,7 @@ pub async fn build_state(
         config.identity.adapter(),
     )
     .page_reads(reads)
+    .api_callers(api_callers)
     .environments(environments(config))
     .policy(config.policy.clone())
     .page_size(config.page_size);
@@ -79,6 +95,8 @@ pub async fn build_state(
         Some(store) => state.diff_store(store),
         None => state,
     };
+    tracing::info!(target = %built.requests.target(), "approval requests are kept");
+    let state = state.requests(built.requests, config.request_ttl);
     let deliverer = background::webhooks(&config.webhooks, built.outbox);
     let state = match &deliverer {
         Some(deliverer) => state.events(deliverer.events.clone()),
@@ -117,11 +135,12 @@ fn upstream(config: &Config) -> Result<Ports, SetupError> {
 /// `[production]`, or on the demo upstream the demo's own path (testing, staging,
 /// production), so that `cargo run` shows environments.
 pub(crate) fn environments(config: &Config) -> EnvironmentPath {
+    let demo = config.uses_demo();
+    if let Some(path) = demo_path(&config.environments, &config.production, demo) {
+        return path;
+    }
     if !config.environments.is_single() || !config.production.is_empty() {
         return config.environments.clone();
-    }
-    if config.uses_demo() {
-        return demo::environments();
     }
     EnvironmentPath::production_only(production(config))
 }

@@ -419,6 +419,24 @@ async fn only_those_listed_in_override_deploy_through_a_freeze_and_only_with_a_r
         .as_str()
         .unwrap()
         .contains("2027-01-04"));
+
+    let history = format!("/repos/{base_os}/history");
+    let rollback = |reply: &Reply| {
+        let html = reply.html();
+        let button = &select(&html, "button[data-rollback-version='2']")[0];
+        (
+            button.value().attr("data-denied").map(str::to_owned),
+            button.value().attr("disabled").is_some(),
+        )
+    };
+    let carol = a.app.send("GET", &history, "carol", "dev", "").await;
+    assert_eq!(
+        rollback(&carol),
+        (Some("freeze".into()), true),
+        "frozen for carol"
+    );
+    let sam = a.app.send("GET", &history, "sam", "sre", "").await;
+    assert_eq!(rollback(&sam), (None, false), "sam may override");
 }
 
 #[tokio::test]

@@ -156,6 +156,7 @@ async fn a_sink_that_cannot_be_read_says_so_and_pulps_record_is_still_shown() {
         &state,
         &fx.base_os,
         &repo_console::domain::EnvironmentName::production(),
+        None,
     )
     .await
     .unwrap();

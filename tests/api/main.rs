@@ -30,6 +30,7 @@ mod history;
 mod host_tools;
 mod hostile;
 mod identity;
+mod json_api;
 mod json_logs;
 mod logs;
 mod metrics;
@@ -44,6 +45,9 @@ mod readiness;
 #[path = "../common/receiver.rs"]
 mod receiver;
 mod replica_lock;
+#[path = "../common/request_contract.rs"]
+mod request_contract;
+mod request_store;
 mod reverse_proxy;
 mod rollback;
 mod screens;

@@ -75,12 +75,18 @@ impl Browser {
 
     /// Opens a page of the console and waits until htmx and the console's script are running.
     pub async fn goto(&self, path: &str) {
+        self.goto_at(&self.base, path).await
+    }
+
+    /// As [`Browser::goto`], on the console served at `base` (another origin than the
+    /// session's own, e.g. the same state served for another operator).
+    pub async fn goto_at(&self, base: &str, path: &str) {
         self.client
-            .goto(&format!("{}{}", self.base, path))
+            .goto(&format!("{base}{path}"))
             .await
             .expect("navigate");
         self.wait_until(
-            &format!("{path} loaded with htmx"),
+            &format!("{base}{path} loaded with htmx"),
             "return document.readyState === 'complete' && !!window.htmx",
         )
         .await;
@@ -210,18 +216,25 @@ impl Browser {
             .set_window_size(width, height)
             .await
             .expect("resize");
-        let (inner_w, inner_h): (u32, u32) = self
-            .js("return [window.innerWidth, window.innerHeight]", vec![])
-            .await;
-        if (inner_w, inner_h) != (width, height) {
+        // The window's frame is not the viewport: correct by what is measured, a few times
+        // (a loaded machine may answer with the size before the last resize settled).
+        let mut inner: (u32, u32) = (0, 0);
+        for _ in 0..5 {
+            inner = self
+                .js("return [window.innerWidth, window.innerHeight]", vec![])
+                .await;
+            if inner == (width, height) {
+                break;
+            }
+            let (outer_w, outer_h): (u32, u32) = self
+                .js("return [window.outerWidth, window.outerHeight]", vec![])
+                .await;
             self.client
-                .set_window_size(2 * width - inner_w, 2 * height - inner_h)
+                .set_window_size(outer_w + width - inner.0, outer_h + height - inner.1)
                 .await
                 .expect("resize");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
-        let inner: (u32, u32) = self
-            .js("return [window.innerWidth, window.innerHeight]", vec![])
-            .await;
         assert_eq!(inner, (width, height), "the viewport could not be sized");
     }
 

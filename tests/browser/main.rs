@@ -2,12 +2,16 @@
 //! against the console served in-process over the in-memory upstream.
 //!
 //! One test drives every scenario in turn (one browser, one at a time); `environments_promotion`
-//! drives a console configured with three environments. The two never run at once. Each starts
-//! ChromeDriver on a free port and ends it by its process group id when it ends, passes or fails. After each scenario the browser console must hold no CSP violation and no
-//! error but the scenario's own expected failed requests. Screenshots: `target/screenshots/`.
+//! drives a console configured with three environments; `approvals` one whose production
+//! needs an approval, served twice (for the requester and for the approver). They never run
+//! at once. Each starts ChromeDriver on a free port and ends it by its process group id when
+//! it ends, passes or fails. After each scenario the browser console must hold no CSP
+//! violation and no error but the scenario's own expected failed requests. Screenshots:
+//! `target/screenshots/`.
 
 #[path = "../common/acme.rs"]
 mod acme;
+mod approvals;
 mod browser;
 mod changes;
 mod dashboard;
@@ -29,17 +33,19 @@ use futures::FutureExt;
 
 use browser::Browser;
 
+/// Runs a scenario, checks the browser console after it, and answers what it answered.
 macro_rules! scenario {
     ($b:expr, $name:literal, $expected:expr, $run:expr) => {{
         let started = Instant::now();
         eprintln!("scenario: {} ...", $name);
-        $run.await;
+        let answer = $run.await;
         $b.assert_clean_console($name, $expected).await;
         eprintln!(
             "scenario: {} ok ({:.1}s)",
             $name,
             started.elapsed().as_secs_f64()
         );
+        answer
     }};
 }
 
@@ -95,6 +101,42 @@ async fn environments_promotion() {
     .catch_unwind()
     .await;
     finish(browser, driver, outcome, "FAILED-environments").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approvals() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let Some(tools) = driver::Tools::find_or_skip() else {
+        return;
+    };
+    let target = target_dir();
+    let log = target.join("chromedriver-approvals.log");
+    let driver = driver::ChromeDriver::start(&tools, &log).await;
+    let app = approvals::spawn_app().await;
+    let browser = Browser::open(&driver, &tools, &app.alice).await;
+    let outcome = AssertUnwindSafe(async {
+        let id = scenario!(
+            browser,
+            "a deploy to production is a request",
+            &[],
+            approvals::alice_requests(&browser, &app)
+        );
+        scenario!(
+            browser,
+            "the requester may not approve",
+            &[],
+            approvals::alice_may_not_approve(&browser, &app, &id)
+        );
+        scenario!(
+            browser,
+            "someone else approves, the deploy runs",
+            &[],
+            approvals::bob_approves(&browser, &app, &id)
+        );
+    })
+    .catch_unwind()
+    .await;
+    finish(browser, driver, outcome, "FAILED-approvals").await;
 }
 
 /// Ends the browser and its driver, then passes the scenarios' panic on (after a

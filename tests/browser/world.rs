@@ -217,6 +217,12 @@ pub async fn spawn_with<W>(
         None => builder,
     }
     .build();
+    let address = serve(state).await;
+    (address, pulp, memory, audit, world)
+}
+
+/// Serves `state` on a free port of 127.0.0.1 until the test ends; answers its address.
+pub async fn serve(state: AppState) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind 127.0.0.1:0");
@@ -225,7 +231,7 @@ pub async fn spawn_with<W>(
     let grace = std::time::Duration::from_secs(5);
     let served = web::serve(listener, state, std::future::pending(), grace);
     tokio::spawn(async move { served.await.expect("serve") });
-    (address, pulp, memory, audit, world)
+    address
 }
 
 pub async fn spawn_app() -> App {

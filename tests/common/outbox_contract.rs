@@ -123,7 +123,10 @@ pub async fn outbox_contract(outbox: &dyn EventOutbox) {
     for n in 3..6 {
         let mut later = event(&format!("e-{n}"), &format!("/pulp/api/v3/tasks/{n}/"));
         later.time = at(20_000 - n);
-        outbox.record(&later, std::slice::from_ref(&a)).await.unwrap();
+        outbox
+            .record(&later, std::slice::from_ref(&a))
+            .await
+            .unwrap();
     }
     let oldest = outbox.claim_due(at(20_000), 2, LEASE).await.unwrap();
     let ids: Vec<&str> = oldest.iter().map(|d| d.event.id.as_str()).collect();

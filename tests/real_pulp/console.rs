@@ -54,23 +54,14 @@ pub async fn spawn_console_with_environments<P: RepositoryManager + ContentCatal
     serve(pulp, page_size, |builder| builder.environments(path)).await
 }
 
-/// The console over `pulp`, its state set by `configure` after the page size.
+/// The console over `pulp`, its state set by `configure` after the page size (which may
+/// replace the clock, the identity, the policy...), served by the bare router.
 async fn serve<P: RepositoryManager + ContentCatalog + 'static>(
     pulp: Arc<P>,
     page_size: u64,
     configure: impl FnOnce(AppStateBuilder) -> AppStateBuilder,
 ) -> Console {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let audit_path = dir.path().join("audit.jsonl");
-    let builder = AppState::builder(
-        pulp.clone(),
-        pulp,
-        Arc::new(JsonlAuditSink::new(&audit_path)),
-        Arc::new(SystemClock),
-        Arc::new(FixedOperator::default()),
-    )
-    .page_size(page_size);
-    let state = configure(builder).build();
+    let (state, dir, audit_path) = state_for(pulp, page_size, configure);
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
     let address = format!("http://{}", listener.local_addr().expect("address"));
     tokio::spawn(async move {
@@ -83,6 +74,45 @@ async fn serve<P: RepositoryManager + ContentCatalog + 'static>(
         audit_path,
         _dir: dir,
     }
+}
+
+/// `serve`, but through the console's own server (`web::serve`, as the binary serves:
+/// the edge, and each request's peer address, which a trusted-proxy identity needs).
+pub async fn serve_as_the_binary<P: RepositoryManager + ContentCatalog + 'static>(
+    pulp: Arc<P>,
+    page_size: u64,
+    configure: impl FnOnce(AppStateBuilder) -> AppStateBuilder,
+) -> Console {
+    let (state, dir, audit_path) = state_for(pulp, page_size, configure);
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("a free port");
+    let address = format!("http://{}", listener.local_addr().expect("address"));
+    let never = std::future::pending::<()>();
+    tokio::spawn(web::serve(listener, state, never, Duration::from_secs(1)));
+    Console {
+        address,
+        audit_path,
+        _dir: dir,
+    }
+}
+
+/// The console's state over `pulp`, with a JSON Lines audit file in a new temporary
+/// directory, set by `configure` after the page size.
+fn state_for<P: RepositoryManager + ContentCatalog + 'static>(
+    pulp: Arc<P>,
+    page_size: u64,
+    configure: impl FnOnce(AppStateBuilder) -> AppStateBuilder,
+) -> (AppState, tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let audit_path = dir.path().join("audit.jsonl");
+    let builder = AppState::builder(
+        pulp.clone(),
+        pulp,
+        Arc::new(JsonlAuditSink::new(&audit_path)),
+        Arc::new(SystemClock),
+        Arc::new(FixedOperator::default()),
+    )
+    .page_size(page_size);
+    (configure(builder).build(), dir, audit_path)
 }
 
 impl Console {

@@ -27,10 +27,13 @@ mod memory;
 mod outbox;
 #[path = "../common/outbox_contract.rs"]
 mod outbox_contract;
+mod policy;
 mod postgres;
 #[path = "../common/receiver.rs"]
 mod receiver;
 mod replicas;
+#[path = "../common/request_contract.rs"]
+mod request_contract;
 mod support;
 #[path = "../common/web.rs"]
 mod web;

@@ -1,18 +1,22 @@
 //! The PostgreSQL adapters on a real PostgreSQL: the audit sink (transactions, read side,
 //! idempotent migrations), the cross-replica deploy lock (exclusion, release on drop and
-//! on a lost connection) and the diff store shared by the replicas.
+//! on a lost connection), the diff store shared by the replicas, and the request store (the
+//! contract of tests/common/request_contract.rs; two replicas appending at once: one wins).
 
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use repo_console::adapters::postgres::{connect, PgAuditSink, PgDeployLock, PgDiffStore};
+use repo_console::adapters::postgres::{
+    connect, PgAuditSink, PgDeployLock, PgDiffStore, PgRequestStore,
+};
 use repo_console::domain::{
     AuditOutcome, ChangeKind, DeployId, DeployKind, DeployRecord, DiffKey, DistributionHref, Evr,
     PackageChange, ProductionChanged, PublicationHref, RepoId, VersionDiff, VersionHref,
 };
-use repo_console::ports::{AuditSink, DeployLock, DiffStore};
+use repo_console::ports::{AuditSink, DeployLock, DiffStore, RequestStore};
 
-use super::database::database_or_skip;
+use super::database::{database_or_skip, TestDatabase};
+use super::request_contract;
 
 const REPO: &str = "0199a1b2-0000-7000-8000-00000000000a";
 
@@ -250,4 +254,68 @@ async fn the_lock_admits_one_holder_per_distribution_and_is_released_on_every_pa
         .expect("released when the holder's connection is gone")
         .unwrap()
         .unwrap();
+}
+
+/// A request store on its own connection pool to `database` (as a replica has).
+async fn request_store(database: &TestDatabase) -> std::sync::Arc<dyn RequestStore> {
+    let db = connect(&database.url, None).await.unwrap();
+    std::sync::Arc::new(PgRequestStore::new(db))
+}
+
+#[tokio::test]
+async fn requests_are_kept_found_and_listed_newest_first() {
+    let Some(database) = database_or_skip("postgres request store") else {
+        return;
+    };
+    let store = request_store(&database).await;
+    assert!(store.target().starts_with("postgres://127.0.0.1:"));
+    request_contract::create_get_and_recent(store.as_ref()).await;
+}
+
+#[tokio::test]
+async fn a_request_event_is_appended_compare_and_swap() {
+    let Some(database) = database_or_skip("postgres request store") else {
+        return;
+    };
+    let store = request_store(&database).await;
+    request_contract::append_is_compare_and_swap(store.as_ref()).await;
+    assert_eq!(
+        database.query("SELECT string_agg(seq::text, ',' ORDER BY seq) FROM deploy_request_events"),
+        "1,2",
+        "1-based after the request"
+    );
+}
+
+#[tokio::test]
+async fn what_one_replica_kept_another_reads_and_continues() {
+    let Some(database) = database_or_skip("postgres request store") else {
+        return;
+    };
+    let (first, second) = (
+        request_store(&database).await,
+        request_store(&database).await,
+    );
+    request_contract::another_store_reads_and_continues(first.as_ref(), second.as_ref()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_replicas_appending_after_the_same_events_at_once_one_wins() {
+    let Some(database) = database_or_skip("postgres request store") else {
+        return;
+    };
+    let replicas = [
+        request_store(&database).await,
+        request_store(&database).await,
+    ];
+    let rounds = 4;
+    let winners =
+        request_contract::one_of_many_concurrent_appenders_wins(&replicas, 24, rounds).await;
+    assert_eq!(winners.len(), rounds);
+    assert_eq!(
+        database.query(
+            "SELECT count(*) || ':' || max(seq) FROM deploy_request_events WHERE request_id = 'race'"
+        ),
+        format!("{rounds}:{rounds}"),
+        "one row per round, seqs 1 to {rounds}"
+    );
 }

@@ -5,7 +5,7 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::{DeployRecord, RepoId};
+use crate::domain::{DeployId, DeployRecord, RepoId};
 use crate::ports::{AuditError, AuditReadError, AuditSink, Clock};
 
 /// Keeps every record in memory; can be told to fail, to test what a failed write does.
@@ -71,6 +71,15 @@ impl AuditSink for RecordingAuditSink {
         let of_repo = records.iter().rev();
         let of_repo = of_repo.filter(|r| r.repository_uuid == repo.as_str());
         Ok(of_repo.take(limit).cloned().collect())
+    }
+
+    async fn lines_of(&self, id: &DeployId) -> Result<Vec<DeployRecord>, AuditReadError> {
+        let records = self.records.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(records
+            .iter()
+            .filter(|r| &r.deploy_id == id)
+            .cloned()
+            .collect())
     }
 
     fn target(&self) -> String {

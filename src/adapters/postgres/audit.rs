@@ -1,7 +1,7 @@
 //! `PgAuditSink`: audit lines as rows of `deploy_audit`, each written in its own
 //! transaction; every replica reads the same history.
 
-use crate::domain::{AuditOutcome, DeployRecord, ProductionChanged, RepoId};
+use crate::domain::{AuditOutcome, DeployId, DeployRecord, ProductionChanged, RepoId};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 use async_trait::async_trait;
 
@@ -88,6 +88,23 @@ impl AuditSink for PgAuditSink {
             .fetch_all(&self.db.pool)
             .await
             .map_err(|e| failed(e.to_string()))?;
+        lines
+            .iter()
+            .map(|line| serde_json::from_str(line).map_err(|e| failed(e.to_string())))
+            .collect()
+    }
+
+    async fn lines_of(&self, id: &DeployId) -> Result<Vec<DeployRecord>, AuditReadError> {
+        let failed = |reason: String| AuditReadError::Failed {
+            target: self.db.target.clone(),
+            reason,
+        };
+        let lines: Vec<String> =
+            sqlx::query_scalar("SELECT line FROM deploy_audit WHERE deploy_id = $1 ORDER BY id")
+                .bind(id.as_str())
+                .fetch_all(&self.db.pool)
+                .await
+                .map_err(|e| failed(e.to_string()))?;
         lines
             .iter()
             .map(|line| serde_json::from_str(line).map_err(|e| failed(e.to_string())))

@@ -1,12 +1,13 @@
 //! PostgreSQL, shared by every replica: the audit sink ([`PgAuditSink`]), the
-//! cross-replica deploy lock ([`PgDeployLock`]), the computed diffs ([`PgDiffStore`]) and
-//! the webhooks' event outbox ([`PgOutbox`]).
+//! cross-replica deploy lock ([`PgDeployLock`]), the computed diffs ([`PgDiffStore`]), the
+//! approval requests ([`PgRequestStore`]) and the webhooks' event outbox ([`PgOutbox`]).
 //! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
 mod deploy_lock;
 mod diffs;
 mod outbox;
+mod requests;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -17,6 +18,7 @@ pub use audit::PgAuditSink;
 pub use deploy_lock::PgDeployLock;
 pub use diffs::PgDiffStore;
 pub use outbox::PgOutbox;
+pub use requests::PgRequestStore;
 
 /// The console's schema: versioned migrations (`migrations/`), applied at startup. sqlx
 /// records them in `_sqlx_migrations` and holds an advisory lock while it migrates, so

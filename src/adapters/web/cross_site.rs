@@ -33,6 +33,22 @@ pub async fn refuse_cross_site(request: Request, next: Next) -> Response {
     .into_response()
 }
 
+/// The API's rule: a request carrying a bearer token sends no ambient credential (no
+/// cookie, no proxy session is what vouches for it), so another site's page cannot forge
+/// it; any other request is held to the pages' rule (its identity may come from the
+/// proxy's session).
+pub async fn refuse_cross_site_without_token(request: Request, next: Next) -> Response {
+    let bearer = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("bearer "));
+    if bearer {
+        return next.run(request).await;
+    }
+    refuse_cross_site(request, next).await
+}
+
 fn same_site(request: &Request) -> bool {
     let headers = request.headers();
     if headers

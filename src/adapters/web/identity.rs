@@ -33,12 +33,22 @@ pub async fn resolve(State(state): State<AppState>, mut request: Request, next: 
 }
 
 fn context_of(request: &Request) -> IdentityContext {
-    let peer = request
-        .extensions()
+    identity_context(request.extensions(), request.headers())
+}
+
+/// The identity context of a request's parts (for extractors).
+pub fn context_of_parts(parts: &axum::http::request::Parts) -> IdentityContext {
+    identity_context(&parts.extensions, &parts.headers)
+}
+
+fn identity_context(
+    extensions: &axum::http::Extensions,
+    headers: &axum::http::HeaderMap,
+) -> IdentityContext {
+    let peer = extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(address)| address.ip());
-    let headers = request
-        .headers()
+    let headers = headers
         .iter()
         .filter_map(|(name, value)| {
             Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))

@@ -2,6 +2,7 @@
 //! edge that serves them (timeouts, host and body checks, graceful shutdown).
 
 mod allowed_hosts;
+mod api;
 pub mod assets;
 mod body_read;
 mod connection;
@@ -28,6 +29,7 @@ use axum::Router;
 use crate::app::AppState;
 
 pub use allowed_hosts::Site;
+pub use api::ApiDoc;
 pub use edge::EdgeSettings;
 pub use errors::WebError;
 pub use security::CSP;
@@ -41,6 +43,17 @@ pub fn router(state: AppState) -> Router {
 }
 
 fn routes(state: AppState) -> Router {
+    pages(state.clone()).merge(
+        Router::new()
+            .nest("/api/v1", api::router())
+            .with_state(state)
+            .layer(axum::middleware::from_fn(
+                cross_site::refuse_cross_site_without_token,
+            )),
+    )
+}
+
+fn pages(state: AppState) -> Router {
     Router::new()
         .route("/", get(handlers::dashboard::show))
         .route("/repos/{uuid}/versions", get(handlers::versions::show))

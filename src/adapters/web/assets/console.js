@@ -109,5 +109,23 @@
     }
   });
 
+  // ---- A request's page: Approve is enabled once the repository's name is typed, as the
+  // modal's Confirm deploy is (a button the policy refuses stays disabled).
+  function syncApproveButton() {
+    var form = document.querySelector("form.approve-form[data-confirm]");
+    if (!form) { return; }
+    var input = form.querySelector("input[name=confirm]");
+    var approve = form.querySelector("[data-request-action=approve]");
+    if (!input || !approve || approve.hasAttribute("data-denied")) { return; }
+    approve.disabled = input.value !== form.getAttribute("data-confirm");
+  }
+
+  document.addEventListener("input", function (event) {
+    if (event.target.closest && event.target.closest("form.approve-form")) { syncApproveButton(); }
+  });
+  // Back to the page from the history: the field may hold what was typed before.
+  window.addEventListener("pageshow", syncApproveButton);
+
   document.addEventListener("DOMContentLoaded", labelThemeButton);
+  document.addEventListener("DOMContentLoaded", syncApproveButton);
 })();

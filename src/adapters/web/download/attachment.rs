@@ -18,17 +18,9 @@ const NAME_MAX: usize = 100;
 
 /// The whole comparison (the package changes `filter` lets through) as `format`, streamed.
 pub fn attachment(c: &Comparison, filter: PackageFilter, format: Format) -> Response {
-    let diff = c.diff.clone();
     let body: Body = match format {
-        Format::Json => {
-            let writer = JsonDocument {
-                repository: c.repo.display_name().to_owned(),
-                from: c.from.get(),
-                to: c.to.get(),
-            };
-            chunks::body(diff, filter, writer)
-        }
-        Format::Csv => chunks::body(diff, filter, CsvDocument),
+        Format::Json => json_body(c, filter),
+        Format::Csv => chunks::body(c.diff.clone(), filter, CsvDocument),
     };
     let name = file_name(c.repo.display_name(), c.from.get(), c.to.get(), format);
     let headers = [
@@ -39,6 +31,17 @@ pub fn attachment(c: &Comparison, filter: PackageFilter, format: Format) -> Resp
         ),
     ];
     (headers, body).into_response()
+}
+
+/// The whole comparison as one JSON document, streamed (the download's body, and the JSON
+/// API's answer).
+pub fn json_body(c: &Comparison, filter: PackageFilter) -> Body {
+    let writer = JsonDocument {
+        repository: c.repo.display_name().to_owned(),
+        from: c.from.get(),
+        to: c.to.get(),
+    };
+    chunks::body(c.diff.clone(), filter, writer)
 }
 
 /// `<repo>-v<from>-v<to>.<ext>`: the repository's name kept to ASCII letters, digits, `.`,

@@ -7,5 +7,5 @@ mod csv_body;
 mod format;
 mod json_body;
 
-pub use attachment::attachment;
+pub use attachment::{attachment, json_body};
 pub use format::Format;

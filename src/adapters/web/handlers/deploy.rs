@@ -241,6 +241,7 @@ fn failure(outcome: &DeployOutcome) -> (StatusCode, &'static str, Markup) {
             production_changed,
             task,
             audit,
+            ..
         } => (
             status::step_failed(error),
             "Deploy failed",

@@ -1,5 +1,5 @@
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::{Extension, Query, State};
 use axum::response::{IntoResponse, Response};
 
 use crate::app::facts::ReadError;
@@ -8,6 +8,7 @@ use crate::app::AppState;
 
 use super::super::errors::WebError;
 use super::super::extract::{parse_environment, RepoPath};
+use super::super::identity::Identified;
 use super::super::status;
 use super::super::views::history;
 
@@ -22,11 +23,12 @@ pub struct HistoryQuery {
 pub async fn show(
     State(state): State<AppState>,
     RepoPath(id): RepoPath,
+    Extension(Identified(viewer)): Extension<Identified>,
     query: Result<Query<HistoryQuery>, QueryRejection>,
 ) -> Result<Response, WebError> {
     let Query(query) = query.map_err(WebError::rejected)?;
     let environment = parse_environment(state.environments(), query.env.as_deref())?;
-    match history_page(&state, &id, &environment).await {
+    match history_page(&state, &id, &environment, viewer.as_ref().ok()).await {
         Ok(page) => Ok(history::history_page(&page).into_response()),
         Err(unknown @ ReadError::UnknownRepository(_)) => Err(unknown.into()),
         Err(error) => {

@@ -16,6 +16,7 @@ use crate::app::{changes, AppState};
 use crate::domain::{
     check_approval, check_cancel, check_reject, Operator, RepoId, RequestId, RequestRefusal,
 };
+use crate::ports::Unidentified;
 
 use super::super::errors::WebError;
 use super::super::htmx::HxRequest;
@@ -44,8 +45,8 @@ fn request_id(raw: &str) -> Result<RequestId, WebError> {
     RequestId::parse(raw).ok_or_else(|| WebError::NotFound(format!("There is no request {raw}.")))
 }
 
-/// GET /requests/{id}: the request, the preview and diff of the deploy it would run, and
-/// the type-to-confirm approval.
+/// GET /requests/{id}: the request and, while it is pending, the preview and diff of the
+/// deploy it would run and the type-to-confirm approval.
 pub async fn show(
     State(state): State<AppState>,
     Path(raw): Path<String>,
@@ -58,7 +59,12 @@ pub async fn show(
             status: act_status(&e),
             message: e.to_string(),
         })?;
-    let preview = preview_of(&state, &view).await;
+    // A closed request runs nothing more: no preview to read upstream.
+    let preview = if view.state.is_open() {
+        preview_of(&state, &view).await
+    } else {
+        Err(format!("the request is {}", view.state.word()))
+    };
     let actions = actions_for(&state, &view, viewer.as_ref().ok());
     Ok(request_page(&view, &preview, &actions).into_response())
 }
@@ -145,11 +151,10 @@ pub async fn reject(
     HxRequest(hx): HxRequest,
     Extension(Identified(sender)): Extension<Identified>,
 ) -> Result<Response, WebError> {
-    let id = request_id(&raw)?;
-    Ok(match sender {
-        Ok(operator) => answer(hx, &id, requests::reject(&state, &id, &operator).await),
-        Err(why) => refused(hx, &id, UNIDENTIFIED, &refusal_text("Rejection", &why)),
+    close(hx, &raw, sender, "Rejection", |id, operator| async move {
+        requests::reject(&state, &id, &operator).await
     })
+    .await
 }
 
 /// POST /requests/{id}/cancel: the requester withdraws it.
@@ -159,10 +164,32 @@ pub async fn cancel(
     HxRequest(hx): HxRequest,
     Extension(Identified(sender)): Extension<Identified>,
 ) -> Result<Response, WebError> {
-    let id = request_id(&raw)?;
+    close(
+        hx,
+        &raw,
+        sender,
+        "Cancellation",
+        |id, operator| async move { requests::cancel(&state, &id, &operator).await },
+    )
+    .await
+}
+
+/// A rejection or cancellation (`act`) by the identified sender.
+async fn close<F, Fut>(
+    hx: bool,
+    raw: &str,
+    sender: Result<Operator, Unidentified>,
+    action: &str,
+    act: F,
+) -> Result<Response, WebError>
+where
+    F: FnOnce(RequestId, Operator) -> Fut,
+    Fut: std::future::Future<Output = Result<Acted, ActError>>,
+{
+    let id = request_id(raw)?;
     Ok(match sender {
-        Ok(operator) => answer(hx, &id, requests::cancel(&state, &id, &operator).await),
-        Err(why) => refused(hx, &id, UNIDENTIFIED, &refusal_text("Cancellation", &why)),
+        Ok(operator) => answer(hx, &id, act(id.clone(), operator).await),
+        Err(why) => refused(hx, &id, UNIDENTIFIED, &refusal_text(action, &why)),
     })
 }
 
@@ -194,7 +221,7 @@ fn answer(hx: bool, id: &RequestId, acted: Result<Acted, ActError>) -> Response 
 }
 
 fn success(text: &str) -> Markup {
-    notice("success", Some("request-answer"), html! { (text) })
+    notice("ok", Some("request-answer"), html! { (text) })
 }
 
 /// The deploy an approval ran, in the words of the deploy's own answers.
@@ -229,6 +256,7 @@ fn executed(outcome: &DeployOutcome) -> (StatusCode, Markup) {
             production_changed,
             task,
             audit,
+            ..
         } => (
             status::step_failed(error),
             failure_message(

@@ -4,6 +4,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
 use crate::app::facts::UnknownRepository;
+use crate::app::policy_gate::blocked_everywhere;
 use crate::app::{versions, AppState};
 use crate::domain::{RepoId, Screen, VersionNumber, VERSIONS_PER_SCREEN};
 
@@ -42,8 +43,7 @@ pub async fn show(
     let mut page = versions::versions_page(&state, &id, screen)
         .await
         .map_err(WebError::from)?;
-    page.denied = versions::deploy_denials(&state, viewer.as_ref().ok());
-    page.overrides = versions::freeze_overrides(&state, viewer.as_ref().ok());
+    page.blocked = blocked_everywhere(&state, viewer.as_ref().ok()).await;
     Ok((status::page(page.error.as_ref()), versions_page(&page)).into_response())
 }
 

@@ -75,7 +75,11 @@ fn rollback_button(data: &HistoryPage, entry: &HistoryEntry) -> Markup {
         return html! {};
     };
     html! {
-        @if data.existing.contains(&n) {
+        @if let Some((kind, why)) = &data.blocked {
+            button.ghost type="button" data-rollback-version=(n) data-denied=(kind) disabled title=(why) {
+                "Roll back to v" (n)
+            }
+        } @else if data.existing.contains(&n) {
             button.ghost type="button" data-rollback-version=(n)
                 hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (n) "&rollback=1&env=" (data.environment) }
                 hx-target="#modal-host" hx-swap="innerHTML" { "Roll back to v" (n) }

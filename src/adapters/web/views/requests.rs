@@ -61,7 +61,7 @@ fn label(version: Option<u64>) -> String {
 /// A table of requests, newest first.
 pub fn request_table(views: &[RequestView]) -> Markup {
     html! {
-        table.requests {
+        div.table-wrap { table.requests {
             thead { tr {
                 th scope="col" { "Request" } th scope="col" { "Repository" } th scope="col" { "Environment" }
                 th scope="col" { "Change" } th scope="col" { "Requested by" } th scope="col" { "Approvals" }
@@ -81,7 +81,7 @@ pub fn request_table(views: &[RequestView]) -> Markup {
                     }
                 }
             }
-        }
+        } }
     }
 }
 
@@ -151,7 +151,7 @@ pub fn request_page(view: &RequestView, preview: &RequestPreview, actions: &Acti
         html! {
             div.title-row { (back_link()) h1 { "Deploy v" (request.target_version) " of " bdi { (request.repository_name) } " to " (request.environment) } }
             div.request data-request-id=(request.id) data-request-state=(view.state.word()) {
-                p { "State: " strong.request-state { (state_words(&view.state)) } ". "
+                p.request-status { "State: " strong class={ "request-state state-" (view.state.word()) } { (state_words(&view.state)) } ". "
                     (view.state.approvers().len()) " of " (view.needed.max(1)) " approvals"
                     @if !view.state.approvers().is_empty() { " (" (view.state.approvers().join(", ")) ")" } "."
                     @if let RequestState::Executed { deploy_id, outcome, .. } = &view.state {
@@ -162,51 +162,67 @@ pub fn request_page(view: &RequestView, preview: &RequestPreview, actions: &Acti
                         }
                     }
                 }
-                (request_facts(request))
-                div id="request-answer" {}
-                @match preview {
-                    Ok((preview, changes)) => {
-                        @if preview.plan.current.map(|n| n.get()) != request.asked_against && view.state.is_open() {
-                            (notice("warn", Some("request-moved"), html! {
-                                (request.environment) " serves " (label(preview.plan.current.map(|n| n.get())))
-                                " now, not " (label(request.asked_against)) " as when the request was made: approving it is refused (stale)."
-                            }))
-                        }
-                        (plan_summary(&preview.plan, changes))
-                    }
-                    Err(why) => (notice("warn", Some("request-preview"), html! { "No preview: " (why) })),
+                section.panel.request-summary aria-labelledby="request-summary-title" {
+                    h2 id="request-summary-title" { "The request" }
+                    (request_facts(request))
                 }
-                @if view.state.is_open() { (action_forms(view, actions)) }
+                div id="request-answer" {}
+                @if view.state.is_open() {
+                    section.panel.request-preview aria-labelledby="request-preview-title" {
+                        h2 id="request-preview-title" { "What approving it deploys" }
+                        @match preview {
+                            Ok((preview, changes)) => {
+                                @if preview.plan.current.map(|n| n.get()) != request.asked_against {
+                                    (notice("warn", Some("request-moved"), html! {
+                                        (request.environment) " serves " (label(preview.plan.current.map(|n| n.get())))
+                                        " now, not " (label(request.asked_against)) " as when the request was made: approving it is refused (stale)."
+                                    }))
+                                }
+                                (plan_summary(&preview.plan, changes))
+                            }
+                            Err(why) => (notice("warn", Some("request-preview"), html! { "No preview: " (why) })),
+                        }
+                    }
+                    (action_forms(view, actions))
+                }
             }
         },
     )
 }
 
+/// Approve (the repository's name typed), Reject and Cancel request: one form, one row;
+/// Reject and Cancel post to their own address (`formaction`), the typed text unused.
 fn action_forms(view: &RequestView, actions: &Actions) -> Markup {
     let id = &view.request().id;
     html! {
-        form.confirm-form.approve-form method="post" action={ "/requests/" (id) "/approve" } data-confirm=(view.request().repository_name) {
-            (confirm_field(&view.request().repository_name))
-            div.modal-actions {
-                (action_button("Approve", "approve", "danger", &actions.approve))
+        section.panel.request-decision aria-labelledby="request-decision-title" {
+            h2 id="request-decision-title" { "Decision" }
+            form.confirm-form.approve-form method="post" action={ "/requests/" (id) "/approve" } data-confirm=(view.request().repository_name) {
+                div.approve-field { (confirm_field(&view.request().repository_name)) }
+                div.request-actions {
+                    (action_button("Approve", "approve", "danger", None, &actions.approve))
+                    (action_button("Reject", "reject", "ghost", Some(&format!("/requests/{id}/reject")), &actions.reject))
+                    (action_button("Cancel request", "cancel", "ghost", Some(&format!("/requests/{id}/cancel")), &actions.cancel))
+                }
             }
-        }
-        div.request-actions {
-            form method="post" action={ "/requests/" (id) "/reject" } {
-                (action_button("Reject", "reject", "ghost", &actions.reject))
-            }
-            form method="post" action={ "/requests/" (id) "/cancel" } {
-                (action_button("Cancel request", "cancel", "ghost", &actions.cancel))
+            @if let Err(why) = &actions.approve {
+                p.muted.request-denied data-denied-why="approve" { (why) }
             }
         }
     }
 }
 
-fn action_button(text: &str, action: &str, class: &str, allowed: &Result<(), String>) -> Markup {
+fn action_button(
+    text: &str,
+    action: &str,
+    class: &str,
+    posts_to: Option<&str>,
+    allowed: &Result<(), String>,
+) -> Markup {
     html! {
         @match allowed {
-            Ok(()) => button class=(class) type="submit" data-request-action=(action) { (text) },
-            Err(why) => button class=(class) type="submit" data-request-action=(action) disabled data-denied="policy" title=(why) { (text) },
+            Ok(()) => button class=(class) type="submit" formaction=[posts_to] data-request-action=(action) { (text) },
+            Err(why) => button class=(class) type="submit" formaction=[posts_to] data-request-action=(action) disabled data-denied="policy" title=(why) { (text) },
         }
     }
 }

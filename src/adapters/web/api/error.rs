@@ -1,0 +1,156 @@
+//! The API's errors: `{"error": {"code": "...", "message": "..."}}` with the status the
+//! pages answer for the same failure (the web layer's one mapping, [`super::super::status`]),
+//! and a JSON body extractor whose rejections say what is wrong with the body.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::domain::Refusal;
+
+use super::super::errors::WebError;
+use super::super::status;
+
+/// An error answer.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ErrorDetail {
+    /// A stable word for scripts: `not_found`, `bad_request`, `unprocessable`,
+    /// `unauthorized`, `forbidden`, `conflict`, `frozen`, `out_of_order`, `moved`,
+    /// `already_deployed`, `upstream_error`, `unavailable`...
+    pub code: String,
+    /// What happened and what to do, in words.
+    pub message: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            code: code_of(status),
+            message: message.into(),
+        }
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, message)
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// A deploy refused before anything changed, with its own code.
+    pub fn refused(refusal: &Refusal) -> Self {
+        Self {
+            status: status::refusal(refusal),
+            code: refusal_code(refusal),
+            message: refusal.to_string(),
+        }
+    }
+
+    pub fn body(&self) -> ErrorBody {
+        ErrorBody {
+            error: ErrorDetail {
+                code: self.code.to_owned(),
+                message: self.message.clone(),
+            },
+        }
+    }
+}
+
+impl From<WebError> for ApiError {
+    fn from(error: WebError) -> Self {
+        Self::new(error.status(), error.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        tracing::info!(status = self.status.as_u16(), code = self.code, error = %self.message, "API request refused");
+        (self.status, Json(self.body())).into_response()
+    }
+}
+
+/// The code of a status, for errors without a more precise one.
+fn code_of(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "bad_request",
+        401 => "unauthorized",
+        403 => "forbidden",
+        404 => "not_found",
+        409 => "conflict",
+        410 => "gone",
+        413 => "too_large",
+        415 => "unsupported_media_type",
+        422 => "unprocessable",
+        502 => "upstream_error",
+        503 => "unavailable",
+        504 => "upstream_timeout",
+        _ => "error",
+    }
+}
+
+fn refusal_code(refusal: &Refusal) -> &'static str {
+    match refusal {
+        Refusal::NotVerified(_) => "not_verified",
+        Refusal::UnknownVersion(_) => "unknown_version",
+        Refusal::AlreadyDeployed { .. } => "already_deployed",
+        Refusal::ConfirmationMismatch => "confirmation_mismatch",
+        Refusal::ExpectedCurrentMissing => "expected_current_missing",
+        Refusal::ProductionMoved { .. } => "moved",
+        Refusal::OutOfOrder { .. } => "out_of_order",
+        Refusal::NoEnvironmentDistribution(_)
+        | Refusal::NoProductionDistribution
+        | Refusal::ConfiguredDistributionMissing(_) => "no_distribution",
+        Refusal::UnknownEnvironment(_) => "unknown_environment",
+        Refusal::NotAllowed(_) => "forbidden",
+        Refusal::Frozen { .. } => "frozen",
+        Refusal::OverrideReasonMissing(_) | Refusal::ReasonMissing => "reason_missing",
+        Refusal::ReasonTooLong(_) => "reason_too_long",
+        Refusal::RollbackTargetGone(_) => "gone",
+    }
+}
+
+/// A JSON body: malformed JSON is a 400, a body of the wrong shape (unknown field, wrong
+/// type, missing field) a 422, another content type a 415, each saying what is wrong.
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(request, state).await {
+            Ok(Json(value)) => Ok(Self(value)),
+            Err(rejection) => Err(rejected(rejection)),
+        }
+    }
+}
+
+fn rejected(rejection: JsonRejection) -> ApiError {
+    let message = match &rejection {
+        JsonRejection::JsonDataError(e) => format!("The body does not fit: {}", e.body_text()),
+        JsonRejection::JsonSyntaxError(e) => format!("The body is not JSON: {}", e.body_text()),
+        JsonRejection::MissingJsonContentType(_) => {
+            "Send the body as JSON with Content-Type: application/json.".to_owned()
+        }
+        other => other.body_text(),
+    };
+    ApiError::new(rejection.status(), message)
+}

@@ -1,0 +1,75 @@
+//! The JSON API under `/api/v1`, for pipelines and scripts: the same use cases as the pages
+//! (no rule is implemented twice), JSON in and out, errors as
+//! `{"error": {"code", "message"}}` with the pages' statuses, and an OpenAPI 3.1 document
+//! generated from these handlers (`/api/v1/openapi.json`). Writes need a caller: a bearer
+//! token (`[[api.tokens]]`) or the trusted proxy's identity. No cookies: no CSRF surface, so
+//! a bearer-token request is not subject to the pages' Origin rule.
+
+mod caller;
+mod deployments;
+mod error;
+mod outcome;
+mod repositories;
+mod request_item;
+mod requests;
+mod sync;
+
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use crate::app::AppState;
+
+pub use error::ApiError;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "repo-console API", description = "Versions of Pulp RPM repositories, deployed through environments under the console's policy."),
+    paths(
+        repositories::list, repositories::show, repositories::versions, repositories::changes,
+        sync::start, deployments::create, deployments::show, requests::list, requests::approve,
+        openapi
+    ),
+    modifiers(&BearerScheme),
+    tags((name = "repositories"), (name = "deployments"), (name = "requests"))
+)]
+pub struct ApiDoc;
+
+struct BearerScheme;
+
+impl Modify for BearerScheme {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+    }
+}
+
+/// This document.
+#[utoipa::path(get, path = "/api/v1/openapi.json", tag = "repositories",
+    responses((status = 200, description = "The OpenAPI 3.1 document of this API", body = Object)))]
+async fn openapi() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}
+
+/// The API's routes, to nest under `/api/v1`.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/repositories", get(repositories::list))
+        .route("/repositories/{uuid}", get(repositories::show))
+        .route("/repositories/{uuid}/versions", get(repositories::versions))
+        .route("/repositories/{uuid}/changes", get(repositories::changes))
+        .route("/repositories/{uuid}/sync", post(sync::start))
+        .route(
+            "/repositories/{uuid}/deployments",
+            post(deployments::create),
+        )
+        .route("/deployments/{deploy_id}", get(deployments::show))
+        .route("/requests", get(requests::list))
+        .route("/requests/{id}/approve", post(requests::approve))
+        .route("/openapi.json", get(openapi))
+        .fallback(|| async { ApiError::not_found("No such API route: see /api/v1/openapi.json.") })
+}
