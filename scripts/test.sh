@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh Debian 12 machine or a developer's:
 #   1. installs what the tests need and is missing (Rust build deps, Chromium + ChromeDriver,
-#      PostgreSQL binaries, a Pulp 3 virtualenv: scripts/pulp/install.sh);
+#      axe-core from the npm registry, PostgreSQL binaries, a Pulp 3 virtualenv:
+#      scripts/pulp/install.sh);
 #   2. starts a real Pulp 3 on free 127.0.0.1 ports and seeds it (scripts/pulp/up.sh);
 #   3. runs every test target (unit, HTTP, real-Pulp, browser) with cargo test, and checks that
 #      the benchmarks compile (they run with cargo bench, not here);
 #   4. stops the Pulp it started (only the processes it started, by PID).
-# With CI=true a missing Pulp or browser fails the tests instead of skipping them.
+# With CI=true a missing Pulp, browser or axe-core fails the tests instead of skipping them.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -23,12 +24,34 @@ command -v cc >/dev/null || need_apt+=(build-essential)
 command -v systemd-analyze >/dev/null || need_apt+=(systemd)
 command -v openssl >/dev/null || need_apt+=(openssl)
 command -v curl >/dev/null || need_apt+=(curl)
+# npm brings axe-core, the accessibility checker of the browser tests (below).
+command -v npm >/dev/null || need_apt+=(npm)
 if [ "${#need_apt[@]}" -gt 0 ]; then
   log "installing Debian packages: ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
+
+# axe-core, injected by the browser tests into Chromium (tests/browser/a11y.rs): the version
+# pinned in tests/browser/axe-core.version, from the npm registry, kept in the cache and reused.
+# Not installed (no registry), the browser tests fail with CI=true and skip the checks elsewhere.
+axe_version="$(tr -d '[:space:]' <"$root/tests/browser/axe-core.version")"
+axe_dir="${REPO_CONSOLE_CACHE:-$HOME/.cache/repo-console}/axe-core-$axe_version"
+axe_js="$axe_dir/node_modules/axe-core/axe.min.js"
+if [ ! -f "$axe_js" ]; then
+  log "installing axe-core@$axe_version from the npm registry into $axe_dir"
+  mkdir -p "$(dirname "$axe_dir")"
+  axe_tmp="$(mktemp -d "$axe_dir.XXXXXX")"
+  if npm install --prefix "$axe_tmp" --no-save --no-audit --no-fund --no-package-lock --loglevel=error \
+      "axe-core@$axe_version" >/dev/null && [ -f "$axe_tmp/node_modules/axe-core/axe.min.js" ]; then
+    rm -rf "$axe_dir" && mv "$axe_tmp" "$axe_dir"
+  else
+    rm -rf "$axe_tmp"
+    log "could not install axe-core@$axe_version (npm install failed)"
+  fi
+fi
+export REPO_CONSOLE_AXE_JS="$axe_js"
 
 pulp_env="${PULP_HOME:-$root/target/pulp}/env"
 started_pulp=0

@@ -27,6 +27,11 @@
 #                  rc-envs-prod -> pub(v1) (issue 23: one distribution per environment)
 #   rc-policy      verified, v1..v3, a publication of each; rc-policy-prod -> pub(v1) (issue 24:
 #                  the policy tests deploy, request, approve and override a freeze on it)
+#   rc-approvals   verified, v1..v3, a publication of each; rc-approvals-prod -> pub(v1) (issue 24:
+#                  two replicas on one PostgreSQL approve the same request at once)
+#   rc-api         verified, v1..v3, a publication of each; rc-api-prod -> pub(v1) (issue 25: a
+#                  pipeline deploys over the JSON API). v1 -> v3 is: world, extra added, beta
+#                  removed, hello 1.0 -> 1.1, alpha 1.2 -> 1.1
 #   rc-mirror        remote rc-mirror-remote -> $PULP_CONTENT_URL/pulp/content/rc-verified-prod/ (not synced)
 #   rc-broken-mirror remote rc-broken-remote -> http://127.0.0.1:9/nothing/ (refused; sync fails)
 #
@@ -361,6 +366,22 @@ seed_policy() {
   ensure_distribution rc-policy-prod publication "$(ensure_publication "$repo" 1)"
 }
 seed_policy
+
+# --- Approvals across replicas (issue 24) and the JSON API (issue 25) -------------------
+# seed_production NAME STEP1 STEP2 STEP3: NAME verified, v1..v3 made of the steps, a publication
+# of each; NAME-prod -> pub(v1). Each has its own test (tests/real_pulp/replicas.rs, api.rs),
+# which deploys to NAME-prod and puts it back at v1.
+seed_production() {
+  local name=$1 repo; shift
+  repo="$(ensure_repo "$name" "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  ensure_versions "$repo" "$@"
+  ensure_publication "$repo" 2 >/dev/null
+  ensure_publication "$repo" 3 >/dev/null
+  ensure_distribution "$name-prod" publication "$(ensure_publication "$repo" 1)"
+}
+seed_production rc-approvals "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
+seed_production rc-api "+hello-1.0 +beta-1.0 +alpha-1.2" "+world-2.0" \
+  "+hello-1.1 -hello-1.0 -beta-1.0 +extra-0.1 +alpha-1.1 -alpha-1.2"
 
 # --- Summary -------------------------------------------------------------------
 echo "Seeded Pulp at $PULP_BASE_URL:"

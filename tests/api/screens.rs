@@ -41,7 +41,18 @@ async fn a_long_history_is_shown_fifty_versions_a_screen_newest_first() {
     assert_eq!(numbers_shown(&first), (71..=120).rev().collect::<Vec<_>>());
     let pagers = select(&first, "nav.pager");
     assert_eq!(pagers.len(), 2, "above and below the table");
-    assert_eq!(pagers[0].html(), pagers[1].html());
+    assert_eq!(pagers[0].inner_html(), pagers[1].inner_html());
+    assert_eq!(
+        [
+            attr(&pagers[0], "aria-label"),
+            attr(&pagers[1], "aria-label")
+        ],
+        [
+            "Screens of versions, above the list",
+            "Screens of versions, below the list"
+        ],
+        "two navigation landmarks, named apart"
+    );
     let pager = &pagers[0];
     assert_eq!(attr(pager, "data-screens"), "3");
     assert!(

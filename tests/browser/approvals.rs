@@ -21,6 +21,7 @@ use repo_console::domain::{
 };
 use serde_json::json;
 
+use super::a11y;
 use super::browser::Browser;
 use super::look;
 use super::versions::wait_modal_focused;
@@ -191,6 +192,7 @@ pub async fn alice_requests(b: &Browser, app: &ApprovalApp) -> String {
         .expect("click the reason field");
     b.keys(REASON).await;
     b.screenshot("approval-modal").await;
+    a11y::check_themes(b, "the dialog of a deploy that needs approval").await;
     b.find("[data-modal-confirm]")
         .await
         .click()
@@ -235,6 +237,11 @@ pub async fn alice_requests(b: &Browser, app: &ApprovalApp) -> String {
         .await;
         readable(b, "the answer to the request", theme).await;
         b.screenshot(&format!("approval-requested-{theme}")).await;
+        a11y::check(
+            b,
+            &format!("the dialog's answer: deploy requested ({theme})"),
+        )
+        .await;
     }
     assert_eq!(
         app.production(),
@@ -272,6 +279,11 @@ pub async fn alice_requests(b: &Browser, app: &ApprovalApp) -> String {
     for theme in ["dark", "light"] {
         b.use_theme(theme).await;
         readable(b, "the versions page with a request", theme).await;
+        a11y::check(
+            b,
+            &format!("the versions page with a pending request ({theme})"),
+        )
+        .await;
         b.screenshot(&format!("approval-versions-pending-{theme}"))
             .await;
     }
@@ -333,6 +345,7 @@ pub async fn alice_may_not_approve(b: &Browser, app: &ApprovalApp, id: &str) {
         .await;
     assert!(still, "typing the name does not enable alice's Approve");
     b.screenshot("approval-request-alice").await;
+    a11y::check_themes(b, "/requests/<id> as its requester").await;
 }
 
 /// As bob: the request's page with the preview and diff; he types the name and approves;
@@ -437,6 +450,7 @@ pub async fn bob_approves(b: &Browser, app: &ApprovalApp, id: &str) {
         .await;
     assert!(forms, "an executed request offers no action");
     b.screenshot("approval-executed").await;
+    a11y::check_themes(b, "/requests/<id> executed").await;
     assert_eq!(app.production(), Some(4), "production serves v4 upstream");
     assert_eq!(
         app.deploys(),
@@ -456,6 +470,7 @@ pub async fn bob_approves(b: &Browser, app: &ApprovalApp, id: &str) {
     );
     table_fits(b, "table.requests").await;
     b.screenshot("approval-requests-list").await;
+    a11y::check_themes(b, "/requests").await;
     b.goto_at(&app.alice, &format!("/repos/{}/versions", app.repo))
         .await;
     let live: Vec<u64> = b
@@ -474,6 +489,7 @@ async fn request_page_screenshots(b: &Browser) {
     for theme in ["dark", "light"] {
         b.use_theme(theme).await;
         readable(b, "the request's page", theme).await;
+        a11y::check(b, &format!("/requests/<id> as an approver ({theme})")).await;
         b.screenshot(&format!("request-approval-{theme}")).await;
     }
 }

@@ -4,6 +4,7 @@
 use repo_console::domain::RepoVerification;
 use serde_json::json;
 
+use crate::a11y;
 use crate::acme::add_acme;
 use crate::browser::Browser;
 use crate::look::CONTRAST;
@@ -58,6 +59,7 @@ pub async fn confirm_step_with_a_diff(b: &Browser, app: &App) {
             "text under 4.5:1 in the diff in {theme}:\n{low:#?}"
         );
         b.screenshot(&format!("confirm-diff-{theme}")).await;
+        a11y::check(b, &format!("the confirm dialog with a diff ({theme})")).await;
         b.find("[data-modal-cancel]")
             .await
             .click()
@@ -89,6 +91,7 @@ pub async fn confirm_step_with_a_diff(b: &Browser, app: &App) {
             low.is_empty(),
             "text under 4.5:1 on the compare page in {theme}:\n{low:#?}"
         );
+        a11y::check(b, &format!("the compare page ({theme})")).await;
     }
     b.screenshot("compare").await;
 }

@@ -4,6 +4,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+use super::a11y;
 use super::browser::Browser;
 use super::world::App;
 
@@ -107,6 +108,7 @@ pub async fn sync_cells_hover_and_theme(b: &Browser, app: &App) {
     for theme in ["light", "dark"] {
         b.use_theme(theme).await;
         b.screenshot(&format!("dashboard-{theme}")).await;
+        a11y::check(b, &format!("the dashboard ({theme})")).await;
     }
     b.use_theme("light").await;
 }

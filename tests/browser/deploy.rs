@@ -5,14 +5,17 @@ use repo_console::adapters::memory::{Fault, Op};
 use repo_console::domain::AuditOutcome;
 use serde_json::json;
 
+use super::a11y;
 use super::browser::Browser;
 use super::versions::{open_modal, version_rows};
 use super::world::App;
 
-/// Tabs from the top of the page to the Deploy button of version `n`.
+/// Tabs from the top of the page to the Deploy button of version `n`; every element on the
+/// way shows its focus ring.
 async fn tab_to_deploy_button(b: &Browser, n: u64) {
     for _ in 0..60 {
         b.press(Key::Tab).await;
+        a11y::assert_focus_ring(b, "tabbing to a Deploy button").await;
         let here: bool = b
             .js("return document.activeElement && document.activeElement.getAttribute('data-deploy-version') === arguments[0]",
                 vec![json!(n.to_string())])
@@ -24,23 +27,108 @@ async fn tab_to_deploy_button(b: &Browser, n: u64) {
     panic!("60 Tabs did not reach the Deploy button of v{n}");
 }
 
+/// How many elements of the open dialog the keyboard can reach (enabled, not hidden, not
+/// taken out of the order).
+const DIALOG_STOPS: &str = "var m = document.getElementById('deploy-modal');
+  return Array.from(m.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')).filter(function (e) {
+    return !e.disabled && e.type !== 'hidden' && e.tabIndex >= 0 && e.getClientRects().length > 0; }).length;";
+
+const FOCUS_IN_DIALOG: &str =
+    "return document.getElementById('deploy-modal').contains(document.activeElement)";
+
+/// The dialog is open with the focus in its confirmation field.
+const ON_FIELD: &str = "var m = document.getElementById('deploy-modal');
+  return !!m && document.activeElement === m.querySelector('input[name=confirm]')";
+
+/// From the confirmation field, `key` pressed once per stop of the dialog: the focus stays
+/// inside with its ring shown at each stop and comes back to the field; the package-change
+/// list is one of the stops, and where it overflows the arrow keys scroll it. Answers the
+/// stops seen.
+pub async fn round_the_dialog(b: &Browser, key: &str, way: &str) -> Vec<String> {
+    let stops: usize = b.js(DIALOG_STOPS, vec![]).await;
+    let mut seen = Vec::new();
+    for _ in 0..stops {
+        b.keys(key).await;
+        let inside: bool = b.js(FOCUS_IN_DIALOG, vec![]).await;
+        let who = a11y::assert_focus_ring(b, &format!("{way} in the dialog")).await;
+        assert!(
+            inside,
+            "{way} left the dialog: the focus is on {who} (after {seen:?})"
+        );
+        let scrolls: bool = b
+            .js(
+                "var a = document.activeElement;
+                 return a.hasAttribute('data-package-changes') && a.scrollHeight > a.clientHeight",
+                vec![],
+            )
+            .await;
+        if scrolls && key == Key::Tab.to_string() {
+            b.screenshot("keyboard-package-list").await;
+            for _ in 0..3 {
+                b.press(Key::Down).await;
+            }
+            b.wait_until(
+                "the arrow keys scroll the focused package-change list",
+                "return document.activeElement.scrollTop > 0",
+            )
+            .await;
+        }
+        seen.push(who);
+    }
+    assert!(
+        b.js::<bool>(ON_FIELD, vec![]).await,
+        "{stops} presses of {way} come back round to the confirmation field: {seen:?}"
+    );
+    assert!(
+        seen.iter().any(|s| s.contains("package-list")),
+        "{way} reaches the package-change list: {seen:?}"
+    );
+    seen
+}
+
+/// A deploy with the keyboard alone: Tab to the Deploy button, Enter opens the dialog with
+/// the focus in it, Tab and Shift+Tab go round inside it, Escape closes it and gives the
+/// focus back to the button; Enter again, the name typed, Tab to Confirm deploy, Enter; the
+/// focus lands on the banner. A focus ring is shown at every step.
 pub async fn deploy_with_keyboard(b: &Browser, app: &App) {
     b.goto(&format!("/repos/{}/versions", app.world.baseos))
         .await;
     b.js::<()>("window.__e2eMarker = 'still-here'", vec![])
         .await;
     tab_to_deploy_button(b, 5).await;
+    b.screenshot("keyboard-deploy-button").await;
     b.press(Key::Enter).await;
-    b.wait_until("the modal is open, focus in the field",
-        "var m = document.getElementById('deploy-modal'); return !!m && document.activeElement === m.querySelector('input[name=confirm]')").await;
+    b.wait_until("the modal is open, focus in the field", ON_FIELD)
+        .await;
+    a11y::assert_focus_ring(b, "the dialog opened").await;
+    a11y::check_themes(b, "the confirm dialog opened with the keyboard").await;
+
+    round_the_dialog(b, &Key::Tab.to_string(), "Tab").await;
+    round_the_dialog(b, &format!("{}{}", Key::Shift, Key::Tab), "Shift+Tab").await;
+
+    b.press(Key::Escape).await;
+    b.wait_until(
+        "Escape closed the dialog and gave the focus back to the Deploy button of v5",
+        "return !document.getElementById('deploy-modal')
+           && document.activeElement === document.querySelector(\"[data-deploy-version='5']\")",
+    )
+    .await;
+    a11y::assert_focus_ring(b, "back on the Deploy button after Escape").await;
+
+    b.press(Key::Enter).await;
+    b.wait_until("the modal is open again, focus in the field", ON_FIELD)
+        .await;
     b.keys("rhel9-baseos").await;
     b.press(Key::Tab).await; // Cancel
+    a11y::assert_focus_ring(b, "on Cancel").await;
     b.press(Key::Tab).await; // Confirm deploy
     let on_confirm = b.focused().await;
     assert!(
         on_confirm.contains("data-modal-confirm"),
         "two Tabs from the field reach Confirm deploy, not {on_confirm}"
     );
+    a11y::assert_focus_ring(b, "on Confirm deploy").await;
+    b.screenshot("keyboard-confirm").await;
     b.press(Key::Enter).await;
 
     b.wait_until("the modal closed and the banner appeared",
@@ -87,6 +175,8 @@ pub async fn deploy_with_keyboard(b: &Browser, app: &App) {
         focus.contains("deploy-banner"),
         "after the deploy the focus is on the banner, not {focus}"
     );
+    a11y::assert_focus_ring(b, "on the banner after the deploy").await;
+    b.screenshot("keyboard-banner").await;
     let records = app.audit.records();
     let last = records.last().expect("the deploy wrote an audit record");
     assert_eq!(
@@ -107,6 +197,7 @@ pub async fn deploy_with_keyboard(b: &Browser, app: &App) {
     for theme in ["light", "dark"] {
         b.use_theme(theme).await;
         b.screenshot(&format!("deployed-{theme}")).await;
+        a11y::check(b, &format!("the success banner ({theme})")).await;
     }
     b.use_theme("light").await;
 }
@@ -131,6 +222,7 @@ pub async fn failed_deploy(b: &Browser, app: &App) {
         b.wait_until("the failure is shown inside the modal",
             "var m = document.getElementById('deploy-modal'); return !!m && !!m.querySelector('#deploy-error')").await;
         b.screenshot(&format!("failure-{theme}")).await;
+        a11y::check(b, &format!("a failure in the dialog ({theme})")).await;
         if theme == "dark" {
             b.find("[data-modal-cancel]")
                 .await
@@ -177,6 +269,7 @@ pub async fn failed_deploy(b: &Browser, app: &App) {
     b.goto(&format!("/repos/{}/versions", app.world.appstream))
         .await;
     let (text, versions) = page_error(b).await;
+    a11y::check_themes(b, "a versions page that could not load").await;
     app.pulp.clear(Op::ListVersions);
     assert!(
         text.contains("Could not load this repository"),
@@ -188,6 +281,7 @@ pub async fn failed_deploy(b: &Browser, app: &App) {
     b.goto("/repos/0190a0b0-0000-7000-8000-00000000dead/versions")
         .await;
     let (text, _) = page_error(b).await;
+    a11y::check_themes(b, "the page of an unknown repository").await;
     assert!(
         text.contains("Pulp has no RPM repository 0190a0b0-0000-7000-8000-00000000dead"),
         "page error: {text:?}"

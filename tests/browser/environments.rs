@@ -8,6 +8,7 @@ use repo_console::adapters::memory::{InMemoryPulp, RecordingAuditSink};
 use repo_console::domain::{AuditOutcome, EnvironmentPath, RepoId, VersionNumber};
 use serde_json::json;
 
+use super::a11y;
 use super::browser::Browser;
 use super::versions::wait_modal_focused;
 use super::world::{self, verified};
@@ -177,6 +178,7 @@ pub async fn deploy_then_promote(b: &Browser, app: &EnvApp) {
     )
     .await;
     b.screenshot("environments-seeded").await;
+    a11y::check_themes(b, "the versions page with three environments").await;
 
     deploy_through_modal(
         b,
@@ -248,6 +250,7 @@ pub async fn deploy_then_promote(b: &Browser, app: &EnvApp) {
         "every environment serves v5: nothing left to promote"
     );
     b.screenshot("environments-promoted").await;
+    a11y::check_themes(b, "the versions page after the promotions").await;
     upstream_and_audit_agree(app);
     narrow_screen(b, app).await;
 }
@@ -307,6 +310,7 @@ async fn out_of_order_to_production(b: &Browser, n: u64) {
         "the warning says it in words: {text:?}"
     );
     b.screenshot("environments-out-of-order").await;
+    a11y::check_themes(b, "the dialog warning out of order").await;
     b.find("[data-modal-cancel]")
         .await
         .click()

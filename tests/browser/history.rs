@@ -2,6 +2,7 @@
 
 use repo_console::domain::{AuditOutcome, DeployKind};
 
+use super::a11y;
 use super::browser::Browser;
 use super::world::App;
 
@@ -56,6 +57,7 @@ pub async fn rollback_from_history(b: &Browser, app: &App) {
         "name and reason: Confirm is enabled"
     );
     b.screenshot("rollback-modal").await;
+    a11y::check_themes(b, "the rollback dialog").await;
     b.find("[data-modal-confirm]")
         .await
         .click()
@@ -93,4 +95,5 @@ pub async fn rollback_from_history(b: &Browser, app: &App) {
         "{newest}"
     );
     b.screenshot("history-after-rollback").await;
+    a11y::check_themes(b, "the history page").await;
 }

@@ -3,12 +3,14 @@
 //!
 //! One test drives every scenario in turn (one browser, one at a time); `environments_promotion`
 //! drives a console configured with three environments; `approvals` one whose production
-//! needs an approval, served twice (for the requester and for the approver). They never run
-//! at once. Each starts ChromeDriver on a free port and ends it by its process group id when
+//! needs an approval, served twice (for the requester and for the approver); `freeze` one
+//! whose production is frozen on a fixed clock. They never run at once. axe-core checks
+//! every page and dialog state in both themes (`a11y.rs`). Each starts ChromeDriver on a free port and ends it by its process group id when
 //! it ends, passes or fails. After each scenario the browser console must hold no CSP
 //! violation and no error but the scenario's own expected failed requests. Screenshots:
 //! `target/screenshots/`.
 
+mod a11y;
 #[path = "../common/acme.rs"]
 mod acme;
 mod approvals;
@@ -18,6 +20,7 @@ mod dashboard;
 mod deploy;
 mod driver;
 mod environments;
+mod freeze;
 mod history;
 mod look;
 mod screens;
@@ -69,6 +72,7 @@ async fn browser_suite() {
     let Some(tools) = driver::Tools::find_or_skip() else {
         return;
     };
+    a11y::require();
     let target = target_dir();
     let driver = driver::ChromeDriver::start(&tools, &target.join("chromedriver.log")).await;
     let app = world::spawn_app().await;
@@ -76,7 +80,7 @@ async fn browser_suite() {
     let outcome = AssertUnwindSafe(run_all(&browser, &app, &driver, &tools))
         .catch_unwind()
         .await;
-    finish(browser, driver, outcome, "FAILED").await;
+    finish(browser, driver, outcome, "browser_suite", "FAILED").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -85,6 +89,7 @@ async fn environments_promotion() {
     let Some(tools) = driver::Tools::find_or_skip() else {
         return;
     };
+    a11y::require();
     let target = target_dir();
     let log = target.join("chromedriver-environments.log");
     let driver = driver::ChromeDriver::start(&tools, &log).await;
@@ -100,7 +105,14 @@ async fn environments_promotion() {
     })
     .catch_unwind()
     .await;
-    finish(browser, driver, outcome, "FAILED-environments").await;
+    finish(
+        browser,
+        driver,
+        outcome,
+        "environments_promotion",
+        "FAILED-environments",
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -109,6 +121,7 @@ async fn approvals() {
     let Some(tools) = driver::Tools::find_or_skip() else {
         return;
     };
+    a11y::require();
     let target = target_dir();
     let log = target.join("chromedriver-approvals.log");
     let driver = driver::ChromeDriver::start(&tools, &log).await;
@@ -136,19 +149,47 @@ async fn approvals() {
     })
     .catch_unwind()
     .await;
-    finish(browser, driver, outcome, "FAILED-approvals").await;
+    finish(browser, driver, outcome, "approvals", "FAILED-approvals").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn freeze() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let Some(tools) = driver::Tools::find_or_skip() else {
+        return;
+    };
+    a11y::require();
+    let target = target_dir();
+    let log = target.join("chromedriver-freeze.log");
+    let driver = driver::ChromeDriver::start(&tools, &log).await;
+    let app = freeze::spawn_app().await;
+    let browser = Browser::open(&driver, &tools, &app.carol).await;
+    let outcome = AssertUnwindSafe(async {
+        scenario!(
+            browser,
+            "production frozen: banners, the override, a refusal",
+            &["409 (Conflict)", "Error Code 409"],
+            freeze::frozen_production(&browser, &app)
+        );
+    })
+    .catch_unwind()
+    .await;
+    finish(browser, driver, outcome, "freeze", "FAILED-freeze").await;
 }
 
 /// Ends the browser and its driver, then passes the scenarios' panic on (after a
-/// screenshot named `failed`).
+/// screenshot named `failed`); when `test` passed, says what axe-core checked in it.
 async fn finish(
     browser: Browser,
     driver: driver::ChromeDriver,
     outcome: Result<(), Box<dyn std::any::Any + Send>>,
+    test: &str,
     failed: &str,
 ) {
     if outcome.is_err() {
         browser.screenshot(failed).await;
+    } else {
+        a11y::summary(test);
     }
     browser.close().await;
     drop(driver);

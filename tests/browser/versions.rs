@@ -3,6 +3,7 @@
 use fantoccini::key::Key;
 use serde_json::json;
 
+use super::a11y;
 use super::browser::Browser;
 use super::world::App;
 
@@ -61,11 +62,13 @@ pub async fn page_rows_badges_and_buttons(b: &Browser, app: &App) {
     for theme in ["light", "dark"] {
         b.use_theme(theme).await;
         b.screenshot(&format!("versions-{theme}")).await;
+        a11y::check(b, &format!("the versions page ({theme})")).await;
     }
     b.use_theme("light").await;
 
     b.goto(&format!("/repos/{}/versions", app.world.tools))
         .await;
+    a11y::check_themes(b, "the versions page of an unverified repository").await;
     let rows = version_rows(b).await;
     assert_eq!(rows.iter().map(|r| r.0).collect::<Vec<_>>(), [3, 2, 1, 0]);
     for (number, _, badge, text, disabled) in &rows {
@@ -140,6 +143,7 @@ pub async fn confirm_modal(b: &Browser, app: &App) {
         open_modal(b, 4).await;
         b.keys("rhel9-baseos").await;
         b.screenshot(&format!("modal-{theme}")).await;
+        a11y::check(b, &format!("the confirm dialog, name typed ({theme})")).await;
         b.find("[data-modal-cancel]")
             .await
             .click()

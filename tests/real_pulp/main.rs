@@ -7,6 +7,7 @@
 
 #[path = "../common/acme.rs"]
 mod acme;
+mod api;
 #[path = "../common/builds.rs"]
 mod builds;
 mod builds_diff;
@@ -34,6 +35,7 @@ mod receiver;
 mod replicas;
 #[path = "../common/request_contract.rs"]
 mod request_contract;
+mod seeded;
 mod support;
 #[path = "../common/web.rs"]
 mod web;

@@ -326,7 +326,7 @@ fn version_number(href: &str) -> u64 {
 }
 
 /// The request id of a 202 answer (a pending request).
-fn request_id(reply: &Reply) -> String {
+pub fn request_id(reply: &Reply) -> String {
     assert_eq!(reply.status, 202, "{}", reply.body);
     let html = reply.html();
     let made = select(&html, "[data-request-id]");
@@ -336,7 +336,7 @@ fn request_id(reply: &Reply) -> String {
 }
 
 /// Production's deploys need one approval by group:release.
-fn four_eyes() -> Policy {
+pub fn four_eyes() -> Policy {
     let approvals = Approvals::new(NonZeroU32::new(1).unwrap(), subjects(&["group:release"]))
         .expect("approvers");
     Policy::default().with_approvals(BTreeMap::from([(EnvironmentName::production(), approvals)]))

@@ -1,15 +1,25 @@
 //! Two console processes (the real binary) against the real Pulp, sharing one PostgreSQL
 //! database: one deploy at a time per production distribution across replicas, one shared
 //! audit history, the lock released when a replica is killed mid-deploy, and migrations
-//! that a restart leaves as they are.
+//! that a restart leaves as they are. Then two consoles in this process wired as replicas
+//! (the audit, the deploy lock and the approval requests in that database, each its own
+//! pool) approving one request at once (issue 24): one deploy.
 
+use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::future::join_all;
-use serde_json::json;
+use repo_console::adapters::identity_proxy_header::TrustedProxyHeader;
+use repo_console::adapters::memory::ManualClock;
+use repo_console::adapters::postgres::{connect, PgAuditSink, PgDeployLock, PgRequestStore};
+use serde_json::{json, Value};
 
+use super::console::{serve_as_the_binary, Console, Reply};
 use super::console_process::ConsoleProcess;
 use super::database::{database_or_skip, TestDatabase};
+use super::policy::{four_eyes, request_id};
+use super::seeded::SeededProduction;
 use super::support::{exclusive, pulp_or_skip, TestPulp};
 use super::web::{attr, select, WebClient};
 
@@ -304,5 +314,203 @@ async fn readyz_answers_503_naming_the_audit_store_when_its_database_is_gone() {
         client.get("/healthz").await.status,
         200,
         "the process lives"
+    );
+}
+
+/// The repository the approval race deploys (seed.sh: v1..v3, rc-approvals-prod serving v1).
+const APPROVALS: &str = "rc-approvals";
+
+/// A console on the real Pulp wired as a replica of several (as `wiring/audit_sinks.rs` wires
+/// the postgres sink): its audit, its deploy lock and its approval requests in `db`, on a
+/// connection pool of its own; the operator and groups named by the trusted proxy; production
+/// of rc-approvals needs one approval by group:release.
+async fn approving_replica(pulp: &TestPulp, db: &TestDatabase, clock: Arc<ManualClock>) -> Console {
+    let database = connect(&db.url, None)
+        .await
+        .expect("the test database, migrated");
+    let identity = TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
+        .with_groups("X-Remote-Groups");
+    let production = HashMap::from([(APPROVALS.to_owned(), format!("{APPROVALS}-prod"))]);
+    serve_as_the_binary(Arc::new(pulp.client()), 25, move |state| {
+        state
+            .production(production)
+            .identity(Arc::new(identity))
+            .policy(four_eyes())
+            .clock(clock)
+            .audit(Arc::new(PgAuditSink::new(database.clone())))
+            .replica_lock(Arc::new(PgDeployLock::new(database.clone())))
+            .requests(
+                Arc::new(PgRequestStore::new(database)),
+                chrono::Duration::hours(24),
+            )
+    })
+    .await
+}
+
+/// A request as the trusted proxy sends it: `user` and `groups` in its headers.
+async fn as_user(
+    console: &Console,
+    method: &str,
+    path: &str,
+    (user, groups): (&str, &str),
+    body: &str,
+) -> Reply {
+    let headers = [
+        ("content-type", "application/x-www-form-urlencoded"),
+        ("hx-request", "true"),
+        ("x-remote-user", user),
+        ("x-remote-groups", groups),
+    ];
+    console.client().send(method, path, &headers, body).await
+}
+
+/// The request's `data-request-state` on a replica's /requests.
+async fn request_state(console: &Console, id: &str) -> String {
+    let page = as_user(console, "GET", "/requests", ("viewer", ""), "").await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let html = page.html();
+    let rows = select(&html, &format!("tr[data-request-id='{id}']"));
+    assert_eq!(rows.len(), 1, "{}: {}", console.address, page.body);
+    attr(&rows[0], "data-request-state").to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_replicas_approving_one_request_at_once_run_one_deploy() {
+    let (Some(pulp), Some(db)) = (
+        pulp_or_skip("replicas: two approvals at once"),
+        database_or_skip("replicas: two approvals at once"),
+    ) else {
+        return;
+    };
+    let _repo = exclusive(APPROVALS).await;
+    let began = Instant::now();
+    let production = SeededProduction::at_v1(pulp, APPROVALS);
+    let clock = Arc::new(ManualClock::new(
+        chrono::DateTime::parse_from_rfc3339("2026-11-25T10:00:00Z")
+            .unwrap()
+            .into(),
+    ));
+    let a = approving_replica(&production.pulp, &db, clock.clone()).await;
+    let b = approving_replica(&production.pulp, &db, clock).await;
+    let before = production.state();
+    assert_eq!(before.version, 1);
+
+    // alice asks on replica A; replica B sees the request A recorded.
+    let form = format!("version=3&env=production&confirm={APPROVALS}&live=1&reason=CVE-2026-2424");
+    let deploy = format!("/repos/{}/deploy", production.id);
+    let asked = as_user(&a, "POST", &deploy, ("alice", "dev"), &form).await;
+    let id = request_id(&asked);
+    assert_eq!(
+        request_state(&b, &id).await,
+        "pending",
+        "B reads A's request"
+    );
+
+    // bob approves on A and dave on B, at the same instant.
+    let approve = format!("/requests/{id}/approve");
+    let confirm = format!("confirm={APPROVALS}");
+    let at_once = Instant::now();
+    let (bob, dave) = tokio::join!(
+        as_user(&a, "POST", &approve, ("bob", "release"), &confirm),
+        as_user(&b, "POST", &approve, ("dave", "release"), &confirm),
+    );
+    let race = at_once.elapsed();
+    let mut statuses = [bob.status, dave.status];
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [200, 409],
+        "bob: {}\ndave: {}",
+        bob.body,
+        dave.body
+    );
+    let (winner, won, lost) = if bob.status == 200 {
+        ("bob", &bob, &dave)
+    } else {
+        ("dave", &dave, &bob)
+    };
+    assert!(
+        won.body
+            .contains("Approved and deployed: production now serves v3"),
+        "{}",
+        won.body
+    );
+    // The other approval was refused by the request itself (closed by the first: its event
+    // appended compare-and-swap), not by a second deploy that the deploy lock or Pulp's
+    // re-read stopped: that is a deploy's answer (`data-answer`).
+    let html = lost.html();
+    let refused = select(&html, "[data-refused='409']");
+    assert_eq!(refused.len(), 1, "the request refused it: {}", lost.body);
+    assert!(
+        lost.body.contains("can no longer be approved") || lost.body.contains("is stale"),
+        "{}",
+        lost.body
+    );
+
+    // Pulp: production moved once, to a new publication of v3.
+    let after = production.state();
+    assert_eq!(after.version, 3, "production serves v3");
+    assert!(
+        !production.seeded.contains(&after.publication),
+        "a publication the deploy made: {}",
+        after.publication
+    );
+    assert_eq!(
+        after.publications,
+        before.publications + 1,
+        "one new publication of rc-approvals"
+    );
+    assert_eq!(
+        after.updates,
+        before.updates + 1,
+        "one update of rc-approvals-prod"
+    );
+
+    // The shared audit: one deploy, started then deployed, alice's approved by the winner.
+    assert_eq!(
+        db.query("SELECT string_agg(outcome, ',' ORDER BY id) FROM deploy_audit"),
+        "started,deployed"
+    );
+    assert_eq!(
+        db.query("SELECT count(DISTINCT deploy_id) FROM deploy_audit"),
+        "1"
+    );
+    let line: Value =
+        serde_json::from_str(&db.query("SELECT line FROM deploy_audit WHERE outcome = 'deployed'"))
+            .expect("the audit line is JSON");
+    assert_eq!(line["operator"], "alice", "{line}");
+    assert_eq!(line["request"]["request_id"], id.as_str());
+    assert_eq!(line["request"]["approvers"], json!([winner]));
+    assert_eq!(line["reason"], "CVE-2026-2424");
+    assert_eq!(
+        (
+            line["previous_version"].as_u64(),
+            line["target_version"].as_u64()
+        ),
+        (Some(1), Some(3))
+    );
+    assert_eq!(line["publication"], after.publication.as_str());
+    let deploy_id = line["deploy_id"].as_str().expect("a deploy id");
+
+    // The request: the winner's approval, then the deploy it ran; nothing of the loser's.
+    let events = db.query(&format!(
+        "SELECT string_agg((event::json->>'event') || coalesce(':' || (event::json->>'by'), '') \
+         || coalesce(':' || (event::json->>'deploy_id'), ''), ',' ORDER BY seq) \
+         FROM deploy_request_events WHERE request_id = '{id}'"
+    ));
+    assert_eq!(events, format!("approved:{winner},executed:{deploy_id}"));
+    for replica in [&a, &b] {
+        assert_eq!(
+            request_state(replica, &id).await,
+            "executed",
+            "{}",
+            replica.address
+        );
+    }
+    assert_eq!(locks_held(&db), 0, "every turn was released");
+    println!(
+        "TIMING replicas (two approvals at once): {:.1} s, the approvals answered in {:.1} s",
+        began.elapsed().as_secs_f64(),
+        race.as_secs_f64()
     );
 }

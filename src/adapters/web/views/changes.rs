@@ -28,7 +28,11 @@ pub fn diff_summary(diff: &VersionDiff, limit: usize, full: Option<&str>) -> Mar
             (advisory_section(&diff.advisories, DEPLOY_DROPS))
             @if !diff.packages.is_empty() {
                 (kind_counts(&diff.packages))
-                ul.package-changes { @for change in shown { (package_change(change)) } }
+                // The list scrolls in the modal and on a request's page: a keyboard user must
+                // be able to reach it (Tab) and scroll it (arrow keys), and hear what it is.
+                div.package-list tabindex="0" role="region" aria-label="Package changes" data-package-changes {
+                    ul.package-changes { @for change in shown { (package_change(change)) } }
+                }
             }
             @if shown.len() < diff.packages.len() {
                 p { "Showing " (shown.len()) " of " (diff.packages.len()) " package changes. "

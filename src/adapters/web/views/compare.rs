@@ -38,6 +38,7 @@ pub fn compare_page(c: &Comparison, filter: &PackageFilter, page_number: usize) 
             } @else {
                 (downloads(c, filter))
             }
+            @if !c.diff.advisories.is_empty() { h2 { "Advisories" } }
             (advisory_section(&c.diff.advisories, &format!(
                 "{} drops security advisories that {} has", c.to.label(), c.from.label()
             )))

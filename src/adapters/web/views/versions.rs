@@ -87,7 +87,7 @@ pub fn version_list(data: &VersionsPage, oob: bool) -> Markup {
             @if data.error.is_none() {
                 (production_line(data))
                 @if data.environments.len() > 1 { (environment_strip(data)) }
-                @if has_screens(data) { (pager(data)) }
+                @if has_screens(data) { (pager(data, "above the list")) }
                 @if data.screen.is_past(data.total) {
                     (notice("warn", Some("past-end"), html! {
                         "There is no screen " (data.screen.index().saturating_add(1)) " of versions: this repository has "
@@ -96,7 +96,7 @@ pub fn version_list(data: &VersionsPage, oob: bool) -> Markup {
                 } @else {
                     (version_table(data))
                 }
-                (pager(data))
+                (pager(data, "below the list"))
             }
         }
     }
@@ -133,8 +133,8 @@ fn has_screens(data: &VersionsPage) -> bool {
 }
 
 /// Screens of versions: newer, where this one is, older; the number of versions when they
-/// fit on one screen.
-fn pager(data: &VersionsPage) -> Markup {
+/// fit on one screen. `place` tells the two pagers apart by name (a landmark each).
+fn pager(data: &VersionsPage, place: &str) -> Markup {
     let index = data.screen.index();
     let last = data.screen.last_index(data.total);
     let first_shown = data.screen.offset().saturating_add(1);
@@ -145,7 +145,7 @@ fn pager(data: &VersionsPage) -> Markup {
     let href = |i: u64| format!("/repos/{}/versions?page={i}", data.uuid);
     html! {
         @if has_screens(data) {
-            nav.pager aria-label="Screens of versions" data-screen=(index) data-screens=(last + 1) {
+            nav.pager aria-label={ "Screens of versions, " (place) } data-screen=(index) data-screens=(last + 1) {
                 @if index > 0 { a.ghost href=(href(index.min(last + 1) - 1)) rel="prev" { "\u{2190} Newer" } }
                 span.muted {
                     @if data.versions.is_empty() { "Screen " (index.saturating_add(1)) }
