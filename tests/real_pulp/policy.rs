@@ -26,6 +26,7 @@ use repo_console::domain::{
 use serde_json::{json, Value};
 
 use super::console::{attr, enc, select, serve_as_the_binary, Console, Reply};
+use super::seeded::{seeded_publications, version_number};
 use super::support::{exclusive, pulp_or_skip, TestPulp};
 
 const REPO: &str = "rc-policy";
@@ -286,43 +287,6 @@ impl Drop for Policed {
             assert_eq!(status, 202, "production put back at v1: {answer}");
         }
     }
-}
-
-/// The publications of v1, v2 and v3 that scripts/pulp/seed.sh made: rc-policy's three
-/// oldest (the tests' deploys only add newer ones).
-fn seeded_publications(pulp: &TestPulp, repo: &str) -> Vec<String> {
-    let oldest = pulp.raw_ok(
-        "GET",
-        &format!(
-            "publications/rpm/rpm/?repository={}&ordering=pulp_created&limit=3\
-             &fields=pulp_href,repository_version",
-            enc(repo)
-        ),
-        None,
-    );
-    let mut by_version: Vec<(u64, String)> = oldest["results"]
-        .as_array()
-        .expect("results")
-        .iter()
-        .map(|p| {
-            let version = p["repository_version"].as_str().expect("a version");
-            let href = p["pulp_href"].as_str().expect("an href");
-            (version_number(version), href.to_owned())
-        })
-        .collect();
-    by_version.sort();
-    let versions: Vec<u64> = by_version.iter().map(|(v, _)| *v).collect();
-    assert_eq!(versions, [1, 2, 3], "{oldest}: run scripts/pulp/seed.sh");
-    by_version.into_iter().map(|(_, href)| href).collect()
-}
-
-/// The number of a repository version's href (`.../versions/<n>/`).
-fn version_number(href: &str) -> u64 {
-    href.trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no version number in {href}"))
 }
 
 /// The request id of a 202 answer (a pending request).

@@ -162,7 +162,7 @@ impl Drop for SeededProduction {
 
 /// The publications of v1, v2 and v3 that scripts/pulp/seed.sh made: the repository's three
 /// oldest (the tests' deploys only add newer ones).
-fn seeded_publications(pulp: &TestPulp, repo: &str) -> Vec<String> {
+pub fn seeded_publications(pulp: &TestPulp, repo: &str) -> Vec<String> {
     let oldest = pulp.raw_ok(
         "GET",
         &format!(
