@@ -16,8 +16,10 @@ use crate::ports::{AuditError, AuditReadError, AuditSink};
 use super::audit_tail::newest_lines;
 
 /// Each record is serialized to one line and appended with a single `write` on a file
-/// opened in append mode (so lines from several processes never interleave), then synced
-/// to disk before `record` returns. The file and its directory are created when missing.
+/// opened in append mode, under an exclusive lock on the file (so lines from several
+/// processes never interleave), then synced to disk before `record` returns. A last line torn
+/// by a crash is ended first, so that it stays one unreadable line that readers skip. The
+/// file and its directory are created when missing.
 pub struct JsonlAuditSink {
     path: PathBuf,
     /// Serializes this process's writers (one line at a time, in order).
@@ -97,6 +99,21 @@ fn open_for_append(path: &Path) -> std::io::Result<fs::File> {
     OpenOptions::new().create(true).append(true).open(path)
 }
 
+/// Whether the file's last line is torn (a write cut by a crash, never acknowledged): the
+/// next line then starts on a line of its own, so the torn one stays one unreadable line
+/// (skipped by readers) instead of swallowing the next record.
+fn ends_torn(path: &Path) -> std::io::Result<bool> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = fs::File::open(path)?;
+    if file.metadata()?.len() == 0 {
+        return Ok(false);
+    }
+    file.seek(SeekFrom::End(-1))?;
+    let mut last = [0u8; 1];
+    file.read_exact(&mut last)?;
+    Ok(last[0] != b'\n')
+}
+
 #[async_trait]
 impl AuditSink for JsonlAuditSink {
     async fn record(&self, record: &DeployRecord) -> Result<(), AuditError> {
@@ -105,6 +122,12 @@ impl AuditSink for JsonlAuditSink {
         let _turn = self.turn.lock().await;
         self.blocking(move |path| {
             let mut file = open_for_append(&path)?;
+            // Writers of every process take turns, so that a line being written by another
+            // is never mistaken for a torn one.
+            file.lock()?;
+            if ends_torn(&path)? {
+                line.insert(0, b'\n');
+            }
             file.write_all(&line)?;
             file.sync_data()
         })

@@ -196,3 +196,35 @@ async fn a_line_is_about_the_repository_its_repository_uuid_names_however_it_is_
     assert_eq!(of[&repo].len(), 1);
     assert_eq!(of[&other][0].deploy_id.as_str(), "w-1");
 }
+
+#[tokio::test]
+async fn a_line_torn_by_a_crash_does_not_swallow_the_next_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let sink = JsonlAuditSink::new(&path);
+    sink.record(&record(1, "w")).await.unwrap();
+    // A write cut short by a crash: half a line, no newline, never acknowledged.
+    let whole = serde_json::to_string(&record(2, "w")).unwrap();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    std::io::Write::write_all(&mut file, &whole.as_bytes()[..whole.len() / 2]).unwrap();
+    drop(file);
+    sink.record(&record(3, "w")).await.unwrap();
+    let repo = RepoId::parse("01a202de-e818-7629-a483-70ecc3240361").unwrap();
+    let ids: Vec<String> = sink
+        .recent(&repo, 10)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.deploy_id.as_str().to_owned())
+        .collect();
+    assert_eq!(
+        ids,
+        ["w-3", "w-1"],
+        "the torn line skipped, the next one whole"
+    );
+    let lines = sink.lines_of(&DeployId::new("w-3")).await.unwrap();
+    assert_eq!(lines.len(), 1);
+}
