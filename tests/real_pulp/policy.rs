@@ -20,13 +20,11 @@ use std::time::Instant;
 use repo_console::adapters::identity_proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::ManualClock;
 use repo_console::adapters::requests_jsonl::JsonlRequestStore;
-use repo_console::domain::{
-    Allowed, Approvals, EnvironmentName, FreezeWindow, Policy, RepoId, Subject,
-};
+use repo_console::domain::{Allowed, Approvals, EnvironmentName, FreezeWindow, Policy, Subject};
 use serde_json::{json, Value};
 
-use super::console::{attr, enc, select, serve_as_the_binary, Console, Reply};
-use super::seeded::{seeded_publications, version_number};
+use super::console::{attr, select, serve_as_the_binary, Console, Reply};
+use super::seeded::{PulpState, SeededProduction};
 use super::support::{exclusive, pulp_or_skip, TestPulp};
 
 const REPO: &str = "rc-policy";
@@ -43,26 +41,10 @@ fn subjects(texts: &[&str]) -> Vec<Subject> {
         .collect()
 }
 
-/// What Pulp says about production and the repository's publications.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct PulpState {
-    /// The publication `rc-policy-prod` serves, and the version of rc-policy it is of.
-    publication: String,
-    version: u64,
-    /// When Pulp last updated the distribution.
-    dist_updated: String,
-    /// How many publications of rc-policy Pulp holds.
-    publications: u64,
-}
-
 /// rc-policy in Pulp, production at v1, and a console over it with `policy` at `now`.
 struct Policed {
-    pulp: TestPulp,
-    id: RepoId,
-    repo: String,
-    dist: String,
-    /// The seeded publications of v1, v2, v3.
-    seeded: Vec<String>,
+    /// rc-policy and its production, put back at v1 first and last.
+    production: SeededProduction,
     clock: Arc<ManualClock>,
     console: Console,
     /// The console's requests.jsonl, in a directory of its own.
@@ -77,15 +59,7 @@ impl Policed {
     /// authenticates anew (basic auth), which costs Pulp most of a second.
     async fn at_v1(pulp: TestPulp, policy: Policy, now: &str) -> Self {
         let started = Instant::now();
-        let repo = pulp
-            .href_named("repositories/rpm/rpm/", REPO)
-            .expect("seeded: run scripts/pulp/seed.sh");
-        let uuid = repo.trim_end_matches('/').rsplit('/').next().expect("uuid");
-        let id = RepoId::parse(uuid).expect("a uuid");
-        let dist = pulp
-            .href_named("distributions/rpm/rpm/", DIST)
-            .unwrap_or_else(|| panic!("no distribution {DIST}: run scripts/pulp/seed.sh"));
-        let seeded = seeded_publications(&pulp, &repo);
+        let production_state = SeededProduction::at_v1(pulp, REPO);
         let clock = Arc::new(ManualClock::new(
             chrono::DateTime::parse_from_rfc3339(now)
                 .expect("an RFC 3339 time")
@@ -99,7 +73,8 @@ impl Policed {
         let requests = requests_dir.path().join("requests.jsonl");
         let store = JsonlRequestStore::new(&requests);
         let state_clock = clock.clone();
-        let console = serve_as_the_binary(Arc::new(pulp.client()), 25, move |state| {
+        let client = Arc::new(production_state.pulp.client());
+        let console = serve_as_the_binary(client, 25, move |state| {
             state
                 .production(production)
                 .identity(Arc::new(identity))
@@ -108,80 +83,29 @@ impl Policed {
                 .requests(Arc::new(store), chrono::Duration::hours(24))
         })
         .await;
-        let policed = Self {
-            pulp,
-            id,
-            repo,
-            dist,
-            seeded,
+        Self {
+            production: production_state,
             clock,
             console,
             requests,
             _requests_dir: requests_dir,
             started,
-        };
-        let serving = policed.pulp.raw_ok("GET", &policed.dist, None);
-        if serving["publication"].as_str() != Some(policed.seeded[0].as_str()) {
-            policed.point(1);
         }
-        policed
     }
 
     /// Points production at the seeded publication of version `n` with Pulp's API (waits
     /// for the task), as an operator would behind the console's back; answers Pulp's state.
     fn point(&self, n: usize) -> PulpState {
-        let publication = &self.seeded[n - 1];
-        self.pulp.raw_ok(
-            "PATCH",
-            &self.dist,
-            Some(&json!({ "publication": publication })),
-        );
+        self.production.point(n);
         let now = self.pulp_state();
+        let publication = &self.production.seeded[n - 1];
         assert_eq!((&now.publication, now.version), (publication, n as u64));
         now
     }
 
     /// What Pulp says now: what production serves, and rc-policy's publications.
     fn pulp_state(&self) -> PulpState {
-        let dist = self.pulp.raw_ok("GET", &self.dist, None);
-        let publication = dist["publication"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{DIST} serves a publication: {dist}"))
-            .to_owned();
-        // The newest publications of rc-policy: one a deploy made is among them.
-        let newest = self.pulp.raw_ok(
-            "GET",
-            &format!(
-                "publications/rpm/rpm/?repository={}&ordering=-pulp_created&limit=10\
-                 &fields=pulp_href,repository_version",
-                enc(&self.repo)
-            ),
-            None,
-        );
-        let version = self
-            .seeded
-            .iter()
-            .position(|p| *p == publication)
-            .map(|i| i as u64 + 1)
-            .or_else(|| {
-                let found = newest["results"]
-                    .as_array()?
-                    .iter()
-                    .find(|p| p["pulp_href"] == publication.as_str())?;
-                Some(version_number(found["repository_version"].as_str()?))
-            })
-            .unwrap_or_else(|| {
-                panic!("{DIST} serves {publication}, not a new publication of {REPO}")
-            });
-        PulpState {
-            publication,
-            version,
-            dist_updated: dist["pulp_last_updated"]
-                .as_str()
-                .expect("pulp_last_updated")
-                .to_owned(),
-            publications: newest["count"].as_u64().expect("a count"),
-        }
+        self.production.state()
     }
 
     /// A request as the trusted proxy sends it: `user` and `groups` in its headers.
@@ -202,7 +126,7 @@ impl Policed {
     /// repository's name typed), plus `extra` fields.
     async fn deploy(&self, user: &str, groups: &str, version: u64, extra: &str) -> Reply {
         let form = format!("version={version}&env=production&confirm={REPO}&live=1{extra}");
-        let path = format!("/repos/{}/deploy", self.id);
+        let path = format!("/repos/{}/deploy", self.production.id);
         self.send("POST", &path, user, groups, &form).await
     }
 
@@ -244,7 +168,7 @@ impl Policed {
         assert_eq!(outcome["outcome"], "deployed", "{outcome}");
         assert_eq!(outcome["operator"], operator);
         assert_eq!(outcome["repository_name"], REPO);
-        assert_eq!(outcome["repository_uuid"], self.id.to_string());
+        assert_eq!(outcome["repository_uuid"], self.production.id.to_string());
         assert_eq!(
             (
                 outcome["environment"].as_str(),
@@ -274,18 +198,6 @@ impl Policed {
             "TIMING policy ({case}): {:.1} s",
             self.started.elapsed().as_secs_f64()
         );
-    }
-}
-
-/// Production back at v1 at the end, also when a test fails half-way (the PATCH is sent,
-/// its task not awaited: the next test reads production first and waits if it must).
-impl Drop for Policed {
-    fn drop(&mut self) {
-        let body = json!({ "publication": self.seeded[0] });
-        let (status, answer) = self.pulp.raw("PATCH", &self.dist, Some(&body));
-        if !std::thread::panicking() {
-            assert_eq!(status, 202, "production put back at v1: {answer}");
-        }
     }
 }
 
@@ -323,7 +235,10 @@ async fn someone_outside_the_deployers_is_refused_and_pulp_is_unchanged() {
     let before = p.pulp_state();
     assert_eq!(before.version, 1);
 
-    let confirm = format!("/repos/{}/deploy/confirm?version=3&env=production", p.id);
+    let confirm = format!(
+        "/repos/{}/deploy/confirm?version=3&env=production",
+        p.production.id
+    );
     let step = p.send("GET", &confirm, "carol", "dev", "").await;
     assert_eq!(
         step.status, 403,
@@ -526,7 +441,7 @@ async fn a_freeze_refuses_a_deploy_and_an_overrider_deploys_through_it_with_a_re
     let thawed = p
         .send(
             "POST",
-            &format!("/repos/{}/deploy", p.id),
+            &format!("/repos/{}/deploy", p.production.id),
             "carol",
             "dev",
             &form,

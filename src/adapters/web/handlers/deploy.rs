@@ -216,7 +216,8 @@ fn answer(hx: bool, id: &RepoId, status: StatusCode, title: &str, message: Marku
     }
 }
 
-fn failure(outcome: &DeployOutcome) -> (StatusCode, &'static str, Markup) {
+/// The status, title and message of a deploy that did not deploy (also an approval's).
+pub(super) fn failure(outcome: &DeployOutcome) -> (StatusCode, &'static str, Markup) {
     match outcome {
         DeployOutcome::Refused(refusal) => (
             status::refusal(refusal),

@@ -22,7 +22,6 @@ use super::super::errors::WebError;
 use super::super::htmx::HxRequest;
 use super::super::identity::{refusal_text, Identified, UNIDENTIFIED};
 use super::super::status;
-use super::super::views::deploy::failure_message;
 use super::super::views::layout::{error_page, notice};
 use super::super::views::requests::{request_page, requests_page, Actions, RequestPreview};
 
@@ -226,7 +225,6 @@ fn success(text: &str) -> Markup {
 
 /// The deploy an approval ran, in the words of the deploy's own answers.
 fn executed(outcome: &DeployOutcome) -> (StatusCode, Markup) {
-    let error = |text: String| notice("error", Some("request-error"), html! { (text) });
     match outcome {
         DeployOutcome::Deployed { plan, audit, .. } => (
             StatusCode::OK,
@@ -241,37 +239,11 @@ fn executed(outcome: &DeployOutcome) -> (StatusCode, Markup) {
                 }
             },
         ),
-        DeployOutcome::Refused(refusal) => (
-            status::refusal(refusal),
-            error(format!("{refusal} Nothing was changed.")),
-        ),
-        DeployOutcome::NotStarted(why) => (
-            status::not_started(why),
-            error(format!("{why} Nothing was changed.")),
-        ),
-        DeployOutcome::Failed {
-            plan,
-            step,
-            error,
-            production_changed,
-            task,
-            audit,
-            ..
-        } => (
-            status::step_failed(error),
-            failure_message(
-                &plan.environment,
-                *step,
-                error,
-                *production_changed,
-                task.as_ref(),
-                audit,
-            ),
-        ),
-        DeployOutcome::Requested(_) => (
-            StatusCode::CONFLICT,
-            error("The deploy asked for approvals again; nothing was changed.".into()),
-        ),
+        // Refused, not started or failed: said as the deploy itself says it.
+        other => {
+            let (code, _, message) = super::deploy::failure(other);
+            (code, message)
+        }
     }
 }
 
