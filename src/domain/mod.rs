@@ -3,95 +3,70 @@
 //! Nothing here performs I/O, reads a clock or knows about HTTP: every function takes
 //! what it needs as arguments, so every rule is unit-tested in isolation.
 
-pub mod advisory;
 pub mod approval;
-pub mod audit;
-pub mod change;
-pub mod delivery;
-pub mod deployment;
-pub mod diff_plan;
+pub mod deploy;
+pub mod diff;
 pub mod environment;
 pub mod event;
-mod event_data;
-pub mod evr;
-#[cfg(test)]
-mod evr_properties;
-mod exact_vec;
-pub mod freeze;
 pub mod history;
-pub mod href;
-pub mod intent;
-pub mod operator;
-pub mod package_diff;
-pub mod package_filter;
+pub mod identity;
 pub mod policy;
+pub mod repository;
+pub mod sync;
 #[cfg(test)]
 mod properties;
-pub mod refusal;
-pub mod repository;
-pub mod request_id;
-pub mod retention;
-pub mod screen;
-pub mod sync;
-pub mod task;
-pub mod verification;
-pub mod version;
-pub mod version_diff;
-pub mod version_number;
-pub mod webhook;
-pub mod write;
 
-pub use advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
-pub use approval::{
+pub use diff::advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
+pub use approval::request::{
     check_approval, check_cancel, check_reject, ApprovalRequest, ApprovalTrail, ExecutionOutcome,
     RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState,
 };
-pub use audit::{versions_served, AuditOutcome, Authority, DeployId, DeployRecord, FreezeOverride};
-pub use change::{ChangeState, DistributionChange, WholeRecord};
-pub use delivery::{Delivery, NextAttempt, RetryPolicy, Settlement};
-pub use deployment::{
+pub use deploy::record::{versions_served, AuditOutcome, Authority, DeployId, DeployRecord, FreezeOverride};
+pub use history::change::{ChangeState, DistributionChange, WholeRecord};
+pub use event::delivery::{Delivery, NextAttempt, RetryPolicy, Settlement};
+pub use deploy::plan::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
     Confirmation, DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged,
     ProductionState, ProductionTarget, SeenLive,
 };
-pub use diff_plan::{
+pub use diff::plan::{
     compose_steps, filtered_reads, plan_diff_reads, ContentRead, DiffEnd, DiffReads, SideReads,
 };
-pub use environment::{
+pub use environment::path::{
     ahead_by, promotion_check, DistributionNaming, Environment, EnvironmentName, EnvironmentPath,
     InvalidEnvironmentName, InvalidPath, InvalidPattern, NamePattern, PromotionCheck,
 };
-pub use event::{
+pub use event::console_event::{
     ConsoleEvent, DeploymentData, DriftData, EventData, EventId, EventKind, RepositoryRef,
     RequestData, SyncFailedData, UnknownEvent,
 };
-pub use evr::{rpmvercmp, Evr};
-pub use freeze::{
+pub use diff::evr::{rpmvercmp, Evr};
+pub use policy::freeze::{
     active, Freeze, FreezeDuration, FreezeWindow, Interval, InvalidFreeze, Occurrence, Recurring,
     Until,
 };
-pub use history::{
+pub use history::timeline::{
     build_history, detect_drift, drift_baseline, Drift, EntryOutcome, HistoryEntry, Origin,
 };
-pub use href::{
+pub use repository::href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
 };
-pub use intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
-pub use operator::{InvalidOperator, Operator};
-pub use package_diff::{
+pub use deploy::intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
+pub use identity::operator::{InvalidOperator, Operator};
+pub use diff::package::{
     count_kinds, diff_packages, ChangeKind, Package, PackageChange, PackageDifference,
 };
-pub use package_filter::{parse_kind, PackageFilter, UnknownKind};
-pub use policy::{Allowed, Approvals, Denied, Gate, GateRefusal, InvalidSubject, Policy, Subject};
-pub use refusal::Refusal;
-pub use repository::{Distribution, DistributionRevision, Publication, RepoVersion, Repository};
-pub use retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};
-pub use screen::{Screen, VERSIONS_PER_SCREEN};
-pub use sync::{short_reason, SyncFailure, SyncProgress, SyncState};
-pub use task::{sync_state, ProgressReport, TaskReport, TaskState};
-pub use verification::{Badge, ChecksumType, RepoVerification};
-pub use version::{build_version_views, signed, VersionView};
-pub use version_diff::{ContentDifference, DiffKey, VersionDiff};
-pub use version_number::{newest_first, VersionNumber};
-pub use webhook::{subscribers, InvalidWebhookUrl, Subscription, WebhookUrl};
-pub use write::{needs_reread, production_changed, Reread, WriteVerdict};
+pub use diff::filter::{parse_kind, PackageFilter, UnknownKind};
+pub use policy::gate::{Allowed, Approvals, Denied, Gate, GateRefusal, InvalidSubject, Policy, Subject};
+pub use deploy::refusal::Refusal;
+pub use repository::model::{Distribution, DistributionRevision, Publication, RepoVersion, Repository};
+pub use repository::retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};
+pub use repository::screen::{Screen, VERSIONS_PER_SCREEN};
+pub use sync::state::{short_reason, SyncFailure, SyncProgress, SyncState};
+pub use sync::task::{sync_state, ProgressReport, TaskReport, TaskState};
+pub use repository::verification::{Badge, ChecksumType, RepoVerification};
+pub use repository::version_view::{build_version_views, signed, VersionView};
+pub use diff::version_diff::{ContentDifference, DiffKey, VersionDiff};
+pub use repository::version_number::{newest_first, VersionNumber};
+pub use event::webhook::{subscribers, InvalidWebhookUrl, Subscription, WebhookUrl};
+pub use deploy::verdict::{needs_reread, production_changed, Reread, WriteVerdict};

@@ -1,6 +1,6 @@
 //! The content catalog port: what repository versions contain (packages, advisories),
 //! read as a version's whole content, what it changed against its predecessor, or what it
-//! holds that another version does not (see [`crate::domain::diff_plan`] for which is
+//! holds that another version does not (see [`crate::domain::diff::plan`] for which is
 //! cheapest when).
 
 use async_trait::async_trait;

@@ -5,7 +5,7 @@
 //! ([`lookup`]), what is recorded of its changes ([`record`]), what was seen of it last
 //! ([`seen`]), and every environment of a dashboard page's rows ([`rows`]). The rules (the
 //! path, out of order, which versions an environment served) are pure, in
-//! [`crate::domain::environment`].
+//! [`crate::domain::environment::path`].
 
 pub mod lookup;
 pub mod record;

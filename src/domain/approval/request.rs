@@ -1,0 +1,303 @@
+//! Four-eyes approval: a deploy to an environment whose policy needs approvals is first a
+//! **request**; approvers other than the requester approve it, and the approval that
+//! completes the count runs the deploy. A request is its creation plus the events that
+//! followed, in order; its state is a pure fold of them at a given time (expiry needs no
+//! event). Stores append events compare-and-swap on their number, so two approvers acting
+//! at once (on two replicas) never both complete it.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde::{Deserialize, Serialize, Serializer};
+
+pub use crate::domain::deploy::record::ApprovalTrail;
+use crate::domain::deploy::record::DeployId;
+use crate::domain::environment::path::EnvironmentName;
+use crate::domain::deploy::intent::DeployKind;
+use crate::domain::identity::operator::Operator;
+pub use crate::domain::approval::request_id::RequestId;
+use crate::domain::repository::version_number::VersionNumber;
+
+/// What was asked: deploy `target_version` of a repository to `environment`, which served
+/// `asked_against` then. Immutable once made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApprovalRequest {
+    pub id: RequestId,
+    pub repository_uuid: String,
+    pub repository_name: String,
+    pub environment: EnvironmentName,
+    pub target_version: u64,
+    /// The version the environment served when the request was made (null: none). The
+    /// deploy runs only while it still does.
+    pub asked_against: Option<u64>,
+    pub requester: String,
+    /// The requester's groups as the proxy vouched for them then (the policy is checked
+    /// again with them when the deploy runs).
+    #[serde(default)]
+    pub requester_groups: Vec<String>,
+    #[serde(default)]
+    pub kind: DeployKind,
+    pub reason: Option<String>,
+    /// The requester asked to deploy through a freeze (with `reason`).
+    #[serde(default)]
+    pub override_freeze: bool,
+    #[serde(serialize_with = "rfc3339_utc")]
+    pub created: DateTime<Utc>,
+    #[serde(serialize_with = "rfc3339_utc")]
+    pub expires: DateTime<Utc>,
+}
+
+impl ApprovalRequest {
+    pub fn target(&self) -> VersionNumber {
+        VersionNumber::new(self.target_version)
+    }
+
+    pub fn asked_against(&self) -> Option<VersionNumber> {
+        self.asked_against.map(VersionNumber::new)
+    }
+
+    /// The requester, as the deploy runs on their behalf.
+    pub fn requester(&self) -> Option<Operator> {
+        Operator::new(&self.requester)
+            .ok()
+            .map(|op| op.with_groups(self.requester_groups.clone()))
+    }
+}
+
+/// What happened to a request after it was made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "lowercase")]
+pub enum RequestEvent {
+    /// One approver's approval.
+    Approved {
+        by: String,
+        #[serde(serialize_with = "rfc3339_utc")]
+        at: DateTime<Utc>,
+    },
+    Rejected {
+        by: String,
+        #[serde(serialize_with = "rfc3339_utc")]
+        at: DateTime<Utc>,
+    },
+    /// Withdrawn by the requester.
+    Cancelled {
+        by: String,
+        #[serde(serialize_with = "rfc3339_utc")]
+        at: DateTime<Utc>,
+    },
+    /// The environment no longer serves what the request was made against.
+    Stale {
+        /// What it serves now, in words ("v7", "nothing").
+        now_serving: String,
+        #[serde(serialize_with = "rfc3339_utc")]
+        at: DateTime<Utc>,
+    },
+    /// The deploy ran (the approvals were complete): its audit id and how it ended.
+    Executed {
+        deploy_id: DeployId,
+        /// `deployed`, or why not (the deploy's message).
+        outcome: ExecutionOutcome,
+        #[serde(serialize_with = "rfc3339_utc")]
+        at: DateTime<Utc>,
+    },
+}
+
+/// How the deploy of an approved request ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "lowercase")]
+pub enum ExecutionOutcome {
+    Deployed,
+    /// Refused or failed; `message` says whether the environment changed.
+    Failed {
+        message: String,
+    },
+}
+
+/// A request's state at a given time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestState {
+    /// Waiting for approvals; those given so far, in order.
+    Pending {
+        approvers: Vec<String>,
+    },
+    /// The approvals are complete and the deploy was started; its outcome was not recorded
+    /// (running now, or the console stopped meanwhile: the history says what happened).
+    Approved {
+        approvers: Vec<String>,
+    },
+    Executed {
+        approvers: Vec<String>,
+        deploy_id: DeployId,
+        outcome: ExecutionOutcome,
+    },
+    Rejected {
+        by: String,
+    },
+    Cancelled {
+        by: String,
+    },
+    Expired,
+    Stale {
+        now_serving: String,
+    },
+}
+
+impl RequestState {
+    /// The word pages and scripts use (`data-request-state`).
+    pub fn word(&self) -> &'static str {
+        match self {
+            Self::Pending { .. } => "pending",
+            Self::Approved { .. } => "approved",
+            Self::Executed { outcome, .. } => match outcome {
+                ExecutionOutcome::Deployed => "executed",
+                ExecutionOutcome::Failed { .. } => "failed",
+            },
+            Self::Rejected { .. } => "rejected",
+            Self::Cancelled { .. } => "cancelled",
+            Self::Expired => "expired",
+            Self::Stale { .. } => "stale",
+        }
+    }
+
+    /// Whether approvers may still act on it.
+    pub fn is_open(&self) -> bool {
+        matches!(self, Self::Pending { .. })
+    }
+
+    /// The approvals given, in order (none for a request that ended otherwise).
+    pub fn approvers(&self) -> &[String] {
+        match self {
+            Self::Pending { approvers }
+            | Self::Approved { approvers }
+            | Self::Executed { approvers, .. } => approvers,
+            _ => &[],
+        }
+    }
+}
+
+/// A request with everything that happened to it, as a store holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestLog {
+    pub request: ApprovalRequest,
+    pub events: Vec<RequestEvent>,
+}
+
+impl RequestLog {
+    /// The state at `now`, when `needed` approvals complete it. Events after the one that
+    /// closed the request change nothing.
+    pub fn state(&self, now: DateTime<Utc>, needed: u32) -> RequestState {
+        let mut approvers: Vec<String> = Vec::new();
+        for event in &self.events {
+            match event {
+                RequestEvent::Approved { by, .. } => {
+                    if !approvers.contains(by) {
+                        approvers.push(by.clone());
+                    }
+                    if approvers.len() >= needed.max(1) as usize {
+                        return self.after_approval(approvers);
+                    }
+                }
+                RequestEvent::Rejected { by, .. } => {
+                    return RequestState::Rejected { by: by.clone() }
+                }
+                RequestEvent::Cancelled { by, .. } => {
+                    return RequestState::Cancelled { by: by.clone() }
+                }
+                RequestEvent::Stale { now_serving, .. } => {
+                    return RequestState::Stale {
+                        now_serving: now_serving.clone(),
+                    }
+                }
+                RequestEvent::Executed { .. } => {}
+            }
+        }
+        if now >= self.request.expires {
+            RequestState::Expired
+        } else {
+            RequestState::Pending { approvers }
+        }
+    }
+
+    /// Complete: executed when its outcome is recorded, else approved (deploy started).
+    fn after_approval(&self, approvers: Vec<String>) -> RequestState {
+        self.events
+            .iter()
+            .find_map(|event| match event {
+                RequestEvent::Executed {
+                    deploy_id, outcome, ..
+                } => Some(RequestState::Executed {
+                    approvers: approvers.clone(),
+                    deploy_id: deploy_id.clone(),
+                    outcome: outcome.clone(),
+                }),
+                _ => None,
+            })
+            .unwrap_or(RequestState::Approved { approvers })
+    }
+}
+
+/// Why an operator may not approve, reject or cancel a request now.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RequestRefusal {
+    #[error("This request is {0}: it can no longer be approved, rejected or cancelled.")]
+    Closed(&'static str),
+    #[error(
+        "You asked for this deploy: someone else must approve it (four-eyes rule of [policy.{0}])."
+    )]
+    OwnRequest(EnvironmentName),
+    #[error("You have already approved this request; it needs another approver.")]
+    AlreadyApproved,
+    #[error("Only the requester, {0}, may cancel this request (an approver may reject it).")]
+    NotRequester(String),
+}
+
+/// Whether `approver` may add an approval to `log` in `state` (the policy's approvers list
+/// is checked apart, by [`crate::domain::Policy::may_approve`]).
+pub fn check_approval(
+    log: &RequestLog,
+    state: &RequestState,
+    approver: &Operator,
+) -> Result<(), RequestRefusal> {
+    check_reject(log, state, approver)?;
+    if state.approvers().iter().any(|a| a == approver.as_str()) {
+        return Err(RequestRefusal::AlreadyApproved);
+    }
+    Ok(())
+}
+
+/// Whether `operator` may cancel `log` (only its requester, while it is open).
+pub fn check_cancel(
+    log: &RequestLog,
+    state: &RequestState,
+    operator: &Operator,
+) -> Result<(), RequestRefusal> {
+    if !state.is_open() {
+        return Err(RequestRefusal::Closed(state.word()));
+    }
+    if operator.as_str() != log.request.requester {
+        return Err(RequestRefusal::NotRequester(log.request.requester.clone()));
+    }
+    Ok(())
+}
+
+/// Whether `operator` may reject `log` (an approver, the requester excepted: they cancel);
+/// the first checks of an approval too.
+pub fn check_reject(
+    log: &RequestLog,
+    state: &RequestState,
+    operator: &Operator,
+) -> Result<(), RequestRefusal> {
+    if !state.is_open() {
+        return Err(RequestRefusal::Closed(state.word()));
+    }
+    if operator.as_str() == log.request.requester {
+        return Err(RequestRefusal::OwnRequest(log.request.environment.clone()));
+    }
+    Ok(())
+}
+
+fn rfc3339_utc<S: Serializer>(at: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&at.to_rfc3339_opts(SecondsFormat::Millis, true))
+}
+
+#[cfg(test)]
+#[path = "request_tests.rs"]
+mod tests;

@@ -1,0 +1,9 @@
+//! A deploy: what was asked (the intent and its confirmation), the plan and the preconditions
+//! checked against upstream's facts, the verdict on whether production changed when a write
+//! failed, the refusals, and the record the audit log keeps.
+
+pub mod intent;
+pub mod plan;
+pub mod record;
+pub mod refusal;
+pub mod verdict;

@@ -1,0 +1,62 @@
+//! Why a deploy or rollback is refused before anything changes upstream: each refusal
+//! tells the operator what is wrong and what to do.
+
+use serde::Serialize;
+
+use crate::domain::environment::path::EnvironmentName;
+
+/// Why a deploy is refused before anything changes upstream.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
+pub enum Refusal {
+    #[error("Deploy refused: {0}. Enable the missing settings on the repository in Pulp, then try again.")]
+    NotVerified(String),
+    #[error("Deploy refused: version v{0} does not exist in this repository (reload the page).")]
+    UnknownVersion(u64),
+    #[error("Deploy refused: v{version} is already deployed to {environment}.")]
+    AlreadyDeployed {
+        version: u64,
+        environment: EnvironmentName,
+    },
+    #[error("Deploy refused: the confirmation text does not match the repository name.")]
+    ConfirmationMismatch,
+    #[error("Deploy refused: say which version you expect the environment to serve now (expected_current: a version number, or null for none); it is the API's confirmation.")]
+    ExpectedCurrentMissing,
+    #[error("Deploy refused: {environment} moved since the preview (it served {seen}, it now serves {now}); someone else deployed meanwhile. Reload the page and check before deploying.")]
+    ProductionMoved {
+        environment: EnvironmentName,
+        seen: String,
+        now: String,
+    },
+    #[error("Deploy refused: v{version} never went through {skips}, and {environment} takes only versions {skips} has served (requires_previous). Deploy v{version} to {skips} first.")]
+    OutOfOrder {
+        version: u64,
+        environment: EnvironmentName,
+        skips: EnvironmentName,
+    },
+    #[error("Deploy refused: the console knows no {0} distribution for this repository. Name one under [environments.{0}] in the console's configuration (a distribution pattern with {{repo}}, or the repository under [environments.{0}.repos]).")]
+    NoEnvironmentDistribution(EnvironmentName),
+    #[error("Deploy refused: the console has no environment '{0}'. Choose one of the environments the versions page shows.")]
+    UnknownEnvironment(String),
+    #[error("Deploy refused. {0}")]
+    NotAllowed(String),
+    #[error("Deploy refused: {environment} is frozen {until} ([policy.{environment}] freeze in the console's configuration). Deploy after that{}.", if *may_override { ", or override the freeze: you are listed in its override, tick \"Override the freeze\" and give a reason" } else { "" })]
+    Frozen {
+        environment: EnvironmentName,
+        /// `until 2027-01-04T00:00:00Z`, and which window.
+        until: String,
+        /// Whether the operator refused may override the freeze (with a reason).
+        may_override: bool,
+    },
+    #[error("Deploy refused: overriding the freeze of {0} needs a reason (it is kept in the audit log).")]
+    OverrideReasonMissing(EnvironmentName),
+    #[error("Rollback refused: v{0} no longer exists in Pulp (Pulp deletes old versions beyond the repository's retain_repo_versions). Choose a version that still exists.")]
+    RollbackTargetGone(u64),
+    #[error("Rollback refused: a reason is required (say why production goes back).")]
+    ReasonMissing,
+    #[error("Deploy refused: the reason is longer than {0} characters; shorten it.")]
+    ReasonTooLong(usize),
+    #[error("Deploy refused: no production distribution is known for this repository. Name one in the console's configuration ([production] table: \"<repository name>\" = \"<distribution name>\"), or point a distribution at a publication of this repository in Pulp.")]
+    NoProductionDistribution,
+    #[error("Deploy refused: the configured distribution '{0}' does not exist in Pulp. Fix the console's configuration ([production], or the environment's entry under [environments]) or create the distribution.")]
+    ConfiguredDistributionMissing(String),
+}

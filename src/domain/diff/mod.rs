@@ -1,0 +1,13 @@
+//! What changes between two versions, as dnf sees it: packages (EVRs compared as rpm does),
+//! advisories, the filter of the compare page, and the plan of reads that computes a diff at
+//! a cost that does not grow with the repository.
+
+pub mod advisory;
+#[cfg(test)]
+mod evr_properties;
+pub mod evr;
+pub(crate) mod exact_vec;
+pub mod filter;
+pub mod package;
+pub mod plan;
+pub mod version_diff;

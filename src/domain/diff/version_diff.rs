@@ -1,0 +1,108 @@
+//! What a deploy (or any pair of versions) changes: packages and advisories.
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::diff::advisory::{Advisory, AdvisoryDiff};
+use crate::domain::diff::package::{diff_packages, PackageChange, PackageDifference};
+
+/// The content only in one version and only in the other, as upstream answers it.
+#[derive(Debug, Clone, Default)]
+pub struct ContentDifference {
+    pub packages: PackageDifference,
+    pub advisories_only_new: Vec<Advisory>,
+    pub advisories_only_old: Vec<Advisory>,
+}
+
+/// The net difference from one version (`old`, e.g. production's) to another (`new`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VersionDiff {
+    /// Security-relevant first, then by name.
+    pub packages: Vec<PackageChange>,
+    pub advisories: AdvisoryDiff,
+}
+
+impl VersionDiff {
+    pub fn new(content: ContentDifference) -> Self {
+        let advisories =
+            AdvisoryDiff::new(content.advisories_only_new, content.advisories_only_old);
+        let security = advisories.security_packages();
+        let packages = diff_packages(content.packages, &security);
+        Self {
+            packages,
+            advisories,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.packages.is_empty() && self.advisories.is_empty()
+    }
+}
+
+/// Which diff: from which version (none: an empty repository) to which. A version's href
+/// names its repository's uuid, so a key is unique across one Pulp; versions never change,
+/// so neither does the diff a key names.
+pub type DiffKey = (Option<crate::domain::repository::href::VersionHref>, crate::domain::repository::href::VersionHref);
+
+impl VersionDiff {
+    /// Gives back the spare capacity of every list it holds (a list built by pushing, or
+    /// read from JSON, keeps room for 4 builds where most changes hold one, 3 × 56 bytes
+    /// lost): a diff kept in memory costs what it holds.
+    pub fn shrink_to_fit(&mut self) {
+        self.packages.shrink_to_fit();
+        for change in &mut self.packages {
+            change.old.shrink_to_fit();
+            change.new.shrink_to_fit();
+        }
+        let a = &mut self.advisories;
+        for list in [&mut a.added, &mut a.dropped, &mut a.updated] {
+            list.shrink_to_fit();
+            for advisory in list.iter_mut() {
+                advisory.packages.shrink_to_fit();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{AdvisoryType, ChangeKind, Evr, Package};
+
+    #[test]
+    fn packages_named_by_a_changed_security_advisory_sort_first() {
+        let pkg = |name: &str, v: &str| Package {
+            name: name.into(),
+            arch: "noarch".into(),
+            evr: Evr::new(0, v, "1"),
+        };
+        let diff = VersionDiff::new(ContentDifference {
+            packages: PackageDifference {
+                only_new: vec![pkg("aaa", "1"), pkg("zzz", "2")],
+                only_old: vec![pkg("zzz", "1")],
+                shared: vec![],
+            },
+            advisories_only_new: vec![Advisory {
+                id: "RC-SA-1".into(),
+                kind: AdvisoryType::Security,
+                severity: Some("Critical".into()),
+                title: "zzz fix".into(),
+                packages: vec!["zzz".into()],
+            }],
+            advisories_only_old: vec![],
+        });
+        let order: Vec<_> = diff
+            .packages
+            .iter()
+            .map(|c| (c.name.as_str(), c.kind))
+            .collect();
+        assert_eq!(
+            order,
+            [("zzz", ChangeKind::Upgraded), ("aaa", ChangeKind::Added)]
+        );
+        assert!(!diff.is_empty() && !diff.advisories.drops_security());
+        assert!(VersionDiff::default().is_empty());
+        let json = serde_json::to_string(&diff).unwrap();
+        let back: VersionDiff = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, diff, "read back as written");
+    }
+}

@@ -1,0 +1,196 @@
+//! The console's events: facts a pipeline, a chat channel or an on-call system wants to hear
+//! of (a deploy ended, an environment drifted, a request was made or approved, a
+//! synchronization failed). Each is recorded once, under a key naming the fact, then
+//! delivered to the webhooks that subscribe to its kind.
+
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::domain::approval::request::ApprovalRequest;
+use crate::domain::deploy::record::DeployRecord;
+pub use crate::domain::event::data::{
+    DeploymentData, DriftData, RepositoryRef, RequestData, SyncFailedData,
+};
+
+/// The kinds of event, as subscriptions name them (`deployment.finished`…).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EventKind {
+    #[serde(rename = "deployment.finished")]
+    DeploymentFinished,
+    #[serde(rename = "deployment.failed")]
+    DeploymentFailed,
+    #[serde(rename = "drift.detected")]
+    DriftDetected,
+    #[serde(rename = "request.created")]
+    RequestCreated,
+    #[serde(rename = "request.approved")]
+    RequestApproved,
+    #[serde(rename = "sync.failed")]
+    SyncFailed,
+}
+
+/// A name that is not one of the kinds of event.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not an event; the events are: {names}", names = EventKind::names())]
+pub struct UnknownEvent(pub String);
+
+impl EventKind {
+    /// Every kind, in the order the README lists them.
+    pub const ALL: [Self; 6] = [
+        Self::DeploymentFinished,
+        Self::DeploymentFailed,
+        Self::DriftDetected,
+        Self::RequestCreated,
+        Self::RequestApproved,
+        Self::SyncFailed,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::DeploymentFinished => "deployment.finished",
+            Self::DeploymentFailed => "deployment.failed",
+            Self::DriftDetected => "drift.detected",
+            Self::RequestCreated => "request.created",
+            Self::RequestApproved => "request.approved",
+            Self::SyncFailed => "sync.failed",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Self, UnknownEvent> {
+        Self::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == text)
+            .ok_or_else(|| UnknownEvent(text.to_owned()))
+    }
+
+    /// The CloudEvents `type`: `io.repo-console.<event>`.
+    pub fn cloudevents_type(self) -> String {
+        format!("io.repo-console.{}", self.as_str())
+    }
+
+    fn names() -> String {
+        Self::ALL.map(Self::as_str).join(", ")
+    }
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Names one event; the same across every delivery attempt, so receivers can deduplicate.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct EventId(String);
+
+impl EventId {
+    pub fn new(id: impl Into<String>) -> Self {
+        Self(id.into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for EventId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What happened, with its data; the variant is the kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "data")]
+pub enum EventData {
+    #[serde(rename = "deployment.finished")]
+    DeploymentFinished(DeploymentData),
+    #[serde(rename = "deployment.failed")]
+    DeploymentFailed(DeploymentData),
+    #[serde(rename = "drift.detected")]
+    DriftDetected(DriftData),
+    #[serde(rename = "request.created")]
+    RequestCreated(RequestData),
+    #[serde(rename = "request.approved")]
+    RequestApproved(RequestData),
+    #[serde(rename = "sync.failed")]
+    SyncFailed(SyncFailedData),
+}
+
+impl EventData {
+    /// The event of a deploy's audit line: finished or failed for its outcome line, `None`
+    /// for its `started` line.
+    pub fn deployment(record: &DeployRecord) -> Option<Self> {
+        let data = DeploymentData::of_outcome(record)?;
+        Some(if data.finished() {
+            Self::DeploymentFinished(data)
+        } else {
+            Self::DeploymentFailed(data)
+        })
+    }
+
+    /// A request was made.
+    pub fn request_created(request: &ApprovalRequest) -> Self {
+        Self::RequestCreated(RequestData::of(request, Vec::new()))
+    }
+
+    /// A request's approvals are complete (`approvers`, in order): its deploy runs now.
+    pub fn request_approved(request: &ApprovalRequest, approvers: Vec<String>) -> Self {
+        Self::RequestApproved(RequestData::of(request, approvers))
+    }
+
+    pub fn kind(&self) -> EventKind {
+        match self {
+            Self::DeploymentFinished(_) => EventKind::DeploymentFinished,
+            Self::DeploymentFailed(_) => EventKind::DeploymentFailed,
+            Self::DriftDetected(_) => EventKind::DriftDetected,
+            Self::RequestCreated(_) => EventKind::RequestCreated,
+            Self::RequestApproved(_) => EventKind::RequestApproved,
+            Self::SyncFailed(_) => EventKind::SyncFailed,
+        }
+    }
+
+    /// The fact this event reports, named so that seeing it again (on another replica, after
+    /// a restart, at the next check) is known to be the same fact: one event per deploy
+    /// outcome, per request made or approved, per failed synchronization task, per outside
+    /// change of a distribution.
+    pub fn fact(&self) -> String {
+        match self {
+            Self::DeploymentFinished(d) | Self::DeploymentFailed(d) => {
+                format!("deployment:{}", d.deploy_id.as_str())
+            }
+            Self::DriftDetected(d) => format!("drift:{}", d.change),
+            Self::RequestCreated(r) => format!("request.created:{}", r.request_id),
+            Self::RequestApproved(r) => format!("request.approved:{}", r.request_id),
+            Self::SyncFailed(s) => format!("sync.failed:{}", s.task),
+        }
+    }
+}
+
+/// One event as the console records it before delivery.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsoleEvent {
+    pub id: EventId,
+    /// When the console learnt the fact.
+    pub time: DateTime<Utc>,
+    #[serde(flatten)]
+    pub data: EventData,
+}
+
+impl ConsoleEvent {
+    pub fn kind(&self) -> EventKind {
+        self.data.kind()
+    }
+
+    /// See [`EventData::fact`].
+    pub fn fact(&self) -> String {
+        self.data.fact()
+    }
+}
+
+#[cfg(test)]
+#[path = "console_event_tests.rs"]
+mod tests;

@@ -1,0 +1,189 @@
+//! What each event says (its CloudEvents `data`), built from what the console already
+//! records: an audit line, an approval request, a drift seen on a distribution, a failed
+//! synchronization task. Versions are `from_version` (before; null: none) and `to_version`
+//! in every kind that has them.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::domain::approval::request::{ApprovalRequest, RequestId};
+use crate::domain::deploy::record::{AuditOutcome, DeployId, DeployRecord};
+use crate::domain::deploy::plan::ProductionChanged;
+use crate::domain::environment::path::EnvironmentName;
+use crate::domain::repository::href::TaskHref;
+use crate::domain::deploy::intent::DeployKind;
+use crate::domain::repository::model::{Distribution, Repository};
+
+/// A repository, as events name it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RepositoryRef {
+    pub uuid: String,
+    pub name: String,
+}
+
+impl From<&Repository> for RepositoryRef {
+    fn from(repo: &Repository) -> Self {
+        Self {
+            uuid: repo.id.to_string(),
+            name: repo.display_name().to_owned(),
+        }
+    }
+}
+
+/// `deployment.finished` and `deployment.failed`: the outcome line of a deploy or rollback.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeploymentData {
+    pub repository: RepositoryRef,
+    pub environment: EnvironmentName,
+    pub distribution: String,
+    pub from_version: Option<u64>,
+    pub to_version: u64,
+    pub kind: DeployKind,
+    pub operator: String,
+    pub deploy_id: DeployId,
+    /// `deployed` or `failed`.
+    pub outcome: String,
+    /// Whether the environment changed: `yes` for a deploy that finished.
+    pub production_changed: ProductionChanged,
+    /// Why it failed (with Pulp's task when it named one).
+    pub error: Option<String>,
+    pub reason: Option<String>,
+    /// The approval request it ran for.
+    pub request_id: Option<RequestId>,
+}
+
+impl DeploymentData {
+    /// The data of a deploy's outcome line; `None` for its `started` line.
+    pub fn of_outcome(record: &DeployRecord) -> Option<Self> {
+        let (outcome, changed, error) = match &record.outcome {
+            AuditOutcome::Started => return None,
+            AuditOutcome::Deployed => ("deployed", ProductionChanged::Yes, None),
+            AuditOutcome::Failed {
+                production_changed,
+                error,
+            } => ("failed", *production_changed, Some(error.clone())),
+        };
+        Some(Self {
+            repository: RepositoryRef {
+                uuid: record.repository_uuid.clone(),
+                name: record.repository_name.clone(),
+            },
+            environment: record.environment.clone(),
+            distribution: record.distribution.clone(),
+            from_version: record.previous_version,
+            to_version: record.target_version,
+            kind: record.kind,
+            operator: record.operator.clone(),
+            deploy_id: record.deploy_id.clone(),
+            outcome: outcome.to_owned(),
+            production_changed: changed,
+            error,
+            reason: record.reason.clone(),
+            request_id: record.request.as_ref().map(|r| r.request_id.clone()),
+        })
+    }
+
+    /// The deploy finished: the environment serves `to_version`.
+    pub fn finished(&self) -> bool {
+        self.outcome == "deployed"
+    }
+}
+
+/// `drift.detected`: an environment no longer serves what the console's last change of it
+/// set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DriftData {
+    pub repository: RepositoryRef,
+    pub environment: EnvironmentName,
+    pub distribution: String,
+    /// The version the console's last change set.
+    pub from_version: u64,
+    /// The version of the repository served now (null: none of its versions).
+    pub to_version: Option<u64>,
+    /// The console's last change of the environment.
+    pub last_deploy_id: DeployId,
+    /// Names the outside change: the distribution and its revision when seen drifted (Pulp's
+    /// `pulp_last_updated`), so each outside change is reported once.
+    pub change: String,
+}
+
+impl DriftData {
+    /// The drift of `distribution` (as read now, serving `serving`) away from `baseline`,
+    /// the console's last change of it.
+    pub fn new(
+        repository: RepositoryRef,
+        baseline: &DeployRecord,
+        distribution: &Distribution,
+        serving: Option<u64>,
+    ) -> Self {
+        let change = match &distribution.revision {
+            Some(revision) => format!("{}@{}", distribution.href, revision.as_str()),
+            // Without a revision: the same drift while it serves the same publication.
+            None => format!(
+                "{}:{}:{}",
+                distribution.href,
+                distribution
+                    .publication
+                    .as_ref()
+                    .map_or("none", |p| p.as_str()),
+                baseline.deploy_id.as_str()
+            ),
+        };
+        Self {
+            repository,
+            environment: baseline.environment.clone(),
+            distribution: distribution.name.clone(),
+            from_version: baseline.target_version,
+            to_version: serving,
+            last_deploy_id: baseline.deploy_id.clone(),
+            change,
+        }
+    }
+}
+
+/// `request.created` and `request.approved`: a deploy that needs approvals.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestData {
+    pub request_id: RequestId,
+    pub repository: RepositoryRef,
+    pub environment: EnvironmentName,
+    /// What the environment served when the request was made.
+    pub from_version: Option<u64>,
+    pub to_version: u64,
+    pub kind: DeployKind,
+    pub requester: String,
+    pub reason: Option<String>,
+    pub expires: DateTime<Utc>,
+    /// Who approved it, in order (empty for `request.created`).
+    pub approvers: Vec<String>,
+}
+
+impl RequestData {
+    /// `request`, approved so far by `approvers`.
+    pub fn of(request: &ApprovalRequest, approvers: Vec<String>) -> Self {
+        Self {
+            request_id: request.id.clone(),
+            repository: RepositoryRef {
+                uuid: request.repository_uuid.clone(),
+                name: request.repository_name.clone(),
+            },
+            environment: request.environment.clone(),
+            from_version: request.asked_against,
+            to_version: request.target_version,
+            kind: request.kind,
+            requester: request.requester.clone(),
+            reason: request.reason.clone(),
+            expires: request.expires,
+            approvers,
+        }
+    }
+}
+
+/// `sync.failed`: a repository's synchronization task failed (or was canceled).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SyncFailedData {
+    pub repository: RepositoryRef,
+    /// Upstream's task.
+    pub task: TaskHref,
+    pub reason: String,
+}

@@ -1,0 +1,5 @@
+//! Production's history: every change of an environment's distribution, made through the
+//! console or not, merged with the audit log; and drift (a change behind the console's back).
+
+pub mod change;
+pub mod timeline;

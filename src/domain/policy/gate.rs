@@ -1,0 +1,429 @@
+//! Who may deploy where, and who may synchronize: subjects (a user, or a group the
+//! authenticating proxy vouched for) listed per environment. A pure decision over the
+//! operator the identity port names; without a list, every identified operator may.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+
+use crate::domain::environment::path::EnvironmentName;
+use crate::domain::policy::freeze::{active, Freeze, FreezeWindow};
+use crate::domain::identity::operator::Operator;
+use crate::domain::deploy::refusal::Refusal;
+
+/// Someone a policy names: `user:<name>` or `group:<name>`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Subject {
+    User(String),
+    Group(String),
+}
+
+/// Why a text is not a subject.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a subject: write user:<name> or group:<name>")]
+pub struct InvalidSubject(pub String);
+
+impl Subject {
+    pub fn parse(text: &str) -> Result<Self, InvalidSubject> {
+        let invalid = || InvalidSubject(text.to_owned());
+        let (kind, name) = text.split_once(':').ok_or_else(invalid)?;
+        let name = name.trim();
+        if name.is_empty() || name.chars().any(char::is_control) {
+            return Err(invalid());
+        }
+        match kind.trim() {
+            "user" => Ok(Self::User(name.to_owned())),
+            "group" => Ok(Self::Group(name.to_owned())),
+            _ => Err(invalid()),
+        }
+    }
+
+    /// Whether `operator` is this subject (by name, or by one of its groups).
+    pub fn admits(&self, operator: &Operator) -> bool {
+        match self {
+            Self::User(name) => operator.as_str() == name,
+            Self::Group(group) => operator.groups().iter().any(|g| g == group),
+        }
+    }
+}
+
+impl fmt::Display for Subject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::User(name) => write!(f, "user:{name}"),
+            Self::Group(name) => write!(f, "group:{name}"),
+        }
+    }
+}
+
+/// Who may do one thing: everyone identified, or only the subjects listed (an empty list:
+/// nobody).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Allowed {
+    #[default]
+    Everyone,
+    Only(Vec<Subject>),
+}
+
+impl Allowed {
+    fn admits(&self, operator: &Operator) -> bool {
+        match self {
+            Self::Everyone => true,
+            Self::Only(subjects) => subjects.iter().any(|s| s.admits(operator)),
+        }
+    }
+}
+
+/// A refusal by the policy: what was asked, who may, and who asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.text())]
+pub struct Denied {
+    /// What was asked, e.g. "deploy to production" or "synchronize".
+    pub action: String,
+    /// Who may (empty: nobody).
+    pub allowed: Vec<Subject>,
+    /// Who asked, and their groups.
+    pub operator: String,
+    pub groups: Vec<String>,
+}
+
+impl Denied {
+    fn text(&self) -> String {
+        let who = if self.allowed.is_empty() {
+            "nobody (the console's policy lists no one)".to_owned()
+        } else {
+            let names: Vec<String> = self.allowed.iter().map(Subject::to_string).collect();
+            format!("only {}", names.join(", "))
+        };
+        let groups = if self.groups.is_empty() {
+            "no groups".to_owned()
+        } else {
+            format!("groups {}", self.groups.join(", "))
+        };
+        format!(
+            "Not allowed: {who} may {} ([policy] in the console's configuration); you are {} ({groups}).",
+            self.action, self.operator
+        )
+    }
+}
+
+/// Who may deploy to (or roll back) each environment, and who may synchronize.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Policy {
+    deployers: BTreeMap<EnvironmentName, Allowed>,
+    syncers: Allowed,
+    /// When each environment takes no deploy.
+    freezes: BTreeMap<EnvironmentName, Vec<FreezeWindow>>,
+    /// Environments whose deploys need approvals, and by whom.
+    approvals: BTreeMap<EnvironmentName, Approvals>,
+    /// Who may deploy to each environment during a freeze (with a reason); none listed:
+    /// nobody.
+    overriders: BTreeMap<EnvironmentName, Vec<Subject>>,
+}
+
+/// How many distinct approvers, other than the requester, a deploy needs, and who may
+/// approve: at least one of each (no approvals needed is no entry at all).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Approvals {
+    needed: std::num::NonZeroU32,
+    approvers: Vec<Subject>,
+}
+
+impl Approvals {
+    /// `None` when `approvers` is empty: nobody could ever approve.
+    pub fn new(needed: std::num::NonZeroU32, approvers: Vec<Subject>) -> Option<Self> {
+        (!approvers.is_empty()).then_some(Self { needed, approvers })
+    }
+
+    pub fn needed(&self) -> u32 {
+        self.needed.get()
+    }
+
+    pub fn approvers(&self) -> &[Subject] {
+        &self.approvers
+    }
+}
+
+impl Policy {
+    /// `deployers` per environment (an environment not listed: everyone identified).
+    pub fn new(deployers: BTreeMap<EnvironmentName, Allowed>, syncers: Allowed) -> Self {
+        Self {
+            deployers,
+            syncers,
+            freezes: BTreeMap::new(),
+            approvals: BTreeMap::new(),
+            overriders: BTreeMap::new(),
+        }
+    }
+
+    /// The same policy, where deploys to these environments need approvals.
+    pub fn with_approvals(mut self, approvals: BTreeMap<EnvironmentName, Approvals>) -> Self {
+        self.approvals = approvals;
+        self
+    }
+
+    /// The same policy, with who may deploy through each environment's freeze.
+    pub fn with_overriders(mut self, overriders: BTreeMap<EnvironmentName, Vec<Subject>>) -> Self {
+        self.overriders = overriders;
+        self
+    }
+
+    /// How many approvals a deploy to `environment` needs (0: it runs at once).
+    pub fn approvals_needed(&self, environment: &EnvironmentName) -> u32 {
+        self.approvals.get(environment).map_or(0, Approvals::needed)
+    }
+
+    /// Whether `operator` may approve (or reject) requests to deploy to `environment`.
+    pub fn may_approve(
+        &self,
+        environment: &EnvironmentName,
+        operator: &Operator,
+    ) -> Result<(), Denied> {
+        let allowed = match self.approvals.get(environment) {
+            Some(approvals) => Allowed::Only(approvals.approvers.clone()),
+            None => Allowed::Only(Vec::new()),
+        };
+        check(&allowed, operator, || {
+            format!("approve deploys to {environment}")
+        })
+    }
+
+    /// Whether `operator` may deploy to `environment` through its freeze (`override`).
+    pub fn may_override(
+        &self,
+        environment: &EnvironmentName,
+        operator: &Operator,
+    ) -> Result<(), Denied> {
+        let allowed = Allowed::Only(
+            self.overriders
+                .get(environment)
+                .cloned()
+                .unwrap_or_default(),
+        );
+        check(&allowed, operator, || {
+            format!("deploy to {environment} during its freeze")
+        })
+    }
+
+    /// When a deploy of `operator` to `environment` may go ahead at `now`: who, then when
+    /// (a freeze refuses it unless the operator asks to override it, is listed in
+    /// `override`, and gives a reason).
+    pub fn gate(
+        &self,
+        environment: &EnvironmentName,
+        operator: &Operator,
+        now: DateTime<Utc>,
+        overriding: Option<&str>,
+    ) -> Result<Gate, GateRefusal> {
+        self.may_deploy(environment, operator)
+            .map_err(GateRefusal::NotAllowed)?;
+        let Some(freeze) = self.freeze_at(environment, now) else {
+            return Ok(Gate::Open);
+        };
+        let may_override = self.may_override(environment, operator).is_ok();
+        match overriding {
+            Some(reason) if may_override && !reason.trim().is_empty() => {
+                Ok(Gate::ThroughFreeze(freeze))
+            }
+            Some(_) if may_override => Err(GateRefusal::OverrideWithoutReason(freeze)),
+            _ => Err(GateRefusal::Frozen {
+                freeze,
+                may_override,
+            }),
+        }
+    }
+
+    /// The same policy, with these freeze windows per environment.
+    pub fn with_freezes(mut self, freezes: BTreeMap<EnvironmentName, Vec<FreezeWindow>>) -> Self {
+        self.freezes = freezes;
+        self
+    }
+
+    /// The freeze `environment` is in at `now`, if any (see [`active`]).
+    pub fn freeze_at(&self, environment: &EnvironmentName, now: DateTime<Utc>) -> Option<Freeze> {
+        active(self.freezes.get(environment)?, now)
+    }
+
+    /// Whether `operator` may deploy to, or roll back, `environment`.
+    pub fn may_deploy(
+        &self,
+        environment: &EnvironmentName,
+        operator: &Operator,
+    ) -> Result<(), Denied> {
+        let allowed = self
+            .deployers
+            .get(environment)
+            .unwrap_or(&Allowed::Everyone);
+        check(allowed, operator, || format!("deploy to {environment}"))
+    }
+
+    /// Whether `operator` may synchronize a repository.
+    pub fn may_sync(&self, operator: &Operator) -> Result<(), Denied> {
+        check(&self.syncers, operator, || "synchronize".to_owned())
+    }
+}
+
+/// A deploy the policy lets through now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Gate {
+    Open,
+    /// The environment is frozen; the operator overrides the freeze (audited).
+    ThroughFreeze(Freeze),
+}
+
+/// Why the policy refuses a deploy now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GateRefusal {
+    NotAllowed(Denied),
+    /// Frozen; `may_override` says whether this operator could override it with a reason.
+    Frozen {
+        freeze: Freeze,
+        may_override: bool,
+    },
+    /// An override asked for without its reason.
+    OverrideWithoutReason(Freeze),
+}
+
+impl GateRefusal {
+    /// The refusal as a deploy to `environment` reports it.
+    pub fn into_refusal(self, environment: &EnvironmentName) -> Refusal {
+        match self {
+            Self::NotAllowed(denied) => Refusal::NotAllowed(denied.to_string()),
+            Self::Frozen {
+                freeze,
+                may_override,
+            } => Refusal::Frozen {
+                environment: environment.clone(),
+                until: format!("{} (freeze window {})", freeze.until, freeze.window),
+                may_override,
+            },
+            Self::OverrideWithoutReason(_) => Refusal::OverrideReasonMissing(environment.clone()),
+        }
+    }
+}
+
+fn check(
+    allowed: &Allowed,
+    operator: &Operator,
+    action: impl FnOnce() -> String,
+) -> Result<(), Denied> {
+    if allowed.admits(operator) {
+        return Ok(());
+    }
+    Err(Denied {
+        action: action(),
+        allowed: match allowed {
+            Allowed::Everyone => Vec::new(),
+            Allowed::Only(subjects) => subjects.clone(),
+        },
+        operator: operator.as_str().to_owned(),
+        groups: operator.groups().to_vec(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(name: &str, groups: &[&str]) -> Operator {
+        Operator::new(name)
+            .unwrap()
+            .with_groups(groups.iter().map(|g| (*g).to_owned()).collect())
+    }
+
+    fn production() -> EnvironmentName {
+        EnvironmentName::production()
+    }
+
+    fn policy() -> Policy {
+        let only = |texts: &[&str]| {
+            Allowed::Only(texts.iter().map(|t| Subject::parse(t).unwrap()).collect())
+        };
+        Policy::new(
+            BTreeMap::from([(production(), only(&["group:release", "user:alice"]))]),
+            only(&["group:ops"]),
+        )
+    }
+
+    #[test]
+    fn subjects_are_a_user_or_a_group() {
+        assert_eq!(
+            Subject::parse("user:alice"),
+            Ok(Subject::User("alice".into()))
+        );
+        assert_eq!(
+            Subject::parse("group:release"),
+            Ok(Subject::Group("release".into()))
+        );
+        for bad in ["alice", "team:x", "user:", "group: ", ":x", ""] {
+            assert!(Subject::parse(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            Subject::parse("group:release").unwrap().to_string(),
+            "group:release"
+        );
+    }
+
+    #[test]
+    fn listed_users_and_members_of_listed_groups_may_deploy_there() {
+        let policy = policy();
+        assert!(policy.may_deploy(&production(), &op("alice", &[])).is_ok());
+        assert!(policy
+            .may_deploy(&production(), &op("bob", &["dev", "release"]))
+            .is_ok());
+        let denied = policy
+            .may_deploy(&production(), &op("carol", &["dev"]))
+            .unwrap_err();
+        assert_eq!(
+            denied.to_string(),
+            "Not allowed: only group:release, user:alice may deploy to production ([policy] in the \
+             console's configuration); you are carol (groups dev)."
+        );
+        let staging = EnvironmentName::parse("staging").unwrap();
+        assert!(
+            policy.may_deploy(&staging, &op("carol", &[])).is_ok(),
+            "an environment without deployers: everyone identified"
+        );
+    }
+
+    #[test]
+    fn a_group_name_is_not_a_user_name() {
+        let policy = policy();
+        assert!(policy
+            .may_deploy(&production(), &op("release", &[]))
+            .is_err());
+        assert!(policy
+            .may_deploy(&production(), &op("dave", &["alice"]))
+            .is_err());
+    }
+
+    #[test]
+    fn an_environment_is_frozen_only_within_its_own_windows() {
+        let window = FreezeWindow::interval("2026-12-20T00:00:00Z/2027-01-04T00:00:00Z").unwrap();
+        let policy = policy().with_freezes(BTreeMap::from([(production(), vec![window])]));
+        let at = |t: &str| DateTime::parse_from_rfc3339(t).unwrap().with_timezone(&Utc);
+        let frozen = policy
+            .freeze_at(&production(), at("2026-12-24T12:00:00Z"))
+            .unwrap();
+        assert_eq!(frozen.until.instant(), at("2027-01-04T00:00:00Z"));
+        assert!(policy
+            .freeze_at(&production(), at("2027-01-04T00:00:00Z"))
+            .is_none());
+        let staging = EnvironmentName::parse("staging").unwrap();
+        assert!(policy
+            .freeze_at(&staging, at("2026-12-24T12:00:00Z"))
+            .is_none());
+    }
+
+    #[test]
+    fn syncers_and_an_empty_list() {
+        let policy = policy();
+        assert!(policy.may_sync(&op("erin", &["ops"])).is_ok());
+        assert!(policy.may_sync(&op("alice", &[])).is_err());
+        let nobody = Policy::new(BTreeMap::new(), Allowed::Only(Vec::new()));
+        let denied = nobody.may_sync(&op("alice", &["ops"])).unwrap_err();
+        assert!(denied.to_string().contains("nobody"), "{denied}");
+        assert!(Policy::default().may_sync(&op("anyone", &[])).is_ok());
+    }
+}
