@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use repo_console::adapters::diff_files::FileDiffStore;
-use repo_console::app::diff_cache::{DiffCache, DEFAULT_BUDGET};
+use repo_console::app::diffs::cache::{DiffCache, DEFAULT_BUDGET};
 use repo_console::domain::{
     Advisory, AdvisoryDiff, AdvisoryType, ChangeKind, DiffKey, Evr, PackageChange, VersionDiff,
     VersionHref,

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::memory::{FixedClock, InMemoryPulp, MemoryOptions, RecordingAuditSink};
 use repo_console::adapters::web::views::{dashboard::dashboard_page, versions::versions_page};
-use repo_console::app::{dashboard, versions, AppState};
+use repo_console::app::{pages::dashboard, pages::versions, AppState};
 use repo_console::domain::{
     ChecksumType, RepoVerification, Screen, VersionNumber, VERSIONS_PER_SCREEN,
 };

@@ -1,36 +1,29 @@
-//! The application: use cases over the ports. It depends on `domain` and `ports` only;
-//! the composition root ([`crate::wiring`]) builds the adapters and hands them in.
+//! The application: use cases over the ports, a folder per feature. It depends on `domain`
+//! and `ports` only; the composition root ([`crate::wiring`]) builds the adapters and hands
+//! them in.
+//!
+//! - [`deploy`]: preview and deploy a version to an environment (every check, two upstream
+//!   steps, the audit lines), and the rule that disables a page's deploy buttons;
+//! - [`approvals`]: four-eyes requests: asking, approving, rejecting, cancelling;
+//! - [`diffs`]: what changes between two versions, computed, cached and stored ahead;
+//! - [`environments`]: what each environment serves and what it served;
+//! - [`events`]: the events told to webhooks, their delivery, and the drift reconciler;
+//! - [`pages`]: the dashboard, versions and history pages' reads;
+//! - [`sync`]: synchronizing a repository; [`facts`]: reading upstream's facts at a cost that
+//!   does not grow with Pulp; [`state`]: the ports every use case shares.
 
-pub mod changes;
-pub mod dashboard;
+pub mod approvals;
 pub mod deploy;
-mod deploy_lock;
-mod deploy_outcome;
-mod deploy_steps;
-mod deploy_turn;
-pub mod diff_ahead;
-pub mod diff_cache;
-mod diff_flights;
-mod diff_queue;
-pub mod diff_read;
+pub mod diffs;
 pub mod environments;
 pub mod events;
-mod events_state;
 pub mod facts;
-pub mod history;
-pub mod known_diffs;
-pub mod policy_gate;
-mod preview;
-pub mod reconcile;
-mod request_ask;
-pub mod requests;
+pub mod pages;
 pub mod state;
 pub mod sync;
-pub mod versions;
-pub mod webhook_delivery;
 
-pub use deploy_lock::DeployLocks;
-pub use diff_cache::DiffCache;
-pub use diff_queue::DiffAhead;
-pub use events_state::Events;
+pub use deploy::lock::DeployLocks;
+pub use diffs::cache::DiffCache;
+pub use diffs::queue::DiffAhead;
+pub use events::state::Events;
 pub use state::AppState;

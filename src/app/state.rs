@@ -10,12 +10,12 @@ use crate::ports::{
     RequestStore,
 };
 
-use super::deploy_lock::DeployLocks;
-use super::diff_cache::DiffCache;
-use super::diff_flights::DiffFlights;
-use super::diff_queue::DiffAhead;
 use super::environments::SeenEnvironments;
-use super::events_state::Events;
+use crate::app::deploy::lock::DeployLocks;
+use crate::app::diffs::cache::DiffCache;
+use crate::app::diffs::flights::DiffFlights;
+use crate::app::diffs::queue::DiffAhead;
+use crate::app::events::state::Events;
 
 /// Repositories per dashboard page unless configured otherwise.
 const DEFAULT_PAGE_SIZE: u64 = 25;
@@ -46,10 +46,10 @@ pub struct AppState {
     pub(crate) diffs: DiffCache,
     /// Diffs being computed now.
     pub(crate) diff_flights: DiffFlights,
-    /// Diffs to compute in the background, when the console does (see [`super::diff_ahead`]).
+    /// Diffs to compute in the background, when the console does (see [`crate::app::diffs::ahead`]).
     pub(crate) diff_ahead: Option<DiffAhead>,
     /// Where computed diffs are kept beyond the process (a directory, the replicas'
-    /// database); `None`: in memory only. Read through [`super::known_diffs`].
+    /// database); `None`: in memory only. Read through [`crate::app::diffs::known`].
     pub(crate) diff_store: Option<Arc<dyn DiffStore>>,
     /// Each environment's distribution of each repository when last read, and the
     /// repositories' names (hints, so that records and distributions are read at once with
@@ -219,7 +219,7 @@ impl AppStateBuilder {
     }
 
     /// Events are recorded in `events`' outbox for its webhooks (deliver them with
-    /// [`super::webhook_delivery::work`]).
+    /// [`crate::app::events::delivery::work`]).
     pub fn events(mut self, events: Events) -> Self {
         self.0.events = Some(events);
         self
@@ -231,7 +231,7 @@ impl AppStateBuilder {
     }
 
     /// Computes diffs in the background before they are asked for (run the worker with
-    /// [`super::diff_ahead::work`]).
+    /// [`crate::app::diffs::ahead::work`]).
     pub fn diff_ahead(mut self, ahead: DiffAhead) -> Self {
         self.0.diff_ahead = Some(ahead);
         self

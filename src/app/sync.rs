@@ -3,10 +3,10 @@
 use crate::domain::{Denied, Operator, RepoId, Repository, SyncState, VersionHref, VersionNumber};
 use crate::ports::{RepositoryManager, UpstreamError};
 
-use super::diff_ahead::newest_against_production;
 use super::events;
 use super::facts::{known_repo, ReadError, UnknownRepository};
 use super::state::AppState;
+use crate::app::diffs::ahead::newest_against_production;
 
 /// Why a synchronization was not started.
 #[derive(Debug, thiserror::Error)]

@@ -11,27 +11,36 @@ pub mod event;
 pub mod history;
 pub mod identity;
 pub mod policy;
-pub mod repository;
-pub mod sync;
 #[cfg(test)]
 mod properties;
+pub mod repository;
+pub mod sync;
 
-pub use diff::advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
 pub use approval::request::{
     check_approval, check_cancel, check_reject, ApprovalRequest, ApprovalTrail, ExecutionOutcome,
     RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState,
 };
-pub use deploy::record::{versions_served, AuditOutcome, Authority, DeployId, DeployRecord, FreezeOverride};
-pub use history::change::{ChangeState, DistributionChange, WholeRecord};
-pub use event::delivery::{Delivery, NextAttempt, RetryPolicy, Settlement};
+pub use deploy::intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
 pub use deploy::plan::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
     Confirmation, DeployFacts, DeployPlan, DeployRequest, Deployed, ProductionChanged,
     ProductionState, ProductionTarget, SeenLive,
 };
+pub use deploy::record::{
+    versions_served, AuditOutcome, Authority, DeployId, DeployRecord, FreezeOverride,
+};
+pub use deploy::refusal::Refusal;
+pub use deploy::verdict::{needs_reread, production_changed, Reread, WriteVerdict};
+pub use diff::advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
+pub use diff::evr::{rpmvercmp, Evr};
+pub use diff::filter::{parse_kind, PackageFilter, UnknownKind};
+pub use diff::package::{
+    count_kinds, diff_packages, ChangeKind, Package, PackageChange, PackageDifference,
+};
 pub use diff::plan::{
     compose_steps, filtered_reads, plan_diff_reads, ContentRead, DiffEnd, DiffReads, SideReads,
 };
+pub use diff::version_diff::{ContentDifference, DiffKey, VersionDiff};
 pub use environment::path::{
     ahead_by, promotion_check, DistributionNaming, Environment, EnvironmentName, EnvironmentPath,
     InvalidEnvironmentName, InvalidPath, InvalidPattern, NamePattern, PromotionCheck,
@@ -40,33 +49,30 @@ pub use event::console_event::{
     ConsoleEvent, DeploymentData, DriftData, EventData, EventId, EventKind, RepositoryRef,
     RequestData, SyncFailedData, UnknownEvent,
 };
-pub use diff::evr::{rpmvercmp, Evr};
+pub use event::delivery::{Delivery, NextAttempt, RetryPolicy, Settlement};
+pub use event::webhook::{subscribers, InvalidWebhookUrl, Subscription, WebhookUrl};
+pub use history::change::{ChangeState, DistributionChange, WholeRecord};
+pub use history::timeline::{
+    build_history, detect_drift, drift_baseline, Drift, EntryOutcome, HistoryEntry, Origin,
+};
+pub use identity::operator::{InvalidOperator, Operator};
 pub use policy::freeze::{
     active, Freeze, FreezeDuration, FreezeWindow, Interval, InvalidFreeze, Occurrence, Recurring,
     Until,
 };
-pub use history::timeline::{
-    build_history, detect_drift, drift_baseline, Drift, EntryOutcome, HistoryEntry, Origin,
+pub use policy::gate::{
+    Allowed, Approvals, Denied, Gate, GateRefusal, InvalidSubject, Policy, Subject,
 };
 pub use repository::href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
 };
-pub use deploy::intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
-pub use identity::operator::{InvalidOperator, Operator};
-pub use diff::package::{
-    count_kinds, diff_packages, ChangeKind, Package, PackageChange, PackageDifference,
+pub use repository::model::{
+    Distribution, DistributionRevision, Publication, RepoVersion, Repository,
 };
-pub use diff::filter::{parse_kind, PackageFilter, UnknownKind};
-pub use policy::gate::{Allowed, Approvals, Denied, Gate, GateRefusal, InvalidSubject, Policy, Subject};
-pub use deploy::refusal::Refusal;
-pub use repository::model::{Distribution, DistributionRevision, Publication, RepoVersion, Repository};
 pub use repository::retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};
 pub use repository::screen::{Screen, VERSIONS_PER_SCREEN};
+pub use repository::verification::{Badge, ChecksumType, RepoVerification};
+pub use repository::version_number::{newest_first, VersionNumber};
+pub use repository::version_view::{build_version_views, signed, VersionView};
 pub use sync::state::{short_reason, SyncFailure, SyncProgress, SyncState};
 pub use sync::task::{sync_state, ProgressReport, TaskReport, TaskState};
-pub use repository::verification::{Badge, ChecksumType, RepoVerification};
-pub use repository::version_view::{build_version_views, signed, VersionView};
-pub use diff::version_diff::{ContentDifference, DiffKey, VersionDiff};
-pub use repository::version_number::{newest_first, VersionNumber};
-pub use event::webhook::{subscribers, InvalidWebhookUrl, Subscription, WebhookUrl};
-pub use deploy::verdict::{needs_reread, production_changed, Reread, WriteVerdict};

@@ -10,8 +10,8 @@ use tokio::task::JoinHandle;
 use crate::adapters::clock_system::SystemClock;
 use crate::adapters::metrics::metrics;
 use crate::adapters::webhook::HttpWebhookSender;
-use crate::app::webhook_delivery::{self, Deliverer, DeliverySettings};
-use crate::app::{diff_ahead, reconcile, AppState, Events};
+use crate::app::events::delivery::{self, Deliverer, DeliverySettings};
+use crate::app::{diffs::ahead, events::reconcile, AppState, Events};
 use crate::ports::EventOutbox;
 
 use super::webhooks::WebhookSettings;
@@ -86,15 +86,9 @@ impl Background {
                 let _ = stopped.wait_for(|&s| s).await;
             }
         };
-        let mut tasks = vec![tokio::spawn(diff_ahead::work(
-            state.clone(),
-            until_stopped(),
-        ))];
+        let mut tasks = vec![tokio::spawn(ahead::work(state.clone(), until_stopped()))];
         if let Some(deliverer) = deliverer {
-            tasks.push(tokio::spawn(webhook_delivery::work(
-                deliverer,
-                until_stopped(),
-            )));
+            tasks.push(tokio::spawn(delivery::work(deliverer, until_stopped())));
         }
         if drift_every.is_zero() {
             tracing::info!("drift checks are off (drift.interval_secs = 0)");

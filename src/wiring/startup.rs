@@ -11,7 +11,7 @@ use crate::adapters::identity_bearer::BearerTokens;
 use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;
-use crate::app::webhook_delivery::Deliverer;
+use crate::app::events::delivery::Deliverer;
 use crate::app::{AppState, DiffAhead};
 use crate::domain::EnvironmentPath;
 use crate::ports::{ContentCatalog, RepositoryManager};

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use repo_console::adapters::coalescing::Coalescing;
 use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions};
-use repo_console::app::{dashboard::dashboard, versions::versions_page};
+use repo_console::app::{pages::dashboard::dashboard, pages::versions::versions_page};
 
 use crate::helpers::*;
 

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use repo_console::adapters::memory::{InMemoryPulp, SyncScript};
-use repo_console::app::dashboard::dashboard;
+use repo_console::app::pages::dashboard::dashboard;
 use repo_console::domain::{RepoId, VersionNumber};
 
 use crate::helpers::*;

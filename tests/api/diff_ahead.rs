@@ -12,7 +12,7 @@ use repo_console::adapters::audit_jsonl::JsonlAuditSink;
 use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::memory::{FixedClock, InMemoryPulp};
 use repo_console::adapters::web;
-use repo_console::app::{diff_ahead, AppState, DiffAhead};
+use repo_console::app::{diffs::ahead, AppState, DiffAhead};
 use repo_console::domain::{Advisory, ContentRead, Package, VersionHref};
 use repo_console::ports::{ContentCatalog, UpstreamError};
 use tokio::sync::oneshot;
@@ -49,7 +49,7 @@ async fn console_with_content(
     .diff_ahead(DiffAhead::default())
     .build();
     let (stop, stopped) = oneshot::channel::<()>();
-    let worker = tokio::spawn(diff_ahead::work(state.clone(), async move {
+    let worker = tokio::spawn(ahead::work(state.clone(), async move {
         let _ = stopped.await;
     }));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -11,7 +11,7 @@ use std::time::Duration;
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::metrics::Metrics;
 use repo_console::app::deploy::{deploy, DeployOutcome};
-use repo_console::app::{reconcile, Events};
+use repo_console::app::{events::reconcile, Events};
 use repo_console::domain::{EventData, EventKind, Operator, VersionNumber};
 use repo_console::ports::DriftReading;
 use tokio::sync::oneshot;

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use repo_console::adapters::memory::{InMemoryPulp, OUTSIDE_USER};
-use repo_console::app::{deploy, versions::versions_page, AppState};
+use repo_console::app::{deploy, pages::versions::versions_page, AppState};
 use repo_console::domain::{DeployKind, Operator, RepoId, VersionNumber};
 
 use crate::helpers::*;

@@ -13,7 +13,7 @@ use repo_console::adapters::memory::{
     SyncScript,
 };
 use repo_console::app::deploy::{deploy, DeployOutcome};
-use repo_console::app::{dashboard, requests, sync, AppState, Events};
+use repo_console::app::{approvals::requests, pages::dashboard, sync, AppState, Events};
 use repo_console::domain::{
     Approvals, ConsoleEvent, EnvironmentName, EventData, EventKind, Operator, Policy,
     ProductionChanged, RequestId, Subject, Subscription, SyncState, WebhookUrl,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use repo_console::adapters::audit_stdout::StdoutAuditSink;
 use repo_console::adapters::memory::OUTSIDE_USER;
-use repo_console::app::history::history_page;
+use repo_console::app::pages::history::history_page;
 use repo_console::domain::VersionNumber;
 
 use crate::helpers::*;

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
-use repo_console::app::{dashboard::dashboard, deploy, sync};
+use repo_console::app::{deploy, pages::dashboard::dashboard, sync};
 use repo_console::domain::{DeployRequest, Intent, Operator, SeenLive, VersionNumber};
 use tokio_test::assert_err;
 use tracing_subscriber::fmt::format::FmtSpan;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use repo_console::adapters::memory::InMemoryPulp;
-use repo_console::app::{deploy, versions::versions_page};
+use repo_console::app::{deploy, pages::versions::versions_page};
 use repo_console::domain::{DeployKind, RepoId, Screen, VersionNumber};
 
 use crate::helpers::*;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::deploy::{deploy, DeployOutcome, DeployStep, StepError};
-use repo_console::app::versions::versions_page;
+use repo_console::app::pages::versions::versions_page;
 use repo_console::domain::{
     DeployRequest, Operator, ProductionChanged, Refusal, RepoId, VersionNumber,
 };

@@ -12,7 +12,7 @@ use repo_console::adapters::metrics::Metrics;
 use repo_console::adapters::outbox_jsonl::JsonlOutbox;
 use repo_console::adapters::webhook::{HttpWebhookSender, WebhookSecret};
 use repo_console::app::deploy::{deploy, DeployOutcome};
-use repo_console::app::webhook_delivery::{self, Deliverer, DeliverySettings};
+use repo_console::app::events::delivery::{self, Deliverer, DeliverySettings};
 use repo_console::app::{AppState, Events};
 use repo_console::domain::{EventKind, Operator, RetryPolicy, Subscription, WebhookUrl};
 use tokio::sync::oneshot;
@@ -68,7 +68,7 @@ async fn sending(receiver: &Receiver, timeout: Duration, give_up_after: Duration
         },
     };
     let (stop, stopped) = oneshot::channel::<()>();
-    let worker = tokio::spawn(webhook_delivery::work(deliverer, async move {
+    let worker = tokio::spawn(delivery::work(deliverer, async move {
         let _ = stopped.await;
     }));
     Sending {

@@ -45,7 +45,7 @@ async fn the_kinds_are_dnfs_with_several_builds_on_pulp_and_in_memory_alike() {
 /// apart) gives exactly what Pulp's `AND NOT` filter gives, both ways, on the real server.
 #[tokio::test]
 async fn composed_changes_equal_pulps_filter_on_the_real_server() {
-    use repo_console::app::diff_read::read_by_plan;
+    use repo_console::app::diffs::read::read_by_plan;
     use repo_console::domain::{filtered_reads, DiffEnd, DiffReads, SideReads, VersionDiff};
 
     let Some(pulp) = pulp_or_skip("composed changes") else {

@@ -12,7 +12,7 @@ use repo_console::adapters::identity_fixed::FixedOperator;
 use repo_console::adapters::metrics::Metrics;
 use repo_console::adapters::postgres::{connect, PgAuditSink, PgDeployLock, PgOutbox};
 use repo_console::app::deploy::{deploy, DeployOutcome};
-use repo_console::app::{reconcile, AppState, Events};
+use repo_console::app::{events::reconcile, AppState, Events};
 use repo_console::domain::{
     DeployRequest, EnvironmentName, EventKind, Intent, Operator, SeenLive, Subscription,
     VersionNumber, WebhookUrl,

@@ -9,7 +9,7 @@ use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::metrics::Metrics;
 use repo_console::adapters::postgres::{connect, PgOutbox};
 use repo_console::adapters::webhook::{HttpWebhookSender, WebhookSecret};
-use repo_console::app::webhook_delivery::{self, Deliverer, DeliverySettings};
+use repo_console::app::events::delivery::{self, Deliverer, DeliverySettings};
 use repo_console::app::Events;
 use repo_console::domain::{EventKind, RetryPolicy, Subscription, WebhookUrl};
 use repo_console::ports::{EventOutbox, Recorded};
@@ -76,7 +76,7 @@ fn start_worker(outbox: Arc<PgOutbox>, receiver: &Receiver) -> Worker {
         },
     };
     let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(webhook_delivery::work(deliverer, async move {
+    let task = tokio::spawn(delivery::work(deliverer, async move {
         let _ = stopped.await;
     }));
     Worker { stop, task }

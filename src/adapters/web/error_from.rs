@@ -1,7 +1,7 @@
 //! Each error of a use case, as the web answers it: one `From` per error type, the status from
 //! [`super::status`], the words from the error itself.
 
-use crate::app::changes::CompareError;
+use crate::app::diffs::compare::CompareError;
 use crate::app::facts::{ReadError, UnknownRepository};
 use crate::ports::UpstreamError;
 

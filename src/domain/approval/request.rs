@@ -8,12 +8,12 @@
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
+pub use crate::domain::approval::request_id::RequestId;
+use crate::domain::deploy::intent::DeployKind;
 pub use crate::domain::deploy::record::ApprovalTrail;
 use crate::domain::deploy::record::DeployId;
 use crate::domain::environment::path::EnvironmentName;
-use crate::domain::deploy::intent::DeployKind;
 use crate::domain::identity::operator::Operator;
-pub use crate::domain::approval::request_id::RequestId;
 use crate::domain::repository::version_number::VersionNumber;
 
 /// What was asked: deploy `target_version` of a repository to `environment`, which served

@@ -3,8 +3,8 @@ use std::collections::HashMap;
 use chrono::DateTime;
 
 use super::*;
-use crate::domain::repository::href::{DistributionHref, VersionHref};
 use crate::domain::deploy::intent::Intent;
+use crate::domain::repository::href::{DistributionHref, VersionHref};
 use crate::domain::repository::verification::{ChecksumType, RepoVerification};
 use crate::domain::{EnvironmentName, PromotionCheck};
 

@@ -6,11 +6,11 @@ use std::collections::BTreeSet;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
+use crate::domain::approval::request_id::RequestId;
+use crate::domain::deploy::intent::{DeployKind, Intent};
 use crate::domain::deploy::plan::{DeployPlan, ProductionChanged};
 use crate::domain::environment::path::EnvironmentName;
 use crate::domain::repository::href::PublicationHref;
-use crate::domain::deploy::intent::{DeployKind, Intent};
-use crate::domain::approval::request_id::RequestId;
 use crate::domain::repository::version_number::VersionNumber;
 
 /// Links the lines written for one deployment.

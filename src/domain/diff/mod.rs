@@ -3,9 +3,9 @@
 //! a cost that does not grow with the repository.
 
 pub mod advisory;
+pub mod evr;
 #[cfg(test)]
 mod evr_properties;
-pub mod evr;
 pub(crate) mod exact_vec;
 pub mod filter;
 pub mod package;

@@ -41,7 +41,10 @@ impl VersionDiff {
 /// Which diff: from which version (none: an empty repository) to which. A version's href
 /// names its repository's uuid, so a key is unique across one Pulp; versions never change,
 /// so neither does the diff a key names.
-pub type DiffKey = (Option<crate::domain::repository::href::VersionHref>, crate::domain::repository::href::VersionHref);
+pub type DiffKey = (
+    Option<crate::domain::repository::href::VersionHref>,
+    crate::domain::repository::href::VersionHref,
+);
 
 impl VersionDiff {
     /// Gives back the spare capacity of every list it holds (a list built by pushing, or

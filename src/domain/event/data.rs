@@ -7,11 +7,11 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::approval::request::{ApprovalRequest, RequestId};
-use crate::domain::deploy::record::{AuditOutcome, DeployId, DeployRecord};
+use crate::domain::deploy::intent::DeployKind;
 use crate::domain::deploy::plan::ProductionChanged;
+use crate::domain::deploy::record::{AuditOutcome, DeployId, DeployRecord};
 use crate::domain::environment::path::EnvironmentName;
 use crate::domain::repository::href::TaskHref;
-use crate::domain::deploy::intent::DeployKind;
 use crate::domain::repository::model::{Distribution, Repository};
 
 /// A repository, as events name it.

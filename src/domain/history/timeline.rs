@@ -5,11 +5,11 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 
+use crate::domain::deploy::intent::DeployKind;
+use crate::domain::deploy::plan::ProductionChanged;
 use crate::domain::deploy::record::{AuditOutcome, DeployId, DeployRecord};
 use crate::domain::history::change::{ChangeState, DistributionChange};
-use crate::domain::deploy::plan::ProductionChanged;
 use crate::domain::repository::href::{PublicationHref, TaskHref};
-use crate::domain::deploy::intent::DeployKind;
 use crate::domain::repository::version_number::VersionNumber;
 
 /// Where a change of production came from.

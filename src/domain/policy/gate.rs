@@ -7,10 +7,10 @@ use std::fmt;
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::policy::freeze::{active, Freeze, FreezeWindow};
-use crate::domain::identity::operator::Operator;
 use crate::domain::deploy::refusal::Refusal;
+use crate::domain::environment::path::EnvironmentName;
+use crate::domain::identity::operator::Operator;
+use crate::domain::policy::freeze::{active, Freeze, FreezeWindow};
 
 /// Someone a policy names: `user:<name>` or `group:<name>`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

@@ -3,7 +3,9 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::domain::repository::href::{DistributionHref, PublicationHref, RemoteHref, RepoId, VersionHref};
+use crate::domain::repository::href::{
+    DistributionHref, PublicationHref, RemoteHref, RepoId, VersionHref,
+};
 use crate::domain::repository::verification::RepoVerification;
 use crate::domain::repository::version_number::VersionNumber;
 

@@ -205,7 +205,7 @@ pub async fn show(
     Path(raw): Path<String>,
 ) -> Result<Json<Deployment>, ApiError> {
     let id = DeployId::new(raw.clone());
-    let lines = crate::app::history::deploy_lines(&state, &id)
+    let lines = crate::app::pages::history::deploy_lines(&state, &id)
         .await
         .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
     deployment(&lines)

@@ -8,9 +8,9 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::app::changes::compare;
-use crate::app::dashboard::{dashboard, DashboardRow};
-use crate::app::versions::{versions_page, PageEnvironment, VersionsPage};
+use crate::app::diffs::compare::compare;
+use crate::app::pages::dashboard::{dashboard, DashboardRow};
+use crate::app::pages::versions::{versions_page, PageEnvironment, VersionsPage};
 use crate::app::AppState;
 use crate::domain::{PackageFilter, RepoId, Screen, SyncState, VersionNumber, VERSIONS_PER_SCREEN};
 

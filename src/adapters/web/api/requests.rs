@@ -8,7 +8,7 @@ use axum::Json;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::app::requests::{self, ActError, Acted, RequestView};
+use crate::app::approvals::requests::{self, ActError, Acted, RequestView};
 use crate::app::AppState;
 use crate::domain::{Confirmation, RequestId, RequestRefusal};
 

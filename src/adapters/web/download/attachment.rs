@@ -5,7 +5,7 @@ use axum::body::Body;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 
-use crate::app::changes::Comparison;
+use crate::app::diffs::compare::Comparison;
 use crate::domain::PackageFilter;
 
 use super::chunks;

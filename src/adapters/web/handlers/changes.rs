@@ -5,7 +5,7 @@ use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
 use maud::html;
 
-use crate::app::changes::{compare, CompareError};
+use crate::app::diffs::compare::{compare, CompareError};
 use crate::app::AppState;
 use crate::domain::RepoId;
 use crate::ports::UpstreamError;

@@ -6,7 +6,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 
-use crate::app::changes::compare;
+use crate::app::diffs::compare::compare;
 use crate::app::AppState;
 
 use super::super::download::{attachment, Format};

@@ -4,7 +4,7 @@ use axum::http::StatusCode;
 use maud::Markup;
 use serde::Deserialize;
 
-use crate::app::{dashboard, sync, AppState};
+use crate::app::{pages::dashboard, sync, AppState};
 
 use super::super::errors::WebError;
 use super::super::identity::Identified;

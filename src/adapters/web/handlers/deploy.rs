@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::adapters::metrics::metrics;
 use crate::app::deploy::{self, DeployOutcome, PreviewError};
-use crate::app::{changes, versions, AppState};
+use crate::app::{diffs::compare, pages::versions, AppState};
 use crate::domain::{
     DeployKind, DeployRequest, EnvironmentName, Intent, Reason, Refusal, RepoId, Screen,
     VERSIONS_PER_SCREEN,
@@ -88,7 +88,7 @@ pub async fn confirm(
         .await
         {
             Ok(preview) => {
-                let changes = changes::deploy_changes(&state, &preview.plan).await;
+                let changes = compare::deploy_changes(&state, &preview.plan).await;
                 confirm_modal(&preview, kind, &changes).into_response()
             }
             Err(error) => {

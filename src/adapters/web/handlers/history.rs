@@ -3,7 +3,7 @@ use axum::extract::{Extension, Query, State};
 use axum::response::{IntoResponse, Response};
 
 use crate::app::facts::ReadError;
-use crate::app::history::history_page;
+use crate::app::pages::history::history_page;
 use crate::app::AppState;
 
 use super::super::errors::WebError;

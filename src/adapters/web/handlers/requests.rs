@@ -10,9 +10,9 @@ use axum::Form;
 use maud::{html, Markup};
 use serde::Deserialize;
 
+use crate::app::approvals::requests::{self, ActError, Acted, RequestView};
 use crate::app::deploy::{self, DeployOutcome};
-use crate::app::requests::{self, ActError, Acted, RequestView};
-use crate::app::{changes, AppState};
+use crate::app::{diffs::compare, AppState};
 use crate::domain::{
     check_approval, check_cancel, check_reject, Operator, RepoId, RequestId, RequestRefusal,
 };
@@ -83,7 +83,7 @@ async fn preview_of(state: &AppState, view: &RequestView) -> RequestPreview {
     )
     .await
     .map_err(|e| e.to_string())?;
-    let changes = changes::deploy_changes(state, &preview.plan).await;
+    let changes = compare::deploy_changes(state, &preview.plan).await;
     Ok((preview, changes))
 }
 

@@ -3,9 +3,9 @@ use axum::extract::{Extension, Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
+use crate::app::deploy::policy_gate::blocked_everywhere;
 use crate::app::facts::UnknownRepository;
-use crate::app::policy_gate::blocked_everywhere;
-use crate::app::{versions, AppState};
+use crate::app::{pages::versions, AppState};
 use crate::domain::{RepoId, Screen, VersionNumber, VERSIONS_PER_SCREEN};
 
 use super::super::errors::WebError;

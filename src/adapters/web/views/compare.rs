@@ -3,7 +3,7 @@
 
 use maud::{html, Markup};
 
-use crate::app::changes::Comparison;
+use crate::app::diffs::compare::Comparison;
 use crate::domain::{PackageChange, PackageFilter};
 
 use super::changes::{advisory_section, kind_counts, package_change};

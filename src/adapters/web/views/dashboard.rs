@@ -2,7 +2,7 @@
 
 use maud::{html, Markup};
 
-use crate::app::dashboard::{Dashboard, DashboardRow, RowProduction};
+use crate::app::pages::dashboard::{Dashboard, DashboardRow, RowProduction};
 use crate::domain::{ahead_by, EnvironmentName, RetentionRisk, SYNCS_AHEAD};
 
 use super::banners::freeze_banner;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use maud::{html, Markup};
 
 use crate::app::deploy::{DeployStep, Preview, StepError};
-use crate::app::versions::VersionsPage;
+use crate::app::pages::versions::VersionsPage;
 use crate::domain::{
     DeployKind, DeployPlan, EnvironmentName, ProductionChanged, PromotionCheck, TaskHref,
     VersionDiff, REASON_MAX_CHARS,

@@ -4,7 +4,7 @@
 
 use maud::{html, Markup};
 
-use crate::app::versions::{PageEnvironment, VersionsPage};
+use crate::app::pages::versions::{PageEnvironment, VersionsPage};
 use crate::domain::{ahead_by, VersionNumber};
 
 use super::version_anchor::version_anchor;

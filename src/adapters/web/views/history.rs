@@ -3,7 +3,7 @@
 
 use maud::{html, Markup};
 
-use crate::app::history::HistoryPage;
+use crate::app::pages::history::HistoryPage;
 use crate::domain::{
     ChangeState, DeployKind, EntryOutcome, HistoryEntry, Origin, ProductionChanged,
 };

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use maud::{html, Markup};
 
+use crate::app::approvals::requests::RequestView;
 use crate::app::deploy::Preview;
-use crate::app::requests::RequestView;
 use crate::domain::{ApprovalRequest, RequestState, VersionDiff};
 use crate::ports::UpstreamError;
 

@@ -2,7 +2,7 @@
 
 use maud::{html, Markup};
 
-use crate::app::versions::VersionsPage;
+use crate::app::pages::versions::VersionsPage;
 use crate::domain::{signed, RepoVerification, VersionNumber, VersionView};
 
 use super::banners::{drift_banner, freeze_banner};

@@ -9,10 +9,10 @@ use crate::domain::{
 };
 use crate::ports::{AuditReadError, UpstreamError};
 
-use super::environments::ProductionRecord;
-use super::facts::{environment_facts, existing_versions, ReadError};
-use super::policy_gate::{blocked, freeze_shown, Blocked};
-use super::state::AppState;
+use crate::app::deploy::policy_gate::{blocked, freeze_shown, Blocked};
+use crate::app::environments::ProductionRecord;
+use crate::app::facts::{environment_facts, existing_versions, ReadError};
+use crate::app::state::AppState;
 
 /// Everything the history page shows.
 #[derive(Debug, Clone)]

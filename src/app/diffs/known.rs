@@ -1,5 +1,5 @@
 //! Diffs already computed, wherever they are kept: in this process's memory
-//! ([`super::diff_cache`]) and, when one is configured, in the diff store shared with later
+//! ([`crate::app::diffs::cache`]) and, when one is configured, in the diff store shared with later
 //! runs and the other replicas ([`crate::ports::DiffStore`]). Versions never change, so a diff
 //! found in either is right; the store is only ever a shortcut: its failures are logged and
 //! the diff is computed again, never a failed page.
@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::domain::{DiffKey, VersionDiff};
 
-use super::state::AppState;
+use crate::app::state::AppState;
 
 /// The diff `key` names, if it was computed before: from memory, else from the diff store
 /// (then kept in memory too). `None` means compute it (and hand it to [`remember_diff`]). A

@@ -4,12 +4,12 @@
 use crate::domain::{check_request, DeployPlan, DeployRequest, RepoId};
 use crate::ports::{DeployTurn, LockError};
 
-use super::deploy_outcome::{DeployOutcome, NotStarted};
-use super::facts::deploy_facts;
-use super::state::AppState;
+use crate::app::deploy::outcome::{DeployOutcome, NotStarted};
+use crate::app::facts::deploy_facts;
+use crate::app::state::AppState;
 
 /// Reads the facts and checks the request against them.
-pub(super) async fn checked_plan(
+pub(crate) async fn checked_plan(
     state: &AppState,
     id: &RepoId,
     request: &DeployRequest,
@@ -32,7 +32,7 @@ pub(super) async fn checked_plan(
 
 /// With other replicas: the shared turn on the plan's production distribution, then the
 /// plan again, since another replica may have deployed while this one waited.
-pub(super) async fn replica_turn(
+pub(crate) async fn replica_turn(
     state: &AppState,
     id: &RepoId,
     request: &DeployRequest,

@@ -12,11 +12,11 @@ use crate::domain::{
 };
 use crate::ports::{RequestStore, RequestStoreError};
 
-use super::deploy::{deploy_approved, DeployOutcome, NotStarted};
-use super::deploy_turn::checked_plan;
-use super::events;
-use super::policy_gate;
-use super::state::AppState;
+use crate::app::deploy::policy_gate;
+use crate::app::deploy::turn::checked_plan;
+use crate::app::deploy::{deploy_approved, DeployOutcome, NotStarted};
+use crate::app::events;
+use crate::app::state::AppState;
 
 /// How many times an action is decided again when someone else acted on the request first.
 const ATTEMPTS: usize = 4;

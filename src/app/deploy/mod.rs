@@ -3,20 +3,27 @@
 //! The server re-checks every precondition, whatever the page showed. Once upstream is
 //! touched, the answer always says whether production changed: no, yes, or unknown.
 
+pub mod lock;
+pub(crate) mod outcome;
+pub mod policy_gate;
+pub(crate) mod preview;
+pub(crate) mod steps;
+pub(crate) mod turn;
+
 use crate::domain::{
     ApprovalTrail, AuditOutcome, Authority, DeployId, DeployPlan, DeployRecord, DeployRequest,
     EventData, Intent, Operator, PublicationHref, RepoId, TaskHref,
 };
 use crate::ports::{correlation, AuditError};
 
-pub use super::deploy_outcome::{DeployOutcome, DeployStep, NotStarted};
-pub use super::deploy_steps::StepError;
-use super::deploy_steps::{ensure_unmoved, point_production, publish, StepFailure};
-use super::deploy_turn::{checked_plan, replica_turn};
-use super::events;
-use super::policy_gate;
-pub use super::preview::{preview, Preview, PreviewError};
-use super::state::AppState;
+pub use crate::app::deploy::outcome::{DeployOutcome, DeployStep, NotStarted};
+pub use crate::app::deploy::steps::StepError;
+use crate::app::deploy::steps::{ensure_unmoved, point_production, publish, StepFailure};
+use crate::app::deploy::turn::{checked_plan, replica_turn};
+use crate::app::events;
+
+pub use crate::app::deploy::preview::{preview, Preview, PreviewError};
+use crate::app::state::AppState;
 
 /// Deploys `request.target` of repository `id` to the distribution of `request.environment`,
 /// on behalf of `operator`, when the policy lets them now; where the environment needs
@@ -37,7 +44,7 @@ pub async fn deploy(
 
 /// The deploy of an approval request whose approvals are complete (`trail`): every check
 /// of a deploy, on behalf of the requester, without asking for approvals again.
-pub(super) async fn deploy_approved(
+pub(crate) async fn deploy_approved(
     state: &AppState,
     id: &RepoId,
     request: &DeployRequest,
@@ -91,7 +98,7 @@ async fn gated(
         Err(outcome) => return outcome,
     };
     if trail.is_none() && state.policy.approvals_needed(environment) > 0 {
-        return super::request_ask::ask(state, &plan, request, operator).await;
+        return crate::app::approvals::ask::ask(state, &plan, request, operator).await;
     }
     authority.request = trail;
     let (_replica_turn, plan) = match replica_turn(state, id, request, plan).await {

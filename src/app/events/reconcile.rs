@@ -15,9 +15,9 @@ use std::time::Duration;
 use crate::domain::{DriftData, EventData, EventKind, RepoId, Repository, VersionNumber};
 use crate::ports::{DriftReading, EventMetrics, PageRequest};
 
-use super::environments::rows::{environments_of_rows, RowProduction};
-use super::events;
-use super::state::AppState;
+use crate::app::environments::rows::{environments_of_rows, RowProduction};
+use crate::app::events;
+use crate::app::state::AppState;
 
 /// What one check of every repository found.
 #[derive(Debug, Clone, Default)]

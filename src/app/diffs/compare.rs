@@ -6,9 +6,9 @@ use std::sync::Arc;
 use crate::domain::{DeployPlan, DiffEnd, RepoId, Repository, VersionDiff, VersionNumber};
 use crate::ports::UpstreamError;
 
-use super::diff_read::read_difference;
-use super::known_diffs::{known_diff, remember_diff};
-use super::state::AppState;
+use crate::app::diffs::known::{known_diff, remember_diff};
+use crate::app::diffs::read::read_difference;
+use crate::app::state::AppState;
 
 /// The net difference from `from` (none: an empty repository) to `to`, each with its
 /// package count: a diff already known (in memory or in the diff store: versions never

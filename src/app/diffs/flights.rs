@@ -12,7 +12,7 @@ use tokio::sync::watch;
 use crate::domain::VersionDiff;
 use crate::ports::UpstreamError;
 
-use super::diff_cache::DiffKey;
+use crate::app::diffs::cache::DiffKey;
 
 type Answer = Option<Result<Arc<VersionDiff>, UpstreamError>>;
 

@@ -10,7 +10,7 @@ use crate::domain::{Authority, EnvironmentName, FreezeOverride, Gate, Operator, 
 /// there, `("freeze", until when)` when it is frozen and they may not override it.
 pub type Blocked = (&'static str, String);
 
-use super::state::AppState;
+use crate::app::state::AppState;
 
 /// Lets the deploy of `operator` to `environment` through now, saying under which freeze
 /// override if any (`overriding`: the reason given to override a freeze, when the operator

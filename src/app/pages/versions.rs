@@ -12,13 +12,13 @@ use crate::domain::{
 };
 use crate::ports::{PageRequest, UpstreamError};
 
-use super::diff_ahead::newest_against_production;
-use super::environments::lookup::has_no_distribution;
-use super::environments::{environments_of, ProductionRecord};
-use super::facts::{candidates_for, known_repo, ReadError, UnknownRepository};
-use super::policy_gate::{freeze_shown, Blocked};
-use super::requests::{self, RequestView};
-use super::state::AppState;
+use crate::app::approvals::requests::{self, RequestView};
+use crate::app::deploy::policy_gate::{freeze_shown, Blocked};
+use crate::app::diffs::ahead::newest_against_production;
+use crate::app::environments::lookup::has_no_distribution;
+use crate::app::environments::{environments_of, ProductionRecord};
+use crate::app::facts::{candidates_for, known_repo, ReadError, UnknownRepository};
+use crate::app::state::AppState;
 
 /// The newest deploy requests a versions page lists.
 const REQUESTS_SHOWN: usize = 10;
@@ -65,16 +65,16 @@ pub struct VersionsPage {
     /// Every environment, in path order (production, the last, is also `deployed`).
     pub environments: Vec<PageEnvironment>,
     /// The environments the viewer cannot deploy to now, with why (set for the viewer by
-    /// [`super::policy_gate::blocked_everywhere`]).
+    /// [`crate::app::deploy::policy_gate::blocked_everywhere`]).
     #[serde(skip)]
     pub blocked: BTreeMap<EnvironmentName, Blocked>,
-    /// The repository's newest approval requests, newest first (see [`super::requests`]).
+    /// The repository's newest approval requests, newest first (see [`crate::app::approvals::requests`]).
     #[serde(skip)]
     pub requests: Vec<RequestView>,
 }
 
 impl VersionsPage {
-    /// Why this viewer cannot deploy to `environment` now (see [`super::policy_gate::blocked`]).
+    /// Why this viewer cannot deploy to `environment` now (see [`crate::app::deploy::policy_gate::blocked`]).
     pub fn blocked(&self, environment: &EnvironmentName) -> Option<(&'static str, String)> {
         self.blocked.get(environment).cloned()
     }

@@ -4,15 +4,15 @@
 //! Bounded: one computation at a time (the console talks to one Pulp), a short queue whose
 //! overflow is dropped (the next page asks again), each diff asked once, stopped at
 //! shutdown. Pages only enqueue; a confirm step that opens while its diff is being
-//! computed waits for that computation (see [`super::diff_flights`]) instead of repeating it.
+//! computed waits for that computation (see [`crate::app::diffs::flights`]) instead of repeating it.
 
 use std::future::Future;
 
 use crate::domain::{Repository, VersionNumber};
 
-use super::changes::version_diff;
-use super::diff_queue::{AheadEnd, AheadJob};
-use super::state::AppState;
+use crate::app::diffs::compare::version_diff;
+use crate::app::diffs::queue::{AheadEnd, AheadJob};
+use crate::app::state::AppState;
 
 /// Asks for the diff from the version production serves to the repository's newest one to
 /// be computed ahead, when the state computes diffs ahead and they differ; `packages` tells

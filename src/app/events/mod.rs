@@ -1,16 +1,20 @@
 //! Recording the console's events: the use cases say what happened ([`emit`]), once the
 //! fact is durable (an audit line, a request kept); the event goes to the outbox for the
-//! webhooks subscribed to its kind, and the delivery worker ([`super::webhook_delivery`])
+//! webhooks subscribed to its kind, and the delivery worker ([`crate::app::events::delivery`])
 //! sends it. Recording never fails the caller and holds it at most [`WRITE_WAIT`]: a slow
 //! outbox finishes in the background, a failed write is logged.
+
+pub mod delivery;
+pub mod reconcile;
+pub(crate) mod state;
 
 use crate::domain::{
     subscribers, ConsoleEvent, EventData, EventId, Repository, SyncFailedData, SyncState,
 };
 use crate::ports::Recorded;
 
-pub use super::events_state::{Events, WRITE_WAIT};
-use super::state::AppState;
+pub use crate::app::events::state::{Events, WRITE_WAIT};
+use crate::app::state::AppState;
 
 /// Records that `data` happened, for the webhooks that want its kind (none: nothing is
 /// kept). A fact recorded before (by this process, another replica, or before a restart) is

@@ -5,9 +5,9 @@ use crate::domain::{
     Operator, Refusal, RepoId, VersionNumber,
 };
 
-use super::environments::ProductionRecord;
-use super::facts::{deploy_facts, ReadError};
-use super::state::AppState;
+use crate::app::environments::ProductionRecord;
+use crate::app::facts::{deploy_facts, ReadError};
+use crate::app::state::AppState;
 
 /// Why a preview cannot be shown.
 #[derive(Debug, thiserror::Error)]

@@ -1,16 +1,16 @@
 //! A deploy that needs approvals becomes a request: recorded after every check of a deploy
-//! passed, against what the environment serves now (see [`super::requests`] for what
+//! passed, against what the environment serves now (see [`crate::app::approvals::requests`] for what
 //! follows).
 
 use crate::domain::{ApprovalRequest, DeployPlan, DeployRequest, EventData, Operator, RequestId};
 use crate::ports::RequestStoreError;
 
-use super::deploy_outcome::{DeployOutcome, NotStarted};
-use super::events;
-use super::state::AppState;
+use crate::app::deploy::outcome::{DeployOutcome, NotStarted};
+use crate::app::events;
+use crate::app::state::AppState;
 
 /// Records the request for `plan` (every check of the deploy passed), made by `operator`.
-pub(super) async fn ask(
+pub(crate) async fn ask(
     state: &AppState,
     plan: &DeployPlan,
     request: &DeployRequest,

@@ -6,8 +6,8 @@ use crate::domain::{
 };
 use crate::ports::{AuditError, LockError, RequestStoreError};
 
-use super::deploy_steps::StepError;
-use super::facts::ReadError;
+use crate::app::deploy::steps::StepError;
+use crate::app::facts::ReadError;
 
 /// Why a deploy did not start: nothing was changed upstream and nothing was audited.
 #[derive(Debug, thiserror::Error)]

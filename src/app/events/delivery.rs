@@ -14,7 +14,7 @@ use futures::future::join_all;
 use crate::domain::{Delivery, NextAttempt, RetryPolicy, Settlement};
 use crate::ports::{AttemptEnd, EventMetrics, SendError, WebhookSender};
 
-use super::events_state::Events;
+use crate::app::events::state::Events;
 
 /// How the worker paces itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

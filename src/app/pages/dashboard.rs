@@ -5,14 +5,14 @@ use std::collections::HashMap;
 use crate::domain::{Badge, EnvironmentName, RepoId, Repository, SyncState, VersionNumber};
 use crate::ports::{PageRequest, UpstreamError};
 
-use super::diff_ahead::newest_against_production;
-use super::environments::rows::environments_of_rows;
-pub use super::environments::rows::RowProduction;
-use super::events;
-use super::policy_gate::frozen_environments;
-pub use super::policy_gate::FrozenEnvironment;
-use super::state::AppState;
-use super::sync::SyncCell;
+use crate::app::deploy::policy_gate::frozen_environments;
+pub use crate::app::deploy::policy_gate::FrozenEnvironment;
+use crate::app::diffs::ahead::newest_against_production;
+use crate::app::environments::rows::environments_of_rows;
+pub use crate::app::environments::rows::RowProduction;
+use crate::app::events;
+use crate::app::state::AppState;
+use crate::app::sync::SyncCell;
 
 /// One repository on the dashboard.
 #[derive(Debug, Clone)]
@@ -69,7 +69,7 @@ pub struct Dashboard {
     pub production_error: Option<UpstreamError>,
     /// The environments frozen now, in path order (a banner each).
     pub frozen: Vec<FrozenEnvironment>,
-    /// Why the viewer may not synchronize (see [`super::sync::sync_denial`]); `None` when
+    /// Why the viewer may not synchronize (see [`crate::app::sync::sync_denial`]); `None` when
     /// they may.
     pub sync_denied: Option<String>,
 }

@@ -1,4 +1,4 @@
-//! The queue of diffs to compute ahead (see [`super::diff_ahead`]): bounded, each diff
+//! The queue of diffs to compute ahead (see [`crate::app::diffs::ahead`]): bounded, each diff
 //! queued once until it is computed, the overflow dropped (the next page asks again).
 
 use std::collections::HashSet;
@@ -8,7 +8,7 @@ use tokio::sync::mpsc;
 
 use crate::domain::{DiffEnd, VersionHref};
 
-use super::diff_cache::{DiffCache, DiffKey};
+use crate::app::diffs::cache::{DiffCache, DiffKey};
 
 /// Diffs waiting to be computed, at most.
 const QUEUE: usize = 32;
@@ -21,7 +21,7 @@ pub struct AheadEnd {
 }
 
 impl AheadEnd {
-    pub(super) fn end(&self) -> DiffEnd<'_> {
+    pub(crate) fn end(&self) -> DiffEnd<'_> {
         DiffEnd {
             href: &self.href,
             count: self.packages,
@@ -37,7 +37,7 @@ pub struct AheadJob {
 }
 
 impl AheadJob {
-    pub(super) fn key(&self) -> DiffKey {
+    pub(crate) fn key(&self) -> DiffKey {
         (Some(self.from.href.clone()), self.to.href.clone())
     }
 }
@@ -69,7 +69,7 @@ impl DiffAhead {
     }
 
     /// Queues `job` unless `known` has it, it is queued already, or the queue is full.
-    pub(super) fn ask(&self, known: &DiffCache, job: AheadJob) {
+    pub(crate) fn ask(&self, known: &DiffCache, job: AheadJob) {
         let key = job.key();
         if known.get(&key).is_some() || !self.asked().insert(key.clone()) {
             return;
@@ -81,12 +81,12 @@ impl DiffAhead {
     }
 
     /// The queued jobs, for the one worker that takes them (`None` once taken).
-    pub(super) fn take_jobs(&self) -> Option<mpsc::Receiver<AheadJob>> {
+    pub(crate) fn take_jobs(&self) -> Option<mpsc::Receiver<AheadJob>> {
         self.jobs.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 
     /// `job` was computed (or failed): it may be asked again.
-    pub(super) fn done(&self, job: &AheadJob) {
+    pub(crate) fn done(&self, job: &AheadJob) {
         self.asked().remove(&job.key());
     }
 }

@@ -1,0 +1,6 @@
+//! Four-eyes approval: a deploy that needs approvals is asked for ([`ask`]), then approved,
+//! rejected or cancelled ([`requests`]); the approval that completes the count runs the deploy
+//! through every check again, on behalf of the requester.
+
+pub(crate) mod ask;
+pub mod requests;
