@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
-use repo_console::adapters::audit_jsonl::JsonlAuditSink;
+use repo_console::adapters::files::audit::JsonlAuditSink;
 use repo_console::domain::{AuditOutcome, DeployId, DeployKind, DeployRecord, RepoId};
 use repo_console::ports::AuditSink;
 

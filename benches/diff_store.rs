@@ -11,7 +11,7 @@ mod figures;
 use std::sync::Arc;
 use std::time::Instant;
 
-use repo_console::adapters::diff_files::FileDiffStore;
+use repo_console::adapters::files::diff_store::FileDiffStore;
 use repo_console::app::diffs::cache::{DiffCache, DEFAULT_BUDGET};
 use repo_console::domain::{
     Advisory, AdvisoryDiff, AdvisoryType, ChangeKind, DiffKey, Evr, PackageChange, VersionDiff,

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::{FixedClock, InMemoryPulp, MemoryOptions, RecordingAuditSink};
 use repo_console::adapters::web::views::{dashboard::dashboard_page, versions::versions_page};
 use repo_console::app::{pages::dashboard, pages::versions, AppState};

@@ -2,7 +2,7 @@
 //! of its text (the plain token is never written down), with its groups; the name is the
 //! operator in the audit log and the policy (`user:<name>`).
 
-use crate::adapters::identity_bearer::ApiToken;
+use crate::adapters::identity::bearer::ApiToken;
 use crate::domain::Operator;
 
 use super::error::{invalid, ConfigError};

@@ -9,15 +9,15 @@ use std::sync::Arc;
 
 use futures::future::{ready, BoxFuture, FutureExt};
 
-use crate::adapters::audit_jsonl::JsonlAuditSink;
 use crate::adapters::audit_stdout::StdoutAuditSink;
-use crate::adapters::diff_files::FileDiffStore;
+use crate::adapters::files::audit::JsonlAuditSink;
+use crate::adapters::files::diff_store::FileDiffStore;
+use crate::adapters::files::outbox::JsonlOutbox;
+use crate::adapters::files::requests::JsonlRequestStore;
 use crate::adapters::memory::{MemoryOutbox, MemoryRequestStore};
-use crate::adapters::outbox_jsonl::JsonlOutbox;
 use crate::adapters::postgres::{
     self, PgAuditSink, PgDeployLock, PgDiffStore, PgOutbox, PgRequestStore,
 };
-use crate::adapters::requests_jsonl::JsonlRequestStore;
 use crate::ports::{AuditSink, DeployLock, DiffStore, EventOutbox, RequestStore};
 
 use super::settings::{AuditSettings, DiffSettings};

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use axum::http::HeaderName;
 use ipnet::IpNet;
 
-use crate::adapters::identity_fixed::FixedOperator;
-use crate::adapters::identity_proxy_header::TrustedProxyHeader;
+use crate::adapters::identity::fixed::FixedOperator;
+use crate::adapters::identity::proxy_header::TrustedProxyHeader;
 use crate::ports::OperatorIdentity;
 
 use super::error::{invalid, ConfigError};

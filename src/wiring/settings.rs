@@ -59,7 +59,7 @@ pub struct Config {
     /// Who sends each request (the `[identity]` table).
     pub identity: IdentitySettings,
     /// Who may call the JSON API with a bearer token (`[[api.tokens]]`).
-    pub api_tokens: Vec<crate::adapters::identity_bearer::ApiToken>,
+    pub api_tokens: Vec<crate::adapters::identity::bearer::ApiToken>,
     pub log_format: LogFormat,
     pub page_size: u64,
     /// The `[production]` table as configured (the demo adds its own at startup).

@@ -7,7 +7,7 @@ use tokio::net::TcpListener;
 
 use crate::adapters::clock_system::SystemClock;
 use crate::adapters::coalescing::Coalescing;
-use crate::adapters::identity_bearer::BearerTokens;
+use crate::adapters::identity::bearer::BearerTokens;
 use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
 use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;

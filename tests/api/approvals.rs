@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use repo_console::adapters::identity_proxy_header::TrustedProxyHeader;
+use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{ManualClock, MemoryRequestStore};
 use repo_console::domain::{
     Approvals, EnvironmentName, FreezeWindow, Policy, Subject, VersionNumber,

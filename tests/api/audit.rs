@@ -3,7 +3,7 @@
 use std::process::Command;
 
 use chrono::Utc;
-use repo_console::adapters::audit_jsonl::JsonlAuditSink;
+use repo_console::adapters::files::audit::JsonlAuditSink;
 use repo_console::domain::{
     AuditOutcome, DeployId, DeployKind, DeployRecord, PublicationHref, RepoId,
 };

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use repo_console::adapters::audit_jsonl::JsonlAuditSink;
-use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::files::audit::JsonlAuditSink;
+use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::{FixedClock, InMemoryPulp};
 use repo_console::adapters::web;
 use repo_console::app::{diffs::ahead, AppState, DiffAhead};

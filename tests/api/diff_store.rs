@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use repo_console::adapters::diff_files::FileDiffStore;
+use repo_console::adapters::files::diff_store::FileDiffStore;
 use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions};
 use repo_console::adapters::web;
 use repo_console::app::diffs::compare::version_diff;

@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use repo_console::adapters::audit_jsonl::JsonlAuditSink;
-use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::files::audit::JsonlAuditSink;
+use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::{demo, FixedClock, InMemoryPulp, MemoryOptions};
 use repo_console::adapters::web;
 use repo_console::app::AppState;

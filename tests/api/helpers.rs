@@ -8,8 +8,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 
 pub use crate::web::{attr, enc, select, text, Reply, WebClient};
-use repo_console::adapters::audit_jsonl::JsonlAuditSink;
-use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::files::audit::JsonlAuditSink;
+use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::{FaultyPulp, FixedClock, InMemoryPulp, MemoryOptions};
 use repo_console::adapters::web;
 use repo_console::app::AppState;

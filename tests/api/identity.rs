@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use repo_console::adapters::identity_proxy_header::TrustedProxyHeader;
+use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions};
 use repo_console::adapters::web;
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use repo_console::adapters::identity_bearer::{ApiToken, BearerTokens};
+use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
 use repo_console::adapters::memory::MemoryRequestStore;
 use repo_console::domain::{Allowed, Approvals, EnvironmentName, Operator, Policy, Subject};
 

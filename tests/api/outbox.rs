@@ -2,8 +2,8 @@
 //! the JSON Lines file; and the file read back at start: what was pending still is, facts
 //! recorded stay known, and a delivery claimed when the console stopped is due again.
 
+use repo_console::adapters::files::outbox::JsonlOutbox;
 use repo_console::adapters::memory::MemoryOutbox;
-use repo_console::adapters::outbox_jsonl::JsonlOutbox;
 use repo_console::domain::Settlement;
 use repo_console::ports::{EventOutbox, Recorded};
 

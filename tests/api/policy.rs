@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use repo_console::adapters::identity_proxy_header::TrustedProxyHeader;
+use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{demo, FixedClock, InMemoryPulp, MemoryOptions, SyncScript};
 use repo_console::adapters::web;
 use repo_console::app::state::AppStateBuilder;

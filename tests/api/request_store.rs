@@ -6,8 +6,8 @@
 use std::io::Write;
 use std::sync::Arc;
 
+use repo_console::adapters::files::requests::JsonlRequestStore;
 use repo_console::adapters::memory::MemoryRequestStore;
-use repo_console::adapters::requests_jsonl::JsonlRequestStore;
 use repo_console::domain::{RepoId, RequestId};
 use repo_console::ports::{RequestStore, RequestStoreError};
 

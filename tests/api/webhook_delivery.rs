@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use repo_console::adapters::clock_system::SystemClock;
+use repo_console::adapters::files::outbox::JsonlOutbox;
 use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions};
 use repo_console::adapters::metrics::Metrics;
-use repo_console::adapters::outbox_jsonl::JsonlOutbox;
 use repo_console::adapters::webhook::{HttpWebhookSender, WebhookSecret};
 use repo_console::app::deploy::{deploy, DeployOutcome};
 use repo_console::app::events::delivery::{self, Deliverer, DeliverySettings};

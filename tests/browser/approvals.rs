@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use repo_console::adapters::clock_system::SystemClock;
-use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::{
     InMemoryPulp, MemoryOptions, MemoryRequestStore, RecordingAuditSink,
 };

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::{FixedClock, InMemoryPulp, MemoryOptions, RecordingAuditSink};
 use repo_console::app::AppState;
 use repo_console::domain::{EnvironmentName, FreezeWindow, Operator, Policy, RepoId, Subject};

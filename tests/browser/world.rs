@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use repo_console::adapters::clock_system::SystemClock;
-use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::{
     FaultyPulp, InMemoryPulp, MemoryOptions, RecordingAuditSink, SyncScript,
 };

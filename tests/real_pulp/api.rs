@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Instant;
 
-use repo_console::adapters::identity_bearer::{ApiToken, BearerTokens};
+use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
 use repo_console::domain::Operator;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};

@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use repo_console::adapters::audit_jsonl::JsonlAuditSink;
 use repo_console::adapters::clock_system::SystemClock;
-use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::files::audit::JsonlAuditSink;
+use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::web;
 use repo_console::app::state::AppStateBuilder;
 use repo_console::app::AppState;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use repo_console::adapters::clock_system::SystemClock;
-use repo_console::adapters::identity_fixed::FixedOperator;
+use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::metrics::Metrics;
 use repo_console::adapters::postgres::{connect, PgAuditSink, PgDeployLock, PgOutbox};
 use repo_console::app::deploy::{deploy, DeployOutcome};

@@ -17,9 +17,9 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Instant;
 
-use repo_console::adapters::identity_proxy_header::TrustedProxyHeader;
+use repo_console::adapters::files::requests::JsonlRequestStore;
+use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::ManualClock;
-use repo_console::adapters::requests_jsonl::JsonlRequestStore;
 use repo_console::domain::{Allowed, Approvals, EnvironmentName, FreezeWindow, Policy, Subject};
 use serde_json::{json, Value};
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::future::join_all;
-use repo_console::adapters::identity_proxy_header::TrustedProxyHeader;
+use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::ManualClock;
 use repo_console::adapters::postgres::{connect, PgAuditSink, PgDeployLock, PgRequestStore};
 use serde_json::{json, Value};

@@ -4,9 +4,8 @@
 
 mod changes;
 mod content;
-mod fault;
+pub mod demo;
 mod faults;
-mod faults_content;
 mod in_memory;
 mod outbox;
 mod port;
@@ -15,9 +14,6 @@ mod requests;
 mod state;
 mod submit;
 mod tasks;
-
-pub mod demo;
-mod demo_errata;
 
 pub use changes::OUTSIDE_USER;
 pub use content::{package_of, ContentChange};

@@ -9,7 +9,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::adapters::outbox_ledger::{AttemptResult, Ledger};
+use crate::adapters::shared::outbox_ledger::{AttemptResult, Ledger};
 use crate::domain::{ConsoleEvent, Delivery, Settlement, WebhookUrl};
 use crate::ports::{EventOutbox, OutboxError, Recorded};
 

@@ -6,7 +6,7 @@ use async_trait::async_trait;
 
 use super::in_memory::InMemoryPulp;
 use super::state::not_found;
-use crate::adapters::task_outcome::created_publication;
+use crate::adapters::shared::task_outcome::created_publication;
 use crate::domain::sync_state;
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,

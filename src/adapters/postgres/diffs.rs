@@ -5,7 +5,7 @@
 
 use async_trait::async_trait;
 
-use crate::adapters::diff_codec::{decode, encode};
+use crate::adapters::shared::diff_codec::{decode, encode};
 use crate::domain::{DiffKey, VersionDiff};
 use crate::ports::{DiffStore, DiffStoreError};
 

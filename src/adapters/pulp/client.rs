@@ -11,11 +11,11 @@ use serde_json::Value;
 
 use super::dto::TaskRefDto;
 use super::errors::{decode_error, status_error};
-use super::http::{HttpTransport, RawResponse, SetupError};
-use super::memo::Memo;
-use super::session::Session;
 use super::settings::PulpSettings;
 use crate::adapters::metrics::{self, metrics};
+use crate::adapters::pulp::transport::http::{HttpTransport, RawResponse, SetupError};
+use crate::adapters::pulp::transport::memo::Memo;
+use crate::adapters::pulp::transport::session::Session;
 use crate::domain::{Publication, PublicationHref, RepoId, TaskHref};
 use crate::ports::UpstreamError;
 

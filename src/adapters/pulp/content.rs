@@ -9,8 +9,8 @@ use futures::stream::{self, StreamExt, TryStreamExt};
 use serde::de::DeserializeOwned;
 
 use super::content_dto::{AdvisoryDto, PackageDto, ADVISORY_FIELDS, PACKAGE_FIELDS};
-use super::pagination::{encode, with_query};
 use super::PulpClient;
+use crate::adapters::pulp::transport::pagination::{encode, with_query};
 use crate::domain::{Advisory, ContentRead, Package, VersionHref};
 use crate::ports::{ContentCatalog, UpstreamError};
 

@@ -8,9 +8,9 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::dto::{task_state, PageDto};
-use super::memo::Memo;
-use super::pagination::with_query;
 use super::PulpClient;
+use crate::adapters::pulp::transport::memo::Memo;
+use crate::adapters::pulp::transport::pagination::with_query;
 use crate::domain::{ChangeState, DistributionChange, DistributionHref, TaskHref};
 use crate::ports::UpstreamError;
 

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::http::TransportError;
+use crate::adapters::pulp::transport::http::TransportError;
 use crate::ports::UpstreamError;
 
 /// Longest explanation kept from an error body.

@@ -7,9 +7,9 @@ use hyper::Method;
 use serde_json::json;
 
 use super::dto::{DistributionDto, PageDto, PublicationDto, RepositoryDto, TaskDto};
-use super::pagination::{encode, with_query};
 use super::PulpClient;
-use crate::adapters::task_outcome::{created_publication, write_outcome, PollPace};
+use crate::adapters::pulp::transport::pagination::{encode, with_query};
+use crate::adapters::shared::task_outcome::{created_publication, write_outcome, PollPace};
 use crate::domain::{sync_state, TaskReport};
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,

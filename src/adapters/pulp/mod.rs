@@ -6,7 +6,7 @@
 //! `UpstreamError`), `dto` (Pulp JSON to domain types, tasks included), `pagination`,
 //! `sync_tasks` (latest syncs), `versions` (a page of versions, or a few by number),
 //! `client` (URLs, helpers) and `manager` (the port's methods). Waiting for a task is the
-//! rule of [`crate::adapters::task_outcome`], shared with the in-memory Pulp.
+//! rule of [`crate::adapters::shared::task_outcome`], shared with the in-memory Pulp.
 //! `content` + `content_dto` implement [`crate::ports::ContentCatalog`].
 
 mod client;
@@ -15,18 +15,13 @@ mod content_dto;
 mod distribution_tasks;
 mod dto;
 mod errors;
-mod http;
 mod manager;
-mod memo;
-mod pagination;
 mod publication_batch;
-mod session;
 mod settings;
 mod sync_tasks;
-#[cfg(test)]
-mod tls_tests;
+mod transport;
 mod versions;
 
 pub use client::PulpClient;
-pub use http::SetupError;
 pub use settings::{PulpSettings, Secret};
+pub use transport::http::SetupError;

@@ -6,8 +6,8 @@ use futures::future::try_join_all;
 
 use super::dto::PublicationDto;
 use super::manager::PUBLICATION_FIELDS;
-use super::pagination::with_query;
 use super::PulpClient;
+use crate::adapters::pulp::transport::pagination::with_query;
 use crate::domain::{Publication, PublicationHref};
 use crate::ports::UpstreamError;
 

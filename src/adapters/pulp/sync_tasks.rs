@@ -9,8 +9,8 @@ use futures::future::try_join_all;
 
 use super::dto::{PageDto, TaskDto};
 use super::manager::TASK_FIELDS;
-use super::pagination::{next_path, with_query};
 use super::PulpClient;
+use crate::adapters::pulp::transport::pagination::{next_path, with_query};
 use crate::domain::RepoId;
 use crate::domain::TaskReport;
 use crate::ports::UpstreamError;

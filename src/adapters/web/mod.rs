@@ -1,25 +1,17 @@
 //! The web adapter: axum routes, thin handlers, maud views, embedded assets, and the HTTP
 //! edge that serves them (timeouts, host and body checks, graceful shutdown).
 
-mod allowed_hosts;
 mod api;
 pub mod assets;
-mod body_read;
-mod connection;
-mod cross_site;
 mod download;
 mod edge;
 mod error_from;
 mod errors;
 mod extract;
 mod handlers;
-mod host_check;
 mod htmx;
 mod identity;
-mod request_log;
-mod security;
 mod sender;
-mod server;
 mod status;
 pub mod views;
 
@@ -28,12 +20,12 @@ use axum::Router;
 
 use crate::app::AppState;
 
-pub use allowed_hosts::Site;
 pub use api::ApiDoc;
+pub use edge::allowed_hosts::Site;
+pub use edge::security::CSP;
+pub use edge::server::{serve, serve_with, shutdown_signal};
 pub use edge::EdgeSettings;
 pub use errors::WebError;
-pub use security::CSP;
-pub use server::{serve, serve_with, shutdown_signal};
 
 /// The console's routes, ready to serve (tests call this without a network too). Without
 /// the edge of [`serve`]: no host check, and no body limit or timeout (the edge reads every
@@ -48,7 +40,7 @@ fn routes(state: AppState) -> Router {
             .nest("/api/v1", api::router())
             .with_state(state)
             .layer(axum::middleware::from_fn(
-                cross_site::refuse_cross_site_without_token,
+                edge::cross_site::refuse_cross_site_without_token,
             )),
     )
 }
@@ -108,18 +100,20 @@ fn pages(state: AppState) -> Router {
             identity::resolve,
         ))
         .with_state(state)
-        .layer(axum::middleware::from_fn(cross_site::refuse_cross_site))
+        .layer(axum::middleware::from_fn(
+            edge::cross_site::refuse_cross_site,
+        ))
 }
 
 /// What every answer gets, refusals of the edge included: fragments for htmx, the security
 /// headers, the request log.
 fn outer_layers(app: Router) -> Router {
-    let [csp, nosniff, referrer, frames] = security::headers();
+    let [csp, nosniff, referrer, frames] = edge::security::headers();
     app.layer(axum::middleware::from_fn(errors::htmx_fragments))
         .layer(csp)
         .layer(nosniff)
         .layer(referrer)
         .layer(frames)
-        .layer(axum::middleware::from_fn(request_log::count))
-        .layer(request_log::layer())
+        .layer(axum::middleware::from_fn(edge::request_log::count))
+        .layer(edge::request_log::layer())
 }

@@ -64,7 +64,7 @@ impl HttpWebhookSender {
             ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
                 .with_safe_default_protocol_versions()
                 .expect("ring supports the default TLS versions")
-                .with_root_certificates(crate::adapters::tls_roots::web_and_system())
+                .with_root_certificates(crate::adapters::shared::tls_roots::web_and_system())
                 .with_no_client_auth();
         let https = HttpsConnectorBuilder::new()
             .with_tls_config(tls)

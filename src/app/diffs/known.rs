@@ -64,7 +64,7 @@ mod tests {
     use async_trait::async_trait;
 
     use super::*;
-    use crate::adapters::identity_fixed::FixedOperator;
+    use crate::adapters::identity::fixed::FixedOperator;
     use crate::adapters::memory::{FixedClock, InMemoryPulp, RecordingAuditSink};
     use crate::domain::{AdvisoryDiff, VersionHref};
     use crate::ports::{DiffStore, DiffStoreError};

@@ -2,17 +2,13 @@
 
 pub mod banners;
 pub mod changes;
-pub mod client_checks;
 pub mod compare;
-mod compare_filter;
-pub mod compare_links;
 pub mod dashboard;
 pub mod deploy;
 pub mod environments;
 pub mod history;
 pub mod layout;
 pub mod moment;
-mod preview;
 pub mod requests;
 pub mod sync_cell;
 mod version_anchor;

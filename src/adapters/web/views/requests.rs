@@ -13,7 +13,7 @@ use crate::ports::UpstreamError;
 
 use super::layout::{back_link, notice, page};
 use super::moment::time;
-use super::preview::{confirm_field, plan_summary};
+use crate::adapters::web::views::deploy::preview::{confirm_field, plan_summary};
 
 /// The answer to a deploy that needs approvals: the request it recorded.
 pub fn requested(request: &ApprovalRequest) -> Markup {

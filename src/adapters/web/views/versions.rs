@@ -6,12 +6,12 @@ use crate::app::pages::versions::VersionsPage;
 use crate::domain::{signed, RepoVerification, VersionNumber, VersionView};
 
 use super::banners::{drift_banner, freeze_banner};
-use super::client_checks::client_warnings;
-use super::compare_links::compare_href;
 use super::environments::environment_strip;
 use super::layout::{back_link, notice, page};
 use super::requests::repository_requests;
 pub use super::version_anchor::version_anchor;
+use crate::adapters::web::views::compare::links::compare_href;
+use crate::adapters::web::views::deploy::client_checks::client_warnings;
 
 /// The full versions page.
 pub fn versions_page(data: &VersionsPage) -> Markup {

@@ -1,14 +1,16 @@
 //! The demo upstream: what the console shows when no Pulp is configured.
 //! Realistic names and sizes, built deterministically (same data every start).
 
+mod errata;
+
 use std::collections::HashMap;
 use std::time::Duration;
 
 use chrono::{DateTime, Duration as Days, Utc};
 
-use super::content::ContentChange;
-use super::demo_errata::{errata_of, extra_packages, upload_errata};
-use super::in_memory::{InMemoryPulp, MemoryOptions, SyncScript};
+use crate::adapters::memory::content::ContentChange;
+use crate::adapters::memory::demo::errata::{errata_of, extra_packages, upload_errata};
+use crate::adapters::memory::in_memory::{InMemoryPulp, MemoryOptions, SyncScript};
 use crate::domain::{
     ChecksumType, DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
     RepoVerification, VersionNumber,

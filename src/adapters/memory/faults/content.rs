@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 
-use super::faults::{FaultyPulp, Op};
+use crate::adapters::memory::faults::{FaultyPulp, Op};
 use crate::domain::{Advisory, ContentRead, Package, VersionHref};
 use crate::ports::{ContentCatalog, UpstreamError};
 

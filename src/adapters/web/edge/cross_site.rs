@@ -11,9 +11,9 @@ use axum::http::{header, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::allowed_hosts::{AllowedHosts, Site};
-use super::errors::WebError;
-use super::host_check::request_authority;
+use crate::adapters::web::edge::allowed_hosts::{AllowedHosts, Site};
+use crate::adapters::web::edge::host_check::request_authority;
+use crate::adapters::web::errors::WebError;
 
 pub async fn refuse_cross_site(request: Request, next: Next) -> Response {
     let safe = matches!(

@@ -3,15 +3,18 @@
 //! any request (the first request of a change, each poll of its task, the re-read after it),
 //! failed, canceled or never-ending tasks, and changes that land although the answer is lost.
 
+mod content;
+mod fault;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 
-use super::fault::{Armed, Arsenal};
-pub use super::fault::{Fault, Op};
-use super::in_memory::InMemoryPulp;
-use crate::adapters::task_outcome::created_publication;
+use crate::adapters::memory::faults::fault::{Armed, Arsenal};
+pub use crate::adapters::memory::faults::fault::{Fault, Op};
+use crate::adapters::memory::in_memory::InMemoryPulp;
+use crate::adapters::shared::task_outcome::created_publication;
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
     RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
@@ -91,7 +94,7 @@ impl FaultyPulp {
     }
 
     /// Fails at once for request-level faults; answers a task-level fault for the caller.
-    pub(super) fn check(&self, op: Op) -> Result<Option<Fault>, UpstreamError> {
+    pub(crate) fn check(&self, op: Op) -> Result<Option<Fault>, UpstreamError> {
         match self.faults.strike(op) {
             Some(fault) if fault.is_request_level() => Err(fault.error(op)),
             other => Ok(other),

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::domain::{ConsoleEvent, Delivery, EventId, Settlement, WebhookUrl};
 use crate::ports::{EventOutbox, OutboxError, Recorded};
 
-use super::outbox_ledger::{AttemptResult, Ledger};
+use crate::adapters::shared::outbox_ledger::{AttemptResult, Ledger};
 
 /// The file's name, beside the audit file.
 pub const FILE_NAME: &str = "webhooks-outbox.jsonl";

@@ -1,5 +1,8 @@
 //! The deploy confirmation modal and the answers to a deploy.
 
+pub mod client_checks;
+pub mod preview;
+
 use std::sync::Arc;
 
 use maud::{html, Markup};
@@ -12,10 +15,10 @@ use crate::domain::{
 };
 use crate::ports::{AuditError, UpstreamError};
 
-use super::banners::{overwrite_warning, success_banner};
-use super::layout::notice;
-use super::preview::{confirm_field, plan_summary};
-use super::versions::version_list;
+use crate::adapters::web::views::banners::{overwrite_warning, success_banner};
+use crate::adapters::web::views::deploy::preview::{confirm_field, plan_summary};
+use crate::adapters::web::views::layout::notice;
+use crate::adapters::web::views::versions::version_list;
 
 /// The preview and the type-to-confirm modal. A rollback's asks for a reason; so does an
 /// override of the environment's freeze (offered to those who may). Where the environment

@@ -22,7 +22,7 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme};
 
-use super::settings::PulpSettings;
+use crate::adapters::pulp::settings::PulpSettings;
 
 /// The client could not be built from its settings (bad CA file, bad header…).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -184,7 +184,7 @@ fn tls_config(settings: &PulpSettings) -> Result<ClientConfig, SetupError> {
             .with_custom_certificate_verifier(Arc::new(AcceptAnyCertificate(provider)))
             .with_no_client_auth());
     }
-    let mut roots = crate::adapters::tls_roots::web_and_system();
+    let mut roots = crate::adapters::shared::tls_roots::web_and_system();
     if let Some(path) = &settings.ca_file {
         add_pem_bundle(&mut roots, path)?;
     }

@@ -9,10 +9,10 @@ use maud::{html, Markup};
 use crate::domain::{signed, DeployPlan, VersionDiff};
 use crate::ports::UpstreamError;
 
-use super::changes::{diff_summary, SUMMARY_LIMIT};
-use super::client_checks::client_warnings;
-use super::compare_links::compare_href;
-use super::layout::notice;
+use crate::adapters::web::views::changes::{diff_summary, SUMMARY_LIMIT};
+use crate::adapters::web::views::compare::links::compare_href;
+use crate::adapters::web::views::deploy::client_checks::client_warnings;
+use crate::adapters::web::views::layout::notice;
 
 /// What the deploy changes: current -> target, the net package change, the distribution,
 /// the client checks and the package and advisory diff (the confirm step and a request's

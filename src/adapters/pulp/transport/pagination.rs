@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use futures::stream::{self, StreamExt, TryStreamExt};
 use serde::de::DeserializeOwned;
 
-use super::dto::PageDto;
-use super::PulpClient;
+use crate::adapters::pulp::dto::PageDto;
+use crate::adapters::pulp::PulpClient;
 use crate::ports::UpstreamError;
 
 /// A safety stop for a list too long to be read whole.
@@ -21,7 +21,7 @@ impl PulpClient {
     /// pages are then fetched by offset, [`CONCURRENT_PAGES`] at a time, in order: a list of
     /// N pages costs about N / 8 round trips instead of N.
     /// `path` is a path relative to the API (`distributions/rpm/rpm/?…`) or an href.
-    pub(super) async fn get_all<T: DeserializeOwned>(
+    pub(crate) async fn get_all<T: DeserializeOwned>(
         &self,
         path: &str,
     ) -> Result<Vec<T>, UpstreamError> {
@@ -29,7 +29,7 @@ impl PulpClient {
     }
 
     /// Like [`Self::get_all`], reading `page_size` items per request.
-    pub(super) async fn get_all_by<T: DeserializeOwned>(
+    pub(crate) async fn get_all_by<T: DeserializeOwned>(
         &self,
         path: &str,
         page_size: u64,
@@ -38,7 +38,7 @@ impl PulpClient {
     }
 
     /// Like [`Self::get_all_by`], with at most `in_flight` pages requested at once.
-    pub(super) async fn get_all_paced<T: DeserializeOwned>(
+    pub(crate) async fn get_all_paced<T: DeserializeOwned>(
         &self,
         path: &str,
         page_size: u64,
@@ -61,7 +61,7 @@ impl PulpClient {
     /// Like [`Self::get_all_by`], in one round when the list's length is known from the
     /// last read (`length`, updated here): every page it had is asked for at once (a page
     /// past the end comes back empty); only pages the list grew by since are read after.
-    pub(super) async fn get_all_remembering<T: DeserializeOwned>(
+    pub(crate) async fn get_all_remembering<T: DeserializeOwned>(
         &self,
         path: &str,
         page_size: u64,

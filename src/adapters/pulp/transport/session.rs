@@ -13,9 +13,9 @@ use hyper::header::{HeaderName, HeaderValue, AUTHORIZATION, COOKIE, REFERER};
 use hyper::{Method, StatusCode};
 use tokio::sync::Mutex;
 
-use super::errors::{body_message, status_error, transport_error};
-use super::http::{HttpTransport, RawResponse};
-use super::settings::PulpSettings;
+use crate::adapters::pulp::errors::{body_message, status_error, transport_error};
+use crate::adapters::pulp::settings::PulpSettings;
+use crate::adapters::pulp::transport::http::{HttpTransport, RawResponse};
 use crate::ports::UpstreamError;
 
 /// The credentials requests are currently sent with.

@@ -66,7 +66,7 @@ pub enum Fault {
 
 impl Fault {
     /// The error a request suffering this fault answers.
-    pub(super) fn error(&self, op: Op) -> UpstreamError {
+    pub(crate) fn error(&self, op: Op) -> UpstreamError {
         match self {
             Self::Http(status) => UpstreamError::Http {
                 status: *status,
@@ -90,7 +90,7 @@ impl Fault {
     }
 
     /// Whether the fault strikes the request itself (rather than the task it starts).
-    pub(super) fn is_request_level(&self) -> bool {
+    pub(crate) fn is_request_level(&self) -> bool {
         matches!(
             self,
             Self::Http(_) | Self::Timeout | Self::Reset | Self::Interrupted | Self::Malformed
@@ -99,7 +99,7 @@ impl Fault {
 }
 
 /// A fault waiting to strike: after `passes` calls, `strikes` times (`None`: until cleared).
-pub(super) struct Armed {
+pub(crate) struct Armed {
     pub fault: Fault,
     pub passes: usize,
     pub strikes: Option<usize>,
@@ -107,7 +107,7 @@ pub(super) struct Armed {
 
 /// Faults armed per operation.
 #[derive(Default)]
-pub(super) struct Arsenal(Mutex<HashMap<Op, Armed>>);
+pub(crate) struct Arsenal(Mutex<HashMap<Op, Armed>>);
 
 impl Arsenal {
     pub fn arm(&self, op: Op, armed: Armed) {

@@ -14,7 +14,7 @@ use http_body_util::{BodyExt, LengthLimitError, Limited};
 use hyper::body::Body as _;
 use tokio::sync::watch;
 
-use super::errors::WebError;
+use crate::adapters::web::errors::WebError;
 
 pub struct BodyPolicy {
     pub limit: usize,

@@ -11,8 +11,8 @@ use axum::http::{header, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::allowed_hosts::{AllowedHosts, Authority};
-use super::errors::WebError;
+use crate::adapters::web::edge::allowed_hosts::{AllowedHosts, Authority};
+use crate::adapters::web::errors::WebError;
 
 /// The host a request names: the URI's authority (HTTP/2's `:authority`, or an absolute
 /// request target), else the `Host` header. `Err` when the one used is present but unreadable.

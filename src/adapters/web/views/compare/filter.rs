@@ -6,9 +6,9 @@ use maud::{html, Markup};
 use crate::app::diffs::compare::Comparison;
 use crate::domain::{ChangeKind, PackageFilter};
 
-use super::super::download::Format;
-use super::compare_links::{compare_href, download_href};
-use super::layout::notice;
+use crate::adapters::web::download::Format;
+use crate::adapters::web::views::compare::links::{compare_href, download_href};
+use crate::adapters::web::views::layout::notice;
 
 /// The form: a kind of change (or any), a piece of the name, Filter; Clear when filtered.
 pub fn filter_form(c: &Comparison, filter: &PackageFilter) -> Markup {

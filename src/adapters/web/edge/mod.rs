@@ -2,6 +2,15 @@
 //! send a request, how long a connection may idle, how long shutdown waits, which hosts the
 //! console answers to. The values come from `[server]` in the configuration.
 
+pub mod allowed_hosts;
+pub mod body_read;
+pub mod connection;
+pub mod cross_site;
+pub mod host_check;
+pub mod request_log;
+pub mod security;
+pub mod server;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,9 +19,9 @@ use axum::middleware::from_fn_with_state;
 use axum::Router;
 use tokio::sync::watch;
 
-use super::allowed_hosts::{AllowedHosts, Site};
-use super::body_read::{read_whole_body, BodyPolicy};
-use super::host_check::refuse_other_hosts;
+use crate::adapters::web::edge::allowed_hosts::{AllowedHosts, Site};
+use crate::adapters::web::edge::body_read::{read_whole_body, BodyPolicy};
+use crate::adapters::web::edge::host_check::refuse_other_hosts;
 
 /// Request bodies larger than this are refused (413): a deploy form is a few bytes.
 pub const BODY_LIMIT: usize = 16 * 1024;
@@ -46,7 +55,7 @@ impl Default for EdgeSettings {
 }
 
 /// Puts the edge checks around the app's routes: the host check first, then the body read.
-pub(super) fn guard(
+pub(crate) fn guard(
     routes: Router,
     settings: &EdgeSettings,
     local: SocketAddr,

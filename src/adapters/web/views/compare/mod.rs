@@ -1,15 +1,18 @@
 //! The compare page: every change between two versions of a repository, the package changes
 //! filtered by kind and name and paged, with the whole comparison to download.
 
+pub mod filter;
+pub mod links;
+
 use maud::{html, Markup};
 
 use crate::app::diffs::compare::Comparison;
 use crate::domain::{PackageChange, PackageFilter};
 
-use super::changes::{advisory_section, kind_counts, package_change};
-use super::compare_filter::{downloads, filter_form, match_count, no_match};
-use super::compare_links::{compare_href, filtered_href};
-use super::layout::{notice, page};
+use crate::adapters::web::views::changes::{advisory_section, kind_counts, package_change};
+use crate::adapters::web::views::compare::filter::{downloads, filter_form, match_count, no_match};
+use crate::adapters::web::views::compare::links::{compare_href, filtered_href};
+use crate::adapters::web::views::layout::{notice, page};
 
 /// Package changes per page.
 pub const PAGE_SIZE: usize = 200;

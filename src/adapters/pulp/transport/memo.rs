@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use lru::LruCache;
 
-pub(super) struct Memo<K: Hash + Eq, V>(Mutex<LruCache<K, V>>);
+pub(crate) struct Memo<K: Hash + Eq, V>(Mutex<LruCache<K, V>>);
 
 impl<K: Hash + Eq + Clone, V: Clone> Memo<K, V> {
     pub fn new(capacity: NonZeroUsize) -> Self {

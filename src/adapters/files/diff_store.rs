@@ -1,6 +1,6 @@
 //! `FileDiffStore`: computed diffs as files of one directory (by default `diffs/` beside the
 //! audit file), one per diff, named by the SHA-256 of its key (`<hex>.json.gz`, see
-//! [`super::diff_codec`]). A file is written whole to a temporary name and renamed: a reader
+//! [`crate::adapters::shared::diff_codec`]). A file is written whole to a temporary name and renamed: a reader
 //! sees the whole diff or none. The directory is kept within a number of bytes by deleting
 //! the least recently written files. A file that cannot be read or decoded is a miss (logged),
 //! written again once the diff is computed again.
@@ -16,7 +16,7 @@ use async_trait::async_trait;
 use crate::domain::{DiffKey, VersionDiff};
 use crate::ports::{DiffStore, DiffStoreError};
 
-use super::diff_codec::{decode, encode, key_hash};
+use crate::adapters::shared::diff_codec::{decode, encode, key_hash};
 
 const SUFFIX: &str = ".json.gz";
 const TEMPORARY: &str = ".tmp-";

@@ -10,8 +10,8 @@ use tokio::task::JoinSet;
 
 use crate::app::AppState;
 
-use super::connection::{builder, serve_connection, IdleLimits};
-use super::edge::{guard, EdgeSettings};
+use crate::adapters::web::edge::connection::{builder, serve_connection, IdleLimits};
+use crate::adapters::web::edge::{guard, EdgeSettings};
 
 /// After a failed accept (no file descriptor left…), wait this long before the next.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
@@ -41,8 +41,13 @@ pub async fn serve_with(
     let local = listener.local_addr()?;
     tracing::info!("repo-console listening on http://{local}/");
     let (stop, stopping) = watch::channel(false);
-    let app = guard(super::routes(state), &settings, local, stopping.clone());
-    let app = super::outer_layers(app);
+    let app = guard(
+        crate::adapters::web::routes(state),
+        &settings,
+        local,
+        stopping.clone(),
+    );
+    let app = crate::adapters::web::outer_layers(app);
     let builder = Arc::new(builder(&settings));
     let limits = IdleLimits::of(&settings);
     let mut connections = JoinSet::new();

@@ -17,8 +17,8 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 use tower::ServiceExt;
 
-use super::body_read::stopped;
-use super::edge::EdgeSettings;
+use crate::adapters::web::edge::body_read::stopped;
+use crate::adapters::web::edge::EdgeSettings;
 
 /// How the connections are spoken: both protocols, with hyper's header-read timeout.
 pub fn builder(settings: &EdgeSettings) -> Builder<TokioExecutor> {

@@ -4,7 +4,7 @@ use url::form_urlencoded::Serializer;
 
 use crate::domain::{PackageFilter, RepoId, VersionNumber};
 
-use super::super::download::Format;
+use crate::adapters::web::download::Format;
 
 /// The address of the comparison of `to` against `from`, at `page` (1-based).
 pub fn compare_href(id: &RepoId, to: VersionNumber, from: VersionNumber, page: usize) -> String {

@@ -3,7 +3,7 @@
 
 use crate::domain::{Advisory, AdvisoryType};
 
-use super::in_memory::InMemoryPulp;
+use crate::adapters::memory::in_memory::InMemoryPulp;
 
 /// (version step, id, type, severity, title, packages named).
 const ERRATA: &[(u64, &str, &str, &str, &str, &str)] = &[

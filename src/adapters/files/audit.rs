@@ -13,7 +13,7 @@ use serde::Deserialize;
 use crate::domain::{DeployId, DeployRecord, RepoId};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 
-use super::audit_tail::newest_lines;
+use crate::adapters::files::audit_tail::newest_lines;
 
 /// Each record is serialized to one line and appended with a single `write` on a file
 /// opened in append mode, under an exclusive lock on the file (so lines from several
@@ -148,7 +148,7 @@ impl AuditSink for JsonlAuditSink {
         Ok(of.remove(repo).unwrap_or_default())
     }
 
-    /// One backward read of the file from its end (see [`super::audit_tail`]) for all of
+    /// One backward read of the file from its end (see [`crate::adapters::files::audit_tail`]) for all of
     /// them: each repository keeps its newest `limit` records, the scan stops once every one
     /// has them. Lines that do not parse as records are skipped.
     async fn recent_of(

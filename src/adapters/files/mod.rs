@@ -1,0 +1,9 @@
+//! The stores kept as files beside the audit file: the audit log (JSON Lines, appended under
+//! a file lock, its tail read back), the approval requests and the webhook outbox (JSON
+//! Lines), and the stored diffs (gzip'd JSON, a file each).
+
+pub mod audit;
+mod audit_tail;
+pub mod diff_store;
+pub mod outbox;
+pub mod requests;
