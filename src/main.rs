@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Arg, Command, CommandFactory, FromArgMatches, Parser};
+use repo_console::wiring::config::overrides::environment_of;
 use repo_console::wiring::config::{self, LogFormat, Overrides, ALIASES};
-use repo_console::wiring::overrides::environment_of;
 use repo_console::wiring::startup;
 
 /// A web console for the versions of Pulp 3 RPM repositories and their deployment.

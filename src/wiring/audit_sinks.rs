@@ -20,7 +20,7 @@ use crate::adapters::postgres::{
 };
 use crate::ports::{AuditSink, DeployLock, DiffStore, EventOutbox, RequestStore};
 
-use super::settings::{AuditSettings, DiffSettings};
+use crate::wiring::config::settings::{AuditSettings, DiffSettings};
 
 /// A sink, the deploy lock it brings when replicas share it (a database), where computed
 /// diffs are kept beside it (none: in memory only), where approval requests are, and where
@@ -100,7 +100,7 @@ fn read_password(path: &Path) -> Result<Option<String>, String> {
     if path.as_os_str().is_empty() {
         return Ok(None);
     }
-    super::password_file::first_line(path)
+    crate::wiring::config::password_file::first_line(path)
         .map(Some)
         .map_err(|e| format!("cannot read audit.password_file {}: {e}", path.display()))
 }

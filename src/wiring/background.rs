@@ -14,7 +14,7 @@ use crate::app::events::delivery::{self, Deliverer, DeliverySettings};
 use crate::app::{diffs::ahead, events::reconcile, AppState, Events};
 use crate::ports::EventOutbox;
 
-use super::webhooks::WebhookSettings;
+use crate::wiring::sections::webhooks::WebhookSettings;
 
 /// The events of the configured webhooks, kept in `outbox`, and what delivers them; `None`
 /// without webhooks.

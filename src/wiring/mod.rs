@@ -1,25 +1,20 @@
 //! The composition root: reads the configuration (defaults, pulp-cli's file, `--config`,
 //! environment, flags), builds the adapters it names and serves the app. The only module
 //! that knows both the use cases and every concrete adapter.
+//!
+//! - [`config`]: how the configuration is read: the declaration of every key (`raw.rs` with
+//!   `config/default.toml`), the layers (defaults, pulp-cli, file, environment, flags) and
+//!   their merge, and the validated [`config::Config`];
+//! - `sections`: each table checked into what the console uses (`[policy]` into the domain's
+//!   `Policy`, `[identity]` into an identity adapter, `[[webhooks]]`, `[api]`, ...);
+//! - [`startup`]: the adapters built and served; `audit_sinks`: the stores each sink brings;
+//!   `background`: the work started beside the server.
 
-mod api;
 mod audit_sinks;
 mod background;
-mod checks;
 pub mod config;
-mod environments;
-mod error;
-mod identity;
-mod layers;
-pub mod overrides;
-mod password_file;
-mod policy;
-mod pulp_cli;
-mod pulp_settings;
-mod raw;
-mod server_edge;
-mod settings;
+mod sections;
 pub mod startup;
-mod webhooks;
 
-pub use pulp_settings::default_pulp_settings;
+pub use config::overrides;
+pub use sections::pulp::default_pulp_settings;

@@ -18,8 +18,8 @@ use crate::ports::{ContentCatalog, RepositoryManager};
 
 use super::audit_sinks;
 use super::background::{self, Background};
-use super::environments::demo_path;
-use super::settings::Config;
+use crate::wiring::config::settings::Config;
+use crate::wiring::sections::environments::demo_path;
 
 /// Which upstream the console talks to, for the startup log.
 pub enum Upstream {
@@ -48,7 +48,7 @@ pub async fn build_state(
         Some(store) => tracing::info!(target = %store.target(), "computed diffs are kept"),
         None => tracing::info!("computed diffs are kept in memory only"),
     }
-    if let super::identity::IdentitySettings::ProxyHeader {
+    if let crate::wiring::sections::identity::IdentitySettings::ProxyHeader {
         header,
         groups_header,
         trusted_proxies,
@@ -60,7 +60,7 @@ pub async fn build_state(
     // API callers: a bearer token, else the trusted proxy's identity (never the placeholder).
     let proxy = matches!(
         config.identity,
-        super::identity::IdentitySettings::ProxyHeader { .. }
+        crate::wiring::sections::identity::IdentitySettings::ProxyHeader { .. }
     )
     .then(|| config.identity.adapter());
     let tokens: Vec<&str> = config

@@ -77,8 +77,8 @@ fn the_unit_is_hardened() {
 
 #[test]
 fn every_setting_the_unit_passes_is_one_the_console_reads() {
+    use repo_console::wiring::config::overrides::{env_name, settable_keys};
     use repo_console::wiring::config::{ALIASES, DEFAULT_TOML};
-    use repo_console::wiring::overrides::{env_name, settable_keys};
     let defaults: toml::Table = DEFAULT_TOML.parse().unwrap();
     let known: Vec<String> = settable_keys(&defaults)
         .iter()

@@ -8,8 +8,8 @@ use crate::domain::{
     DistributionNaming, Environment, EnvironmentName, EnvironmentPath, InvalidPath, NamePattern,
 };
 
-use super::error::{invalid, ConfigError};
-use super::raw::{RawEnvironment, RawEnvironments};
+use crate::wiring::config::error::{invalid, ConfigError};
+use crate::wiring::config::raw::{RawEnvironment, RawEnvironments};
 
 const ORDER: &str = "environments.order";
 
@@ -25,7 +25,7 @@ pub(crate) fn demo_path(
 }
 
 /// The path the configuration describes; every refusal names its key.
-pub(super) fn validate(
+pub(crate) fn validate(
     mut raw: RawEnvironments,
     production: HashMap<String, String>,
 ) -> Result<EnvironmentPath, ConfigError> {

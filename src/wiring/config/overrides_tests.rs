@@ -1,10 +1,10 @@
 use std::io::Write;
 use std::time::Duration;
 
-use super::super::config::load;
-use super::super::layers::{merge_all, Layer};
-use super::super::raw::DEFAULT_TOML;
 use super::*;
+use crate::wiring::config::layers::{merge_all, Layer};
+use crate::wiring::config::load;
+use crate::wiring::config::raw::DEFAULT_TOML;
 
 fn defaults() -> Layer {
     Layer::parse("built-in defaults", DEFAULT_TOML).unwrap()

@@ -6,14 +6,14 @@ use std::path::Path;
 
 use toml::{Table, Value};
 
-use super::error::ConfigError;
-use super::raw::RawConfig;
+use crate::wiring::config::error::ConfigError;
+use crate::wiring::config::raw::RawConfig;
 
 /// The two keys of `[pulp]` that together say where the password comes from.
 const SECRET_KEYS: [&str; 2] = ["password", "password_file"];
 
 /// One source of settings and what it says.
-pub(super) struct Layer {
+pub(crate) struct Layer {
     /// Named in error messages: "built-in defaults", a file's path, "the environment", "the command line".
     pub source: String,
     pub table: Table,
@@ -96,7 +96,7 @@ impl Layer {
 
 /// Merges the higher layers over the defaults, in order, and reads the result. Each layer
 /// is checked as it lands, so an unknown key or a wrong type is reported with its source.
-pub(super) fn merge_all(defaults: Layer, higher: Vec<Layer>) -> Result<RawConfig, ConfigError> {
+pub(crate) fn merge_all(defaults: Layer, higher: Vec<Layer>) -> Result<RawConfig, ConfigError> {
     let mut raw = read_raw(&defaults.table, &defaults.source)?;
     let mut merged = defaults.table;
     for layer in higher {

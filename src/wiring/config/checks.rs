@@ -6,15 +6,15 @@ use std::time::Duration;
 
 use crate::domain::{EnvironmentPath, Policy};
 
-use super::error::{invalid, ConfigError};
-use super::raw::{RawConfig, RawPulp};
-use super::settings::{AuditSettings, Config, DiffSettings};
+use crate::wiring::config::error::{invalid, ConfigError};
+use crate::wiring::config::raw::{RawConfig, RawPulp};
+use crate::wiring::config::settings::{AuditSettings, Config, DiffSettings};
 
 /// The longest timeout accepted: one day (longer is a mistake, and would overflow deadlines).
 const MAX_TIMEOUT_SECS: u64 = 86_400;
 
 /// Checks every value and builds the [`Config`].
-pub(super) fn validate(
+pub(crate) fn validate(
     raw: RawConfig,
     pulp_from_cli: Option<PathBuf>,
 ) -> Result<Config, ConfigError> {
@@ -25,7 +25,7 @@ pub(super) fn validate(
         );
         invalid("server.listen", reason)
     })?;
-    let sinks = super::audit_sinks::names();
+    let sinks = crate::wiring::audit_sinks::names();
     if !sinks.contains(&raw.audit.sink.as_str()) {
         let reason = format!("'{}' is not one of: {}", raw.audit.sink, sinks.join(", "));
         return Err(invalid("audit.sink", reason));
@@ -52,19 +52,21 @@ pub(super) fn validate(
     at_least_one("dashboard.page_size", raw.dashboard.page_size)?;
     check_pulp(&raw.pulp)?;
     let grace = Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10);
-    let edge = super::server_edge::edge_settings(&raw.server, grace)?;
-    let identity = super::identity::validate(raw.identity)?;
-    let api_tokens = super::api::validate(raw.api)?;
-    let environments = super::environments::validate(raw.environments, raw.production.clone())?;
+    let edge = crate::wiring::sections::server_edge::edge_settings(&raw.server, grace)?;
+    let identity = crate::wiring::sections::identity::validate(raw.identity)?;
+    let api_tokens = crate::wiring::sections::api::validate(raw.api)?;
+    let environments =
+        crate::wiring::sections::environments::validate(raw.environments, raw.production.clone())?;
     // The policy names the environments of the path the console uses: on the demo upstream
     // without a configured path, the demo's own.
     let demo = raw.pulp.base_url.is_empty();
-    let in_use = super::environments::demo_path(&environments, &raw.production, demo)
-        .unwrap_or_else(|| environments.clone());
-    let policy = super::policy::validate(raw.policy, &in_use)?;
+    let in_use =
+        crate::wiring::sections::environments::demo_path(&environments, &raw.production, demo)
+            .unwrap_or_else(|| environments.clone());
+    let policy = crate::wiring::sections::policy::validate(raw.policy, &in_use)?;
     check_requests_kept(&audit, &policy.policy, &in_use)?;
-    let webhooks = super::webhooks::validate(raw.webhooks, raw.webhook_delivery)?;
-    let drift_interval = super::webhooks::drift_interval(raw.drift)?;
+    let webhooks = crate::wiring::sections::webhooks::validate(raw.webhooks, raw.webhook_delivery)?;
+    let drift_interval = crate::wiring::sections::webhooks::drift_interval(raw.drift)?;
     Ok(Config {
         listen,
         audit,
@@ -115,7 +117,7 @@ fn check_requests_kept(
             "{}: approval requests are kept in {} beside the audit file; name the audit file \
              otherwise, e.g. audit.jsonl",
             audit.path.display(),
-            super::settings::REQUESTS_FILE
+            crate::wiring::config::settings::REQUESTS_FILE
         );
         return Err(invalid("audit.path", reason));
     }

@@ -9,12 +9,12 @@ use crate::adapters::identity::fixed::FixedOperator;
 use crate::adapters::identity::proxy_header::TrustedProxyHeader;
 use crate::ports::OperatorIdentity;
 
-use super::error::{invalid, ConfigError};
+use crate::wiring::config::error::{invalid, ConfigError};
 
 /// The `[identity]` table as written.
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawIdentity {
+pub(crate) struct RawIdentity {
     pub header: String,
     pub groups_header: String,
     pub trusted_proxies: Vec<String>,
@@ -55,7 +55,7 @@ impl IdentitySettings {
 }
 
 /// Checks the `[identity]` table: a valid header name, and parseable proxies when it is set.
-pub(super) fn validate(raw: RawIdentity) -> Result<IdentitySettings, ConfigError> {
+pub(crate) fn validate(raw: RawIdentity) -> Result<IdentitySettings, ConfigError> {
     let header = raw.header.trim();
     let groups_header = raw.groups_header.trim();
     if header.is_empty() {

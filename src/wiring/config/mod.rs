@@ -4,15 +4,24 @@
 //! default and doc in `config/default.toml`; the environment and flag layers are derived from
 //! those defaults (`overrides.rs`).
 
+pub(crate) mod checks;
+pub(crate) mod error;
+pub(crate) mod layers;
+pub mod overrides;
+pub(crate) mod password_file;
+pub(crate) mod pulp_cli;
+pub(crate) mod raw;
+pub(crate) mod settings;
+
 use std::path::{Path, PathBuf};
 
-use super::layers::{self, Layer};
-use super::overrides::{environment_layer, flags_layer};
+use layers::Layer;
+use overrides::{environment_layer, flags_layer};
 
-pub use super::error::ConfigError;
-pub use super::overrides::{Overrides, ALIASES};
-pub use super::raw::{LogFormat, DEFAULT_TOML};
-pub use super::settings::{AuditSettings, Config, DiffSettings};
+pub use crate::wiring::config::error::ConfigError;
+pub use crate::wiring::config::overrides::{Overrides, ALIASES};
+pub use crate::wiring::config::raw::{LogFormat, DEFAULT_TOML};
+pub use crate::wiring::config::settings::{AuditSettings, Config, DiffSettings};
 
 /// Builds the layers, merges them in order and validates the result.
 pub fn load(overrides: &Overrides) -> Result<Config, ConfigError> {
@@ -26,14 +35,15 @@ pub fn load(overrides: &Overrides) -> Result<Config, ConfigError> {
     higher.push(flags_layer(defaults_table, &overrides.flags)?);
     let pulp_from_cli = pulp_cli_file(&higher, overrides);
     if let Some(path) = &pulp_from_cli {
-        higher.insert(0, super::pulp_cli::layer(path)?);
+        higher.insert(0, crate::wiring::config::pulp_cli::layer(path)?);
     }
     let mut raw = layers::merge_all(defaults, higher)?;
     if !raw.pulp.password_file.is_empty() {
         raw.pulp.password = read_password_file(Path::new(&raw.pulp.password_file))?;
     }
     let from_cli = pulp_from_cli.clone();
-    super::checks::validate(raw, pulp_from_cli).map_err(|e| mention_pulp_cli(e, from_cli))
+    crate::wiring::config::checks::validate(raw, pulp_from_cli)
+        .map_err(|e| mention_pulp_cli(e, from_cli))
 }
 
 /// A refused `pulp.*` value may come from pulp-cli's file: say that it was read.
@@ -56,12 +66,12 @@ fn pulp_cli_file(higher: &[Layer], overrides: &Overrides) -> Option<PathBuf> {
 }
 
 fn read_password_file(path: &Path) -> Result<String, ConfigError> {
-    super::password_file::first_line(path).map_err(|e| ConfigError::Invalid {
+    crate::wiring::config::password_file::first_line(path).map_err(|e| ConfigError::Invalid {
         key: "pulp.password_file".into(),
         reason: format!("cannot read {}: {e}", path.display()),
     })
 }
 
 #[cfg(test)]
-#[path = "config_tests.rs"]
+#[path = "load_tests.rs"]
 mod tests;

@@ -8,8 +8,8 @@ use std::time::Duration;
 use crate::adapters::webhook::WebhookSecret;
 use crate::domain::{EventKind, RetryPolicy, Subscription, WebhookUrl};
 
-use super::error::{invalid, ConfigError};
-use super::raw::{RawDrift, RawWebhook, RawWebhookDelivery};
+use crate::wiring::config::error::{invalid, ConfigError};
+use crate::wiring::config::raw::{RawDrift, RawWebhook, RawWebhookDelivery};
 
 /// The CloudEvents `source` when `webhook_delivery.source` is empty.
 const DEFAULT_SOURCE: &str = "repo-console";
@@ -31,7 +31,7 @@ pub struct ConfiguredWebhook {
     pub secret: WebhookSecret,
 }
 
-pub(super) fn validate(
+pub(crate) fn validate(
     raw: Vec<RawWebhook>,
     delivery: RawWebhookDelivery,
 ) -> Result<WebhookSettings, ConfigError> {
@@ -123,7 +123,7 @@ fn webhook(i: usize, raw: RawWebhook) -> Result<ConfiguredWebhook, ConfigError> 
             "required: a file whose first line is the secret the body is signed with".into();
         return Err(invalid(key("secret_file"), reason));
     };
-    let secret = super::password_file::first_line(&path).map_err(|e| {
+    let secret = crate::wiring::config::password_file::first_line(&path).map_err(|e| {
         invalid(
             key("secret_file"),
             format!("cannot read {}: {e}", path.display()),
@@ -140,7 +140,7 @@ fn webhook(i: usize, raw: RawWebhook) -> Result<ConfiguredWebhook, ConfigError> 
 }
 
 /// The interval between two drift checks; zero: none.
-pub(super) fn drift_interval(raw: RawDrift) -> Result<Duration, ConfigError> {
+pub(crate) fn drift_interval(raw: RawDrift) -> Result<Duration, ConfigError> {
     if raw.interval_secs > 86_400 {
         let reason = format!(
             "{}: at most 86400 (a day); 0 turns the checks off",

@@ -12,8 +12,8 @@ use std::path::PathBuf;
 
 use toml::{Table, Value};
 
-use super::error::ConfigError;
-use super::layers::Layer;
+use crate::wiring::config::error::ConfigError;
+use crate::wiring::config::layers::Layer;
 
 /// The prefix of every environment variable the console reads.
 pub const ENV_PREFIX: &str = "REPO_CONSOLE_";
@@ -172,7 +172,7 @@ pub fn env_name(section: &str, key: &str) -> String {
 
 /// The environment as a layer. The canonical name and an alias of one key that disagree are
 /// refused: the operator meant one of them.
-pub(super) fn environment_layer(
+pub(crate) fn environment_layer(
     defaults: &Table,
     environment: &[(String, String)],
 ) -> Result<Layer, ConfigError> {
@@ -207,7 +207,7 @@ pub(super) fn environment_layer(
 }
 
 /// The command line's settings as a layer; a key that is not a setting is refused.
-pub(super) fn flags_layer(
+pub(crate) fn flags_layer(
     defaults: &Table,
     flags: &[(String, String)],
 ) -> Result<Layer, ConfigError> {

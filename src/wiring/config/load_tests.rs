@@ -390,14 +390,17 @@ fn the_demo_mapping_applies_to_the_demo_only_and_configured_entries_win() {
 fn an_audit_path_that_is_not_utf8_is_refused_naming_the_variable() {
     use std::os::unix::ffi::OsStrExt;
     let path = std::ffi::OsStr::from_bytes(b"/tmp/audit-\xff.jsonl").to_owned();
-    let err = super::super::overrides::environment_of([("REPO_CONSOLE_AUDIT_PATH".into(), path)])
-        .unwrap_err();
+    let err = crate::wiring::config::overrides::environment_of([(
+        "REPO_CONSOLE_AUDIT_PATH".into(),
+        path,
+    )])
+    .unwrap_err();
     assert!(err.to_string().contains("REPO_CONSOLE_AUDIT_PATH"), "{err}");
 }
 
 #[test]
 fn identity_comes_from_a_header_of_trusted_proxies_named_in_the_environment() {
-    use super::super::identity::IdentitySettings;
+    use crate::wiring::sections::identity::IdentitySettings;
     assert_eq!(
         load(&Overrides::default()).unwrap().identity,
         IdentitySettings::Fixed
@@ -676,7 +679,7 @@ fn the_policy_names_deployers_per_environment_and_syncers() {
         .is_err());
     assert!(config.policy.may_sync(&op("erin", &["ops"])).is_ok());
     assert!(config.policy.may_sync(&op("alice", &[])).is_err());
-    let crate::wiring::identity::IdentitySettings::ProxyHeader { groups_header, .. } =
+    let crate::wiring::sections::identity::IdentitySettings::ProxyHeader { groups_header, .. } =
         config.identity
     else {
         panic!("a proxy header scheme");

@@ -5,12 +5,12 @@
 use crate::adapters::identity::bearer::ApiToken;
 use crate::domain::Operator;
 
-use super::error::{invalid, ConfigError};
+use crate::wiring::config::error::{invalid, ConfigError};
 
 /// The `[api]` table as written.
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawApi {
+pub(crate) struct RawApi {
     pub tokens: Vec<RawToken>,
 }
 
@@ -18,14 +18,14 @@ pub(super) struct RawApi {
 /// are text) `"<name>:<sha256>[:<group>+<group>…]"`.
 #[derive(Debug, serde::Deserialize)]
 #[serde(untagged)]
-pub(super) enum RawToken {
+pub(crate) enum RawToken {
     Table(TokenTable),
     Text(String),
 }
 
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct TokenTable {
+pub(crate) struct TokenTable {
     pub name: String,
     pub sha256: String,
     #[serde(default)]
@@ -58,7 +58,7 @@ impl RawToken {
 }
 
 /// The tokens, each with a valid name and digest, no name or digest twice.
-pub(super) fn validate(raw: RawApi) -> Result<Vec<ApiToken>, ConfigError> {
+pub(crate) fn validate(raw: RawApi) -> Result<Vec<ApiToken>, ConfigError> {
     let mut tokens: Vec<ApiToken> = Vec::new();
     for (i, token) in raw.tokens.into_iter().enumerate() {
         let key = |field: &str| format!("api.tokens[{i}].{field}");

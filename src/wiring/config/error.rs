@@ -19,7 +19,7 @@ pub enum ConfigError {
 }
 
 /// A refused value of `key`, and why.
-pub(super) fn invalid(key: impl Into<Cow<'static, str>>, reason: String) -> ConfigError {
+pub(crate) fn invalid(key: impl Into<Cow<'static, str>>, reason: String) -> ConfigError {
     ConfigError::Invalid {
         key: key.into(),
         reason,

@@ -9,16 +9,16 @@ use serde::de::{DeserializeOwned, Deserializer, Error as _};
 use serde::Deserialize;
 use toml::{Table, Value};
 
-use super::api::RawApi;
-use super::identity::RawIdentity;
-use super::server_edge::RawServer;
+use crate::wiring::sections::api::RawApi;
+use crate::wiring::sections::identity::RawIdentity;
+use crate::wiring::sections::server_edge::RawServer;
 
 /// The defaults, compiled in so the binary runs anywhere. The one place defaults live.
-pub const DEFAULT_TOML: &str = include_str!("../../config/default.toml");
+pub const DEFAULT_TOML: &str = include_str!("../../../config/default.toml");
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawConfig {
+pub(crate) struct RawConfig {
     /// `[[webhooks]]`, set in a file.
     pub webhooks: Vec<RawWebhook>,
     pub webhook_delivery: RawWebhookDelivery,
@@ -40,7 +40,7 @@ pub(super) struct RawConfig {
 /// The `[policy]` table: `syncers`, `request_ttl_hours`, and one table per environment.
 /// Read by hand, like `[environments]`: every refusal names its whole key.
 #[derive(Debug, Default)]
-pub(super) struct RawPolicy {
+pub(crate) struct RawPolicy {
     /// Who may synchronize; `None`: every identified operator.
     pub syncers: Option<Vec<String>>,
     /// How long a request waits for its approvals, in hours (declared in
@@ -52,7 +52,7 @@ pub(super) struct RawPolicy {
 
 /// `[policy.<environment>]` as written (checked in `policy.rs`).
 #[derive(Debug, Default)]
-pub(super) struct RawEnvironmentPolicy {
+pub(crate) struct RawEnvironmentPolicy {
     /// Who may deploy there (`None`: every identified operator).
     pub deployers: Option<Vec<String>>,
     /// Its freeze windows as written (a "start/end" string, or a table with cron, duration
@@ -134,7 +134,7 @@ impl RawEnvironmentPolicy {
 /// Read by hand (serde's flatten would lose the key of an error): every refusal names its
 /// whole key, e.g. `environments.staging.distrbution`.
 #[derive(Debug)]
-pub(super) struct RawEnvironments {
+pub(crate) struct RawEnvironments {
     pub order: Vec<String>,
     pub tables: BTreeMap<String, RawEnvironment>,
 }
@@ -142,7 +142,7 @@ pub(super) struct RawEnvironments {
 /// `[environments.<name>]`. Free-named tables cannot hold their defaults in
 /// `config/default.toml`: they are documented there, and given here.
 #[derive(Debug, Default)]
-pub(super) struct RawEnvironment {
+pub(crate) struct RawEnvironment {
     /// The distribution name pattern, holding `{repo}`.
     pub distribution: Option<String>,
     /// Repository name -> distribution name; wins over the pattern.
@@ -210,7 +210,7 @@ fn typed<T: DeserializeOwned>(key: &str, value: Value) -> Result<T, String> {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawLog {
+pub(crate) struct RawLog {
     pub format: LogFormat,
 }
 
@@ -226,7 +226,7 @@ pub enum LogFormat {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawAudit {
+pub(crate) struct RawAudit {
     pub sink: String,
     pub path: PathBuf,
     pub url: String,
@@ -235,7 +235,7 @@ pub(super) struct RawAudit {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawDiffs {
+pub(crate) struct RawDiffs {
     pub dir: PathBuf,
     pub max_disk_mb: u64,
     pub compute_ahead: bool,
@@ -244,7 +244,7 @@ pub(super) struct RawDiffs {
 /// One `[[webhooks]]` table.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawWebhook {
+pub(crate) struct RawWebhook {
     pub url: String,
     /// Absent: every event.
     pub events: Option<Vec<String>>,
@@ -254,7 +254,7 @@ pub(super) struct RawWebhook {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawWebhookDelivery {
+pub(crate) struct RawWebhookDelivery {
     pub source: String,
     pub timeout_secs: u64,
     pub retry_first_secs: u64,
@@ -264,19 +264,19 @@ pub(super) struct RawWebhookDelivery {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawDrift {
+pub(crate) struct RawDrift {
     pub interval_secs: u64,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawDashboard {
+pub(crate) struct RawDashboard {
     pub page_size: u64,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawDemo {
+pub(crate) struct RawDemo {
     pub task_delay_ms: u64,
 }
 

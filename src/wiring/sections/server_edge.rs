@@ -7,11 +7,11 @@ use serde::Deserialize;
 
 use crate::adapters::web::{EdgeSettings, Site};
 
-use super::error::ConfigError;
+use crate::wiring::config::error::ConfigError;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawServer {
+pub(crate) struct RawServer {
     pub listen: String,
     header_timeout_secs: u64,
     idle_timeout_secs: u64,
@@ -23,7 +23,7 @@ pub(super) struct RawServer {
 const MAX_TIMEOUT_SECS: u64 = 3600;
 
 /// The edge settings of `raw`; `shutdown_grace` comes from the Pulp task timeout.
-pub(super) fn edge_settings(
+pub(crate) fn edge_settings(
     raw: &RawServer,
     shutdown_grace: Duration,
 ) -> Result<EdgeSettings, ConfigError> {
@@ -59,8 +59,8 @@ fn seconds(key: &'static str, value: u64) -> Result<Duration, ConfigError> {
 mod tests {
     use std::io::Write;
 
-    use super::super::config::{load, Overrides};
     use super::*;
+    use crate::wiring::config::{load, Overrides};
 
     fn load_text(text: &str) -> Result<EdgeSettings, ConfigError> {
         let mut file = tempfile::NamedTempFile::new().unwrap();

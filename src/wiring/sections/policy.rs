@@ -13,20 +13,20 @@ use crate::domain::{
     Allowed, Approvals, EnvironmentName, EnvironmentPath, FreezeWindow, Policy, Subject,
 };
 
-use super::error::{invalid, ConfigError};
-use super::raw::{RawEnvironmentPolicy, RawPolicy};
+use crate::wiring::config::error::{invalid, ConfigError};
+use crate::wiring::config::raw::{RawEnvironmentPolicy, RawPolicy};
 
 /// The longest a request may wait for its approvals: a year (longer is a mistake).
 const MAX_REQUEST_TTL_HOURS: i64 = 24 * 366;
 
 /// The policy, and how long a request waits for its approvals.
 #[derive(Debug)]
-pub(super) struct Validated {
+pub(crate) struct Validated {
     pub policy: Policy,
     pub request_ttl: chrono::Duration,
 }
 
-pub(super) fn validate(raw: RawPolicy, path: &EnvironmentPath) -> Result<Validated, ConfigError> {
+pub(crate) fn validate(raw: RawPolicy, path: &EnvironmentPath) -> Result<Validated, ConfigError> {
     let syncers = allowed("policy.syncers", raw.syncers)?;
     let request_ttl = request_ttl(raw.request_ttl_hours)?;
     let mut deployers = BTreeMap::new();

@@ -8,9 +8,9 @@ use std::time::Duration;
 use crate::adapters::web::EdgeSettings;
 use crate::domain::{EnvironmentPath, Policy};
 
-use super::identity::IdentitySettings;
-use super::raw::{LogFormat, RawPulp};
-use super::webhooks::WebhookSettings;
+use crate::wiring::config::raw::{LogFormat, RawPulp};
+use crate::wiring::sections::identity::IdentitySettings;
+use crate::wiring::sections::webhooks::WebhookSettings;
 
 /// Where audit records go: the `[audit]` table, its sink name checked against
 /// the audit sink table.

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::error::ConfigError;
-use super::layers::Layer;
+use crate::wiring::config::error::ConfigError;
+use crate::wiring::config::layers::Layer;
 
 /// pulp-cli's `[cli]` table: the server operators already use. Its other keys (format,
 /// timeout, ...) and profiles (`[cli-<name>]`) are pulp-cli's own.
@@ -26,7 +26,7 @@ struct CliTable {
 }
 
 /// pulp-cli's `[cli]` settings, translated to the console's `[pulp]` keys.
-pub(super) fn layer(path: &Path) -> Result<Layer, ConfigError> {
+pub(crate) fn layer(path: &Path) -> Result<Layer, ConfigError> {
     let source = format!("pulp-cli's {}", path.display());
     let invalid = |reason: String| ConfigError::Parse {
         source_name: source.clone(),

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::adapters::pulp::{PulpSettings, Secret};
 
-use super::config::{load, Config, ConfigError, Overrides};
+use crate::wiring::config::{load, Config, ConfigError, Overrides};
 
 impl Config {
     /// The Pulp client's settings, as configured.
