@@ -10,13 +10,13 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
-use repo_console::adapters::memory::{ManualClock, MemoryRequestStore};
+use repo_console::adapters::memory::ManualClock;
 use repo_console::domain::{
     Approvals, EnvironmentName, FreezeWindow, Policy, Subject, VersionNumber,
 };
 
 use crate::helpers::*;
-use crate::policy::{serve, Guarded};
+use crate::policy::Guarded;
 
 fn subjects(texts: &[&str]) -> Vec<Subject> {
     texts.iter().map(|t| Subject::parse(t).unwrap()).collect()
@@ -50,16 +50,13 @@ async fn spawn(policy: Policy, now: &str) -> Approving {
     ));
     let identity = TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
         .with_groups("X-Remote-Groups");
-    let ttl = chrono::Duration::hours(24);
-    let state_clock = clock.clone();
-    let app = serve(move |state| {
-        state
-            .identity(Arc::new(identity))
-            .policy(policy)
-            .clock(state_clock)
-            .requests(Arc::new(MemoryRequestStore::default()), ttl)
-    })
-    .await;
+    let app = fixture_app()
+        .identity(Arc::new(identity))
+        .policy(policy)
+        .clock(clock.clone())
+        .requests()
+        .spawn()
+        .await;
     Approving { app, clock }
 }
 
@@ -95,12 +92,7 @@ impl Approving {
     }
 
     fn audit_lines(&self) -> Vec<serde_json::Value> {
-        let path = self.app.dir.path().join("audit.jsonl");
-        std::fs::read_to_string(path)
-            .unwrap_or_default()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
+        self.app.audit_lines()
     }
 }
 

@@ -263,7 +263,7 @@ async fn big_site(
     repos: usize,
     distributions: usize,
     configured: bool,
-) -> (Arc<InMemoryPulp>, WebClient, tempfile::TempDir) {
+) -> (Arc<InMemoryPulp>, WebClient, crate::test_app::TestApp) {
     let memory = Arc::new(InMemoryPulp::default());
     let mut production = HashMap::new();
     for n in 1..=repos {
@@ -276,23 +276,17 @@ async fn big_site(
     for n in repos..distributions {
         memory.add_distribution(&format!("rc-dash-dist-{n:04}"), None);
     }
-    let dir = tempfile::tempdir().unwrap();
-    let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
     let production = if configured {
         production
     } else {
         HashMap::new()
     };
-    let state = state.rebuild().production(production).build();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(repo_console::adapters::web::serve(
-        listener,
-        state,
-        std::future::pending(),
-        Duration::from_secs(1),
-    ));
-    (memory, WebClient { address }, dir)
+    let app = crate::test_app::TestApp::builder()
+        .memory(memory)
+        .production(production)
+        .spawn()
+        .await;
+    (app.memory.clone(), app.client.clone(), app)
 }
 
 /// The kinds of upstream calls one load of a dashboard page makes (the first word of each

@@ -53,6 +53,8 @@ mod rollback;
 mod screens;
 mod shutdown;
 mod systemd_unit;
+#[path = "../common/test_app/mod.rs"]
+mod test_app;
 mod unknown_repository;
 mod usecases;
 #[path = "../common/web.rs"]

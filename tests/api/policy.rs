@@ -13,34 +13,8 @@ use repo_console::domain::{Allowed, EnvironmentName, FreezeWindow, Policy, Subje
 
 use crate::helpers::*;
 
-pub(crate) struct Guarded {
-    pub client: WebClient,
-    pub memory: Arc<InMemoryPulp>,
-    pub fixture: Fixture,
-    pub dir: tempfile::TempDir,
-}
-
-/// The fixture's console over HTTP, its state changed by `change`.
-pub(crate) async fn serve(change: impl FnOnce(AppStateBuilder) -> AppStateBuilder) -> Guarded {
-    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
-        task_delay: Duration::from_millis(5),
-        ..Default::default()
-    }));
-    let fixture = fixture(&memory);
-    let dir = tempfile::tempdir().unwrap();
-    let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
-    let state = change(state.rebuild()).build();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    let never = std::future::pending::<()>();
-    tokio::spawn(web::serve(listener, state, never, Duration::from_secs(1)));
-    Guarded {
-        client: WebClient { address },
-        memory,
-        fixture,
-        dir,
-    }
-}
+/// The fixture's console as the policy tests serve it (see [`fixture_app`]).
+pub(crate) type Guarded = TestApp;
 
 /// The fixture's console: production's deployers are group:release and user:alice, the
 /// syncers group:ops; names and groups from X-Remote-User / X-Remote-Groups.
@@ -62,10 +36,14 @@ async fn spawn_guarded() -> Guarded {
     );
     let identity = TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
         .with_groups("X-Remote-Groups");
-    serve(|state| state.identity(Arc::new(identity)).policy(policy)).await
+    fixture_app()
+        .identity(Arc::new(identity))
+        .policy(policy)
+        .spawn()
+        .await
 }
 
-impl Guarded {
+impl TestApp {
     pub async fn send(
         &self,
         method: &str,
@@ -276,40 +254,28 @@ fn year_end_freeze(environment: EnvironmentName) -> Policy {
     Policy::default().with_freezes(BTreeMap::from([(environment, vec![window])]))
 }
 
-/// A clock that always says `now` (RFC 3339).
-fn clock_at(now: &str) -> Arc<FixedClock> {
-    Arc::new(FixedClock(
-        chrono::DateTime::parse_from_rfc3339(now).unwrap().into(),
-    ))
-}
-
 /// The fixture's console with production frozen over the year's end, at `now`.
 async fn spawn_frozen(now: &str) -> Guarded {
     let policy = year_end_freeze(EnvironmentName::production());
-    serve(|state| state.policy(policy).clock(clock_at(now))).await
+    fixture_app().policy(policy).at(now).spawn().await
 }
 
 /// The fixture's console on the demo's path (testing, staging, production) with staging
 /// frozen over the year's end, at `now`.
 async fn spawn_staging_frozen(now: &str) -> Guarded {
     let policy = year_end_freeze(EnvironmentName::parse("staging").unwrap());
-    serve(|state| {
-        state
-            .environments(demo::environments())
-            .policy(policy)
-            .clock(clock_at(now))
-    })
-    .await
+    fixture_app()
+        .environments(demo::environments())
+        .policy(policy)
+        .at(now)
+        .spawn()
+        .await
 }
 
 #[tokio::test]
 async fn a_frozen_environment_refuses_deploys_with_409_until_the_window_ends() {
-    let Guarded {
-        client,
-        memory,
-        fixture,
-        dir: _,
-    } = spawn_frozen("2026-12-24T18:00:00Z").await;
+    let app = spawn_frozen("2026-12-24T18:00:00Z").await;
+    let (client, memory, fixture) = (&app.client, &app.memory, &app.fixture);
     let page = client
         .send(
             "GET",
@@ -360,12 +326,8 @@ async fn a_frozen_environment_refuses_deploys_with_409_until_the_window_ends() {
         Some(2)
     );
 
-    let Guarded {
-        client,
-        memory,
-        fixture,
-        dir: _,
-    } = spawn_frozen("2027-01-04T00:00:00Z").await;
+    let app = spawn_frozen("2027-01-04T00:00:00Z").await;
+    let (client, memory, fixture) = (&app.client, &app.memory, &app.fixture);
     let after = client
         .send(
             "POST",
@@ -394,9 +356,8 @@ async fn history_and_dashboard_show_a_banner_for_the_frozen_environment_only_whi
             .map(|b| (attr(b, "data-env").to_owned(), text(b)))
             .collect()
     };
-    let Guarded {
-        client, fixture, ..
-    } = spawn_staging_frozen("2026-12-24T18:00:00Z").await;
+    let app = spawn_staging_frozen("2026-12-24T18:00:00Z").await;
+    let (client, fixture) = (&app.client, &app.fixture);
     let get = |path: String| {
         let client = &client;
         async move { client.send("GET", &path, &[], "").await }
@@ -418,9 +379,8 @@ async fn history_and_dashboard_show_a_banner_for_the_frozen_environment_only_whi
     let production_by_default = format!("/repos/{}/history", fixture.base_os);
     assert!(banners(&get(production_by_default).await).is_empty());
 
-    let Guarded {
-        client, fixture, ..
-    } = spawn_staging_frozen("2027-01-04T00:00:00Z").await;
+    let app = spawn_staging_frozen("2027-01-04T00:00:00Z").await;
+    let (client, fixture) = (&app.client, &app.fixture);
     let after = |path: String| {
         let client = &client;
         async move { client.send("GET", &path, &[], "").await }
