@@ -3,8 +3,6 @@
 //! history and the dashboard per environment; a versions page that reads every
 //! environment's distribution in one call.
 
-use std::sync::Arc;
-
 use repo_console::adapters::memory::{demo, InMemoryPulp};
 use repo_console::domain::{EnvironmentName, EnvironmentPath, RepoId, VersionNumber};
 

@@ -5,9 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
-
-pub use crate::test_app::{clock_at, TestAppBuilder};
+pub use crate::test_app::TestAppBuilder;
 pub use crate::web::{attr, enc, select, text, Reply, WebClient};
 use repo_console::adapters::memory::{FaultyPulp, InMemoryPulp};
 use repo_console::adapters::web;
@@ -44,12 +42,6 @@ pub fn verified() -> RepoVerification {
         checksum: Some(ChecksumType::Sha256),
         metadata_signed: Some(true),
     }
-}
-
-pub fn pinned_time() -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z")
-        .unwrap()
-        .into()
 }
 
 /// The repositories of the test upstream.

@@ -5,7 +5,6 @@
 
 use std::collections::BTreeMap;
 use std::num::NonZeroU32;
-use std::sync::Arc;
 
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};

@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
 use repo_console::wiring::default_pulp_settings;
 
-use crate::helpers::*;
 use crate::test_app::TestApp;
 
 /// The console over a `PulpClient` pointed at `base_url` (1 s to connect, 2 s to answer).

@@ -6,9 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
-use repo_console::adapters::memory::{demo, FixedClock, InMemoryPulp, MemoryOptions, SyncScript};
-use repo_console::adapters::web;
-use repo_console::app::state::AppStateBuilder;
+use repo_console::adapters::memory::{demo, SyncScript};
 use repo_console::domain::{Allowed, EnvironmentName, FreezeWindow, Policy, Subject};
 
 use crate::helpers::*;

@@ -24,7 +24,11 @@ mod freeze;
 mod history;
 mod look;
 mod screens;
+#[path = "../common/test_app/mod.rs"]
+mod test_app;
 mod versions;
+#[path = "../common/web.rs"]
+mod web;
 mod world;
 
 use std::panic::AssertUnwindSafe;

@@ -298,4 +298,24 @@ impl<W> Standing<W> {
     pub fn dir(&self) -> &std::path::Path {
         self.dir.path()
     }
+
+    /// The audit sink kept in memory; panics when this console writes its audit to a file.
+    pub fn recorded(&self) -> Arc<RecordingAuditSink> {
+        self.recorded.clone().expect(
+            "this console writes its audit to a JSON Lines file: build it with .recording_audit()",
+        )
+    }
+
+    /// Serves a variant of the state (the same upstream, stores and audit; `change`
+    /// applied, e.g. another operator) on a port of its own until the test ends; answers
+    /// its address. Fresh locks and caches, as a second process would have.
+    pub async fn serve_variant(
+        &self,
+        change: impl FnOnce(AppStateBuilder) -> AppStateBuilder,
+    ) -> String {
+        let state = change(self.state.rebuild()).build();
+        serve(state, self.edge.clone(), std::future::pending())
+            .await
+            .0
+    }
 }

@@ -14,5 +14,7 @@ mod builder;
 mod requests;
 mod served;
 
+#[allow(unused_imports)] // each binary uses its own part
 pub use builder::{clock_at, Standing, TestAppBuilder};
+#[allow(unused_imports)]
 pub use served::{serve, TestApp};
