@@ -34,6 +34,8 @@ mod json_api;
 mod json_logs;
 mod logs;
 mod metrics;
+#[path = "../common/needs.rs"]
+mod needs;
 mod outage;
 mod outbox;
 #[path = "../common/outbox_contract.rs"]

@@ -200,6 +200,11 @@ async fn a_delivery_failing_until_its_deadline_is_given_up_and_counted() {
     s.deploy_v4().await;
     s.until_counted("given_up", 1).await;
     assert!(receiver.got().len() >= 2, "tried more than once first");
+    // The attempt is counted just before the outbox keeps its end: wait (2 s at most) for that.
+    let counted = std::time::Instant::now();
+    while s.outbox.pending() != 0 && counted.elapsed() < Duration::from_secs(2) {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     assert_eq!(s.outbox.pending(), 0, "no more attempts");
     let last = s.outbox_lines().pop().unwrap();
     assert_eq!(last["result"], "given_up");
