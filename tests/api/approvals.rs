@@ -66,17 +66,19 @@ impl Approving {
     async fn request_v4(&self, user: &str) -> Reply {
         let path = format!("/repos/{}/deploy", self.app.fixture.base_os);
         let body = "version=4&confirm=base-os&live=2&reason=CVE-2026-1234";
-        self.app.send("POST", &path, user, "dev", body).await
+        self.app.send_as("POST", &path, user, "dev", body).await
     }
 
     async fn approve(&self, id: &str, user: &str, confirm: &str) -> Reply {
         let path = format!("/requests/{id}/approve");
         let body = format!("confirm={}", enc(confirm));
-        self.app.send("POST", &path, user, "release", &body).await
+        self.app
+            .send_as("POST", &path, user, "release", &body)
+            .await
     }
 
     async fn state_of(&self, id: &str) -> String {
-        let page = self.app.send("GET", "/requests", "viewer", "", "").await;
+        let page = self.app.send_as("GET", "/requests", "viewer", "", "").await;
         assert_eq!(page.status, 200, "{}", page.body);
         let html = page.html();
         let rows = select(&html, &format!("tr[data-request-id='{id}']"));
@@ -109,7 +111,7 @@ fn request_id(reply: &Reply) -> String {
 async fn a_deploy_needing_approval_is_a_request_that_someone_else_approves_then_it_runs() {
     let a = spawn(policy(1), BEFORE_FREEZE).await;
     let confirm = format!("/repos/{}/deploy/confirm?version=4", a.app.fixture.base_os);
-    let modal = a.app.send("GET", &confirm, "alice", "dev", "").await;
+    let modal = a.app.send_as("GET", &confirm, "alice", "dev", "").await;
     assert_eq!(modal.status, 200, "{}", modal.body);
     let html = modal.html();
     assert_eq!(
@@ -140,7 +142,7 @@ async fn a_deploy_needing_approval_is_a_request_that_someone_else_approves_then_
 
     let page = a
         .app
-        .send("GET", &format!("/requests/{id}"), "bob", "release", "")
+        .send_as("GET", &format!("/requests/{id}"), "bob", "release", "")
         .await;
     assert_eq!(page.status, 200, "{}", page.body);
     let html = page.html();
@@ -151,7 +153,7 @@ async fn a_deploy_needing_approval_is_a_request_that_someone_else_approves_then_
     assert!(!select(&html, "form.approve-form input[name=confirm]").is_empty());
     let versions = a
         .app
-        .send(
+        .send_as(
             "GET",
             &format!("/repos/{}/versions", a.app.fixture.base_os),
             "bob",
@@ -178,7 +180,7 @@ async fn a_deploy_needing_approval_is_a_request_that_someone_else_approves_then_
     );
     let outsider = a
         .app
-        .send(
+        .send_as(
             "POST",
             &format!("/requests/{id}/approve"),
             "carol",
@@ -288,7 +290,7 @@ async fn requests_expire_and_are_rejected_by_approvers_or_cancelled_by_their_req
         let path = format!("/requests/{id}/{action}");
         let (user, groups) = (user.to_owned(), groups.to_owned());
         let app = &a.app;
-        async move { app.send("POST", &path, &user, &groups, "").await }
+        async move { app.send_as("POST", &path, &user, &groups, "").await }
     };
     assert_eq!(post(&rejected, "reject", "alice", "dev").await.status, 403);
     assert_eq!(post(&rejected, "reject", "carol", "dev").await.status, 403);
@@ -326,19 +328,19 @@ async fn only_those_listed_in_override_deploy_through_a_freeze_and_only_with_a_r
     let confirm = format!("/repos/{base_os}/deploy/confirm?version=4");
     let deploy = format!("/repos/{base_os}/deploy");
 
-    let plain = a.app.send("GET", &confirm, "carol", "dev", "").await;
+    let plain = a.app.send_as("GET", &confirm, "carol", "dev", "").await;
     assert_eq!(plain.status, 409, "{}", plain.body);
     assert!(
         !plain.body.contains("override"),
         "not offered: {}",
         plain.body
     );
-    let offered = a.app.send("GET", &confirm, "sam", "sre", "").await;
+    let offered = a.app.send_as("GET", &confirm, "sam", "sre", "").await;
     assert_eq!(offered.status, 200, "{}", offered.body);
     assert_eq!(select(&offered.html(), "input[name=override]").len(), 1);
     let page = a
         .app
-        .send(
+        .send_as(
             "GET",
             &format!("/repos/{base_os}/versions"),
             "sam",
@@ -354,11 +356,11 @@ async fn only_those_listed_in_override_deploy_through_a_freeze_and_only_with_a_r
     );
 
     let carol = "version=4&confirm=base-os&override=1&reason=urgent";
-    let refused = a.app.send("POST", &deploy, "carol", "dev", carol).await;
+    let refused = a.app.send_as("POST", &deploy, "carol", "dev", carol).await;
     assert_eq!(refused.status, 409, "not listed: {}", refused.body);
     let no_flag = a
         .app
-        .send(
+        .send_as(
             "POST",
             &deploy,
             "sam",
@@ -383,7 +385,7 @@ async fn only_those_listed_in_override_deploy_through_a_freeze_and_only_with_a_r
     );
     let no_reason = a
         .app
-        .send(
+        .send_as(
             "POST",
             &deploy,
             "sam",
@@ -396,7 +398,7 @@ async fn only_those_listed_in_override_deploy_through_a_freeze_and_only_with_a_r
     assert_eq!(a.serving(), Some(2));
 
     let body = "version=4&confirm=base-os&override=1&reason=CVE-2026-9999+exploited";
-    let through = a.app.send("POST", &deploy, "sam", "sre", body).await;
+    let through = a.app.send_as("POST", &deploy, "sam", "sre", body).await;
     assert_eq!(through.status, 200, "{}", through.body);
     assert_eq!(a.serving(), Some(4));
     let lines = a.audit_lines();
@@ -421,13 +423,13 @@ async fn only_those_listed_in_override_deploy_through_a_freeze_and_only_with_a_r
             button.value().attr("disabled").is_some(),
         )
     };
-    let carol = a.app.send("GET", &history, "carol", "dev", "").await;
+    let carol = a.app.send_as("GET", &history, "carol", "dev", "").await;
     assert_eq!(
         rollback(&carol),
         (Some("freeze".into()), true),
         "frozen for carol"
     );
-    let sam = a.app.send("GET", &history, "sam", "sre", "").await;
+    let sam = a.app.send_as("GET", &history, "sam", "sre", "").await;
     assert_eq!(rollback(&sam), (None, false), "sam may override");
 }
 

@@ -6,12 +6,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use crate::test_app::TestAppBuilder;
+pub use crate::verified::verified;
 pub use crate::web::{attr, enc, select, text, Reply, WebClient};
 use repo_console::adapters::memory::{FaultyPulp, InMemoryPulp};
 use repo_console::adapters::web;
+use repo_console::app::deploy::{deploy, DeployOutcome};
 use repo_console::app::AppState;
 use repo_console::domain::{
-    ChecksumType, DeployRequest, Intent, RepoId, RepoVerification, Screen, SeenLive, VersionNumber,
+    DeployRequest, Intent, Operator, RepoId, RepoVerification, Screen, SeenLive, VersionNumber,
     VERSIONS_PER_SCREEN,
 };
 
@@ -30,18 +32,24 @@ pub fn deploy_request(target: u64, confirm: &str) -> DeployRequest {
     }
 }
 
+/// Version 4 of `repo` (base-os in the fixture) deployed through the use case, confirmed
+/// with "base-os", by a script that names no operator.
+pub async fn deploy_v4(state: &AppState, repo: &RepoId) -> DeployOutcome {
+    let request = deploy_request(4, "base-os");
+    deploy(state, repo, &request, &Operator::placeholder()).await
+}
+
+/// Fails unless `outcome` is a deploy that ran.
+pub fn assert_deployed(outcome: &DeployOutcome) {
+    assert!(
+        matches!(outcome, DeployOutcome::Deployed { .. }),
+        "{outcome:?}"
+    );
+}
+
 /// The versions page's first screen.
 pub fn first_screen() -> Screen {
     Screen::new(0, VERSIONS_PER_SCREEN)
-}
-
-pub fn verified() -> RepoVerification {
-    RepoVerification {
-        gpgcheck: Some(true),
-        repo_gpgcheck: Some(true),
-        checksum: Some(ChecksumType::Sha256),
-        metadata_signed: Some(true),
-    }
 }
 
 /// The repositories of the test upstream.

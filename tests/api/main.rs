@@ -59,6 +59,8 @@ mod systemd_unit;
 mod test_app;
 mod unknown_repository;
 mod usecases;
+#[path = "../common/verified.rs"]
+mod verified;
 #[path = "../common/web.rs"]
 mod web;
 mod webhook_delivery;

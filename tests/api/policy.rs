@@ -42,26 +42,14 @@ async fn spawn_guarded() -> Guarded {
 }
 
 impl TestApp {
-    pub async fn send(
-        &self,
-        method: &str,
-        path: &str,
-        user: &str,
-        groups: &str,
-        body: &str,
-    ) -> Reply {
-        let headers = [
-            ("content-type", "application/x-www-form-urlencoded"),
-            ("hx-request", "true"),
-            ("x-remote-user", user),
-            ("x-remote-groups", groups),
-        ];
-        self.client.send(method, path, &headers, body).await
+    /// A page as the proxy asks for it for `user` of `groups`.
+    pub async fn get_as(&self, path: &str, user: &str, groups: &str) -> Reply {
+        self.send_as("GET", path, user, groups, "").await
     }
 
     async fn deploy_as(&self, user: &str, groups: &str) -> Reply {
         let path = format!("/repos/{}/deploy", self.fixture.base_os);
-        self.send("POST", &path, user, groups, "version=4&confirm=base-os")
+        self.send_as("POST", &path, user, groups, "version=4&confirm=base-os")
             .await
     }
 
@@ -92,29 +80,22 @@ async fn someone_outside_the_deployers_is_refused_with_403_naming_who_may() {
         refused.body
     );
     assert_eq!(app.writes(), 0, "nothing changed upstream");
-    assert_eq!(
-        app.memory.serving_version("base-os-prod").map(|n| n.get()),
-        Some(2)
-    );
+    assert_eq!(app.production_version("base-os-prod"), Some(2));
 
     let confirm = app
-        .send(
-            "GET",
+        .get_as(
             &format!("/repos/{}/deploy/confirm?version=4", app.fixture.base_os),
             "carol",
             "dev",
-            "",
         )
         .await;
     assert_eq!(confirm.status, 403, "{}", confirm.body);
 
     let page = app
-        .send(
-            "GET",
+        .get_as(
             &format!("/repos/{}/versions", app.fixture.base_os),
             "carol",
             "dev",
-            "",
         )
         .await;
     let html = page.html();
@@ -129,16 +110,11 @@ async fn someone_outside_the_deployers_is_refused_with_403_naming_who_may() {
         "a member of group:release: {}",
         member.body
     );
-    assert_eq!(
-        app.memory.serving_version("base-os-prod").map(|n| n.get()),
-        Some(4)
-    );
+    assert_eq!(app.production_version("base-os-prod"), Some(4));
     let page = app
-        .send(
-            "GET",
+        .get_as(
             &format!("/repos/{}/versions", app.fixture.base_os),
             "alice",
-            "",
             "",
         )
         .await;
@@ -160,7 +136,7 @@ async fn only_syncers_synchronize_and_groups_are_shown_in_the_header_bar() {
         },
     );
     let path = format!("/repos/{}/sync", app.fixture.base_os);
-    let refused = app.send("POST", &path, "alice", "release", "").await;
+    let refused = app.send_as("POST", &path, "alice", "release", "").await;
     assert_eq!(refused.status, 403, "{}", refused.body);
     assert!(
         refused.body.contains("only group:ops may synchronize"),
@@ -168,10 +144,10 @@ async fn only_syncers_synchronize_and_groups_are_shown_in_the_header_bar() {
         refused.body
     );
     assert_eq!(app.writes(), 0);
-    let started = app.send("POST", &path, "erin", "ops", "").await;
+    let started = app.send_as("POST", &path, "erin", "ops", "").await;
     assert_eq!(started.status, 200, "{}", started.body);
 
-    let page = app.send("GET", "/", "erin", "ops,sre", "").await;
+    let page = app.send_as("GET", "/", "erin", "ops,sre", "").await;
     let html = page.html();
     let me = &select(&html, "#operator")[0];
     assert_eq!(attr(me, "data-groups"), "ops,sre");
@@ -212,7 +188,7 @@ async fn a_non_syncer_sees_the_synchronize_buttons_disabled_saying_who_may() {
             remove: vec![],
         },
     );
-    let refused = sync_buttons(&app.send("GET", "/", "alice", "release", "").await);
+    let refused = sync_buttons(&app.send_as("GET", "/", "alice", "release", "").await);
     assert_eq!(refused.len(), 1, "one repository has a remote: {refused:?}");
     let button = &refused[0];
     assert_eq!(button.denied.as_deref(), Some("policy"));
@@ -223,7 +199,7 @@ async fn a_non_syncer_sees_the_synchronize_buttons_disabled_saying_who_may() {
         "{button:?}"
     );
     let cell = format!("/repos/{}/sync", app.fixture.base_os);
-    let polled = sync_buttons(&app.send("GET", &cell, "alice", "release", "").await);
+    let polled = sync_buttons(&app.send_as("GET", &cell, "alice", "release", "").await);
     assert_eq!(
         polled[0].denied.as_deref(),
         Some("policy"),
@@ -234,7 +210,7 @@ async fn a_non_syncer_sees_the_synchronize_buttons_disabled_saying_who_may() {
         ("erin", "ops", "a syncer"),
         ("", "", "an unidentified viewer"),
     ] {
-        let allowed = sync_buttons(&app.send("GET", "/", user, groups, "").await);
+        let allowed = sync_buttons(&app.send_as("GET", "/", user, groups, "").await);
         assert_eq!(allowed.len(), 1, "{who}");
         let button = &allowed[0];
         assert!(

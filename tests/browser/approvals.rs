@@ -9,18 +9,15 @@ use std::collections::{BTreeMap, HashMap};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::{InMemoryPulp, RecordingAuditSink};
-use repo_console::domain::{
-    Approvals, AuditOutcome, EnvironmentName, Operator, Policy, RepoId, Subject,
-};
+use repo_console::domain::{Approvals, AuditOutcome, EnvironmentName, Policy, RepoId, Subject};
 use serde_json::json;
 
 use super::a11y;
 use super::browser::Browser;
 use super::look;
 use super::versions::wait_modal_focused;
-use super::world;
+use super::world::{self, operator};
 use crate::test_app::Standing;
 
 pub const REPO: &str = "rhel9-baseos";
@@ -45,13 +42,6 @@ fn policy() -> Policy {
     let approvals =
         Approvals::new(NonZeroU32::new(1).expect("one"), approvers).expect("approvers listed");
     Policy::default().with_approvals(BTreeMap::from([(EnvironmentName::production(), approvals)]))
-}
-
-fn operator(name: &str, groups: &[&str]) -> Arc<FixedOperator> {
-    let operator = Operator::new(name)
-        .expect("a valid operator name")
-        .with_groups(groups.iter().map(|g| (*g).to_owned()).collect());
-    Arc::new(FixedOperator(operator))
 }
 
 /// The suite's world (its `rhel9-baseos` served at v3 in production) under [`policy`],

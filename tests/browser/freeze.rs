@@ -7,14 +7,13 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::InMemoryPulp;
-use repo_console::domain::{EnvironmentName, FreezeWindow, Operator, Policy, RepoId, Subject};
+use repo_console::domain::{EnvironmentName, FreezeWindow, Policy, RepoId, Subject};
 
 use super::a11y;
 use super::browser::Browser;
 use super::versions::wait_modal_focused;
-use super::world;
+use super::world::{self, operator};
 use crate::test_app::Standing;
 
 const REPO: &str = "rhel9-baseos";
@@ -28,13 +27,6 @@ pub struct FrozenApp {
     /// `rhel9-baseos`: v0..v5, production serves v3.
     pub repo: RepoId,
     _standing: Standing<RepoId>,
-}
-
-fn operator(name: &str, groups: &[&str]) -> Arc<FixedOperator> {
-    let operator = Operator::new(name)
-        .expect("a valid operator name")
-        .with_groups(groups.iter().map(|g| (*g).to_owned()).collect());
-    Arc::new(FixedOperator(operator))
 }
 
 /// Production frozen from 2026-12-20 to 2027-01-04; group:sre may override.

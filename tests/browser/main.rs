@@ -30,6 +30,8 @@ mod needs;
 mod screens;
 #[path = "../common/test_app/mod.rs"]
 mod test_app;
+#[path = "../common/verified.rs"]
+mod verified;
 mod versions;
 #[path = "../common/web.rs"]
 mod web;

@@ -6,11 +6,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use repo_console::adapters::clock_system::SystemClock;
+use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::{InMemoryPulp, SyncScript};
 use repo_console::adapters::web;
-use repo_console::domain::{ChecksumType, RepoId, RepoVerification, VersionNumber};
+use repo_console::domain::{Operator, RepoId, RepoVerification, VersionNumber};
 
 use crate::test_app::{TestApp, TestAppBuilder};
+pub use crate::verified::verified;
+
+/// An operator named `name`, of `groups`, as a fixed identity.
+pub fn operator(name: &str, groups: &[&str]) -> Arc<FixedOperator> {
+    let operator = Operator::new(name)
+        .expect("a valid operator name")
+        .with_groups(groups.iter().map(|g| (*g).to_owned()).collect());
+    Arc::new(FixedOperator(operator))
+}
 
 /// A repository name that is HTML: it must show as text, never run.
 pub const HOSTILE: &str =
@@ -29,15 +39,6 @@ pub struct World {
 
 /// The suite's console; its fixture is the [`World`].
 pub type App = TestApp<World>;
-
-pub fn verified() -> RepoVerification {
-    RepoVerification {
-        gpgcheck: Some(true),
-        repo_gpgcheck: Some(true),
-        checksum: Some(ChecksumType::Sha256),
-        metadata_signed: Some(true),
-    }
-}
 
 fn packages(prefix: &str, n: usize) -> Vec<String> {
     (0..n)

@@ -15,7 +15,7 @@ use repo_console::adapters::memory::ManualClock;
 use repo_console::adapters::postgres::{connect, PgAuditSink, PgDeployLock, PgRequestStore};
 use serde_json::{json, Value};
 
-use super::console::{over_upstream, Console, Reply};
+use super::console::{over_upstream, Console};
 use super::console_process::ConsoleProcess;
 use super::database::{required_database, TestDatabase};
 use super::policy::{four_eyes, request_id};
@@ -343,26 +343,9 @@ async fn approving_replica(pulp: &TestPulp, db: &TestDatabase, clock: Arc<Manual
         .await
 }
 
-/// A request as the trusted proxy sends it: `user` and `groups` in its headers.
-async fn as_user(
-    console: &Console,
-    method: &str,
-    path: &str,
-    (user, groups): (&str, &str),
-    body: &str,
-) -> Reply {
-    let headers = [
-        ("content-type", "application/x-www-form-urlencoded"),
-        ("hx-request", "true"),
-        ("x-remote-user", user),
-        ("x-remote-groups", groups),
-    ];
-    console.client.send(method, path, &headers, body).await
-}
-
 /// The request's `data-request-state` on a replica's /requests.
 async fn request_state(console: &Console, id: &str) -> String {
-    let page = as_user(console, "GET", "/requests", ("viewer", ""), "").await;
+    let page = console.send_as("GET", "/requests", "viewer", "", "").await;
     assert_eq!(page.status, 200, "{}", page.body);
     let html = page.html();
     let rows = select(&html, &format!("tr[data-request-id='{id}']"));
@@ -391,7 +374,7 @@ async fn two_replicas_approving_one_request_at_once_run_one_deploy() {
     // alice asks on replica A; replica B sees the request A recorded.
     let form = format!("version=3&env=production&confirm={APPROVALS}&live=1&reason=CVE-2026-2424");
     let deploy = format!("/repos/{}/deploy", production.id);
-    let asked = as_user(&a, "POST", &deploy, ("alice", "dev"), &form).await;
+    let asked = a.send_as("POST", &deploy, "alice", "dev", &form).await;
     let id = request_id(&asked);
     assert_eq!(
         request_state(&b, &id).await,
@@ -404,8 +387,8 @@ async fn two_replicas_approving_one_request_at_once_run_one_deploy() {
     let confirm = format!("confirm={APPROVALS}");
     let at_once = Instant::now();
     let (bob, dave) = tokio::join!(
-        as_user(&a, "POST", &approve, ("bob", "release"), &confirm),
-        as_user(&b, "POST", &approve, ("dave", "release"), &confirm),
+        a.send_as("POST", &approve, "bob", "release", &confirm),
+        b.send_as("POST", &approve, "dave", "release", &confirm),
     );
     let race = at_once.elapsed();
     let mut statuses = [bob.status, dave.status];

@@ -1,5 +1,5 @@
-//! The requests a test sends to a [`TestApp`]: any request, a page, and the deploy form as
-//! the browser's htmx posts it.
+//! The requests a test sends to a [`TestApp`]: any request, a page, one as a trusted proxy
+//! names its user, and the deploy form as the browser's htmx posts it.
 
 use repo_console::domain::RepoId;
 
@@ -15,6 +15,25 @@ impl<W> TestApp<W> {
         body: &str,
     ) -> Reply {
         self.client.send(method, path, headers, body).await
+    }
+
+    /// A request as a trusted proxy sends it: `user` and `groups` in its `X-Remote-User`
+    /// and `X-Remote-Groups` headers, a form as htmx posts it.
+    pub async fn send_as(
+        &self,
+        method: &str,
+        path: &str,
+        user: &str,
+        groups: &str,
+        body: &str,
+    ) -> Reply {
+        let headers = [
+            ("content-type", "application/x-www-form-urlencoded"),
+            ("hx-request", "true"),
+            ("x-remote-user", user),
+            ("x-remote-groups", groups),
+        ];
+        self.request(method, path, &headers, body).await
     }
 
     pub async fn get(&self, path: &str) -> Reply {
