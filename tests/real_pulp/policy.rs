@@ -110,35 +110,29 @@ impl Policed {
         self.production.state()
     }
 
-    /// A request as the trusted proxy sends it: `user` and `groups` in its headers.
-    async fn send_as(
-        &self,
-        method: &str,
-        path: &str,
-        user: &str,
-        groups: &str,
-        body: &str,
-    ) -> Reply {
-        self.console.send_as(method, path, user, groups, body).await
-    }
-
     /// The deploy form as the confirm step sends it (production serving v1, the
     /// repository's name typed), plus `extra` fields.
     async fn deploy(&self, user: &str, groups: &str, version: u64, extra: &str) -> Reply {
         let form = format!("version={version}&env=production&confirm={REPO}&live=1{extra}");
         let path = format!("/repos/{}/deploy", self.production.id);
-        self.send_as("POST", &path, user, groups, &form).await
+        self.console
+            .send_as("POST", &path, user, groups, &form)
+            .await
     }
 
     async fn approve(&self, id: &str, user: &str, groups: &str) -> Reply {
         let path = format!("/requests/{id}/approve");
-        self.send_as("POST", &path, user, groups, &format!("confirm={REPO}"))
+        self.console
+            .send_as("POST", &path, user, groups, &format!("confirm={REPO}"))
             .await
     }
 
     /// The request's `data-request-state` on /requests.
     async fn state_of(&self, id: &str) -> String {
-        let page = self.send_as("GET", "/requests", "viewer", "", "").await;
+        let page = self
+            .console
+            .send_as("GET", "/requests", "viewer", "", "")
+            .await;
         assert_eq!(page.status, 200, "{}", page.body);
         let html = page.html();
         let rows = select(&html, &format!("tr[data-request-id='{id}']"));
@@ -238,7 +232,7 @@ async fn someone_outside_the_deployers_is_refused_and_pulp_is_unchanged() {
         "/repos/{}/deploy/confirm?version=3&env=production",
         p.production.id
     );
-    let step = p.send_as("GET", &confirm, "carol", "dev", "").await;
+    let step = p.console.send_as("GET", &confirm, "carol", "dev", "").await;
     assert_eq!(
         step.status, 403,
         "the confirm step already says so: {}",
@@ -435,6 +429,7 @@ async fn a_freeze_refuses_a_deploy_and_an_overrider_deploys_through_it_with_a_re
     p.clock.advance(chrono::Duration::days(11));
     let form = format!("version=3&env=production&confirm={REPO}&live=2");
     let thawed = p
+        .console
         .send_as(
             "POST",
             &format!("/repos/{}/deploy", p.production.id),
