@@ -355,19 +355,11 @@ async fn only_those_listed_in_override_deploy_through_a_freeze_and_only_with_a_r
         "an overrider's button is enabled"
     );
 
+    let as_sam = |body: &'static str| a.app.send_as("POST", &deploy, "sam", "sre", body);
     let carol = "version=4&confirm=base-os&override=1&reason=urgent";
     let refused = a.app.send_as("POST", &deploy, "carol", "dev", carol).await;
     assert_eq!(refused.status, 409, "not listed: {}", refused.body);
-    let no_flag = a
-        .app
-        .send_as(
-            "POST",
-            &deploy,
-            "sam",
-            "sre",
-            "version=4&confirm=base-os&reason=urgent",
-        )
-        .await;
+    let no_flag = as_sam("version=4&confirm=base-os&reason=urgent").await;
     assert_eq!(
         no_flag.status, 409,
         "the override is asked for: {}",
@@ -383,22 +375,13 @@ async fn only_those_listed_in_override_deploy_through_a_freeze_and_only_with_a_r
         "{}",
         no_flag.body
     );
-    let no_reason = a
-        .app
-        .send_as(
-            "POST",
-            &deploy,
-            "sam",
-            "sre",
-            "version=4&confirm=base-os&override=1",
-        )
-        .await;
+    let no_reason = as_sam("version=4&confirm=base-os&override=1").await;
     assert_eq!(no_reason.status, 422, "{}", no_reason.body);
     assert_eq!(a.app.writes(), 0);
     assert_eq!(a.serving(), Some(2));
 
     let body = "version=4&confirm=base-os&override=1&reason=CVE-2026-9999+exploited";
-    let through = a.app.send_as("POST", &deploy, "sam", "sre", body).await;
+    let through = as_sam(body).await;
     assert_eq!(through.status, 200, "{}", through.body);
     assert_eq!(a.serving(), Some(4));
     let lines = a.audit_lines();

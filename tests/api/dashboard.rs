@@ -46,15 +46,7 @@ async fn a_sync_runs_with_progress_then_shows_the_version_it_made() {
     assert_eq!(attr(&cell, "data-sync-state"), "idle");
     assert!(text(&cell).contains("Synchronize"));
 
-    let started = app
-        .request(
-            "POST",
-            &format!("/repos/{id}/sync"),
-            &[("hx-request", "true")],
-            "",
-        )
-        .await;
-    assert_eq!(started.status, 200);
+    let started = start_sync(&app, id).await;
     let html = scraper::Html::parse_fragment(&started.body);
     let cell = &select(&html, ".sync-cell")[0];
     assert_eq!(attr(cell, "data-sync-state"), "running");
@@ -88,7 +80,7 @@ async fn a_sync_runs_with_progress_then_shows_the_version_it_made() {
 }
 
 /// Starts a sync of `id` the way the dashboard's button does; it must be accepted.
-async fn start_sync(app: &TestApp, id: &repo_console::domain::RepoId) {
+async fn start_sync(app: &TestApp, id: &repo_console::domain::RepoId) -> Reply {
     let reply = app
         .request(
             "POST",
@@ -98,6 +90,7 @@ async fn start_sync(app: &TestApp, id: &repo_console::domain::RepoId) {
         )
         .await;
     assert_eq!(reply.status, 200, "{}", reply.body);
+    reply
 }
 
 async fn poll_until(app: &TestApp, id: &repo_console::domain::RepoId, state: &str) -> String {
