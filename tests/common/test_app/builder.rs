@@ -11,20 +11,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use repo_console::adapters::files::audit::JsonlAuditSink;
 use repo_console::adapters::identity::bearer::BearerTokens;
 use repo_console::adapters::identity::fixed::FixedOperator;
-use repo_console::adapters::memory::{
-    FaultyPulp, FixedClock, InMemoryPulp, MemoryOptions, MemoryRequestStore, RecordingAuditSink,
-};
+use repo_console::adapters::memory::{FixedClock, InMemoryPulp, MemoryOptions, MemoryRequestStore};
 use repo_console::adapters::web::EdgeSettings;
 use repo_console::app::state::AppStateBuilder;
-use repo_console::app::AppState;
 use repo_console::domain::{EnvironmentPath, Policy};
-use repo_console::ports::{AuditSink, Clock, ContentCatalog, OperatorIdentity, RepositoryManager};
+use repo_console::ports::{Clock, ContentCatalog, OperatorIdentity, RepositoryManager};
 
-use super::served::{serve, TestApp};
-use crate::web::WebClient;
+use super::served::TestApp;
 
 /// A fixed clock at `rfc3339`.
 pub fn clock_at(rfc3339: &str) -> Arc<FixedClock> {
@@ -39,36 +34,23 @@ const PINNED: &str = "2026-11-22T10:00:00Z";
 
 type World<W> = Box<dyn FnOnce(&InMemoryPulp) -> W + Send>;
 type Change = Box<dyn FnOnce(AppStateBuilder) -> AppStateBuilder + Send>;
-type Shutdown = Pin<Box<dyn Future<Output = ()> + Send>>;
+pub(super) type Shutdown = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// Builds a [`TestApp`] (see the module's defaults).
 pub struct TestAppBuilder<W> {
-    memory: Option<Arc<InMemoryPulp>>,
-    options: MemoryOptions,
-    world: World<W>,
-    manager: Option<Arc<dyn RepositoryManager>>,
-    content: Option<Arc<dyn ContentCatalog>>,
-    clock: Arc<dyn Clock>,
-    identity: Arc<dyn OperatorIdentity>,
-    audit_path: Option<PathBuf>,
-    recording: bool,
-    production: HashMap<String, String>,
-    changes: Vec<Change>,
-    edge: EdgeSettings,
-    shutdown: Shutdown,
-}
-
-/// A console built but not served yet: its state and its handles.
-pub struct Standing<W> {
-    pub state: AppState,
-    pub pulp: Arc<FaultyPulp>,
-    pub memory: Arc<InMemoryPulp>,
-    pub fixture: W,
-    pub audit_path: PathBuf,
-    recorded: Option<Arc<RecordingAuditSink>>,
-    dir: tempfile::TempDir,
-    edge: EdgeSettings,
-    shutdown: Shutdown,
+    pub(super) memory: Option<Arc<InMemoryPulp>>,
+    pub(super) options: MemoryOptions,
+    pub(super) world: World<W>,
+    pub(super) manager: Option<Arc<dyn RepositoryManager>>,
+    pub(super) content: Option<Arc<dyn ContentCatalog>>,
+    pub(super) clock: Arc<dyn Clock>,
+    pub(super) identity: Arc<dyn OperatorIdentity>,
+    pub(super) audit_path: Option<PathBuf>,
+    pub(super) recording: bool,
+    pub(super) production: HashMap<String, String>,
+    pub(super) changes: Vec<Change>,
+    pub(super) edge: EdgeSettings,
+    pub(super) shutdown: Shutdown,
 }
 
 impl TestApp<()> {
@@ -226,96 +208,5 @@ impl<W> TestAppBuilder<W> {
     pub fn until(mut self, shutdown: impl Future<Output = ()> + Send + 'static) -> Self {
         self.shutdown = Box::pin(shutdown);
         self
-    }
-
-    /// The console's state and handles, not served.
-    pub fn build(self) -> Standing<W> {
-        let memory = self
-            .memory
-            .unwrap_or_else(|| Arc::new(InMemoryPulp::new(self.options)));
-        let fixture = (self.world)(&memory);
-        let pulp = Arc::new(FaultyPulp::new(memory.clone()));
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let audit_path = self
-            .audit_path
-            .unwrap_or_else(|| dir.path().join("logs/audit.jsonl"));
-        let recorded = self
-            .recording
-            .then(|| Arc::new(RecordingAuditSink::default()));
-        let audit: Arc<dyn AuditSink> = match &recorded {
-            Some(recording) => recording.clone(),
-            None => Arc::new(JsonlAuditSink::new(&audit_path)),
-        };
-        let manager: Arc<dyn RepositoryManager> = self.manager.unwrap_or_else(|| pulp.clone());
-        let content: Arc<dyn ContentCatalog> = self.content.unwrap_or_else(|| pulp.clone());
-        let builder = AppState::builder(manager, content, audit, self.clock, self.identity)
-            .production(self.production);
-        let state = self
-            .changes
-            .into_iter()
-            .fold(builder, |state, change| change(state))
-            .build();
-        Standing {
-            state,
-            pulp,
-            memory,
-            fixture,
-            audit_path,
-            recorded,
-            dir,
-            edge: self.edge,
-            shutdown: self.shutdown,
-        }
-    }
-
-    /// The console built and served.
-    pub async fn spawn(self) -> TestApp<W> {
-        self.build().serve().await
-    }
-}
-
-impl<W> Standing<W> {
-    /// Serves the state (as it is now: a test may have changed it) through the edge.
-    pub async fn serve(self) -> TestApp<W> {
-        let (address, served) = serve(self.state.clone(), self.edge, self.shutdown).await;
-        TestApp {
-            client: WebClient {
-                address: address.clone(),
-            },
-            address,
-            state: self.state,
-            pulp: self.pulp,
-            memory: self.memory,
-            fixture: self.fixture,
-            audit_path: self.audit_path,
-            served,
-            recorded: self.recorded,
-            dir: self.dir,
-        }
-    }
-
-    /// The temporary directory of this console.
-    pub fn dir(&self) -> &std::path::Path {
-        self.dir.path()
-    }
-
-    /// The audit sink kept in memory; panics when this console writes its audit to a file.
-    pub fn recorded(&self) -> Arc<RecordingAuditSink> {
-        self.recorded.clone().expect(
-            "this console writes its audit to a JSON Lines file: build it with .recording_audit()",
-        )
-    }
-
-    /// Serves a variant of the state (the same upstream, stores and audit; `change`
-    /// applied, e.g. another operator) on a port of its own until the test ends; answers
-    /// its address. Fresh locks and caches, as a second process would have.
-    pub async fn serve_variant(
-        &self,
-        change: impl FnOnce(AppStateBuilder) -> AppStateBuilder,
-    ) -> String {
-        let state = change(self.state.rebuild()).build();
-        serve(state, self.edge.clone(), std::future::pending())
-            .await
-            .0
     }
 }

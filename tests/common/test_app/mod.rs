@@ -4,7 +4,8 @@
 //! request store, audit sink, environments and edge settings a test asks for. Included with
 //! `#[path]` by the API, browser and real-Pulp suites.
 //!
-//! - `builder.rs`: what a test may set, and the console built from it (served or not);
+//! - `builder.rs`: what a test may set, each with its default;
+//! - `standing.rs`: the console built from it, its state and handles, served or not yet;
 //! - `served.rs`: a console serving, its handles, and what a test reads back from it;
 //! - `requests.rs`: the requests the console's pages send (forms as htmx posts them).
 
@@ -13,8 +14,11 @@
 mod builder;
 mod requests;
 mod served;
+mod standing;
 
 #[allow(unused_imports)] // each binary uses its own part
-pub use builder::{clock_at, Standing, TestAppBuilder};
+pub use builder::{clock_at, TestAppBuilder};
 #[allow(unused_imports)]
 pub use served::{serve, TestApp};
+#[allow(unused_imports)]
+pub use standing::Standing;
