@@ -4,10 +4,15 @@
 #      axe-core from the npm registry, PostgreSQL binaries, a Pulp 3 virtualenv:
 #      scripts/pulp/install.sh);
 #   2. starts a real Pulp 3 on free 127.0.0.1 ports and seeds it (scripts/pulp/up.sh);
-#   3. runs every test target (unit, HTTP, real-Pulp, browser) with cargo test, and checks that
-#      the benchmarks compile (they run with cargo bench, not here);
+#   3. runs every test target (unit, HTTP, real-Pulp, browser) with cargo test, the tests that
+#      need an outside service included (`-- --include-ignored`: each carries
+#      `#[ignore = "needs <service>"]`, so a plain `cargo test` lists it as ignored), and checks
+#      that the benchmarks compile (they run with cargo bench, not here);
 #   4. stops the Pulp it started (only the processes it started, by PID).
-# With CI=true a missing Pulp, browser or axe-core fails the tests instead of skipping them.
+# A test asked to run without its service (Pulp, PostgreSQL, Chromium, axe-core, nginx,
+# systemd) fails, saying what is missing; with CI=true as without. Arguments go to cargo test.
+# REPO_CONSOLE_SKIP_PULP=1: no Pulp is started, and the tests that need it (or its PostgreSQL)
+# stay ignored.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -73,8 +78,14 @@ fi
 stop_pulp() { if [ "$started_pulp" = 1 ] && [ "${REPO_CONSOLE_KEEP_PULP:-0}" != 1 ]; then "$root/scripts/pulp/stop.sh" || true; fi; }
 trap stop_pulp EXIT
 
-log "cargo test (library, binary and test targets)"
-cargo test --lib --bins --tests --no-fail-fast "$@"
+if [ "${REPO_CONSOLE_SKIP_PULP:-0}" != 1 ]; then
+  log "cargo test (library, binary and test targets, the ignored ones included)"
+  cargo test --lib --bins --tests --no-fail-fast "$@" -- --include-ignored
+else
+  log "cargo test (REPO_CONSOLE_SKIP_PULP=1: the tests that need the real Pulp stay ignored)"
+  cargo test --lib --bins --test api --test architecture --test browser --no-fail-fast "$@" -- --include-ignored
+  cargo test --test real_pulp --no-fail-fast "$@"
+fi
 # The benchmarks print figures (cargo bench); here they are only kept compiling, with the
 # test profile's artifacts already built above.
 log "cargo test --benches --no-run (the benchmarks still compile)"

@@ -10,13 +10,13 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
-use repo_console::adapters::memory::{ManualClock, MemoryRequestStore};
+use repo_console::adapters::memory::ManualClock;
 use repo_console::domain::{
     Approvals, EnvironmentName, FreezeWindow, Policy, Subject, VersionNumber,
 };
 
 use crate::helpers::*;
-use crate::policy::{serve, Guarded};
+use crate::policy::Guarded;
 
 fn subjects(texts: &[&str]) -> Vec<Subject> {
     texts.iter().map(|t| Subject::parse(t).unwrap()).collect()
@@ -50,16 +50,13 @@ async fn spawn(policy: Policy, now: &str) -> Approving {
     ));
     let identity = TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
         .with_groups("X-Remote-Groups");
-    let ttl = chrono::Duration::hours(24);
-    let state_clock = clock.clone();
-    let app = serve(move |state| {
-        state
-            .identity(Arc::new(identity))
-            .policy(policy)
-            .clock(state_clock)
-            .requests(Arc::new(MemoryRequestStore::default()), ttl)
-    })
-    .await;
+    let app = fixture_app()
+        .identity(Arc::new(identity))
+        .policy(policy)
+        .clock(clock.clone())
+        .requests()
+        .spawn()
+        .await;
     Approving { app, clock }
 }
 
@@ -69,17 +66,19 @@ impl Approving {
     async fn request_v4(&self, user: &str) -> Reply {
         let path = format!("/repos/{}/deploy", self.app.fixture.base_os);
         let body = "version=4&confirm=base-os&live=2&reason=CVE-2026-1234";
-        self.app.send("POST", &path, user, "dev", body).await
+        self.app.send_as("POST", &path, user, "dev", body).await
     }
 
     async fn approve(&self, id: &str, user: &str, confirm: &str) -> Reply {
         let path = format!("/requests/{id}/approve");
         let body = format!("confirm={}", enc(confirm));
-        self.app.send("POST", &path, user, "release", &body).await
+        self.app
+            .send_as("POST", &path, user, "release", &body)
+            .await
     }
 
     async fn state_of(&self, id: &str) -> String {
-        let page = self.app.send("GET", "/requests", "viewer", "", "").await;
+        let page = self.app.send_as("GET", "/requests", "viewer", "", "").await;
         assert_eq!(page.status, 200, "{}", page.body);
         let html = page.html();
         let rows = select(&html, &format!("tr[data-request-id='{id}']"));
@@ -95,12 +94,7 @@ impl Approving {
     }
 
     fn audit_lines(&self) -> Vec<serde_json::Value> {
-        let path = self.app.dir.path().join("audit.jsonl");
-        std::fs::read_to_string(path)
-            .unwrap_or_default()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
+        self.app.audit_lines()
     }
 }
 
@@ -117,7 +111,7 @@ fn request_id(reply: &Reply) -> String {
 async fn a_deploy_needing_approval_is_a_request_that_someone_else_approves_then_it_runs() {
     let a = spawn(policy(1), BEFORE_FREEZE).await;
     let confirm = format!("/repos/{}/deploy/confirm?version=4", a.app.fixture.base_os);
-    let modal = a.app.send("GET", &confirm, "alice", "dev", "").await;
+    let modal = a.app.send_as("GET", &confirm, "alice", "dev", "").await;
     assert_eq!(modal.status, 200, "{}", modal.body);
     let html = modal.html();
     assert_eq!(
@@ -148,7 +142,7 @@ async fn a_deploy_needing_approval_is_a_request_that_someone_else_approves_then_
 
     let page = a
         .app
-        .send("GET", &format!("/requests/{id}"), "bob", "release", "")
+        .send_as("GET", &format!("/requests/{id}"), "bob", "release", "")
         .await;
     assert_eq!(page.status, 200, "{}", page.body);
     let html = page.html();
@@ -159,7 +153,7 @@ async fn a_deploy_needing_approval_is_a_request_that_someone_else_approves_then_
     assert!(!select(&html, "form.approve-form input[name=confirm]").is_empty());
     let versions = a
         .app
-        .send(
+        .send_as(
             "GET",
             &format!("/repos/{}/versions", a.app.fixture.base_os),
             "bob",
@@ -186,7 +180,7 @@ async fn a_deploy_needing_approval_is_a_request_that_someone_else_approves_then_
     );
     let outsider = a
         .app
-        .send(
+        .send_as(
             "POST",
             &format!("/requests/{id}/approve"),
             "carol",
@@ -296,7 +290,7 @@ async fn requests_expire_and_are_rejected_by_approvers_or_cancelled_by_their_req
         let path = format!("/requests/{id}/{action}");
         let (user, groups) = (user.to_owned(), groups.to_owned());
         let app = &a.app;
-        async move { app.send("POST", &path, &user, &groups, "").await }
+        async move { app.send_as("POST", &path, &user, &groups, "").await }
     };
     assert_eq!(post(&rejected, "reject", "alice", "dev").await.status, 403);
     assert_eq!(post(&rejected, "reject", "carol", "dev").await.status, 403);
@@ -334,19 +328,19 @@ async fn only_those_listed_in_override_deploy_through_a_freeze_and_only_with_a_r
     let confirm = format!("/repos/{base_os}/deploy/confirm?version=4");
     let deploy = format!("/repos/{base_os}/deploy");
 
-    let plain = a.app.send("GET", &confirm, "carol", "dev", "").await;
+    let plain = a.app.send_as("GET", &confirm, "carol", "dev", "").await;
     assert_eq!(plain.status, 409, "{}", plain.body);
     assert!(
         !plain.body.contains("override"),
         "not offered: {}",
         plain.body
     );
-    let offered = a.app.send("GET", &confirm, "sam", "sre", "").await;
+    let offered = a.app.send_as("GET", &confirm, "sam", "sre", "").await;
     assert_eq!(offered.status, 200, "{}", offered.body);
     assert_eq!(select(&offered.html(), "input[name=override]").len(), 1);
     let page = a
         .app
-        .send(
+        .send_as(
             "GET",
             &format!("/repos/{base_os}/versions"),
             "sam",
@@ -361,19 +355,11 @@ async fn only_those_listed_in_override_deploy_through_a_freeze_and_only_with_a_r
         "an overrider's button is enabled"
     );
 
+    let as_sam = |body: &'static str| a.app.send_as("POST", &deploy, "sam", "sre", body);
     let carol = "version=4&confirm=base-os&override=1&reason=urgent";
-    let refused = a.app.send("POST", &deploy, "carol", "dev", carol).await;
+    let refused = a.app.send_as("POST", &deploy, "carol", "dev", carol).await;
     assert_eq!(refused.status, 409, "not listed: {}", refused.body);
-    let no_flag = a
-        .app
-        .send(
-            "POST",
-            &deploy,
-            "sam",
-            "sre",
-            "version=4&confirm=base-os&reason=urgent",
-        )
-        .await;
+    let no_flag = as_sam("version=4&confirm=base-os&reason=urgent").await;
     assert_eq!(
         no_flag.status, 409,
         "the override is asked for: {}",
@@ -389,22 +375,13 @@ async fn only_those_listed_in_override_deploy_through_a_freeze_and_only_with_a_r
         "{}",
         no_flag.body
     );
-    let no_reason = a
-        .app
-        .send(
-            "POST",
-            &deploy,
-            "sam",
-            "sre",
-            "version=4&confirm=base-os&override=1",
-        )
-        .await;
+    let no_reason = as_sam("version=4&confirm=base-os&override=1").await;
     assert_eq!(no_reason.status, 422, "{}", no_reason.body);
     assert_eq!(a.app.writes(), 0);
     assert_eq!(a.serving(), Some(2));
 
     let body = "version=4&confirm=base-os&override=1&reason=CVE-2026-9999+exploited";
-    let through = a.app.send("POST", &deploy, "sam", "sre", body).await;
+    let through = as_sam(body).await;
     assert_eq!(through.status, 200, "{}", through.body);
     assert_eq!(a.serving(), Some(4));
     let lines = a.audit_lines();
@@ -429,13 +406,13 @@ async fn only_those_listed_in_override_deploy_through_a_freeze_and_only_with_a_r
             button.value().attr("disabled").is_some(),
         )
     };
-    let carol = a.app.send("GET", &history, "carol", "dev", "").await;
+    let carol = a.app.send_as("GET", &history, "carol", "dev", "").await;
     assert_eq!(
         rollback(&carol),
         (Some("freeze".into()), true),
         "frozen for carol"
     );
-    let sam = a.app.send("GET", &history, "sam", "sre", "").await;
+    let sam = a.app.send_as("GET", &history, "sam", "sre", "").await;
     assert_eq!(rollback(&sam), (None, false), "sam may override");
 }
 

@@ -34,13 +34,8 @@ fn record(i: usize, writer: &str) -> DeployRecord {
     }
 }
 
-/// The child process of the test below (which runs it with `--ignored`): not a test of its
-/// own, so a plain run neither counts it nor runs it.
-#[tokio::test]
-#[ignore = "the writer process that the two-processes test spawns"]
-async fn audit_writer_child() {
-    let path = std::env::var(CHILD_ENV)
-        .unwrap_or_else(|_| panic!("run by the two-processes test, with {CHILD_ENV} set"));
+/// What each child process of the test below does: a thousand lines into `path`.
+async fn write_a_thousand_lines(path: &str) {
     let writer = std::process::id().to_string();
     let sink = JsonlAuditSink::new(path);
     for i in 0..1000 {
@@ -50,15 +45,18 @@ async fn audit_writer_child() {
 
 #[tokio::test]
 async fn two_processes_appending_a_thousand_lines_each_leave_two_thousand_whole_lines() {
+    // Run again by itself as each of the two writers (the test binary, this test only).
+    if let Ok(path) = std::env::var(CHILD_ENV) {
+        return write_a_thousand_lines(&path).await;
+    }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nested/dir/audit.jsonl");
     let exe = std::env::current_exe().unwrap();
     let spawn = || {
         Command::new(&exe)
             .args([
-                "--ignored",
                 "--exact",
-                "audit::audit_writer_child",
+                "audit::two_processes_appending_a_thousand_lines_each_leave_two_thousand_whole_lines",
                 "--nocapture",
                 "--test-threads=1",
             ])

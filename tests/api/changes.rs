@@ -347,13 +347,11 @@ async fn repo_gpgcheck_without_a_signing_service_is_warned_on_the_page_and_in_th
 #[tokio::test]
 async fn the_demo_shows_a_security_fix_arriving_with_the_newest_baseos() {
     let demo = demo_pulp(MemoryOptions::default(), chrono::Utc::now());
-    let app = spawn_app().await;
-    let (state, _) = test_state(&std::sync::Arc::new(demo), &app.audit_path);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    let router = repo_console::adapters::web::router(state.clone());
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-    let client = WebClient { address };
+    let app = crate::test_app::TestApp::builder()
+        .memory(std::sync::Arc::new(demo))
+        .spawn()
+        .await;
+    let client = &app.client;
     let page = client.get("/").await.html();
     let baseos = select(&page, "[data-repo]")
         .iter()

@@ -46,15 +46,7 @@ async fn a_sync_runs_with_progress_then_shows_the_version_it_made() {
     assert_eq!(attr(&cell, "data-sync-state"), "idle");
     assert!(text(&cell).contains("Synchronize"));
 
-    let started = app
-        .request(
-            "POST",
-            &format!("/repos/{id}/sync"),
-            &[("hx-request", "true")],
-            "",
-        )
-        .await;
-    assert_eq!(started.status, 200);
+    let started = start_sync(&app, id).await;
     let html = scraper::Html::parse_fragment(&started.body);
     let cell = &select(&html, ".sync-cell")[0];
     assert_eq!(attr(cell, "data-sync-state"), "running");
@@ -88,7 +80,7 @@ async fn a_sync_runs_with_progress_then_shows_the_version_it_made() {
 }
 
 /// Starts a sync of `id` the way the dashboard's button does; it must be accepted.
-async fn start_sync(app: &TestApp, id: &repo_console::domain::RepoId) {
+async fn start_sync(app: &TestApp, id: &repo_console::domain::RepoId) -> Reply {
     let reply = app
         .request(
             "POST",
@@ -98,6 +90,7 @@ async fn start_sync(app: &TestApp, id: &repo_console::domain::RepoId) {
         )
         .await;
     assert_eq!(reply.status, 200, "{}", reply.body);
+    reply
 }
 
 async fn poll_until(app: &TestApp, id: &repo_console::domain::RepoId, state: &str) -> String {
@@ -263,7 +256,7 @@ async fn big_site(
     repos: usize,
     distributions: usize,
     configured: bool,
-) -> (Arc<InMemoryPulp>, WebClient, tempfile::TempDir) {
+) -> (Arc<InMemoryPulp>, WebClient, crate::test_app::TestApp) {
     let memory = Arc::new(InMemoryPulp::default());
     let mut production = HashMap::new();
     for n in 1..=repos {
@@ -276,23 +269,17 @@ async fn big_site(
     for n in repos..distributions {
         memory.add_distribution(&format!("rc-dash-dist-{n:04}"), None);
     }
-    let dir = tempfile::tempdir().unwrap();
-    let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
     let production = if configured {
         production
     } else {
         HashMap::new()
     };
-    let state = state.rebuild().production(production).build();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(repo_console::adapters::web::serve(
-        listener,
-        state,
-        std::future::pending(),
-        Duration::from_secs(1),
-    ));
-    (memory, WebClient { address }, dir)
+    let app = crate::test_app::TestApp::builder()
+        .memory(memory)
+        .production(production)
+        .spawn()
+        .await;
+    (app.memory.clone(), app.client.clone(), app)
 }
 
 /// The kinds of upstream calls one load of a dashboard page makes (the first word of each

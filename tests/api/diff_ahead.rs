@@ -2,69 +2,43 @@
 //! its diff computed in the background, once, so the confirm step opens from what is
 //! known; the background work stops at shutdown.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use repo_console::adapters::files::audit::JsonlAuditSink;
-use repo_console::adapters::identity::fixed::FixedOperator;
-use repo_console::adapters::memory::{FixedClock, InMemoryPulp};
-use repo_console::adapters::web;
-use repo_console::app::{diffs::ahead, AppState, DiffAhead};
+use repo_console::adapters::memory::InMemoryPulp;
+use repo_console::app::{diffs::ahead, DiffAhead};
 use repo_console::domain::{Advisory, ContentRead, Package, VersionHref};
 use repo_console::ports::{ContentCatalog, UpstreamError};
 use tokio::sync::oneshot;
 
 use crate::acme::add_acme;
 use crate::helpers::*;
+use crate::test_app::TestApp;
 
-/// A console over `memory` that computes diffs ahead, its worker, and what stops it.
+/// A console over `memory` (its content read from `content`) that computes diffs ahead,
+/// its worker, and what stops it.
 struct Ahead {
-    client: WebClient,
+    app: TestApp<()>,
     worker: tokio::task::JoinHandle<()>,
     stop: oneshot::Sender<()>,
-    _dir: tempfile::TempDir,
 }
 
-async fn console_computing_ahead(memory: Arc<InMemoryPulp>) -> Ahead {
-    let content = memory.clone();
-    console_with_content(memory, content).await
-}
-
-async fn console_with_content(
-    memory: Arc<InMemoryPulp>,
-    content: Arc<dyn ContentCatalog>,
-) -> Ahead {
-    let dir = tempfile::tempdir().unwrap();
-    let state = AppState::builder(
-        memory,
-        content,
-        Arc::new(JsonlAuditSink::new(dir.path().join("audit.jsonl"))),
-        Arc::new(FixedClock(pinned_time())),
-        Arc::new(FixedOperator::default()),
-    )
-    .production(HashMap::new())
-    .diff_ahead(DiffAhead::default())
-    .build();
+async fn computing_ahead(memory: Arc<InMemoryPulp>, content: Arc<dyn ContentCatalog>) -> Ahead {
+    let standing = TestApp::builder()
+        .memory(memory)
+        .content(content)
+        .configure(|state| state.diff_ahead(DiffAhead::default()))
+        .build();
     let (stop, stopped) = oneshot::channel::<()>();
-    let worker = tokio::spawn(ahead::work(state.clone(), async move {
+    let worker = tokio::spawn(ahead::work(standing.state.clone(), async move {
         let _ = stopped.await;
     }));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(web::serve_with(
-        listener,
-        state,
-        std::future::pending(),
-        web::EdgeSettings::default(),
-    ));
     Ahead {
-        client: WebClient { address },
+        app: standing.serve().await,
         worker,
         stop,
-        _dir: dir,
     }
 }
 
@@ -83,14 +57,19 @@ async fn until_content_calls(memory: &InMemoryPulp, n: usize) -> usize {
 async fn the_versions_page_has_the_newest_versions_diff_computed_once_in_the_background() {
     let memory = Arc::new(InMemoryPulp::default());
     let acme = add_acme(&memory, verified());
-    let console = console_computing_ahead(memory.clone()).await;
+    let console = computing_ahead(memory.clone(), memory.clone()).await;
     for _ in 0..3 {
-        let page = console.client.get(&format!("/repos/{acme}/versions")).await;
+        let page = console
+            .app
+            .client
+            .get(&format!("/repos/{acme}/versions"))
+            .await;
         assert_eq!(page.status, 200);
     }
     // Production serves v2, the newest is v5: far apart, so five reads.
     assert_eq!(until_content_calls(&memory, 5).await, 5, "computed once");
     let confirm = console
+        .app
         .client
         .get(&format!("/repos/{acme}/deploy/confirm?version=5"))
         .await;
@@ -108,10 +87,11 @@ async fn the_versions_page_has_the_newest_versions_diff_computed_once_in_the_bac
 async fn the_dashboard_has_the_diffs_of_its_latest_not_deployed_rows_computed() {
     let memory = Arc::new(InMemoryPulp::default());
     let acme = add_acme(&memory, verified());
-    let console = console_computing_ahead(memory.clone()).await;
-    assert_eq!(console.client.get("/").await.status, 200);
+    let console = computing_ahead(memory.clone(), memory.clone()).await;
+    assert_eq!(console.app.client.get("/").await.status, 200);
     assert_eq!(until_content_calls(&memory, 5).await, 5);
     console
+        .app
         .client
         .get(&format!("/repos/{acme}/deploy/confirm?version=5"))
         .await;
@@ -168,8 +148,12 @@ async fn computing_ahead_stops_at_shutdown_even_in_the_middle_of_a_diff() {
         inner: memory.clone(),
         started: AtomicUsize::new(0),
     });
-    let console = console_with_content(memory, slow.clone()).await;
-    let page = console.client.get(&format!("/repos/{acme}/versions")).await;
+    let console = computing_ahead(memory, slow.clone()).await;
+    let page = console
+        .app
+        .client
+        .get(&format!("/repos/{acme}/versions"))
+        .await;
     assert_eq!(page.status, 200, "the page does not wait for the diff");
     let started = Instant::now();
     while slow.started.load(Ordering::SeqCst) == 0 && started.elapsed() < Duration::from_secs(5) {

@@ -6,20 +6,27 @@ use std::sync::Arc;
 
 use repo_console::adapters::files::diff_store::FileDiffStore;
 use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions};
-use repo_console::adapters::web;
 use repo_console::app::diffs::compare::version_diff;
 use repo_console::app::diffs::known::known_diff;
 use repo_console::app::AppState;
 use repo_console::domain::{DiffEnd, VersionNumber};
 use repo_console::ports::RepositoryManager;
 
-use super::helpers::{content_calls, fixture, test_state, Fixture};
+use super::helpers::{content_calls, fixture, Fixture};
+use crate::test_app::{TestApp, TestAppBuilder};
+
+/// A console over `memory` keeping its diffs in `dir`.
+fn sharing(memory: &Arc<InMemoryPulp>, dir: &Path) -> TestAppBuilder<()> {
+    let store = Arc::new(FileDiffStore::new(dir.join("diffs"), 64 << 20));
+    TestApp::builder()
+        .memory(memory.clone())
+        .audit_file(dir.join("audit.jsonl"))
+        .configure(|state| state.diff_store(store))
+}
 
 /// A console's state over `memory` keeping its diffs in `dir`.
 fn state_sharing(memory: &Arc<InMemoryPulp>, dir: &Path) -> AppState {
-    let (state, _) = test_state(memory, &dir.join("audit.jsonl"));
-    let store = Arc::new(FileDiffStore::new(dir.join("diffs"), 64 << 20));
-    state.rebuild().diff_store(store).build()
+    sharing(memory, dir).build().state
 }
 
 fn upstream() -> (Arc<InMemoryPulp>, Fixture) {
@@ -73,28 +80,20 @@ async fn the_compare_page_of_a_second_console_sharing_the_directory_asks_pulp_fo
     let mut bodies = Vec::new();
     let mut calls = Vec::new();
     for _ in 0..2 {
-        let state = state_sharing(&memory, dir.path());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = format!("http://{}", listener.local_addr().unwrap());
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let settings = web::EdgeSettings::default();
-        let served = tokio::spawn(web::serve_with(
-            listener,
-            state,
-            async {
+        let mut app = sharing(&memory, dir.path())
+            .until(async {
                 let _ = stopped.await;
-            },
-            settings,
-        ));
-        let before = content_calls(&memory);
-        let reply = super::web::WebClient { address }
-            .send("GET", &page, &[], "")
+            })
+            .spawn()
             .await;
+        let before = content_calls(&memory);
+        let reply = app.get(&page).await;
         assert_eq!(reply.status, 200);
         bodies.push(reply.body.clone());
         calls.push(content_calls(&memory) - before);
         let _ = stop.send(());
-        let _ = served.await;
+        let _ = (&mut app.served).await;
     }
     assert!(
         calls[0] >= 2,

@@ -10,9 +10,8 @@ use std::time::Duration;
 
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::metrics::Metrics;
-use repo_console::app::deploy::{deploy, DeployOutcome};
 use repo_console::app::{events::reconcile, Events};
-use repo_console::domain::{EventData, EventKind, Operator, VersionNumber};
+use repo_console::domain::{EventData, EventKind, VersionNumber};
 use repo_console::ports::DriftReading;
 use tokio::sync::oneshot;
 
@@ -25,12 +24,7 @@ const MATCHES: &str = "repo_console_drift{repository=\"base-os\",environment=\"p
 /// base-os deployed to v4 through the console.
 async fn deployed_v4() -> Recording {
     let r = recording(&EventKind::ALL);
-    let request = deploy_request(4, "base-os");
-    let outcome = deploy(&r.state, &r.fx.base_os, &request, &Operator::placeholder()).await;
-    assert!(
-        matches!(outcome, DeployOutcome::Deployed { .. }),
-        "{outcome:?}"
-    );
+    assert_deployed(&deploy_v4(&r.state, &r.fx.base_os).await);
     r
 }
 

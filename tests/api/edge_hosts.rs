@@ -10,7 +10,7 @@ use tokio::io::AsyncWriteExt;
 
 use repo_console::adapters::web::Site;
 
-use crate::edge_limits::{connect, host, quick, until_closed, QUICK_TASKS};
+use crate::edge_limits::{connect, host, quick, until_closed};
 use crate::helpers::*;
 
 const FORM: (&str, &str) = ("content-type", "application/x-www-form-urlencoded");
@@ -90,7 +90,7 @@ async fn origins_that_are_unreadable_or_of_another_scheme_are_refused() {
 async fn behind_a_proxy_the_public_site_is_listed_and_forwarded_headers_are_not_trusted() {
     let mut settings = quick();
     settings.allowed_hosts = vec![Site::parse_entry("https://console.example").unwrap()];
-    let (app, _) = spawn_app_with(settings, std::future::pending(), QUICK_TASKS).await;
+    let app = fixture_app().edge(settings).spawn().await;
     let forwarded = [
         FORM,
         ("x-forwarded-host", "evil.example"),

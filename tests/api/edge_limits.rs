@@ -48,13 +48,11 @@ pub async fn until_closed(stream: &mut TcpStream, limit: Duration) -> String {
     String::from_utf8_lossy(&received).into_owned()
 }
 
-pub const QUICK_TASKS: Duration = Duration::from_millis(5);
-
 const WAIT: Duration = Duration::from_secs(10);
 
 #[tokio::test]
 async fn a_connection_that_sends_nothing_or_half_a_header_is_closed() {
-    let (app, _) = spawn_app_with(quick(), std::future::pending(), QUICK_TASKS).await;
+    let app = fixture_app().edge(quick()).spawn().await;
     let mut silent = connect(&app).await;
     let mut half = connect(&app).await;
     half.write_all(format!("GET / HTTP/1.1\r\nHost: {}\r\nX-Slow: ", host(&app)).as_bytes())
@@ -67,7 +65,7 @@ async fn a_connection_that_sends_nothing_or_half_a_header_is_closed() {
 
 #[tokio::test]
 async fn an_idle_keep_alive_connection_is_closed() {
-    let (app, _) = spawn_app_with(quick(), std::future::pending(), QUICK_TASKS).await;
+    let app = fixture_app().edge(quick()).spawn().await;
     let mut stream = connect(&app).await;
     let request = format!("GET /healthz HTTP/1.1\r\nHost: {}\r\n\r\n", host(&app));
     stream.write_all(request.as_bytes()).await.unwrap();
@@ -77,7 +75,7 @@ async fn an_idle_keep_alive_connection_is_closed() {
 
 #[tokio::test]
 async fn a_body_that_stalls_is_cut_off_with_408_and_changes_nothing() {
-    let (app, _) = spawn_app_with(quick(), std::future::pending(), QUICK_TASKS).await;
+    let app = fixture_app().edge(quick()).spawn().await;
     let mut stream = connect(&app).await;
     let head = deploy_head(&app, 100);
     stream.write_all(head.as_bytes()).await.unwrap();
@@ -133,7 +131,12 @@ async fn shutdown_closes_idle_and_half_sent_connections_at_once_and_lets_a_deplo
     let shutdown = async move {
         let _ = stopped.await;
     };
-    let (app, served) = spawn_app_with(settings, shutdown, Duration::from_millis(1500)).await;
+    let mut app = fixture_app()
+        .edge(settings)
+        .until(shutdown)
+        .task_delay(Duration::from_millis(1500))
+        .spawn()
+        .await;
     let mut idle = connect(&app).await;
     let mut half_header = connect(&app).await;
     half_header
@@ -160,7 +163,7 @@ async fn shutdown_closes_idle_and_half_sent_connections_at_once_and_lets_a_deplo
     let refused = until_closed(&mut half_body, Duration::from_secs(1)).await;
     assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
     assert_eq!(deploying.await.unwrap().status, 303, "the deploy finished");
-    timeout(WAIT, served)
+    timeout(WAIT, &mut app.served)
         .await
         .expect("serving ends")
         .unwrap()

@@ -3,33 +3,18 @@
 //! history and the dashboard per environment; a versions page that reads every
 //! environment's distribution in one call.
 
-use std::sync::Arc;
-
-use repo_console::adapters::files::audit::JsonlAuditSink;
-use repo_console::adapters::identity::fixed::FixedOperator;
-use repo_console::adapters::memory::{demo, FixedClock, InMemoryPulp, MemoryOptions};
-use repo_console::adapters::web;
-use repo_console::app::AppState;
+use repo_console::adapters::memory::{demo, InMemoryPulp};
 use repo_console::domain::{EnvironmentName, EnvironmentPath, RepoId, VersionNumber};
 
-use crate::helpers::{enc, pinned_time, verified, Reply, WebClient};
+use crate::helpers::{enc, verified, Reply};
+use crate::test_app::TestApp;
 use crate::web::{attr, select};
 
-struct Envs {
-    client: WebClient,
-    memory: Arc<InMemoryPulp>,
-    id: RepoId,
-    audit_path: std::path::PathBuf,
-    _dir: tempfile::TempDir,
-}
+/// The console of these tests; its fixture is the id of `app`.
+type Envs = TestApp<RepoId>;
 
-/// `app` v1..v4; app-testing, app-staging and app-prod serve v1; production requires
-/// staging when `strict`.
-async fn spawn(strict: bool) -> Envs {
-    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
-        task_delay: std::time::Duration::from_millis(5),
-        ..Default::default()
-    }));
+/// `app` v1..v4, app-testing, app-staging and app-prod serving v1.
+fn app_serving_v1(memory: &InMemoryPulp) -> RepoId {
     let id = memory.add_repo("app", verified());
     memory.add_version(&id, &["hello-1.0"], &[]);
     memory.add_version(&id, &["world-2.0"], &[]);
@@ -39,8 +24,12 @@ async fn spawn(strict: bool) -> Envs {
     for name in ["app-testing", "app-staging", "app-prod"] {
         memory.add_distribution(name, Some(&v1));
     }
-    // The demo's path (`{repo}-testing`, `{repo}-staging`, `{repo}-prod`), production
-    // requiring staging when `strict`.
+    id
+}
+
+/// The console over [`app_serving_v1`] on the demo's path (`{repo}-testing`,
+/// `{repo}-staging`, `{repo}-prod`), production requiring staging when `strict`.
+async fn spawn(strict: bool) -> Envs {
     let path = EnvironmentPath::new(
         demo::environments()
             .iter()
@@ -52,35 +41,15 @@ async fn spawn(strict: bool) -> Envs {
             .collect(),
     )
     .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let audit_path = dir.path().join("audit.jsonl");
-    let state = AppState::builder(
-        memory.clone(),
-        memory.clone(),
-        Arc::new(JsonlAuditSink::new(&audit_path)),
-        Arc::new(FixedClock(pinned_time())),
-        Arc::new(FixedOperator::default()),
-    )
-    .environments(path)
-    .build();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, web::router(state)).await });
-    Envs {
-        client: WebClient { address },
-        memory,
-        id,
-        audit_path,
-        _dir: dir,
-    }
+    TestApp::builder()
+        .world(app_serving_v1)
+        .environments(path)
+        .spawn()
+        .await
 }
 
-impl Envs {
-    async fn get(&self, path: &str) -> Reply {
-        self.client.send("GET", path, &[], "").await
-    }
-
-    async fn deploy(&self, version: u64, env: &str, live: u64) -> Reply {
+impl TestApp<RepoId> {
+    async fn deploy_to(&self, version: u64, env: &str, live: u64) -> Reply {
         let body = format!("version={version}&env={env}&confirm=app&live={live}");
         let headers = [
             ("content-type", "application/x-www-form-urlencoded"),
@@ -89,7 +58,7 @@ impl Envs {
         self.client
             .send(
                 "POST",
-                &format!("/repos/{}/deploy", self.id),
+                &format!("/repos/{}/deploy", self.fixture),
                 &headers,
                 &body,
             )
@@ -98,7 +67,7 @@ impl Envs {
 
     /// What each environment serves on the versions page, in path order.
     async fn strip(&self) -> Vec<(String, String)> {
-        let page = self.get(&format!("/repos/{}/versions", self.id)).await;
+        let page = self.get(&format!("/repos/{}/versions", self.fixture)).await;
         assert_eq!(page.status, 200, "{}", page.body);
         let html = page.html();
         select(&html, "li[data-env]")
@@ -119,17 +88,15 @@ impl Envs {
     async fn confirm(&self, version: u64, env: &str) -> Reply {
         self.get(&format!(
             "/repos/{}/deploy/confirm?version={version}&env={}",
-            self.id,
+            self.fixture,
             enc(env)
         ))
         .await
     }
 
     fn audit_environments(&self) -> Vec<(String, String)> {
-        std::fs::read_to_string(&self.audit_path)
-            .unwrap_or_default()
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        self.audit_lines()
+            .into_iter()
             .filter(|l| l["outcome"] == "deployed")
             .map(|l| {
                 (
@@ -156,14 +123,17 @@ async fn a_version_goes_through_testing_staging_and_production_in_order() {
         pairs(&[("testing", "1"), ("staging", "1"), ("production", "1")])
     );
 
-    let deployed = app.deploy(3, "testing", 1).await;
+    let deployed = app.deploy_to(3, "testing", 1).await;
     assert_eq!(deployed.status, 200, "{}", deployed.body);
     assert_eq!(app.serving("app-testing"), Some(3));
     assert_eq!(
         app.strip().await,
         pairs(&[("testing", "3"), ("staging", "1"), ("production", "1")])
     );
-    let page = app.get(&format!("/repos/{}/versions", app.id)).await.html();
+    let page = app
+        .get(&format!("/repos/{}/versions", app.fixture))
+        .await
+        .html();
     let row = select(&page, "tr[data-version='3']");
     assert_eq!(attr(&row[0], "data-serving-envs"), "testing");
     let promote = select(&page, "button[data-promote-env='staging']");
@@ -177,15 +147,15 @@ async fn a_version_goes_through_testing_staging_and_production_in_order() {
         "{}",
         confirm.body
     );
-    let refused = app.deploy(3, "production", 1).await;
+    let refused = app.deploy_to(3, "production", 1).await;
     assert_eq!(refused.status, 409, "{}", refused.body);
     assert_eq!(app.serving("app-prod"), Some(1), "production unchanged");
 
-    assert_eq!(app.deploy(3, "staging", 1).await.status, 200);
+    assert_eq!(app.deploy_to(3, "staging", 1).await.status, 200);
     let confirm = app.confirm(3, "production").await;
     assert_eq!(confirm.status, 200, "{}", confirm.body);
     assert!(!confirm.body.contains("data-warning=\"out-of-order\""));
-    assert_eq!(app.deploy(3, "production", 1).await.status, 200);
+    assert_eq!(app.deploy_to(3, "production", 1).await.status, 200);
     assert_eq!(
         app.strip().await,
         pairs(&[("testing", "3"), ("staging", "3"), ("production", "3")])
@@ -204,7 +174,7 @@ async fn out_of_order_is_a_warning_where_production_does_not_require_staging() {
     let html = confirm.html();
     let warning = select(&html, "[data-warning='out-of-order']");
     assert_eq!(attr(&warning[0], "data-skips"), "staging");
-    assert_eq!(app.deploy(4, "production", 1).await.status, 200);
+    assert_eq!(app.deploy_to(4, "production", 1).await.status, 200);
     assert_eq!(app.serving("app-prod"), Some(4));
     let testing = app.confirm(4, "testing").await;
     assert!(
@@ -216,11 +186,14 @@ async fn out_of_order_is_a_warning_where_production_does_not_require_staging() {
 #[tokio::test]
 async fn drift_history_and_the_dashboard_are_per_environment() {
     let app = spawn(false).await;
-    assert_eq!(app.deploy(2, "staging", 1).await.status, 200);
+    assert_eq!(app.deploy_to(2, "staging", 1).await.status, 200);
     // Someone points staging at v3 with Pulp's API.
-    let v3 = app.memory.publish(&app.id, VersionNumber::new(3));
+    let v3 = app.memory.publish(&app.fixture, VersionNumber::new(3));
     app.memory.point_distribution("app-staging", &v3);
-    let page = app.get(&format!("/repos/{}/versions", app.id)).await.html();
+    let page = app
+        .get(&format!("/repos/{}/versions", app.fixture))
+        .await
+        .html();
     let drifted: Vec<String> = select(&page, "li[data-env]")
         .iter()
         .filter(|e| {
@@ -233,34 +206,38 @@ async fn drift_history_and_the_dashboard_are_per_environment() {
     assert_eq!(drifted, ["staging"]);
 
     let history = app
-        .get(&format!("/repos/{}/history?env=staging", app.id))
+        .get(&format!("/repos/{}/history?env=staging", app.fixture))
         .await;
     assert_eq!(history.status, 200, "{}", history.body);
     let html = history.html();
     let entries = select(&html, "li[data-history-entry]");
     assert!(!entries.is_empty());
     assert!(entries.iter().all(|e| attr(e, "data-env") == "staging"));
-    let production = app.get(&format!("/repos/{}/history", app.id)).await;
+    let production = app.get(&format!("/repos/{}/history", app.fixture)).await;
     assert_eq!(
         select(&production.html(), "li[data-history-entry]").len(),
         0,
         "nothing was deployed to production"
     );
-    let unknown = app.get(&format!("/repos/{}/history?env=qa", app.id)).await;
+    let unknown = app
+        .get(&format!("/repos/{}/history?env=qa", app.fixture))
+        .await;
     assert_eq!(unknown.status, 400);
     assert!(unknown.body.contains("testing, staging, production"));
 
     let board = app.get("/").await.html();
-    let cells: Vec<(String, String)> =
-        select(&board, &format!("tr[data-repo='{}'] td[data-env]", app.id))
-            .iter()
-            .map(|c| {
-                (
-                    attr(c, "data-env").to_owned(),
-                    attr(c, "data-env-version").to_owned(),
-                )
-            })
-            .collect();
+    let cells: Vec<(String, String)> = select(
+        &board,
+        &format!("tr[data-repo='{}'] td[data-env]", app.fixture),
+    )
+    .iter()
+    .map(|c| {
+        (
+            attr(c, "data-env").to_owned(),
+            attr(c, "data-env-version").to_owned(),
+        )
+    })
+    .collect();
     assert_eq!(
         cells,
         pairs(&[("testing", "1"), ("staging", "3"), ("production", "1")])

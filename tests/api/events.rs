@@ -72,17 +72,7 @@ fn audit_lines(r: &Recording) -> Vec<serde_json::Value> {
 #[tokio::test]
 async fn a_deploy_records_deployment_finished_after_its_outcome_line() {
     let r = recording(&EventKind::ALL);
-    let outcome = deploy(
-        &r.state,
-        &r.fx.base_os,
-        &deploy_request(4, "base-os"),
-        &Operator::placeholder(),
-    )
-    .await;
-    assert!(
-        matches!(outcome, DeployOutcome::Deployed { .. }),
-        "{outcome:?}"
-    );
+    assert_deployed(&deploy_v4(&r.state, &r.fx.base_os).await);
     let events = r.outbox.events();
     assert_eq!(kinds(&events), [EventKind::DeploymentFinished]);
     let EventData::DeploymentFinished(data) = &events[0].data else {
@@ -110,13 +100,7 @@ async fn a_failed_deploy_records_deployment_failed_saying_whether_production_cha
         Op::UpdateDistribution,
         Fault::TaskFailed("the worker was lost".into()),
     );
-    let outcome = deploy(
-        &r.state,
-        &r.fx.base_os,
-        &deploy_request(4, "base-os"),
-        &Operator::placeholder(),
-    )
-    .await;
+    let outcome = deploy_v4(&r.state, &r.fx.base_os).await;
     let DeployOutcome::Failed {
         production_changed, ..
     } = outcome
@@ -139,17 +123,7 @@ async fn a_failed_deploy_records_deployment_failed_saying_whether_production_cha
 async fn an_outbox_that_cannot_be_written_never_fails_the_deploy() {
     let r = recording(&EventKind::ALL);
     r.outbox.fail(true);
-    let outcome = deploy(
-        &r.state,
-        &r.fx.base_os,
-        &deploy_request(4, "base-os"),
-        &Operator::placeholder(),
-    )
-    .await;
-    assert!(
-        matches!(outcome, DeployOutcome::Deployed { .. }),
-        "{outcome:?}"
-    );
+    assert_deployed(&deploy_v4(&r.state, &r.fx.base_os).await);
     assert_eq!(
         r.memory.serving_version("base-os-prod").map(|n| n.get()),
         Some(4)
@@ -160,17 +134,7 @@ async fn an_outbox_that_cannot_be_written_never_fails_the_deploy() {
 #[tokio::test]
 async fn only_the_kinds_a_webhook_wants_are_kept() {
     let r = recording(&[EventKind::DriftDetected]);
-    let outcome = deploy(
-        &r.state,
-        &r.fx.base_os,
-        &deploy_request(4, "base-os"),
-        &Operator::placeholder(),
-    )
-    .await;
-    assert!(
-        matches!(outcome, DeployOutcome::Deployed { .. }),
-        "{outcome:?}"
-    );
+    assert_deployed(&deploy_v4(&r.state, &r.fx.base_os).await);
     assert!(
         r.outbox.events().is_empty(),
         "nobody wants deployment.finished"

@@ -8,9 +8,7 @@ use std::time::Duration;
 
 use repo_console::adapters::memory::{Fault, FaultyPulp, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::deploy::{deploy, DeployOutcome, DeployStep};
-use repo_console::domain::{
-    DeployRequest, Intent, Operator, ProductionChanged, SeenLive, VersionNumber,
-};
+use repo_console::domain::{DeployRequest, Operator, ProductionChanged, SeenLive, VersionNumber};
 
 use crate::helpers::*;
 
@@ -78,12 +76,8 @@ async fn run_with(arm: impl FnOnce(&FaultyPulp)) -> Run {
     let (state, pulp) = test_state(&memory, &audit_path);
     arm(&pulp);
     let request = DeployRequest {
-        target: VersionNumber::new(4),
-        environment: repo_console::domain::EnvironmentName::production(),
-        confirm: "base-os".into(),
         seen_live: SeenLive::Version(VersionNumber::new(2)),
-        intent: Intent::Deploy(None),
-        override_freeze: false,
+        ..deploy_request(4, "base-os")
     };
     let outcome = deploy(&state, &fx.base_os, &request, &Operator::placeholder()).await;
     tokio::time::sleep(SLOW).await;

@@ -1,20 +1,19 @@
-//! spawn_app(): the console on 127.0.0.1:0 over an in-memory Pulp with faults, a JSON Lines
-//! audit file in a temporary directory and a pinned clock; plus a small HTTP client.
+//! The API suite's fixture (repositories of every kind in the in-memory upstream) and its
+//! console: [`fixture_app`] is the common test harness's builder over it, [`spawn_app`] that
+//! console served as most tests want it.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
-
+pub use crate::test_app::TestAppBuilder;
+pub use crate::verified::verified;
 pub use crate::web::{attr, enc, select, text, Reply, WebClient};
-use repo_console::adapters::files::audit::JsonlAuditSink;
-use repo_console::adapters::identity::fixed::FixedOperator;
-use repo_console::adapters::memory::{FaultyPulp, FixedClock, InMemoryPulp, MemoryOptions};
+use repo_console::adapters::memory::{FaultyPulp, InMemoryPulp};
 use repo_console::adapters::web;
+use repo_console::app::deploy::{deploy, DeployOutcome};
 use repo_console::app::AppState;
 use repo_console::domain::{
-    ChecksumType, DeployRequest, Intent, RepoId, RepoVerification, Screen, SeenLive, VersionNumber,
+    DeployRequest, Intent, Operator, RepoId, RepoVerification, Screen, SeenLive, VersionNumber,
     VERSIONS_PER_SCREEN,
 };
 
@@ -33,24 +32,24 @@ pub fn deploy_request(target: u64, confirm: &str) -> DeployRequest {
     }
 }
 
+/// Version 4 of `repo` (base-os in the fixture) deployed through the use case, confirmed
+/// with "base-os", by a script that names no operator.
+pub async fn deploy_v4(state: &AppState, repo: &RepoId) -> DeployOutcome {
+    let request = deploy_request(4, "base-os");
+    deploy(state, repo, &request, &Operator::placeholder()).await
+}
+
+/// Fails unless `outcome` is a deploy that ran.
+pub fn assert_deployed(outcome: &DeployOutcome) {
+    assert!(
+        matches!(outcome, DeployOutcome::Deployed { .. }),
+        "{outcome:?}"
+    );
+}
+
 /// The versions page's first screen.
 pub fn first_screen() -> Screen {
     Screen::new(0, VERSIONS_PER_SCREEN)
-}
-
-pub fn verified() -> RepoVerification {
-    RepoVerification {
-        gpgcheck: Some(true),
-        repo_gpgcheck: Some(true),
-        checksum: Some(ChecksumType::Sha256),
-        metadata_signed: Some(true),
-    }
-}
-
-pub fn pinned_time() -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z")
-        .unwrap()
-        .into()
 }
 
 /// The repositories of the test upstream.
@@ -141,163 +140,45 @@ pub fn fixture(pulp: &InMemoryPulp) -> Fixture {
     }
 }
 
-pub struct TestApp {
-    pub address: String,
-    pub pulp: Arc<FaultyPulp>,
-    pub memory: Arc<InMemoryPulp>,
-    pub fixture: Fixture,
-    pub audit_path: PathBuf,
+/// The API suite's console: the common [`crate::test_app::TestApp`] over the [`Fixture`].
+pub type TestApp = crate::test_app::TestApp<Fixture>;
 
-    _dir: tempfile::TempDir,
+/// The builder of the fixture's console: the in-memory upstream holds the [`Fixture`], and
+/// the configured production distribution of "fresh" is "fresh-prod"; everything else is
+/// the harness's default (see `tests/common/test_app/builder.rs`).
+pub fn fixture_app() -> TestAppBuilder<Fixture> {
+    crate::test_app::TestApp::builder()
+        .world(fixture)
+        .production(HashMap::from([(
+            "fresh".to_owned(),
+            "fresh-prod".to_owned(),
+        )]))
 }
 
+/// The fixture's console state over `memory` (already filled), its audit in `audit_path`,
+/// not served; and the fault injector in front of `memory`.
 pub fn test_state(
     memory: &Arc<InMemoryPulp>,
     audit_path: &std::path::Path,
 ) -> (AppState, Arc<FaultyPulp>) {
-    let pulp = Arc::new(FaultyPulp::new(memory.clone()));
-    let production = HashMap::from([("fresh".to_owned(), "fresh-prod".to_owned())]);
-    let state = AppState::builder(
-        pulp.clone(),
-        pulp.clone(),
-        Arc::new(JsonlAuditSink::new(audit_path)),
-        Arc::new(FixedClock(pinned_time())),
-        Arc::new(FixedOperator::default()),
-    )
-    .production(production)
-    .build();
-    (state, pulp)
+    let standing = crate::test_app::TestApp::builder()
+        .memory(memory.clone())
+        .audit_file(audit_path)
+        .production(HashMap::from([(
+            "fresh".to_owned(),
+            "fresh-prod".to_owned(),
+        )]))
+        .build();
+    (standing.state, standing.pulp)
 }
 
 /// The console over the fixture, served on a free port of 127.0.0.1.
 pub async fn spawn_app() -> TestApp {
-    let settings = web::EdgeSettings {
-        shutdown_grace: std::time::Duration::from_secs(5),
-        ..web::EdgeSettings::default()
-    };
-    let quick_tasks = std::time::Duration::from_millis(5);
-    spawn_app_with(settings, std::future::pending(), quick_tasks)
+    fixture_app()
+        .edge(web::EdgeSettings {
+            shutdown_grace: std::time::Duration::from_secs(5),
+            ..web::EdgeSettings::default()
+        })
+        .spawn()
         .await
-        .0
-}
-
-/// [`spawn_app`] with these edge settings and upstream task duration, until `shutdown`;
-/// the task ends when serving does.
-pub async fn spawn_app_with(
-    settings: web::EdgeSettings,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-    task_delay: std::time::Duration,
-) -> (TestApp, tokio::task::JoinHandle<std::io::Result<()>>) {
-    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
-        task_delay,
-        // A task that never ends is given up on quickly; one that runs has time to.
-        task_timeout: std::time::Duration::from_secs(1) + task_delay * 4,
-        ..Default::default()
-    }));
-    let fixture = fixture(&memory);
-    let dir = tempfile::tempdir().unwrap();
-    let audit_path = dir.path().join("logs/audit.jsonl");
-    let (state, pulp) = test_state(&memory, &audit_path);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    let served = tokio::spawn(web::serve_with(listener, state, shutdown, settings));
-    let app = TestApp {
-        address,
-        pulp,
-        memory,
-        fixture,
-        audit_path,
-        _dir: dir,
-    };
-    (app, served)
-}
-
-impl TestApp {
-    pub async fn request(
-        &self,
-        method: &str,
-        path: &str,
-        headers: &[(&str, &str)],
-        body: &str,
-    ) -> Reply {
-        WebClient {
-            address: self.address.clone(),
-        }
-        .send(method, path, headers, body)
-        .await
-    }
-
-    pub async fn get(&self, path: &str) -> Reply {
-        self.request("GET", path, &[], "").await
-    }
-
-    /// A deploy as the browser's htmx sends it, without the `live` field.
-    pub async fn deploy(&self, id: &RepoId, version: &str, confirm: &str) -> Reply {
-        self.post_deploy(
-            id,
-            format!("version={}&confirm={}", enc(version), enc(confirm)),
-        )
-        .await
-    }
-
-    /// A deploy that says what was live when its preview was shown.
-    pub async fn deploy_seen(
-        &self,
-        id: &RepoId,
-        version: &str,
-        confirm: &str,
-        live: &str,
-    ) -> Reply {
-        self.post_deploy(
-            id,
-            format!(
-                "version={}&confirm={}&live={}",
-                enc(version),
-                enc(confirm),
-                enc(live)
-            ),
-        )
-        .await
-    }
-
-    /// A deploy form posted as htmx does, with the given urlencoded body.
-    pub async fn post_form(&self, id: &RepoId, body: &str) -> Reply {
-        self.post_deploy(id, body.to_owned()).await
-    }
-
-    async fn post_deploy(&self, id: &RepoId, body: String) -> Reply {
-        let headers = [
-            ("content-type", "application/x-www-form-urlencoded"),
-            ("hx-request", "true"),
-        ];
-        self.request("POST", &format!("/repos/{id}/deploy"), &headers, &body)
-            .await
-    }
-
-    pub fn audit_lines(&self) -> Vec<serde_json::Value> {
-        match std::fs::read_to_string(&self.audit_path) {
-            Ok(text) => text
-                .lines()
-                .map(|l| serde_json::from_str(l).expect("each audit line is JSON"))
-                .collect(),
-            Err(_) => Vec::new(),
-        }
-    }
-
-    /// The upstream calls that change something.
-    pub fn mutations(&self) -> Vec<String> {
-        self.memory
-            .calls()
-            .into_iter()
-            .filter(|c| {
-                c.starts_with("create_publication")
-                    || c.starts_with("update_distribution")
-                    || c.starts_with("sync ")
-            })
-            .collect()
-    }
-
-    pub fn production_version(&self, distribution: &str) -> Option<u64> {
-        self.memory.serving_version(distribution).map(|n| n.get())
-    }
 }

@@ -5,17 +5,15 @@
 
 use std::collections::BTreeMap;
 use std::num::NonZeroU32;
-use std::sync::Arc;
 
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
-use repo_console::adapters::memory::MemoryRequestStore;
 use repo_console::domain::{Allowed, Approvals, EnvironmentName, Operator, Policy, Subject};
 
 use crate::helpers::*;
-use crate::policy::{serve, Guarded};
+use crate::policy::Guarded;
 
 const CI: &str = "ci-token-0123456789";
 const LEAD: &str = "lead-token-9876543210";
@@ -41,16 +39,12 @@ async fn spawn(policy: Policy) -> Guarded {
         ],
         None,
     );
-    serve(move |state| {
-        state
-            .api_callers(Arc::new(callers))
-            .policy(policy)
-            .requests(
-                Arc::new(MemoryRequestStore::default()),
-                chrono::Duration::hours(24),
-            )
-    })
-    .await
+    fixture_app()
+        .tokens(callers)
+        .policy(policy)
+        .requests()
+        .spawn()
+        .await
 }
 
 async fn call(app: &Guarded, method: &str, path: &str, token: Option<&str>, body: &str) -> Reply {

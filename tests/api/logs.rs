@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::{deploy, pages::dashboard::dashboard, sync};
-use repo_console::domain::{DeployRequest, Intent, Operator, SeenLive, VersionNumber};
+use repo_console::domain::Operator;
 use tokio_test::assert_err;
 use tracing_subscriber::fmt::format::FmtSpan;
 
@@ -109,14 +109,7 @@ async fn a_failed_deploy_is_logged_with_its_error_its_verdict_and_its_task() {
         Op::UpdateDistribution,
         Fault::TaskFailed("worker lost".into()),
     );
-    let request = DeployRequest {
-        target: VersionNumber::new(4),
-        environment: repo_console::domain::EnvironmentName::production(),
-        confirm: "base-os".into(),
-        seen_live: SeenLive::NotSent,
-        intent: Intent::Deploy(None),
-        override_freeze: false,
-    };
+    let request = deploy_request(4, "base-os");
     let outcome = deploy::deploy(&state, &fx.base_os, &request, &Operator::placeholder()).await;
     assert!(matches!(outcome, deploy::DeployOutcome::Failed { .. }));
     pulp.set(Op::ListVersions, Fault::Timeout);

@@ -34,6 +34,8 @@ mod json_api;
 mod json_logs;
 mod logs;
 mod metrics;
+#[path = "../common/needs.rs"]
+mod needs;
 mod outage;
 mod outbox;
 #[path = "../common/outbox_contract.rs"]
@@ -53,8 +55,12 @@ mod rollback;
 mod screens;
 mod shutdown;
 mod systemd_unit;
+#[path = "../common/test_app/mod.rs"]
+mod test_app;
 mod unknown_repository;
 mod usecases;
+#[path = "../common/verified.rs"]
+mod verified;
 #[path = "../common/web.rs"]
 mod web;
 mod webhook_delivery;

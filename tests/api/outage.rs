@@ -5,29 +5,22 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
-use repo_console::adapters::web;
 use repo_console::wiring::default_pulp_settings;
 
-use crate::helpers::*;
+use crate::test_app::TestApp;
 
-/// The console over a `PulpClient` pointed at `base_url`, served on 127.0.0.1:0.
-async fn console_over(base_url: String) -> (WebClient, tempfile::TempDir) {
+/// The console over a `PulpClient` pointed at `base_url` (1 s to connect, 2 s to answer).
+async fn console_over(base_url: String) -> TestApp<()> {
     let settings = PulpSettings {
         connect_timeout: Duration::from_secs(1),
         request_timeout: Duration::from_secs(2),
         ..default_pulp_settings(&base_url).unwrap()
     };
-    let memory = Arc::new(repo_console::adapters::memory::InMemoryPulp::default());
-    let dir = tempfile::tempdir().unwrap();
-    let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
-    let state = state
-        .rebuild()
-        .manager(Arc::new(PulpClient::new(settings).unwrap()))
-        .build();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, web::router(state)).await.unwrap() });
-    (WebClient { address }, dir)
+    let client = Arc::new(PulpClient::new(settings).unwrap());
+    TestApp::builder()
+        .configure(move |state| state.manager(client))
+        .spawn()
+        .await
 }
 
 const SOME_REPO: &str = "/repos/01a202de-e818-7629-a483-70ecc3240361/versions";
@@ -53,11 +46,11 @@ async fn one_outage_one_status_on_every_page_and_fragment() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = closed.local_addr().unwrap().port();
     drop(closed);
-    let (app, _dir) = console_over(format!("http://127.0.0.1:{port}")).await;
+    let app = console_over(format!("http://127.0.0.1:{port}")).await;
     for (path, htmx) in pages_and_fragments() {
         let headers: &[(&str, &str)] = if htmx { &[("hx-request", "true")] } else { &[] };
         let started = Instant::now();
-        let reply = app.send("GET", &path, headers, "").await;
+        let reply = app.request("GET", &path, headers, "").await;
         println!(
             "{path} (htmx {htmx}): {} in {:?}",
             reply.status,
@@ -91,7 +84,7 @@ async fn a_pulp_that_never_answers_times_out_with_a_clear_message() {
             held.push(socket); // accept, read nothing, answer nothing
         }
     });
-    let (app, _dir) = console_over(format!("http://127.0.0.1:{port}")).await;
+    let app = console_over(format!("http://127.0.0.1:{port}")).await;
     let started = Instant::now();
     let reply = app.get(SOME_REPO).await;
     let took = started.elapsed();

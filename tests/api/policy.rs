@@ -6,41 +6,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
-use repo_console::adapters::memory::{demo, FixedClock, InMemoryPulp, MemoryOptions, SyncScript};
-use repo_console::adapters::web;
-use repo_console::app::state::AppStateBuilder;
+use repo_console::adapters::memory::{demo, SyncScript};
 use repo_console::domain::{Allowed, EnvironmentName, FreezeWindow, Policy, Subject};
 
 use crate::helpers::*;
 
-pub(crate) struct Guarded {
-    pub client: WebClient,
-    pub memory: Arc<InMemoryPulp>,
-    pub fixture: Fixture,
-    pub dir: tempfile::TempDir,
-}
-
-/// The fixture's console over HTTP, its state changed by `change`.
-pub(crate) async fn serve(change: impl FnOnce(AppStateBuilder) -> AppStateBuilder) -> Guarded {
-    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
-        task_delay: Duration::from_millis(5),
-        ..Default::default()
-    }));
-    let fixture = fixture(&memory);
-    let dir = tempfile::tempdir().unwrap();
-    let (state, _) = test_state(&memory, &dir.path().join("audit.jsonl"));
-    let state = change(state.rebuild()).build();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
-    let never = std::future::pending::<()>();
-    tokio::spawn(web::serve(listener, state, never, Duration::from_secs(1)));
-    Guarded {
-        client: WebClient { address },
-        memory,
-        fixture,
-        dir,
-    }
-}
+/// The fixture's console as the policy tests serve it (see [`fixture_app`]).
+pub(crate) type Guarded = TestApp;
 
 /// The fixture's console: production's deployers are group:release and user:alice, the
 /// syncers group:ops; names and groups from X-Remote-User / X-Remote-Groups.
@@ -62,30 +34,22 @@ async fn spawn_guarded() -> Guarded {
     );
     let identity = TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
         .with_groups("X-Remote-Groups");
-    serve(|state| state.identity(Arc::new(identity)).policy(policy)).await
+    fixture_app()
+        .identity(Arc::new(identity))
+        .policy(policy)
+        .spawn()
+        .await
 }
 
-impl Guarded {
-    pub async fn send(
-        &self,
-        method: &str,
-        path: &str,
-        user: &str,
-        groups: &str,
-        body: &str,
-    ) -> Reply {
-        let headers = [
-            ("content-type", "application/x-www-form-urlencoded"),
-            ("hx-request", "true"),
-            ("x-remote-user", user),
-            ("x-remote-groups", groups),
-        ];
-        self.client.send(method, path, &headers, body).await
+impl TestApp {
+    /// A page as the proxy asks for it for `user` of `groups`.
+    pub async fn get_as(&self, path: &str, user: &str, groups: &str) -> Reply {
+        self.send_as("GET", path, user, groups, "").await
     }
 
     async fn deploy_as(&self, user: &str, groups: &str) -> Reply {
         let path = format!("/repos/{}/deploy", self.fixture.base_os);
-        self.send("POST", &path, user, groups, "version=4&confirm=base-os")
+        self.send_as("POST", &path, user, groups, "version=4&confirm=base-os")
             .await
     }
 
@@ -116,29 +80,22 @@ async fn someone_outside_the_deployers_is_refused_with_403_naming_who_may() {
         refused.body
     );
     assert_eq!(app.writes(), 0, "nothing changed upstream");
-    assert_eq!(
-        app.memory.serving_version("base-os-prod").map(|n| n.get()),
-        Some(2)
-    );
+    assert_eq!(app.production_version("base-os-prod"), Some(2));
 
     let confirm = app
-        .send(
-            "GET",
+        .get_as(
             &format!("/repos/{}/deploy/confirm?version=4", app.fixture.base_os),
             "carol",
             "dev",
-            "",
         )
         .await;
     assert_eq!(confirm.status, 403, "{}", confirm.body);
 
     let page = app
-        .send(
-            "GET",
+        .get_as(
             &format!("/repos/{}/versions", app.fixture.base_os),
             "carol",
             "dev",
-            "",
         )
         .await;
     let html = page.html();
@@ -153,16 +110,11 @@ async fn someone_outside_the_deployers_is_refused_with_403_naming_who_may() {
         "a member of group:release: {}",
         member.body
     );
-    assert_eq!(
-        app.memory.serving_version("base-os-prod").map(|n| n.get()),
-        Some(4)
-    );
+    assert_eq!(app.production_version("base-os-prod"), Some(4));
     let page = app
-        .send(
-            "GET",
+        .get_as(
             &format!("/repos/{}/versions", app.fixture.base_os),
             "alice",
-            "",
             "",
         )
         .await;
@@ -184,7 +136,7 @@ async fn only_syncers_synchronize_and_groups_are_shown_in_the_header_bar() {
         },
     );
     let path = format!("/repos/{}/sync", app.fixture.base_os);
-    let refused = app.send("POST", &path, "alice", "release", "").await;
+    let refused = app.send_as("POST", &path, "alice", "release", "").await;
     assert_eq!(refused.status, 403, "{}", refused.body);
     assert!(
         refused.body.contains("only group:ops may synchronize"),
@@ -192,10 +144,10 @@ async fn only_syncers_synchronize_and_groups_are_shown_in_the_header_bar() {
         refused.body
     );
     assert_eq!(app.writes(), 0);
-    let started = app.send("POST", &path, "erin", "ops", "").await;
+    let started = app.send_as("POST", &path, "erin", "ops", "").await;
     assert_eq!(started.status, 200, "{}", started.body);
 
-    let page = app.send("GET", "/", "erin", "ops,sre", "").await;
+    let page = app.send_as("GET", "/", "erin", "ops,sre", "").await;
     let html = page.html();
     let me = &select(&html, "#operator")[0];
     assert_eq!(attr(me, "data-groups"), "ops,sre");
@@ -236,7 +188,7 @@ async fn a_non_syncer_sees_the_synchronize_buttons_disabled_saying_who_may() {
             remove: vec![],
         },
     );
-    let refused = sync_buttons(&app.send("GET", "/", "alice", "release", "").await);
+    let refused = sync_buttons(&app.send_as("GET", "/", "alice", "release", "").await);
     assert_eq!(refused.len(), 1, "one repository has a remote: {refused:?}");
     let button = &refused[0];
     assert_eq!(button.denied.as_deref(), Some("policy"));
@@ -247,7 +199,7 @@ async fn a_non_syncer_sees_the_synchronize_buttons_disabled_saying_who_may() {
         "{button:?}"
     );
     let cell = format!("/repos/{}/sync", app.fixture.base_os);
-    let polled = sync_buttons(&app.send("GET", &cell, "alice", "release", "").await);
+    let polled = sync_buttons(&app.send_as("GET", &cell, "alice", "release", "").await);
     assert_eq!(
         polled[0].denied.as_deref(),
         Some("policy"),
@@ -258,7 +210,7 @@ async fn a_non_syncer_sees_the_synchronize_buttons_disabled_saying_who_may() {
         ("erin", "ops", "a syncer"),
         ("", "", "an unidentified viewer"),
     ] {
-        let allowed = sync_buttons(&app.send("GET", "/", user, groups, "").await);
+        let allowed = sync_buttons(&app.send_as("GET", "/", user, groups, "").await);
         assert_eq!(allowed.len(), 1, "{who}");
         let button = &allowed[0];
         assert!(
@@ -276,40 +228,28 @@ fn year_end_freeze(environment: EnvironmentName) -> Policy {
     Policy::default().with_freezes(BTreeMap::from([(environment, vec![window])]))
 }
 
-/// A clock that always says `now` (RFC 3339).
-fn clock_at(now: &str) -> Arc<FixedClock> {
-    Arc::new(FixedClock(
-        chrono::DateTime::parse_from_rfc3339(now).unwrap().into(),
-    ))
-}
-
 /// The fixture's console with production frozen over the year's end, at `now`.
 async fn spawn_frozen(now: &str) -> Guarded {
     let policy = year_end_freeze(EnvironmentName::production());
-    serve(|state| state.policy(policy).clock(clock_at(now))).await
+    fixture_app().policy(policy).at(now).spawn().await
 }
 
 /// The fixture's console on the demo's path (testing, staging, production) with staging
 /// frozen over the year's end, at `now`.
 async fn spawn_staging_frozen(now: &str) -> Guarded {
     let policy = year_end_freeze(EnvironmentName::parse("staging").unwrap());
-    serve(|state| {
-        state
-            .environments(demo::environments())
-            .policy(policy)
-            .clock(clock_at(now))
-    })
-    .await
+    fixture_app()
+        .environments(demo::environments())
+        .policy(policy)
+        .at(now)
+        .spawn()
+        .await
 }
 
 #[tokio::test]
 async fn a_frozen_environment_refuses_deploys_with_409_until_the_window_ends() {
-    let Guarded {
-        client,
-        memory,
-        fixture,
-        dir: _,
-    } = spawn_frozen("2026-12-24T18:00:00Z").await;
+    let app = spawn_frozen("2026-12-24T18:00:00Z").await;
+    let (client, memory, fixture) = (&app.client, &app.memory, &app.fixture);
     let page = client
         .send(
             "GET",
@@ -360,12 +300,8 @@ async fn a_frozen_environment_refuses_deploys_with_409_until_the_window_ends() {
         Some(2)
     );
 
-    let Guarded {
-        client,
-        memory,
-        fixture,
-        dir: _,
-    } = spawn_frozen("2027-01-04T00:00:00Z").await;
+    let app = spawn_frozen("2027-01-04T00:00:00Z").await;
+    let (client, memory, fixture) = (&app.client, &app.memory, &app.fixture);
     let after = client
         .send(
             "POST",
@@ -394,9 +330,8 @@ async fn history_and_dashboard_show_a_banner_for_the_frozen_environment_only_whi
             .map(|b| (attr(b, "data-env").to_owned(), text(b)))
             .collect()
     };
-    let Guarded {
-        client, fixture, ..
-    } = spawn_staging_frozen("2026-12-24T18:00:00Z").await;
+    let app = spawn_staging_frozen("2026-12-24T18:00:00Z").await;
+    let (client, fixture) = (&app.client, &app.fixture);
     let get = |path: String| {
         let client = &client;
         async move { client.send("GET", &path, &[], "").await }
@@ -418,9 +353,8 @@ async fn history_and_dashboard_show_a_banner_for_the_frozen_environment_only_whi
     let production_by_default = format!("/repos/{}/history", fixture.base_os);
     assert!(banners(&get(production_by_default).await).is_empty());
 
-    let Guarded {
-        client, fixture, ..
-    } = spawn_staging_frozen("2027-01-04T00:00:00Z").await;
+    let app = spawn_staging_frozen("2027-01-04T00:00:00Z").await;
+    let (client, fixture) = (&app.client, &app.fixture);
     let after = |path: String| {
         let client = &client;
         async move { client.send("GET", &path, &[], "").await }

@@ -3,9 +3,7 @@
 use std::time::Duration;
 
 use repo_console::app::deploy::{deploy, DeployOutcome, StepError};
-use repo_console::domain::{
-    DeployRequest, Intent, Operator, ProductionChanged, Refusal, SeenLive, VersionNumber,
-};
+use repo_console::domain::{Operator, ProductionChanged, Refusal, SeenLive, VersionNumber};
 
 use crate::helpers::*;
 
@@ -91,14 +89,7 @@ async fn production_moved_by_someone_else_during_the_deploy_is_not_overwritten()
     let fx = fixture(&memory);
     let dir = tempfile::tempdir().unwrap();
     let (state, _) = test_state(&memory, &dir.path().join("a.jsonl"));
-    let request = DeployRequest {
-        target: VersionNumber::new(4),
-        environment: repo_console::domain::EnvironmentName::production(),
-        confirm: "base-os".into(),
-        seen_live: SeenLive::NotSent,
-        intent: Intent::Deploy(None),
-        override_freeze: false,
-    };
+    let request = deploy_request(4, "base-os");
     let running = tokio::spawn({
         let state = state.clone();
         let id = fx.base_os.clone();

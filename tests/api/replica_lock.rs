@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions};
 use repo_console::app::deploy::{deploy, DeployOutcome, NotStarted};
 use repo_console::domain::{
-    DeployRequest, DistributionHref, Intent, Operator, Refusal, SeenLive, VersionNumber,
+    DeployRequest, DistributionHref, Operator, Refusal, SeenLive, VersionNumber,
 };
 use repo_console::ports::{DeployLock, DeployTurn, LockError};
 
@@ -66,12 +66,8 @@ async fn deploy_v4(s: &Setup, lock: Arc<ScriptedLock>) -> DeployOutcome {
     let (state, _) = test_state(&s.memory, &s.audit_path);
     let state = state.rebuild().replica_lock(lock).build();
     let request = DeployRequest {
-        target: VersionNumber::new(4),
-        environment: repo_console::domain::EnvironmentName::production(),
-        confirm: "base-os".into(),
         seen_live: SeenLive::Version(VersionNumber::new(2)),
-        intent: Intent::Deploy(None),
-        override_freeze: false,
+        ..deploy_request(4, "base-os")
     };
     deploy(&state, &s.fx.base_os, &request, &Operator::placeholder()).await
 }

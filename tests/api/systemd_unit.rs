@@ -23,10 +23,9 @@ fn unit_under_test() -> (tempfile::TempDir, std::path::PathBuf) {
 }
 
 #[test]
+#[ignore = "needs systemd"]
 fn the_unit_verifies_cleanly() {
-    let Some(analyze) = required("systemd-analyze", "systemd", "systemd unit") else {
-        return;
-    };
+    let analyze = required("systemd-analyze", "systemd");
     let (_dir, unit) = unit_under_test();
     let verified = Command::new(&analyze)
         .arg("verify")
@@ -42,10 +41,9 @@ fn the_unit_verifies_cleanly() {
 }
 
 #[test]
+#[ignore = "needs systemd"]
 fn the_unit_is_hardened() {
-    let Some(analyze) = required("systemd-analyze", "systemd", "systemd unit") else {
-        return;
-    };
+    let analyze = required("systemd-analyze", "systemd");
     let (_dir, unit) = unit_under_test();
     for directive in [
         "DynamicUser=yes",

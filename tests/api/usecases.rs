@@ -256,17 +256,7 @@ async fn the_versions_page_makes_its_upstream_calls_concurrently() {
         3,
         "no record of production's changes while the console never changed production"
     );
-    let outcome = deploy(
-        &state,
-        &fx.base_os,
-        &deploy_request(4, "base-os"),
-        &Operator::placeholder(),
-    )
-    .await;
-    assert!(
-        matches!(outcome, DeployOutcome::Deployed { .. }),
-        "{outcome:?}"
-    );
+    assert_deployed(&deploy_v4(&state, &fx.base_os).await);
     memory.take_most_in_flight();
     assert_ok!(versions_page(&state, &fx.base_os, first_screen()).await);
     assert_eq!(
@@ -302,13 +292,7 @@ async fn an_audit_write_that_fails_after_the_change_is_reported_with_the_deploy(
     let audit = Arc::new(repo_console::adapters::memory::RecordingAuditSink::default());
     audit.fail_after(1, "disk full");
     let state = s.state.rebuild().audit(audit.clone()).build();
-    let outcome = deploy(
-        &state,
-        &s.fx.base_os,
-        &deploy_request(4, "base-os"),
-        &Operator::placeholder(),
-    )
-    .await;
+    let outcome = deploy_v4(&state, &s.fx.base_os).await;
     let DeployOutcome::Deployed {
         audit: Err(error), ..
     } = outcome

@@ -121,6 +121,15 @@ impl Sending {
         self.worker.take().unwrap().await.unwrap();
     }
 
+    /// An attempt is counted just before the outbox keeps how it ended: waits (2 s at most)
+    /// until nothing is pending, so that a test reads the outbox after the count.
+    async fn until_settled(&self) {
+        let started = std::time::Instant::now();
+        while self.outbox.pending() != 0 && started.elapsed() < Duration::from_secs(2) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
     fn outbox_lines(&self) -> Vec<serde_json::Value> {
         std::fs::read_to_string(self.outbox.path())
             .unwrap()
@@ -152,6 +161,7 @@ async fn a_refused_event_is_sent_again_with_the_same_id_until_delivered() {
         assert!(attempt.signed_with(SECRET), "{}", attempt.signature);
         assert!(!attempt.signed_with(b"another secret"));
     }
+    s.until_settled().await;
     assert_eq!(s.outbox.pending(), 0);
     let results: Vec<String> = s
         .outbox_lines()
@@ -200,6 +210,7 @@ async fn a_delivery_failing_until_its_deadline_is_given_up_and_counted() {
     s.deploy_v4().await;
     s.until_counted("given_up", 1).await;
     assert!(receiver.got().len() >= 2, "tried more than once first");
+    s.until_settled().await;
     assert_eq!(s.outbox.pending(), 0, "no more attempts");
     let last = s.outbox_lines().pop().unwrap();
     assert_eq!(last["result"], "given_up");

@@ -7,7 +7,7 @@
 //! axe-core comes from the npm registry: `scripts/test.sh` installs the version pinned in
 //! `axe-core.version` into `$REPO_CONSOLE_CACHE/axe-core-<version>` (default
 //! `~/.cache/repo-console`), and `REPO_CONSOLE_AXE_JS` may name another `axe.min.js`. Missing, it
-//! fails the suite with `CI=true`; elsewhere the checks are skipped with a `SKIPPED` line.
+//! fails the browser tests (they need Chromium and axe-core, and run only when asked).
 //!
 //! Also here: the focus ring of the focused element, as an operator sees it.
 
@@ -44,33 +44,24 @@ fn axe_path() -> PathBuf {
     ))
 }
 
-/// axe's source, read once; `None` (checks skipped) where it is missing and `CI` is not true.
-fn source() -> Option<&'static str> {
-    static SOURCE: OnceLock<Option<String>> = OnceLock::new();
-    SOURCE
-        .get_or_init(|| {
-            let path = axe_path();
-            match std::fs::read_to_string(&path) {
-                Ok(text) => Some(text),
-                Err(e) => {
-                    let message = format!(
-                        "accessibility checks: no axe-core at {} ({e}); scripts/test.sh installs it \
-                         (npm install axe-core@{}), or set REPO_CONSOLE_AXE_JS",
-                        path.display(),
-                        version()
-                    );
-                    if std::env::var("CI").as_deref() == Ok("true") {
-                        panic!("{message}; CI=true, so this is a failure");
-                    }
-                    let _ = writeln!(std::io::stderr(), "SKIPPED {message}");
-                    None
-                }
-            }
+/// axe's source, read once; fails the test where it is missing.
+fn source() -> &'static str {
+    static SOURCE: OnceLock<String> = OnceLock::new();
+    SOURCE.get_or_init(|| {
+        let path = axe_path();
+        std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            let why = format!(
+                "no axe-core at {} ({e}); scripts/test.sh installs it (npm install axe-core@{}), \
+                 or set REPO_CONSOLE_AXE_JS",
+                path.display(),
+                version()
+            );
+            crate::needs::missing("axe-core", &why)
         })
-        .as_deref()
+    })
 }
 
-/// Fails at once (with `CI=true`) when axe-core is missing, before any browser starts.
+/// Fails at once when axe-core is missing, before any browser starts.
 pub fn require() {
     let _ = source();
 }
@@ -122,9 +113,6 @@ static CHECKED: AtomicUsize = AtomicUsize::new(0);
 /// One line on the standard error: how many states axe checked in this test, how many
 /// moderate or minor findings it listed; then starts counting afresh (the tests take turns).
 pub fn summary(test: &str) {
-    if source().is_none() {
-        return;
-    }
     let checked = CHECKED.swap(0, Ordering::SeqCst);
     let listed = std::mem::take(&mut *LISTED.lock().unwrap()).len();
     let _ = writeln!(
@@ -137,9 +125,7 @@ pub fn summary(test: &str) {
 
 /// Runs axe on the page as it is now, `what` naming the state (page, dialog, theme).
 pub async fn check(b: &Browser, what: &str) {
-    let Some(source) = source() else {
-        return;
-    };
+    let source = source();
     let loaded: bool = b
         .js(
             "return !!window.axe && window.axe.version === arguments[0]",
@@ -204,9 +190,6 @@ pub async fn check(b: &Browser, what: &str) {
 /// Runs [`check`] in the light and in the dark theme (set as the toggle sets it, which also
 /// works while a dialog's backdrop covers the toggle), then puts the theme back.
 pub async fn check_themes(b: &Browser, what: &str) {
-    if source().is_none() {
-        return;
-    }
     let before: Option<String> = b
         .js(
             "return document.documentElement.getAttribute('data-theme')",

@@ -8,24 +8,17 @@
 use std::collections::{BTreeMap, HashMap};
 use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::time::Duration;
 
-use repo_console::adapters::clock_system::SystemClock;
-use repo_console::adapters::identity::fixed::FixedOperator;
-use repo_console::adapters::memory::{
-    InMemoryPulp, MemoryOptions, MemoryRequestStore, RecordingAuditSink,
-};
-use repo_console::app::AppState;
-use repo_console::domain::{
-    Approvals, AuditOutcome, EnvironmentName, Operator, Policy, RepoId, Subject,
-};
+use repo_console::adapters::memory::{InMemoryPulp, RecordingAuditSink};
+use repo_console::domain::{Approvals, AuditOutcome, EnvironmentName, Policy, RepoId, Subject};
 use serde_json::json;
 
 use super::a11y;
 use super::browser::Browser;
 use super::look;
 use super::versions::wait_modal_focused;
-use super::world;
+use super::world::{self, operator};
+use crate::test_app::Standing;
 
 pub const REPO: &str = "rhel9-baseos";
 const DISTRIBUTION: &str = "rhel9-baseos-prod";
@@ -38,6 +31,7 @@ pub struct ApprovalApp {
     pub bob: String,
     pub memory: Arc<InMemoryPulp>,
     pub audit: Arc<RecordingAuditSink>,
+    _standing: Standing<RepoId>,
     /// `rhel9-baseos`: v0..v5, production serves v3.
     pub repo: RepoId,
 }
@@ -50,57 +44,27 @@ fn policy() -> Policy {
     Policy::default().with_approvals(BTreeMap::from([(EnvironmentName::production(), approvals)]))
 }
 
-fn operator(name: &str, groups: &[&str]) -> Arc<FixedOperator> {
-    let operator = Operator::new(name)
-        .expect("a valid operator name")
-        .with_groups(groups.iter().map(|g| (*g).to_owned()).collect());
-    Arc::new(FixedOperator(operator))
-}
-
 /// The suite's world (its `rhel9-baseos` served at v3 in production) under [`policy`],
 /// with an in-memory request store, served for alice and for bob.
 pub async fn spawn_app() -> ApprovalApp {
-    let options = MemoryOptions {
-        task_delay: Duration::from_millis(150),
-        ..MemoryOptions::default()
-    };
-    let memory = Arc::new(InMemoryPulp::new(options));
-    let repo = world::build(&memory).baseos;
-    let audit = Arc::new(RecordingAuditSink::default());
-    let state = AppState::builder(
-        memory.clone(),
-        memory.clone(),
-        audit.clone(),
-        Arc::new(SystemClock),
-        Arc::new(FixedOperator::default()),
-    )
-    .production(HashMap::new())
-    .policy(policy())
-    .requests(
-        Arc::new(MemoryRequestStore::default()),
-        chrono::Duration::hours(24),
-    )
-    .build();
-    let alice = world::serve(
-        state
-            .rebuild()
-            .identity(operator("alice", &["dev", "release"]))
-            .build(),
-    )
-    .await;
-    let bob = world::serve(
-        state
-            .rebuild()
-            .identity(operator("bob", &["release"]))
-            .build(),
-    )
-    .await;
+    let standing = world::suite_app(|memory| world::build(memory).baseos)
+        .production(HashMap::new())
+        .policy(policy())
+        .requests()
+        .build();
+    let alice = standing
+        .serve_variant(|state| state.identity(operator("alice", &["dev", "release"])))
+        .await;
+    let bob = standing
+        .serve_variant(|state| state.identity(operator("bob", &["release"])))
+        .await;
     ApprovalApp {
         alice,
         bob,
-        memory,
-        audit,
-        repo,
+        memory: standing.memory.clone(),
+        audit: standing.recorded(),
+        repo: standing.fixture.clone(),
+        _standing: standing,
     }
 }
 

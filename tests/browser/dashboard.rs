@@ -40,7 +40,7 @@ pub async fn sync_cells_hover_and_theme(b: &Browser, app: &App) {
     theme_toggle(b).await;
 
     // A sync that succeeds: progress, then done, the cell never changing size.
-    let baseos = app.world.baseos.to_string();
+    let baseos = app.fixture.baseos.to_string();
     b.find(&format!("tr[data-repo='{baseos}'] .sync-cell button"))
         .await
         .click()
@@ -85,7 +85,7 @@ pub async fn sync_cells_hover_and_theme(b: &Browser, app: &App) {
     .await;
 
     // A sync that fails: a short text, the full reason in the title.
-    let tools = app.world.tools.to_string();
+    let tools = app.fixture.tools.to_string();
     b.find(&format!("tr[data-repo='{tools}'] .sync-cell button"))
         .await
         .click()

@@ -91,7 +91,7 @@ pub async fn round_the_dialog(b: &Browser, key: &str, way: &str) -> Vec<String> 
 /// focus back to the button; Enter again, the name typed, Tab to Confirm deploy, Enter; the
 /// focus lands on the banner. A focus ring is shown at every step.
 pub async fn deploy_with_keyboard(b: &Browser, app: &App) {
-    b.goto(&format!("/repos/{}/versions", app.world.baseos))
+    b.goto(&format!("/repos/{}/versions", app.fixture.baseos))
         .await;
     b.js::<()>("window.__e2eMarker = 'still-here'", vec![])
         .await;
@@ -177,7 +177,7 @@ pub async fn deploy_with_keyboard(b: &Browser, app: &App) {
     );
     a11y::assert_focus_ring(b, "on the banner after the deploy").await;
     b.screenshot("keyboard-banner").await;
-    let records = app.audit.records();
+    let records = app.recorded().records();
     let last = records.last().expect("the deploy wrote an audit record");
     assert_eq!(
         (last.previous_version, last.target_version),
@@ -208,7 +208,7 @@ pub async fn failed_deploy(b: &Browser, app: &App) {
         Op::UpdateDistribution,
         Fault::TaskFailed("Distribution is locked by another task".into()),
     );
-    b.goto(&format!("/repos/{}/versions", app.world.appstream))
+    b.goto(&format!("/repos/{}/versions", app.fixture.appstream))
         .await;
     for theme in ["dark", "light"] {
         b.use_theme(theme).await;
@@ -266,7 +266,7 @@ pub async fn failed_deploy(b: &Browser, app: &App) {
 
     // A repository whose versions cannot be read: the page says so where the list would be.
     app.pulp.set(Op::ListVersions, Fault::Http(500));
-    b.goto(&format!("/repos/{}/versions", app.world.appstream))
+    b.goto(&format!("/repos/{}/versions", app.fixture.appstream))
         .await;
     let (text, versions) = page_error(b).await;
     a11y::check_themes(b, "a versions page that could not load").await;

@@ -2,9 +2,7 @@
 //! promoted to staging and to production with the strip's buttons; and the out-of-order
 //! warning for production while staging never served the version.
 
-use std::sync::Arc;
-
-use repo_console::adapters::memory::{InMemoryPulp, RecordingAuditSink};
+use repo_console::adapters::memory::InMemoryPulp;
 use repo_console::domain::{AuditOutcome, EnvironmentPath, RepoId, VersionNumber};
 use serde_json::json;
 
@@ -12,16 +10,12 @@ use super::a11y;
 use super::browser::Browser;
 use super::versions::wait_modal_focused;
 use super::world::{self, verified};
+use crate::test_app::TestApp;
 
 pub const REPO: &str = "rhel9-baseos";
 
-/// The console with three environments over one repository.
-pub struct EnvApp {
-    pub address: String,
-    pub memory: Arc<InMemoryPulp>,
-    pub audit: Arc<RecordingAuditSink>,
-    pub repo: RepoId,
-}
+/// The console with three environments over one repository (its fixture).
+pub type EnvApp = TestApp<RepoId>;
 
 /// testing, staging and production, each naming its distributions `<repository>-<env>`
 /// (`-prod` for production); none requires the previous one: the demo's path.
@@ -43,13 +37,7 @@ fn build(pulp: &InMemoryPulp) -> RepoId {
 }
 
 pub async fn spawn_app() -> EnvApp {
-    let (address, _, memory, audit, repo) = world::spawn_with(build, Some(path())).await;
-    EnvApp {
-        address,
-        memory,
-        audit,
-        repo,
-    }
+    world::suite_app(build).environments(path()).spawn().await
 }
 
 /// The strip's versions, testing, staging, production (`None`: serves nothing).
@@ -169,7 +157,7 @@ async fn promote_offer(b: &Browser, env: &str) -> Option<u64> {
 }
 
 pub async fn deploy_then_promote(b: &Browser, app: &EnvApp) {
-    b.goto(&format!("/repos/{}/versions", app.repo)).await;
+    b.goto(&format!("/repos/{}/versions", app.fixture)).await;
     assert_strip(b, 4, 3, 2, "as seeded").await;
     assert_serving(
         b,
@@ -259,7 +247,7 @@ pub async fn deploy_then_promote(b: &Browser, app: &EnvApp) {
 /// every row's buttons are on the screen.
 async fn narrow_screen(b: &Browser, app: &EnvApp) {
     b.set_viewport(768, 1000).await;
-    b.goto(&format!("/repos/{}/versions", app.repo)).await;
+    b.goto(&format!("/repos/{}/versions", app.fixture)).await;
     let (page, table, hidden): (bool, bool, Vec<String>) = b
         .js(
             "var w = document.querySelector('.table-wrap');
@@ -334,7 +322,7 @@ fn upstream_and_audit_agree(app: &EnvApp) {
         assert_eq!(served, Some(5), "{REPO}-{env} serves v5 upstream");
     }
     let deployed: Vec<(String, u64)> = app
-        .audit
+        .recorded()
         .records()
         .iter()
         .filter(|r| r.outcome == AuditOutcome::Deployed)

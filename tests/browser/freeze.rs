@@ -6,17 +6,15 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::time::Duration;
 
-use repo_console::adapters::identity::fixed::FixedOperator;
-use repo_console::adapters::memory::{FixedClock, InMemoryPulp, MemoryOptions, RecordingAuditSink};
-use repo_console::app::AppState;
-use repo_console::domain::{EnvironmentName, FreezeWindow, Operator, Policy, RepoId, Subject};
+use repo_console::adapters::memory::InMemoryPulp;
+use repo_console::domain::{EnvironmentName, FreezeWindow, Policy, RepoId, Subject};
 
 use super::a11y;
 use super::browser::Browser;
 use super::versions::wait_modal_focused;
-use super::world;
+use super::world::{self, operator};
+use crate::test_app::Standing;
 
 const REPO: &str = "rhel9-baseos";
 
@@ -28,13 +26,7 @@ pub struct FrozenApp {
     pub memory: Arc<InMemoryPulp>,
     /// `rhel9-baseos`: v0..v5, production serves v3.
     pub repo: RepoId,
-}
-
-fn operator(name: &str, groups: &[&str]) -> Arc<FixedOperator> {
-    let operator = Operator::new(name)
-        .expect("a valid operator name")
-        .with_groups(groups.iter().map(|g| (*g).to_owned()).collect());
-    Arc::new(FixedOperator(operator))
+    _standing: Standing<RepoId>,
 }
 
 /// Production frozen from 2026-12-20 to 2027-01-04; group:sre may override.
@@ -49,38 +41,23 @@ fn policy() -> Policy {
 }
 
 pub async fn spawn_app() -> FrozenApp {
-    let options = MemoryOptions {
-        task_delay: Duration::from_millis(150),
-        ..MemoryOptions::default()
-    };
-    let memory = Arc::new(InMemoryPulp::new(options));
-    let repo = world::build(&memory).baseos;
-    let now = chrono::DateTime::parse_from_rfc3339("2026-12-24T18:00:00Z")
-        .expect("a time")
-        .into();
-    let state = AppState::builder(
-        memory.clone(),
-        memory.clone(),
-        Arc::new(RecordingAuditSink::default()),
-        Arc::new(FixedClock(now)),
-        Arc::new(FixedOperator::default()),
-    )
-    .production(HashMap::new())
-    .policy(policy())
-    .build();
-    let carol = world::serve(
-        state
-            .rebuild()
-            .identity(operator("carol", &["sre"]))
-            .build(),
-    )
-    .await;
-    let dave = world::serve(state.rebuild().identity(operator("dave", &[])).build()).await;
+    let standing = world::suite_app(|memory| world::build(memory).baseos)
+        .production(HashMap::new())
+        .policy(policy())
+        .at("2026-12-24T18:00:00Z")
+        .build();
+    let carol = standing
+        .serve_variant(|state| state.identity(operator("carol", &["sre"])))
+        .await;
+    let dave = standing
+        .serve_variant(|state| state.identity(operator("dave", &[])))
+        .await;
     FrozenApp {
         carol,
         dave,
-        memory,
-        repo,
+        memory: standing.memory.clone(),
+        repo: standing.fixture.clone(),
+        _standing: standing,
     }
 }
 

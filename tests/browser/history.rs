@@ -9,7 +9,7 @@ use super::world::App;
 /// Runs after a deploy of rhel9-baseos: the history offers a rollback to the version
 /// served before; the confirmation needs the name and a reason; the audit keeps both.
 pub async fn rollback_from_history(b: &Browser, app: &App) {
-    let id = &app.world.baseos;
+    let id = &app.fixture.baseos;
     b.goto(&format!("/repos/{id}/history")).await;
     b.wait_until(
         "the history lists entries",
@@ -77,7 +77,7 @@ pub async fn rollback_from_history(b: &Browser, app: &App) {
         Some(target.as_str()),
         "production rolled back"
     );
-    let last = app.audit.records().pop().expect("audit lines");
+    let last = app.recorded().records().pop().expect("audit lines");
     assert_eq!(
         (last.kind, last.reason.as_deref()),
         (DeployKind::Rollback, Some("v5 breaks dnf"))

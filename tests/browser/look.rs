@@ -25,14 +25,14 @@ pub async fn security_headers(b: &Browser, app: &App) {
         .await;
     let paths = [
         ("GET", "/".to_owned()),
-        ("GET", format!("/repos/{}/versions", app.world.baseos)),
+        ("GET", format!("/repos/{}/versions", app.fixture.baseos)),
         (
             "GET",
-            format!("/repos/{}/deploy/confirm?version=4", app.world.baseos),
+            format!("/repos/{}/deploy/confirm?version=4", app.fixture.baseos),
         ),
         ("GET", "/no/such/page".to_owned()),
         ("GET", css),
-        ("POST", format!("/repos/{}/deploy", app.world.baseos)),
+        ("POST", format!("/repos/{}/deploy", app.fixture.baseos)),
     ];
     for (method, path) in paths {
         let h: Value = b
@@ -69,7 +69,10 @@ pub async fn narrow_screen(b: &Browser, app: &App) {
     b.set_viewport(768, 1000).await;
     for (name, path) in [
         ("dashboard", "/".to_owned()),
-        ("versions", format!("/repos/{}/versions", app.world.baseos)),
+        (
+            "versions",
+            format!("/repos/{}/versions", app.fixture.baseos),
+        ),
     ] {
         b.goto(&path).await;
         let (scroll, inner): (f64, f64) = b
@@ -127,7 +130,7 @@ const READ: &str = "body, h1, h2, th, td, a, .muted, .badge, .notice, button, .l
 pub async fn contrast(b: &Browser, app: &App) {
     for path in [
         "/".to_owned(),
-        format!("/repos/{}/versions", app.world.baseos),
+        format!("/repos/{}/versions", app.fixture.baseos),
     ] {
         b.goto(&path).await;
         for theme in ["light", "dark"] {
@@ -168,8 +171,9 @@ pub async fn contrast(b: &Browser, app: &App) {
 
 /// A repository whose name is HTML: shown as text everywhere, never run.
 pub async fn hostile_name(driver: &ChromeDriver, tools: &Tools) {
-    let (address, _, _, _, id) = world::spawn(world::build_hostile).await;
-    let b = Browser::open(driver, tools, &address).await;
+    let app = world::suite_app(world::build_hostile).spawn().await;
+    let (address, id) = (&app.address, &app.fixture);
+    let b = Browser::open(driver, tools, address).await;
     b.goto("/").await;
     let link: String = b
         .js(
@@ -238,9 +242,10 @@ pub async fn hostile_name(driver: &ChromeDriver, tools: &Tools) {
 /// Very long and right-to-left names: shown whole, escaped, and the layout holds at
 /// 1280 and 768 px (no sideways page scroll, the modal fits).
 pub async fn long_names(driver: &ChromeDriver, tools: &Tools) {
-    let (address, _, _, _, ids) = world::spawn(world::build_long_names).await;
+    let app = world::suite_app(world::build_long_names).spawn().await;
+    let (address, ids) = (&app.address, &app.fixture);
     let names = world::long_names();
-    let b = Browser::open(driver, tools, &address).await;
+    let b = Browser::open(driver, tools, address).await;
     for width in [1280, 768] {
         b.set_viewport(width, 900).await;
         b.goto("/").await;

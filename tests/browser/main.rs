@@ -1,5 +1,7 @@
 //! End-to-end suite in real headless Chromium, driven through ChromeDriver with fantoccini,
-//! against the console served in-process over the in-memory upstream.
+//! against the console served in-process over the in-memory upstream. Each test needs
+//! Chromium, ChromeDriver and axe-core, so carries `#[ignore = "needs Chromium"]`:
+//! `scripts/test.sh` installs them and runs it (`-- --include-ignored`).
 //!
 //! One test drives every scenario in turn (one browser, one at a time); `environments_promotion`
 //! drives a console configured with three environments; `approvals` one whose production
@@ -23,8 +25,16 @@ mod environments;
 mod freeze;
 mod history;
 mod look;
+#[path = "../common/needs.rs"]
+mod needs;
 mod screens;
+#[path = "../common/test_app/mod.rs"]
+mod test_app;
+#[path = "../common/verified.rs"]
+mod verified;
 mod versions;
+#[path = "../common/web.rs"]
+mod web;
 mod world;
 
 use std::panic::AssertUnwindSafe;
@@ -67,11 +77,10 @@ fn target_dir() -> PathBuf {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium"]
 async fn browser_suite() {
     let _turn = ONE_AT_A_TIME.lock().await;
-    let Some(tools) = driver::Tools::find_or_skip() else {
-        return;
-    };
+    let tools = driver::Tools::required();
     a11y::require();
     let target = target_dir();
     let driver = driver::ChromeDriver::start(&tools, &target.join("chromedriver.log")).await;
@@ -84,11 +93,10 @@ async fn browser_suite() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium"]
 async fn environments_promotion() {
     let _turn = ONE_AT_A_TIME.lock().await;
-    let Some(tools) = driver::Tools::find_or_skip() else {
-        return;
-    };
+    let tools = driver::Tools::required();
     a11y::require();
     let target = target_dir();
     let log = target.join("chromedriver-environments.log");
@@ -116,11 +124,10 @@ async fn environments_promotion() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium"]
 async fn approvals() {
     let _turn = ONE_AT_A_TIME.lock().await;
-    let Some(tools) = driver::Tools::find_or_skip() else {
-        return;
-    };
+    let tools = driver::Tools::required();
     a11y::require();
     let target = target_dir();
     let log = target.join("chromedriver-approvals.log");
@@ -153,11 +160,10 @@ async fn approvals() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium"]
 async fn freeze() {
     let _turn = ONE_AT_A_TIME.lock().await;
-    let Some(tools) = driver::Tools::find_or_skip() else {
-        return;
-    };
+    let tools = driver::Tools::required();
     a11y::require();
     let target = target_dir();
     let log = target.join("chromedriver-freeze.log");

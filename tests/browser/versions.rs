@@ -21,7 +21,7 @@ pub async fn version_rows(b: &Browser) -> Vec<Row> {
 }
 
 pub async fn page_rows_badges_and_buttons(b: &Browser, app: &App) {
-    b.goto(&format!("/repos/{}/versions", app.world.baseos))
+    b.goto(&format!("/repos/{}/versions", app.fixture.baseos))
         .await;
     let rows = version_rows(b).await;
     let numbers: Vec<u64> = rows.iter().map(|r| r.0).collect();
@@ -66,7 +66,7 @@ pub async fn page_rows_badges_and_buttons(b: &Browser, app: &App) {
     }
     b.use_theme("light").await;
 
-    b.goto(&format!("/repos/{}/versions", app.world.tools))
+    b.goto(&format!("/repos/{}/versions", app.fixture.tools))
         .await;
     a11y::check_themes(b, "the versions page of an unverified repository").await;
     let rows = version_rows(b).await;
@@ -76,7 +76,7 @@ pub async fn page_rows_badges_and_buttons(b: &Browser, app: &App) {
         assert!(text.contains("Not verified"), "{text:?}");
         assert!(*disabled, "unverified v{number} cannot be deployed");
     }
-    b.goto(&format!("/repos/{}/versions", app.world.vendor))
+    b.goto(&format!("/repos/{}/versions", app.fixture.vendor))
         .await;
     for (number, _, badge, text, disabled) in version_rows(b).await {
         assert_eq!(badge, "partial");
@@ -136,7 +136,7 @@ async fn wait_modal_closed_focus_on(b: &Browser, n: u64) {
 }
 
 pub async fn confirm_modal(b: &Browser, app: &App) {
-    b.goto(&format!("/repos/{}/versions", app.world.baseos))
+    b.goto(&format!("/repos/{}/versions", app.fixture.baseos))
         .await;
     for theme in ["dark", "light"] {
         b.use_theme(theme).await;

@@ -1,4 +1,5 @@
-//! The console in-process on 127.0.0.1:0, over an in-memory Pulp built for the scenarios.
+//! The world of the scenarios (an in-memory Pulp built for them) and the suite's console
+//! over it, built with the common test harness (`tests/common/test_app`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -6,14 +7,20 @@ use std::time::Duration;
 
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity::fixed::FixedOperator;
-use repo_console::adapters::memory::{
-    FaultyPulp, InMemoryPulp, MemoryOptions, RecordingAuditSink, SyncScript,
-};
+use repo_console::adapters::memory::{InMemoryPulp, SyncScript};
 use repo_console::adapters::web;
-use repo_console::app::AppState;
-use repo_console::domain::{
-    ChecksumType, EnvironmentPath, RepoId, RepoVerification, VersionNumber,
-};
+use repo_console::domain::{Operator, RepoId, RepoVerification, VersionNumber};
+
+use crate::test_app::{TestApp, TestAppBuilder};
+pub use crate::verified::verified;
+
+/// An operator named `name`, of `groups`, as a fixed identity.
+pub fn operator(name: &str, groups: &[&str]) -> Arc<FixedOperator> {
+    let operator = Operator::new(name)
+        .expect("a valid operator name")
+        .with_groups(groups.iter().map(|g| (*g).to_owned()).collect());
+    Arc::new(FixedOperator(operator))
+}
 
 /// A repository name that is HTML: it must show as text, never run.
 pub const HOSTILE: &str =
@@ -30,22 +37,8 @@ pub struct World {
     pub appstream: RepoId,
 }
 
-pub struct App {
-    pub address: String,
-    pub pulp: Arc<FaultyPulp>,
-    pub memory: Arc<InMemoryPulp>,
-    pub audit: Arc<RecordingAuditSink>,
-    pub world: World,
-}
-
-pub fn verified() -> RepoVerification {
-    RepoVerification {
-        gpgcheck: Some(true),
-        repo_gpgcheck: Some(true),
-        checksum: Some(ChecksumType::Sha256),
-        metadata_signed: Some(true),
-    }
-}
+/// The suite's console; its fixture is the [`World`].
+pub type App = TestApp<World>;
 
 fn packages(prefix: &str, n: usize) -> Vec<String> {
     (0..n)
@@ -168,79 +161,24 @@ pub fn build_long_names(pulp: &InMemoryPulp) -> Vec<RepoId> {
         .collect()
 }
 
-/// Serves the console over `build`'s upstream on a free port of 127.0.0.1.
-pub async fn spawn<W>(
-    build: impl FnOnce(&InMemoryPulp) -> W,
-) -> (
-    String,
-    Arc<FaultyPulp>,
-    Arc<InMemoryPulp>,
-    Arc<RecordingAuditSink>,
-    W,
-) {
-    spawn_with(build, None).await
-}
-
-/// As [`spawn`], with `environments` as the console's path when given (production alone
-/// otherwise).
-pub async fn spawn_with<W>(
-    build: impl FnOnce(&InMemoryPulp) -> W,
-    environments: Option<EnvironmentPath>,
-) -> (
-    String,
-    Arc<FaultyPulp>,
-    Arc<InMemoryPulp>,
-    Arc<RecordingAuditSink>,
-    W,
-) {
-    let options = MemoryOptions {
-        task_delay: Duration::from_millis(150),
-        ..MemoryOptions::default()
-    };
-    let memory = Arc::new(InMemoryPulp::new(options));
-    let world = build(&memory);
-    let pulp = Arc::new(FaultyPulp::new(memory.clone()));
-    let audit = Arc::new(RecordingAuditSink::default());
-    let builder = AppState::builder(
-        pulp.clone(),
-        pulp.clone(),
-        audit.clone(),
-        Arc::new(SystemClock),
-        Arc::new(FixedOperator::default()),
-    )
-    .production(HashMap::from([(
-        "epel9-appstream".to_owned(),
-        "epel9-appstream-prod".to_owned(),
-    )]));
-    let state = match environments {
-        Some(path) => builder.environments(path),
-        None => builder,
-    }
-    .build();
-    let address = serve(state).await;
-    (address, pulp, memory, audit, world)
-}
-
-/// Serves `state` on a free port of 127.0.0.1 until the test ends; answers its address.
-pub async fn serve(state: AppState) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind 127.0.0.1:0");
-    let address = format!("http://{}", listener.local_addr().expect("local address"));
-    // Through the whole HTTP edge (host and origin checks, timeouts), as in production.
-    let grace = std::time::Duration::from_secs(5);
-    let served = web::serve(listener, state, std::future::pending(), grace);
-    tokio::spawn(async move { served.await.expect("serve") });
-    address
+/// The builder of the suite's consoles over `build`'s upstream: 150 ms tasks, the system
+/// clock, the audit recorded in memory, and the configured production of epel9-appstream.
+pub fn suite_app<W>(build: impl FnOnce(&InMemoryPulp) -> W + Send + 'static) -> TestAppBuilder<W> {
+    TestApp::builder()
+        .world(build)
+        .task_delay(Duration::from_millis(150))
+        .clock(Arc::new(SystemClock))
+        .recording_audit()
+        .production(HashMap::from([(
+            "epel9-appstream".to_owned(),
+            "epel9-appstream-prod".to_owned(),
+        )]))
+        .edge(web::EdgeSettings {
+            shutdown_grace: Duration::from_secs(5),
+            ..web::EdgeSettings::default()
+        })
 }
 
 pub async fn spawn_app() -> App {
-    let (address, pulp, memory, audit, world) = spawn(build).await;
-    App {
-        address,
-        pulp,
-        memory,
-        audit,
-        world,
-    }
+    suite_app(build).spawn().await
 }

@@ -11,13 +11,12 @@ use repo_console::wiring::default_pulp_settings;
 use serde_json::json;
 
 use super::contract::{repository_manager_contract, Fixture};
-use super::support::{exclusive, pulp_or_skip, repo_named};
+use super::support::{exclusive, repo_named, required_pulp};
 
 #[tokio::test]
+#[ignore = "needs a real Pulp"]
 async fn pulp_client_keeps_the_repository_manager_contract() {
-    let Some(pulp) = pulp_or_skip("contract") else {
-        return;
-    };
+    let pulp = required_pulp();
     // It repoints a scratch distribution at rc-verified and syncs rc-broken-mirror.
     let _verified = exclusive("rc-verified").await;
     let _broken = exclusive("rc-broken-mirror").await;
@@ -55,10 +54,9 @@ async fn pulp_client_keeps_the_repository_manager_contract() {
 }
 
 #[tokio::test]
+#[ignore = "needs a real Pulp"]
 async fn a_wrong_password_is_an_authentication_error() {
-    let Some(pulp) = pulp_or_skip("wrong password") else {
-        return;
-    };
+    let pulp = required_pulp();
     let client = PulpClient::new(PulpSettings {
         password: Secret::new("not-the-password"),
         ..pulp.settings()
@@ -101,10 +99,9 @@ async fn a_refused_port_is_unreachable_at_once() {
 }
 
 #[tokio::test]
+#[ignore = "needs a real Pulp"]
 async fn a_missing_repository_is_a_404_with_pulps_words() {
-    let Some(pulp) = pulp_or_skip("404") else {
-        return;
-    };
+    let pulp = required_pulp();
     let nobody =
         repo_console::domain::RepoId::parse("00000000-0000-0000-0000-000000000000").expect("uuid");
     match pulp.client().get_repo(&nobody).await {
@@ -119,10 +116,9 @@ async fn a_missing_repository_is_a_404_with_pulps_words() {
 }
 
 #[tokio::test]
+#[ignore = "needs a real Pulp"]
 async fn one_login_serves_many_requests_even_concurrent_ones() {
-    let Some(pulp) = pulp_or_skip("session reuse") else {
-        return;
-    };
+    let pulp = required_pulp();
     // Counts logins: not while another test clears Pulp's sessions.
     let _sessions = exclusive("pulp-sessions").await;
     let client = pulp.client();
@@ -149,10 +145,9 @@ async fn one_login_serves_many_requests_even_concurrent_ones() {
 }
 
 #[tokio::test]
+#[ignore = "needs a real Pulp"]
 async fn small_pages_still_give_whole_lists() {
-    let Some(pulp) = pulp_or_skip("pagination") else {
-        return;
-    };
+    let pulp = required_pulp();
     // Compares the distribution list with Pulp's: not while other tests add or remove some
     // (the contract's scratch distribution, the vanishing production distribution).
     let _verified = exclusive("rc-verified").await;
@@ -201,10 +196,9 @@ async fn small_pages_still_give_whole_lists() {
 }
 
 #[tokio::test]
+#[ignore = "needs a real Pulp"]
 async fn timings_with_a_session_and_with_basic_auth() {
-    let Some(pulp) = pulp_or_skip("timings") else {
-        return;
-    };
+    let pulp = required_pulp();
     let _sessions = exclusive("pulp-sessions").await;
     for (label, use_session) in [("session", true), ("basic auth", false)] {
         let client = PulpClient::new(PulpSettings {
@@ -249,23 +243,10 @@ async fn timings_with_a_session_and_with_basic_auth() {
 /// Pulp forgets the client's session (as when it expires or an admin clears them): the next
 /// request is refused, and the client logs in again by itself and answers normally.
 #[tokio::test]
+#[ignore = "needs a real Pulp and PostgreSQL"]
 async fn an_expired_session_is_renewed_transparently() {
-    let Some(pulp) = pulp_or_skip("session renewal") else {
-        return;
-    };
-    let port = std::env::var("REPO_CONSOLE_TEST_PULP_PG_PORT")
-        .ok()
-        .filter(|p| !p.is_empty())
-        .or_else(|| super::support::env_file_value("PULP_PG_PORT"));
-    let Some(port) = port else {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "CI must know Pulp's database port (PULP_PG_PORT)"
-        );
-        eprintln!("SKIPPED session renewal: Pulp's database port is unknown (PULP_PG_PORT)");
-        return;
-    };
+    let pulp = required_pulp();
+    let port = super::database::required_postgres_port();
     let _sessions = exclusive("pulp-sessions").await;
     let sql = |statement: &str| {
         let out = std::process::Command::new("psql")
@@ -315,10 +296,9 @@ async fn an_expired_session_is_renewed_transparently() {
 }
 
 #[tokio::test]
+#[ignore = "needs a real Pulp"]
 async fn each_request_to_pulp_is_timed_by_operation_and_status() {
-    let Some(pulp) = pulp_or_skip("pulp request metrics") else {
-        return;
-    };
+    let pulp = required_pulp();
     let client = pulp.client();
     let id = repo_named(&client, "rc-verified").await;
     let missing =

@@ -8,8 +8,8 @@ use repo_console::adapters::pulp::{PulpClient, PulpSettings};
 use repo_console::domain::RepoId;
 use scraper::Html;
 
-use super::console::{attr, select, spawn_console, text, Console, Counting, CountingProxy};
-use super::support::{exclusive, pulp_or_skip, TestPulp};
+use super::console::{attr, over_upstream, select, text, Console, Counting, CountingProxy};
+use super::support::{exclusive, required_pulp, TestPulp};
 
 /// (data-sync-state, text, title of the state's span) of a sync cell fragment or page row.
 fn cell(reply_body: &str, id: &RepoId) -> (String, String, String) {
@@ -90,13 +90,12 @@ fn print_seen(what: &str, seen: &[(String, String, String)]) {
 }
 
 #[tokio::test]
+#[ignore = "needs a real Pulp"]
 async fn a_real_sync_runs_refuses_a_second_one_and_ends_done_with_the_version() {
-    let Some(pulp) = pulp_or_skip("real sync") else {
-        return;
-    };
+    let pulp = required_pulp();
     let _guard = exclusive("rc-mirror").await;
     let id = pulp.repo_id("rc-mirror");
-    let console = spawn_console(Arc::new(pulp.client()), 1000).await;
+    let console = over_upstream(Arc::new(pulp.client()), 1000).spawn().await;
     let before = latest_version(&pulp, &id);
 
     let started = console.post(&format!("/repos/{id}/sync"), "").await;
@@ -154,13 +153,12 @@ async fn a_real_sync_runs_refuses_a_second_one_and_ends_done_with_the_version() 
 }
 
 #[tokio::test]
+#[ignore = "needs a real Pulp"]
 async fn a_sync_from_an_unreachable_remote_fails_with_the_reason_in_the_title() {
-    let Some(pulp) = pulp_or_skip("broken sync") else {
-        return;
-    };
+    let pulp = required_pulp();
     let _guard = exclusive("rc-broken-mirror").await;
     let id = pulp.repo_id("rc-broken-mirror");
-    let console = spawn_console(Arc::new(pulp.client()), 1000).await;
+    let console = over_upstream(Arc::new(pulp.client()), 1000).spawn().await;
 
     let started = console.post(&format!("/repos/{id}/sync"), "").await;
     assert_eq!(started.status, 200, "{}", started.body);
@@ -189,10 +187,9 @@ async fn a_sync_from_an_unreachable_remote_fails_with_the_reason_in_the_title() 
 }
 
 #[tokio::test]
+#[ignore = "needs a real Pulp"]
 async fn a_dashboard_page_costs_a_bounded_number_of_upstream_requests() {
-    let Some(pulp) = pulp_or_skip("dashboard requests") else {
-        return;
-    };
+    let pulp = required_pulp();
     let proxy = CountingProxy::start(&pulp.base_url).await;
     let total = pulp.raw_ok(
         "GET",
@@ -209,7 +206,7 @@ async fn a_dashboard_page_costs_a_bounded_number_of_upstream_requests() {
         })
         .expect("settings");
         let counting = Arc::new(Counting::new(client));
-        let console = spawn_console(counting.clone(), page_size).await;
+        let console = over_upstream(counting.clone(), page_size).spawn().await;
         console.get("/readyz").await; // logs in
         counting.take();
         proxy.take();

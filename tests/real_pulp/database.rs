@@ -5,6 +5,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::support::env_file_value;
+use crate::needs::missing;
 
 pub struct TestDatabase {
     pub url: String,
@@ -12,21 +13,25 @@ pub struct TestDatabase {
     port: String,
 }
 
-/// A fresh database, or `None` after printing why the test is skipped (panics instead when
-/// `CI=true`: CI must not pass by skipping).
-pub fn database_or_skip(test: &str) -> Option<TestDatabase> {
-    let port = std::env::var("REPO_CONSOLE_TEST_PULP_PG_PORT")
+/// The port of the test Pulp's PostgreSQL cluster; fails the test when it is unknown (its
+/// `#[ignore = "needs PostgreSQL"]` keeps it from running unasked).
+pub fn required_postgres_port() -> String {
+    std::env::var("REPO_CONSOLE_TEST_PULP_PG_PORT")
         .ok()
         .filter(|p| !p.is_empty())
-        .or_else(|| env_file_value("PULP_PG_PORT"));
-    let Some(port) = port else {
-        let why = "no PostgreSQL: set REPO_CONSOLE_TEST_PULP_PG_PORT (the test Pulp's cluster)";
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("{test}: {why}");
-        }
-        eprintln!("SKIPPED {test}: {why}");
-        return None;
-    };
+        .or_else(|| env_file_value("PULP_PG_PORT"))
+        .unwrap_or_else(|| {
+            missing(
+                "PostgreSQL",
+                "its port is unknown: set REPO_CONSOLE_TEST_PULP_PG_PORT (the test Pulp's \
+                 cluster) or run scripts/pulp/up.sh to write target/pulp/env",
+            )
+        })
+}
+
+/// A fresh database in the test Pulp's cluster; fails the test when there is no cluster.
+pub fn required_database() -> TestDatabase {
+    let port = required_postgres_port();
     static COUNT: AtomicU32 = AtomicU32::new(0);
     let name = format!(
         "repo_console_{}_{}",
@@ -40,7 +45,7 @@ pub fn database_or_skip(test: &str) -> Option<TestDatabase> {
     };
     database.admin(&format!("DROP DATABASE IF EXISTS {}", database.name));
     database.admin(&format!("CREATE DATABASE {}", database.name));
-    Some(database)
+    database
 }
 
 impl TestDatabase {

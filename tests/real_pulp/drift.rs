@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use repo_console::adapters::clock_system::SystemClock;
-use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::metrics::Metrics;
 use repo_console::adapters::postgres::{connect, PgAuditSink, PgDeployLock, PgOutbox};
 use repo_console::app::deploy::{deploy, DeployOutcome};
@@ -20,9 +19,10 @@ use repo_console::domain::{
 use serde_json::json;
 use tokio::sync::oneshot;
 
-use super::database::{database_or_skip, TestDatabase};
+use super::console::over_upstream;
+use super::database::{required_database, TestDatabase};
 use super::environments::{environment_path, REPO};
-use super::support::{exclusive, pulp_or_skip, TestPulp};
+use super::support::{exclusive, required_pulp, TestPulp};
 
 /// A replica over the real Pulp and the shared database, recording drift.detected.
 async fn replica(pulp: &TestPulp, database: &TestDatabase) -> AppState {
@@ -34,17 +34,17 @@ async fn replica(pulp: &TestPulp, database: &TestDatabase) -> AppState {
     };
     let outbox = Arc::new(PgOutbox::new(db.clone()));
     let events = Events::new(outbox, vec![hook], Arc::new(SystemClock));
-    AppState::builder(
-        client.clone(),
-        client,
-        Arc::new(PgAuditSink::new(db.clone())),
-        Arc::new(SystemClock),
-        Arc::new(FixedOperator::default()),
-    )
-    .environments(environment_path())
-    .replica_lock(Arc::new(PgDeployLock::new(db)))
-    .events(events)
-    .build()
+    let audit = Arc::new(PgAuditSink::new(db.clone()));
+    over_upstream(client, 25)
+        .environments(environment_path())
+        .configure(move |state| {
+            state
+                .audit(audit)
+                .replica_lock(Arc::new(PgDeployLock::new(db)))
+                .events(events)
+        })
+        .build()
+        .state
 }
 
 /// rc-envs' distributions in path order, and the publications of v1..v3.
@@ -92,13 +92,10 @@ fn gauge(metrics: &Metrics, environment: &str) -> Option<String> {
 }
 
 #[tokio::test]
+#[ignore = "needs a real Pulp and PostgreSQL"]
 async fn a_drift_made_in_pulp_is_found_with_the_metric_and_told_once_by_two_replicas() {
-    let Some(pulp) = pulp_or_skip("drift reconciler") else {
-        return;
-    };
-    let Some(database) = database_or_skip("drift reconciler") else {
-        return;
-    };
+    let pulp = required_pulp();
+    let database = required_database();
     let _guard = exclusive(REPO).await;
     let (dists, publications) = distributions_and_publications(&pulp);
     for dist in &dists {

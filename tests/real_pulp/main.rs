@@ -3,7 +3,9 @@
 //!
 //! Which Pulp: `REPO_CONSOLE_TEST_PULP_URL`, `REPO_CONSOLE_TEST_PULP_USERNAME`,
 //! `REPO_CONSOLE_TEST_PULP_PASSWORD`, or else `target/pulp/env` of this checkout.
-//! Without one, each real-Pulp test prints why it is skipped, and fails when `CI=true`.
+//! Each test that needs the real Pulp or its PostgreSQL carries `#[ignore = "needs ..."]`: a
+//! plain `cargo test` lists it as ignored; `scripts/test.sh` (or `-- --include-ignored`) runs
+//! it, and then a missing service fails it (`tests/common/needs.rs`).
 
 #[path = "../common/acme.rs"]
 mod acme;
@@ -19,12 +21,16 @@ mod console_dashboard;
 mod console_process;
 mod console_versions;
 mod contract;
+#[path = "../common/counting.rs"]
+mod counting;
 mod database;
 mod deploy;
 mod drift;
 mod environments;
 mod history;
 mod memory;
+#[path = "../common/needs.rs"]
+mod needs;
 mod outbox;
 #[path = "../common/outbox_contract.rs"]
 mod outbox_contract;
@@ -37,5 +43,7 @@ mod replicas;
 mod request_contract;
 mod seeded;
 mod support;
+#[path = "../common/test_app/mod.rs"]
+mod test_app;
 #[path = "../common/web.rs"]
 mod web;

@@ -15,17 +15,16 @@ use repo_console::domain::{EventKind, RetryPolicy, Subscription, WebhookUrl};
 use repo_console::ports::{EventOutbox, Recorded};
 use tokio::sync::oneshot;
 
-use super::database::{database_or_skip, TestDatabase};
+use super::database::{required_database, TestDatabase};
 use super::outbox_contract::{event, outbox_contract};
 use super::receiver::{Answer, Receiver};
 
 const SECRET: &[u8] = b"replicas' secret";
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn the_postgres_outbox_keeps_the_contract() {
-    let Some(database) = database_or_skip("postgres outbox contract") else {
-        return;
-    };
+    let database = required_database();
     let db = connect(&database.url, None).await.unwrap();
     let outbox = PgOutbox::new(db);
     assert!(outbox.target().starts_with("postgres://127.0.0.1:"));
@@ -83,10 +82,9 @@ fn start_worker(outbox: Arc<PgOutbox>, receiver: &Receiver) -> Worker {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn two_replicas_send_each_event_once() {
-    let Some(database) = database_or_skip("two replicas' outbox workers") else {
-        return;
-    };
+    let database = required_database();
     let receiver = Receiver::start(Answer::RefuseFirst(0)).await;
     let (one, two) = (
         replica_outbox(&database).await,

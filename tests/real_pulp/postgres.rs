@@ -15,7 +15,7 @@ use repo_console::domain::{
 };
 use repo_console::ports::{AuditSink, DeployLock, DiffStore, RequestStore};
 
-use super::database::{database_or_skip, TestDatabase};
+use super::database::{required_database, TestDatabase};
 use super::request_contract;
 
 const REPO: &str = "0199a1b2-0000-7000-8000-00000000000a";
@@ -43,10 +43,9 @@ fn record(id: &str, at: &str, outcome: AuditOutcome) -> DeployRecord {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn the_sink_keeps_each_line_and_reads_a_repository_newest_first() {
-    let Some(database) = database_or_skip("postgres audit sink") else {
-        return;
-    };
+    let database = required_database();
     let db = connect(&database.url, None).await.unwrap();
     let sink = PgAuditSink::new(db);
     assert!(sink.target().starts_with("postgres://127.0.0.1:"));
@@ -83,10 +82,9 @@ async fn the_sink_keeps_each_line_and_reads_a_repository_newest_first() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn migrations_apply_once_and_a_restart_changes_nothing() {
-    let Some(database) = database_or_skip("postgres migrations") else {
-        return;
-    };
+    let database = required_database();
     let (first, second) =
         futures::join!(connect(&database.url, None), connect(&database.url, None));
     let applied = first.unwrap().applied_migrations().await.unwrap();
@@ -129,10 +127,9 @@ fn diff_key(from: Option<u64>, to: u64) -> DiffKey {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn a_diff_one_replica_stored_is_read_by_another_and_the_table_keeps_its_bound() {
-    let Some(database) = database_or_skip("postgres diff store") else {
-        return;
-    };
+    let database = required_database();
     let (first, second) =
         futures::join!(connect(&database.url, None), connect(&database.url, None));
     let (first, second) = (first.unwrap(), second.unwrap());
@@ -213,10 +210,9 @@ async fn a_diff_one_replica_stored_is_read_by_another_and_the_table_keeps_its_bo
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn the_lock_admits_one_holder_per_distribution_and_is_released_on_every_path() {
-    let Some(database) = database_or_skip("postgres deploy lock") else {
-        return;
-    };
+    let database = required_database();
     let replica_a = PgDeployLock::new(connect(&database.url, None).await.unwrap());
     let replica_b = PgDeployLock::new(connect(&database.url, None).await.unwrap());
     let prod = DistributionHref::new("/pulp/api/v3/distributions/rpm/rpm/prod/");
@@ -263,20 +259,18 @@ async fn request_store(database: &TestDatabase) -> std::sync::Arc<dyn RequestSto
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn requests_are_kept_found_and_listed_newest_first() {
-    let Some(database) = database_or_skip("postgres request store") else {
-        return;
-    };
+    let database = required_database();
     let store = request_store(&database).await;
     assert!(store.target().starts_with("postgres://127.0.0.1:"));
     request_contract::create_get_and_recent(store.as_ref()).await;
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn a_request_event_is_appended_compare_and_swap() {
-    let Some(database) = database_or_skip("postgres request store") else {
-        return;
-    };
+    let database = required_database();
     let store = request_store(&database).await;
     request_contract::append_is_compare_and_swap(store.as_ref()).await;
     assert_eq!(
@@ -287,10 +281,9 @@ async fn a_request_event_is_appended_compare_and_swap() {
 }
 
 #[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn what_one_replica_kept_another_reads_and_continues() {
-    let Some(database) = database_or_skip("postgres request store") else {
-        return;
-    };
+    let database = required_database();
     let (first, second) = (
         request_store(&database).await,
         request_store(&database).await,
@@ -299,10 +292,9 @@ async fn what_one_replica_kept_another_reads_and_continues() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs PostgreSQL"]
 async fn two_replicas_appending_after_the_same_events_at_once_one_wins() {
-    let Some(database) = database_or_skip("postgres request store") else {
-        return;
-    };
+    let database = required_database();
     let replicas = [
         request_store(&database).await,
         request_store(&database).await,

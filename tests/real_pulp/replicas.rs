@@ -15,12 +15,12 @@ use repo_console::adapters::memory::ManualClock;
 use repo_console::adapters::postgres::{connect, PgAuditSink, PgDeployLock, PgRequestStore};
 use serde_json::{json, Value};
 
-use super::console::{serve_as_the_binary, Console, Reply};
+use super::console::{over_upstream, Console};
 use super::console_process::ConsoleProcess;
-use super::database::{database_or_skip, TestDatabase};
+use super::database::{required_database, TestDatabase};
 use super::policy::{four_eyes, request_id};
 use super::seeded::SeededProduction;
-use super::support::{exclusive, pulp_or_skip, TestPulp};
+use super::support::{exclusive, required_pulp, TestPulp};
 use super::web::{attr, select, WebClient};
 
 const REPO: &str = "rc-verified";
@@ -145,10 +145,10 @@ fn locks_held(db: &TestDatabase) -> u64 {
 }
 
 #[tokio::test]
+#[ignore = "needs a real Pulp and PostgreSQL"]
 async fn twenty_concurrent_deploys_over_two_replicas_update_production_once() {
-    let (Some(pulp), Some(db)) = (pulp_or_skip("replicas"), database_or_skip("replicas")) else {
-        return;
-    };
+    let pulp = required_pulp();
+    let db = required_database();
     let _repo = exclusive(REPO).await;
     let dist = ScratchDistribution::create(&pulp, "race");
     let (home_a, home_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -220,13 +220,10 @@ async fn twenty_concurrent_deploys_over_two_replicas_update_production_once() {
 }
 
 #[tokio::test]
+#[ignore = "needs a real Pulp and PostgreSQL"]
 async fn a_replica_killed_mid_deploy_releases_the_lock() {
-    let (Some(pulp), Some(db)) = (
-        pulp_or_skip("replica killed"),
-        database_or_skip("replica killed"),
-    ) else {
-        return;
-    };
+    let pulp = required_pulp();
+    let db = required_database();
     let _repo = exclusive(REPO).await;
     let dist = ScratchDistribution::create(&pulp, "killed");
     let (home_a, home_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -282,13 +279,10 @@ async fn a_replica_killed_mid_deploy_releases_the_lock() {
 }
 
 #[tokio::test]
+#[ignore = "needs a real Pulp and PostgreSQL"]
 async fn readyz_answers_503_naming_the_audit_store_when_its_database_is_gone() {
-    let Some(pulp) = pulp_or_skip("readyz with the postgres sink") else {
-        return;
-    };
-    let Some(db) = database_or_skip("readyz with the postgres sink") else {
-        return;
-    };
+    let pulp = required_pulp();
+    let db = required_database();
     let home = tempfile::tempdir().unwrap();
     let console = replica(&pulp, &db, "rc-readyz-unused", home.path());
     let client = WebClient {
@@ -331,42 +325,27 @@ async fn approving_replica(pulp: &TestPulp, db: &TestDatabase, clock: Arc<Manual
     let identity = TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
         .with_groups("X-Remote-Groups");
     let production = HashMap::from([(APPROVALS.to_owned(), format!("{APPROVALS}-prod"))]);
-    serve_as_the_binary(Arc::new(pulp.client()), 25, move |state| {
-        state
-            .production(production)
-            .identity(Arc::new(identity))
-            .policy(four_eyes())
-            .clock(clock)
-            .audit(Arc::new(PgAuditSink::new(database.clone())))
-            .replica_lock(Arc::new(PgDeployLock::new(database.clone())))
-            .requests(
-                Arc::new(PgRequestStore::new(database)),
-                chrono::Duration::hours(24),
-            )
-    })
-    .await
-}
-
-/// A request as the trusted proxy sends it: `user` and `groups` in its headers.
-async fn as_user(
-    console: &Console,
-    method: &str,
-    path: &str,
-    (user, groups): (&str, &str),
-    body: &str,
-) -> Reply {
-    let headers = [
-        ("content-type", "application/x-www-form-urlencoded"),
-        ("hx-request", "true"),
-        ("x-remote-user", user),
-        ("x-remote-groups", groups),
-    ];
-    console.client().send(method, path, &headers, body).await
+    over_upstream(Arc::new(pulp.client()), 25)
+        .configure(move |state| {
+            state
+                .production(production)
+                .identity(Arc::new(identity))
+                .policy(four_eyes())
+                .clock(clock)
+                .audit(Arc::new(PgAuditSink::new(database.clone())))
+                .replica_lock(Arc::new(PgDeployLock::new(database.clone())))
+                .requests(
+                    Arc::new(PgRequestStore::new(database)),
+                    chrono::Duration::hours(24),
+                )
+        })
+        .spawn()
+        .await
 }
 
 /// The request's `data-request-state` on a replica's /requests.
 async fn request_state(console: &Console, id: &str) -> String {
-    let page = as_user(console, "GET", "/requests", ("viewer", ""), "").await;
+    let page = console.send_as("GET", "/requests", "viewer", "", "").await;
     assert_eq!(page.status, 200, "{}", page.body);
     let html = page.html();
     let rows = select(&html, &format!("tr[data-request-id='{id}']"));
@@ -375,13 +354,10 @@ async fn request_state(console: &Console, id: &str) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs a real Pulp and PostgreSQL"]
 async fn two_replicas_approving_one_request_at_once_run_one_deploy() {
-    let (Some(pulp), Some(db)) = (
-        pulp_or_skip("replicas: two approvals at once"),
-        database_or_skip("replicas: two approvals at once"),
-    ) else {
-        return;
-    };
+    let pulp = required_pulp();
+    let db = required_database();
     let _repo = exclusive(APPROVALS).await;
     let began = Instant::now();
     let production = SeededProduction::at_v1(pulp, APPROVALS);
@@ -398,7 +374,7 @@ async fn two_replicas_approving_one_request_at_once_run_one_deploy() {
     // alice asks on replica A; replica B sees the request A recorded.
     let form = format!("version=3&env=production&confirm={APPROVALS}&live=1&reason=CVE-2026-2424");
     let deploy = format!("/repos/{}/deploy", production.id);
-    let asked = as_user(&a, "POST", &deploy, ("alice", "dev"), &form).await;
+    let asked = a.send_as("POST", &deploy, "alice", "dev", &form).await;
     let id = request_id(&asked);
     assert_eq!(
         request_state(&b, &id).await,
@@ -411,8 +387,8 @@ async fn two_replicas_approving_one_request_at_once_run_one_deploy() {
     let confirm = format!("confirm={APPROVALS}");
     let at_once = Instant::now();
     let (bob, dave) = tokio::join!(
-        as_user(&a, "POST", &approve, ("bob", "release"), &confirm),
-        as_user(&b, "POST", &approve, ("dave", "release"), &confirm),
+        a.send_as("POST", &approve, "bob", "release", &confirm),
+        b.send_as("POST", &approve, "dave", "release", &confirm),
     );
     let race = at_once.elapsed();
     let mut statuses = [bob.status, dave.status];

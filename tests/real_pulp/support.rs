@@ -11,6 +11,8 @@ use repo_console::ports::{PageRequest, RepositoryManager};
 use repo_console::wiring::default_pulp_settings;
 use serde_json::Value;
 
+use crate::needs::missing;
+
 #[derive(Debug, Clone)]
 pub struct TestPulp {
     pub base_url: String,
@@ -18,19 +20,16 @@ pub struct TestPulp {
     pub password: String,
 }
 
-/// The configured Pulp, or `None` after printing why the test is skipped
-/// (panics instead when `CI=true`: CI must not pass by skipping).
-pub fn pulp_or_skip(test: &str) -> Option<TestPulp> {
-    if let Some(found) = from_env().or_else(from_env_file) {
-        return Some(found);
-    }
-    let why = "no Pulp configured: set REPO_CONSOLE_TEST_PULP_URL (and _USERNAME, _PASSWORD) \
-               or run scripts/pulp/up.sh to write target/pulp/env";
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("{test}: {why}");
-    }
-    eprintln!("SKIPPED {test}: {why}");
-    None
+/// The configured Pulp; fails the test when there is none (its `#[ignore = "needs a real
+/// Pulp"]` keeps it from running unasked).
+pub fn required_pulp() -> TestPulp {
+    from_env().or_else(from_env_file).unwrap_or_else(|| {
+        missing(
+            "a real Pulp",
+            "none configured: set REPO_CONSOLE_TEST_PULP_URL (and _USERNAME, _PASSWORD) or run \
+             scripts/pulp/up.sh to write target/pulp/env",
+        )
+    })
 }
 
 fn from_env() -> Option<TestPulp> {
