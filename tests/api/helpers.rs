@@ -11,6 +11,7 @@ pub use crate::web::{attr, enc, select, text, Reply, WebClient};
 use repo_console::adapters::files::audit::JsonlAuditSink;
 use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::{FaultyPulp, FixedClock, InMemoryPulp, MemoryOptions};
+use repo_console::adapters::metrics::Metrics;
 use repo_console::adapters::web;
 use repo_console::app::AppState;
 use repo_console::domain::{
@@ -165,6 +166,7 @@ pub fn test_state(
         Arc::new(FixedOperator::default()),
     )
     .production(production)
+    .metrics(Arc::new(Metrics::new()))
     .build();
     (state, pulp)
 }
