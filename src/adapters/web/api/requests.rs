@@ -11,6 +11,7 @@ use crate::app::approvals::requests::{self, ActError, Acted, RequestView};
 use crate::app::AppState;
 use crate::domain::{Confirmation, RequestId};
 
+use super::super::answer::JsonAnswer;
 use super::super::status::Refused;
 use super::caller::Caller;
 use super::error::{ApiError, ErrorBody};
@@ -75,11 +76,11 @@ pub async fn approve(
         }
         Ok(Acted::Approved { remaining }) => {
             let view = requests::get(&state, &id).await.map_err(act_error)?;
-            Ok(Json(ApprovalCounted {
+            let counted = ApprovalCounted {
                 request: item(&view),
                 remaining,
-            })
-            .into_response())
+            };
+            Ok(JsonAnswer::Done(counted).into_response())
         }
         Ok(Acted::Rejected | Acted::Cancelled) => Err(ApiError::said(
             &Refused::Unexpected,
