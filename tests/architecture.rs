@@ -588,41 +588,14 @@ fn the_layers_point_inward() {
     );
 }
 
-/// Imports of the process-wide metrics object (`adapters/metrics.rs`) by other adapters,
-/// known when this check was written: issue 32, item 3, puts the metrics behind their port.
-/// Each line goes when its import does (the check fails on a line no longer found, so the
-/// list only shrinks); nothing may join it.
-const KNOWN_IMPORTS_OF_THE_METRICS_GLOBAL: [&str; 4] = [
-    "src/adapters/pulp/client.rs -> src/adapters/metrics.rs",
-    "src/adapters/web/edge/request_log.rs -> src/adapters/metrics.rs",
-    "src/adapters/web/handlers/deploy.rs -> src/adapters/metrics.rs",
-    "src/adapters/web/handlers/health.rs -> src/adapters/metrics.rs",
-];
-
 #[test]
 fn adapters_do_not_lean_on_each_other() {
     let found = adapters_leaning_on_each_other(&house());
-    let new: Vec<&String> = found
-        .iter()
-        .filter(|f| !KNOWN_IMPORTS_OF_THE_METRICS_GLOBAL.contains(&f.as_str()))
-        .collect();
-    let gone: Vec<&&str> = KNOWN_IMPORTS_OF_THE_METRICS_GLOBAL
-        .iter()
-        .filter(|known| !found.iter().any(|f| f == **known))
-        .collect();
     assert!(
-        new.is_empty(),
+        found.is_empty(),
         "an adapter imports another (move what both need to src/adapters/shared/, the domain \
          or a port):\n{}",
-        new.iter()
-            .map(|f| f.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    assert!(
-        gone.is_empty(),
-        "no longer imported: remove from KNOWN_IMPORTS_OF_THE_METRICS_GLOBAL:\n{}",
-        gone.iter().map(|f| **f).collect::<Vec<_>>().join("\n")
+        found.join("\n")
     );
 }
 

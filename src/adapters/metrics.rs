@@ -1,11 +1,10 @@
-//! Prometheus metrics of the process, served at `/metrics` in the OpenMetrics text format.
-//! One registry for the process ([`metrics`]); the web and Pulp adapters record into it
-//! where their requests already pass (the request log, `PulpClient::call`, the deploy
-//! handler), and the background work through the `EventMetrics` port (drift, webhook
-//! deliveries).
+//! Prometheus metrics of the console, served at `/metrics` in the OpenMetrics text format: the
+//! adapter of the [`EventMetrics`] port. The composition root builds one and hands it to the
+//! state (the deploy use case, the reconciler, the web edge's request count, `/metrics`), to
+//! the Pulp client and to the webhook deliveries; there is no process-wide instance.
 
 use std::collections::HashSet;
-use std::sync::{LazyLock, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use prometheus_client::encoding::{text::encode, EncodeLabelSet};
@@ -15,6 +14,9 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::metrics::info::Info;
 use prometheus_client::registry::Registry;
+
+use crate::domain::EnvironmentName;
+use crate::ports::{AttemptEnd, DeployEnd, DriftReading, EventMetrics};
 
 /// The content type of [`Metrics::render`].
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
@@ -63,19 +65,13 @@ pub struct Metrics {
     deliveries: Family<DeliveryLabels, Counter>,
 }
 
-/// The process's metrics.
-pub fn metrics() -> &'static Metrics {
-    static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
-    &METRICS
-}
-
 fn pulp_histogram() -> Histogram {
     // 5 ms to ~41 s.
     Histogram::new(exponential_buckets(0.005, 2.0, 14))
 }
 
 impl Metrics {
-    /// A registry of its own (the process's is [`metrics`]), e.g. for a test.
+    /// A registry of its own: the console's (the composition root makes one), or a test's.
     pub fn new() -> Self {
         let mut registry = Registry::default();
         let deploys = Family::<DeployLabels, Counter>::default();
@@ -129,49 +125,6 @@ impl Metrics {
             deliveries,
         }
     }
-
-    /// A deploy request ended with `outcome`; `started` is the duration of one that started.
-    pub fn deploy_ended(
-        &self,
-        outcome: &'static str,
-        environment: &str,
-        started: Option<Duration>,
-    ) {
-        let labels = DeployLabels {
-            outcome,
-            environment: environment.to_owned(),
-        };
-        self.deploys.get_or_create(&labels).inc();
-        if let Some(took) = started {
-            self.deploy_duration.observe(took.as_secs_f64());
-        }
-    }
-
-    /// One request to Pulp: its operation (method and API route template), its status
-    /// (`None`: no answer) and how long it took.
-    pub fn pulp_request(&self, operation: String, status: Option<u16>, took: Duration) {
-        let status = status.map_or_else(|| "error".to_owned(), |s| s.to_string());
-        let labels = PulpLabels { operation, status };
-        self.pulp_duration
-            .get_or_create(&labels)
-            .observe(took.as_secs_f64());
-    }
-
-    /// One HTTP answer of the console.
-    pub fn http_request(&self, route: &str, status: u16) {
-        let route = route.to_owned();
-        self.http_requests
-            .get_or_create(&HttpLabels { route, status })
-            .inc();
-    }
-
-    /// Every metric, in the OpenMetrics text format.
-    pub fn render(&self) -> String {
-        let mut text = String::new();
-        // Writing into a String cannot fail.
-        let _ = encode(&mut text, &self.registry);
-        text
-    }
 }
 
 impl Default for Metrics {
@@ -180,8 +133,26 @@ impl Default for Metrics {
     }
 }
 
-impl crate::ports::EventMetrics for Metrics {
-    fn drift_checked(&self, readings: &[crate::ports::DriftReading], complete: bool) {
+impl EventMetrics for Metrics {
+    fn deploy_ended(
+        &self,
+        end: DeployEnd,
+        environment: Option<&EnvironmentName>,
+        took: Option<Duration>,
+    ) {
+        let labels = DeployLabels {
+            outcome: end.as_str(),
+            environment: environment
+                .map_or("unknown", EnvironmentName::as_str)
+                .to_owned(),
+        };
+        self.deploys.get_or_create(&labels).inc();
+        if let Some(took) = took {
+            self.deploy_duration.observe(took.as_secs_f64());
+        }
+    }
+
+    fn drift_checked(&self, readings: &[DriftReading], complete: bool) {
         let mut read = self.drift_read.lock().unwrap_or_else(|p| p.into_inner());
         let mut now = HashSet::new();
         for reading in readings {
@@ -204,31 +175,38 @@ impl crate::ports::EventMetrics for Metrics {
         }
     }
 
-    fn delivery(&self, end: crate::ports::AttemptEnd) {
+    fn delivery(&self, end: AttemptEnd) {
         let outcome = end.as_str();
         self.deliveries
             .get_or_create(&DeliveryLabels { outcome })
             .inc();
     }
-}
 
-/// A Pulp request's operation label: its method and API path with ids and numbers replaced
-/// (`GET repositories/rpm/rpm/{id}/versions/{n}/`), so the label set stays bounded.
-pub fn pulp_operation(method: &str, url: &str) -> String {
-    let path = url.split(['?', '#']).next().unwrap_or("");
-    let path = path.split_once("://").map_or(path, |(_, rest)| {
-        rest.split_once('/').map_or("", |(_, p)| p)
-    });
-    let path = path.split_once("api/v3/").map_or(path, |(_, rest)| rest);
-    let template: Vec<&str> = path
-        .split('/')
-        .map(|segment| match segment {
-            s if uuid::Uuid::parse_str(s).is_ok() => "{id}",
-            s if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => "{n}",
-            s => s,
-        })
-        .collect();
-    format!("{method} {}", template.join("/"))
+    fn http_answered(&self, route: &str, status: u16) {
+        let route = route.to_owned();
+        self.http_requests
+            .get_or_create(&HttpLabels { route, status })
+            .inc();
+    }
+
+    fn upstream_request(&self, operation: String, status: Option<u16>, took: Duration) {
+        let status = status.map_or_else(|| "error".to_owned(), |s| s.to_string());
+        let labels = PulpLabels { operation, status };
+        self.pulp_duration
+            .get_or_create(&labels)
+            .observe(took.as_secs_f64());
+    }
+
+    fn render(&self) -> String {
+        let mut text = String::new();
+        // Writing into a String cannot fail.
+        let _ = encode(&mut text, &self.registry);
+        text
+    }
+
+    fn content_type(&self) -> &'static str {
+        CONTENT_TYPE
+    }
 }
 
 #[cfg(test)]
@@ -236,21 +214,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_pulp_operation_names_its_route_not_its_ids() {
-        let url = "http://pulp:8080/pulp/api/v3/repositories/rpm/rpm/0199a1b2-0000-7000-8000-00000000000a/versions/12/?fields=x";
-        assert_eq!(
-            pulp_operation("GET", url),
-            "GET repositories/rpm/rpm/{id}/versions/{n}/"
-        );
-        assert_eq!(
-            pulp_operation("POST", "https://p/pulp/api/v3/publications/rpm/rpm/"),
-            "POST publications/rpm/rpm/"
-        );
-    }
-
-    #[test]
     fn a_complete_drift_check_drops_the_readings_it_no_longer_has() {
-        use crate::ports::{DriftReading, EventMetrics};
         let m = Metrics::new();
         let reading = |repository: &str, drifted| DriftReading {
             repository: repository.into(),
@@ -275,25 +239,31 @@ mod tests {
     #[test]
     fn every_metric_is_named_as_documented() {
         let m = Metrics::new();
-        m.deploy_ended("deployed", "production", Some(Duration::from_secs(3)));
-        m.pulp_request(
+        let production = EnvironmentName::production();
+        m.deploy_ended(
+            DeployEnd::Deployed,
+            Some(&production),
+            Some(Duration::from_secs(3)),
+        );
+        m.deploy_ended(DeployEnd::Unidentified, None, None);
+        m.upstream_request(
             "GET tasks/{id}/".into(),
             Some(200),
             Duration::from_millis(20),
         );
-        m.pulp_request("GET status/".into(), None, Duration::from_millis(20));
-        m.http_request("/repos/{uuid}/versions", 200);
+        m.upstream_request("GET status/".into(), None, Duration::from_millis(20));
+        m.http_answered("/repos/{uuid}/versions", 200);
         let reading = |repository: &str, drifted| crate::ports::DriftReading {
             repository: repository.into(),
             environment: crate::domain::EnvironmentName::parse("staging").unwrap(),
             drifted,
         };
-        use crate::ports::EventMetrics;
         m.drift_checked(&[reading("base-os", true), reading("gone", false)], true);
         m.delivery(crate::ports::AttemptEnd::GivenUp);
         let text = m.render();
         for line in [
             "repo_console_deploys_total{outcome=\"deployed\",environment=\"production\"} 1",
+            "repo_console_deploys_total{outcome=\"unidentified\",environment=\"unknown\"} 1",
             "repo_console_deploy_duration_seconds_count 1",
             "repo_console_pulp_request_duration_seconds_count{operation=\"GET tasks/{id}/\",status=\"200\"} 1",
             "repo_console_pulp_request_duration_seconds_count{operation=\"GET status/\",status=\"error\"} 1",

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use crate::domain::{EnvironmentPath, Policy};
 use crate::ports::{
-    AuditSink, Clock, ContentCatalog, DeployLock, DiffStore, OperatorIdentity, RepositoryManager,
-    RequestStore,
+    AuditSink, Clock, ContentCatalog, DeployLock, DiffStore, EventMetrics, OperatorIdentity,
+    RepositoryManager, RequestStore,
 };
 
 use super::environments::SeenEnvironments;
@@ -65,6 +65,10 @@ pub struct AppState {
     /// Who calls the JSON API (bearer tokens, or the trusted proxy); `None`: nobody may
     /// change anything through it.
     pub(crate) api_callers: Option<Arc<dyn OperatorIdentity>>,
+    /// Where use cases and the web edge report what they measure (deploys, drift, answers),
+    /// and what `/metrics` reads. The composition root gives the Prometheus adapter; a state
+    /// built without one measures nothing.
+    pub(crate) metrics: Arc<dyn EventMetrics>,
 }
 
 impl AppState {
@@ -97,6 +101,7 @@ impl AppState {
             request_ttl: chrono::Duration::hours(24),
             events: None,
             api_callers: None,
+            metrics: Arc::new(NotMeasured),
         })
     }
 
@@ -118,6 +123,11 @@ impl AppState {
     /// Who calls the JSON API, when anyone may.
     pub fn api_callers(&self) -> Option<&Arc<dyn OperatorIdentity>> {
         self.api_callers.as_ref()
+    }
+
+    /// Where what the console measures is reported, and read back for `/metrics`.
+    pub fn metrics(&self) -> &dyn EventMetrics {
+        self.metrics.as_ref()
     }
 
     /// How many changes the diffs held in memory count (benchmarks report it).
@@ -225,6 +235,12 @@ impl AppStateBuilder {
         self
     }
 
+    /// What the console measures is reported to `metrics` (and `/metrics` reads it there).
+    pub fn metrics(mut self, metrics: Arc<dyn EventMetrics>) -> Self {
+        self.0.metrics = metrics;
+        self
+    }
+
     pub fn audit(mut self, audit: Arc<dyn AuditSink>) -> Self {
         self.0.audit = audit;
         self
@@ -239,5 +255,29 @@ impl AppStateBuilder {
 
     pub fn build(self) -> AppState {
         self.0
+    }
+}
+
+/// The metrics of a state built without any (tests, benchmarks, tools): nothing is counted,
+/// and `/metrics` answers an empty text.
+struct NotMeasured;
+
+impl EventMetrics for NotMeasured {
+    fn deploy_ended(
+        &self,
+        _: crate::ports::DeployEnd,
+        _: Option<&crate::domain::EnvironmentName>,
+        _: Option<std::time::Duration>,
+    ) {
+    }
+    fn drift_checked(&self, _: &[crate::ports::DriftReading], _: bool) {}
+    fn delivery(&self, _: crate::ports::AttemptEnd) {}
+    fn http_answered(&self, _: &str, _: u16) {}
+    fn upstream_request(&self, _: String, _: Option<u16>, _: std::time::Duration) {}
+    fn render(&self) -> String {
+        String::new()
+    }
+    fn content_type(&self) -> &'static str {
+        "text/plain; charset=utf-8"
     }
 }

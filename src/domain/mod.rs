@@ -20,6 +20,7 @@ pub use approval::request::{
     check_approval, check_cancel, check_reject, ApprovalRequest, ApprovalTrail, ExecutionOutcome,
     RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState,
 };
+pub use deploy::ask::DeployAsk;
 pub use deploy::intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
 pub use deploy::plan::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
@@ -41,6 +42,7 @@ pub use diff::plan::{
     compose_steps, filtered_reads, plan_diff_reads, ContentRead, DiffEnd, DiffReads, SideReads,
 };
 pub use diff::version_diff::{ContentDifference, DiffKey, VersionDiff};
+pub use environment::lookup::UnknownEnvironment;
 pub use environment::path::{
     ahead_by, promotion_check, DistributionNaming, Environment, EnvironmentName, EnvironmentPath,
     InvalidEnvironmentName, InvalidPath, InvalidPattern, NamePattern, PromotionCheck,

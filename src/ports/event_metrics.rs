@@ -1,5 +1,9 @@
-//! What the background work reports to metrics: drift per repository and environment, and
-//! how webhook deliveries end.
+//! What the console reports to its metrics: how deploys end (pages, API, approvals), drift per
+//! repository and environment, how webhook deliveries end, the answers of the console and the
+//! requests to Pulp; and, for the scrape endpoint, everything measured so far. One instance,
+//! held in `AppState`, built by the composition root (no process-wide global).
+
+use std::time::Duration;
 
 use crate::domain::EnvironmentName;
 
@@ -32,11 +36,61 @@ impl AttemptEnd {
     }
 }
 
+/// How one deploy request ended, as counted (`repo_console_deploys_total{outcome}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeployEnd {
+    Deployed,
+    Failed,
+    /// Refused before anything changed.
+    Refused,
+    /// Recorded as an approval request.
+    Requested,
+    NotStarted,
+    /// Refused because the sender is not known (the environment is then not read).
+    Unidentified,
+}
+
+impl DeployEnd {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Deployed => "deployed",
+            Self::Failed => "failed",
+            Self::Refused => "refused",
+            Self::Requested => "requested",
+            Self::NotStarted => "not_started",
+            Self::Unidentified => "unidentified",
+        }
+    }
+}
+
 pub trait EventMetrics: Send + Sync {
+    /// A deploy request ended so, for `environment` (`None`: not known, the request was not
+    /// read); `took` is the duration of one that started (deployed or failed).
+    fn deploy_ended(
+        &self,
+        end: DeployEnd,
+        environment: Option<&EnvironmentName>,
+        took: Option<Duration>,
+    );
+
     /// The readings of one drift check. `complete`: every repository was read, so a
     /// repository or environment not among them is gone (its reading is dropped).
     fn drift_checked(&self, readings: &[DriftReading], complete: bool);
 
     /// A delivery attempt ended so.
     fn delivery(&self, end: AttemptEnd);
+
+    /// The console answered a request of `route` (its template, never raw path text) so.
+    fn http_answered(&self, route: &str, status: u16);
+
+    /// One request to Pulp: its `operation` (method and API route template), its status
+    /// (`None`: no answer) and how long it took.
+    fn upstream_request(&self, operation: String, status: Option<u16>, took: Duration);
+
+    /// Everything measured so far, in the text format the scrape endpoint serves (empty when
+    /// nothing is measured).
+    fn render(&self) -> String;
+
+    /// The content type of [`EventMetrics::render`].
+    fn content_type(&self) -> &'static str;
 }

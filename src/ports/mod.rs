@@ -19,7 +19,7 @@ pub use clock::Clock;
 pub use content_catalog::ContentCatalog;
 pub use deploy_lock::{DeployLock, DeployTurn, LockError};
 pub use diff_store::{DiffStore, DiffStoreError};
-pub use event_metrics::{AttemptEnd, DriftReading, EventMetrics};
+pub use event_metrics::{AttemptEnd, DeployEnd, DriftReading, EventMetrics};
 pub use event_outbox::{EventOutbox, OutboxError, Recorded};
 pub use operator_identity::{IdentityContext, OperatorIdentity, Unidentified};
 pub use repository_manager::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};

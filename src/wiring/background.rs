@@ -8,11 +8,10 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::adapters::clock_system::SystemClock;
-use crate::adapters::metrics::metrics;
 use crate::adapters::webhook::HttpWebhookSender;
 use crate::app::events::delivery::{self, Deliverer, DeliverySettings};
 use crate::app::{diffs::ahead, events::reconcile, AppState, Events};
-use crate::ports::EventOutbox;
+use crate::ports::{EventMetrics, EventOutbox};
 
 use crate::wiring::sections::webhooks::WebhookSettings;
 
@@ -21,6 +20,7 @@ use crate::wiring::sections::webhooks::WebhookSettings;
 pub(super) fn webhooks(
     settings: &WebhookSettings,
     outbox: Arc<dyn EventOutbox>,
+    metrics: Arc<dyn EventMetrics>,
 ) -> Option<Deliverer> {
     if settings.hooks.is_empty() {
         return None;
@@ -48,26 +48,12 @@ pub(super) fn webhooks(
     Some(Deliverer {
         events,
         sender: Arc::new(sender),
-        metrics: Arc::new(metrics_port()),
+        metrics,
         settings: DeliverySettings {
             retry: settings.retry,
             ..DeliverySettings::default()
         },
     })
-}
-
-/// The process's metrics, as the port the background work reports to.
-fn metrics_port() -> impl crate::ports::EventMetrics {
-    struct Process;
-    impl crate::ports::EventMetrics for Process {
-        fn drift_checked(&self, readings: &[crate::ports::DriftReading], complete: bool) {
-            metrics().drift_checked(readings, complete);
-        }
-        fn delivery(&self, end: crate::ports::AttemptEnd) {
-            metrics().delivery(end);
-        }
-    }
-    Process
 }
 
 /// The running background work and what stops it.
@@ -93,8 +79,7 @@ impl Background {
         if drift_every.is_zero() {
             tracing::info!("drift checks are off (drift.interval_secs = 0)");
         } else {
-            let metrics = Arc::new(metrics_port());
-            let reconciling = reconcile::work(state.clone(), drift_every, metrics, until_stopped());
+            let reconciling = reconcile::work(state.clone(), drift_every, until_stopped());
             tasks.push(tokio::spawn(reconciling));
         }
         Self { stop, tasks }

@@ -9,12 +9,13 @@ use crate::adapters::clock_system::SystemClock;
 use crate::adapters::coalescing::Coalescing;
 use crate::adapters::identity::bearer::BearerTokens;
 use crate::adapters::memory::{demo, demo_pulp, MemoryOptions};
+use crate::adapters::metrics::Metrics;
 use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;
 use crate::app::events::delivery::Deliverer;
 use crate::app::{AppState, DiffAhead};
 use crate::domain::EnvironmentPath;
-use crate::ports::{ContentCatalog, RepositoryManager};
+use crate::ports::{ContentCatalog, EventMetrics, RepositoryManager};
 
 use super::audit_sinks;
 use super::background::{self, Background};
@@ -35,8 +36,10 @@ pub enum Upstream {
 pub async fn build_state(
     config: &Config,
 ) -> Result<(AppState, Upstream, Option<Deliverer>), String> {
-    let (manager, content, upstream) =
-        upstream(config).map_err(|e| format!("cannot use the Pulp settings: {e}"))?;
+    // The console's one registry of metrics: every part that measures reports to it.
+    let metrics: Arc<dyn EventMetrics> = Arc::new(Metrics::new());
+    let (manager, content, upstream) = upstream(config, metrics.clone())
+        .map_err(|e| format!("cannot use the Pulp settings: {e}"))?;
     let built = audit_sinks::build(&config.audit, &config.diffs)
         .await
         .map_err(|e| format!("cannot use the audit sink (audit.sink): {e}"))?;
@@ -78,6 +81,7 @@ pub async fn build_state(
         config.identity.adapter(),
     )
     .page_reads(reads)
+    .metrics(metrics.clone())
     .api_callers(api_callers)
     .environments(environments(config))
     .policy(config.policy.clone())
@@ -97,7 +101,7 @@ pub async fn build_state(
     };
     tracing::info!(target = %built.requests.target(), "approval requests are kept");
     let state = state.requests(built.requests, config.request_ttl);
-    let deliverer = background::webhooks(&config.webhooks, built.outbox);
+    let deliverer = background::webhooks(&config.webhooks, built.outbox, metrics);
     let state = match &deliverer {
         Some(deliverer) => state.events(deliverer.events.clone()),
         None => state,
@@ -112,7 +116,7 @@ type Ports = (
     Upstream,
 );
 
-fn upstream(config: &Config) -> Result<Ports, SetupError> {
+fn upstream(config: &Config, metrics: Arc<dyn EventMetrics>) -> Result<Ports, SetupError> {
     if config.uses_demo() {
         let options = MemoryOptions {
             task_delay: config.demo_task_delay,
@@ -127,7 +131,7 @@ fn upstream(config: &Config) -> Result<Ports, SetupError> {
         base_url: settings.base_url.clone(),
         from_cli: config.pulp_from_cli.clone(),
     };
-    let client = Arc::new(PulpClient::new(settings)?);
+    let client = Arc::new(PulpClient::new(settings)?.measured_by(metrics));
     Ok((client.clone(), client, upstream))
 }
 

@@ -12,7 +12,7 @@ use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::metrics::Metrics;
 use repo_console::app::{events::reconcile, Events};
 use repo_console::domain::{EventData, EventKind, VersionNumber};
-use repo_console::ports::DriftReading;
+use repo_console::ports::{DriftReading, EventMetrics};
 use tokio::sync::oneshot;
 
 use crate::events::{recording, Recording};
@@ -96,10 +96,10 @@ async fn the_background_check_sets_the_gauge_to_one_then_back_to_zero() {
     let r = deployed_v4().await;
     let metrics = Arc::new(Metrics::new());
     let (stop, stopped) = oneshot::channel::<()>();
+    let measured = r.state.rebuild().metrics(metrics.clone()).build();
     let worker = tokio::spawn(reconcile::work(
-        r.state.clone(),
+        measured,
         Duration::from_millis(20),
-        metrics.clone(),
         async move {
             let _ = stopped.await;
         },

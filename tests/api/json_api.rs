@@ -15,8 +15,8 @@ use repo_console::domain::{Allowed, Approvals, EnvironmentName, Operator, Policy
 use crate::helpers::*;
 use crate::policy::Guarded;
 
-const CI: &str = "ci-token-0123456789";
-const LEAD: &str = "lead-token-9876543210";
+pub(crate) const CI: &str = "ci-token-0123456789";
+pub(crate) const LEAD: &str = "lead-token-9876543210";
 
 fn token(name: &str, text: &str, groups: &[&str]) -> ApiToken {
     let hex: String = Sha256::digest(text.as_bytes())
@@ -31,7 +31,7 @@ fn token(name: &str, text: &str, groups: &[&str]) -> ApiToken {
 
 /// The fixture's console with two tokens: ci-pipeline (group ci) and lead (group release),
 /// and `policy`.
-async fn spawn(policy: Policy) -> Guarded {
+pub(crate) async fn spawn(policy: Policy) -> Guarded {
     let callers = BearerTokens::new(
         vec![
             token("ci-pipeline", CI, &["ci"]),
@@ -47,7 +47,13 @@ async fn spawn(policy: Policy) -> Guarded {
         .await
 }
 
-async fn call(app: &Guarded, method: &str, path: &str, token: Option<&str>, body: &str) -> Reply {
+pub(crate) async fn call(
+    app: &Guarded,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &str,
+) -> Reply {
     let bearer = token.map(|t| format!("Bearer {t}"));
     let mut headers = vec![("content-type", "application/json")];
     if let Some(bearer) = &bearer {
@@ -56,7 +62,7 @@ async fn call(app: &Guarded, method: &str, path: &str, token: Option<&str>, body
     app.client.send(method, path, &headers, body).await
 }
 
-fn json_of(reply: &Reply) -> Value {
+pub(crate) fn json_of(reply: &Reply) -> Value {
     serde_json::from_str(&reply.body).unwrap_or_else(|e| panic!("{e}: {}", reply.body))
 }
 
@@ -64,7 +70,7 @@ fn error_code(reply: &Reply) -> String {
     json_of(reply)["error"]["code"].as_str().unwrap().to_owned()
 }
 
-fn deployments(app: &Guarded) -> String {
+pub(crate) fn deployments(app: &Guarded) -> String {
     format!("/api/v1/repositories/{}/deployments", app.fixture.base_os)
 }
 

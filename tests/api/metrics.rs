@@ -1,8 +1,16 @@
-//! GET /metrics over HTTP: the documented metrics, moved by the requests and deploys served.
-//! (The registry is the process's: other tests run meanwhile, so counts are compared with
-//! "at least".)
+//! GET /metrics over HTTP: the documented metrics, moved by the requests and deploys served,
+//! from the pages, the JSON API and approvals alike. Each console has its own registry (the
+//! state's), so the counts moved are exact.
+
+use std::collections::BTreeMap;
+use std::num::NonZeroU32;
+
+use serde_json::json;
+
+use repo_console::domain::{Allowed, Approvals, EnvironmentName, Policy, Subject};
 
 use crate::helpers::*;
+use crate::json_api::{call, deployments, json_of, spawn, CI, LEAD};
 
 /// The value of the sample line that starts with `series ` (0 when absent).
 fn sample(text: &str, series: &str) -> f64 {
@@ -10,6 +18,11 @@ fn sample(text: &str, series: &str) -> f64 {
         .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
         .map_or(0.0, |value| value.parse().expect("a number"))
 }
+
+const DEPLOYED: &str = r#"repo_console_deploys_total{outcome="deployed",environment="production"}"#;
+const REFUSED: &str = r#"repo_console_deploys_total{outcome="refused",environment="production"}"#;
+const REQUESTED: &str =
+    r#"repo_console_deploys_total{outcome="requested",environment="production"}"#;
 
 #[tokio::test]
 async fn metrics_count_requests_and_deploys_by_route_status_and_outcome() {
@@ -30,22 +43,77 @@ async fn metrics_count_requests_and_deploys_by_route_status_and_outcome() {
         .starts_with("application/openmetrics-text"));
     let after = scrape.body;
     let moved = |series: &str| sample(&after, series) - sample(&before, series);
-    assert!(
-        moved(r#"repo_console_http_requests_total{route="/repos/{uuid}/versions",status="200"}"#)
-            >= 1.0
+    assert_eq!(
+        moved(r#"repo_console_http_requests_total{route="/repos/{uuid}/versions",status="200"}"#),
+        1.0
     );
-    assert!(moved(r#"repo_console_http_requests_total{route="(none)",status="404"}"#) >= 1.0);
-    assert!(
-        moved(r#"repo_console_deploys_total{outcome="deployed",environment="production"}"#) >= 1.0
+    assert_eq!(
+        moved(r#"repo_console_http_requests_total{route="(none)",status="404"}"#),
+        1.0
     );
-    assert!(
-        moved(r#"repo_console_deploys_total{outcome="refused",environment="production"}"#) >= 1.0
-    );
-    assert!(moved("repo_console_deploy_duration_seconds_count") >= 1.0);
+    assert_eq!(moved(DEPLOYED), 1.0);
+    assert_eq!(moved(REFUSED), 1.0);
+    assert_eq!(moved("repo_console_deploy_duration_seconds_count"), 1.0);
     assert!(after.contains("# TYPE repo_console_deploy_duration_seconds histogram"));
     let build = format!(
         r#"repo_console_build_info{{version="{}"}} 1"#,
         env!("CARGO_PKG_VERSION")
     );
     assert!(after.lines().any(|l| l == build), "{after}");
+}
+
+#[tokio::test]
+async fn a_deploy_through_the_api_is_counted_and_so_is_its_refusal() {
+    let app = spawn(Policy::default()).await;
+    let scrape = || async { call(&app, "GET", "/metrics", None, "").await.body };
+    let before = scrape().await;
+    let deploy = json!({"version": 4, "expected_current": 2}).to_string();
+    let deployed = call(&app, "POST", &deployments(&app), Some(CI), &deploy).await;
+    assert_eq!(deployed.status, 200, "{}", deployed.body);
+    // A rollback without its reason: refused before anything is read.
+    let rollback = json!({"version": 2, "expected_current": 4, "rollback": true}).to_string();
+    let refused = call(&app, "POST", &deployments(&app), Some(CI), &rollback).await;
+    assert_eq!(refused.status, 422, "{}", refused.body);
+
+    let after = scrape().await;
+    let moved = |series: &str| sample(&after, series) - sample(&before, series);
+    assert_eq!(moved(DEPLOYED), 1.0, "{after}");
+    assert_eq!(moved(REFUSED), 1.0, "{after}");
+    assert_eq!(moved("repo_console_deploy_duration_seconds_count"), 1.0);
+}
+
+#[tokio::test]
+async fn the_deploy_an_approval_runs_is_counted_after_its_request() {
+    let production = EnvironmentName::production();
+    let release = vec![Subject::parse("group:release").unwrap()];
+    let policy =
+        Policy::new(BTreeMap::new(), Allowed::Everyone).with_approvals(BTreeMap::from([(
+            production,
+            Approvals::new(NonZeroU32::new(1).unwrap(), release).unwrap(),
+        )]));
+    let app = spawn(policy).await;
+    let scrape = || async { call(&app, "GET", "/metrics", None, "").await.body };
+    let before = scrape().await;
+    let body = json!({"version": 4, "expected_current": 2}).to_string();
+    let asked = call(&app, "POST", &deployments(&app), Some(CI), &body).await;
+    assert_eq!(asked.status, 202, "{}", asked.body);
+    let asked_only = scrape().await;
+    let id = json_of(&asked)["request"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let approve = format!("/api/v1/requests/{id}/approve");
+    let approved = call(&app, "POST", &approve, Some(LEAD), "").await;
+    assert_eq!(approved.status, 200, "{}", approved.body);
+    assert_eq!(json_of(&approved)["outcome"], "deployed");
+
+    let after = scrape().await;
+    let moved = |from: &str, series: &str| sample(&after, series) - sample(from, series);
+    assert_eq!(moved(&before, REQUESTED), 1.0, "{after}");
+    assert_eq!(sample(&asked_only, DEPLOYED), sample(&before, DEPLOYED));
+    assert_eq!(moved(&asked_only, DEPLOYED), 1.0, "{after}");
+    assert_eq!(
+        moved(&asked_only, "repo_console_deploy_duration_seconds_count"),
+        1.0
+    );
 }

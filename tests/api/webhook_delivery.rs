@@ -15,6 +15,7 @@ use repo_console::app::deploy::{deploy, DeployOutcome};
 use repo_console::app::events::delivery::{self, Deliverer, DeliverySettings};
 use repo_console::app::{AppState, Events};
 use repo_console::domain::{EventKind, Operator, RetryPolicy, Subscription, WebhookUrl};
+use repo_console::ports::EventMetrics;
 use tokio::sync::oneshot;
 
 use crate::helpers::*;

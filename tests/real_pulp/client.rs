@@ -299,12 +299,14 @@ async fn an_expired_session_is_renewed_transparently() {
 #[ignore = "needs a real Pulp"]
 async fn each_request_to_pulp_is_timed_by_operation_and_status() {
     let pulp = required_pulp();
-    let client = pulp.client();
+    use repo_console::ports::EventMetrics;
+    let metrics = std::sync::Arc::new(repo_console::adapters::metrics::Metrics::new());
+    let client = pulp.client().measured_by(metrics.clone());
     let id = repo_named(&client, "rc-verified").await;
     let missing =
         repo_console::domain::RepoId::parse("0199a1b2-0000-7000-8000-00000000000a").unwrap();
     assert!(client.get_repo(&missing).await.is_err());
-    let text = repo_console::adapters::metrics::metrics().render();
+    let text = metrics.render();
     let count = |operation: &str, status: &str| {
         let series = format!(
             "repo_console_pulp_request_duration_seconds_count{{operation=\"{operation}\",status=\"{status}\"}} "

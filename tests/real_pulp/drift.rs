@@ -16,6 +16,7 @@ use repo_console::domain::{
     DeployRequest, EnvironmentName, EventKind, Intent, Operator, SeenLive, Subscription,
     VersionNumber, WebhookUrl,
 };
+use repo_console::ports::EventMetrics;
 use serde_json::json;
 use tokio::sync::oneshot;
 
@@ -73,9 +74,8 @@ fn reconciling(state: &AppState) -> (Arc<Metrics>, oneshot::Sender<()>) {
     let metrics = Arc::new(Metrics::new());
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(reconcile::work(
-        state.clone(),
+        state.rebuild().metrics(metrics.clone()).build(),
         Duration::from_millis(200),
-        metrics.clone(),
         async move {
             let _ = stopped.await;
         },

@@ -3,6 +3,7 @@
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 
 use hyper::body::Bytes;
 use hyper::Method;
@@ -12,12 +13,12 @@ use serde_json::Value;
 use super::dto::TaskRefDto;
 use super::errors::{decode_error, status_error};
 use super::settings::PulpSettings;
-use crate::adapters::metrics::{self, metrics};
 use crate::adapters::pulp::transport::http::{HttpTransport, RawResponse, SetupError};
 use crate::adapters::pulp::transport::memo::Memo;
+use crate::adapters::pulp::transport::operation::pulp_operation;
 use crate::adapters::pulp::transport::session::Session;
 use crate::domain::{Publication, PublicationHref, RepoId, TaskHref};
-use crate::ports::UpstreamError;
+use crate::ports::{EventMetrics, UpstreamError};
 
 /// Publications remembered (about 200 bytes each).
 const PUBLICATIONS_KEPT: NonZeroUsize = NonZeroUsize::new(50_000).expect("not zero");
@@ -35,6 +36,8 @@ pub struct PulpClient {
     /// How many distributions the last listing of all of them found: the next one asks for
     /// all its pages at once.
     pub(super) distributions_seen: AtomicU64,
+    /// Where each request's duration is reported; `None`: nowhere (tools and tests).
+    metrics: Option<Arc<dyn EventMetrics>>,
 }
 
 impl std::fmt::Debug for PulpClient {
@@ -63,7 +66,15 @@ impl PulpClient {
             publications: Memo::new(PUBLICATIONS_KEPT),
             users: Memo::new(USERS_KEPT),
             distributions_seen: AtomicU64::new(0),
+            metrics: None,
         })
+    }
+
+    /// The client, reporting the duration of each request to `metrics`
+    /// (`repo_console_pulp_request_duration_seconds`).
+    pub fn measured_by(mut self, metrics: Arc<dyn EventMetrics>) -> Self {
+        self.metrics = Some(metrics);
+        self
     }
 
     /// How many sessions were opened so far (each login costs a password check upstream).
@@ -116,8 +127,10 @@ impl PulpClient {
         let sent = std::time::Instant::now();
         let response = self.session.request(method.clone(), url, body).await;
         let status = response.as_ref().ok().map(|r| r.status.as_u16());
-        let operation = metrics::pulp_operation(method.as_str(), url);
-        metrics().pulp_request(operation, status, sent.elapsed());
+        if let Some(metrics) = &self.metrics {
+            let operation = pulp_operation(method.as_str(), url);
+            metrics.upstream_request(operation, status, sent.elapsed());
+        }
         let response = response?;
         tracing::debug!(%method, %url, status = response.status.as_u16(), "pulp answered");
         if response.status.is_success() {

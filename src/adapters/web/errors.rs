@@ -1,6 +1,6 @@
-//! Errors of the web layer, mapped to status codes in one place and rendered as a
-//! readable page, or as a fragment when htmx asked (it swaps the answer into the page).
-//! The cause is logged once, here.
+//! The HTML renderer of a failure: a readable page, or a fragment when htmx asked (it swaps
+//! the answer into the page), with the status [`super::status`] gives the failure's cause.
+//! The cause is logged once, here. (The JSON renderer is [`super::api::ApiError`].)
 
 use axum::extract::Request;
 use axum::http::header::CONTENT_TYPE;
@@ -9,7 +9,12 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use maud::{html, Markup};
 
+use crate::app::diffs::compare::CompareError;
+use crate::app::facts::{ReadError, UnknownRepository};
+use crate::ports::UpstreamError;
+
 use super::htmx::is_htmx;
+use super::status::{HttpStatus, Refused};
 use super::views::deploy::message_modal;
 use super::views::layout::{error_page, notice};
 
@@ -19,26 +24,45 @@ pub enum WebError {
     NotFound(String),
     #[error("{0}")]
     BadRequest(String),
-    /// A request refused with this status (400, 403, 408, 413, 415, 421, 503…).
+    /// A request refused with this status: its cause's ([`WebError::of`]), the edge's own
+    /// (403, 408, 413, 415, 421) or an extractor's ([`WebError::rejected`]).
     #[error("{message}")]
     Rejected { status: StatusCode, message: String },
 }
 
+/// Each error a handler passes on with `?`: its status, its words.
+macro_rules! web_error_from {
+    ($($cause:ty),*) => {$(
+        impl From<$cause> for WebError {
+            fn from(cause: $cause) -> Self {
+                Self::of(&cause)
+            }
+        }
+    )*};
+}
+
+web_error_from!(UpstreamError, UnknownRepository, ReadError, CompareError);
+
 impl WebError {
+    /// A failure, with the status of its cause and the cause's own words.
+    pub fn of(cause: &(impl HttpStatus + std::fmt::Display)) -> Self {
+        Self::said(cause, cause.to_string())
+    }
+
+    /// A failure with the status of its cause, said in `message`.
+    pub fn said(cause: &impl HttpStatus, message: String) -> Self {
+        Self::Rejected {
+            status: cause.status(),
+            message,
+        }
+    }
+
     /// From one of axum's extractor rejections, keeping its status (400, 413, 415…).
     pub fn rejected(rejection: impl IntoResponse + std::fmt::Display) -> Self {
         let message = rejection.to_string();
         Self::Rejected {
             status: rejection.into_response().status(),
             message,
-        }
-    }
-
-    pub(crate) fn status(&self) -> StatusCode {
-        match self {
-            Self::NotFound(_) => StatusCode::NOT_FOUND,
-            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
-            Self::Rejected { status, .. } => *status,
         }
     }
 
@@ -69,6 +93,18 @@ impl WebError {
                 notice("error", Some("deploy-error"), html! { (self.to_string()) }),
             ),
             _ => self.message(),
+        }
+    }
+}
+
+/// A failure the HTML renderer carries: its own kind's status, or the one it was given by its
+/// cause, the edge or an extractor.
+impl HttpStatus for WebError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::NotFound(_) => Refused::NotFound.status(),
+            Self::BadRequest(_) => Refused::BadRequest.status(),
+            Self::Rejected { status, .. } => *status,
         }
     }
 }

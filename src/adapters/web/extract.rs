@@ -65,25 +65,15 @@ pub fn parse_seen_live(raw: Option<&str>) -> Result<SeenLive, WebError> {
 }
 
 /// Parses the `env` field: an environment of the path; absent or blank, the last one
-/// (production).
+/// (production). An unknown one is a bad field (400).
 pub fn parse_environment(
     path: &EnvironmentPath,
     raw: Option<&str>,
 ) -> Result<EnvironmentName, WebError> {
-    let Some(raw) = raw.map(str::trim).filter(|s| !s.is_empty()) else {
-        return Ok(path.last().name.clone());
-    };
-    match path.find(raw) {
-        Some(environment) => Ok(environment.name.clone()),
-        None => {
-            let known: Vec<&str> = path.iter().map(|e| e.name.as_str()).collect();
-            Err(WebError::BadRequest(format!(
-                "The console has no environment '{}' (field 'env'); it has: {}.",
-                raw.chars().take(40).collect::<String>(),
-                known.join(", ")
-            )))
-        }
-    }
+    let name = raw.map(str::trim).filter(|s| !s.is_empty());
+    path.chosen(name)
+        .map(|environment| environment.name.clone())
+        .map_err(|unknown| WebError::BadRequest(format!("Field 'env': {unknown}.")))
 }
 
 #[cfg(test)]

@@ -6,7 +6,6 @@
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::Response;
 
@@ -56,9 +55,6 @@ fn identity_context(
         .collect();
     IdentityContext { peer, headers }
 }
-
-/// The status of a change refused because its sender is not known.
-pub const UNIDENTIFIED: StatusCode = StatusCode::UNAUTHORIZED;
 
 /// What an operator reads when a change is refused for want of an identity.
 pub fn refusal_text(action: &str, why: &Unidentified) -> String {

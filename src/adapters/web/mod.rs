@@ -1,11 +1,11 @@
 //! The web adapter: axum routes, thin handlers, maud views, embedded assets, and the HTTP
 //! edge that serves them (timeouts, host and body checks, graceful shutdown).
 
+mod answer;
 mod api;
 pub mod assets;
 mod download;
 mod edge;
-mod error_from;
 mod errors;
 mod extract;
 mod handlers;
@@ -13,6 +13,8 @@ mod htmx;
 mod identity;
 mod sender;
 mod status;
+#[cfg(test)]
+mod status_tests;
 pub mod views;
 
 use axum::routing::get;
@@ -31,7 +33,7 @@ pub use errors::WebError;
 /// the edge of [`serve`]: no host check, and no body limit or timeout (the edge reads every
 /// body, within 16 KiB and the body timeout, before any route sees it).
 pub fn router(state: AppState) -> Router {
-    outer_layers(routes(state))
+    outer_layers(routes(state.clone()), state)
 }
 
 fn routes(state: AppState) -> Router {
@@ -107,13 +109,16 @@ fn pages(state: AppState) -> Router {
 
 /// What every answer gets, refusals of the edge included: fragments for htmx, the security
 /// headers, the request log.
-fn outer_layers(app: Router) -> Router {
+fn outer_layers(app: Router, state: AppState) -> Router {
     let [csp, nosniff, referrer, frames] = edge::security::headers();
     app.layer(axum::middleware::from_fn(errors::htmx_fragments))
         .layer(csp)
         .layer(nosniff)
         .layer(referrer)
         .layer(frames)
-        .layer(axum::middleware::from_fn(edge::request_log::count))
+        .layer(axum::middleware::from_fn_with_state(
+            state,
+            edge::request_log::count,
+        ))
         .layer(edge::request_log::layer())
 }

@@ -1,91 +1,259 @@
-//! The one place that decides the HTTP status of an answer that is not a plain success.
+//! The one place that decides the HTTP status of an answer (the edge's own refusals apart:
+//! 421, a cross-site 403, 408/413/415, and readiness's 503 stay in `edge/`). Each error a
+//! handler can meet says its status here, once, by a match naming every variant: a new
+//! variant does not compile until it is given one. Both renderers read it: the HTML pages and
+//! fragments ([`super::errors::WebError`], [`super::answer::Answer`]) and the JSON API
+//! ([`super::api::ApiError`]), so they answer the same status for the same failure.
 
 use axum::http::StatusCode;
 
-use crate::app::deploy::{NotStarted, StepError};
-use crate::app::facts::ReadError;
+use crate::app::approvals::requests::{ActError, Acted};
+use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
+use crate::app::diffs::compare::CompareError;
+use crate::app::facts::{ReadError, UnknownRepository};
 use crate::app::sync::SyncError;
-use crate::domain::Refusal;
-use crate::ports::UpstreamError;
+use crate::domain::{Denied, Refusal, RequestRefusal, UnknownEnvironment};
+use crate::ports::{AuditReadError, RequestStoreError, Unidentified, UpstreamError};
 
-/// An upstream failure: 503 when Pulp cannot be used at all (unreachable, or refusing the
+/// What the web answers for this: its HTTP status.
+pub trait HttpStatus {
+    fn status(&self) -> StatusCode;
+}
+
+/// A page or fragment shown.
+pub const SHOWN: StatusCode = StatusCode::OK;
+/// A request recorded (a deploy that needs approvals): accepted, not yet done.
+pub const RECORDED: StatusCode = StatusCode::ACCEPTED;
+/// `/readyz` when a part a deploy needs does not answer: not ready, whatever the reason.
+pub const NOT_READY: StatusCode = StatusCode::SERVICE_UNAVAILABLE;
+
+/// A failure of upstream: 503 when Pulp cannot be used at all (unreachable, or refusing the
 /// console's credentials), 504 when it did not answer in time, 502 for a bad answer.
-pub fn upstream(error: &UpstreamError) -> StatusCode {
-    match error {
-        UpstreamError::Unreachable(_) | UpstreamError::Auth(_) => StatusCode::SERVICE_UNAVAILABLE,
-        UpstreamError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
-        UpstreamError::Http { .. }
-        | UpstreamError::Interrupted(_)
-        | UpstreamError::BadResponse(_)
-        | UpstreamError::TaskFailed(_)
-        | UpstreamError::TaskCanceled(_) => StatusCode::BAD_GATEWAY,
+impl HttpStatus for UpstreamError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Unreachable(_) | Self::Auth(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
+            Self::Http { .. }
+            | Self::Interrupted(_)
+            | Self::BadResponse(_)
+            | Self::TaskFailed(_)
+            | Self::TaskCanceled(_) => StatusCode::BAD_GATEWAY,
+        }
     }
 }
 
-/// A page, by the rule every page and fragment follows: the status of its main read's failure
-/// (the page is still rendered, saying what failed and the way back), 200 when the main read
-/// succeeded, even if a secondary read failed (the page then shows a notice for it).
-pub fn page(main_read: Option<&UpstreamError>) -> StatusCode {
-    main_read.map_or(StatusCode::OK, upstream)
+impl HttpStatus for UnknownRepository {
+    fn status(&self) -> StatusCode {
+        StatusCode::NOT_FOUND
+    }
 }
 
 /// A repository that could not be read: 404 when Pulp does not have it.
-pub fn read(error: &ReadError) -> StatusCode {
-    match error {
-        ReadError::UnknownRepository(_) => StatusCode::NOT_FOUND,
-        ReadError::Upstream(error) => upstream(error),
+impl HttpStatus for ReadError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::UnknownRepository(unknown) => unknown.status(),
+            Self::Upstream(error) => error.status(),
+        }
+    }
+}
+
+/// A version or repository Pulp does not have is not found; any other failure of Pulp
+/// answers its own status.
+impl HttpStatus for CompareError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::UnknownVersion(_) => StatusCode::NOT_FOUND,
+            Self::Upstream(error) if error.is_not_found() => StatusCode::NOT_FOUND,
+            Self::Upstream(error) => error.status(),
+        }
     }
 }
 
 /// A deploy refused before anything changed.
-pub fn refusal(refusal: &Refusal) -> StatusCode {
-    match refusal {
-        Refusal::ConfirmationMismatch
-        | Refusal::ExpectedCurrentMissing
-        | Refusal::ReasonMissing
-        | Refusal::ReasonTooLong(_)
-        | Refusal::OverrideReasonMissing(_) => StatusCode::UNPROCESSABLE_ENTITY,
-        Refusal::UnknownVersion(_) => StatusCode::NOT_FOUND,
-        Refusal::RollbackTargetGone(_) => StatusCode::GONE,
-        Refusal::NotAllowed(_) => StatusCode::FORBIDDEN,
-        _ => StatusCode::CONFLICT,
+impl HttpStatus for Refusal {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::ConfirmationMismatch
+            | Self::ExpectedCurrentMissing
+            | Self::ReasonMissing
+            | Self::ReasonTooLong(_)
+            | Self::OverrideReasonMissing(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::UnknownVersion(_) => StatusCode::NOT_FOUND,
+            Self::RollbackTargetGone(_) => StatusCode::GONE,
+            Self::NotAllowed(_) => StatusCode::FORBIDDEN,
+            Self::NotVerified(_)
+            | Self::AlreadyDeployed { .. }
+            | Self::ProductionMoved { .. }
+            | Self::OutOfOrder { .. }
+            | Self::NoEnvironmentDistribution(_)
+            | Self::UnknownEnvironment(_)
+            | Self::Frozen { .. }
+            | Self::NoProductionDistribution
+            | Self::ConfiguredDistributionMissing(_) => StatusCode::CONFLICT,
+        }
     }
 }
 
 /// A deploy that did not start.
-pub fn not_started(why: &NotStarted) -> StatusCode {
-    match why {
-        NotStarted::Unreadable(error) => read(error),
-        NotStarted::AuditUnavailable(_)
-        | NotStarted::LockUnavailable(_)
-        | NotStarted::RequestNotKept(_) => StatusCode::SERVICE_UNAVAILABLE,
+impl HttpStatus for NotStarted {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Unreadable(error) => error.status(),
+            Self::AuditUnavailable(_) | Self::LockUnavailable(_) | Self::RequestNotKept(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+        }
     }
 }
 
 /// A deploy that failed at one of its steps.
-pub fn step_failed(error: &StepError) -> StatusCode {
-    match error {
-        StepError::ProductionMoved { .. } => StatusCode::CONFLICT,
-        StepError::Upstream(e)
-        | StepError::Refused(e)
-        | StepError::TaskEnded(e)
-        | StepError::PublishUnknown(e)
-        | StepError::PointUnknown(e) => upstream(e),
+impl HttpStatus for StepError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::ProductionMoved { .. } => StatusCode::CONFLICT,
+            Self::Upstream(e)
+            | Self::Refused(e)
+            | Self::TaskEnded(e)
+            | Self::PublishUnknown(e)
+            | Self::PointUnknown(e) => e.status(),
+        }
+    }
+}
+
+/// How a deploy ended: done, recorded for approval, or the status of why not.
+impl HttpStatus for DeployOutcome {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Deployed { .. } => SHOWN,
+            Self::Requested(_) => RECORDED,
+            Self::Refused(refusal) => refusal.status(),
+            Self::NotStarted(why) => why.status(),
+            Self::Failed { error, .. } => error.status(),
+        }
+    }
+}
+
+/// The preview of a deploy that cannot be shown.
+impl HttpStatus for PreviewError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Refused(refusal) => refusal.status(),
+            Self::Unreadable(error) => error.status(),
+        }
     }
 }
 
 /// A synchronization that could not be started or read.
-pub fn sync(error: &SyncError) -> StatusCode {
-    match error {
-        SyncError::NoRemote | SyncError::AlreadyRunning => StatusCode::CONFLICT,
-        SyncError::UnknownRepository(_) => StatusCode::NOT_FOUND,
-        SyncError::NotAllowed(_) => StatusCode::FORBIDDEN,
-        SyncError::Upstream(error) => upstream(error),
+impl HttpStatus for SyncError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::NoRemote | Self::AlreadyRunning => StatusCode::CONFLICT,
+            Self::UnknownRepository(unknown) => unknown.status(),
+            Self::NotAllowed(denied) => denied.status(),
+            Self::Upstream(error) => error.status(),
+        }
     }
 }
 
-/// `/readyz` when Pulp does not answer: not ready, whatever the reason.
-pub const NOT_READY: StatusCode = StatusCode::SERVICE_UNAVAILABLE;
+/// The policy does not let this operator do this.
+impl HttpStatus for Denied {
+    fn status(&self) -> StatusCode {
+        StatusCode::FORBIDDEN
+    }
+}
+
+/// A change refused because its sender is not known.
+impl HttpStatus for Unidentified {
+    fn status(&self) -> StatusCode {
+        StatusCode::UNAUTHORIZED
+    }
+}
+
+/// An environment named that is not on the path.
+impl HttpStatus for UnknownEnvironment {
+    fn status(&self) -> StatusCode {
+        StatusCode::NOT_FOUND
+    }
+}
+
+/// The approval requests cannot be read or written now.
+impl HttpStatus for RequestStoreError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Conflict | Self::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+}
+
+/// The audit log cannot be read back now.
+impl HttpStatus for AuditReadError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::NotReadable { .. } | Self::Failed { .. } => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+}
+
+/// An action on a request refused by the request's own rules.
+impl HttpStatus for RequestRefusal {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::OwnRequest(_) | Self::NotRequester(_) => StatusCode::FORBIDDEN,
+            Self::Closed(_) | Self::AlreadyApproved => StatusCode::CONFLICT,
+        }
+    }
+}
+
+/// A refused action on a request (approve, reject, cancel).
+impl HttpStatus for ActError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Denied(denied) => denied.status(),
+            Self::Refused(refusal) => refusal.status(),
+            Self::Stale { .. } => StatusCode::CONFLICT,
+            Self::Deploy(refusal) => refusal.status(),
+            Self::NotStarted(why) => why.status(),
+            Self::Store(error) => error.status(),
+        }
+    }
+}
+
+/// An action on a request taken: shown, or the status of the deploy it ran.
+impl HttpStatus for Acted {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Executed { outcome, .. } => outcome.status(),
+            Self::Approved { .. } | Self::Rejected | Self::Cancelled => SHOWN,
+        }
+    }
+}
+
+/// What the web refuses by itself, before any use case runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// No such page, route or thing (a malformed identifier included).
+    NotFound,
+    /// A field that does not parse.
+    BadRequest,
+    /// A change from someone the console cannot name.
+    Unidentified,
+    /// A use case answered what it never answers for this action (a bug, logged).
+    Unexpected,
+}
+
+impl HttpStatus for Refused {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::BadRequest => StatusCode::BAD_REQUEST,
+            Self::Unidentified => StatusCode::UNAUTHORIZED,
+            Self::Unexpected => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -93,22 +261,23 @@ mod tests {
 
     #[test]
     fn pulp_unusable_is_503_slow_is_504_and_a_bad_answer_502() {
+        let status = |e: UpstreamError| e.status();
         assert_eq!(
-            upstream(&UpstreamError::Unreachable("refused".into())),
+            status(UpstreamError::Unreachable("refused".into())),
             StatusCode::SERVICE_UNAVAILABLE
         );
         assert_eq!(
-            upstream(&UpstreamError::Auth("bad password".into())),
+            status(UpstreamError::Auth("bad password".into())),
             StatusCode::SERVICE_UNAVAILABLE
         );
         assert_eq!(
-            upstream(&UpstreamError::Timeout("30 s".into())),
+            status(UpstreamError::Timeout("30 s".into())),
             StatusCode::GATEWAY_TIMEOUT
         );
         let http = UpstreamError::Http {
             status: 500,
             message: "boom".into(),
         };
-        assert_eq!(upstream(&http), StatusCode::BAD_GATEWAY);
+        assert_eq!(status(http), StatusCode::BAD_GATEWAY);
     }
 }

@@ -1,18 +1,22 @@
-//! Use cases: preview a deploy, and deploy a version to production.
+//! Use cases: preview a deploy, and deploy a version to production (each deploy counted by
+//! how it ended, through the metrics port: [`measure`]).
 //!
 //! The server re-checks every precondition, whatever the page showed. Once upstream is
 //! touched, the answer always says whether production changed: no, yes, or unknown.
 
 pub mod lock;
+pub(crate) mod measure;
 pub(crate) mod outcome;
 pub mod policy_gate;
 pub(crate) mod preview;
 pub(crate) mod steps;
 pub(crate) mod turn;
 
+use std::time::Instant;
+
 use crate::domain::{
-    ApprovalTrail, AuditOutcome, Authority, DeployId, DeployPlan, DeployRecord, DeployRequest,
-    EventData, Intent, Operator, PublicationHref, RepoId, TaskHref,
+    ApprovalTrail, AuditOutcome, Authority, DeployAsk, DeployId, DeployPlan, DeployRecord,
+    DeployRequest, EventData, Intent, Operator, PublicationHref, RepoId, TaskHref,
 };
 use crate::ports::{correlation, AuditError};
 
@@ -22,8 +26,28 @@ use crate::app::deploy::steps::{ensure_unmoved, point_production, publish, StepF
 use crate::app::deploy::turn::{checked_plan, replica_turn};
 use crate::app::events;
 
+pub use crate::app::deploy::measure::unidentified;
 pub use crate::app::deploy::preview::{preview, Preview, PreviewError};
 use crate::app::state::AppState;
+
+/// Deploys what the page's form or the API asked ([`DeployAsk`]): refused at once when its
+/// reason does not fit (a rollback without one, or one too long), otherwise [`deploy`].
+pub async fn deploy_asked(
+    state: &AppState,
+    id: &RepoId,
+    ask: DeployAsk<'_>,
+    operator: &Operator,
+) -> DeployOutcome {
+    let environment = ask.environment.clone();
+    match ask.request() {
+        Ok(request) => deploy(state, id, &request, operator).await,
+        Err(refusal) => {
+            let outcome = DeployOutcome::Refused(refusal);
+            measure::record(state, &outcome, &environment, Instant::now());
+            outcome
+        }
+    }
+}
 
 /// Deploys `request.target` of repository `id` to the distribution of `request.environment`,
 /// on behalf of `operator`, when the policy lets them now; where the environment needs
@@ -68,11 +92,14 @@ async fn deploy_as(
         tracing::Span::current().record("request_id", trail.request_id.as_str());
     }
     let correlation = deploy_id.as_str().to_owned();
-    correlation::scope(
+    let began = Instant::now();
+    let outcome = correlation::scope(
         correlation,
         gated(state, id, request, operator, deploy_id, trail),
     )
-    .await
+    .await;
+    measure::record(state, &outcome, &request.environment, began);
+    outcome
 }
 
 async fn gated(

@@ -4,16 +4,15 @@
 //! once their distributions, the publications those serve and the audit lines; plus, when a
 //! webhook wants `sync.failed`, their newest synchronization tasks), so the upstream cost is
 //! a few calls per page of repositories whatever their number. Each reading goes to the
-//! metrics (`repo_console_drift`); each outside change is told once (`drift.detected`,
+//! metrics of the state (`repo_console_drift`); each outside change is told once (`drift.detected`,
 //! named by the distribution's revision, deduplicated by the outbox across restarts and
 //! replicas). Stopped at shutdown.
 
 use std::future::Future;
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::domain::{DriftData, EventData, EventKind, RepoId, Repository, VersionNumber};
-use crate::ports::{DriftReading, EventMetrics, PageRequest};
+use crate::ports::{DriftReading, PageRequest};
 
 use crate::app::environments::rows::{environments_of_rows, RowProduction};
 use crate::app::events;
@@ -30,12 +29,7 @@ pub struct DriftCheck {
 
 /// Checks every `every` until `stop` completes (a check under way is then dropped); does
 /// nothing when `every` is zero (the reconciler is off).
-pub async fn work(
-    state: AppState,
-    every: Duration,
-    metrics: Arc<dyn EventMetrics>,
-    stop: impl Future<Output = ()>,
-) {
+pub async fn work(state: AppState, every: Duration, stop: impl Future<Output = ()>) {
     if every.is_zero() {
         return;
     }
@@ -49,7 +43,7 @@ pub async fn work(
                 complete = found.complete,
                 "drift checked"
             );
-            metrics.drift_checked(&found.readings, found.complete);
+            state.metrics.drift_checked(&found.readings, found.complete);
             tokio::time::sleep(every).await;
         }
     };

@@ -1,4 +1,5 @@
 //! Environments: the ordered path a version goes through, how each names its distribution,
-//! and the promotion rules of that order.
+//! the promotion rules of that order, and the one lookup of an environment by name.
 
+pub mod lookup;
 pub mod path;

@@ -146,17 +146,9 @@ fn approvals_of(
 
 /// The environment called `name`, which must be on the path.
 fn on_path(path: &EnvironmentPath, name: &str) -> Result<EnvironmentName, ConfigError> {
-    match path.find(name) {
-        Some(environment) => Ok(environment.name.clone()),
-        None => {
-            let known: Vec<&str> = path.iter().map(|e| e.name.as_str()).collect();
-            let reason = format!(
-                "there is no environment '{name}'; the environments are: {}",
-                known.join(", ")
-            );
-            Err(invalid(format!("policy.{name}"), reason))
-        }
-    }
+    path.chosen(Some(name))
+        .map(|environment| environment.name.clone())
+        .map_err(|unknown| invalid(format!("policy.{name}"), unknown.to_string()))
 }
 
 /// One freeze window: "start/end" (RFC 3339), or { cron, duration, timezone }.

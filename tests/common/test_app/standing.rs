@@ -49,8 +49,10 @@ impl<W> TestAppBuilder<W> {
         };
         let manager: Arc<dyn RepositoryManager> = self.manager.unwrap_or_else(|| pulp.clone());
         let content: Arc<dyn ContentCatalog> = self.content.unwrap_or_else(|| pulp.clone());
+        // Each console its own registry, so a test reads exact counts.
         let builder = AppState::builder(manager, content, audit, self.clock, self.identity)
-            .production(self.production);
+            .production(self.production)
+            .metrics(Arc::new(repo_console::adapters::metrics::Metrics::new()));
         let state = self
             .changes
             .into_iter()

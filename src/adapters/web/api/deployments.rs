@@ -3,17 +3,15 @@
 //! preview's `live`), and a deploy read back from the audit log.
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
-use crate::app::deploy::deploy;
+use crate::app::deploy::deploy_asked;
 use crate::app::AppState;
 use crate::domain::{
-    AuditOutcome, Confirmation, DeployId, DeployRecord, DeployRequest, Intent, Reason, SeenLive,
-    VersionNumber,
+    AuditOutcome, Confirmation, DeployAsk, DeployId, DeployRecord, SeenLive, VersionNumber,
 };
 
 use super::caller::Caller;
@@ -72,37 +70,13 @@ pub async fn create(
     ApiJson(body): ApiJson<DeploymentBody>,
 ) -> Result<Response, ApiError> {
     let id = repo_id(&uuid)?;
-    let environment = match &body.environment {
-        None => state.environments().last().name.clone(),
-        Some(name) => state
-            .environments()
-            .find(name)
-            .map(|e| e.name.clone())
-            .ok_or_else(|| {
-                let known: Vec<&str> = state
-                    .environments()
-                    .iter()
-                    .map(|e| e.name.as_str())
-                    .collect();
-                ApiError::not_found(format!(
-                    "There is no environment '{name}'; the environments are: {}.",
-                    known.join(", ")
-                ))
-            })?,
-    };
-    let reason = body
-        .reason
-        .as_deref()
-        .filter(|r| !r.trim().is_empty())
-        .map(Reason::parse)
-        .transpose()
-        .map_err(|r| ApiError::refused(&r))?;
-    let intent = match (body.rollback, reason) {
-        (true, Some(reason)) => Intent::Rollback(reason),
-        (true, None) => return Err(ApiError::refused(&crate::domain::Refusal::ReasonMissing)),
-        (false, reason) => Intent::Deploy(reason),
-    };
-    let request = DeployRequest {
+    let environment = state
+        .environments()
+        .chosen(body.environment.as_deref())
+        .map_err(|unknown| ApiError::said(&unknown, format!("Field 'environment': {unknown}.")))?
+        .name
+        .clone();
+    let ask = DeployAsk {
         target: VersionNumber::new(body.version),
         environment: environment.clone(),
         confirm: Confirmation::ExpectedCurrent,
@@ -111,10 +85,11 @@ pub async fn create(
             Some(None) => SeenLive::Nothing,
             Some(Some(n)) => SeenLive::Version(VersionNumber::new(n)),
         },
-        intent,
+        rollback: body.rollback,
+        reason: body.reason.as_deref(),
         override_freeze: body.override_freeze,
     };
-    let outcome = deploy(&state, &id, &request, &operator).await;
+    let outcome = deploy_asked(&state, &id, ask, &operator).await;
     Ok(answer(outcome, &environment))
 }
 
@@ -207,7 +182,7 @@ pub async fn show(
     let id = DeployId::new(raw.clone());
     let lines = crate::app::pages::history::deploy_lines(&state, &id)
         .await
-        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
+        .map_err(|e| ApiError::of(&e))?;
     deployment(&lines)
         .map(Json)
         .ok_or_else(|| ApiError::not_found(format!("The audit log has no deploy {raw}.")))

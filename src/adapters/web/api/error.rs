@@ -1,6 +1,7 @@
-//! The API's errors: `{"error": {"code": "...", "message": "..."}}` with the status the
-//! pages answer for the same failure (the web layer's one mapping, [`super::super::status`]),
-//! and a JSON body extractor whose rejections say what is wrong with the body.
+//! The JSON renderer of a failure: `{"error": {"code": "...", "message": "..."}}` with the
+//! status the pages answer for the same failure (the web layer's one mapping,
+//! [`super::super::status`]), and a JSON body extractor whose rejections say what is wrong
+//! with the body.
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
@@ -11,10 +12,11 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::app::approvals::requests::ActError;
 use crate::domain::Refusal;
 
 use super::super::errors::WebError;
-use super::super::status;
+use super::super::status::{HttpStatus, Refused};
 
 /// An error answer.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -40,7 +42,17 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+    /// A failure, with the status of its cause and the cause's own words.
+    pub fn of(cause: &(impl HttpStatus + std::fmt::Display)) -> Self {
+        Self::said(cause, cause.to_string())
+    }
+
+    /// A failure with the status of its cause, said in `message`.
+    pub fn said(cause: &impl HttpStatus, message: impl Into<String>) -> Self {
+        Self::with_status(cause.status(), message)
+    }
+
+    fn with_status(status: StatusCode, message: impl Into<String>) -> Self {
         Self {
             status,
             code: code_of(status),
@@ -49,19 +61,35 @@ impl ApiError {
     }
 
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::NOT_FOUND, message)
+        Self::said(&Refused::NotFound, message)
     }
 
     pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, message)
+        Self::said(&Refused::BadRequest, message)
     }
 
     /// A deploy refused before anything changed, with its own code.
     pub fn refused(refusal: &Refusal) -> Self {
         Self {
-            status: status::refusal(refusal),
             code: refusal_code(refusal),
-            message: refusal.to_string(),
+            ..Self::of(refusal)
+        }
+    }
+
+    /// A refused action on a request: a deploy's refusal keeps its code, a stale request
+    /// says `stale`.
+    pub fn act(error: &ActError) -> Self {
+        match error {
+            ActError::Deploy(refusal) => Self::refused(refusal),
+            ActError::Stale { .. } => Self {
+                code: "stale",
+                ..Self::of(error)
+            },
+            ActError::NotFound(_)
+            | ActError::Denied(_)
+            | ActError::Refused(_)
+            | ActError::NotStarted(_)
+            | ActError::Store(_) => Self::of(error),
         }
     }
 
@@ -77,7 +105,7 @@ impl ApiError {
 
 impl From<WebError> for ApiError {
     fn from(error: WebError) -> Self {
-        Self::new(error.status(), error.to_string())
+        Self::of(&error)
     }
 }
 
@@ -152,5 +180,6 @@ fn rejected(rejection: JsonRejection) -> ApiError {
         }
         other => other.body_text(),
     };
-    ApiError::new(rejection.status(), message)
+    // Axum's own status for its rejection (400, 415, 422), as the pages' extractors keep it.
+    ApiError::with_status(rejection.status(), message)
 }

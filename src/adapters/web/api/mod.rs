@@ -8,7 +8,7 @@
 mod caller;
 mod deployments;
 mod error;
-mod outcome;
+pub(super) mod outcome;
 mod repositories;
 mod request_item;
 mod requests;

@@ -2,16 +2,14 @@
 //! outcome with whether the environment changed, the request when approvals are needed, or
 //! the refusal.
 
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::app::deploy::DeployOutcome;
 use crate::domain::{EnvironmentName, ProductionChanged, VersionNumber};
 
-use super::super::status;
+use super::super::answer::{JsonAnswer, StatusOf};
 use super::error::{ApiError, ErrorDetail};
 use super::request_item::{request_item, RequestItem};
 
@@ -47,23 +45,18 @@ pub struct Requested {
 /// The answer of a deploy's outcome (also an approval's, which may run one).
 pub fn answer(outcome: DeployOutcome, environment: &EnvironmentName) -> Response {
     match outcome {
-        DeployOutcome::Requested(request) => (
-            StatusCode::ACCEPTED,
-            Json(Requested {
-                request: request_item(&request, "pending", &[], 0),
-            }),
-        )
-            .into_response(),
+        DeployOutcome::Requested(request) => JsonAnswer::Recorded(Requested {
+            request: request_item(&request, "pending", &[], 0),
+        })
+        .into_response(),
         DeployOutcome::Refused(refusal) => ApiError::refused(&refusal).into_response(),
-        DeployOutcome::NotStarted(why) => {
-            ApiError::new(status::not_started(&why), why.to_string()).into_response()
-        }
+        DeployOutcome::NotStarted(why) => ApiError::of(&why).into_response(),
         DeployOutcome::Deployed {
             deploy_id,
             plan,
             audit,
             ..
-        } => Json(DeploymentOutcome {
+        } => JsonAnswer::Done(DeploymentOutcome {
             deploy_id: deploy_id.as_str().to_owned(),
             outcome: "deployed".into(),
             production_changed: "yes".into(),
@@ -84,7 +77,6 @@ pub fn answer(outcome: DeployOutcome, environment: &EnvironmentName) -> Response
             audit,
             ..
         } => {
-            let code = status::step_failed(&error);
             let body = DeploymentOutcome {
                 deploy_id: deploy_id.as_str().to_owned(),
                 outcome: "failed".into(),
@@ -93,10 +85,10 @@ pub fn answer(outcome: DeployOutcome, environment: &EnvironmentName) -> Response
                 from: plan.current.map(VersionNumber::get),
                 to: plan.target_number().get(),
                 task: task.map(|t| t.to_string()),
-                error: Some(ApiError::new(code, error.to_string()).body().error),
+                error: Some(ApiError::of(&error).body().error),
                 audit_error: audit.err().map(|e| e.to_string()),
             };
-            (code, Json(body)).into_response()
+            JsonAnswer::As(StatusOf::of(&error), body).into_response()
         }
     }
 }

@@ -16,7 +16,6 @@ use crate::domain::{PackageFilter, RepoId, Screen, SyncState, VersionNumber, VER
 
 use super::super::download::json_body;
 use super::super::errors::WebError;
-use super::super::status;
 use super::error::{ApiError, ErrorBody};
 
 /// A page number, from 0.
@@ -142,7 +141,7 @@ pub async fn list(
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let page = dashboard(&state, query.page.unwrap_or(0)).await;
     if let Some(error) = &page.error {
-        return Err(ApiError::new(status::upstream(error), error.to_string()));
+        return Err(ApiError::of(error));
     }
     Ok(Json(RepositoryList {
         items: page.rows.iter().map(summary).collect(),
@@ -204,7 +203,7 @@ async fn read_page(
         .await
         .map_err(|unknown| ApiError::from(WebError::from(unknown)))?;
     match &page.error {
-        Some(error) => Err(ApiError::new(status::upstream(error), error.to_string())),
+        Some(error) => Err(ApiError::of(error)),
         None => Ok(page),
     }
 }

@@ -2,7 +2,6 @@
 //! the pages (the same use cases), as JSON.
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
@@ -10,9 +9,10 @@ use utoipa::ToSchema;
 
 use crate::app::approvals::requests::{self, ActError, Acted, RequestView};
 use crate::app::AppState;
-use crate::domain::{Confirmation, RequestId, RequestRefusal};
+use crate::domain::{Confirmation, RequestId};
 
-use super::super::status;
+use super::super::answer::JsonAnswer;
+use super::super::status::Refused;
 use super::caller::Caller;
 use super::error::{ApiError, ErrorBody};
 use super::outcome::answer;
@@ -39,7 +39,7 @@ pub struct RequestList {
 pub async fn list(State(state): State<AppState>) -> Result<Json<RequestList>, ApiError> {
     let views = requests::list(&state, None, 100)
         .await
-        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
+        .map_err(|e| ApiError::of(&e))?;
     Ok(Json(RequestList {
         items: views.iter().map(item).collect(),
     }))
@@ -76,36 +76,20 @@ pub async fn approve(
         }
         Ok(Acted::Approved { remaining }) => {
             let view = requests::get(&state, &id).await.map_err(act_error)?;
-            Ok(Json(ApprovalCounted {
+            let counted = ApprovalCounted {
                 request: item(&view),
                 remaining,
-            })
-            .into_response())
+            };
+            Ok(JsonAnswer::Done(counted).into_response())
         }
-        Ok(Acted::Rejected | Acted::Cancelled) => Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
+        Ok(Acted::Rejected | Acted::Cancelled) => Err(ApiError::said(
+            &Refused::Unexpected,
             "the approval closed the request otherwise",
         )),
         Err(error) => Err(act_error(error)),
     }
 }
 
-/// A refused action on a request, with the pages' status.
-pub fn act_error(error: ActError) -> ApiError {
-    let code = match &error {
-        ActError::NotFound(_) => StatusCode::NOT_FOUND,
-        ActError::Denied(_)
-        | ActError::Refused(RequestRefusal::OwnRequest(_) | RequestRefusal::NotRequester(_)) => {
-            StatusCode::FORBIDDEN
-        }
-        ActError::Refused(_) | ActError::Stale { .. } => StatusCode::CONFLICT,
-        ActError::Deploy(refusal) => return ApiError::refused(refusal),
-        ActError::NotStarted(why) => status::not_started(why),
-        ActError::Store(_) => StatusCode::SERVICE_UNAVAILABLE,
-    };
-    let mut api = ApiError::new(code, error.to_string());
-    if matches!(error, ActError::Stale { .. }) {
-        api.code = "stale";
-    }
-    api
+fn act_error(error: ActError) -> ApiError {
+    ApiError::act(&error)
 }

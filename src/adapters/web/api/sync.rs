@@ -9,7 +9,6 @@ use utoipa::ToSchema;
 use crate::app::sync::start_sync;
 use crate::app::AppState;
 
-use super::super::status;
 use super::caller::Caller;
 use super::error::{ApiError, ErrorBody};
 use super::repositories::{repo_id, SyncSummary};
@@ -34,7 +33,7 @@ pub async fn start(
     let id = repo_id(&uuid)?;
     let cell = start_sync(&state, &id, &operator)
         .await
-        .map_err(|e| ApiError::new(status::sync(&e), e.to_string()))?;
+        .map_err(|e| ApiError::of(&e))?;
     Ok(Json(SyncStarted {
         repository_uuid: id.to_string(),
         sync: SyncSummary::from(&cell.state),

@@ -3,12 +3,14 @@
 
 use std::time::Duration;
 
-use axum::extract::{MatchedPath, Request};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::Response;
 use axum::middleware::Next;
 use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
 use tower_http::trace::{MakeSpan, OnResponse, TraceLayer};
 use tracing::{field, Span};
+
+use crate::app::AppState;
 
 #[derive(Clone)]
 pub struct RequestSpan;
@@ -50,10 +52,16 @@ fn route_of<B>(request: &Request<B>) -> &str {
         .map_or("(none)", MatchedPath::as_str)
 }
 
-/// Middleware: counts each answer by route template and status.
-pub async fn count(request: Request, next: Next) -> axum::response::Response {
+/// Middleware: counts each answer by route template and status, in the state's metrics.
+pub async fn count(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> axum::response::Response {
     let route = route_of(&request).to_owned();
     let response = next.run(request).await;
-    crate::adapters::metrics::metrics().http_request(&route, response.status().as_u16());
+    state
+        .metrics()
+        .http_answered(&route, response.status().as_u16());
     response
 }

@@ -42,12 +42,12 @@ pub async fn serve_with(
     tracing::info!("repo-console listening on http://{local}/");
     let (stop, stopping) = watch::channel(false);
     let app = guard(
-        crate::adapters::web::routes(state),
+        crate::adapters::web::routes(state.clone()),
         &settings,
         local,
         stopping.clone(),
     );
-    let app = crate::adapters::web::outer_layers(app);
+    let app = crate::adapters::web::outer_layers(app, state);
     let builder = Arc::new(builder(&settings));
     let limits = IdleLimits::of(&settings);
     let mut connections = JoinSet::new();

@@ -2,7 +2,6 @@
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::response::{IntoResponse, Response};
 use maud::html;
 
 use crate::app::diffs::compare::{compare, CompareError};
@@ -10,8 +9,8 @@ use crate::app::AppState;
 use crate::domain::RepoId;
 use crate::ports::UpstreamError;
 
+use super::super::answer::Answer;
 use super::super::errors::WebError;
-use super::super::status;
 use super::super::views::compare::compare_page;
 use super::super::views::layout::{error_page, notice};
 use super::compare_query::CompareQuery;
@@ -20,18 +19,22 @@ pub async fn show(
     State(state): State<AppState>,
     Path((uuid, n)): Path<(String, String)>,
     query: Result<Query<CompareQuery>, QueryRejection>,
-) -> Result<Response, WebError> {
+) -> Result<Answer, WebError> {
     let Query(query) = query.map_err(WebError::rejected)?;
     let asked = query.read(&uuid, &n)?;
     match compare(&state, &asked.id, asked.from, asked.to).await {
-        Ok(comparison) => Ok(compare_page(&comparison, &asked.filter, asked.page).into_response()),
+        Ok(comparison) => Ok(Answer::Shown(compare_page(
+            &comparison,
+            &asked.filter,
+            asked.page,
+        ))),
         Err(CompareError::Upstream(e)) if !e.is_not_found() => Ok(upstream_failure(&asked.id, &e)),
         Err(error) => Err(error.into()),
     }
 }
 
-/// Pulp could not give the comparison: the status says how (see [`status::upstream`]).
-fn upstream_failure(id: &RepoId, error: &UpstreamError) -> Response {
+/// Pulp could not give the comparison: the status says how (see `web/status.rs`).
+fn upstream_failure(id: &RepoId, error: &UpstreamError) -> Answer {
     let message = error.to_string();
     let notice = notice(
         "error",
@@ -39,5 +42,5 @@ fn upstream_failure(id: &RepoId, error: &UpstreamError) -> Response {
         html! { (message.trim_end_matches('.')) ". Try again; if it persists, check Pulp." },
     );
     let body = error_page("Changes not available", notice, Some(id));
-    (status::upstream(error), body).into_response()
+    Answer::as_of(error, body)
 }

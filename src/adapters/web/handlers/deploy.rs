@@ -1,30 +1,27 @@
+//! The deploy step of the pages: the confirmation modal (the preview) and the deploy form's
+//! post. Both parse, call the deploy use case and render; the statuses are the outcome's
+//! (`web/status.rs`).
+
 use axum::extract::rejection::{FormRejection, QueryRejection};
 use axum::extract::{Extension, Query, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
-use maud::{html, Markup};
+use maud::Markup;
 use serde::Deserialize;
 
-use std::time::{Duration, Instant};
-
-use crate::adapters::metrics::metrics;
-use crate::app::deploy::{self, DeployOutcome, PreviewError};
+use crate::app::deploy::{self, DeployOutcome};
 use crate::app::{diffs::compare, pages::versions, AppState};
-use crate::domain::{
-    DeployKind, DeployRequest, EnvironmentName, Intent, Reason, Refusal, RepoId, Screen,
-    VERSIONS_PER_SCREEN,
-};
+use crate::domain::{DeployAsk, DeployKind, DeployPlan, RepoId, Screen, VERSIONS_PER_SCREEN};
+use crate::ports::AuditError;
 
+use super::super::answer::Answer;
 use super::super::errors::WebError;
 use super::super::extract::{parse_environment, parse_seen_live, parse_version, RepoPath};
 use super::super::htmx::HxRequest;
-use super::super::identity::{refusal_text, Identified, UNIDENTIFIED};
-use super::super::status;
-use super::super::views::deploy::{
-    confirm_modal, deployed, deployed_without_list, failure_message, message_modal, rolled_back,
+use super::super::identity::Identified;
+use super::super::views::deploy::refused::{
+    modal_or_page, not_allowed, not_deployed, not_possible, unidentified,
 };
-use super::super::views::layout::{error_page, notice};
+use super::super::views::deploy::{confirm_modal, deployed, deployed_without_list, rolled_back};
 use super::super::views::requests::requested;
 
 #[derive(Deserialize)]
@@ -45,16 +42,6 @@ fn kind_of(rollback: Option<&str>) -> DeployKind {
     }
 }
 
-/// The intent of a submitted form: a rollback needs its reason; a deploy's is optional.
-fn intent_of(rollback: Option<&str>, reason: Option<&str>) -> Result<Intent, Refusal> {
-    let reason = reason.unwrap_or_default();
-    match kind_of(rollback) {
-        DeployKind::Deploy if reason.trim().is_empty() => Ok(Intent::Deploy(None)),
-        DeployKind::Deploy => Reason::parse(reason).map(|r| Intent::Deploy(Some(r))),
-        DeployKind::Rollback => Reason::parse(reason).map(Intent::Rollback),
-    }
-}
-
 /// GET /repos/{uuid}/deploy/confirm?version=N[&rollback=1]: the preview in the
 /// type-to-confirm modal (a rollback's asks for a reason too).
 pub async fn confirm(
@@ -62,47 +49,22 @@ pub async fn confirm(
     RepoPath(id): RepoPath,
     Extension(Identified(viewer)): Extension<Identified>,
     query: Result<Query<VersionQuery>, QueryRejection>,
-) -> Result<Response, WebError> {
+) -> Result<Answer, WebError> {
     let Query(query) = query.map_err(WebError::rejected)?;
     let target = parse_version(query.version.as_deref())?;
     let environment = parse_environment(state.environments(), query.env.as_deref())?;
     let kind = kind_of(query.rollback.as_deref());
-    if let Some(denied) = viewer
-        .as_ref()
-        .ok()
-        .and_then(|op| state.policy().may_deploy(&environment, op).err())
-    {
-        let message = error_notice(&denied.to_string());
-        let modal = message_modal("Deploy not allowed", message);
-        return Ok((StatusCode::FORBIDDEN, modal).into_response());
+    let viewer = viewer.as_ref().ok();
+    if let Some(denied) = viewer.and_then(|op| state.policy().may_deploy(&environment, op).err()) {
+        return Ok(Answer::as_of(&denied, not_allowed(&denied)));
     }
     Ok(
-        match deploy::preview(
-            &state,
-            &id,
-            &environment,
-            target,
-            kind,
-            viewer.as_ref().ok(),
-        )
-        .await
-        {
+        match deploy::preview(&state, &id, &environment, target, kind, viewer).await {
             Ok(preview) => {
                 let changes = compare::deploy_changes(&state, &preview.plan).await;
-                confirm_modal(&preview, kind, &changes).into_response()
+                Answer::Shown(confirm_modal(&preview, kind, &changes))
             }
-            Err(error) => {
-                let code = match &error {
-                    PreviewError::Refused(refusal) => status::refusal(refusal),
-                    PreviewError::Unreadable(error) => status::read(error),
-                };
-                let message = error_notice(&sentence(error.to_string()));
-                let message = match &error {
-                    PreviewError::Refused(refusal) => tagged(refusal, message),
-                    PreviewError::Unreadable(_) => message,
-                };
-                (code, message_modal("Deploy not possible", message)).into_response()
-            }
+            Err(error) => Answer::as_of(&error, not_possible(&error)),
         },
     )
 }
@@ -125,207 +87,77 @@ pub struct DeployForm {
 }
 
 /// POST /repos/{uuid}/deploy with `version` and `confirm`; refused (401) when the sender is
-/// not identified.
+/// not identified (the form is then not read).
 pub async fn submit(
     State(state): State<AppState>,
     RepoPath(id): RepoPath,
     HxRequest(hx): HxRequest,
     Extension(Identified(sender)): Extension<Identified>,
     form: Result<Form<DeployForm>, FormRejection>,
-) -> Result<Response, WebError> {
+) -> Result<Answer, WebError> {
     let operator = match sender {
         Ok(operator) => operator,
         Err(why) => {
-            // Not read yet: the form is read only for an identified sender.
-            metrics().deploy_ended("unidentified", "unknown", None);
-            let message = error_notice(&refusal_text("Deploy", &why));
-            let message = html! { (message) p { "Production was not changed." } };
-            return Ok(answer(hx, &id, UNIDENTIFIED, "Deploy refused", message));
+            deploy::unidentified(&state);
+            let page = modal_or_page(hx, &id, "Deploy refused", unidentified(&why));
+            return Ok(Answer::as_of(&why, page));
         }
     };
     let Form(form) = form.map_err(WebError::rejected)?;
-    let target = parse_version(form.version.as_deref())?;
-    let environment = parse_environment(state.environments(), form.env.as_deref())?;
-    let seen_live = parse_seen_live(form.live.as_deref())?;
-    let rollback = kind_of(form.rollback.as_deref()) == DeployKind::Rollback;
-    let began = Instant::now();
-    let outcome = match intent_of(form.rollback.as_deref(), form.reason.as_deref()) {
-        Ok(intent) => {
-            let confirm = form.confirm.unwrap_or_default().into();
-            let request = DeployRequest {
-                target,
-                environment: environment.clone(),
-                confirm,
-                seen_live,
-                intent,
-                override_freeze: form.override_freeze.as_deref() == Some("1"),
-            };
-            deploy::deploy(&state, &id, &request, &operator).await
-        }
-        Err(refusal) => DeployOutcome::Refused(refusal),
+    let ask = DeployAsk {
+        target: parse_version(form.version.as_deref())?,
+        environment: parse_environment(state.environments(), form.env.as_deref())?,
+        confirm: form.confirm.unwrap_or_default().into(),
+        seen_live: parse_seen_live(form.live.as_deref())?,
+        rollback: kind_of(form.rollback.as_deref()) == DeployKind::Rollback,
+        reason: form.reason.as_deref(),
+        override_freeze: form.override_freeze.as_deref() == Some("1"),
     };
-    record(&outcome, &environment, began.elapsed());
-    if let DeployOutcome::Requested(request) = &outcome {
-        let made = requested(request);
-        return Ok(if hx {
-            (StatusCode::ACCEPTED, made).into_response()
-        } else {
-            Redirect::to(&format!("/requests/{}", request.id)).into_response()
-        });
-    }
-    if let DeployOutcome::Deployed { plan, audit, .. } = &outcome {
-        if !hx {
-            return Ok(Redirect::to(&format!("/repos/{id}/versions")).into_response());
-        }
-        if rollback {
+    let rollback = ask.rollback;
+    let outcome = deploy::deploy_asked(&state, &id, ask, &operator).await;
+    Ok(match &outcome {
+        DeployOutcome::Requested(request) if hx => Answer::Recorded(requested(request)),
+        DeployOutcome::Requested(request) => Answer::SeeOther(format!("/requests/{}", request.id)),
+        DeployOutcome::Deployed { .. } if !hx => Answer::SeeOther(format!("/repos/{id}/versions")),
+        DeployOutcome::Deployed { plan, audit, .. } if rollback => {
             // Rollbacks start on the history page: it has no version list to refresh.
-            return Ok(rolled_back(plan, audit).into_response());
+            Answer::Shown(rolled_back(plan, audit))
         }
-        // The list refreshed on the screen that shows the version now live.
-        let screen = versions::screen_of(&state, &id, plan.target_number(), VERSIONS_PER_SCREEN)
-            .await
-            .unwrap_or(Screen::new(0, VERSIONS_PER_SCREEN));
-        return Ok(match versions::versions_page(&state, &id, screen).await {
-            Ok(page) => deployed(plan, &page, audit).into_response(),
-            // Deleted right after the deploy: the deploy still happened; say so.
-            Err(unknown) => deployed_without_list(plan, audit, &unknown).into_response(),
-        });
-    }
-    let (status, title, message) = failure(&outcome);
-    Ok(answer(hx, &id, status, title, message))
-}
-
-/// Counts the deploy by outcome; the duration of one that started.
-fn record(outcome: &DeployOutcome, environment: &EnvironmentName, took: Duration) {
-    let (label, started) = match outcome {
-        DeployOutcome::Deployed { .. } => ("deployed", true),
-        DeployOutcome::Failed { .. } => ("failed", true),
-        DeployOutcome::Refused(_) => ("refused", false),
-        DeployOutcome::Requested(_) => ("requested", false),
-        DeployOutcome::NotStarted(_) => ("not_started", false),
-    };
-    metrics().deploy_ended(label, environment.as_str(), started.then_some(took));
-}
-
-/// A deploy that did not happen: a modal for htmx, a page otherwise.
-fn answer(hx: bool, id: &RepoId, status: StatusCode, title: &str, message: Markup) -> Response {
-    if hx {
-        (status, message_modal(title, message)).into_response()
-    } else {
-        (status, error_page(title, message, Some(id))).into_response()
-    }
-}
-
-/// The status, title and message of a deploy that did not deploy (also an approval's).
-pub(super) fn failure(outcome: &DeployOutcome) -> (StatusCode, &'static str, Markup) {
-    match outcome {
-        DeployOutcome::Refused(refusal) => (
-            status::refusal(refusal),
-            "Deploy refused",
-            tagged(
-                refusal,
-                error_notice(&format!("{refusal} Production was not changed.")),
-            ),
-        ),
-        DeployOutcome::NotStarted(why) => (
-            status::not_started(why),
-            "Deploy not started",
-            error_notice(&format!(
-                "{} Production was not changed.",
-                sentence(why.to_string())
-            )),
-        ),
-        DeployOutcome::Failed {
-            plan,
-            step,
-            error,
-            production_changed,
-            task,
-            audit,
-            ..
-        } => (
-            status::step_failed(error),
-            "Deploy failed",
-            failure_message(
-                &plan.environment,
-                *step,
-                error,
-                *production_changed,
-                task.as_ref(),
-                audit,
-            ),
-        ),
-        DeployOutcome::Deployed { .. } => (StatusCode::OK, "Deployed", html! {}),
-        DeployOutcome::Requested(request) => {
-            (StatusCode::ACCEPTED, "Deploy requested", requested(request))
+        DeployOutcome::Deployed { plan, audit, .. } => {
+            Answer::Shown(deployed_list(&state, &id, plan, audit).await)
         }
-    }
+        DeployOutcome::Refused(_) | DeployOutcome::NotStarted(_) | DeployOutcome::Failed { .. } => {
+            let (title, message) = not_deployed(&outcome);
+            Answer::as_of(&outcome, modal_or_page(hx, &id, title, message))
+        }
+    })
 }
 
-/// A refusal's message, marked for the refusals pages and scripts tell apart: out of order
-/// (`data-refusal="out-of-order"`, warned and refused at once where the environment requires
-/// the previous one) and a freeze (`data-refusal="freeze"`).
-fn tagged(refusal: &Refusal, message: Markup) -> Markup {
-    match refusal {
-        Refusal::OutOfOrder { skips, .. } => html! {
-            div data-warning="out-of-order" data-refusal="out-of-order" data-skips=(skips) { (message) }
-        },
-        Refusal::Frozen { environment, .. } => html! {
-            div data-refusal="freeze" data-env=(environment) { (message) }
-        },
-        _ => message,
+/// The version list refreshed on the screen that shows the version now live.
+async fn deployed_list(
+    state: &AppState,
+    id: &RepoId,
+    plan: &DeployPlan,
+    audit: &Result<(), AuditError>,
+) -> Markup {
+    let screen = versions::screen_of(state, id, plan.target_number(), VERSIONS_PER_SCREEN)
+        .await
+        .unwrap_or(Screen::new(0, VERSIONS_PER_SCREEN));
+    match versions::versions_page(state, id, screen).await {
+        Ok(page) => deployed(plan, &page, audit),
+        // Deleted right after the deploy: the deploy still happened; say so.
+        Err(unknown) => deployed_without_list(plan, audit, &unknown),
     }
-}
-
-/// Ends `text` with one period (upstream's messages may already end with one).
-fn sentence(text: String) -> String {
-    if text.ends_with('.') {
-        text
-    } else {
-        text + "."
-    }
-}
-
-fn error_notice(text: &str) -> Markup {
-    notice("error", Some("deploy-error"), html! { (text) })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ports::UpstreamError;
 
     #[test]
-    fn only_rollback_1_asks_for_a_rollback_and_it_needs_a_reason_a_deploy_may_give_one() {
+    fn only_rollback_1_asks_for_a_rollback() {
         assert_eq!(kind_of(Some("1")), DeployKind::Rollback);
         assert_eq!(kind_of(Some("yes")), DeployKind::Deploy);
         assert_eq!(kind_of(None), DeployKind::Deploy);
-        assert_eq!(intent_of(None, Some("  ")), Ok(Intent::Deploy(None)));
-        assert_eq!(intent_of(None, None), Ok(Intent::Deploy(None)));
-        let reasoned = intent_of(None, Some(" CVE fix ")).unwrap();
-        assert_eq!(reasoned.reason(), Some("CVE fix"));
-        assert_eq!(intent_of(Some("1"), None), Err(Refusal::ReasonMissing));
-        assert_eq!(
-            intent_of(Some("1"), Some("  ")),
-            Err(Refusal::ReasonMissing)
-        );
-        let intent = intent_of(Some("1"), Some(" v9 broke yum ")).unwrap();
-        assert_eq!(intent.reason(), Some("v9 broke yum"));
-    }
-
-    #[test]
-    fn a_message_ends_with_exactly_one_period() {
-        let auth = UpstreamError::Auth("Invalid username/password.".into());
-        let why = sentence(format!("Could not read the repository from Pulp: {auth}"));
-        assert!(
-            why.ends_with("username and password.") && !why.contains(".."),
-            "{why}"
-        );
-        let http = UpstreamError::Http {
-            status: 500,
-            message: "boom".into(),
-        };
-        let why = sentence(format!("Could not read the repository from Pulp: {http}"));
-        assert!(why.ends_with("boom."), "{why}");
     }
 }

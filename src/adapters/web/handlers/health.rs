@@ -1,16 +1,17 @@
+//! The process's health: `/readyz` (can a deploy run now?) and `/metrics`.
+
 use axum::extract::State;
-use axum::http::StatusCode;
 
 use crate::app::AppState;
 use crate::ports::PageRequest;
 
-use super::super::status;
+use super::super::answer::Readiness;
 
 /// GET /readyz: 200 when everything a deploy needs answers now: Pulp (an authenticated
 /// request) and the audit store (a record could be written: the file, or the PostgreSQL
 /// database of replicas). Otherwise 503 naming each part that is down and why. Both are
 /// asked at once.
-pub async fn ready(State(state): State<AppState>) -> (StatusCode, String) {
+pub async fn ready(State(state): State<AppState>) -> Readiness {
     let pulp = state.manager.list_repos(PageRequest {
         offset: 0,
         limit: 1,
@@ -25,20 +26,17 @@ pub async fn ready(State(state): State<AppState>) -> (StatusCode, String) {
     .flatten()
     .collect();
     if down.is_empty() {
-        (StatusCode::OK, "ready\n".into())
+        Readiness::Ready
     } else {
-        (
-            status::NOT_READY,
-            format!("not ready: {}\n", down.join("; ")),
-        )
+        Readiness::NotReady(down.join("; "))
     }
 }
 
-/// GET /metrics: the process's Prometheus metrics (OpenMetrics text).
-pub async fn metrics() -> impl axum::response::IntoResponse {
-    use crate::adapters::metrics::{metrics, CONTENT_TYPE};
+/// GET /metrics: what the console measured (the state's metrics; OpenMetrics text).
+pub async fn metrics(State(state): State<AppState>) -> impl axum::response::IntoResponse {
+    let metrics = state.metrics();
     (
-        [(axum::http::header::CONTENT_TYPE, CONTENT_TYPE)],
-        metrics().render(),
+        [(axum::http::header::CONTENT_TYPE, metrics.content_type())],
+        metrics.render(),
     )
 }

@@ -1,15 +1,14 @@
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Extension, Query, State};
-use axum::response::{IntoResponse, Response};
 
 use crate::app::facts::ReadError;
 use crate::app::pages::history::history_page;
 use crate::app::AppState;
 
+use super::super::answer::Answer;
 use super::super::errors::WebError;
 use super::super::extract::{parse_environment, RepoPath};
 use super::super::identity::Identified;
-use super::super::status;
 use super::super::views::history;
 
 #[derive(serde::Deserialize)]
@@ -25,15 +24,15 @@ pub async fn show(
     RepoPath(id): RepoPath,
     Extension(Identified(viewer)): Extension<Identified>,
     query: Result<Query<HistoryQuery>, QueryRejection>,
-) -> Result<Response, WebError> {
+) -> Result<Answer, WebError> {
     let Query(query) = query.map_err(WebError::rejected)?;
     let environment = parse_environment(state.environments(), query.env.as_deref())?;
     match history_page(&state, &id, &environment, viewer.as_ref().ok()).await {
-        Ok(page) => Ok(history::history_page(&page).into_response()),
+        Ok(page) => Ok(Answer::Shown(history::history_page(&page))),
         Err(unknown @ ReadError::UnknownRepository(_)) => Err(unknown.into()),
         Err(error) => {
-            let code = status::read(&error);
-            Ok((code, history::unreadable_page(&id, &error.to_string())).into_response())
+            let page = history::unreadable_page(&id, &error.to_string());
+            Ok(Answer::as_of(&error, page))
         }
     }
 }

@@ -4,8 +4,6 @@
 
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Extension, Path, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use maud::{html, Markup};
 use serde::Deserialize;
@@ -18,10 +16,12 @@ use crate::domain::{
 };
 use crate::ports::Unidentified;
 
+use super::super::answer::{Answer, StatusOf};
 use super::super::errors::WebError;
 use super::super::htmx::HxRequest;
-use super::super::identity::{refusal_text, Identified, UNIDENTIFIED};
-use super::super::status;
+use super::super::identity::{refusal_text, Identified};
+use super::super::status::HttpStatus;
+use super::super::views::deploy::refused::not_deployed;
 use super::super::views::layout::{error_page, notice};
 use super::super::views::requests::{request_page, requests_page, Actions, RequestPreview};
 
@@ -29,14 +29,10 @@ use super::super::views::requests::{request_page, requests_page, Actions, Reques
 const LISTED: usize = 100;
 
 /// GET /requests: every recent request, newest first.
-pub async fn list(State(state): State<AppState>) -> Response {
+pub async fn list(State(state): State<AppState>) -> Answer {
     match requests::list(&state, None, LISTED).await {
-        Ok(views) => requests_page(&views, None).into_response(),
-        Err(error) => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            requests_page(&[], Some(&error.to_string())),
-        )
-            .into_response(),
+        Ok(views) => Answer::Shown(requests_page(&views, None)),
+        Err(error) => Answer::as_of(&error, requests_page(&[], Some(&error.to_string()))),
     }
 }
 
@@ -50,14 +46,11 @@ pub async fn show(
     State(state): State<AppState>,
     Path(raw): Path<String>,
     Extension(Identified(viewer)): Extension<Identified>,
-) -> Result<Response, WebError> {
+) -> Result<Answer, WebError> {
     let id = request_id(&raw)?;
     let view = requests::get(&state, &id)
         .await
-        .map_err(|e| WebError::Rejected {
-            status: act_status(&e),
-            message: e.to_string(),
-        })?;
+        .map_err(|e| WebError::of(&e))?;
     // A closed request runs nothing more: no preview to read upstream.
     let preview = if view.state.is_open() {
         preview_of(&state, &view).await
@@ -65,7 +58,7 @@ pub async fn show(
         Err(format!("the request is {}", view.state.word()))
     };
     let actions = actions_for(&state, &view, viewer.as_ref().ok());
-    Ok(request_page(&view, &preview, &actions).into_response())
+    Ok(Answer::Shown(request_page(&view, &preview, &actions)))
 }
 
 /// The deploy the request would run, previewed as the confirm step does, for its requester.
@@ -124,18 +117,11 @@ pub async fn approve(
     HxRequest(hx): HxRequest,
     Extension(Identified(sender)): Extension<Identified>,
     form: Result<Form<ApproveForm>, FormRejection>,
-) -> Result<Response, WebError> {
+) -> Result<Answer, WebError> {
     let id = request_id(&raw)?;
     let operator = match sender {
         Ok(operator) => operator,
-        Err(why) => {
-            return Ok(refused(
-                hx,
-                &id,
-                UNIDENTIFIED,
-                &refusal_text("Approval", &why),
-            ))
-        }
+        Err(why) => return Ok(refused(hx, &id, &why, &refusal_text("Approval", &why))),
     };
     let Form(form) = form.map_err(WebError::rejected)?;
     let confirm = form.confirm.unwrap_or_default();
@@ -149,7 +135,7 @@ pub async fn reject(
     Path(raw): Path<String>,
     HxRequest(hx): HxRequest,
     Extension(Identified(sender)): Extension<Identified>,
-) -> Result<Response, WebError> {
+) -> Result<Answer, WebError> {
     close(hx, &raw, sender, "Rejection", |id, operator| async move {
         requests::reject(&state, &id, &operator).await
     })
@@ -162,7 +148,7 @@ pub async fn cancel(
     Path(raw): Path<String>,
     HxRequest(hx): HxRequest,
     Extension(Identified(sender)): Extension<Identified>,
-) -> Result<Response, WebError> {
+) -> Result<Answer, WebError> {
     close(
         hx,
         &raw,
@@ -180,7 +166,7 @@ async fn close<F, Fut>(
     sender: Result<Operator, Unidentified>,
     action: &str,
     act: F,
-) -> Result<Response, WebError>
+) -> Result<Answer, WebError>
 where
     F: FnOnce(RequestId, Operator) -> Fut,
     Fut: std::future::Future<Output = Result<Acted, ActError>>,
@@ -188,34 +174,34 @@ where
     let id = request_id(raw)?;
     Ok(match sender {
         Ok(operator) => answer(hx, &id, act(id.clone(), operator).await),
-        Err(why) => refused(hx, &id, UNIDENTIFIED, &refusal_text(action, &why)),
+        Err(why) => refused(hx, &id, &why, &refusal_text(action, &why)),
     })
 }
 
 /// Back to the request's page when the action was taken; its refusal otherwise.
-fn answer(hx: bool, id: &RequestId, acted: Result<Acted, ActError>) -> Response {
-    let said = |text: String| (StatusCode::OK, success(&text));
-    let (code, message) = match acted {
-        Ok(Acted::Executed { outcome, .. }) => executed(&outcome),
-        Ok(Acted::Approved { remaining }) => {
-            said(format!("Approval counted; {remaining} more needed."))
-        }
-        Ok(Acted::Rejected) => said("Request rejected.".to_owned()),
-        Ok(Acted::Cancelled) => said("Request cancelled.".to_owned()),
-        Err(error) => return refused(hx, id, act_status(&error), &error.to_string()),
+fn answer(hx: bool, id: &RequestId, acted: Result<Acted, ActError>) -> Answer {
+    let acted = match acted {
+        Ok(acted) => acted,
+        Err(error) => return refused(hx, id, &error, &error.to_string()),
     };
-    if !hx && code.is_success() {
-        return Redirect::to(&format!("/requests/{id}")).into_response();
+    let status = StatusOf::of(&acted);
+    if !hx && status.is_success() {
+        return Answer::SeeOther(format!("/requests/{id}"));
     }
-    let message = html! { div data-request-id=(id) data-answer=(code.as_u16()) { (message) } };
+    let message = match &acted {
+        Acted::Executed { outcome, .. } => executed(outcome),
+        Acted::Approved { remaining } => {
+            success(&format!("Approval counted; {remaining} more needed."))
+        }
+        Acted::Rejected => success("Request rejected."),
+        Acted::Cancelled => success("Request cancelled."),
+    };
+    let message = html! { div data-request-id=(id) data-answer=(status.code()) { (message) } };
     if hx {
-        (code, message).into_response()
+        Answer::As(status, message)
     } else {
-        (
-            code,
-            error_page("The approved deploy did not complete", message, None),
-        )
-            .into_response()
+        let page = error_page("The approved deploy did not complete", message, None);
+        Answer::As(status, page)
     }
 }
 
@@ -224,54 +210,35 @@ fn success(text: &str) -> Markup {
 }
 
 /// The deploy an approval ran, in the words of the deploy's own answers.
-fn executed(outcome: &DeployOutcome) -> (StatusCode, Markup) {
+fn executed(outcome: &DeployOutcome) -> Markup {
     match outcome {
-        DeployOutcome::Deployed { plan, audit, .. } => (
-            StatusCode::OK,
-            html! {
-                (success(&format!(
-                    "Approved and deployed: {} now serves {}.",
-                    plan.environment,
-                    plan.target_number().label()
-                )))
-                @if let Err(audit_error) = audit {
-                    (notice("error", Some("audit-error"), html! { strong { "The audit line was NOT written: " } (audit_error) }))
-                }
-            },
-        ),
+        DeployOutcome::Deployed { plan, audit, .. } => html! {
+            (success(&format!(
+                "Approved and deployed: {} now serves {}.",
+                plan.environment,
+                plan.target_number().label()
+            )))
+            @if let Err(audit_error) = audit {
+                (notice("error", Some("audit-error"), html! { strong { "The audit line was NOT written: " } (audit_error) }))
+            }
+        },
         // Refused, not started or failed: said as the deploy itself says it.
-        other => {
-            let (code, _, message) = super::deploy::failure(other);
-            (code, message)
-        }
+        other => not_deployed(other).1,
     }
 }
 
-/// The status of a refused action on a request.
-fn act_status(error: &ActError) -> StatusCode {
-    match error {
-        ActError::NotFound(_) => StatusCode::NOT_FOUND,
-        ActError::Denied(_) => StatusCode::FORBIDDEN,
-        ActError::Refused(RequestRefusal::OwnRequest(_) | RequestRefusal::NotRequester(_)) => {
-            StatusCode::FORBIDDEN
-        }
-        ActError::Refused(_) | ActError::Stale { .. } => StatusCode::CONFLICT,
-        ActError::Deploy(refusal) => status::refusal(refusal),
-        ActError::NotStarted(why) => status::not_started(why),
-        ActError::Store(_) => StatusCode::SERVICE_UNAVAILABLE,
-    }
-}
-
-fn refused(hx: bool, id: &RequestId, code: StatusCode, text: &str) -> Response {
+/// An action refused because of `why`, with its status.
+fn refused(hx: bool, id: &RequestId, why: &impl HttpStatus, text: &str) -> Answer {
+    let status = StatusOf::of(why);
     let message = html! {
-        div data-request-id=(id) data-refused=(code.as_u16()) {
+        div data-request-id=(id) data-refused=(status.code()) {
             (notice("error", Some("request-error"), html! { (text) }))
             p { a href={ "/requests/" (id) } { "Back to the request" } }
         }
     };
     if hx {
-        (code, message).into_response()
+        Answer::As(status, message)
     } else {
-        (code, error_page("Request not changed", message, None)).into_response()
+        Answer::As(status, error_page("Request not changed", message, None))
     }
 }

@@ -1,6 +1,5 @@
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Extension, Query, State};
-use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
 use crate::app::deploy::policy_gate::blocked_everywhere;
@@ -8,10 +7,10 @@ use crate::app::facts::UnknownRepository;
 use crate::app::{pages::versions, AppState};
 use crate::domain::{RepoId, Screen, VersionNumber, VERSIONS_PER_SCREEN};
 
+use super::super::answer::Answer;
 use super::super::errors::WebError;
 use super::super::extract::RepoPath;
 use super::super::identity::Identified;
-use super::super::status;
 use super::super::views::versions::{version_anchor, versions_page};
 
 #[derive(Deserialize)]
@@ -30,7 +29,7 @@ pub async fn show(
     RepoPath(id): RepoPath,
     Extension(Identified(viewer)): Extension<Identified>,
     query: Result<Query<ScreenQuery>, QueryRejection>,
-) -> Result<Response, WebError> {
+) -> Result<Answer, WebError> {
     let Query(query) = query.map_err(|_| {
         WebError::BadRequest(
             "'page' must be a screen number (0, 1, 2…) and 'at' a version number.".into(),
@@ -44,7 +43,7 @@ pub async fn show(
         .await
         .map_err(WebError::from)?;
     page.blocked = blocked_everywhere(&state, viewer.as_ref().ok()).await;
-    Ok((status::page(page.error.as_ref()), versions_page(&page)).into_response())
+    Ok(Answer::page(page.error.as_ref(), versions_page(&page)))
 }
 
 /// The redirect to the screen on which version `number` is.
@@ -52,20 +51,20 @@ async fn screen_of(
     state: &AppState,
     id: &RepoId,
     number: VersionNumber,
-) -> Result<Response, WebError> {
+) -> Result<Answer, WebError> {
     let screen = versions::screen_of(state, id, number, VERSIONS_PER_SCREEN)
         .await
         .map_err(|error| match error {
             e if e.is_not_found() => WebError::NotFound(UnknownRepository(id.clone()).to_string()),
-            e => WebError::Rejected {
-                status: status::upstream(&e),
-                message: format!("Could not find the screen of {}: {e}", number.label()),
-            },
+            e => WebError::said(
+                &e,
+                format!("Could not find the screen of {}: {e}", number.label()),
+            ),
         })?;
     let to = format!(
         "/repos/{id}/versions?page={}#{}",
         screen.index(),
         version_anchor(number)
     );
-    Ok(Redirect::to(&to).into_response())
+    Ok(Answer::SeeOther(to))
 }

@@ -1,7 +1,9 @@
-//! The deploy confirmation modal and the answers to a deploy.
+//! The deploy confirmation modal and the answers to a deploy (`refused`: those that did not
+//! deploy).
 
 pub mod client_checks;
 pub mod preview;
+pub mod refused;
 
 use std::sync::Arc;
 

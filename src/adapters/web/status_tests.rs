@@ -1,0 +1,411 @@
+//! The status of every error variant a handler meets, as each renderer answers it: the pages
+//! (an HTML page or fragment: [`Answer`], [`WebError`]) and the JSON API ([`ApiError`], a
+//! deploy's answer). The two must agree, and both must say what the table says.
+
+use axum::response::IntoResponse;
+use maud::html;
+
+use crate::app::approvals::requests::ActError;
+use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
+use crate::app::diffs::compare::CompareError;
+use crate::app::facts::{ReadError, UnknownRepository};
+use crate::app::sync::SyncError;
+use crate::domain::{
+    Denied, EnvironmentName, Refusal, RepoId, RequestId, RequestRefusal, UnknownEnvironment,
+    VersionNumber,
+};
+use crate::ports::{
+    AuditError, AuditReadError, LockError, RequestStoreError, Unidentified, UpstreamError,
+};
+
+use super::answer::Answer;
+use super::api::{outcome, ApiError};
+use super::errors::WebError;
+use super::status::{HttpStatus, Refused};
+
+/// The page's status and the API's for `error`, through the renderers the handlers use.
+fn both(error: &(impl HttpStatus + std::fmt::Display)) -> (u16, u16) {
+    let page = Answer::as_of(error, html! { (error.to_string()) }).into_response();
+    let web = WebError::of(error).into_response();
+    assert_eq!(page.status(), web.status(), "{error}");
+    let api = ApiError::of(error).into_response();
+    (page.status().as_u16(), api.status().as_u16())
+}
+
+/// The page's status and the API's for a deploy's outcome (the API's own answer of it).
+fn both_of_outcome(outcome: DeployOutcome) -> (u16, u16) {
+    let page = Answer::as_of(&outcome, html! {}).into_response().status();
+    let api = outcome::answer(outcome, &EnvironmentName::production()).status();
+    (page.as_u16(), api.as_u16())
+}
+
+fn assert_table(table: Vec<(&str, (u16, u16), u16)>) {
+    for (variant, (page, api), expected) in table {
+        assert_eq!(
+            page, api,
+            "{variant}: the page answers {page}, the API {api}"
+        );
+        assert_eq!(page, expected, "{variant}");
+    }
+}
+
+fn production() -> EnvironmentName {
+    EnvironmentName::production()
+}
+
+fn upstream_errors() -> Vec<(&'static str, UpstreamError, u16)> {
+    let http = UpstreamError::Http {
+        status: 500,
+        message: "boom".into(),
+    };
+    vec![
+        ("Http", http, 502),
+        ("Auth", UpstreamError::Auth("no".into()), 503),
+        ("Timeout", UpstreamError::Timeout("30 s".into()), 504),
+        (
+            "Unreachable",
+            UpstreamError::Unreachable("refused".into()),
+            503,
+        ),
+        (
+            "Interrupted",
+            UpstreamError::Interrupted("reset".into()),
+            502,
+        ),
+        (
+            "BadResponse",
+            UpstreamError::BadResponse("junk".into()),
+            502,
+        ),
+        (
+            "TaskFailed",
+            UpstreamError::TaskFailed("failed".into()),
+            502,
+        ),
+        (
+            "TaskCanceled",
+            UpstreamError::TaskCanceled("canceled".into()),
+            502,
+        ),
+    ]
+}
+
+fn refusals() -> Vec<(&'static str, Refusal, u16)> {
+    let env = production;
+    vec![
+        ("NotVerified", Refusal::NotVerified("gpgcheck".into()), 409),
+        ("UnknownVersion", Refusal::UnknownVersion(9), 404),
+        (
+            "AlreadyDeployed",
+            Refusal::AlreadyDeployed {
+                version: 4,
+                environment: env(),
+            },
+            409,
+        ),
+        ("ConfirmationMismatch", Refusal::ConfirmationMismatch, 422),
+        (
+            "ExpectedCurrentMissing",
+            Refusal::ExpectedCurrentMissing,
+            422,
+        ),
+        (
+            "ProductionMoved",
+            Refusal::ProductionMoved {
+                environment: env(),
+                seen: "v2".into(),
+                now: "v3".into(),
+            },
+            409,
+        ),
+        (
+            "OutOfOrder",
+            Refusal::OutOfOrder {
+                version: 4,
+                environment: env(),
+                skips: EnvironmentName::parse("staging").unwrap(),
+            },
+            409,
+        ),
+        (
+            "NoEnvironmentDistribution",
+            Refusal::NoEnvironmentDistribution(env()),
+            409,
+        ),
+        (
+            "UnknownEnvironment",
+            Refusal::UnknownEnvironment("moon".into()),
+            409,
+        ),
+        ("NotAllowed", Refusal::NotAllowed("only alice".into()), 403),
+        (
+            "Frozen",
+            Refusal::Frozen {
+                environment: env(),
+                until: "until tomorrow".into(),
+                may_override: false,
+            },
+            409,
+        ),
+        (
+            "OverrideReasonMissing",
+            Refusal::OverrideReasonMissing(env()),
+            422,
+        ),
+        ("RollbackTargetGone", Refusal::RollbackTargetGone(1), 410),
+        ("ReasonMissing", Refusal::ReasonMissing, 422),
+        ("ReasonTooLong", Refusal::ReasonTooLong(500), 422),
+        (
+            "NoProductionDistribution",
+            Refusal::NoProductionDistribution,
+            409,
+        ),
+        (
+            "ConfiguredDistributionMissing",
+            Refusal::ConfiguredDistributionMissing("base-os-prod".into()),
+            409,
+        ),
+    ]
+}
+
+fn not_started() -> Vec<(&'static str, NotStarted, u16)> {
+    let unknown = UnknownRepository(RepoId::parse("0199a1b2-0000-7000-8000-00000000000a").unwrap());
+    let down = || ("file".to_owned(), "disk full".to_owned());
+    vec![
+        (
+            "Unreadable(UnknownRepository)",
+            NotStarted::Unreadable(unknown.into()),
+            404,
+        ),
+        (
+            "Unreadable(Upstream)",
+            NotStarted::Unreadable(UpstreamError::Timeout("slow".into()).into()),
+            504,
+        ),
+        (
+            "AuditUnavailable",
+            NotStarted::AuditUnavailable(AuditError {
+                target: down().0,
+                reason: down().1,
+            }),
+            503,
+        ),
+        (
+            "LockUnavailable",
+            NotStarted::LockUnavailable(LockError {
+                target: down().0,
+                reason: down().1,
+            }),
+            503,
+        ),
+        (
+            "RequestNotKept",
+            NotStarted::RequestNotKept(RequestStoreError::Conflict),
+            503,
+        ),
+    ]
+}
+
+fn denied() -> Denied {
+    Denied {
+        action: "deploy to production".into(),
+        allowed: Vec::new(),
+        operator: "mallory".into(),
+        groups: Vec::new(),
+    }
+}
+
+#[test]
+fn each_upstream_failure_has_one_status_on_pages_and_in_the_api() {
+    let mut table = Vec::new();
+    for (name, error, status) in upstream_errors() {
+        table.push((name, both(&error), status));
+        table.push((name, both(&ReadError::Upstream(error.clone())), status));
+        let compared = CompareError::Upstream(error.clone());
+        table.push((name, both(&compared), status));
+        table.push((name, both(&SyncError::Upstream(error.clone())), status));
+        let step = StepError::TaskEnded(error);
+        table.push((name, both(&step), status));
+    }
+    let gone = UpstreamError::Http {
+        status: 404,
+        message: "Not found.".into(),
+    };
+    table.push((
+        "Compare: Pulp's 404",
+        both(&CompareError::Upstream(gone)),
+        404,
+    ));
+    let version = CompareError::UnknownVersion(VersionNumber::new(9));
+    table.push(("Compare: UnknownVersion", both(&version), 404));
+    let moved = StepError::ProductionMoved { now: "v3".into() };
+    table.push(("Step: ProductionMoved", both(&moved), 409));
+    assert_table(table);
+}
+
+#[test]
+fn each_deploy_refusal_and_outcome_has_one_status_on_pages_and_in_the_api() {
+    let mut table = Vec::new();
+    for (name, refusal, status) in refusals() {
+        table.push((name, both(&refusal), status));
+        let preview = PreviewError::Refused(refusal.clone());
+        table.push((name, both(&preview), status));
+        table.push((
+            name,
+            both_of_outcome(DeployOutcome::Refused(refusal)),
+            status,
+        ));
+    }
+    for (name, why, status) in not_started() {
+        table.push((name, both(&why), status));
+        table.push((
+            name,
+            both_of_outcome(DeployOutcome::NotStarted(why)),
+            status,
+        ));
+    }
+    assert_table(table);
+}
+
+#[test]
+fn each_refused_action_on_a_request_has_one_status_on_pages_and_in_the_api() {
+    let id = RequestId::parse("r-1").unwrap();
+    let errors = vec![
+        ("NotFound", ActError::NotFound(id), 404),
+        ("Denied", ActError::Denied(denied()), 403),
+        (
+            "Refused(Closed)",
+            ActError::Refused(RequestRefusal::Closed("expired")),
+            409,
+        ),
+        (
+            "Refused(OwnRequest)",
+            ActError::Refused(RequestRefusal::OwnRequest(production())),
+            403,
+        ),
+        (
+            "Refused(AlreadyApproved)",
+            ActError::Refused(RequestRefusal::AlreadyApproved),
+            409,
+        ),
+        (
+            "Refused(NotRequester)",
+            ActError::Refused(RequestRefusal::NotRequester("alice".into())),
+            403,
+        ),
+        (
+            "Stale",
+            ActError::Stale {
+                environment: "production".into(),
+                asked: "v2".into(),
+                now: "v3".into(),
+            },
+            409,
+        ),
+        (
+            "Deploy(NotVerified)",
+            ActError::Deploy(Refusal::NotVerified("gpgcheck".into())),
+            409,
+        ),
+        (
+            "Deploy(ConfirmationMismatch)",
+            ActError::Deploy(Refusal::ConfirmationMismatch),
+            422,
+        ),
+        (
+            "NotStarted",
+            ActError::NotStarted(NotStarted::RequestNotKept(RequestStoreError::Conflict)),
+            503,
+        ),
+        ("Store", ActError::Store(RequestStoreError::Conflict), 503),
+    ];
+    let mut table = Vec::new();
+    for (name, error, status) in errors {
+        let page = Answer::as_of(&error, html! {})
+            .into_response()
+            .status()
+            .as_u16();
+        let api = ApiError::act(&error).into_response().status().as_u16();
+        table.push((name, (page, api), status));
+    }
+    assert_table(table);
+}
+
+#[test]
+fn each_other_failure_has_one_status_on_pages_and_in_the_api() {
+    let unknown = UnknownRepository(RepoId::parse("0199a1b2-0000-7000-8000-00000000000a").unwrap());
+    let unavailable = RequestStoreError::Unavailable {
+        target: "requests.jsonl".into(),
+        reason: "disk full".into(),
+    };
+    let environment = UnknownEnvironment {
+        asked: "moon".into(),
+        known: "production".into(),
+    };
+    let table = vec![
+        ("UnknownRepository", both(&unknown), 404),
+        (
+            "Read: UnknownRepository",
+            both(&ReadError::UnknownRepository(unknown.clone())),
+            404,
+        ),
+        ("Sync: NoRemote", both(&SyncError::NoRemote), 409),
+        (
+            "Sync: AlreadyRunning",
+            both(&SyncError::AlreadyRunning),
+            409,
+        ),
+        (
+            "Sync: UnknownRepository",
+            both(&SyncError::UnknownRepository(unknown)),
+            404,
+        ),
+        (
+            "Sync: NotAllowed",
+            both(&SyncError::NotAllowed(denied())),
+            403,
+        ),
+        ("Denied", both(&denied()), 403),
+        ("Unidentified", both(&Unidentified::UnknownPeer), 401),
+        ("UnknownEnvironment", both(&environment), 404),
+        ("RequestStore: Unavailable", both(&unavailable), 503),
+        (
+            "RequestStore: Conflict",
+            both(&RequestStoreError::Conflict),
+            503,
+        ),
+        (
+            "AuditRead: NotReadable",
+            both(&AuditReadError::NotReadable {
+                target: "standard output".into(),
+            }),
+            503,
+        ),
+        ("Refused: NotFound", status_of(Refused::NotFound), 404),
+        ("Refused: BadRequest", status_of(Refused::BadRequest), 400),
+        (
+            "Refused: Unidentified",
+            status_of(Refused::Unidentified),
+            401,
+        ),
+        ("Refused: Unexpected", status_of(Refused::Unexpected), 500),
+        (
+            "WebError::NotFound",
+            both(&WebError::NotFound("none".into())),
+            404,
+        ),
+        (
+            "WebError::BadRequest",
+            both(&WebError::BadRequest("bad".into())),
+            400,
+        ),
+    ];
+    assert_table(table);
+}
+
+/// What the web refuses by itself, as a page and as the API says it.
+fn status_of(refused: Refused) -> (u16, u16) {
+    let page = Answer::as_of(&refused, html! {}).into_response().status();
+    let api = ApiError::said(&refused, "refused").into_response().status();
+    (page.as_u16(), api.as_u16())
+}
