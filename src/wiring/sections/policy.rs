@@ -130,7 +130,7 @@ fn approvals_of(
         }
         (Some(n), Some(subjects)) => {
             let distinct: BTreeSet<&Subject> = subjects.iter().collect();
-            let only_users = distinct.iter().all(|s| matches!(s, Subject::User(_)));
+            let only_users = distinct.iter().all(|s| s.is_user());
             if only_users && distinct.len() < n.get() as usize {
                 let reason = format!(
                     "{n}, but policy.{name}.approvers lists {} user(s) and no group: the \
