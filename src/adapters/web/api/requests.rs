@@ -95,9 +95,11 @@ pub fn act_error(error: ActError) -> ApiError {
     let code = match &error {
         ActError::NotFound(_) => StatusCode::NOT_FOUND,
         ActError::Denied(_)
-        | ActError::Refused(RequestRefusal::OwnRequest(_) | RequestRefusal::NotRequester(_)) => {
-            StatusCode::FORBIDDEN
-        }
+        | ActError::Refused(
+            RequestRefusal::OwnRequest(_)
+            | RequestRefusal::TokenOfRequester { .. }
+            | RequestRefusal::NotRequester(_),
+        ) => StatusCode::FORBIDDEN,
         ActError::Refused(_) | ActError::Stale { .. } => StatusCode::CONFLICT,
         ActError::Deploy(refusal) => return ApiError::refused(refusal),
         ActError::NotStarted(why) => status::not_started(why),

@@ -252,9 +252,11 @@ fn act_status(error: &ActError) -> StatusCode {
     match error {
         ActError::NotFound(_) => StatusCode::NOT_FOUND,
         ActError::Denied(_) => StatusCode::FORBIDDEN,
-        ActError::Refused(RequestRefusal::OwnRequest(_) | RequestRefusal::NotRequester(_)) => {
-            StatusCode::FORBIDDEN
-        }
+        ActError::Refused(
+            RequestRefusal::OwnRequest(_)
+            | RequestRefusal::TokenOfRequester { .. }
+            | RequestRefusal::NotRequester(_),
+        ) => StatusCode::FORBIDDEN,
         ActError::Refused(_) | ActError::Stale { .. } => StatusCode::CONFLICT,
         ActError::Deploy(refusal) => status::refusal(refusal),
         ActError::NotStarted(why) => status::not_started(why),
