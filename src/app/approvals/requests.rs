@@ -9,7 +9,7 @@ use crate::domain::{
     check_approval, check_cancel, check_reject, Actor, ApprovalRequest, ApprovalTrail,
     Confirmation, Denied, DeployId, DeployRequest, EventData, ExecutionOutcome, Intent, Operator,
     Reason, Refusal, RepoId, RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState,
-    SeenLive,
+    Scope, SeenLive,
 };
 use crate::ports::{RequestStore, RequestStoreError};
 
@@ -327,6 +327,10 @@ pub async fn cancel(
 ) -> Result<Acted, ActError> {
     let cancelled = |actor, at| RequestEvent::Cancelled { actor, at };
     close(state, id, requester, cancelled, |current, operator| {
+        // Withdrawing a deploy is a deploy's write: a token needs the deploy scope.
+        operator
+            .holds(&Scope::deploy_to(&current.log.request.environment))
+            .map_err(|missing| ActError::Denied(Denied::OutOfScope(missing)))?;
         check_cancel(&current.log, &current.state, operator).map_err(ActError::Refused)
     })
     .await?;
