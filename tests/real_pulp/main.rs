@@ -37,5 +37,6 @@ mod replicas;
 mod request_contract;
 mod seeded;
 mod support;
+mod token_scopes;
 #[path = "../common/web.rs"]
 mod web;
