@@ -79,7 +79,7 @@ async fn a_token_acts_within_its_scopes_and_never_approves_its_owners_request() 
     ];
     let callers = BearerTokens::new(tokens, Some(proxy.clone()), Arc::new(SystemClock));
     let requests_dir = tempfile::tempdir().expect("a temporary directory");
-    let store = JsonlRequestStore::new(&requests_dir.path().join("requests.jsonl"));
+    let store = JsonlRequestStore::new(requests_dir.path().join("requests.jsonl"));
     let names = HashMap::from([(REPO.to_owned(), format!("{REPO}-prod"))]);
     let console = serve_as_the_binary(Arc::new(production.pulp.client()), 25, move |state| {
         state
