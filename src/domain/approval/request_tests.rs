@@ -216,3 +216,40 @@ fn a_request_and_its_events_round_trip_through_json() {
     assert_eq!(json["outcome"]["result"], "failed");
     assert_eq!(serde_json::from_value::<RequestEvent>(json).unwrap(), event);
 }
+
+#[test]
+fn one_person_in_two_spellings_approves_once_and_may_not_approve_their_own_request() {
+    let log = log(vec![approved("BOB", 1)]);
+    let state = log.state(at(SOON), 2);
+    assert_eq!(
+        check_approval(&log, &state, &op("bob")),
+        Err(RequestRefusal::AlreadyApproved)
+    );
+    assert_eq!(
+        check_approval(&log, &state, &op("Alice")),
+        Err(RequestRefusal::OwnRequest(EnvironmentName::production()))
+    );
+    let twice = RequestLog {
+        events: vec![approved("BOB", 1), approved("bob", 2)],
+        ..log
+    };
+    assert_eq!(twice.state(at(SOON), 2).approvers(), [name("BOB")]);
+}
+
+#[test]
+fn what_was_kept_before_keys_is_compared_by_the_exact_name() {
+    let old: RequestEvent = serde_json::from_str(
+        r#"{"event": "approved", "by": "bob", "at": "2026-11-25T10:01:00.000Z"}"#,
+    )
+    .unwrap();
+    let RequestEvent::Approved { actor, .. } = &old else {
+        panic!("{old:?}")
+    };
+    assert_eq!(actor.person(), name("bob").key(CaseMatching::CaseSensitive));
+    let mut request = request();
+    request.requester_key = None;
+    assert_eq!(
+        request.requester_person(),
+        name("alice").key(CaseMatching::CaseSensitive)
+    );
+}
