@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::adapters::identity::bearer::ApiToken;
-use crate::domain::{CaseMatching, Operator, PersonName, Scope};
+use crate::domain::{CaseMatching, GroupName, Operator, PersonName, Scope};
 
 use crate::wiring::config::error::{invalid, ConfigError};
 
@@ -111,6 +111,10 @@ pub(crate) fn validate(raw: RawApi, matching: CaseMatching) -> Result<Vec<ApiTok
 /// The `i`th token, every field checked, each refusal naming its key.
 fn checked(i: usize, token: TokenTable, matching: CaseMatching) -> Result<ApiToken, ConfigError> {
     let key = |field: &str| format!("api.tokens[{i}].{field}");
+    for group in &token.groups {
+        GroupName::new(group, matching)
+            .map_err(|e| invalid(key("groups"), format!("'{}': {e}", group.escape_debug())))?;
+    }
     let operator = Operator::with_matching(&token.name, matching)
         .map_err(|e| invalid(key("name"), format!("'{}': {e}", token.name)))?
         .with_groups(token.groups);
