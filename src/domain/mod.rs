@@ -17,8 +17,8 @@ pub mod repository;
 pub mod sync;
 
 pub use approval::request::{
-    check_approval, check_cancel, check_reject, ApprovalRequest, ApprovalTrail, ExecutionOutcome,
-    RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState,
+    check_approval, check_cancel, check_reject, Actor, ApprovalRequest, ApprovalTrail,
+    ExecutionOutcome, RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState,
 };
 pub use deploy::ask::DeployAsk;
 pub use deploy::intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
@@ -57,13 +57,17 @@ pub use history::change::{ChangeState, DistributionChange, WholeRecord};
 pub use history::timeline::{
     build_history, detect_drift, drift_baseline, Drift, EntryOutcome, HistoryEntry, Origin,
 };
-pub use identity::operator::{InvalidOperator, Operator};
+pub use identity::group::GroupName;
+pub use identity::matching::CaseMatching;
+pub use identity::operator::{InvalidOperator, MissingScope, Operator, TokenGrant};
+pub use identity::person::{InvalidName, PersonKey, PersonName};
+pub use identity::scope::{InvalidScope, Reach, Scope};
 pub use policy::freeze::{
     active, Freeze, FreezeDuration, FreezeWindow, Interval, InvalidFreeze, Occurrence, Recurring,
     Until,
 };
 pub use policy::gate::{
-    Allowed, Approvals, Denied, Gate, GateRefusal, InvalidSubject, Policy, Subject,
+    Allowed, Approvals, Denied, Gate, GateRefusal, InvalidSubject, NotListed, Policy, Subject,
 };
 pub use repository::href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,

@@ -21,7 +21,7 @@ pub use deploy_lock::{DeployLock, DeployTurn, LockError};
 pub use diff_store::{DiffStore, DiffStoreError};
 pub use event_metrics::{AttemptEnd, DeployEnd, DriftReading, EventMetrics};
 pub use event_outbox::{EventOutbox, OutboxError, Recorded};
-pub use operator_identity::{IdentityContext, OperatorIdentity, Unidentified};
+pub use operator_identity::{HeaderProblem, IdentityContext, OperatorIdentity, Unidentified};
 pub use repository_manager::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 pub use request_store::{RequestStore, RequestStoreError};
 pub use webhook_sender::{SendError, WebhookSender};

@@ -55,9 +55,10 @@ pub async fn build_state(
         header,
         groups_header,
         trusted_proxies,
+        matching,
     } = &config.identity
     {
-        tracing::info!(%header, ?groups_header, ?trusted_proxies, "operators are named by a trusted proxy's header");
+        tracing::info!(%header, ?groups_header, ?trusted_proxies, ?matching, "operators are named by a trusted proxy's header");
     }
     let reads = Arc::new(Coalescing::new(manager.clone()));
     // API callers: a bearer token, else the trusted proxy's identity (never the placeholder).
@@ -72,20 +73,19 @@ pub async fn build_state(
         .map(|t| t.operator.as_str())
         .collect();
     tracing::info!(?tokens, proxy = proxy.is_some(), "JSON API callers");
-    let api_callers = Arc::new(BearerTokens::new(config.api_tokens.clone(), proxy));
-    let state = AppState::builder(
-        manager,
-        content,
-        audit,
-        Arc::new(SystemClock),
-        config.identity.adapter(),
-    )
-    .page_reads(reads)
-    .metrics(metrics.clone())
-    .api_callers(api_callers)
-    .environments(environments(config))
-    .policy(config.policy.clone())
-    .page_size(config.page_size);
+    let clock: Arc<dyn crate::ports::Clock> = Arc::new(SystemClock);
+    let api_callers = Arc::new(BearerTokens::new(
+        config.api_tokens.clone(),
+        proxy,
+        clock.clone(),
+    ));
+    let state = AppState::builder(manager, content, audit, clock, config.identity.adapter())
+        .page_reads(reads)
+        .metrics(metrics.clone())
+        .api_callers(api_callers)
+        .environments(environments(config))
+        .policy(config.policy.clone())
+        .page_size(config.page_size);
     let state = if config.diffs.compute_ahead {
         state.diff_ahead(DiffAhead::default())
     } else {

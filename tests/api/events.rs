@@ -188,10 +188,8 @@ async fn a_request_records_request_created_and_its_completed_approval_request_ap
     let EventData::RequestApproved(approved) = &events[1].data else {
         unreachable!()
     };
-    assert_eq!(
-        (approved.requester.as_str(), approved.approvers.as_slice()),
-        ("alice", ["bob".to_owned()].as_slice())
-    );
+    assert_eq!(approved.requester, "alice");
+    assert_eq!(approved.approvers, ["bob"]);
     assert_eq!((approved.from_version, approved.to_version), (Some(2), 4));
     let EventData::DeploymentFinished(deployed) = &events[2].data else {
         unreachable!()

@@ -6,11 +6,16 @@
 use std::collections::BTreeMap;
 use std::num::NonZeroU32;
 
+use std::sync::Arc;
+
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
-use repo_console::domain::{Allowed, Approvals, EnvironmentName, Operator, Policy, Subject};
+use repo_console::domain::{
+    Allowed, Approvals, EnvironmentName, Operator, PersonName, Policy, Scope, Subject,
+};
 
 use crate::helpers::*;
 use crate::policy::Guarded;
@@ -26,7 +31,11 @@ fn token(name: &str, text: &str, groups: &[&str]) -> ApiToken {
     let operator = Operator::new(name)
         .unwrap()
         .with_groups(groups.iter().map(|g| (*g).to_owned()).collect());
-    ApiToken::new(operator, &hex).unwrap()
+    let every = ["read", "sync", "deploy:*", "approve:*"];
+    let scopes = every.iter().map(|s| Scope::parse(s).unwrap()).collect();
+    ApiToken::new(operator, &hex, scopes)
+        .unwrap()
+        .owned_by(PersonName::new(name).unwrap())
 }
 
 /// The fixture's console with two tokens: ci-pipeline (group ci) and lead (group release),
@@ -38,6 +47,7 @@ pub(crate) async fn spawn(policy: Policy) -> Guarded {
             token("lead", LEAD, &["release"]),
         ],
         None,
+        Arc::new(SystemClock),
     );
     fixture_app()
         .tokens(callers)

@@ -30,6 +30,7 @@ mod history;
 mod host_tools;
 mod hostile;
 mod identity;
+mod identity_attacks;
 mod json_api;
 mod json_logs;
 mod logs;

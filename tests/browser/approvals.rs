@@ -82,7 +82,10 @@ impl ApprovalApp {
             .into_iter()
             .filter(|r| r.outcome == AuditOutcome::Deployed)
             .map(|r| {
-                let trail = r.request.map(|t| (t.requester, t.approvers));
+                let trail = r.request.map(|t| {
+                    let approvers = t.approvers.iter().map(|a| a.to_string()).collect();
+                    (t.requester.to_string(), approvers)
+                });
                 (r.operator, r.target_version, trail)
             })
             .collect()

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, Utc};
 use futures::future::join_all;
 use repo_console::domain::{
-    ApprovalRequest, DeployId, DeployKind, EnvironmentName, ExecutionOutcome, RepoId, RequestEvent,
-    RequestId, RequestLog,
+    Actor, ApprovalRequest, DeployId, DeployKind, EnvironmentName, ExecutionOutcome, Operator,
+    PersonName, RepoId, RequestEvent, RequestId, RequestLog,
 };
 use repo_console::ports::{RequestStore, RequestStoreError};
 
@@ -31,7 +31,8 @@ pub fn request(id: &str, repo: &str, minutes: i64) -> ApprovalRequest {
         environment: EnvironmentName::production(),
         target_version: 7,
         asked_against: Some(5),
-        requester: "alice".into(),
+        requester: PersonName::new("alice").unwrap(),
+        requester_key: None,
         requester_groups: vec!["dev".into()],
         kind: DeployKind::Deploy,
         reason: Some("the fix for CVE-2026-1".into()),
@@ -43,7 +44,7 @@ pub fn request(id: &str, repo: &str, minutes: i64) -> ApprovalRequest {
 
 pub fn approved(by: &str, minutes: i64) -> RequestEvent {
     RequestEvent::Approved {
-        by: by.into(),
+        actor: Actor::of(&Operator::new(by).unwrap()),
         at: at(minutes),
     }
 }
@@ -196,7 +197,7 @@ pub async fn one_of_many_concurrent_appenders_wins(
             .events
             .iter()
             .map(|event| match event {
-                RequestEvent::Approved { by, .. } => by.clone(),
+                RequestEvent::Approved { actor, .. } => actor.by.to_string(),
                 other => panic!("{other:?}"),
             })
             .collect();

@@ -11,8 +11,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Instant;
 
+use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
-use repo_console::domain::Operator;
+use repo_console::domain::{Operator, Scope};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
@@ -33,7 +34,9 @@ async fn console(pulp: &TestPulp) -> Console {
     let ci = Operator::new("ci-pipeline")
         .expect("a name")
         .with_groups(vec!["ci".into()]);
-    let callers = BearerTokens::new(vec![ApiToken::new(ci, &digest).expect("a digest")], None);
+    let scopes = ["read", "sync", "deploy:*"].map(|s| Scope::parse(s).expect("a scope"));
+    let token = ApiToken::new(ci, &digest, scopes.to_vec()).expect("a digest");
+    let callers = BearerTokens::new(vec![token], None, Arc::new(SystemClock));
     let production = HashMap::from([(REPO.to_owned(), format!("{REPO}-prod"))]);
     over_upstream(Arc::new(pulp.client()), 25)
         .configure(move |state| state.production(production).api_callers(Arc::new(callers)))

@@ -45,5 +45,6 @@ mod seeded;
 mod support;
 #[path = "../common/test_app/mod.rs"]
 mod test_app;
+mod token_scopes;
 #[path = "../common/web.rs"]
 mod web;

@@ -1,7 +1,8 @@
 //! `JsonlRequestStore`: approval requests in one JSON Lines file (beside the audit file), one
 //! line per entry: `{"request_id", "seq": 0, "event": "requested", "at", "request": {...}}`
-//! for the request itself, then `{"request_id", "seq": n, "event": "approved", "by", "at"}`
-//! and so on for each event, in the order they happened.
+//! for the request itself, then `{"request_id", "seq": n, "event": "approved", "by", "person",
+//! "at"}` (`person`: the canonical key of who acted) and so on for each event, in the order
+//! they happened.
 //!
 //! Creating and appending are compare-and-swap across processes as well as tasks: under this
 //! process's mutex and an exclusive lock on the file (`flock`, released when the file is

@@ -47,11 +47,11 @@ fn identity_context(
     let peer = extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(address)| address.ip());
+    // Every value as sent: the identity adapters decode it, and refuse what is not UTF-8
+    // rather than never see it.
     let headers = headers
         .iter()
-        .filter_map(|(name, value)| {
-            Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
-        })
+        .map(|(name, value)| (name.as_str().to_owned(), value.as_bytes().to_vec()))
         .collect();
     IdentityContext { peer, headers }
 }

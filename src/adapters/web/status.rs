@@ -200,7 +200,9 @@ impl HttpStatus for AuditReadError {
 impl HttpStatus for RequestRefusal {
     fn status(&self) -> StatusCode {
         match self {
-            Self::OwnRequest(_) | Self::NotRequester(_) => StatusCode::FORBIDDEN,
+            Self::OwnRequest(_) | Self::NotRequester(_) | Self::TokenOfRequester { .. } => {
+                StatusCode::FORBIDDEN
+            }
             Self::Closed(_) | Self::AlreadyApproved => StatusCode::CONFLICT,
         }
     }

@@ -10,9 +10,10 @@ use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
 use crate::app::diffs::compare::CompareError;
 use crate::app::facts::{ReadError, UnknownRepository};
 use crate::app::sync::SyncError;
+use crate::domain::policy::gate::NotListed;
 use crate::domain::{
-    Denied, EnvironmentName, Refusal, RepoId, RequestId, RequestRefusal, UnknownEnvironment,
-    VersionNumber,
+    Denied, EnvironmentName, PersonName, Refusal, RepoId, RequestId, RequestRefusal,
+    UnknownEnvironment, VersionNumber,
 };
 use crate::ports::{
     AuditError, AuditReadError, LockError, RequestStoreError, Unidentified, UpstreamError,
@@ -207,12 +208,12 @@ fn not_started() -> Vec<(&'static str, NotStarted, u16)> {
 }
 
 fn denied() -> Denied {
-    Denied {
+    Denied::NotListed(NotListed {
         action: "deploy to production".into(),
         allowed: Vec::new(),
-        operator: "mallory".into(),
+        operator: PersonName::new("mallory").unwrap(),
         groups: Vec::new(),
-    }
+    })
 }
 
 #[test]
@@ -290,7 +291,18 @@ fn each_refused_action_on_a_request_has_one_status_on_pages_and_in_the_api() {
         ),
         (
             "Refused(NotRequester)",
-            ActError::Refused(RequestRefusal::NotRequester("alice".into())),
+            ActError::Refused(RequestRefusal::NotRequester(
+                PersonName::new("alice").unwrap(),
+            )),
+            403,
+        ),
+        (
+            "Refused(TokenOfRequester)",
+            ActError::Refused(RequestRefusal::TokenOfRequester {
+                token: PersonName::new("alice-bot").unwrap(),
+                owner: PersonName::new("alice").unwrap(),
+                environment: EnvironmentName::production(),
+            }),
             403,
         ),
         (

@@ -6,9 +6,10 @@
 //! approvals at once (on two replicas) run one deploy.
 
 use crate::domain::{
-    check_approval, check_cancel, check_reject, ApprovalRequest, ApprovalTrail, Confirmation,
-    Denied, DeployId, DeployRequest, EventData, ExecutionOutcome, Intent, Operator, Reason,
-    Refusal, RepoId, RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState, SeenLive,
+    check_approval, check_cancel, check_reject, Actor, ApprovalRequest, ApprovalTrail,
+    Confirmation, Denied, DeployId, DeployRequest, EventData, ExecutionOutcome, Intent, Operator,
+    Reason, Refusal, RepoId, RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState,
+    Scope, SeenLive,
 };
 use crate::ports::{RequestStore, RequestStoreError};
 
@@ -145,7 +146,7 @@ pub async fn approve(
         still_current(state, store, &current, &repo, &deploy).await?;
         let approvers = current.state.approvers().len() as u32 + 1;
         let completes = approvers >= current.needed.max(1);
-        let requester = requester(request)?;
+        let requester = request.requester(state.policy.matching());
         if completes {
             // The deploy's policy gate, for the requester now: refused before the approval
             // is spent (e.g. frozen: approve after the freeze).
@@ -155,7 +156,7 @@ pub async fn approve(
         }
         let now = state.clock.now().await;
         let event = RequestEvent::Approved {
-            by: approver.as_str().to_owned(),
+            actor: Actor::of(approver),
             at: now,
         };
         let seen = current.log.events.len();
@@ -170,7 +171,7 @@ pub async fn approve(
             return Ok(Acted::Approved { remaining });
         }
         let mut approvers = current.state.approvers().to_vec();
-        approvers.push(approver.as_str().to_owned());
+        approvers.push(approver.name().clone());
         events::emit(
             state,
             EventData::request_approved(request, approvers.clone()),
@@ -306,7 +307,7 @@ pub async fn reject(
     id: &RequestId,
     approver: &Operator,
 ) -> Result<Acted, ActError> {
-    let rejected = |by, at| RequestEvent::Rejected { by, at };
+    let rejected = |actor, at| RequestEvent::Rejected { actor, at };
     close(state, id, approver, rejected, |current, operator| {
         state
             .policy
@@ -324,8 +325,12 @@ pub async fn cancel(
     id: &RequestId,
     requester: &Operator,
 ) -> Result<Acted, ActError> {
-    let cancelled = |by, at| RequestEvent::Cancelled { by, at };
+    let cancelled = |actor, at| RequestEvent::Cancelled { actor, at };
     close(state, id, requester, cancelled, |current, operator| {
+        // Withdrawing a deploy is a deploy's write: a token needs the deploy scope.
+        operator
+            .holds(&Scope::deploy_to(&current.log.request.environment))
+            .map_err(|missing| ActError::Denied(Denied::OutOfScope(missing)))?;
         check_cancel(&current.log, &current.state, operator).map_err(ActError::Refused)
     })
     .await?;
@@ -338,7 +343,7 @@ async fn close(
     state: &AppState,
     id: &RequestId,
     operator: &Operator,
-    event: impl Fn(String, chrono::DateTime<chrono::Utc>) -> RequestEvent,
+    event: impl Fn(Actor, chrono::DateTime<chrono::Utc>) -> RequestEvent,
     allowed: impl Fn(&RequestView, &Operator) -> Result<(), ActError>,
 ) -> Result<(), ActError> {
     let store = store(state)?;
@@ -346,7 +351,7 @@ async fn close(
         let current = get(state, id).await?;
         allowed(&current, operator)?;
         let at = state.clock.now().await;
-        let event = event(operator.as_str().to_owned(), at);
+        let event = event(Actor::of(operator), at);
         match store.append(id, current.log.events.len(), &event).await {
             Err(RequestStoreError::Conflict) => continue,
             Err(error) => return Err(ActError::Store(error)),
@@ -393,15 +398,6 @@ fn repo_of(request: &ApprovalRequest) -> Result<RepoId, ActError> {
         ActError::Deploy(Refusal::NotAllowed(format!(
             "the request names no valid repository ({})",
             request.repository_uuid
-        )))
-    })
-}
-
-fn requester(request: &ApprovalRequest) -> Result<Operator, ActError> {
-    request.requester().ok_or_else(|| {
-        ActError::Deploy(Refusal::NotAllowed(format!(
-            "the request's requester '{}' is not a valid operator name",
-            request.requester
         )))
     })
 }

@@ -6,9 +6,31 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::{Authority, EnvironmentName, FreezeOverride, Gate, Operator, Refusal};
 
-/// Why a deploy button is disabled for a viewer: `("policy", why)` when they may not deploy
-/// there, `("freeze", until when)` when it is frozen and they may not override it.
-pub type Blocked = (&'static str, String);
+/// Why a deploy button is disabled for a viewer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Blocked {
+    /// The policy (or the token's scopes) does not let them deploy there: why.
+    Policy(String),
+    /// Frozen, and they may not override it: until when.
+    Freeze(String),
+}
+
+impl Blocked {
+    /// The word pages put in `data-denied`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Policy(_) => "policy",
+            Self::Freeze(_) => "freeze",
+        }
+    }
+
+    /// What the viewer reads (the button's title).
+    pub fn reason(&self) -> &str {
+        match self {
+            Self::Policy(why) | Self::Freeze(why) => why,
+        }
+    }
+}
 
 use crate::app::state::AppState;
 
@@ -84,11 +106,11 @@ pub fn blocked(
     now: DateTime<Utc>,
 ) -> Option<Blocked> {
     if let Some(denied) = viewer.and_then(|op| state.policy.may_deploy(environment, op).err()) {
-        return Some(("policy", denied.to_string()));
+        return Some(Blocked::Policy(denied.to_string()));
     }
     let frozen = freeze_shown(state, environment, now)?;
     let may_override = viewer.is_some_and(|op| state.policy.may_override(environment, op).is_ok());
-    (!may_override).then(|| ("freeze", format!("{environment} takes no deploy: {frozen}")))
+    (!may_override).then(|| Blocked::Freeze(format!("{environment} takes no deploy: {frozen}")))
 }
 
 /// [`blocked`] for every environment of the path, at the clock's time.

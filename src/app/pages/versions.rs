@@ -75,7 +75,7 @@ pub struct VersionsPage {
 
 impl VersionsPage {
     /// Why this viewer cannot deploy to `environment` now (see [`crate::app::deploy::policy_gate::blocked`]).
-    pub fn blocked(&self, environment: &EnvironmentName) -> Option<(&'static str, String)> {
+    pub fn blocked(&self, environment: &EnvironmentName) -> Option<Blocked> {
         self.blocked.get(environment).cloned()
     }
 }

@@ -13,7 +13,9 @@ use crate::domain::deploy::intent::DeployKind;
 pub use crate::domain::deploy::record::ApprovalTrail;
 use crate::domain::deploy::record::DeployId;
 use crate::domain::environment::path::EnvironmentName;
+use crate::domain::identity::matching::CaseMatching;
 use crate::domain::identity::operator::Operator;
+use crate::domain::identity::person::{PersonKey, PersonName};
 use crate::domain::repository::version_number::VersionNumber;
 
 /// What was asked: deploy `target_version` of a repository to `environment`, which served
@@ -28,7 +30,13 @@ pub struct ApprovalRequest {
     /// The version the environment served when the request was made (null: none). The
     /// deploy runs only while it still does.
     pub asked_against: Option<u64>,
-    pub requester: String,
+    /// The requester's name as sent (shown and audited).
+    pub requester: PersonName,
+    /// The person who asked (the canonical key of the name, or of a token's owner): the
+    /// four-eyes rule compares it. Requests kept before it was stored have none; their
+    /// requester is compared by the exact name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requester_key: Option<PersonKey>,
     /// The requester's groups as the proxy vouched for them then (the policy is checked
     /// again with them when the deploy runs).
     #[serde(default)]
@@ -54,11 +62,47 @@ impl ApprovalRequest {
         self.asked_against.map(VersionNumber::new)
     }
 
-    /// The requester, as the deploy runs on their behalf.
-    pub fn requester(&self) -> Option<Operator> {
-        Operator::new(&self.requester)
-            .ok()
-            .map(|op| op.with_groups(self.requester_groups.clone()))
+    /// The person who asked.
+    pub fn requester_person(&self) -> PersonKey {
+        person_or_exact(&self.requester_key, &self.requester)
+    }
+
+    /// The requester, as the deploy runs on their behalf (names compared under `matching`).
+    pub fn requester(&self, matching: CaseMatching) -> Operator {
+        Operator::restored(
+            &self.requester,
+            self.requester_person(),
+            &self.requester_groups,
+            matching,
+        )
+    }
+}
+
+/// The stored key, or (for what was kept before keys were) the exact name's.
+fn person_or_exact(key: &Option<PersonKey>, name: &PersonName) -> PersonKey {
+    key.clone()
+        .unwrap_or_else(|| name.key(CaseMatching::CaseSensitive))
+}
+
+/// Who acted on a request: the name as sent, and the person it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Actor {
+    pub by: PersonName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person: Option<PersonKey>,
+}
+
+impl Actor {
+    pub fn of(operator: &Operator) -> Self {
+        Self {
+            by: operator.name().clone(),
+            person: Some(operator.person().clone()),
+        }
+    }
+
+    /// The person who acted.
+    pub fn person(&self) -> PersonKey {
+        person_or_exact(&self.person, &self.by)
     }
 }
 
@@ -68,18 +112,21 @@ impl ApprovalRequest {
 pub enum RequestEvent {
     /// One approver's approval.
     Approved {
-        by: String,
+        #[serde(flatten)]
+        actor: Actor,
         #[serde(serialize_with = "rfc3339_utc")]
         at: DateTime<Utc>,
     },
     Rejected {
-        by: String,
+        #[serde(flatten)]
+        actor: Actor,
         #[serde(serialize_with = "rfc3339_utc")]
         at: DateTime<Utc>,
     },
     /// Withdrawn by the requester.
     Cancelled {
-        by: String,
+        #[serde(flatten)]
+        actor: Actor,
         #[serde(serialize_with = "rfc3339_utc")]
         at: DateTime<Utc>,
     },
@@ -116,23 +163,23 @@ pub enum ExecutionOutcome {
 pub enum RequestState {
     /// Waiting for approvals; those given so far, in order.
     Pending {
-        approvers: Vec<String>,
+        approvers: Vec<PersonName>,
     },
     /// The approvals are complete and the deploy was started; its outcome was not recorded
     /// (running now, or the console stopped meanwhile: the history says what happened).
     Approved {
-        approvers: Vec<String>,
+        approvers: Vec<PersonName>,
     },
     Executed {
-        approvers: Vec<String>,
+        approvers: Vec<PersonName>,
         deploy_id: DeployId,
         outcome: ExecutionOutcome,
     },
     Rejected {
-        by: String,
+        by: PersonName,
     },
     Cancelled {
-        by: String,
+        by: PersonName,
     },
     Expired,
     Stale {
@@ -163,7 +210,7 @@ impl RequestState {
     }
 
     /// The approvals given, in order (none for a request that ended otherwise).
-    pub fn approvers(&self) -> &[String] {
+    pub fn approvers(&self) -> &[PersonName] {
         match self {
             Self::Pending { approvers }
             | Self::Approved { approvers }
@@ -184,22 +231,29 @@ impl RequestLog {
     /// The state at `now`, when `needed` approvals complete it. Events after the one that
     /// closed the request change nothing.
     pub fn state(&self, now: DateTime<Utc>, needed: u32) -> RequestState {
-        let mut approvers: Vec<String> = Vec::new();
+        let mut approvers: Vec<PersonName> = Vec::new();
+        let mut people: Vec<PersonKey> = Vec::new();
         for event in &self.events {
             match event {
-                RequestEvent::Approved { by, .. } => {
-                    if !approvers.contains(by) {
-                        approvers.push(by.clone());
+                RequestEvent::Approved { actor, .. } => {
+                    let person = actor.person();
+                    if !people.contains(&person) {
+                        people.push(person);
+                        approvers.push(actor.by.clone());
                     }
                     if approvers.len() >= needed.max(1) as usize {
                         return self.after_approval(approvers);
                     }
                 }
-                RequestEvent::Rejected { by, .. } => {
-                    return RequestState::Rejected { by: by.clone() }
+                RequestEvent::Rejected { actor, .. } => {
+                    return RequestState::Rejected {
+                        by: actor.by.clone(),
+                    }
                 }
-                RequestEvent::Cancelled { by, .. } => {
-                    return RequestState::Cancelled { by: by.clone() }
+                RequestEvent::Cancelled { actor, .. } => {
+                    return RequestState::Cancelled {
+                        by: actor.by.clone(),
+                    }
                 }
                 RequestEvent::Stale { now_serving, .. } => {
                     return RequestState::Stale {
@@ -217,7 +271,7 @@ impl RequestLog {
     }
 
     /// Complete: executed when its outcome is recorded, else approved (deploy started).
-    fn after_approval(&self, approvers: Vec<String>) -> RequestState {
+    fn after_approval(&self, approvers: Vec<PersonName>) -> RequestState {
         self.events
             .iter()
             .find_map(|event| match event {
@@ -246,7 +300,26 @@ pub enum RequestRefusal {
     #[error("You have already approved this request; it needs another approver.")]
     AlreadyApproved,
     #[error("Only the requester, {0}, may cancel this request (an approver may reject it).")]
-    NotRequester(String),
+    NotRequester(PersonName),
+    #[error(
+        "The API token '{token}' belongs to {owner}, who asked for this deploy: someone else \
+         must approve it (four-eyes rule of [policy.{environment}])."
+    )]
+    TokenOfRequester {
+        token: PersonName,
+        owner: PersonName,
+        environment: EnvironmentName,
+    },
+}
+
+impl RequestLog {
+    /// Whether `person` has approved this request already.
+    pub fn approved_by(&self, person: &PersonKey) -> bool {
+        self.events.iter().any(|event| match event {
+            RequestEvent::Approved { actor, .. } => &actor.person() == person,
+            _ => false,
+        })
+    }
 }
 
 /// Whether `approver` may add an approval to `log` in `state` (the policy's approvers list
@@ -257,7 +330,7 @@ pub fn check_approval(
     approver: &Operator,
 ) -> Result<(), RequestRefusal> {
     check_reject(log, state, approver)?;
-    if state.approvers().iter().any(|a| a == approver.as_str()) {
+    if log.approved_by(approver.person()) {
         return Err(RequestRefusal::AlreadyApproved);
     }
     Ok(())
@@ -272,7 +345,7 @@ pub fn check_cancel(
     if !state.is_open() {
         return Err(RequestRefusal::Closed(state.word()));
     }
-    if operator.as_str() != log.request.requester {
+    if operator.person() != &log.request.requester_person() {
         return Err(RequestRefusal::NotRequester(log.request.requester.clone()));
     }
     Ok(())
@@ -288,10 +361,18 @@ pub fn check_reject(
     if !state.is_open() {
         return Err(RequestRefusal::Closed(state.word()));
     }
-    if operator.as_str() == log.request.requester {
-        return Err(RequestRefusal::OwnRequest(log.request.environment.clone()));
+    if operator.person() != &log.request.requester_person() {
+        return Ok(());
     }
-    Ok(())
+    let environment = log.request.environment.clone();
+    match operator.token().and_then(|t| t.owner.clone()) {
+        Some(owner) => Err(RequestRefusal::TokenOfRequester {
+            token: operator.name().clone(),
+            owner,
+            environment,
+        }),
+        None => Err(RequestRefusal::OwnRequest(environment)),
+    }
 }
 
 fn rfc3339_utc<S: Serializer>(at: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {

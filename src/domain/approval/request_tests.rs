@@ -17,7 +17,8 @@ fn request() -> ApprovalRequest {
         environment: EnvironmentName::production(),
         target_version: 7,
         asked_against: Some(5),
-        requester: "alice".into(),
+        requester: name("alice"),
+        requester_key: Some(name("alice").key(CaseMatching::Caseless)),
         requester_groups: vec!["dev".into()],
         kind: DeployKind::Deploy,
         reason: Some("CVE-2026-1".into()),
@@ -36,13 +37,17 @@ fn log(events: Vec<RequestEvent>) -> RequestLog {
 
 fn approved(by: &str, minute: u32) -> RequestEvent {
     RequestEvent::Approved {
-        by: by.into(),
+        actor: Actor::of(&op(by)),
         at: at("2026-11-25T10:00:00Z") + Duration::minutes(minute.into()),
     }
 }
 
 fn op(name: &str) -> Operator {
     Operator::new(name).unwrap()
+}
+
+fn name(text: &str) -> PersonName {
+    PersonName::new(text).unwrap()
 }
 
 const SOON: &str = "2026-11-25T11:00:00Z";
@@ -68,16 +73,16 @@ fn approvals_count_distinct_approvers_until_enough_then_it_is_approved() {
     assert_eq!(
         one.state(at(SOON), 2),
         RequestState::Pending {
-            approvers: vec!["bob".into()]
+            approvers: vec![name("bob")]
         }
     );
     let twice = log(vec![approved("bob", 1), approved("bob", 2)]);
-    assert_eq!(twice.state(at(SOON), 2).approvers(), ["bob".to_owned()]);
+    assert_eq!(twice.state(at(SOON), 2).approvers(), [name("bob")]);
     let two = log(vec![approved("bob", 1), approved("carol", 2)]);
     assert_eq!(
         two.state(at(SOON), 2),
         RequestState::Approved {
-            approvers: vec!["bob".into(), "carol".into()]
+            approvers: vec![name("bob"), name("carol")]
         }
     );
     assert_eq!(
@@ -119,17 +124,17 @@ fn an_executed_request_names_its_deploy_and_outcome() {
 fn rejected_cancelled_and_stale_close_a_request_whatever_follows() {
     let rejected = log(vec![
         RequestEvent::Rejected {
-            by: "bob".into(),
+            actor: Actor::of(&op("bob")),
             at: at(SOON),
         },
         approved("carol", 3),
     ]);
     assert_eq!(
         rejected.state(at(SOON), 1),
-        RequestState::Rejected { by: "bob".into() }
+        RequestState::Rejected { by: name("bob") }
     );
     let cancelled = log(vec![RequestEvent::Cancelled {
-        by: "alice".into(),
+        actor: Actor::of(&op("alice")),
         at: at(SOON),
     }]);
     assert_eq!(cancelled.state(at(SOON), 1).word(), "cancelled");
@@ -160,7 +165,7 @@ fn the_requester_may_not_approve_nor_reject_but_may_cancel() {
     assert_eq!(check_reject(&log, &state, &op("bob")), Ok(()));
     assert_eq!(
         check_cancel(&log, &state, &op("bob")),
-        Err(RequestRefusal::NotRequester("alice".into()))
+        Err(RequestRefusal::NotRequester(name("alice")))
     );
 }
 
@@ -210,4 +215,41 @@ fn a_request_and_its_events_round_trip_through_json() {
     assert_eq!(json["event"], "executed");
     assert_eq!(json["outcome"]["result"], "failed");
     assert_eq!(serde_json::from_value::<RequestEvent>(json).unwrap(), event);
+}
+
+#[test]
+fn one_person_in_two_spellings_approves_once_and_may_not_approve_their_own_request() {
+    let log = log(vec![approved("BOB", 1)]);
+    let state = log.state(at(SOON), 2);
+    assert_eq!(
+        check_approval(&log, &state, &op("bob")),
+        Err(RequestRefusal::AlreadyApproved)
+    );
+    assert_eq!(
+        check_approval(&log, &state, &op("Alice")),
+        Err(RequestRefusal::OwnRequest(EnvironmentName::production()))
+    );
+    let twice = RequestLog {
+        events: vec![approved("BOB", 1), approved("bob", 2)],
+        ..log
+    };
+    assert_eq!(twice.state(at(SOON), 2).approvers(), [name("BOB")]);
+}
+
+#[test]
+fn what_was_kept_before_keys_is_compared_by_the_exact_name() {
+    let old: RequestEvent = serde_json::from_str(
+        r#"{"event": "approved", "by": "bob", "at": "2026-11-25T10:01:00.000Z"}"#,
+    )
+    .unwrap();
+    let RequestEvent::Approved { actor, .. } = &old else {
+        panic!("{old:?}")
+    };
+    assert_eq!(actor.person(), name("bob").key(CaseMatching::CaseSensitive));
+    let mut request = request();
+    request.requester_key = None;
+    assert_eq!(
+        request.requester_person(),
+        name("alice").key(CaseMatching::CaseSensitive)
+    );
 }

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::domain::identity::person::PersonName;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -83,8 +84,8 @@ pub struct DeployRecord {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ApprovalTrail {
     pub request_id: RequestId,
-    pub requester: String,
-    pub approvers: Vec<String>,
+    pub requester: PersonName,
+    pub approvers: Vec<PersonName>,
 }
 
 /// A freeze a deploy went through: the window, and until when it froze the environment.

@@ -13,6 +13,7 @@ use crate::domain::deploy::record::DeployRecord;
 pub use crate::domain::event::data::{
     DeploymentData, DriftData, RepositoryRef, RequestData, SyncFailedData,
 };
+use crate::domain::identity::person::PersonName;
 
 /// The kinds of event, as subscriptions name them (`deployment.finished`…).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -138,7 +139,7 @@ impl EventData {
     }
 
     /// A request's approvals are complete (`approvers`, in order): its deploy runs now.
-    pub fn request_approved(request: &ApprovalRequest, approvers: Vec<String>) -> Self {
+    pub fn request_approved(request: &ApprovalRequest, approvers: Vec<PersonName>) -> Self {
         Self::RequestApproved(RequestData::of(request, approvers))
     }
 

@@ -11,6 +11,7 @@ use crate::domain::deploy::intent::DeployKind;
 use crate::domain::deploy::plan::ProductionChanged;
 use crate::domain::deploy::record::{AuditOutcome, DeployId, DeployRecord};
 use crate::domain::environment::path::EnvironmentName;
+use crate::domain::identity::person::PersonName;
 use crate::domain::repository::href::TaskHref;
 use crate::domain::repository::model::{Distribution, Repository};
 
@@ -151,16 +152,16 @@ pub struct RequestData {
     pub from_version: Option<u64>,
     pub to_version: u64,
     pub kind: DeployKind,
-    pub requester: String,
+    pub requester: PersonName,
     pub reason: Option<String>,
     pub expires: DateTime<Utc>,
     /// Who approved it, in order (empty for `request.created`).
-    pub approvers: Vec<String>,
+    pub approvers: Vec<PersonName>,
 }
 
 impl RequestData {
     /// `request`, approved so far by `approvers`.
-    pub fn of(request: &ApprovalRequest, approvers: Vec<String>) -> Self {
+    pub fn of(request: &ApprovalRequest, approvers: Vec<PersonName>) -> Self {
         Self {
             request_id: request.id.clone(),
             repository: RepositoryRef {

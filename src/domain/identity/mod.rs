@@ -1,3 +1,10 @@
-//! Who acts: the operator as the identity scheme vouched for them, with their groups.
+//! Who acts: names as sent and the canonical keys people and groups are compared by, the
+//! operator as the identity scheme vouched for them, and an API token's scopes.
 
+pub mod group;
+pub mod matching;
 pub mod operator;
+pub mod person;
+#[cfg(test)]
+mod person_key_properties;
+pub mod scope;

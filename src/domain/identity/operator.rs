@@ -1,56 +1,97 @@
-//! Who performs a deploy or a sync: a name, and the groups, as the identity scheme vouched
-//! for them.
+//! Who performs a deploy, a sync or an approval: a name as sent, the person it is (the
+//! canonical key people are compared by), the groups, and, for an API token, its scopes
+//! and owner.
 
 use std::fmt;
 
-/// The longest operator name accepted (a proxy's user names are far shorter).
-const MAX_LEN: usize = 256;
+use crate::domain::identity::group::GroupName;
+use crate::domain::identity::matching::CaseMatching;
+use crate::domain::identity::person::{InvalidName, PersonKey, PersonName};
+use crate::domain::identity::scope::Scope;
 
-/// An operator's name: non-empty, at most 256 characters, no control characters (it goes
-/// into audit lines and logs as it is).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// Why a name is not an operator's name (kept under its former name).
+pub type InvalidOperator = InvalidName;
+
+/// An operator as the identity scheme vouched for them.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Operator {
-    name: String,
-    /// The groups the authenticating proxy named (none without a groups header).
-    groups: Vec<String>,
+    name: PersonName,
+    /// The name's key: what `user:<name>` subjects are compared with.
+    key: PersonKey,
+    /// The person acting: the key of a token's owner, else the name's key. The four-eyes
+    /// rule compares these.
+    person: PersonKey,
+    /// The groups the identity scheme named, each once, in key order.
+    groups: Vec<GroupName>,
+    /// For an API token: what it may do, and who is behind it.
+    token: Option<TokenGrant>,
+    matching: CaseMatching,
 }
 
-/// Why a name is not an operator's name.
+/// What an API token brings besides its name: its scopes, and the person behind it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenGrant {
+    pub scopes: Vec<Scope>,
+    pub owner: Option<PersonName>,
+}
+
+/// A write outside an API token's scopes.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum InvalidOperator {
-    #[error("the name is empty")]
-    Empty,
-    #[error("the name is longer than {MAX_LEN} characters")]
-    TooLong,
-    #[error("the name holds a control character")]
-    ControlCharacter,
+#[error(
+    "the API token '{token}' lacks the scope '{needed}' (its scopes: {held}; \
+     [[api.tokens]] scopes in the console's configuration)"
+)]
+pub struct MissingScope {
+    pub token: PersonName,
+    pub needed: Scope,
+    pub held: String,
 }
 
 impl Operator {
-    /// The name, trimmed of surrounding white space, when it is acceptable.
+    /// `name` (trimmed) under the default caseless matching.
     pub fn new(name: &str) -> Result<Self, InvalidOperator> {
-        let name = name.trim();
-        if name.is_empty() {
-            return Err(InvalidOperator::Empty);
-        }
-        if name.chars().count() > MAX_LEN {
-            return Err(InvalidOperator::TooLong);
-        }
-        if name.chars().any(char::is_control) {
-            return Err(InvalidOperator::ControlCharacter);
-        }
+        Self::with_matching(name, CaseMatching::default())
+    }
+
+    /// `name` (trimmed), compared with others under `matching`.
+    pub fn with_matching(name: &str, matching: CaseMatching) -> Result<Self, InvalidOperator> {
+        let name = PersonName::new(name)?;
+        let key = name.key(matching);
         Ok(Self {
-            name: name.to_owned(),
+            person: key.clone(),
+            key,
+            name,
             groups: Vec::new(),
+            token: None,
+            matching,
         })
     }
 
-    /// The same operator, member of `groups` (trimmed; empty and repeated ones dropped).
+    /// The operator a stored request names: `name` as sent, who was `person`, in `groups`.
+    pub fn restored(
+        name: &PersonName,
+        person: PersonKey,
+        groups: &[String],
+        matching: CaseMatching,
+    ) -> Self {
+        let operator = Self {
+            key: name.key(matching),
+            name: name.clone(),
+            person,
+            groups: Vec::new(),
+            token: None,
+            matching,
+        };
+        operator.with_groups(groups.to_vec())
+    }
+
+    /// The same operator, member of `groups` (trimmed; empty ones and those holding a
+    /// control character left out, each group once). Adapters that must refuse a bad group
+    /// rather than leave it out check with [`GroupName::new`] first.
     pub fn with_groups(mut self, groups: Vec<String>) -> Self {
-        let mut groups: Vec<String> = groups
-            .into_iter()
-            .map(|g| g.trim().to_owned())
-            .filter(|g| !g.is_empty() && !g.chars().any(char::is_control))
+        let mut groups: Vec<GroupName> = groups
+            .iter()
+            .filter_map(|g| GroupName::new(g, self.matching).ok())
             .collect();
         groups.sort();
         groups.dedup();
@@ -58,26 +99,82 @@ impl Operator {
         self
     }
 
-    pub fn groups(&self) -> &[String] {
-        &self.groups
+    /// The same operator as an API token with these scopes, owned by `owner` (whose key
+    /// becomes the person acting) or by nobody (the token is its own person).
+    pub fn as_token(mut self, scopes: Vec<Scope>, owner: Option<PersonName>) -> Self {
+        if let Some(owner) = &owner {
+            self.person = owner.key(self.matching);
+        }
+        self.token = Some(TokenGrant { scopes, owner });
+        self
+    }
+
+    /// Whether the operator holds `needed`: a token must list it; anyone else needs none.
+    pub fn holds(&self, needed: &Scope) -> Result<(), MissingScope> {
+        let Some(token) = &self.token else {
+            return Ok(());
+        };
+        if token.scopes.iter().any(|s| s.grants(needed)) {
+            return Ok(());
+        }
+        let held: Vec<String> = token.scopes.iter().map(Scope::to_string).collect();
+        Err(MissingScope {
+            token: self.name.clone(),
+            needed: needed.clone(),
+            held: if held.is_empty() {
+                "none".to_owned()
+            } else {
+                held.join(", ")
+            },
+        })
+    }
+
+    /// The groups, as the identity scheme wrote them.
+    pub fn groups(&self) -> Vec<String> {
+        self.groups.iter().map(|g| g.as_str().to_owned()).collect()
+    }
+
+    /// Whether the operator is a member of `group` (compared by key).
+    pub fn is_member_of(&self, group: &GroupName) -> bool {
+        self.groups.contains(group)
     }
 
     /// The spec's placeholder, for a console without an identity scheme.
     pub fn placeholder() -> Self {
-        Self {
-            name: "operator".to_owned(),
-            groups: Vec::new(),
-        }
+        Self::new("operator").expect("'operator' is a valid name")
+    }
+
+    pub fn name(&self) -> &PersonName {
+        &self.name
+    }
+
+    /// The name's key (what `user:` subjects match).
+    pub fn key(&self) -> &PersonKey {
+        &self.key
+    }
+
+    /// The person acting (a token's owner, when it names one).
+    pub fn person(&self) -> &PersonKey {
+        &self.person
+    }
+
+    /// The token's grant, for an API token.
+    pub fn token(&self) -> Option<&TokenGrant> {
+        self.token.as_ref()
+    }
+
+    pub fn matching(&self) -> CaseMatching {
+        self.matching
     }
 
     pub fn as_str(&self) -> &str {
-        &self.name
+        self.name.as_str()
     }
 }
 
 impl fmt::Display for Operator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.name)
+        f.write_str(self.name.as_str())
     }
 }
 
@@ -98,5 +195,46 @@ mod tests {
             Err(InvalidOperator::TooLong)
         );
         assert!(Operator::new(&"é".repeat(256)).is_ok());
+    }
+
+    #[test]
+    fn a_name_is_shown_as_sent_and_compared_by_its_key() {
+        let upper = Operator::new("ALICE").unwrap();
+        assert_eq!(upper.as_str(), "ALICE");
+        assert_eq!(upper.person(), Operator::new("alice").unwrap().person());
+        let exact = Operator::with_matching("ALICE", CaseMatching::CaseSensitive).unwrap();
+        let lower = Operator::with_matching("alice", CaseMatching::CaseSensitive).unwrap();
+        assert_ne!(exact.person(), lower.person());
+    }
+
+    #[test]
+    fn groups_are_kept_once_by_key_as_first_written() {
+        let op = Operator::new("a").unwrap().with_groups(vec![
+            "Release".into(),
+            " release ".into(),
+            "".into(),
+            "ops".into(),
+        ]);
+        assert_eq!(op.groups(), ["ops", "Release"]);
+    }
+
+    #[test]
+    fn an_owned_token_acts_as_its_owner_within_its_scopes() {
+        let owner = PersonName::new("Alice").unwrap();
+        let bot = Operator::new("alice-bot")
+            .unwrap()
+            .as_token(vec![Scope::Sync], Some(owner));
+        assert_eq!(bot.person(), Operator::new("alice").unwrap().person());
+        assert_eq!(bot.key(), Operator::new("alice-bot").unwrap().key());
+        assert!(bot.holds(&Scope::Sync).is_ok());
+        let production = crate::domain::EnvironmentName::production();
+        let missing = bot.holds(&Scope::deploy_to(&production)).unwrap_err();
+        assert_eq!(
+            missing.to_string(),
+            "the API token 'alice-bot' lacks the scope 'deploy:production' (its scopes: sync; \
+             [[api.tokens]] scopes in the console's configuration)"
+        );
+        let person = Operator::new("alice").unwrap();
+        assert!(person.holds(&Scope::deploy_to(&production)).is_ok());
     }
 }

@@ -9,14 +9,19 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::deploy::refusal::Refusal;
 use crate::domain::environment::path::EnvironmentName;
-use crate::domain::identity::operator::Operator;
+use crate::domain::identity::group::GroupName;
+use crate::domain::identity::matching::CaseMatching;
+use crate::domain::identity::operator::{MissingScope, Operator};
+use crate::domain::identity::person::{PersonKey, PersonName};
+use crate::domain::identity::scope::Scope;
 use crate::domain::policy::freeze::{active, Freeze, FreezeWindow};
 
-/// Someone a policy names: `user:<name>` or `group:<name>`.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+/// Someone a policy names: `user:<name>` or `group:<name>`, compared by the canonical key
+/// of the name (as people and groups are), shown as written.
+#[derive(Debug, Clone)]
 pub enum Subject {
-    User(String),
-    Group(String),
+    User { name: PersonName, key: PersonKey },
+    Group(GroupName),
 }
 
 /// Why a text is not a subject.
@@ -25,33 +30,75 @@ pub enum Subject {
 pub struct InvalidSubject(pub String);
 
 impl Subject {
+    /// `text` under the default caseless matching.
     pub fn parse(text: &str) -> Result<Self, InvalidSubject> {
+        Self::parse_with(text, CaseMatching::default())
+    }
+
+    /// `text`, its name compared with people's and groups' under `matching`.
+    pub fn parse_with(text: &str, matching: CaseMatching) -> Result<Self, InvalidSubject> {
         let invalid = || InvalidSubject(text.to_owned());
         let (kind, name) = text.split_once(':').ok_or_else(invalid)?;
-        let name = name.trim();
-        if name.is_empty() || name.chars().any(char::is_control) {
-            return Err(invalid());
-        }
         match kind.trim() {
-            "user" => Ok(Self::User(name.to_owned())),
-            "group" => Ok(Self::Group(name.to_owned())),
+            "user" => {
+                let name = PersonName::new(name).map_err(|_| invalid())?;
+                Ok(Self::User {
+                    key: name.key(matching),
+                    name,
+                })
+            }
+            "group" => GroupName::new(name, matching)
+                .map(Self::Group)
+                .map_err(|_| invalid()),
             _ => Err(invalid()),
         }
     }
 
-    /// Whether `operator` is this subject (by name, or by one of its groups).
+    /// Whether `operator` is this subject (by the key of its name, or by one of its groups).
     pub fn admits(&self, operator: &Operator) -> bool {
         match self {
-            Self::User(name) => operator.as_str() == name,
-            Self::Group(group) => operator.groups().iter().any(|g| g == group),
+            Self::User { key, .. } => operator.key() == key,
+            Self::Group(group) => operator.is_member_of(group),
         }
+    }
+
+    pub fn is_user(&self) -> bool {
+        matches!(self, Self::User { .. })
+    }
+
+    /// What a subject is compared by: its kind, then its key.
+    fn identity(&self) -> (u8, &str) {
+        match self {
+            Self::User { key, .. } => (0, key.as_str()),
+            Self::Group(group) => (1, group.key()),
+        }
+    }
+}
+
+impl PartialEq for Subject {
+    fn eq(&self, other: &Self) -> bool {
+        self.identity() == other.identity()
+    }
+}
+
+impl Eq for Subject {}
+
+impl PartialOrd for Subject {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Subject {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.identity().cmp(&other.identity())
     }
 }
 
 impl fmt::Display for Subject {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::User(name) => write!(f, "user:{name}"),
+            Self::User { name, .. } => write!(f, "user:{name}"),
             Self::Group(name) => write!(f, "group:{name}"),
         }
     }
@@ -75,20 +122,30 @@ impl Allowed {
     }
 }
 
-/// A refusal by the policy: what was asked, who may, and who asked.
+/// A refusal: by the policy's lists, or because an API token's scopes do not reach the
+/// write (a write needs both).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Denied {
+    #[error("{0}")]
+    NotListed(NotListed),
+    #[error("Not allowed: {0}.")]
+    OutOfScope(MissingScope),
+}
+
+/// A refusal by the policy's lists: what was asked, who may, and who asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", self.text())]
-pub struct Denied {
+pub struct NotListed {
     /// What was asked, e.g. "deploy to production" or "synchronize".
     pub action: String,
     /// Who may (empty: nobody).
     pub allowed: Vec<Subject>,
     /// Who asked, and their groups.
-    pub operator: String,
+    pub operator: PersonName,
     pub groups: Vec<String>,
 }
 
-impl Denied {
+impl NotListed {
     fn text(&self) -> String {
         let who = if self.allowed.is_empty() {
             "nobody (the console's policy lists no one)".to_owned()
@@ -120,6 +177,9 @@ pub struct Policy {
     /// Who may deploy to each environment during a freeze (with a reason); none listed:
     /// nobody.
     overriders: BTreeMap<EnvironmentName, Vec<Subject>>,
+    /// How the names of people and groups are compared (`identity.case_sensitive`); the
+    /// subjects were parsed under it, and stored requesters are restored under it.
+    matching: CaseMatching,
 }
 
 /// How many distinct approvers, other than the requester, a deploy needs, and who may
@@ -154,7 +214,19 @@ impl Policy {
             freezes: BTreeMap::new(),
             approvals: BTreeMap::new(),
             overriders: BTreeMap::new(),
+            matching: CaseMatching::default(),
         }
+    }
+
+    /// The same policy, whose subjects were parsed under `matching`.
+    pub fn with_matching(mut self, matching: CaseMatching) -> Self {
+        self.matching = matching;
+        self
+    }
+
+    /// How the names of people and groups are compared.
+    pub fn matching(&self) -> CaseMatching {
+        self.matching
     }
 
     /// The same policy, where deploys to these environments need approvals.
@@ -184,7 +256,7 @@ impl Policy {
             Some(approvals) => Allowed::Only(approvals.approvers.clone()),
             None => Allowed::Only(Vec::new()),
         };
-        check(&allowed, operator, || {
+        check(&allowed, operator, Scope::approve_for(environment), || {
             format!("approve deploys to {environment}")
         })
     }
@@ -201,7 +273,7 @@ impl Policy {
                 .cloned()
                 .unwrap_or_default(),
         );
-        check(&allowed, operator, || {
+        check(&allowed, operator, Scope::deploy_to(environment), || {
             format!("deploy to {environment} during its freeze")
         })
     }
@@ -255,12 +327,16 @@ impl Policy {
             .deployers
             .get(environment)
             .unwrap_or(&Allowed::Everyone);
-        check(allowed, operator, || format!("deploy to {environment}"))
+        check(allowed, operator, Scope::deploy_to(environment), || {
+            format!("deploy to {environment}")
+        })
     }
 
     /// Whether `operator` may synchronize a repository.
     pub fn may_sync(&self, operator: &Operator) -> Result<(), Denied> {
-        check(&self.syncers, operator, || "synchronize".to_owned())
+        check(&self.syncers, operator, Scope::Sync, || {
+            "synchronize".to_owned()
+        })
     }
 }
 
@@ -303,23 +379,26 @@ impl GateRefusal {
     }
 }
 
+/// Whether `operator` holds the `needed` scope (a token) and is `allowed` (everyone).
 fn check(
     allowed: &Allowed,
     operator: &Operator,
+    needed: Scope,
     action: impl FnOnce() -> String,
 ) -> Result<(), Denied> {
+    operator.holds(&needed).map_err(Denied::OutOfScope)?;
     if allowed.admits(operator) {
         return Ok(());
     }
-    Err(Denied {
+    Err(Denied::NotListed(NotListed {
         action: action(),
         allowed: match allowed {
             Allowed::Everyone => Vec::new(),
             Allowed::Only(subjects) => subjects.clone(),
         },
-        operator: operator.as_str().to_owned(),
-        groups: operator.groups().to_vec(),
-    })
+        operator: operator.name().clone(),
+        groups: operator.groups(),
+    }))
 }
 
 #[cfg(test)]
@@ -350,11 +429,11 @@ mod tests {
     fn subjects_are_a_user_or_a_group() {
         assert_eq!(
             Subject::parse("user:alice"),
-            Ok(Subject::User("alice".into()))
+            Ok(Subject::parse("user: alice").unwrap())
         );
         assert_eq!(
             Subject::parse("group:release"),
-            Ok(Subject::Group("release".into()))
+            Ok(Subject::parse("group:Release").unwrap())
         );
         for bad in ["alice", "team:x", "user:", "group: ", ":x", ""] {
             assert!(Subject::parse(bad).is_err(), "{bad:?}");

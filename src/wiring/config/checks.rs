@@ -53,8 +53,9 @@ pub(crate) fn validate(
     check_pulp(&raw.pulp)?;
     let grace = Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10);
     let edge = crate::wiring::sections::server_edge::edge_settings(&raw.server, grace)?;
+    let matching = crate::domain::CaseMatching::from_case_sensitive(raw.identity.case_sensitive);
     let identity = crate::wiring::sections::identity::validate(raw.identity)?;
-    let api_tokens = crate::wiring::sections::api::validate(raw.api)?;
+    let api_tokens = crate::wiring::sections::api::validate(raw.api, matching)?;
     let environments =
         crate::wiring::sections::environments::validate(raw.environments, raw.production.clone())?;
     // The policy names the environments of the path the console uses: on the demo upstream
@@ -63,7 +64,7 @@ pub(crate) fn validate(
     let in_use =
         crate::wiring::sections::environments::demo_path(&environments, &raw.production, demo)
             .unwrap_or_else(|| environments.clone());
-    let policy = crate::wiring::sections::policy::validate(raw.policy, &in_use)?;
+    let policy = crate::wiring::sections::policy::validate(raw.policy, &in_use, matching)?;
     check_requests_kept(&audit, &policy.policy, &in_use)?;
     let webhooks = crate::wiring::sections::webhooks::validate(raw.webhooks, raw.webhook_delivery)?;
     let drift_interval = crate::wiring::sections::webhooks::drift_interval(raw.drift)?;

@@ -1,9 +1,13 @@
 //! The `[api]` table: who may call the JSON API. `[[api.tokens]]` name a token by the SHA-256
-//! of its text (the plain token is never written down), with its groups; the name is the
-//! operator in the audit log and the policy (`user:<name>`).
+//! of its text (the plain token is never written down), with its groups, its scopes (what it
+//! may do at most; required), its owner (the person behind it, required with an `approve:`
+//! scope) and when it expires; the name is the operator in the audit log and the policy
+//! (`user:<name>`).
+
+use chrono::{DateTime, Utc};
 
 use crate::adapters::identity::bearer::ApiToken;
-use crate::domain::Operator;
+use crate::domain::{CaseMatching, GroupName, Operator, PersonName, Scope};
 
 use crate::wiring::config::error::{invalid, ConfigError};
 
@@ -15,7 +19,8 @@ pub(crate) struct RawApi {
 }
 
 /// One token: a `[[api.tokens]]` table, or (from the environment or a flag, where values
-/// are text) `"<name>:<sha256>[:<group>+<group>…]"`.
+/// are text) `"<name>:<sha256>:<group>+<group>…:<scope>+<scope>…"` (scopes last, as they
+/// hold colons themselves; owner and expiry in a file only).
 #[derive(Debug, serde::Deserialize)]
 #[serde(untagged)]
 pub(crate) enum RawToken {
@@ -30,49 +35,64 @@ pub(crate) struct TokenTable {
     pub sha256: String,
     #[serde(default)]
     pub groups: Vec<String>,
+    /// Required; optional here so that its absence is refused naming the key.
+    #[serde(default)]
+    pub scopes: Option<Vec<String>>,
+    #[serde(default)]
+    pub owner: Option<String>,
+    /// RFC 3339, e.g. "2027-06-30T00:00:00Z".
+    #[serde(default)]
+    pub expires: Option<String>,
 }
+
+/// How the text form is written, for refusals.
+const TEXT_FORM: &str = "write <name>:<sha256>:<group>+<group>:<scope>+<scope> (groups may be \
+                         empty, e.g. ci:<sha256>::sync+deploy:testing)";
 
 impl RawToken {
     fn table(self) -> Result<TokenTable, String> {
         match self {
             Self::Table(table) => Ok(table),
             Self::Text(text) => {
-                let mut parts = text.trim().splitn(3, ':');
-                let (Some(name), Some(sha256)) = (parts.next(), parts.next()) else {
-                    return Err(format!(
-                        "'{text}' is not a token: write <name>:<sha256>[:<group>+<group>]"
-                    ));
+                let mut parts = text.trim().splitn(4, ':');
+                let (Some(name), Some(sha256), Some(groups), Some(scopes)) =
+                    (parts.next(), parts.next(), parts.next(), parts.next())
+                else {
+                    return Err(format!("'{text}' is not a token: {TEXT_FORM}"));
                 };
-                let groups = parts
-                    .next()
-                    .map(|g| g.split('+').map(str::to_owned).collect())
-                    .unwrap_or_default();
+                let list = |text: &str| -> Vec<String> {
+                    text.split('+')
+                        .map(str::trim)
+                        .filter(|item| !item.is_empty())
+                        .map(str::to_owned)
+                        .collect()
+                };
                 Ok(TokenTable {
                     name: name.to_owned(),
                     sha256: sha256.to_owned(),
-                    groups,
+                    groups: list(groups),
+                    scopes: Some(list(scopes)),
+                    owner: None,
+                    expires: None,
                 })
             }
         }
     }
 }
 
-/// The tokens, each with a valid name and digest, no name or digest twice.
-pub(crate) fn validate(raw: RawApi) -> Result<Vec<ApiToken>, ConfigError> {
+/// The tokens, each with a valid name, digest, scopes (an owner with an `approve:` one) and
+/// expiry, no name or digest twice.
+pub(crate) fn validate(raw: RawApi, matching: CaseMatching) -> Result<Vec<ApiToken>, ConfigError> {
     let mut tokens: Vec<ApiToken> = Vec::new();
     for (i, token) in raw.tokens.into_iter().enumerate() {
-        let key = |field: &str| format!("api.tokens[{i}].{field}");
         let token = token
             .table()
             .map_err(|reason| invalid(format!("api.tokens[{i}]"), reason))?;
-        let operator = Operator::new(&token.name)
-            .map_err(|e| invalid(key("name"), format!("'{}': {e}", token.name)))?
-            .with_groups(token.groups);
-        let token = ApiToken::new(operator, &token.sha256)
-            .map_err(|e| invalid(key("sha256"), e.to_string()))?;
+        let token = checked(i, token, matching)?;
+        let key = |field: &str| format!("api.tokens[{i}].{field}");
         if tokens
             .iter()
-            .any(|t| t.operator.as_str() == token.operator.as_str())
+            .any(|t| t.operator.key() == token.operator.key())
         {
             let reason = format!("two tokens are named '{}'", token.operator.as_str());
             return Err(invalid(key("name"), reason));
@@ -88,58 +108,60 @@ pub(crate) fn validate(raw: RawApi) -> Result<Vec<ApiToken>, ConfigError> {
     Ok(tokens)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const DIGEST: &str = "4b0a2d3f3a3a0b5f1c5b1c1b7c5b1a36a8a0b8a1b0b0a7e3f6f1a0b1c2d3e4f5";
-
-    fn raw(tokens: Vec<RawToken>) -> RawApi {
-        RawApi { tokens }
+/// The `i`th token, every field checked, each refusal naming its key.
+fn checked(i: usize, token: TokenTable, matching: CaseMatching) -> Result<ApiToken, ConfigError> {
+    let key = |field: &str| format!("api.tokens[{i}].{field}");
+    for group in &token.groups {
+        GroupName::new(group, matching)
+            .map_err(|e| invalid(key("groups"), format!("'{}': {e}", group.escape_debug())))?;
     }
-
-    fn table(name: &str, sha256: &str) -> RawToken {
-        RawToken::Table(TokenTable {
-            name: name.into(),
-            sha256: sha256.into(),
-            groups: vec!["release".into()],
-        })
-    }
-
-    #[test]
-    fn a_token_is_a_table_or_its_text_form() {
-        let tokens = validate(raw(vec![
-            table("ci-pipeline", DIGEST),
-            RawToken::Text(format!("lead:{}:release+sre", DIGEST.replace('4', "5"))),
-        ]))
-        .unwrap();
-        assert_eq!(tokens[0].operator.as_str(), "ci-pipeline");
-        assert_eq!(tokens[0].operator.groups(), ["release".to_owned()]);
-        assert_eq!(tokens[1].operator.as_str(), "lead");
-        assert_eq!(
-            tokens[1].operator.groups(),
-            ["release".to_owned(), "sre".to_owned()]
-        );
-    }
-
-    #[test]
-    fn bad_tokens_are_refused_naming_the_entry() {
-        let cases = [
-            (vec![table("ci", "abc")], "api.tokens[0].sha256"),
-            (vec![table(" ", DIGEST)], "api.tokens[0].name"),
-            (
-                vec![table("ci", DIGEST), table("ci", &DIGEST.replace('4', "5"))],
-                "api.tokens[1].name",
-            ),
-            (
-                vec![table("a", DIGEST), table("b", DIGEST)],
-                "api.tokens[1].sha256",
-            ),
-            (vec![RawToken::Text("just-a-name".into())], "api.tokens[0]"),
-        ];
-        for (tokens, key) in cases {
-            let error = validate(raw(tokens)).unwrap_err().to_string();
-            assert!(error.contains(key), "{key}: {error}");
+    let operator = Operator::with_matching(&token.name, matching)
+        .map_err(|e| invalid(key("name"), format!("'{}': {e}", token.name)))?
+        .with_groups(token.groups);
+    let scopes = scopes(&key("scopes"), token.scopes)?;
+    let approves = scopes.iter().any(Scope::approves);
+    let mut api_token = ApiToken::new(operator, &token.sha256, scopes)
+        .map_err(|e| invalid(key("sha256"), e.to_string()))?;
+    match token.owner {
+        Some(owner) => {
+            let owner = PersonName::new(&owner)
+                .map_err(|e| invalid(key("owner"), format!("'{owner}': {e}")))?;
+            api_token = api_token.owned_by(owner);
         }
+        None if approves => {
+            let reason = "a token with an approve: scope must name the person behind it (owner = \
+                          \"<user name>\"), so that nobody approves their own request with it"
+                .to_owned();
+            return Err(invalid(key("owner"), reason));
+        }
+        None => {}
     }
+    if let Some(expires) = token.expires {
+        let at = DateTime::parse_from_rfc3339(expires.trim()).map_err(|_| {
+            let reason =
+                format!("'{expires}' is not an RFC 3339 time such as 2027-06-30T00:00:00Z");
+            invalid(key("expires"), reason)
+        })?;
+        api_token = api_token.expiring(at.with_timezone(&Utc));
+    }
+    Ok(api_token)
 }
+
+/// The token's scopes: required (a token without them could do anything its name allows).
+fn scopes(key: &str, written: Option<Vec<String>>) -> Result<Vec<Scope>, ConfigError> {
+    let Some(written) = written else {
+        let reason = "required: list what the token may do, e.g. [\"read\"] or [\"sync\", \
+                      \"deploy:testing\"] (read, sync, deploy:<environment>, \
+                      approve:<environment>, * for every environment)"
+            .to_owned();
+        return Err(invalid(key.to_owned(), reason));
+    };
+    written
+        .iter()
+        .map(|text| Scope::parse(text).map_err(|e| invalid(key.to_owned(), e.to_string())))
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "api_tests.rs"]
+mod tests;

@@ -7,6 +7,7 @@ use ipnet::IpNet;
 
 use crate::adapters::identity::fixed::FixedOperator;
 use crate::adapters::identity::proxy_header::TrustedProxyHeader;
+use crate::domain::CaseMatching;
 use crate::ports::OperatorIdentity;
 
 use crate::wiring::config::error::{invalid, ConfigError};
@@ -18,6 +19,9 @@ pub(crate) struct RawIdentity {
     pub header: String,
     pub groups_header: String,
     pub trusted_proxies: Vec<String>,
+    /// Compare names of people and groups exactly (after trimming and Unicode NFC) instead
+    /// of caselessly (`identity.case_sensitive`; its doc is in `config/default.toml`).
+    pub case_sensitive: bool,
 }
 
 /// How requests are identified.
@@ -31,6 +35,8 @@ pub enum IdentitySettings {
         /// The header naming the operator's groups, when configured.
         groups_header: Option<String>,
         trusted_proxies: Vec<IpNet>,
+        /// How the names it sends are compared.
+        matching: CaseMatching,
     },
 }
 
@@ -43,8 +49,10 @@ impl IdentitySettings {
                 header,
                 groups_header,
                 trusted_proxies,
+                matching,
             } => {
-                let adapter = TrustedProxyHeader::new(header, trusted_proxies.clone());
+                let adapter = TrustedProxyHeader::new(header, trusted_proxies.clone())
+                    .with_matching(*matching);
                 match groups_header {
                     Some(groups) => Arc::new(adapter.with_groups(groups)),
                     None => Arc::new(adapter),
@@ -88,6 +96,7 @@ pub(crate) fn validate(raw: RawIdentity) -> Result<IdentitySettings, ConfigError
         header: header.to_owned(),
         groups_header: (!groups_header.is_empty()).then(|| groups_header.to_owned()),
         trusted_proxies,
+        matching: CaseMatching::from_case_sensitive(raw.case_sensitive),
     })
 }
 
@@ -100,4 +109,42 @@ fn proxy(text: &str) -> Result<IpNet, ConfigError> {
             let reason = format!("'{text}' is not an address or a CIDR block such as 10.0.0.0/8");
             invalid("identity.trusted_proxies", reason)
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::domain::{CaseMatching, Operator};
+    use crate::wiring::config::{load, Overrides};
+
+    /// Whether `ALICE` may synchronize where `[policy] syncers = ["user:alice"]`.
+    fn alice_is_alice(overrides: Overrides) -> bool {
+        use std::io::Write;
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        writeln!(file, "[policy]\nsyncers = [\"user:alice\"]").unwrap();
+        let overrides = Overrides {
+            config_file: Some(file.path().into()),
+            ..overrides
+        };
+        let config = load(&overrides).unwrap();
+        let shouting = Operator::with_matching("ALICE", config.policy.matching()).unwrap();
+        config.policy.may_sync(&shouting).is_ok()
+    }
+
+    #[test]
+    fn names_are_caseless_unless_case_sensitive_is_set_in_any_layer() {
+        assert!(alice_is_alice(Overrides::default()));
+        let env = Overrides::default().env("REPO_CONSOLE_IDENTITY_CASE_SENSITIVE", "true");
+        assert!(!alice_is_alice(env));
+        let flag = Overrides::default().flag("identity.case_sensitive", "true");
+        assert!(!alice_is_alice(flag));
+        let off = Overrides::default().flag("identity.case_sensitive", "false");
+        assert!(alice_is_alice(off));
+        assert_eq!(
+            load(&Overrides::default().flag("identity.case_sensitive", "true"))
+                .unwrap()
+                .policy
+                .matching(),
+            CaseMatching::CaseSensitive
+        );
+    }
 }

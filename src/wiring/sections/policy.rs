@@ -10,7 +10,8 @@ use std::num::NonZeroU32;
 use toml::Value;
 
 use crate::domain::{
-    Allowed, Approvals, EnvironmentName, EnvironmentPath, FreezeWindow, Policy, Subject,
+    Allowed, Approvals, CaseMatching, EnvironmentName, EnvironmentPath, FreezeWindow, Policy,
+    Subject,
 };
 
 use crate::wiring::config::error::{invalid, ConfigError};
@@ -26,8 +27,14 @@ pub(crate) struct Validated {
     pub request_ttl: chrono::Duration,
 }
 
-pub(crate) fn validate(raw: RawPolicy, path: &EnvironmentPath) -> Result<Validated, ConfigError> {
-    let syncers = allowed("policy.syncers", raw.syncers)?;
+/// `raw` over `path`, its subjects' names compared with people's and groups' under
+/// `matching` (`identity.case_sensitive`).
+pub(crate) fn validate(
+    raw: RawPolicy,
+    path: &EnvironmentPath,
+    matching: CaseMatching,
+) -> Result<Validated, ConfigError> {
+    let syncers = allowed("policy.syncers", raw.syncers, matching)?;
     let request_ttl = request_ttl(raw.request_ttl_hours)?;
     let mut deployers = BTreeMap::new();
     let mut freezes = BTreeMap::new();
@@ -43,7 +50,10 @@ pub(crate) fn validate(raw: RawPolicy, path: &EnvironmentPath) -> Result<Validat
             approvals: needed,
             overriders: overriding,
         } = policy;
-        deployers.insert(environment.clone(), allowed(&key("deployers"), deploying)?);
+        deployers.insert(
+            environment.clone(),
+            allowed(&key("deployers"), deploying, matching)?,
+        );
         if !freeze.is_empty() {
             let windows = freeze
                 .iter()
@@ -52,17 +62,21 @@ pub(crate) fn validate(raw: RawPolicy, path: &EnvironmentPath) -> Result<Validat
                 .collect::<Result<Vec<_>, _>>()?;
             freezes.insert(environment.clone(), windows);
         }
-        if let Some(needed) = approvals_of(&name, needed, approvers)? {
+        if let Some(needed) = approvals_of(&name, needed, approvers, matching)? {
             approvals.insert(environment.clone(), needed);
         }
         if let Some(subjects) = overriding {
-            overriders.insert(environment, subjects_of(&key("override"), &subjects)?);
+            overriders.insert(
+                environment,
+                subjects_of(&key("override"), &subjects, matching)?,
+            );
         }
     }
     let policy = Policy::new(deployers, syncers)
         .with_freezes(freezes)
         .with_approvals(approvals)
-        .with_overriders(overriders);
+        .with_overriders(overriders)
+        .with_matching(matching);
     Ok(Validated {
         policy,
         request_ttl,
@@ -86,6 +100,7 @@ fn approvals_of(
     name: &str,
     needed: Option<i64>,
     approvers: Option<Vec<String>>,
+    matching: CaseMatching,
 ) -> Result<Option<Approvals>, ConfigError> {
     let approvals_key = format!("policy.{name}.approvals");
     let approvers_key = format!("policy.{name}.approvers");
@@ -103,7 +118,7 @@ fn approvals_of(
         ),
     };
     let subjects = approvers
-        .map(|texts| subjects_of(&approvers_key, &texts))
+        .map(|texts| subjects_of(&approvers_key, &texts, matching))
         .transpose()?;
     match (needed, subjects) {
         (None, None) => Ok(None),
@@ -130,7 +145,7 @@ fn approvals_of(
         }
         (Some(n), Some(subjects)) => {
             let distinct: BTreeSet<&Subject> = subjects.iter().collect();
-            let only_users = distinct.iter().all(|s| matches!(s, Subject::User(_)));
+            let only_users = distinct.iter().all(|s| s.is_user());
             if only_users && distinct.len() < n.get() as usize {
                 let reason = format!(
                     "{n}, but policy.{name}.approvers lists {} user(s) and no group: the \
@@ -185,17 +200,27 @@ fn freeze_window(key: &str, value: &Value) -> Result<FreezeWindow, ConfigError> 
     }
 }
 
-fn allowed(key: &str, subjects: Option<Vec<String>>) -> Result<Allowed, ConfigError> {
+fn allowed(
+    key: &str,
+    subjects: Option<Vec<String>>,
+    matching: CaseMatching,
+) -> Result<Allowed, ConfigError> {
     let Some(subjects) = subjects else {
         return Ok(Allowed::Everyone);
     };
-    subjects_of(key, &subjects).map(Allowed::Only)
+    subjects_of(key, &subjects, matching).map(Allowed::Only)
 }
 
 /// Each text as a subject, or the refusal naming `key`.
-fn subjects_of(key: &str, texts: &[String]) -> Result<Vec<Subject>, ConfigError> {
+fn subjects_of(
+    key: &str,
+    texts: &[String],
+    matching: CaseMatching,
+) -> Result<Vec<Subject>, ConfigError> {
     texts
         .iter()
-        .map(|s| Subject::parse(s).map_err(|e| invalid(key.to_owned(), e.to_string())))
+        .map(|s| {
+            Subject::parse_with(s, matching).map_err(|e| invalid(key.to_owned(), e.to_string()))
+        })
         .collect()
 }

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::domain::ApprovalRequest;
+use crate::domain::{ApprovalRequest, PersonName};
 
 /// One request.
 #[derive(Debug, Serialize, ToSchema)]
@@ -33,7 +33,7 @@ pub struct RequestItem {
 pub fn request_item(
     request: &ApprovalRequest,
     state: &str,
-    approvers: &[String],
+    approvers: &[PersonName],
     needed: u32,
 ) -> RequestItem {
     let at =
@@ -45,7 +45,7 @@ pub fn request_item(
         environment: request.environment.to_string(),
         target_version: request.target_version,
         asked_against: request.asked_against,
-        requester: request.requester.clone(),
+        requester: request.requester.to_string(),
         reason: request.reason.clone(),
         kind: serde_json::to_value(request.kind)
             .ok()
@@ -55,7 +55,7 @@ pub fn request_item(
         created: at(&request.created),
         expires: at(&request.expires),
         state: state.to_owned(),
-        approvers: approvers.to_vec(),
+        approvers: approvers.iter().map(PersonName::to_string).collect(),
         approvals_needed: needed,
     }
 }

@@ -65,14 +65,14 @@ pub async fn show(
 async fn preview_of(state: &AppState, view: &RequestView) -> RequestPreview {
     let request = view.request();
     let repo = RepoId::parse(&request.repository_uuid).map_err(|e| e.to_string())?;
-    let requester = request.requester();
+    let requester = request.requester(state.policy.matching());
     let preview = deploy::preview(
         state,
         &repo,
         &request.environment,
         request.target(),
         request.kind,
-        requester.as_ref(),
+        Some(&requester),
     )
     .await
     .map_err(|e| e.to_string())?;

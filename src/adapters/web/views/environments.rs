@@ -58,9 +58,9 @@ fn step_to(data: &VersionsPage, env: &PageEnvironment, next: &PageEnvironment) -
             }
         }
         @if let Some(n) = promote {
-            @if let Some((kind, why)) = data.blocked(&next.name) {
+            @if let Some(blocked) = data.blocked(&next.name) {
                 " " button.primary.promote type="button" data-promote-env=(next.name) data-promote-version=(n.get())
-                    data-denied=(kind) disabled title=(why) { "Promote " (n.label()) " to " (next.name) }
+                    data-denied=(blocked.kind()) disabled title=(blocked.reason()) { "Promote " (n.label()) " to " (next.name) }
             } @else {
                 " " button.primary.promote type="button" data-promote-env=(next.name) data-promote-version=(n.get())
                     hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (n.get()) "&env=" (next.name) }

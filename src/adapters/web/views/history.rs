@@ -75,8 +75,8 @@ fn rollback_button(data: &HistoryPage, entry: &HistoryEntry) -> Markup {
         return html! {};
     };
     html! {
-        @if let Some((kind, why)) = &data.blocked {
-            button.ghost type="button" data-rollback-version=(n) data-denied=(kind) disabled title=(why) {
+        @if let Some(blocked) = &data.blocked {
+            button.ghost type="button" data-rollback-version=(n) data-denied=(blocked.kind()) disabled title=(blocked.reason()) {
                 "Roll back to v" (n)
             }
         } @else if data.existing.contains(&n) {

@@ -8,7 +8,7 @@ use maud::{html, Markup};
 
 use crate::app::approvals::requests::RequestView;
 use crate::app::deploy::Preview;
-use crate::domain::{ApprovalRequest, RequestState, VersionDiff};
+use crate::domain::{ApprovalRequest, PersonName, RequestState, VersionDiff};
 use crate::ports::UpstreamError;
 
 use super::layout::{back_link, notice, page};
@@ -86,6 +86,12 @@ pub fn request_table(views: &[RequestView]) -> Markup {
 }
 
 /// A request's state in words, naming who closed it.
+/// Names as a comma-separated list.
+fn names(people: &[PersonName]) -> String {
+    let names: Vec<&str> = people.iter().map(PersonName::as_str).collect();
+    names.join(", ")
+}
+
 fn state_words(state: &RequestState) -> String {
     match state {
         RequestState::Pending { .. } => "pending".into(),
@@ -153,7 +159,7 @@ pub fn request_page(view: &RequestView, preview: &RequestPreview, actions: &Acti
             div.request data-request-id=(request.id) data-request-state=(view.state.word()) {
                 p.request-status { "State: " strong class={ "request-state state-" (view.state.word()) } { (state_words(&view.state)) } ". "
                     (view.state.approvers().len()) " of " (view.needed.max(1)) " approvals"
-                    @if !view.state.approvers().is_empty() { " (" (view.state.approvers().join(", ")) ")" } "."
+                    @if !view.state.approvers().is_empty() { " (" (names(view.state.approvers())) ")" } "."
                     @if let RequestState::Executed { deploy_id, outcome, .. } = &view.state {
                         " Deploy " code data-deploy-id=(deploy_id.as_str()) { (deploy_id.as_str()) } ": "
                         @match outcome {

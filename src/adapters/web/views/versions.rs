@@ -2,6 +2,7 @@
 
 use maud::{html, Markup};
 
+use crate::app::deploy::policy_gate::Blocked;
 use crate::app::pages::versions::VersionsPage;
 use crate::domain::{signed, RepoVerification, VersionNumber, VersionView};
 
@@ -253,8 +254,8 @@ fn earlier_deploy_buttons(
     html! {
         @for env in earlier {
             @let blocked = data.blocked(&env.name);
-            @let why_not = if let Some((_, why)) = &blocked {
-                Some(why.clone())
+            @let why_not = if let Some(blocked) = &blocked {
+                Some(blocked.reason().to_owned())
             } else if serving_envs.contains(&env.name.as_str()) {
                 Some(format!("{} serves this version", env.name))
             } else if env.no_distribution {
@@ -272,7 +273,7 @@ fn earlier_deploy_buttons(
                 }
                 Some(why) => {
                     button.ghost.env-deploy type="button" data-deploy-to-version=(number) data-deploy-env=(env.name)
-                        data-denied=[blocked.as_ref().map(|(kind, _)| *kind)] disabled title=(why) { "To " (env.name) }
+                        data-denied=[blocked.as_ref().map(Blocked::kind)] disabled title=(why) { "To " (env.name) }
                 }
             }
             " "
@@ -285,8 +286,8 @@ fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str) -> Markup {
         .environments
         .last()
         .and_then(|production| data.blocked(&production.name));
-    let why_not = if let Some((_, why)) = &blocked {
-        why.as_str()
+    let why_not = if let Some(blocked) = &blocked {
+        blocked.reason()
     } else if v.deployed {
         "This version is live in production"
     } else if !v.badge.allows_deploy() {
@@ -304,7 +305,7 @@ fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str) -> Markup {
                 hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (number) }
                 hx-target="#modal-host" hx-swap="innerHTML" { (label) }
         } @else {
-            button.primary type="button" data-deploy-version=(number) data-denied=[blocked.as_ref().map(|(kind, _)| *kind)]
+            button.primary type="button" data-deploy-version=(number) data-denied=[blocked.as_ref().map(Blocked::kind)]
                 disabled title=(why_not) { (label) }
         }
     }
