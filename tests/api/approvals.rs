@@ -454,3 +454,38 @@ async fn a_frozen_environment_refuses_the_approval_that_would_run_the_deploy() {
     );
     assert_eq!(a.serving(), Some(2));
 }
+
+/// Issue 33, attack 5: two requests for the same deploy, approved at once. One deploys; the
+/// other's deploy is refused (production moved): that request ends `stale`, never a bare
+/// `approved`, in the pages and in the JSON API.
+#[tokio::test]
+async fn of_two_requests_approved_at_once_the_one_refused_ends_stale_not_approved() {
+    let a = spawn(policy(1), BEFORE_FREEZE).await;
+    let alice = request_id(&a.request_v4("alice").await);
+    let carol = request_id(&a.request_v4("carol").await);
+    assert_ne!(alice, carol, "two requesters, two requests");
+    let (bob, dave) = tokio::join!(
+        a.approve(&alice, "bob", "base-os"),
+        a.approve(&carol, "dave", "base-os")
+    );
+    let mut statuses = [bob.status, dave.status];
+    statuses.sort();
+    assert_eq!(statuses, [200, 409], "{}\n{}", bob.body, dave.body);
+    assert_eq!(a.serving(), Some(4));
+    let mut states = [a.state_of(&alice).await, a.state_of(&carol).await];
+    states.sort();
+    assert_eq!(states, ["executed", "stale"]);
+    let listed = a
+        .app
+        .send("GET", "/api/v1/requests", "viewer", "", "")
+        .await;
+    let json: serde_json::Value = serde_json::from_str(&listed.body).unwrap();
+    let mut api_states: Vec<&str> = json["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["state"].as_str().unwrap())
+        .collect();
+    api_states.sort();
+    assert_eq!(api_states, ["executed", "stale"]);
+}

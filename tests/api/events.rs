@@ -178,7 +178,7 @@ async fn only_the_kinds_a_webhook_wants_are_kept() {
 }
 
 #[tokio::test]
-async fn a_request_records_request_created_and_its_completed_approval_request_approved() {
+async fn a_request_records_request_created_its_completed_approval_and_last_request_executed() {
     let r = recording(&EventKind::ALL);
     let approvals = Approvals::new(
         NonZeroU32::new(1).unwrap(),
@@ -218,7 +218,8 @@ async fn a_request_records_request_created_and_its_completed_approval_request_ap
         [
             EventKind::RequestCreated,
             EventKind::RequestApproved,
-            EventKind::DeploymentFinished
+            EventKind::DeploymentFinished,
+            EventKind::RequestExecuted
         ]
     );
     let EventData::RequestApproved(approved) = &events[1].data else {
@@ -234,6 +235,11 @@ async fn a_request_records_request_created_and_its_completed_approval_request_ap
     };
     assert_eq!(deployed.request_id.as_ref(), Some(&approved.request_id));
     assert_eq!(deployed.operator, "alice", "on behalf of the requester");
+    let EventData::RequestExecuted(executed) = &events[3].data else {
+        unreachable!()
+    };
+    assert_eq!(executed.request_id, approved.request_id);
+    assert_eq!(executed.deploy_id.as_ref(), Some(&deployed.deploy_id));
 }
 
 #[tokio::test]

@@ -3,4 +3,5 @@
 //! through every check again, on behalf of the requester.
 
 pub(crate) mod ask;
+mod ending;
 pub mod requests;
