@@ -70,7 +70,7 @@ fn execution_outcome(outcome: &DeployOutcome) -> ExecutionOutcome {
 
 /// Sends the request's last event, for the state `log` folds to with its end appended
 /// (nothing while it has not ended).
-pub(super) async fn report(state: &AppState, log: &RequestLog, needed: u32) {
+pub(crate) async fn report(state: &AppState, log: &RequestLog, needed: u32) {
     let now = state.clock.now().await;
     let ended: RequestState = log.state(now, needed);
     if let Some(data) = EventData::request_ended(&log.request, &ended) {

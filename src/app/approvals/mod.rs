@@ -4,4 +4,5 @@
 
 pub(crate) mod ask;
 mod ending;
+mod one_open;
 pub mod requests;
