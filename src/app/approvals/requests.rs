@@ -47,6 +47,8 @@ pub enum Acted {
     /// The approval completed the count: the deploy ran, and ended so.
     Executed {
         deploy_id: DeployId,
+        /// The environment the request was for.
+        environment: crate::domain::EnvironmentName,
         outcome: Box<DeployOutcome>,
     },
     Rejected,
@@ -261,6 +263,7 @@ struct Ready {
 async fn execute(state: &AppState, store: &dyn RequestStore, ready: Ready) -> Acted {
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
     let request_id = ready.trail.request_id.clone();
+    let environment = ready.log.request.environment.clone();
     let outcome = deploy_approved(
         state,
         &ready.repo,
@@ -284,6 +287,7 @@ async fn execute(state: &AppState, store: &dyn RequestStore, ready: Ready) -> Ac
     }
     Acted::Executed {
         deploy_id,
+        environment,
         outcome: Box::new(outcome),
     }
 }

@@ -139,7 +139,7 @@ pub async fn submit(
             // Not read yet: the form is read only for an identified sender.
             metrics().deploy_ended("unidentified", "unknown", None);
             let message = error_notice(&refusal_text("Deploy", &why));
-            let message = html! { (message) p { "Production was not changed." } };
+            let message = html! { (message) p { (not_changed(None)) } };
             return Ok(answer(hx, &id, UNIDENTIFIED, "Deploy refused", message));
         }
     };
@@ -191,7 +191,7 @@ pub async fn submit(
             Err(unknown) => deployed_without_list(plan, audit, &unknown).into_response(),
         });
     }
-    let (status, title, message) = failure(&outcome);
+    let (status, title, message) = failure(&outcome, Some(&environment));
     Ok(answer(hx, &id, status, title, message))
 }
 
@@ -217,22 +217,26 @@ fn answer(hx: bool, id: &RepoId, status: StatusCode, title: &str, message: Marku
 }
 
 /// The status, title and message of a deploy that did not deploy (also an approval's).
-pub(super) fn failure(outcome: &DeployOutcome) -> (StatusCode, &'static str, Markup) {
+pub(super) fn failure(
+    outcome: &DeployOutcome,
+    environment: Option<&EnvironmentName>,
+) -> (StatusCode, &'static str, Markup) {
     match outcome {
         DeployOutcome::Refused(refusal) => (
             status::refusal(refusal),
             "Deploy refused",
             tagged(
                 refusal,
-                error_notice(&format!("{refusal} Production was not changed.")),
+                error_notice(&format!("{refusal} {}", not_changed(environment))),
             ),
         ),
         DeployOutcome::NotStarted(why) => (
             status::not_started(why),
             "Deploy not started",
             error_notice(&format!(
-                "{} Production was not changed.",
-                sentence(why.to_string())
+                "{} {}",
+                sentence(why.to_string()),
+                not_changed(environment)
             )),
         ),
         DeployOutcome::Failed {
@@ -278,6 +282,22 @@ fn tagged(refusal: &Refusal, message: Markup) -> Markup {
 }
 
 /// Ends `text` with one period (upstream's messages may already end with one).
+/// What a refusal left as it was: the environment it concerns when the request was read far
+/// enough to know it, else everything.
+fn not_changed(environment: Option<&EnvironmentName>) -> String {
+    let Some(environment) = environment else {
+        return "Nothing was changed.".to_owned();
+    };
+    let name = environment.to_string();
+    let mut letters = name.chars();
+    let first = letters.next().map(|c| c.to_uppercase().collect::<String>());
+    format!(
+        "{}{} was not changed.",
+        first.unwrap_or_default(),
+        letters.as_str()
+    )
+}
+
 fn sentence(text: String) -> String {
     if text.ends_with('.') {
         text

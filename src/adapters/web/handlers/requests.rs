@@ -14,7 +14,8 @@ use crate::app::approvals::requests::{self, ActError, Acted, RequestView};
 use crate::app::deploy::{self, DeployOutcome};
 use crate::app::{diffs::compare, AppState};
 use crate::domain::{
-    check_approval, check_cancel, check_reject, Operator, RepoId, RequestId, RequestRefusal,
+    check_approval, check_cancel, check_reject, EnvironmentName, Operator, RepoId, RequestId,
+    RequestRefusal,
 };
 use crate::ports::Unidentified;
 
@@ -196,7 +197,11 @@ where
 fn answer(hx: bool, id: &RequestId, acted: Result<Acted, ActError>) -> Response {
     let said = |text: String| (StatusCode::OK, success(&text));
     let (code, message) = match acted {
-        Ok(Acted::Executed { outcome, .. }) => executed(&outcome),
+        Ok(Acted::Executed {
+            outcome,
+            environment,
+            ..
+        }) => executed(&outcome, &environment),
         Ok(Acted::Approved { remaining }) => {
             said(format!("Approval counted; {remaining} more needed."))
         }
@@ -224,7 +229,7 @@ fn success(text: &str) -> Markup {
 }
 
 /// The deploy an approval ran, in the words of the deploy's own answers.
-fn executed(outcome: &DeployOutcome) -> (StatusCode, Markup) {
+fn executed(outcome: &DeployOutcome, environment: &EnvironmentName) -> (StatusCode, Markup) {
     match outcome {
         DeployOutcome::Deployed { plan, audit, .. } => (
             StatusCode::OK,
@@ -241,7 +246,7 @@ fn executed(outcome: &DeployOutcome) -> (StatusCode, Markup) {
         ),
         // Refused, not started or failed: said as the deploy itself says it.
         other => {
-            let (code, _, message) = super::deploy::failure(other);
+            let (code, _, message) = super::deploy::failure(other, Some(environment));
             (code, message)
         }
     }
