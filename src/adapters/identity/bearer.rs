@@ -38,7 +38,8 @@ impl ApiToken {
     pub fn new(operator: Operator, sha256_hex: &str) -> Result<Self, InvalidDigest> {
         let invalid = || InvalidDigest(sha256_hex.to_owned());
         let hex = sha256_hex.trim();
-        if hex.len() != 64 {
+        // Hex digits only before slicing by byte pairs (a multibyte character would panic).
+        if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(invalid());
         }
         let mut sha256 = [0u8; 32];
