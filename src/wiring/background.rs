@@ -35,7 +35,12 @@ pub(super) fn webhooks(
         .hooks
         .iter()
         .map(|h| (h.subscription.url.clone(), h.secret.clone()));
-    let sender = HttpWebhookSender::new(secrets, settings.source.clone(), settings.timeout);
+    let mut sender = HttpWebhookSender::new(secrets, settings.source.clone(), settings.timeout);
+    for hook in &settings.hooks {
+        if let Some(roots) = &hook.trusted {
+            sender = sender.trusting(hook.subscription.url.clone(), roots.clone());
+        }
+    }
     for hook in &settings.hooks {
         let events: Vec<&str> = hook
             .subscription

@@ -282,9 +282,8 @@ async fn two_approvals_are_two_distinct_approvers() {
 #[tokio::test]
 async fn requests_expire_and_are_rejected_by_approvers_or_cancelled_by_their_requester() {
     let a = spawn(policy(1), BEFORE_FREEZE).await;
-    let expiring = request_id(&a.request_v4("alice").await);
+    let expiring = request_id(&a.request_v4("frank").await);
     let rejected = request_id(&a.request_v4("alice").await);
-    let cancelled = request_id(&a.request_v4("alice").await);
 
     let post = |id: &str, action: &str, user: &str, groups: &str| {
         let path = format!("/requests/{id}/{action}");
@@ -299,6 +298,8 @@ async fn requests_expire_and_are_rejected_by_approvers_or_cancelled_by_their_req
         200
     );
     assert_eq!(a.state_of(&rejected).await, "rejected");
+    let cancelled = request_id(&a.request_v4("alice").await);
+    assert_ne!(cancelled, rejected, "a closed request is asked anew");
     assert_eq!(
         post(&cancelled, "cancel", "bob", "release").await.status,
         403
@@ -430,4 +431,78 @@ async fn a_frozen_environment_refuses_the_approval_that_would_run_the_deploy() {
         "the approval is not spent"
     );
     assert_eq!(a.serving(), Some(2));
+}
+
+/// Issue 33, attack 5: two requests for the same deploy, approved at once. One deploys; the
+/// other's deploy is refused (production moved): that request ends `stale`, never a bare
+/// `approved`, in the pages and in the JSON API.
+#[tokio::test]
+async fn of_two_requests_approved_at_once_the_one_refused_ends_stale_not_approved() {
+    let a = spawn(policy(1), BEFORE_FREEZE).await;
+    let alice = request_id(&a.request_v4("alice").await);
+    let carol = request_id(&a.request_v4("carol").await);
+    assert_ne!(alice, carol, "two requesters, two requests");
+    let (bob, dave) = tokio::join!(
+        a.approve(&alice, "bob", "base-os"),
+        a.approve(&carol, "dave", "base-os")
+    );
+    let mut statuses = [bob.status, dave.status];
+    statuses.sort();
+    assert_eq!(statuses, [200, 409], "{}\n{}", bob.body, dave.body);
+    assert_eq!(a.serving(), Some(4));
+    let mut states = [a.state_of(&alice).await, a.state_of(&carol).await];
+    states.sort();
+    assert_eq!(states, ["executed", "stale"]);
+    let listed = a
+        .app
+        .send_as("GET", "/api/v1/requests", "viewer", "", "")
+        .await;
+    let json: serde_json::Value = serde_json::from_str(&listed.body).unwrap();
+    let mut api_states: Vec<&str> = json["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["state"].as_str().unwrap())
+        .collect();
+    api_states.sort();
+    assert_eq!(api_states, ["executed", "stale"]);
+}
+
+/// Issue 33, attack 7: the same ask two hundred times at once is one request; every answer is
+/// the same 202 naming it. Once it is closed, asking again makes a new one.
+#[tokio::test]
+async fn the_same_ask_two_hundred_times_is_one_request_answered_each_time() {
+    let a = spawn(policy(1), BEFORE_FREEZE).await;
+    let asks = (0..200).map(|_| a.request_v4("alice"));
+    let replies = futures::future::join_all(asks).await;
+    let ids: std::collections::BTreeSet<String> = replies.iter().map(request_id).collect();
+    assert_eq!(ids.len(), 1, "one request: {ids:?}");
+    let listed = a
+        .app
+        .send_as("GET", "/api/v1/requests", "viewer", "", "")
+        .await;
+    let json: serde_json::Value = serde_json::from_str(&listed.body).unwrap();
+    assert_eq!(
+        json["items"].as_array().unwrap().len(),
+        1,
+        "{}",
+        listed.body
+    );
+    let other = request_id(&a.request_v4("carol").await);
+    assert!(!ids.contains(&other), "another requester asks anew");
+    let first = ids.into_iter().next().unwrap();
+    let cancelled = a
+        .app
+        .send_as(
+            "POST",
+            &format!("/requests/{first}/cancel"),
+            "alice",
+            "dev",
+            "",
+        )
+        .await;
+    assert_eq!(cancelled.status, 200, "{}", cancelled.body);
+    let again = request_id(&a.request_v4("alice").await);
+    assert_ne!(again, first, "a closed request is not answered again");
+    assert_eq!(request_id(&a.request_v4("alice").await), again);
 }

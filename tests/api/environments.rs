@@ -263,3 +263,26 @@ async fn the_versions_page_reads_every_environment_in_one_call() {
         "{calls:?}"
     );
 }
+
+/// Issue 33, attack 8: a refusal names the environment it concerns (not production's), and
+/// the API's outcome says `changed` (`production_changed` kept one release, deprecated).
+#[tokio::test]
+async fn a_refusal_names_its_environment_and_the_api_says_changed_for_any() {
+    let e = spawn(false).await;
+    let refused = e.deploy_to(1, "staging", 1).await;
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(
+        refused.body.contains("Staging was not changed."),
+        "{}",
+        refused.body
+    );
+    assert!(!refused.body.contains("Production"), "{}", refused.body);
+    let doc = e.get("/api/v1/openapi.json").await;
+    let doc: serde_json::Value = serde_json::from_str(&doc.body).unwrap();
+    let outcome = &doc["components"]["schemas"]["DeploymentOutcome"]["properties"];
+    assert_eq!(
+        outcome["production_changed"]["deprecated"], true,
+        "{outcome}"
+    );
+    assert!(outcome["changed"].is_object(), "{outcome}");
+}

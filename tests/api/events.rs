@@ -142,7 +142,7 @@ async fn only_the_kinds_a_webhook_wants_are_kept() {
 }
 
 #[tokio::test]
-async fn a_request_records_request_created_and_its_completed_approval_request_approved() {
+async fn a_request_records_request_created_its_completed_approval_and_last_request_executed() {
     let r = recording(&EventKind::ALL);
     let approvals = Approvals::new(
         NonZeroU32::new(1).unwrap(),
@@ -182,7 +182,8 @@ async fn a_request_records_request_created_and_its_completed_approval_request_ap
         [
             EventKind::RequestCreated,
             EventKind::RequestApproved,
-            EventKind::DeploymentFinished
+            EventKind::DeploymentFinished,
+            EventKind::RequestExecuted
         ]
     );
     let EventData::RequestApproved(approved) = &events[1].data else {
@@ -196,6 +197,11 @@ async fn a_request_records_request_created_and_its_completed_approval_request_ap
     };
     assert_eq!(deployed.request_id.as_ref(), Some(&approved.request_id));
     assert_eq!(deployed.operator, "alice", "on behalf of the requester");
+    let EventData::RequestExecuted(executed) = &events[3].data else {
+        unreachable!()
+    };
+    assert_eq!(executed.request_id, approved.request_id);
+    assert_eq!(executed.deploy_id.as_ref(), Some(&deployed.deploy_id));
 }
 
 #[tokio::test]
@@ -237,4 +243,42 @@ async fn a_failed_synchronization_is_recorded_once_however_often_it_is_seen() {
     let again = r.state.rebuild().events(fresh).build();
     dashboard::dashboard(&again, 0).await;
     assert_eq!(r.outbox.events().len(), 1);
+}
+
+/// Issue 33, attack 7, across replicas: two consoles sharing one request store (as replicas
+/// share PostgreSQL) asked the same deploy 200 times at once keep one request and record one
+/// `request.created`.
+#[tokio::test]
+async fn the_same_ask_on_two_replicas_at_once_is_one_request_and_one_event() {
+    let r = recording(&EventKind::ALL);
+    let approvals = Approvals::new(
+        NonZeroU32::new(1).unwrap(),
+        vec![Subject::parse("group:release").unwrap()],
+    )
+    .unwrap();
+    let policy = Policy::default()
+        .with_approvals(BTreeMap::from([(EnvironmentName::production(), approvals)]));
+    let store = Arc::new(MemoryRequestStore::default());
+    let replica = || {
+        r.state
+            .rebuild()
+            .policy(policy.clone())
+            .requests(store.clone(), chrono::Duration::hours(24))
+            .build()
+    };
+    let replicas = [replica(), replica()];
+    let alice = Operator::new("alice").unwrap();
+    let request = deploy_request(4, "base-os");
+    let asks = (0..200).map(|i| deploy(&replicas[i % 2], &r.fx.base_os, &request, &alice));
+    let mut ids = std::collections::BTreeSet::new();
+    for outcome in futures::future::join_all(asks).await {
+        let DeployOutcome::Requested(asked) = outcome else {
+            panic!("a request: {outcome:?}")
+        };
+        ids.insert(asked.id.to_string());
+    }
+    assert_eq!(ids.len(), 1, "{ids:?}");
+    assert_eq!(kinds(&r.outbox.events()), [EventKind::RequestCreated]);
+    use repo_console::ports::RequestStore;
+    assert_eq!(store.recent(None, 10).await.unwrap().len(), 1);
 }

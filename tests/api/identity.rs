@@ -72,7 +72,11 @@ async fn without_the_header_deploy_and_sync_are_refused_with_401_and_the_page_sa
         "{}",
         reply.body
     );
-    assert!(reply.body.contains("Production was not changed."));
+    assert!(
+        reply.body.contains("Nothing was changed."),
+        "the form was not read: no environment is named: {}",
+        reply.body
+    );
     let sync = format!("/repos/{}/sync", app.fixture.base_os);
     let reply = app
         .client

@@ -241,6 +241,11 @@ async fn a_deploy_needs_a_token_and_the_version_the_caller_expects_then_reads_ba
     let back = json_of(&back);
     assert_eq!(back["outcome"], "deployed");
     assert_eq!(
+        (outcome["changed"].as_str(), back["changed"].as_str()),
+        (Some("yes"), Some("yes")),
+        "\"changed\" for any environment"
+    );
+    assert_eq!(
         back["operator"], "ci-pipeline",
         "the token's name is the operator"
     );

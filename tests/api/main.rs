@@ -66,3 +66,4 @@ mod verified;
 mod web;
 mod webhook_delivery;
 mod webhook_restart;
+mod webhook_signatures;

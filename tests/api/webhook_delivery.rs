@@ -25,7 +25,7 @@ const SECRET: &[u8] = b"a shared secret";
 
 /// The fixture's console sending every event to `receiver`, kept in a JSON Lines outbox,
 /// its deliveries retried after 50 ms (doubling up to 200 ms) for `give_up_after`.
-struct Sending {
+pub(crate) struct Sending {
     state: AppState,
     outbox: Arc<JsonlOutbox>,
     metrics: Arc<Metrics>,
@@ -35,7 +35,21 @@ struct Sending {
     _dir: tempfile::TempDir,
 }
 
-async fn sending(receiver: &Receiver, timeout: Duration, give_up_after: Duration) -> Sending {
+pub(crate) async fn sending(
+    receiver: &Receiver,
+    timeout: Duration,
+    give_up_after: Duration,
+) -> Sending {
+    sending_signed(receiver, WebhookSecret::new(SECRET), timeout, give_up_after).await
+}
+
+/// The same, signing with `secret`.
+pub(crate) async fn sending_signed(
+    receiver: &Receiver,
+    secret: WebhookSecret,
+    timeout: Duration,
+    give_up_after: Duration,
+) -> Sending {
     let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
         task_delay: Duration::ZERO,
         ..Default::default()
@@ -51,7 +65,6 @@ async fn sending(receiver: &Receiver, timeout: Duration, give_up_after: Duration
         events: EventKind::ALL.into_iter().collect(),
     };
     let events = Events::new(outbox.clone(), vec![hook], Arc::new(SystemClock));
-    let secret = WebhookSecret::new(SECRET);
     let sender = HttpWebhookSender::new([(url, secret)], "https://console.test".into(), timeout);
     let metrics = Arc::new(Metrics::new());
     let deliverer = Deliverer {
@@ -84,7 +97,7 @@ async fn sending(receiver: &Receiver, timeout: Duration, give_up_after: Duration
 }
 
 impl Sending {
-    async fn deploy_v4(&self) {
+    pub(crate) async fn deploy_v4(&self) {
         let request = deploy_request(4, "base-os");
         let operator = Operator::placeholder();
         let deployed = deploy(&self.state, &self.fx.base_os, &request, &operator);
@@ -117,7 +130,7 @@ impl Sending {
             .unwrap_or_else(|_| panic!("{outcome} x{n}:\n{}", self.metrics.render()));
     }
 
-    async fn stop(mut self) {
+    pub(crate) async fn stop(mut self) {
         let _ = self.stop.take().unwrap().send(());
         self.worker.take().unwrap().await.unwrap();
     }

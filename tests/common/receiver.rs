@@ -30,7 +30,12 @@ pub enum Answer {
 pub struct Received {
     pub body: Vec<u8>,
     pub content_type: String,
+    /// The deprecated `X-Repo-Console-Signature`.
     pub signature: String,
+    /// The Standard Webhooks headers: `webhook-id`, `webhook-timestamp`, `webhook-signature`.
+    pub webhook_id: String,
+    pub webhook_timestamp: String,
+    pub webhook_signature: String,
 }
 
 impl Received {
@@ -130,6 +135,9 @@ async fn hook(State(shared): State<Shared>, headers: HeaderMap, body: Bytes) -> 
             body: body.to_vec(),
             content_type: header("content-type"),
             signature: header("x-repo-console-signature"),
+            webhook_id: header("webhook-id"),
+            webhook_timestamp: header("webhook-timestamp"),
+            webhook_signature: header("webhook-signature"),
         });
         got.len()
     };

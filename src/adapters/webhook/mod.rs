@@ -1,10 +1,14 @@
 //! Webhooks over HTTP: each event as a CloudEvents 1.0 JSON document (structured mode),
-//! POSTed with its HMAC-SHA256 signature, on hyper-util and rustls like the Pulp client.
+//! POSTed signed as the Standard Webhooks specification says, on hyper-util and rustls like the Pulp client.
 
 mod cloudevent;
+mod secret;
 mod sender;
 mod signature;
 
 pub use cloudevent::{body, CONTENT_TYPE};
-pub use sender::{HttpWebhookSender, WebhookSecret};
-pub use signature::{sign, SIGNATURE_HEADER};
+pub use secret::{InvalidSecret, WebhookSecret};
+pub use sender::HttpWebhookSender;
+pub use signature::{
+    sign, sign_standard, ID_HEADER, SIGNATURE_HEADER, STANDARD_SIGNATURE_HEADER, TIMESTAMP_HEADER,
+};

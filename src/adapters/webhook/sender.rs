@@ -1,9 +1,10 @@
 //! `HttpWebhookSender`: one POST per attempt, on hyper-util's pooled client over rustls
 //! (the web roots and the system's trust store), the whole exchange bounded by the
-//! delivery timeout. Knows each configured webhook's secret; never logs it.
+//! delivery timeout, signed as the Standard Webhooks specification says (and with the
+//! deprecated header). Knows each configured webhook's secret; never logs it. A webhook with
+//! a `ca_file` is reached with its own client trusting that CA too.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,32 +17,23 @@ use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
-use rustls::ClientConfig;
+use rustls::{ClientConfig, RootCertStore};
 
 use crate::domain::{ConsoleEvent, WebhookUrl};
 use crate::ports::{SendError, WebhookSender};
 
 use super::cloudevent;
-use super::signature::{sign, SIGNATURE_HEADER};
+use super::secret::WebhookSecret;
+use super::signature::{
+    sign, sign_standard, ID_HEADER, SIGNATURE_HEADER, STANDARD_SIGNATURE_HEADER, TIMESTAMP_HEADER,
+};
 
-/// A webhook's shared secret. Its `Debug` shows nothing of it.
-#[derive(Clone)]
-pub struct WebhookSecret(Vec<u8>);
-
-impl WebhookSecret {
-    pub fn new(secret: impl Into<Vec<u8>>) -> Self {
-        Self(secret.into())
-    }
-}
-
-impl fmt::Debug for WebhookSecret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("WebhookSecret(***)")
-    }
-}
+type HttpsClient = Client<HttpsConnector<HttpConnector>, Full<Bytes>>;
 
 pub struct HttpWebhookSender {
-    client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    client: HttpsClient,
+    /// The webhooks whose receiver's certificate is issued by a CA of their own (`ca_file`).
+    own_ca: HashMap<WebhookUrl, HttpsClient>,
     secrets: HashMap<WebhookUrl, WebhookSecret>,
     /// The CloudEvents `source`.
     source: String,
@@ -56,47 +48,73 @@ impl HttpWebhookSender {
         source: String,
         timeout: Duration,
     ) -> Self {
-        let mut http = HttpConnector::new();
-        http.enforce_http(false);
-        http.set_nodelay(true);
-        http.set_connect_timeout(Some(timeout));
-        let tls =
-            ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-                .with_safe_default_protocol_versions()
-                .expect("ring supports the default TLS versions")
-                .with_root_certificates(crate::adapters::shared::tls_roots::web_and_system())
-                .with_no_client_auth();
-        let https = HttpsConnectorBuilder::new()
-            .with_tls_config(tls)
-            .https_or_http()
-            .enable_http1()
-            .wrap_connector(http);
         Self {
-            client: Client::builder(TokioExecutor::new()).build(https),
+            client: client(
+                crate::adapters::shared::tls_roots::web_and_system(),
+                timeout,
+            ),
+            own_ca: HashMap::new(),
             secrets: webhooks.into_iter().collect(),
             source,
             timeout,
         }
     }
 
+    /// Connects to `webhook` trusting `roots` (the defaults and its `ca_file`).
+    pub fn trusting(mut self, webhook: WebhookUrl, roots: RootCertStore) -> Self {
+        self.own_ca.insert(webhook, client(roots, self.timeout));
+        self
+    }
+
+    /// The POST of `body` to `webhook`, with the event's id and its signatures at `timestamp`.
     fn request(
         &self,
         webhook: &WebhookUrl,
+        secret: &WebhookSecret,
+        event: &ConsoleEvent,
         body: Vec<u8>,
-        signature: String,
     ) -> Result<Request<Full<Bytes>>, SendError> {
-        let signature = HeaderValue::from_str(&signature)
-            .map_err(|e| SendError::Unreachable(format!("cannot sign: {e}")))?;
+        let timestamp = chrono::Utc::now().timestamp();
+        let id = event.id.as_str();
+        let header = |text: String| {
+            HeaderValue::from_str(&text)
+                .map_err(|e| SendError::Unreachable(format!("cannot sign: {e}")))
+        };
+        let standard = header(sign_standard(secret, id, timestamp, &body))?;
+        let deprecated = header(sign(secret.signing_key(), &body))?;
         let agent = concat!("repo-console/", env!("CARGO_PKG_VERSION"));
         Request::builder()
             .method(Method::POST)
             .uri(webhook.as_str())
             .header(CONTENT_TYPE, cloudevent::CONTENT_TYPE)
             .header(USER_AGENT, agent)
-            .header(SIGNATURE_HEADER, signature)
+            .header(ID_HEADER, header(id.to_owned())?)
+            .header(TIMESTAMP_HEADER, timestamp)
+            .header(STANDARD_SIGNATURE_HEADER, standard)
+            .header(SIGNATURE_HEADER, deprecated)
             .body(Full::new(Bytes::from(body)))
             .map_err(|e| SendError::Unreachable(format!("cannot build the request: {e}")))
     }
+}
+
+/// A pooled HTTP(S) client trusting `roots`, connecting within `timeout`.
+fn client(roots: RootCertStore, timeout: Duration) -> HttpsClient {
+    let mut http = HttpConnector::new();
+    http.enforce_http(false);
+    http.set_nodelay(true);
+    http.set_connect_timeout(Some(timeout));
+    let tls =
+        ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+            .with_safe_default_protocol_versions()
+            .expect("ring supports the default TLS versions")
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+    let https = HttpsConnectorBuilder::new()
+        .with_tls_config(tls)
+        .https_or_http()
+        .enable_http1()
+        .wrap_connector(http);
+    Client::builder(TokioExecutor::new()).build(https)
 }
 
 #[async_trait]
@@ -105,9 +123,9 @@ impl WebhookSender for HttpWebhookSender {
         let secret = self.secrets.get(webhook).ok_or(SendError::NotConfigured)?;
         let body = cloudevent::body(event, &self.source)
             .map_err(|e| SendError::Unreachable(format!("cannot write the event: {e}")))?;
-        let signature = sign(&secret.0, &body);
-        let request = self.request(webhook, body, signature)?;
-        let exchange = self.client.request(request);
+        let request = self.request(webhook, secret, event, body)?;
+        let client = self.own_ca.get(webhook).unwrap_or(&self.client);
+        let exchange = client.request(request);
         match tokio::time::timeout(self.timeout, exchange).await {
             Err(_) => Err(SendError::Timeout {
                 seconds: self.timeout.as_secs().max(1),

@@ -1,15 +1,22 @@
 //! A deploy that needs approvals becomes a request: recorded after every check of a deploy
-//! passed, against what the environment serves now (see [`crate::app::approvals::requests`] for what
-//! follows).
+//! passed, against what the environment serves now (see [`crate::app::approvals::requests`]
+//! for what follows). Asking again what an open request already asks (same repository,
+//! environment, target version and requester) answers that request: no second request, no
+//! second event.
 
-use crate::domain::{ApprovalRequest, DeployPlan, DeployRequest, EventData, Operator, RequestId};
-use crate::ports::RequestStoreError;
+use crate::domain::{
+    ApprovalRequest, DeployPlan, DeployRequest, EventData, Operator, RequestEvent, RequestId,
+};
+use crate::ports::{RequestStore, RequestStoreError};
 
+use crate::app::approvals::ending;
+use crate::app::approvals::one_open::SameAsk;
 use crate::app::deploy::outcome::{DeployOutcome, NotStarted};
 use crate::app::events;
 use crate::app::state::AppState;
 
-/// Records the request for `plan` (every check of the deploy passed), made by `operator`.
+/// Records the request for `plan` (every check of the deploy passed), made by `operator`,
+/// or answers the open request that already asks the same.
 pub(crate) async fn ask(
     state: &AppState,
     plan: &DeployPlan,
@@ -18,16 +25,14 @@ pub(crate) async fn ask(
 ) -> DeployOutcome {
     let Some(store) = &state.requests else {
         let reason = "this console keeps no requests (no request store is configured)";
-        return DeployOutcome::NotStarted(NotStarted::RequestNotKept(
-            RequestStoreError::Unavailable {
-                target: "none".into(),
-                reason: reason.into(),
-            },
-        ));
+        return not_kept(RequestStoreError::Unavailable {
+            target: "none".into(),
+            reason: reason.into(),
+        });
     };
     let now = state.clock.now().await;
-    let asked = ApprovalRequest {
-        id: RequestId::parse(&uuid::Uuid::new_v4().to_string()).expect("a UUID is an id"),
+    let mut asked = ApprovalRequest {
+        id: RequestId::parse("unnamed").expect("a word is an id"),
         repository_uuid: plan.repo.id.to_string(),
         repository_name: plan.repo.display_name().to_owned(),
         environment: plan.environment.clone(),
@@ -42,15 +47,88 @@ pub(crate) async fn ask(
         created: now,
         expires: now + state.request_ttl,
     };
-    match store.create(&asked).await {
-        Ok(()) => {
-            tracing::info!(request_id = %asked.id, "deploy requested: it needs approvals");
-            events::emit(state, EventData::request_created(&asked)).await;
-            DeployOutcome::Requested(Box::new(asked))
-        }
-        Err(error) => {
-            tracing::error!(%error, "deploy not requested: the request could not be kept");
-            DeployOutcome::NotStarted(NotStarted::RequestNotKept(error))
+    let same = SameAsk::of(
+        &asked.repository_uuid,
+        &asked.environment,
+        asked.target_version,
+        operator,
+    );
+    // The requests of this ask, in turn: the first that is open is answered; past the last
+    // one, a new request is made (of two replicas making it at once, one does).
+    let mut n: u64 = 0;
+    loop {
+        asked.id = same.id(n);
+        match seen(state, store.as_ref(), &asked).await {
+            Err(error) => return not_kept(error),
+            Ok(Seen::Open(open)) => return answer_open(open),
+            Ok(Seen::Closed) => n += 1,
+            // Acted on meanwhile: looked at again.
+            Ok(Seen::Changed) => {}
+            Ok(Seen::Missing) => match store.create(&asked).await {
+                Ok(()) => {
+                    tracing::info!(request_id = %asked.id, "deploy requested: it needs approvals");
+                    events::emit(state, EventData::request_created(&asked)).await;
+                    return DeployOutcome::Requested(Box::new(asked));
+                }
+                // Made meanwhile (another replica, another tab): looked at again.
+                Err(RequestStoreError::Conflict) => {}
+                Err(error) => return not_kept(error),
+            },
         }
     }
+}
+
+/// A request of the ask, as found.
+enum Seen {
+    Missing,
+    /// Pending, asked against what the environment serves now.
+    Open(Box<ApprovalRequest>),
+    Closed,
+    /// Someone acted on it while it was marked stale.
+    Changed,
+}
+
+/// The request named as `asked` is, if it exists. One still open but asked against what the
+/// environment no longer serves is stale: marked so (its last event sent), then closed.
+async fn seen(
+    state: &AppState,
+    store: &dyn RequestStore,
+    asked: &ApprovalRequest,
+) -> Result<Seen, RequestStoreError> {
+    let Some(mut log) = store.get(&asked.id).await? else {
+        return Ok(Seen::Missing);
+    };
+    let now = state.clock.now().await;
+    let needed = state.policy.approvals_needed(&log.request.environment);
+    if !log.state(now, needed).is_open() {
+        return Ok(Seen::Closed);
+    }
+    if log.request.asked_against == asked.asked_against {
+        return Ok(Seen::Open(Box::new(log.request)));
+    }
+    let stale = RequestEvent::Stale {
+        now_serving: asked
+            .asked_against
+            .map_or_else(|| "nothing".to_owned(), |v| format!("v{v}")),
+        at: now,
+    };
+    match store.append(&asked.id, log.events.len(), &stale).await {
+        Ok(()) => {
+            log.events.push(stale);
+            ending::report(state, &log, needed).await;
+            Ok(Seen::Closed)
+        }
+        Err(RequestStoreError::Conflict) => Ok(Seen::Changed),
+        Err(error) => Err(error),
+    }
+}
+
+fn answer_open(open: Box<ApprovalRequest>) -> DeployOutcome {
+    tracing::info!(request_id = %open.id, "deploy asked again: the open request answers it");
+    DeployOutcome::Requested(open)
+}
+
+fn not_kept(error: RequestStoreError) -> DeployOutcome {
+    tracing::error!(%error, "deploy not requested: the request could not be kept");
+    DeployOutcome::NotStarted(NotStarted::RequestNotKept(error))
 }

@@ -3,4 +3,6 @@
 //! through every check again, on behalf of the requester.
 
 pub(crate) mod ask;
+mod ending;
+mod one_open;
 pub mod requests;

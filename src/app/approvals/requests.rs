@@ -7,12 +7,12 @@
 
 use crate::domain::{
     check_approval, check_cancel, check_reject, Actor, ApprovalRequest, ApprovalTrail,
-    Confirmation, Denied, DeployId, DeployRequest, EventData, ExecutionOutcome, Intent, Operator,
-    Reason, Refusal, RepoId, RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState,
-    Scope, SeenLive,
+    Confirmation, Denied, DeployId, DeployRequest, EventData, Intent, Operator, Reason, Refusal,
+    RepoId, RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState, Scope, SeenLive,
 };
 use crate::ports::{RequestStore, RequestStoreError};
 
+use crate::app::approvals::ending;
 use crate::app::deploy::policy_gate;
 use crate::app::deploy::turn::checked_plan;
 use crate::app::deploy::{deploy_approved, DeployOutcome, NotStarted};
@@ -47,6 +47,8 @@ pub enum Acted {
     /// The approval completed the count: the deploy ran, and ended so.
     Executed {
         deploy_id: DeployId,
+        /// The environment the request was for.
+        environment: crate::domain::EnvironmentName,
         outcome: Box<DeployOutcome>,
     },
     Rejected,
@@ -177,6 +179,8 @@ pub async fn approve(
             EventData::request_approved(request, approvers.clone()),
         )
         .await;
+        let mut log = current.log.clone();
+        log.events.push(event);
         let ready = Ready {
             trail: ApprovalTrail {
                 request_id: id.clone(),
@@ -184,6 +188,8 @@ pub async fn approve(
                 approvers,
             },
             events: seen + 1,
+            log,
+            needed: current.needed,
             repo,
             deploy,
             requester,
@@ -214,11 +220,16 @@ async fn still_current(
                 now_serving: now.clone(),
                 at,
             };
-            if let Err(error) = store
+            match store
                 .append(&current.log.request.id, current.log.events.len(), &event)
                 .await
             {
-                tracing::warn!(%error, "the request could not be marked stale");
+                Ok(()) => {
+                    let mut log = current.log.clone();
+                    log.events.push(event);
+                    ending::report(state, &log, current.needed).await;
+                }
+                Err(error) => tracing::warn!(%error, "the request could not be marked stale"),
             }
             Err(ActError::Stale {
                 environment: environment.to_string(),
@@ -240,6 +251,9 @@ async fn still_current(
 struct Ready {
     trail: ApprovalTrail,
     events: usize,
+    /// The request with the completing approval, and the approvals it needs.
+    log: RequestLog,
+    needed: u32,
     repo: RepoId,
     deploy: DeployRequest,
     requester: Operator,
@@ -249,6 +263,7 @@ struct Ready {
 async fn execute(state: &AppState, store: &dyn RequestStore, ready: Ready) -> Acted {
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
     let request_id = ready.trail.request_id.clone();
+    let environment = ready.log.request.environment.clone();
     let outcome = deploy_approved(
         state,
         &ready.repo,
@@ -259,45 +274,21 @@ async fn execute(state: &AppState, store: &dyn RequestStore, ready: Ready) -> Ac
     )
     .await;
     let at = state.clock.now().await;
-    let event = match &outcome {
-        DeployOutcome::Refused(Refusal::ProductionMoved { now, .. }) => RequestEvent::Stale {
-            now_serving: now.clone(),
-            at,
-        },
-        outcome => RequestEvent::Executed {
-            deploy_id: deploy_id.clone(),
-            outcome: execution_outcome(outcome),
-            at,
-        },
-    };
-    if let Err(error) = store.append(&request_id, ready.events, &event).await {
-        tracing::error!(%error, "the outcome of the request's deploy was not recorded on it (the audit log has it)");
+    let end = ending::end_of(&outcome, &deploy_id, at);
+    match store.append(&request_id, ready.events, &end).await {
+        Ok(()) => {
+            let mut log = ready.log;
+            log.events.push(end);
+            ending::report(state, &log, ready.needed).await;
+        }
+        Err(error) => {
+            tracing::error!(%error, "the outcome of the request's deploy was not recorded on it (the audit log has it)")
+        }
     }
     Acted::Executed {
         deploy_id,
+        environment,
         outcome: Box::new(outcome),
-    }
-}
-
-/// How the request's deploy ended, in the request's own words.
-fn execution_outcome(outcome: &DeployOutcome) -> ExecutionOutcome {
-    let failed = |message: String| ExecutionOutcome::Failed { message };
-    match outcome {
-        DeployOutcome::Deployed { .. } => ExecutionOutcome::Deployed,
-        DeployOutcome::Refused(refusal) => failed(format!("{refusal} Nothing was changed.")),
-        DeployOutcome::NotStarted(why) => failed(format!("{why} Nothing was changed.")),
-        DeployOutcome::Failed {
-            error,
-            production_changed,
-            task,
-            ..
-        } => failed(format!(
-            "{error}; the environment changed: {production_changed:?}{}",
-            task.as_ref()
-                .map(|t| format!(" (Pulp task {t})"))
-                .unwrap_or_default()
-        )),
-        DeployOutcome::Requested(_) => failed("the deploy asked for approvals again".into()),
     }
 }
 

@@ -165,9 +165,11 @@ pub enum RequestState {
     Pending {
         approvers: Vec<PersonName>,
     },
-    /// The approvals are complete and the deploy was started; its outcome was not recorded
-    /// (running now, or the console stopped meanwhile: the history says what happened).
-    Approved {
+    /// The approvals are complete and the deploy was started; its end is not recorded yet
+    /// (running now, or the console stopped meanwhile: the history says what happened). Never
+    /// shown as a bare "approved": a request whose deploy ended is `executed`, `failed` or
+    /// `stale`.
+    Executing {
         approvers: Vec<PersonName>,
     },
     Executed {
@@ -192,7 +194,7 @@ impl RequestState {
     pub fn word(&self) -> &'static str {
         match self {
             Self::Pending { .. } => "pending",
-            Self::Approved { .. } => "approved",
+            Self::Executing { .. } => "executing",
             Self::Executed { outcome, .. } => match outcome {
                 ExecutionOutcome::Deployed => "executed",
                 ExecutionOutcome::Failed { .. } => "failed",
@@ -213,7 +215,7 @@ impl RequestState {
     pub fn approvers(&self) -> &[PersonName] {
         match self {
             Self::Pending { approvers }
-            | Self::Approved { approvers }
+            | Self::Executing { approvers }
             | Self::Executed { approvers, .. } => approvers,
             _ => &[],
         }
@@ -270,7 +272,8 @@ impl RequestLog {
         }
     }
 
-    /// Complete: executed when its outcome is recorded, else approved (deploy started).
+    /// Complete: executed or failed when its deploy's end is recorded, stale when the deploy
+    /// found the environment moved, else executing (deploy started).
     fn after_approval(&self, approvers: Vec<PersonName>) -> RequestState {
         self.events
             .iter()
@@ -282,9 +285,12 @@ impl RequestLog {
                     deploy_id: deploy_id.clone(),
                     outcome: outcome.clone(),
                 }),
+                RequestEvent::Stale { now_serving, .. } => Some(RequestState::Stale {
+                    now_serving: now_serving.clone(),
+                }),
                 _ => None,
             })
-            .unwrap_or(RequestState::Approved { approvers })
+            .unwrap_or(RequestState::Executing { approvers })
     }
 }
 

@@ -68,7 +68,7 @@ fn a_new_request_is_pending_until_it_expires() {
 }
 
 #[test]
-fn approvals_count_distinct_approvers_until_enough_then_it_is_approved() {
+fn approvals_count_distinct_approvers_until_enough_then_its_deploy_is_executing() {
     let one = log(vec![approved("bob", 1)]);
     assert_eq!(
         one.state(at(SOON), 2),
@@ -81,14 +81,14 @@ fn approvals_count_distinct_approvers_until_enough_then_it_is_approved() {
     let two = log(vec![approved("bob", 1), approved("carol", 2)]);
     assert_eq!(
         two.state(at(SOON), 2),
-        RequestState::Approved {
+        RequestState::Executing {
             approvers: vec![name("bob"), name("carol")]
         }
     );
     assert_eq!(
         two.state(at("2027-01-01T00:00:00Z"), 2).word(),
-        "approved",
-        "an approved request does not expire"
+        "executing",
+        "a request whose approvals are complete does not expire"
     );
 }
 
@@ -252,4 +252,35 @@ fn what_was_kept_before_keys_is_compared_by_the_exact_name() {
         request.requester_person(),
         name("alice").key(CaseMatching::CaseSensitive)
     );
+}
+
+#[test]
+fn a_completed_request_whose_deploy_found_the_environment_moved_ends_stale_not_approved() {
+    let refused = log(vec![
+        approved("bob", 1),
+        RequestEvent::Stale {
+            now_serving: "v4".into(),
+            at: at(SOON),
+        },
+    ]);
+    let state = refused.state(at(SOON), 1);
+    assert_eq!(
+        state,
+        RequestState::Stale {
+            now_serving: "v4".into()
+        }
+    );
+    assert!(!state.is_open());
+    for needed in 1..=3 {
+        for events in 0..=3 {
+            let log = log([
+                approved("bob", 1),
+                approved("carol", 2),
+                approved("dave", 3),
+            ][..events]
+                .to_vec());
+            let word = log.state(at(SOON), needed).word();
+            assert_ne!(word, "approved", "{events} approvals of {needed}");
+        }
+    }
 }

@@ -8,7 +8,7 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::approval::request::ApprovalRequest;
+use crate::domain::approval::request::{ApprovalRequest, ExecutionOutcome, RequestState};
 use crate::domain::deploy::record::DeployRecord;
 pub use crate::domain::event::data::{
     DeploymentData, DriftData, RepositoryRef, RequestData, SyncFailedData,
@@ -28,6 +28,12 @@ pub enum EventKind {
     RequestCreated,
     #[serde(rename = "request.approved")]
     RequestApproved,
+    #[serde(rename = "request.executed")]
+    RequestExecuted,
+    #[serde(rename = "request.failed")]
+    RequestFailed,
+    #[serde(rename = "request.stale")]
+    RequestStale,
     #[serde(rename = "sync.failed")]
     SyncFailed,
 }
@@ -39,12 +45,15 @@ pub struct UnknownEvent(pub String);
 
 impl EventKind {
     /// Every kind, in the order the README lists them.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 9] = [
         Self::DeploymentFinished,
         Self::DeploymentFailed,
         Self::DriftDetected,
         Self::RequestCreated,
         Self::RequestApproved,
+        Self::RequestExecuted,
+        Self::RequestFailed,
+        Self::RequestStale,
         Self::SyncFailed,
     ];
 
@@ -55,6 +64,9 @@ impl EventKind {
             Self::DriftDetected => "drift.detected",
             Self::RequestCreated => "request.created",
             Self::RequestApproved => "request.approved",
+            Self::RequestExecuted => "request.executed",
+            Self::RequestFailed => "request.failed",
+            Self::RequestStale => "request.stale",
             Self::SyncFailed => "sync.failed",
         }
     }
@@ -117,6 +129,15 @@ pub enum EventData {
     RequestCreated(RequestData),
     #[serde(rename = "request.approved")]
     RequestApproved(RequestData),
+    /// The last event of a request whose deploy ran and deployed.
+    #[serde(rename = "request.executed")]
+    RequestExecuted(RequestData),
+    /// The last event of a request whose deploy was refused or failed (`outcome` says how).
+    #[serde(rename = "request.failed")]
+    RequestFailed(RequestData),
+    /// The last event of a request whose environment moved since it was made.
+    #[serde(rename = "request.stale")]
+    RequestStale(RequestData),
     #[serde(rename = "sync.failed")]
     SyncFailed(SyncFailedData),
 }
@@ -143,6 +164,37 @@ impl EventData {
         Self::RequestApproved(RequestData::of(request, approvers))
     }
 
+    /// The last event of a request, for how it ended (`None` while it is open or running:
+    /// its end is reported once it is known).
+    pub fn request_ended(request: &ApprovalRequest, state: &RequestState) -> Option<Self> {
+        let data = RequestData::of(request, state.approvers().to_vec());
+        match state {
+            RequestState::Executed {
+                deploy_id,
+                outcome: ExecutionOutcome::Deployed,
+                ..
+            } => Some(Self::RequestExecuted(data.ended(Some(deploy_id), None))),
+            RequestState::Executed {
+                deploy_id,
+                outcome: ExecutionOutcome::Failed { message },
+                ..
+            } => Some(Self::RequestFailed(
+                data.ended(Some(deploy_id), Some(message.clone())),
+            )),
+            RequestState::Stale { now_serving } => Some(Self::RequestStale(data.ended(
+                None,
+                Some(format!(
+                    "{} now serves {now_serving}; the request was made against {}",
+                    request.environment,
+                    request
+                        .asked_against
+                        .map_or_else(|| "nothing".to_owned(), |v| format!("v{v}"))
+                )),
+            ))),
+            _ => None,
+        }
+    }
+
     pub fn kind(&self) -> EventKind {
         match self {
             Self::DeploymentFinished(_) => EventKind::DeploymentFinished,
@@ -150,13 +202,16 @@ impl EventData {
             Self::DriftDetected(_) => EventKind::DriftDetected,
             Self::RequestCreated(_) => EventKind::RequestCreated,
             Self::RequestApproved(_) => EventKind::RequestApproved,
+            Self::RequestExecuted(_) => EventKind::RequestExecuted,
+            Self::RequestFailed(_) => EventKind::RequestFailed,
+            Self::RequestStale(_) => EventKind::RequestStale,
             Self::SyncFailed(_) => EventKind::SyncFailed,
         }
     }
 
     /// The fact this event reports, named so that seeing it again (on another replica, after
     /// a restart, at the next check) is known to be the same fact: one event per deploy
-    /// outcome, per request made or approved, per failed synchronization task, per outside
+    /// outcome, per request made, approved or ended, per failed synchronization task, per outside
     /// change of a distribution.
     pub fn fact(&self) -> String {
         match self {
@@ -166,6 +221,10 @@ impl EventData {
             Self::DriftDetected(d) => format!("drift:{}", d.change),
             Self::RequestCreated(r) => format!("request.created:{}", r.request_id),
             Self::RequestApproved(r) => format!("request.approved:{}", r.request_id),
+            // A request ends once: one last event, whichever replica saw the end.
+            Self::RequestExecuted(r) | Self::RequestFailed(r) | Self::RequestStale(r) => {
+                format!("request.ended:{}", r.request_id)
+            }
             Self::SyncFailed(s) => format!("sync.failed:{}", s.task),
         }
     }

@@ -142,7 +142,8 @@ impl DriftData {
     }
 }
 
-/// `request.created` and `request.approved`: a deploy that needs approvals.
+/// `request.created`, `request.approved` and the request's last event (`request.executed`,
+/// `request.failed`, `request.stale`): a deploy that needs approvals.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RequestData {
     pub request_id: RequestId,
@@ -157,6 +158,12 @@ pub struct RequestData {
     pub expires: DateTime<Utc>,
     /// Who approved it, in order (empty for `request.created`).
     pub approvers: Vec<PersonName>,
+    /// The deploy the request ran (`request.executed`, `request.failed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deploy_id: Option<DeployId>,
+    /// How it ended, in words (`request.failed`, `request.stale`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
 }
 
 impl RequestData {
@@ -176,6 +183,17 @@ impl RequestData {
             reason: request.reason.clone(),
             expires: request.expires,
             approvers,
+            deploy_id: None,
+            outcome: None,
+        }
+    }
+
+    /// The same, ended: the deploy it ran and how it ended, when there are such.
+    pub fn ended(self, deploy_id: Option<&DeployId>, outcome: Option<String>) -> Self {
+        Self {
+            deploy_id: deploy_id.cloned(),
+            outcome,
+            ..self
         }
     }
 }

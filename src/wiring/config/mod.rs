@@ -75,3 +75,7 @@ fn read_password_file(path: &Path) -> Result<String, ConfigError> {
 #[cfg(test)]
 #[path = "load_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "no_panic_tests.rs"]
+mod no_panic_tests;

@@ -250,6 +250,9 @@ pub(crate) struct RawWebhook {
     pub events: Option<Vec<String>>,
     /// Required (checked with the others, naming the key).
     pub secret_file: Option<PathBuf>,
+    /// A PEM bundle of the CA that issued the receiver's certificate, trusted beside the web
+    /// roots and the system's (for a receiver behind a company CA). Absent or empty: none.
+    pub ca_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Deserialize)]

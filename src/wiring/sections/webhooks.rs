@@ -1,10 +1,15 @@
 //! `[[webhooks]]`, `[webhook_delivery]` and `[drift]`, checked: each webhook's URL, the
 //! events it wants (named as the README lists them; absent: every one), its secret read
-//! from `secret_file` at start (never logged); delivery timeouts and retries within bounds.
+//! from `secret_file` at start (never logged: one line, or two while rotating; `whsec_<base64>`
+//! or raw bytes), the CA of its receiver's TLS from `ca_file`; delivery timeouts and retries
+//! within bounds.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use rustls::RootCertStore;
+
+use crate::adapters::shared::tls_roots;
 use crate::adapters::webhook::WebhookSecret;
 use crate::domain::{EventKind, RetryPolicy, Subscription, WebhookUrl};
 
@@ -24,11 +29,13 @@ pub struct WebhookSettings {
     pub retry: RetryPolicy,
 }
 
-/// One webhook: what it wants, and its secret.
+/// One webhook: what it wants, its secret, and what its receiver's TLS is trusted by.
 #[derive(Debug, Clone)]
 pub struct ConfiguredWebhook {
     pub subscription: Subscription,
     pub secret: WebhookSecret,
+    /// The default roots and its `ca_file`'s certificates, when it has one.
+    pub trusted: Option<RootCertStore>,
 }
 
 pub(crate) fn validate(
@@ -120,22 +127,30 @@ fn webhook(i: usize, raw: RawWebhook) -> Result<ConfiguredWebhook, ConfigError> 
     }
     let Some(path) = raw.secret_file.filter(|p| !p.as_os_str().is_empty()) else {
         let reason =
-            "required: a file whose first line is the secret the body is signed with".into();
+            "required: a file whose first line is the secret deliveries are signed with (a second line while rotating)".into();
         return Err(invalid(key("secret_file"), reason));
     };
-    let secret = crate::wiring::config::password_file::first_line(&path).map_err(|e| {
+    let text = std::fs::read_to_string(&path).map_err(|e| {
         invalid(
             key("secret_file"),
             format!("cannot read {}: {e}", path.display()),
         )
     })?;
-    if secret.trim().is_empty() {
-        let reason = format!("{} holds no secret on its first line", path.display());
-        return Err(invalid(key("secret_file"), reason));
-    }
+    let secret = WebhookSecret::parse(&text)
+        .map_err(|e| invalid(key("secret_file"), format!("{}: {e}", path.display())))?;
+    let trusted = match raw.ca_file.filter(|p| !p.as_os_str().is_empty()) {
+        None => None,
+        Some(ca_file) => {
+            let mut roots = tls_roots::web_and_system();
+            tls_roots::add_pem_bundle(&mut roots, &ca_file)
+                .map_err(|reason| invalid(key("ca_file"), reason))?;
+            Some(roots)
+        }
+    };
     Ok(ConfiguredWebhook {
         subscription: Subscription { url, events },
-        secret: WebhookSecret::new(secret.into_bytes()),
+        secret,
+        trusted,
     })
 }
 

@@ -133,3 +133,52 @@ fn delivery_and_drift_settings_come_from_the_environment_and_flags_too() {
         .to_string();
     assert!(too_long.contains("drift.interval_secs"), "{too_long}");
 }
+
+#[test]
+fn a_secret_file_holds_one_secret_or_two_while_rotating_and_a_ca_file_must_hold_a_ca() {
+    let mut rotating = tempfile::NamedTempFile::new().unwrap();
+    write!(rotating, "whsec_bmV3LWtleQ==\nold raw secret\n").unwrap();
+    let toml = format!(
+        "[[webhooks]]\nurl = \"https://x/\"\nsecret_file = \"{}\"\n",
+        rotating.path().display()
+    );
+    let config = with_file(&toml, Overrides::default()).unwrap();
+    let secret = &config.webhooks.hooks[0].secret;
+    assert_eq!(
+        secret.keys(),
+        [b"new-key".to_vec(), b"old raw secret".to_vec()]
+    );
+    assert!(config.webhooks.hooks[0].trusted.is_none());
+    let broken = secret_file("whsec_%%%");
+    let not_a_ca = secret_file("not a certificate");
+    for (toml, key) in [
+        (
+            format!(
+                "[[webhooks]]\nurl = \"https://x/\"\nsecret_file = \"{}\"",
+                broken.path().display()
+            ),
+            "webhooks[0].secret_file",
+        ),
+        (
+            format!(
+                "[[webhooks]]\nurl = \"https://x/\"\nsecret_file = \"{}\"\nca_file = \"{}\"",
+                rotating.path().display(),
+                not_a_ca.path().display()
+            ),
+            "webhooks[0].ca_file",
+        ),
+        (
+            format!(
+                "[[webhooks]]\nurl = \"https://x/\"\nsecret_file = \"{}\"\nca_file = \"/nonexistent/ca.pem\"",
+                rotating.path().display()
+            ),
+            "webhooks[0].ca_file",
+        ),
+    ] {
+        let error = with_file(&toml, Overrides::default())
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains(key), "{toml}: {error}");
+        assert!(!error.contains("%%%"), "the secret is not shown: {error}");
+    }
+}

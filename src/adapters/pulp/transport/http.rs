@@ -2,7 +2,6 @@
 //! operator's extra headers on every request. Knows nothing of Pulp's JSON or auth.
 
 use std::error::Error as StdError;
-use std::fs::File;
 use std::io;
 use std::path::Path;
 use std::sync::{Arc, Once};
@@ -18,7 +17,6 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::CryptoProvider;
-use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme};
 
@@ -191,30 +189,10 @@ fn tls_config(settings: &PulpSettings) -> Result<ClientConfig, SetupError> {
     Ok(builder.with_root_certificates(roots).with_no_client_auth())
 }
 
-/// Adds every certificate of the PEM bundle at `path` to `roots`; the error names the file
-/// and what is wrong with it.
+/// Adds every certificate of the PEM bundle at `path` to `roots` (see
+/// [`crate::adapters::shared::tls_roots::add_pem_bundle`]).
 fn add_pem_bundle(roots: &mut RootCertStore, path: &Path) -> Result<(), SetupError> {
-    let shown = path.display();
-    let file = File::open(path)
-        .map_err(|e| SetupError(format!("CA file {shown} cannot be opened: {e}")))?;
-    let mut added = 0;
-    for cert in CertificateDer::pem_reader_iter(file) {
-        let cert =
-            cert.map_err(|e| SetupError(format!("CA file {shown} is not valid PEM: {e}")))?;
-        roots.add(cert).map_err(|e| {
-            SetupError(format!(
-                "CA file {shown}: certificate {} cannot be used as a CA: {e}",
-                added + 1
-            ))
-        })?;
-        added += 1;
-    }
-    if added == 0 {
-        return Err(SetupError(format!(
-            "CA file {shown} holds no PEM certificate (no -----BEGIN CERTIFICATE----- block)"
-        )));
-    }
-    Ok(())
+    crate::adapters::shared::tls_roots::add_pem_bundle(roots, path).map_err(SetupError)
 }
 
 /// `verify_tls = false`: accepts any certificate (signatures are still checked).

@@ -61,7 +61,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u64>>, D::Er
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 415, body = ErrorBody), (status = 422, body = ErrorBody),
-        (status = 502, description = "A step failed (see production_changed)", body = DeploymentOutcome),
+        (status = 502, description = "A step failed (see changed)", body = DeploymentOutcome),
         (status = 503, body = ErrorBody), (status = 504, description = "A step timed out", body = DeploymentOutcome)))]
 pub async fn create(
     State(state): State<AppState>,
@@ -100,7 +100,10 @@ pub struct Deployment {
     /// `started` (no outcome recorded: running, or the console stopped: check the
     /// environment), `deployed` or `failed`.
     pub outcome: String,
-    /// `yes`, `no`, `unknown`; null while only started.
+    /// Whether the environment changed: `yes`, `no`, `unknown`; null while only started.
+    pub changed: Option<String>,
+    /// Deprecated (kept for one release): the same as `changed`, for any environment.
+    #[schema(deprecated)]
     pub production_changed: Option<String>,
     pub repository_uuid: String,
     pub repository_name: String,
@@ -145,6 +148,7 @@ fn deployment(lines: &[DeployRecord]) -> Option<Deployment> {
     Some(Deployment {
         deploy_id: last.deploy_id.as_str().to_owned(),
         outcome: outcome.into(),
+        changed: changed.map(str::to_owned),
         production_changed: changed.map(str::to_owned),
         repository_uuid: last.repository_uuid.clone(),
         repository_name: last.repository_name.clone(),

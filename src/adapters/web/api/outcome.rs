@@ -19,7 +19,11 @@ pub struct DeploymentOutcome {
     pub deploy_id: String,
     /// `deployed` or `failed`.
     pub outcome: String,
-    /// Whether the environment changed: `yes`, `no` (proven) or `unknown` (check `task`).
+    /// Whether the environment changed (whichever it is): `yes`, `no` (proven) or `unknown`
+    /// (check `task`).
+    pub changed: String,
+    /// Deprecated (kept for one release): the same as `changed`, for any environment.
+    #[schema(deprecated)]
     pub production_changed: String,
     pub environment: String,
     /// What it served before (null: nothing).
@@ -59,6 +63,7 @@ pub fn answer(outcome: DeployOutcome, environment: &EnvironmentName) -> Response
         } => JsonAnswer::Done(DeploymentOutcome {
             deploy_id: deploy_id.as_str().to_owned(),
             outcome: "deployed".into(),
+            changed: "yes".into(),
             production_changed: "yes".into(),
             environment: environment.to_string(),
             from: plan.current.map(VersionNumber::get),
@@ -80,6 +85,7 @@ pub fn answer(outcome: DeployOutcome, environment: &EnvironmentName) -> Response
             let body = DeploymentOutcome {
                 deploy_id: deploy_id.as_str().to_owned(),
                 outcome: "failed".into(),
+                changed: changed_word(production_changed).into(),
                 production_changed: changed_word(production_changed).into(),
                 environment: environment.to_string(),
                 from: plan.current.map(VersionNumber::get),

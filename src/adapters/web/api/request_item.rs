@@ -23,7 +23,8 @@ pub struct RequestItem {
     /// RFC 3339.
     pub created: String,
     pub expires: String,
-    /// `pending`, `approved`, `executed`, `failed`, `rejected`, `cancelled`, `expired` or `stale`.
+    /// `pending`, `executing` (approved, its deploy running), `executed`, `failed`, `rejected`,
+    /// `cancelled`, `expired` or `stale`.
     pub state: String,
     pub approvers: Vec<String>,
     /// Approvals the environment needs.

@@ -114,6 +114,7 @@ pub async fn submit(
         override_freeze: form.override_freeze.as_deref() == Some("1"),
     };
     let rollback = ask.rollback;
+    let environment = ask.environment.clone();
     let outcome = deploy::deploy_asked(&state, &id, ask, &operator).await;
     Ok(match &outcome {
         DeployOutcome::Requested(request) if hx => Answer::Recorded(requested(request)),
@@ -127,7 +128,7 @@ pub async fn submit(
             Answer::Shown(deployed_list(&state, &id, plan, audit).await)
         }
         DeployOutcome::Refused(_) | DeployOutcome::NotStarted(_) | DeployOutcome::Failed { .. } => {
-            let (title, message) = not_deployed(&outcome);
+            let (title, message) = not_deployed(&outcome, Some(&environment));
             Answer::as_of(&outcome, modal_or_page(hx, &id, title, message))
         }
     })

@@ -12,7 +12,8 @@ use crate::app::approvals::requests::{self, ActError, Acted, RequestView};
 use crate::app::deploy::{self, DeployOutcome};
 use crate::app::{diffs::compare, AppState};
 use crate::domain::{
-    check_approval, check_cancel, check_reject, Operator, RepoId, RequestId, RequestRefusal,
+    check_approval, check_cancel, check_reject, EnvironmentName, Operator, RepoId, RequestId,
+    RequestRefusal,
 };
 use crate::ports::Unidentified;
 
@@ -189,7 +190,11 @@ fn answer(hx: bool, id: &RequestId, acted: Result<Acted, ActError>) -> Answer {
         return Answer::SeeOther(format!("/requests/{id}"));
     }
     let message = match &acted {
-        Acted::Executed { outcome, .. } => executed(outcome),
+        Acted::Executed {
+            outcome,
+            environment,
+            ..
+        } => executed(outcome, environment),
         Acted::Approved { remaining } => {
             success(&format!("Approval counted; {remaining} more needed."))
         }
@@ -210,7 +215,7 @@ fn success(text: &str) -> Markup {
 }
 
 /// The deploy an approval ran, in the words of the deploy's own answers.
-fn executed(outcome: &DeployOutcome) -> Markup {
+fn executed(outcome: &DeployOutcome, environment: &EnvironmentName) -> Markup {
     match outcome {
         DeployOutcome::Deployed { plan, audit, .. } => html! {
             (success(&format!(
@@ -223,7 +228,7 @@ fn executed(outcome: &DeployOutcome) -> Markup {
             }
         },
         // Refused, not started or failed: said as the deploy itself says it.
-        other => not_deployed(other).1,
+        other => not_deployed(other, Some(environment)).1,
     }
 }
 

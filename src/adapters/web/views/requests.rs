@@ -95,8 +95,8 @@ fn names(people: &[PersonName]) -> String {
 fn state_words(state: &RequestState) -> String {
     match state {
         RequestState::Pending { .. } => "pending".into(),
-        RequestState::Approved { .. } => "approved, deploy started".into(),
-        RequestState::Executed { .. } => "executed".into(),
+        RequestState::Executing { .. } => "approved, deploy running".into(),
+        RequestState::Executed { .. } => state.word().into(),
         RequestState::Rejected { by } => format!("rejected by {by}"),
         RequestState::Cancelled { by } => format!("cancelled by {by}"),
         RequestState::Expired => "expired".into(),

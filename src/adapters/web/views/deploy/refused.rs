@@ -5,7 +5,7 @@
 use maud::{html, Markup};
 
 use crate::app::deploy::{DeployOutcome, PreviewError};
-use crate::domain::{Denied, Refusal, RepoId};
+use crate::domain::{Denied, EnvironmentName, Refusal, RepoId};
 use crate::ports::Unidentified;
 
 use crate::adapters::web::identity::refusal_text;
@@ -22,21 +22,26 @@ pub fn modal_or_page(hx: bool, id: &RepoId, title: &str, message: Markup) -> Mar
     }
 }
 
-/// The title and message of a deploy's outcome that is not a deploy done.
-pub fn not_deployed(outcome: &DeployOutcome) -> (&'static str, Markup) {
+/// The title and message of a deploy's outcome that is not a deploy done; a refusal names
+/// `environment` as unchanged when the request was read far enough to know it.
+pub fn not_deployed(
+    outcome: &DeployOutcome,
+    environment: Option<&EnvironmentName>,
+) -> (&'static str, Markup) {
     match outcome {
         DeployOutcome::Refused(refusal) => (
             "Deploy refused",
             tagged(
                 refusal,
-                error_notice(&format!("{refusal} Production was not changed.")),
+                error_notice(&format!("{refusal} {}", not_changed(environment))),
             ),
         ),
         DeployOutcome::NotStarted(why) => (
             "Deploy not started",
             error_notice(&format!(
-                "{} Production was not changed.",
-                sentence(why.to_string())
+                "{} {}",
+                sentence(why.to_string()),
+                not_changed(environment)
             )),
         ),
         DeployOutcome::Failed {
@@ -66,7 +71,23 @@ pub fn not_deployed(outcome: &DeployOutcome) -> (&'static str, Markup) {
 /// A deploy refused because the sender is not known.
 pub fn unidentified(why: &Unidentified) -> Markup {
     let message = error_notice(&refusal_text("Deploy", why));
-    html! { (message) p { "Production was not changed." } }
+    html! { (message) p { (not_changed(None)) } }
+}
+
+/// What a refusal left as it was: the environment it concerns when the request was read far
+/// enough to know it, else everything.
+pub fn not_changed(environment: Option<&EnvironmentName>) -> String {
+    let Some(environment) = environment else {
+        return "Nothing was changed.".to_owned();
+    };
+    let name = environment.to_string();
+    let mut letters = name.chars();
+    let first = letters.next().map(|c| c.to_uppercase().collect::<String>());
+    format!(
+        "{}{} was not changed.",
+        first.unwrap_or_default(),
+        letters.as_str()
+    )
 }
 
 /// The modal of a preview the viewer may not deploy.

@@ -1,0 +1,79 @@
+//! How a request ends once its approvals are complete: the deploy it ran decides whether it
+//! is `executed` (deployed), `stale` (the environment moved since the request was made:
+//! someone else deployed meanwhile) or `failed` (refused for another reason, or failed).
+//! The end is appended to the request, then its last event is sent, once.
+
+use chrono::{DateTime, Utc};
+
+use crate::domain::{
+    DeployId, EventData, ExecutionOutcome, Refusal, RequestEvent, RequestLog, RequestState,
+};
+
+use crate::app::deploy::steps::StepError;
+use crate::app::deploy::DeployOutcome;
+use crate::app::events;
+use crate::app::state::AppState;
+
+/// The event that ends a request whose deploy (`deploy_id`) ended with `outcome`.
+pub(super) fn end_of(
+    outcome: &DeployOutcome,
+    deploy_id: &DeployId,
+    at: DateTime<Utc>,
+) -> RequestEvent {
+    if let Some(now_serving) = moved_to(outcome) {
+        return RequestEvent::Stale { now_serving, at };
+    }
+    RequestEvent::Executed {
+        deploy_id: deploy_id.clone(),
+        outcome: execution_outcome(outcome),
+        at,
+    }
+}
+
+/// What the environment serves now, when the deploy found it no longer serving what the
+/// request was made against (moved, or someone else already deployed the target).
+fn moved_to(outcome: &DeployOutcome) -> Option<String> {
+    match outcome {
+        DeployOutcome::Refused(Refusal::ProductionMoved { now, .. }) => Some(now.clone()),
+        DeployOutcome::Refused(Refusal::AlreadyDeployed { version, .. }) => {
+            Some(format!("v{version}"))
+        }
+        DeployOutcome::Failed {
+            error: StepError::ProductionMoved { now },
+            ..
+        } => Some(now.clone()),
+        _ => None,
+    }
+}
+
+/// How the request's deploy ended, in the request's own words.
+fn execution_outcome(outcome: &DeployOutcome) -> ExecutionOutcome {
+    let failed = |message: String| ExecutionOutcome::Failed { message };
+    match outcome {
+        DeployOutcome::Deployed { .. } => ExecutionOutcome::Deployed,
+        DeployOutcome::Refused(refusal) => failed(format!("{refusal} Nothing was changed.")),
+        DeployOutcome::NotStarted(why) => failed(format!("{why} Nothing was changed.")),
+        DeployOutcome::Failed {
+            error,
+            production_changed,
+            task,
+            ..
+        } => failed(format!(
+            "{error}; the environment changed: {production_changed:?}{}",
+            task.as_ref()
+                .map(|t| format!(" (Pulp task {t})"))
+                .unwrap_or_default()
+        )),
+        DeployOutcome::Requested(_) => failed("the deploy asked for approvals again".into()),
+    }
+}
+
+/// Sends the request's last event, for the state `log` folds to with its end appended
+/// (nothing while it has not ended).
+pub(crate) async fn report(state: &AppState, log: &RequestLog, needed: u32) {
+    let now = state.clock.now().await;
+    let ended: RequestState = log.state(now, needed);
+    if let Some(data) = EventData::request_ended(&log.request, &ended) {
+        events::emit(state, data).await;
+    }
+}
