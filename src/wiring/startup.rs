@@ -81,7 +81,8 @@ pub async fn build_state(
     .api_callers(api_callers)
     .environments(environments(config))
     .policy(config.policy.clone())
-    .page_size(config.page_size);
+    .page_size(config.page_size)
+    .write_limit(config.writes_per_minute);
     let state = if config.diffs.compute_ahead {
         state.diff_ahead(DiffAhead::default())
     } else {

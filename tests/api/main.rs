@@ -59,3 +59,4 @@ mod usecases;
 mod web;
 mod webhook_delivery;
 mod webhook_restart;
+mod write_limit;

@@ -54,6 +54,7 @@ pub(crate) fn validate(
     let grace = Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10);
     let edge = crate::wiring::sections::server_edge::edge_settings(&raw.server, grace)?;
     let identity = crate::wiring::sections::identity::validate(raw.identity)?;
+    let writes_per_minute = writes_per_minute(raw.api.writes_per_minute)?;
     let api_tokens = crate::wiring::sections::api::validate(raw.api)?;
     let environments =
         crate::wiring::sections::environments::validate(raw.environments, raw.production.clone())?;
@@ -73,6 +74,7 @@ pub(crate) fn validate(
         diffs,
         identity,
         api_tokens,
+        writes_per_minute,
         log_format: raw.log.format,
         page_size: raw.dashboard.page_size,
         production: raw.production,
@@ -200,6 +202,18 @@ fn timeout(key: &'static str, secs: u64) -> Result<(), ConfigError> {
         key,
         format!("{secs} seconds: must be between 1 and {MAX_TIMEOUT_SECS} (one day)"),
     ))
+}
+
+fn writes_per_minute(value: u64) -> Result<std::num::NonZeroU32, ConfigError> {
+    u32::try_from(value)
+        .ok()
+        .and_then(std::num::NonZeroU32::new)
+        .ok_or_else(|| {
+            invalid(
+                "api.writes_per_minute",
+                format!("{value}: must be a whole number from 1 to {}", u32::MAX),
+            )
+        })
 }
 
 fn at_least_one(key: &'static str, value: u64) -> Result<(), ConfigError> {

@@ -12,6 +12,7 @@ use crate::wiring::config::error::{invalid, ConfigError};
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawApi {
     pub tokens: Vec<RawToken>,
+    pub writes_per_minute: u64,
 }
 
 /// One token: a `[[api.tokens]]` table, or (from the environment or a flag, where values
@@ -95,7 +96,10 @@ mod tests {
     const DIGEST: &str = "4b0a2d3f3a3a0b5f1c5b1c1b7c5b1a36a8a0b8a1b0b0a7e3f6f1a0b1c2d3e4f5";
 
     fn raw(tokens: Vec<RawToken>) -> RawApi {
-        RawApi { tokens }
+        RawApi {
+            tokens,
+            writes_per_minute: 60,
+        }
     }
 
     fn table(name: &str, sha256: &str) -> RawToken {
