@@ -52,6 +52,10 @@ pub trait EventOutbox: Send + Sync {
     async fn settle(&self, delivery: &Delivery, settlement: &Settlement)
         -> Result<(), OutboxError>;
 
+    /// The time of the newest event kept (`None`: none yet), from which a console started
+    /// again completes the outbox with what its audit log holds and the outbox does not.
+    async fn newest_event_at(&self) -> Result<Option<DateTime<Utc>>, OutboxError>;
+
     /// Where events are kept, in words (a path, a database), for messages.
     fn target(&self) -> String;
 }

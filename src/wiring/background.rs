@@ -10,6 +10,7 @@ use tokio::task::JoinHandle;
 use crate::adapters::clock_system::SystemClock;
 use crate::adapters::metrics::metrics;
 use crate::adapters::webhook::HttpWebhookSender;
+use crate::app::events::catch_up;
 use crate::app::events::delivery::{self, Deliverer, DeliverySettings};
 use crate::app::{diffs::ahead, events::reconcile, AppState, Events};
 use crate::ports::EventOutbox;
@@ -88,7 +89,13 @@ impl Background {
         };
         let mut tasks = vec![tokio::spawn(ahead::work(state.clone(), until_stopped()))];
         if let Some(deliverer) = deliverer {
-            tasks.push(tokio::spawn(delivery::work(deliverer, until_stopped())));
+            // First the events a console stopped between an audit line and its event lacked.
+            let completing = state.clone();
+            let delivering = delivery::work(deliverer, until_stopped());
+            tasks.push(tokio::spawn(async move {
+                catch_up::complete_from_audit(&completing).await;
+                delivering.await;
+            }));
         }
         if drift_every.is_zero() {
             tracing::info!("drift checks are off (drift.interval_secs = 0)");

@@ -7,6 +7,7 @@ mod audit;
 #[path = "../common/builds.rs"]
 mod builds;
 mod builds_diff;
+mod catch_up;
 mod changes;
 mod coalescing;
 mod compare_download;

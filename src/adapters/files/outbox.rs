@@ -190,6 +190,10 @@ impl EventOutbox for JsonlOutbox {
         Ok(())
     }
 
+    async fn newest_event_at(&self) -> Result<Option<DateTime<Utc>>, OutboxError> {
+        Ok(self.ledger().newest())
+    }
+
     fn target(&self) -> String {
         self.path.display().to_string()
     }

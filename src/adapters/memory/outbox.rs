@@ -89,6 +89,10 @@ impl EventOutbox for MemoryOutbox {
         Ok(())
     }
 
+    async fn newest_event_at(&self) -> Result<Option<DateTime<Utc>>, OutboxError> {
+        Ok(lock(&self.ledger).newest())
+    }
+
     fn target(&self) -> String {
         "memory".into()
     }

@@ -143,6 +143,13 @@ impl EventOutbox for PgOutbox {
         Ok(())
     }
 
+    async fn newest_event_at(&self) -> Result<Option<DateTime<Utc>>, OutboxError> {
+        sqlx::query_scalar("SELECT max(recorded_at) FROM webhook_outbox")
+            .fetch_one(&self.db.pool)
+            .await
+            .map_err(|e| self.error(e))
+    }
+
     fn target(&self) -> String {
         self.db.target.clone()
     }

@@ -57,9 +57,16 @@ pub struct Ledger {
     /// Events with a delivery pending.
     events: HashMap<EventId, ConsoleEvent>,
     pending: BTreeMap<(EventId, WebhookUrl), Pending>,
+    /// The time of the newest event recorded.
+    newest: Option<DateTime<Utc>>,
 }
 
 impl Ledger {
+    /// The time of the newest event recorded, if any.
+    pub fn newest(&self) -> Option<DateTime<Utc>> {
+        self.newest
+    }
+
     pub fn knows(&self, fact: &str) -> bool {
         self.facts.contains(fact)
     }
@@ -69,6 +76,7 @@ impl Ledger {
         if !self.facts.insert(event.fact()) {
             return Recorded::Known;
         }
+        self.newest = self.newest.max(Some(event.time));
         for webhook in webhooks {
             let pending = Pending {
                 attempts: 0,
