@@ -10,8 +10,8 @@ use tokio::task::JoinHandle;
 use crate::adapters::clock_system::SystemClock;
 use crate::adapters::metrics::metrics;
 use crate::adapters::webhook::HttpWebhookSender;
-use crate::app::events::catch_up;
 use crate::app::events::delivery::{self, Deliverer, DeliverySettings};
+use crate::app::events::{catch_up, retention};
 use crate::app::{diffs::ahead, events::reconcile, AppState, Events};
 use crate::ports::EventOutbox;
 
@@ -79,7 +79,12 @@ pub(super) struct Background {
 
 impl Background {
     /// Starts every worker the configuration asks for.
-    pub fn start(state: &AppState, deliverer: Option<Deliverer>, drift_every: Duration) -> Self {
+    pub fn start(
+        state: &AppState,
+        deliverer: Option<Deliverer>,
+        drift_every: Duration,
+        retention: Duration,
+    ) -> Self {
         let (stop, stopped) = watch::channel(false);
         let until_stopped = move || {
             let mut stopped = stopped.clone();
@@ -89,6 +94,8 @@ impl Background {
         };
         let mut tasks = vec![tokio::spawn(ahead::work(state.clone(), until_stopped()))];
         if let Some(deliverer) = deliverer {
+            let compacting = retention::work(deliverer.events.clone(), retention, until_stopped());
+            tasks.push(tokio::spawn(compacting));
             // First the events a console stopped between an audit line and its event lacked.
             let completing = state.clone();
             let delivering = delivery::work(deliverer, until_stopped());

@@ -178,7 +178,8 @@ pub async fn run(config: Config) -> Result<(), String> {
         }
     }
     // Diffs ahead, webhook deliveries and drift checks run until the console is told to stop.
-    let background = Background::start(&state, deliverer, config.drift_interval);
+    let retention = config.webhooks.retention;
+    let background = Background::start(&state, deliverer, config.drift_interval, retention);
     let stop = background.stopper();
     let signal = async move {
         web::shutdown_signal().await;

@@ -212,6 +212,15 @@ async fn an_event_lost_between_the_audit_line_and_the_outbox_is_delivered_after_
         "the lost deploy's event: {told}"
     );
     assert!(got[1].signed_with(SECRET.as_bytes()));
+    // Delivery is at least once: a console stopped before it kept "delivered" sends again.
+    until("both deliveries kept", || {
+        outbox_lines(&outbox)
+            .iter()
+            .filter(|l| l["result"] == "delivered")
+            .count()
+            == 2
+    })
+    .await;
     drop(second);
     let third = ConsoleProcess::start(&args, &[], home.path());
     tokio::time::sleep(Duration::from_secs(2)).await;

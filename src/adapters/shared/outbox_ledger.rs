@@ -67,6 +67,12 @@ impl Ledger {
         self.newest
     }
 
+    /// A fact recorded at `at` whose event and deliveries are no longer kept (compacted).
+    pub fn record_fact(&mut self, fact: String, at: DateTime<Utc>) {
+        self.facts.insert(fact);
+        self.newest = self.newest.max(Some(at));
+    }
+
     pub fn knows(&self, fact: &str) -> bool {
         self.facts.contains(fact)
     }

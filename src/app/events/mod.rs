@@ -7,6 +7,7 @@
 pub mod catch_up;
 pub mod delivery;
 pub mod reconcile;
+pub mod retention;
 pub(crate) mod state;
 
 use crate::domain::{

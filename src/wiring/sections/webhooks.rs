@@ -22,6 +22,8 @@ pub struct WebhookSettings {
     /// The bound of one attempt.
     pub timeout: Duration,
     pub retry: RetryPolicy,
+    /// How long the outbox keeps an event after its deliveries ended.
+    pub retention: Duration,
 }
 
 /// One webhook: what it wants, and its secret.
@@ -80,6 +82,12 @@ pub(crate) fn validate(
         1,
         24 * 30,
     )?;
+    let retention_days = within(
+        "webhook_delivery.retention_days",
+        delivery.retention_days,
+        1,
+        3650,
+    )?;
     let source = delivery.source.trim();
     if source.contains(char::is_whitespace) {
         let reason = format!("'{source}' holds a space: write the console's URL");
@@ -99,6 +107,7 @@ pub(crate) fn validate(
             cap: Duration::from_secs(max),
             give_up_after: Duration::from_secs(hours * 3600),
         },
+        retention: Duration::from_secs(retention_days * 86_400),
     })
 }
 
