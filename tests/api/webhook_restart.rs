@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use scraper::Html;
+use crate::web::deploy_on_the_demo;
 
 use crate::console_process::ConsoleProcess;
 use crate::helpers::*;
@@ -17,30 +17,6 @@ const SECRET: &str = "restart-secret";
 fn free_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.local_addr().unwrap().port()
-}
-
-/// Deploys a deployable version of the demo's first repository, as the pages do.
-async fn deploy_on_the_demo(client: &WebClient) {
-    let dashboard = client.get("/").await;
-    let html = dashboard.html();
-    let repo = attr(&select(&html, "tr[data-repo]")[0], "data-repo").to_owned();
-    let versions = client.get(&format!("/repos/{repo}/versions")).await.html();
-    let version = select(&versions, "button[data-deploy-version]:not([disabled])")
-        .first()
-        .map(|b| attr(b, "data-deploy-version").to_owned())
-        .expect("a deployable version on the demo");
-    let confirm = client
-        .get(&format!("/repos/{repo}/deploy/confirm?version={version}"))
-        .await;
-    assert_eq!(confirm.status, 200, "{}", confirm.body);
-    let html = Html::parse_fragment(&confirm.body);
-    let name = attr(&select(&html, "#deploy-modal")[0], "data-confirm").to_owned();
-    let live = attr(&select(&html, "input[name=live]")[0], "value").to_owned();
-    let form = format!("version={version}&live={live}&confirm={}", enc(&name));
-    let deployed = client
-        .post_htmx(&format!("/repos/{repo}/deploy"), &form)
-        .await;
-    assert_eq!(deployed.status, 200, "{}", deployed.body);
 }
 
 /// Waits (20 s at most, then fails) until `done` holds.
