@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 
 use crate::domain::{DeployId, DeployRecord, RepoId};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
@@ -42,6 +43,16 @@ impl AuditSink for StdoutAuditSink {
     }
 
     async fn recent(&self, _: &RepoId, _: usize) -> Result<Vec<DeployRecord>, AuditReadError> {
+        Err(AuditReadError::NotReadable {
+            target: self.target(),
+        })
+    }
+
+    async fn outcomes_since(
+        &self,
+        _: DateTime<Utc>,
+        _: usize,
+    ) -> Result<Vec<DeployRecord>, AuditReadError> {
         Err(AuditReadError::NotReadable {
             target: self.target(),
         })

@@ -10,7 +10,8 @@
 //! - [`events`]: the events told to webhooks, their delivery, and the drift reconciler;
 //! - [`pages`]: the dashboard, versions and history pages' reads;
 //! - [`sync`]: synchronizing a repository; [`facts`]: reading upstream's facts at a cost that
-//!   does not grow with Pulp; [`state`]: the ports every use case shares.
+//!   does not grow with Pulp; [`state`]: the ports every use case shares; [`write_limit`]: how
+//!   many writes a caller may make a minute.
 
 pub mod approvals;
 pub mod deploy;
@@ -21,6 +22,7 @@ pub mod facts;
 pub mod pages;
 pub mod state;
 pub mod sync;
+pub mod write_limit;
 
 pub use deploy::lock::DeployLocks;
 pub use diffs::cache::DiffCache;

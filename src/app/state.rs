@@ -2,6 +2,7 @@
 //! place, [`AppState::builder`], by the composition root and by tests alike.
 
 use std::collections::HashMap;
+use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use crate::domain::{EnvironmentPath, Policy};
@@ -16,6 +17,7 @@ use crate::app::diffs::cache::DiffCache;
 use crate::app::diffs::flights::DiffFlights;
 use crate::app::diffs::queue::DiffAhead;
 use crate::app::events::state::Events;
+use crate::app::write_limit::WriteLimit;
 
 /// Repositories per dashboard page unless configured otherwise.
 const DEFAULT_PAGE_SIZE: u64 = 25;
@@ -69,6 +71,8 @@ pub struct AppState {
     /// and what `/metrics` reads. The composition root gives the Prometheus adapter; a state
     /// built without one measures nothing.
     pub(crate) metrics: Arc<dyn EventMetrics>,
+    /// The limit on each caller's writes; `None`: no limit.
+    pub(crate) write_limit: Option<Arc<WriteLimit>>,
 }
 
 impl AppState {
@@ -102,6 +106,7 @@ impl AppState {
             events: None,
             api_callers: None,
             metrics: Arc::new(NotMeasured),
+            write_limit: None,
         })
     }
 
@@ -128,6 +133,11 @@ impl AppState {
     /// Where what the console measures is reported, and read back for `/metrics`.
     pub fn metrics(&self) -> &dyn EventMetrics {
         self.metrics.as_ref()
+    }
+
+    /// The limit on each caller's writes, when there is one.
+    pub fn write_limit(&self) -> Option<&WriteLimit> {
+        self.write_limit.as_deref()
     }
 
     /// How many changes the diffs held in memory count (benchmarks report it).
@@ -250,6 +260,13 @@ impl AppStateBuilder {
     /// [`crate::app::diffs::ahead::work`]).
     pub fn diff_ahead(mut self, ahead: DiffAhead) -> Self {
         self.0.diff_ahead = Some(ahead);
+        self
+    }
+
+    /// Each caller may write at most `per_minute` times a minute (read on this state's clock:
+    /// set the clock first).
+    pub fn write_limit(mut self, per_minute: NonZeroU32) -> Self {
+        self.0.write_limit = Some(Arc::new(WriteLimit::new(per_minute, self.0.clock.clone())));
         self
     }
 

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 
 use crate::domain::{DeployId, DeployRecord, RepoId};
 
@@ -61,6 +62,15 @@ pub trait AuditSink: Send + Sync {
     /// The lines of deploy `id` (its `started` line, then its outcome), oldest first; empty
     /// when the log has none.
     async fn lines_of(&self, id: &DeployId) -> Result<Vec<DeployRecord>, AuditReadError>;
+
+    /// The outcome lines (not `started`) written at or after `since`, oldest first, at most
+    /// `limit` of the newest: what the console tells its webhooks about (see
+    /// [`crate::app::events::catch_up`]). Bounded work, as [`Self::recent`].
+    async fn outcomes_since(
+        &self,
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<DeployRecord>, AuditReadError>;
 
     /// Where the records go, in words (a path, "standard output"), for logs and messages.
     fn target(&self) -> String;

@@ -52,6 +52,16 @@ pub trait EventOutbox: Send + Sync {
     async fn settle(&self, delivery: &Delivery, settlement: &Settlement)
         -> Result<(), OutboxError>;
 
+    /// The time of the newest event kept (`None`: none yet), from which a console started
+    /// again completes the outbox with what its audit log holds and the outbox does not.
+    async fn newest_event_at(&self) -> Result<Option<DateTime<Utc>>, OutboxError>;
+
+    /// Events whose every delivery ended (delivered or given up) before `finished_before`
+    /// lose their body and their attempts; each one's fact stays known, so it is never told
+    /// twice. Deliveries still pending are untouched, and so is an event written meanwhile.
+    /// Answers how many events were compacted.
+    async fn compact(&self, finished_before: DateTime<Utc>) -> Result<usize, OutboxError>;
+
     /// Where events are kept, in words (a path, a database), for messages.
     fn target(&self) -> String;
 }

@@ -10,6 +10,7 @@ use tokio::task::JoinHandle;
 use crate::adapters::clock_system::SystemClock;
 use crate::adapters::webhook::HttpWebhookSender;
 use crate::app::events::delivery::{self, Deliverer, DeliverySettings};
+use crate::app::events::{catch_up, retention};
 use crate::app::{diffs::ahead, events::reconcile, AppState, Events};
 use crate::ports::{EventMetrics, EventOutbox};
 
@@ -69,7 +70,12 @@ pub(super) struct Background {
 
 impl Background {
     /// Starts every worker the configuration asks for.
-    pub fn start(state: &AppState, deliverer: Option<Deliverer>, drift_every: Duration) -> Self {
+    pub fn start(
+        state: &AppState,
+        deliverer: Option<Deliverer>,
+        drift_every: Duration,
+        retention: Duration,
+    ) -> Self {
         let (stop, stopped) = watch::channel(false);
         let until_stopped = move || {
             let mut stopped = stopped.clone();
@@ -79,7 +85,15 @@ impl Background {
         };
         let mut tasks = vec![tokio::spawn(ahead::work(state.clone(), until_stopped()))];
         if let Some(deliverer) = deliverer {
-            tasks.push(tokio::spawn(delivery::work(deliverer, until_stopped())));
+            let compacting = retention::work(deliverer.events.clone(), retention, until_stopped());
+            tasks.push(tokio::spawn(compacting));
+            // First the events a console stopped between an audit line and its event lacked.
+            let completing = state.clone();
+            let delivering = delivery::work(deliverer, until_stopped());
+            tasks.push(tokio::spawn(async move {
+                catch_up::complete_from_audit(&completing).await;
+                delivering.await;
+            }));
         }
         if drift_every.is_zero() {
             tracing::info!("drift checks are off (drift.interval_secs = 0)");

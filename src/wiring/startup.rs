@@ -85,7 +85,8 @@ pub async fn build_state(
         .api_callers(api_callers)
         .environments(environments(config))
         .policy(config.policy.clone())
-        .page_size(config.page_size);
+        .page_size(config.page_size)
+        .write_limit(config.writes_per_minute);
     let state = if config.diffs.compute_ahead {
         state.diff_ahead(DiffAhead::default())
     } else {
@@ -181,7 +182,8 @@ pub async fn run(config: Config) -> Result<(), String> {
         }
     }
     // Diffs ahead, webhook deliveries and drift checks run until the console is told to stop.
-    let background = Background::start(&state, deliverer, config.drift_interval);
+    let retention = config.webhooks.retention;
+    let background = Background::start(&state, deliverer, config.drift_interval, retention);
     let stop = background.stopper();
     let signal = async move {
         web::shutdown_signal().await;

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-pub use crate::test_app::TestAppBuilder;
+pub use crate::test_app::{pinned_time, TestAppBuilder};
 pub use crate::verified::verified;
 pub use crate::web::{attr, enc, select, text, Reply, WebClient};
 use repo_console::adapters::memory::{FaultyPulp, InMemoryPulp};

@@ -7,6 +7,7 @@ mod audit;
 #[path = "../common/builds.rs"]
 mod builds;
 mod builds_diff;
+mod catch_up;
 mod changes;
 mod coalescing;
 mod compare_download;
@@ -67,3 +68,4 @@ mod web;
 mod webhook_delivery;
 mod webhook_restart;
 mod webhook_signatures;
+mod write_limit;

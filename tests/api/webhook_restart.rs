@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use scraper::Html;
+use crate::web::deploy_on_the_demo;
 
 use crate::console_process::ConsoleProcess;
 use crate::helpers::*;
@@ -17,30 +17,6 @@ const SECRET: &str = "restart-secret";
 fn free_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.local_addr().unwrap().port()
-}
-
-/// Deploys a deployable version of the demo's first repository, as the pages do.
-async fn deploy_on_the_demo(client: &WebClient) {
-    let dashboard = client.get("/").await;
-    let html = dashboard.html();
-    let repo = attr(&select(&html, "tr[data-repo]")[0], "data-repo").to_owned();
-    let versions = client.get(&format!("/repos/{repo}/versions")).await.html();
-    let version = select(&versions, "button[data-deploy-version]:not([disabled])")
-        .first()
-        .map(|b| attr(b, "data-deploy-version").to_owned())
-        .expect("a deployable version on the demo");
-    let confirm = client
-        .get(&format!("/repos/{repo}/deploy/confirm?version={version}"))
-        .await;
-    assert_eq!(confirm.status, 200, "{}", confirm.body);
-    let html = Html::parse_fragment(&confirm.body);
-    let name = attr(&select(&html, "#deploy-modal")[0], "data-confirm").to_owned();
-    let live = attr(&select(&html, "input[name=live]")[0], "value").to_owned();
-    let form = format!("version={version}&live={live}&confirm={}", enc(&name));
-    let deployed = client
-        .post_htmx(&format!("/repos/{repo}/deploy"), &form)
-        .await;
-    assert_eq!(deployed.status, 200, "{}", deployed.body);
 }
 
 /// Waits (20 s at most, then fails) until `done` holds.
@@ -125,4 +101,106 @@ async fn an_event_recorded_while_the_receiver_is_down_is_delivered_after_a_resta
     .await;
     assert_eq!(receiver.got().len(), 1, "delivered once");
     drop(second);
+}
+
+/// Issue 34: the console is killed between a deploy's outcome line and its event (the outbox
+/// write is held: its file is a FIFO nobody reads, so opening it blocks). Started again, the
+/// console completes the outbox from the audit log: the lost event is delivered, once, and
+/// the one delivered before is not sent again.
+#[tokio::test]
+async fn an_event_lost_between_the_audit_line_and_the_outbox_is_delivered_after_a_restart() {
+    let home = tempfile::tempdir().unwrap();
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let receiver = Receiver::on(listener, Answer::RefuseFirst(0));
+    let secret = home.path().join("webhook.secret");
+    std::fs::write(&secret, format!("{SECRET}\n")).unwrap();
+    let config = home.path().join("console.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[webhooks]]\nurl = \"http://127.0.0.1:{port}/hook\"\n\
+             events = [\"deployment.finished\"]\nsecret_file = \"{}\"\n\
+             [drift]\ninterval_secs = 0\n[demo]\ntask_delay_ms = 5\n",
+            secret.display()
+        ),
+    )
+    .unwrap();
+    let audit = home.path().join("logs/audit.jsonl");
+    let outbox = home.path().join("logs/webhooks-outbox.jsonl");
+    let args = [
+        "--config",
+        config.to_str().unwrap(),
+        "--audit-path",
+        audit.to_str().unwrap(),
+    ];
+    let outcomes = || -> Vec<String> {
+        std::fs::read_to_string(&audit)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|l| l["outcome"] != "started")
+            .map(|l| l["deploy_id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+
+    let mut first = ConsoleProcess::start(&args, &[], home.path());
+    let client = WebClient {
+        address: first.address.clone(),
+    };
+    deploy_on_the_demo(&client).await;
+    receiver.until_got(1).await;
+    until("the first delivery kept", || {
+        outbox_lines(&outbox)
+            .iter()
+            .any(|l| l["result"] == "delivered")
+    })
+    .await;
+    // Hold the outbox's next write: its file becomes a FIFO with no reader.
+    let kept = home.path().join("outbox.kept");
+    std::fs::rename(&outbox, &kept).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(&outbox)
+        .status()
+        .unwrap();
+    assert!(fifo.success());
+    deploy_on_the_demo(&client).await;
+    until("the second outcome line", || outcomes().len() == 2).await;
+    first.kill();
+    std::fs::remove_file(&outbox).unwrap();
+    std::fs::rename(&kept, &outbox).unwrap();
+    let events = || {
+        outbox_lines(&outbox)
+            .into_iter()
+            .filter(|l| l["line"] == "event")
+            .count()
+    };
+    assert_eq!(events(), 1, "the second event never reached the outbox");
+
+    let second = ConsoleProcess::start(&args, &[], home.path());
+    let got = receiver.until_got(2).await;
+    let told = got[1].json();
+    assert_eq!(
+        told["data"]["deploy_id"].as_str(),
+        Some(outcomes()[1].as_str()),
+        "the lost deploy's event: {told}"
+    );
+    assert!(got[1].signed_with(SECRET.as_bytes()));
+    // Delivery is at least once: a console stopped before it kept "delivered" sends again.
+    until("both deliveries kept", || {
+        outbox_lines(&outbox)
+            .iter()
+            .filter(|l| l["result"] == "delivered")
+            .count()
+            == 2
+    })
+    .await;
+    drop(second);
+    let third = ConsoleProcess::start(&args, &[], home.path());
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(receiver.got().len(), 2, "each event told once");
+    assert_eq!(events(), 2);
+    drop(third);
 }

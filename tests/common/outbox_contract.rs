@@ -132,3 +132,66 @@ pub async fn outbox_contract(outbox: &dyn EventOutbox) {
     let ids: Vec<&str> = oldest.iter().map(|d| d.event.id.as_str()).collect();
     assert_eq!(ids, ["e-5", "e-4"]);
 }
+
+/// Compaction (issue 34): an event whose deliveries all ended before the cut loses its body,
+/// its fact stays known; pending deliveries and later events are untouched. `keeps_bodies`:
+/// the outbox keeps finished events until compacted (file, PostgreSQL), so it reports one.
+pub async fn compaction_contract(outbox: &dyn EventOutbox, keeps_bodies: bool) {
+    let a = hook("http://a.example/in");
+    let to_a = std::slice::from_ref(&a);
+    let mut old = event("c-1", "/pulp/api/v3/tasks/101/");
+    old.time = at(0);
+    let mut pending = event("c-2", "/pulp/api/v3/tasks/102/");
+    pending.time = at(1);
+    let mut recent = event("c-3", "/pulp/api/v3/tasks/103/");
+    recent.time = at(2);
+    for e in [&old, &pending, &recent] {
+        assert_eq!(outbox.record(e, to_a).await.unwrap(), Recorded::New);
+    }
+    let claimed = outbox.claim_due(at(2), 10, LEASE).await.unwrap();
+    assert_eq!(claimed.len(), 3);
+    let of = |id: &str| claimed.iter().find(|d| d.event.id.as_str() == id).unwrap();
+    outbox
+        .settle(of("c-1"), &Settlement::Delivered { at: at(10) })
+        .await
+        .unwrap();
+    let retry = Settlement::Retry {
+        at: at(10),
+        next: at(500),
+        error: "503".into(),
+    };
+    outbox.settle(of("c-2"), &retry).await.unwrap();
+    outbox
+        .settle(
+            of("c-3"),
+            &Settlement::GaveUp {
+                at: at(200),
+                error: "410".into(),
+            },
+        )
+        .await
+        .unwrap();
+
+    let compacted = outbox.compact(at(100)).await.unwrap();
+    if keeps_bodies {
+        assert_eq!(compacted, 1, "only c-1 ended before the cut");
+    }
+    assert_eq!(
+        outbox.compact(at(100)).await.unwrap(),
+        0,
+        "nothing left to compact"
+    );
+    for (id, task) in [("again-1", 101), ("again-3", 103)] {
+        let same_fact = event(id, &format!("/pulp/api/v3/tasks/{task}/"));
+        assert_eq!(
+            outbox.record(&same_fact, to_a).await.unwrap(),
+            Recorded::Known,
+            "a compacted fact is never told twice"
+        );
+    }
+    let due = outbox.claim_due(at(500), 10, LEASE).await.unwrap();
+    assert_eq!(due.len(), 1, "the pending delivery is untouched");
+    assert_eq!((due[0].event.id.as_str(), due[0].attempt), ("c-2", 2));
+    assert_eq!(due[0].event, pending, "with its whole event");
+    assert_eq!(outbox.newest_event_at().await.unwrap(), Some(at(2)));
+}

@@ -152,3 +152,27 @@ pub fn text(el: &ElementRef<'_>) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// Deploys a deployable version of the demo's first repository, as the pages do.
+pub async fn deploy_on_the_demo(client: &WebClient) {
+    let dashboard = client.get("/").await;
+    let html = dashboard.html();
+    let repo = attr(&select(&html, "tr[data-repo]")[0], "data-repo").to_owned();
+    let versions = client.get(&format!("/repos/{repo}/versions")).await.html();
+    let version = select(&versions, "button[data-deploy-version]:not([disabled])")
+        .first()
+        .map(|b| attr(b, "data-deploy-version").to_owned())
+        .expect("a deployable version on the demo");
+    let confirm = client
+        .get(&format!("/repos/{repo}/deploy/confirm?version={version}"))
+        .await;
+    assert_eq!(confirm.status, 200, "{}", confirm.body);
+    let html = scraper::Html::parse_fragment(&confirm.body);
+    let name = attr(&select(&html, "#deploy-modal")[0], "data-confirm").to_owned();
+    let live = attr(&select(&html, "input[name=live]")[0], "value").to_owned();
+    let form = format!("version={version}&live={live}&confirm={}", enc(&name));
+    let deployed = client
+        .post_htmx(&format!("/repos/{repo}/deploy"), &form)
+        .await;
+    assert_eq!(deployed.status, 200, "{}", deployed.body);
+}

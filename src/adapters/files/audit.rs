@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 
 use aho_corasick::AhoCorasick;
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
-use crate::domain::{DeployId, DeployRecord, RepoId};
+use crate::domain::{AuditOutcome, DeployId, DeployRecord, RepoId};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 
 use crate::adapters::files::audit_tail::newest_lines;
@@ -199,6 +200,33 @@ impl AuditSink for JsonlAuditSink {
                 finder.find(line)?;
                 let record: DeployRecord = serde_json::from_slice(line).ok()?;
                 (record.deploy_id == id).then_some(record)
+            })
+        })
+        .await;
+        let failed = |reason: String| AuditReadError::Failed {
+            target: self.target(),
+            reason,
+        };
+        let mut lines = read
+            .map_err(|e| failed(e.to_string()))?
+            .map_err(|e| failed(e.to_string()))?;
+        lines.reverse();
+        Ok(lines)
+    }
+
+    /// One backward read from the file's end (bounded as [`Self::recent_of`]); lines are in
+    /// the order they were written, so the read keeps those at or after `since`.
+    async fn outcomes_since(
+        &self,
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<DeployRecord>, AuditReadError> {
+        let path = self.path.clone();
+        let read = tokio::task::spawn_blocking(move || {
+            newest_lines(&path, limit, |line| {
+                let record: DeployRecord = serde_json::from_slice(line).ok()?;
+                (record.timestamp >= since && record.outcome != AuditOutcome::Started)
+                    .then_some(record)
             })
         })
         .await;

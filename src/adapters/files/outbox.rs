@@ -20,13 +20,18 @@ use crate::ports::{EventOutbox, OutboxError, Recorded};
 
 use crate::adapters::shared::outbox_ledger::{AttemptResult, Ledger};
 
+use super::outbox_compaction::{compact_file, remove_leftover};
+
 /// The file's name, beside the audit file.
 pub const FILE_NAME: &str = "webhooks-outbox.jsonl";
 
 /// One line of the file.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "line", rename_all = "lowercase")]
-enum Line {
+pub(super) enum Line {
+    /// The fact of an event compacted away (its deliveries ended long ago): kept so that it
+    /// is never told twice.
+    Fact { fact: String, at: DateTime<Utc> },
     /// An event recorded, to be delivered to these webhooks.
     Event {
         event: Box<ConsoleEvent>,
@@ -55,6 +60,7 @@ impl JsonlOutbox {
     /// outbox; a line cut short by a crash is skipped, with a warning).
     pub fn open(path: impl Into<PathBuf>) -> std::io::Result<Self> {
         let path = path.into();
+        remove_leftover(&path);
         let mut ledger = Ledger::default();
         match fs::File::open(&path) {
             Ok(file) => replay(&path, BufReader::new(file), &mut ledger)?,
@@ -119,6 +125,7 @@ fn replay(path: &Path, reader: impl BufRead, ledger: &mut Ledger) -> std::io::Re
             Ok(Line::Event { event, webhooks }) => {
                 ledger.record(&event, &webhooks);
             }
+            Ok(Line::Fact { fact, at }) => ledger.record_fact(fact, at),
             Ok(Line::Attempt {
                 event_id,
                 webhook,
@@ -188,6 +195,21 @@ impl EventOutbox for JsonlOutbox {
         self.ledger()
             .settle(event, webhook, delivery.attempt, &result);
         Ok(())
+    }
+
+    async fn newest_event_at(&self) -> Result<Option<DateTime<Utc>>, OutboxError> {
+        Ok(self.ledger().newest())
+    }
+
+    /// Rewrites the file without the compacted events' lines (see
+    /// [`super::outbox_compaction`]), holding this process's writers meanwhile.
+    async fn compact(&self, finished_before: DateTime<Utc>) -> Result<usize, OutboxError> {
+        let _turn = self.turn.lock().await;
+        let path = self.path.clone();
+        tokio::task::spawn_blocking(move || compact_file(&path, finished_before))
+            .await
+            .map_err(|e| self.error(e))?
+            .map_err(|e| self.error(e))
     }
 
     fn target(&self) -> String {

@@ -89,6 +89,16 @@ impl EventOutbox for MemoryOutbox {
         Ok(())
     }
 
+    async fn newest_event_at(&self) -> Result<Option<DateTime<Utc>>, OutboxError> {
+        Ok(lock(&self.ledger).newest())
+    }
+
+    /// Nothing to do: the ledger keeps only the facts of events whose deliveries ended.
+    async fn compact(&self, _: DateTime<Utc>) -> Result<usize, OutboxError> {
+        self.check()?;
+        Ok(0)
+    }
+
     fn target(&self) -> String {
         "memory".into()
     }

@@ -5,7 +5,7 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::{DeployId, DeployRecord, RepoId};
+use crate::domain::{AuditOutcome, DeployId, DeployRecord, RepoId};
 use crate::ports::{AuditError, AuditReadError, AuditSink, Clock};
 
 /// Keeps every record in memory; can be told to fail, to test what a failed write does.
@@ -80,6 +80,20 @@ impl AuditSink for RecordingAuditSink {
             .filter(|r| &r.deploy_id == id)
             .cloned()
             .collect())
+    }
+
+    async fn outcomes_since(
+        &self,
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<DeployRecord>, AuditReadError> {
+        let records = self.records.lock().unwrap_or_else(|p| p.into_inner());
+        let outcomes: Vec<DeployRecord> = records
+            .iter()
+            .filter(|r| r.timestamp >= since && r.outcome != AuditOutcome::Started)
+            .cloned()
+            .collect();
+        Ok(outcomes[outcomes.len().saturating_sub(limit)..].to_vec())
     }
 
     fn target(&self) -> String {

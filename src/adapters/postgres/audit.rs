@@ -4,6 +4,7 @@
 use crate::domain::{AuditOutcome, DeployId, DeployRecord, ProductionChanged, RepoId};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 
 use super::Database;
 
@@ -105,6 +106,31 @@ impl AuditSink for PgAuditSink {
                 .fetch_all(&self.db.pool)
                 .await
                 .map_err(|e| failed(e.to_string()))?;
+        lines
+            .iter()
+            .map(|line| serde_json::from_str(line).map_err(|e| failed(e.to_string())))
+            .collect()
+    }
+
+    async fn outcomes_since(
+        &self,
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<DeployRecord>, AuditReadError> {
+        let failed = |reason: String| AuditReadError::Failed {
+            target: self.db.target.clone(),
+            reason,
+        };
+        let mut lines: Vec<String> = sqlx::query_scalar(
+            "SELECT line FROM deploy_audit WHERE recorded_at >= $1 AND outcome <> 'started' \
+             ORDER BY id DESC LIMIT $2",
+        )
+        .bind(since)
+        .bind(to_i64(limit as u64))
+        .fetch_all(&self.db.pool)
+        .await
+        .map_err(|e| failed(e.to_string()))?;
+        lines.reverse();
         lines
             .iter()
             .map(|line| serde_json::from_str(line).map_err(|e| failed(e.to_string())))

@@ -37,6 +37,21 @@ const CLAIM: &str = "WITH due AS ( \
     RETURNING d.webhook, d.attempts, o.event, o.recorded_at";
 
 /// Settles an attempt, unless the delivery was claimed again since (its claim lapsed).
+/// Rows compacted per statement, so that no statement holds many rows' locks for long.
+const COMPACT_BATCH: i64 = 500;
+
+/// One batch of compaction: events (not compacted yet) none of whose deliveries is pending or
+/// ended at or after $1 lose their body ('') and their delivery rows; the row, with its
+/// unique fact, stays.
+const COMPACT: &str = "WITH done AS ( \
+        SELECT o.event_id FROM webhook_outbox o \
+        WHERE o.event <> '' AND o.recorded_at < $1 AND NOT EXISTS ( \
+            SELECT 1 FROM webhook_deliveries d WHERE d.event_id = o.event_id \
+            AND (d.state = 'pending' OR d.finished_at >= $1)) \
+        ORDER BY o.recorded_at LIMIT $2 FOR UPDATE SKIP LOCKED), \
+    gone AS (DELETE FROM webhook_deliveries d USING done WHERE d.event_id = done.event_id) \
+    UPDATE webhook_outbox o SET event = '' FROM done WHERE o.event_id = done.event_id";
+
 const SETTLE: &str = "UPDATE webhook_deliveries \
     SET state = $4, due_at = COALESCE($5, due_at), last_error = $6, finished_at = $7 \
     WHERE event_id = $1 AND webhook = $2 AND attempts = $3 AND state = 'pending'";
@@ -141,6 +156,31 @@ impl EventOutbox for PgOutbox {
             tracing::debug!(event = %delivery.event.id, "a lapsed claim: the delivery was claimed again since");
         }
         Ok(())
+    }
+
+    async fn newest_event_at(&self) -> Result<Option<DateTime<Utc>>, OutboxError> {
+        sqlx::query_scalar("SELECT max(recorded_at) FROM webhook_outbox")
+            .fetch_one(&self.db.pool)
+            .await
+            .map_err(|e| self.error(e))
+    }
+
+    /// In batches of [`COMPACT_BATCH`] rows, each its own statement, until none is left.
+    async fn compact(&self, finished_before: DateTime<Utc>) -> Result<usize, OutboxError> {
+        let mut compacted = 0;
+        loop {
+            let batch = sqlx::query(COMPACT)
+                .bind(finished_before)
+                .bind(COMPACT_BATCH)
+                .execute(&self.db.pool)
+                .await
+                .map_err(|e| self.error(e))?
+                .rows_affected();
+            compacted += usize::try_from(batch).unwrap_or(usize::MAX);
+            if batch < COMPACT_BATCH as u64 {
+                return Ok(compacted);
+            }
+        }
     }
 
     fn target(&self) -> String {

@@ -57,9 +57,22 @@ pub struct Ledger {
     /// Events with a delivery pending.
     events: HashMap<EventId, ConsoleEvent>,
     pending: BTreeMap<(EventId, WebhookUrl), Pending>,
+    /// The time of the newest event recorded.
+    newest: Option<DateTime<Utc>>,
 }
 
 impl Ledger {
+    /// The time of the newest event recorded, if any.
+    pub fn newest(&self) -> Option<DateTime<Utc>> {
+        self.newest
+    }
+
+    /// A fact recorded at `at` whose event and deliveries are no longer kept (compacted).
+    pub fn record_fact(&mut self, fact: String, at: DateTime<Utc>) {
+        self.facts.insert(fact);
+        self.newest = self.newest.max(Some(at));
+    }
+
     pub fn knows(&self, fact: &str) -> bool {
         self.facts.contains(fact)
     }
@@ -69,6 +82,7 @@ impl Ledger {
         if !self.facts.insert(event.fact()) {
             return Recorded::Known;
         }
+        self.newest = self.newest.max(Some(event.time));
         for webhook in webhooks {
             let pending = Pending {
                 attempts: 0,

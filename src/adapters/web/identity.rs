@@ -31,6 +31,11 @@ pub async fn resolve(State(state): State<AppState>, mut request: Request, next: 
     with_sender(who, next.run(request)).await
 }
 
+/// The identity context of a whole request (for middleware).
+pub fn context_of_request(request: &Request) -> IdentityContext {
+    context_of(request)
+}
+
 fn context_of(request: &Request) -> IdentityContext {
     identity_context(request.extensions(), request.headers())
 }

@@ -16,6 +16,7 @@ mod status;
 #[cfg(test)]
 mod status_tests;
 pub mod views;
+mod write_limit;
 
 use axum::routing::get;
 use axum::Router;
@@ -40,6 +41,10 @@ fn routes(state: AppState) -> Router {
     pages(state.clone()).merge(
         Router::new()
             .nest("/api/v1", api::router())
+            .layer(axum::middleware::from_fn_with_state(
+                state.clone(),
+                write_limit::limit_api_writes,
+            ))
             .with_state(state)
             .layer(axum::middleware::from_fn(
                 edge::cross_site::refuse_cross_site_without_token,
@@ -97,6 +102,10 @@ fn pages(state: AppState) -> Router {
         .route(assets::CSS_PATH, get(assets::css))
         .route(assets::JS_PATH, get(assets::js))
         .fallback(|| async { WebError::NotFound("No such page.".into()) })
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            write_limit::limit_page_writes,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             identity::resolve,

@@ -12,6 +12,7 @@ use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
 use crate::app::diffs::compare::CompareError;
 use crate::app::facts::{ReadError, UnknownRepository};
 use crate::app::sync::SyncError;
+use crate::app::write_limit::TooManyWrites;
 use crate::domain::{Denied, Refusal, RequestRefusal, UnknownEnvironment};
 use crate::ports::{AuditReadError, RequestStoreError, Unidentified, UpstreamError};
 
@@ -193,6 +194,13 @@ impl HttpStatus for AuditReadError {
         match self {
             Self::NotReadable { .. } | Self::Failed { .. } => StatusCode::SERVICE_UNAVAILABLE,
         }
+    }
+}
+
+/// A write beyond the caller's limit: nothing was recorded.
+impl HttpStatus for TooManyWrites {
+    fn status(&self) -> StatusCode {
+        StatusCode::TOO_MANY_REQUESTS
     }
 }
 

@@ -4,8 +4,10 @@
 //! sends it. Recording never fails the caller and holds it at most [`WRITE_WAIT`]: a slow
 //! outbox finishes in the background, a failed write is logged.
 
+pub mod catch_up;
 pub mod delivery;
 pub mod reconcile;
+pub mod retention;
 pub(crate) mod state;
 
 use crate::domain::{
@@ -23,36 +25,43 @@ pub(crate) async fn emit(state: &AppState, data: EventData) {
     let Some(events) = &state.events else {
         return;
     };
+    let events = events.clone();
+    let writing = tokio::spawn(async move { keep(&events, data).await });
+    if tokio::time::timeout(WRITE_WAIT, writing).await.is_err() {
+        tracing::warn!(
+            "the webhook outbox is slow: the event is still being written in the background"
+        );
+    }
+}
+
+/// Records `data` in the outbox for the webhooks that want its kind, and wakes the delivery
+/// worker; `None` when nothing was written (nobody wants it, it was known, or the outbox
+/// failed: logged).
+pub(crate) async fn keep(events: &Events, data: EventData) -> Option<Recorded> {
     let webhooks = subscribers(events.subscriptions(), data.kind());
     let fact = data.fact();
     if webhooks.is_empty() || events.remembers(&fact) {
-        return;
+        return None;
     }
     let event = ConsoleEvent {
         id: EventId::new(uuid::Uuid::new_v4().to_string()),
         time: events.clock.now().await,
         data,
     };
-    let events = events.clone();
-    let writing = tokio::spawn(async move {
-        let kind = event.kind();
-        match events.outbox.record(&event, &webhooks).await {
-            Ok(recorded) => {
-                events.remember(fact);
-                if recorded == Recorded::New {
-                    tracing::info!(event_id = %event.id, %kind, webhooks = webhooks.len(), "event recorded for delivery");
-                    events.recorded.notify_one();
-                }
+    let kind = event.kind();
+    match events.outbox.record(&event, &webhooks).await {
+        Ok(recorded) => {
+            events.remember(fact);
+            if recorded == Recorded::New {
+                tracing::info!(event_id = %event.id, %kind, webhooks = webhooks.len(), "event recorded for delivery");
+                events.recorded.notify_one();
             }
-            Err(error) => {
-                tracing::error!(%error, %kind, %fact, "event not recorded: its webhooks will not hear of it")
-            }
+            Some(recorded)
         }
-    });
-    if tokio::time::timeout(WRITE_WAIT, writing).await.is_err() {
-        tracing::warn!(
-            "the webhook outbox is slow: the event is still being written in the background"
-        );
+        Err(error) => {
+            tracing::error!(%error, %kind, %fact, "event not recorded: its webhooks will not hear of it");
+            None
+        }
     }
 }
 

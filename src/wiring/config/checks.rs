@@ -55,6 +55,7 @@ pub(crate) fn validate(
     let edge = crate::wiring::sections::server_edge::edge_settings(&raw.server, grace)?;
     let matching = crate::domain::CaseMatching::from_case_sensitive(raw.identity.case_sensitive);
     let identity = crate::wiring::sections::identity::validate(raw.identity)?;
+    let writes_per_minute = writes_per_minute(raw.api.writes_per_minute)?;
     let api_tokens = crate::wiring::sections::api::validate(raw.api, matching)?;
     let environments =
         crate::wiring::sections::environments::validate(raw.environments, raw.production.clone())?;
@@ -74,6 +75,7 @@ pub(crate) fn validate(
         diffs,
         identity,
         api_tokens,
+        writes_per_minute,
         log_format: raw.log.format,
         page_size: raw.dashboard.page_size,
         production: raw.production,
@@ -201,6 +203,18 @@ fn timeout(key: &'static str, secs: u64) -> Result<(), ConfigError> {
         key,
         format!("{secs} seconds: must be between 1 and {MAX_TIMEOUT_SECS} (one day)"),
     ))
+}
+
+fn writes_per_minute(value: u64) -> Result<std::num::NonZeroU32, ConfigError> {
+    u32::try_from(value)
+        .ok()
+        .and_then(std::num::NonZeroU32::new)
+        .ok_or_else(|| {
+            invalid(
+                "api.writes_per_minute",
+                format!("{value}: must be a whole number from 1 to {}", u32::MAX),
+            )
+        })
 }
 
 fn at_least_one(key: &'static str, value: u64) -> Result<(), ConfigError> {

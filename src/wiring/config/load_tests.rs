@@ -1024,3 +1024,25 @@ fn the_request_ttl_comes_from_the_file_the_environment_or_the_command_line() {
         "{err}"
     );
 }
+
+#[test]
+fn the_write_limit_comes_from_the_file_the_environment_or_the_command_line() {
+    let limit = |file: Option<&str>, overrides: Overrides| {
+        layered(None, file, overrides)
+            .unwrap()
+            .writes_per_minute
+            .get()
+    };
+    let file = Some("[api]\nwrites_per_minute = 10");
+    assert_eq!(limit(None, flags()), 60, "the built-in default");
+    assert_eq!(limit(file, flags()), 10);
+    let env = flags().env("REPO_CONSOLE_API_WRITES_PER_MINUTE", "20");
+    assert_eq!(limit(file, env), 20, "the environment wins over the file");
+    assert_eq!(limit(file, flags().flag("api.writes_per_minute", "5")), 5);
+    for refused in ["0", "4294967296"] {
+        let err = layered(None, None, flags().flag("api.writes_per_minute", refused))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("api.writes_per_minute"), "{err}");
+    }
+}

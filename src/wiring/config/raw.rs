@@ -263,6 +263,7 @@ pub(crate) struct RawWebhookDelivery {
     pub retry_first_secs: u64,
     pub retry_max_secs: u64,
     pub give_up_hours: u64,
+    pub retention_days: u64,
 }
 
 #[derive(Debug, Deserialize)]

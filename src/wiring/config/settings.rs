@@ -60,6 +60,8 @@ pub struct Config {
     pub identity: IdentitySettings,
     /// Who may call the JSON API with a bearer token (`[[api.tokens]]`).
     pub api_tokens: Vec<crate::adapters::identity::bearer::ApiToken>,
+    /// How many changes each caller may make a minute (`api.writes_per_minute`).
+    pub writes_per_minute: std::num::NonZeroU32,
     pub log_format: LogFormat,
     pub page_size: u64,
     /// The `[production]` table as configured (the demo adds its own at startup).

@@ -16,6 +16,7 @@ use crate::wiring::config::error::{invalid, ConfigError};
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawApi {
     pub tokens: Vec<RawToken>,
+    pub writes_per_minute: u64,
 }
 
 /// One token: a `[[api.tokens]]` table, or (from the environment or a flag, where values

@@ -3,7 +3,10 @@ use super::*;
 const DIGEST: &str = "4b0a2d3f3a3a0b5f1c5b1c1b7c5b1a36a8a0b8a1b0b0a7e3f6f1a0b1c2d3e4f5";
 
 fn raw(tokens: Vec<RawToken>) -> RawApi {
-    RawApi { tokens }
+    RawApi {
+        tokens,
+        writes_per_minute: 60,
+    }
 }
 
 fn table(name: &str, sha256: &str) -> TokenTable {

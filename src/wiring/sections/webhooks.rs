@@ -27,6 +27,8 @@ pub struct WebhookSettings {
     /// The bound of one attempt.
     pub timeout: Duration,
     pub retry: RetryPolicy,
+    /// How long the outbox keeps an event after its deliveries ended.
+    pub retention: Duration,
 }
 
 /// One webhook: what it wants, its secret, and what its receiver's TLS is trusted by.
@@ -87,6 +89,12 @@ pub(crate) fn validate(
         1,
         24 * 30,
     )?;
+    let retention_days = within(
+        "webhook_delivery.retention_days",
+        delivery.retention_days,
+        1,
+        3650,
+    )?;
     let source = delivery.source.trim();
     if source.contains(char::is_whitespace) {
         let reason = format!("'{source}' holds a space: write the console's URL");
@@ -106,6 +114,7 @@ pub(crate) fn validate(
             cap: Duration::from_secs(max),
             give_up_after: Duration::from_secs(hours * 3600),
         },
+        retention: Duration::from_secs(retention_days * 86_400),
     })
 }
 

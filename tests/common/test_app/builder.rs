@@ -32,6 +32,12 @@ pub fn clock_at(rfc3339: &str) -> Arc<FixedClock> {
 /// The instant the default clock is pinned at.
 const PINNED: &str = "2026-11-22T10:00:00Z";
 
+/// The time of the default clock (what the console's audit lines say, unless a test sets a
+/// clock of its own).
+pub fn pinned_time() -> DateTime<Utc> {
+    clock_at(PINNED).0
+}
+
 type World<W> = Box<dyn FnOnce(&InMemoryPulp) -> W + Send>;
 type Change = Box<dyn FnOnce(AppStateBuilder) -> AppStateBuilder + Send>;
 pub(super) type Shutdown = Pin<Box<dyn Future<Output = ()> + Send>>;

@@ -17,7 +17,7 @@ mod served;
 mod standing;
 
 #[allow(unused_imports)] // each binary uses its own part
-pub use builder::{clock_at, TestAppBuilder};
+pub use builder::{clock_at, pinned_time, TestAppBuilder};
 #[allow(unused_imports)]
 pub use served::{serve, TestApp};
 #[allow(unused_imports)]

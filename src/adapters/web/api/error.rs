@@ -128,6 +128,7 @@ fn code_of(status: StatusCode) -> &'static str {
         413 => "too_large",
         415 => "unsupported_media_type",
         422 => "unprocessable",
+        429 => "too_many_writes",
         502 => "upstream_error",
         503 => "unavailable",
         504 => "upstream_timeout",
