@@ -65,6 +65,8 @@ pub struct AppState {
     /// Who calls the JSON API (bearer tokens, or the trusted proxy); `None`: nobody may
     /// change anything through it.
     pub(crate) api_callers: Option<Arc<dyn OperatorIdentity>>,
+    /// The upstream is the built-in demo, not a Pulp: every page says so.
+    pub(crate) demo: bool,
 }
 
 impl AppState {
@@ -97,6 +99,7 @@ impl AppState {
             request_ttl: chrono::Duration::hours(24),
             events: None,
             api_callers: None,
+            demo: false,
         })
     }
 
@@ -118,6 +121,11 @@ impl AppState {
     /// Who calls the JSON API, when anyone may.
     pub fn api_callers(&self) -> Option<&Arc<dyn OperatorIdentity>> {
         self.api_callers.as_ref()
+    }
+
+    /// The upstream is the built-in demo.
+    pub fn serves_demo(&self) -> bool {
+        self.demo
     }
 
     /// How many changes the diffs held in memory count (benchmarks report it).
@@ -146,6 +154,12 @@ impl AppStateBuilder {
     /// console configured without environments).
     pub fn production(mut self, production: HashMap<String, String>) -> Self {
         self.0.environments = Arc::new(EnvironmentPath::production_only(production));
+        self
+    }
+
+    /// The upstream is the built-in demo, not a Pulp (every page then says so).
+    pub fn demo(mut self, demo: bool) -> Self {
+        self.0.demo = demo;
         self
     }
 

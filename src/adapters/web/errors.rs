@@ -1,6 +1,7 @@
 //! Errors of the web layer, mapped to status codes in one place and rendered as a
 //! readable page, or as a fragment when htmx asked (it swaps the answer into the page).
-//! The cause is logged once, here.
+//! The cause is logged once, in the request's line: it travels in the response as a
+//! [`Refusal`].
 
 use axum::extract::Request;
 use axum::http::header::CONTENT_TYPE;
@@ -9,6 +10,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use maud::{html, Markup};
 
+use super::edge::request_log::Refusal;
 use super::htmx::is_htmx;
 use super::views::deploy::message_modal;
 use super::views::layout::{error_page, notice};
@@ -45,9 +47,10 @@ impl WebError {
     /// The refusal as plain text (no page), for answers that are files: the downloads.
     pub fn into_plain_text(self) -> Response {
         let status = self.status();
-        tracing::info!(status = status.as_u16(), error = %self, "request refused");
         let content_type = [(CONTENT_TYPE, "text/plain; charset=utf-8")];
-        (status, content_type, format!("{self}\n")).into_response()
+        let mut response = (status, content_type, format!("{self}\n")).into_response();
+        response.extensions_mut().insert(Refusal(self.to_string()));
+        response
     }
 
     fn title(&self) -> String {
@@ -78,9 +81,9 @@ impl IntoResponse for WebError {
     /// travels in the response's extensions for that.
     fn into_response(self) -> Response {
         let status = self.status();
-        tracing::info!(status = status.as_u16(), error = %self, "request refused");
         let body = error_page(&self.title(), self.message(), None);
         let mut response = (status, body).into_response();
+        response.extensions_mut().insert(Refusal(self.to_string()));
         response.extensions_mut().insert(self);
         response
     }

@@ -3,6 +3,7 @@
 
 mod api;
 pub mod assets;
+mod demo;
 mod download;
 mod edge;
 mod error_from;
@@ -99,6 +100,10 @@ fn pages(state: AppState) -> Router {
             state.clone(),
             identity::resolve,
         ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            demo::mark,
+        ))
         .with_state(state)
         .layer(axum::middleware::from_fn(
             edge::cross_site::refuse_cross_site,
@@ -114,6 +119,6 @@ fn outer_layers(app: Router) -> Router {
         .layer(nosniff)
         .layer(referrer)
         .layer(frames)
-        .layer(axum::middleware::from_fn(edge::request_log::count))
+        .layer(axum::middleware::from_fn(edge::request_log::log_and_count))
         .layer(edge::request_log::layer())
 }

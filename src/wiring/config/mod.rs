@@ -37,13 +37,16 @@ pub fn load(overrides: &Overrides) -> Result<Config, ConfigError> {
     if let Some(path) = &pulp_from_cli {
         higher.insert(0, crate::wiring::config::pulp_cli::layer(path)?);
     }
+    let audit_path_set = higher.iter().any(|layer| layer.sets("audit", "path"));
     let mut raw = layers::merge_all(defaults, higher)?;
     if !raw.pulp.password_file.is_empty() {
         raw.pulp.password = read_password_file(Path::new(&raw.pulp.password_file))?;
     }
     let from_cli = pulp_from_cli.clone();
-    crate::wiring::config::checks::validate(raw, pulp_from_cli)
-        .map_err(|e| mention_pulp_cli(e, from_cli))
+    let mut config = crate::wiring::config::checks::validate(raw, pulp_from_cli)
+        .map_err(|e| mention_pulp_cli(e, from_cli))?;
+    config.audit_path_set = audit_path_set;
+    Ok(config)
 }
 
 /// A refused `pulp.*` value may come from pulp-cli's file: say that it was read.
