@@ -9,6 +9,7 @@ mod builds;
 mod builds_diff;
 mod changes;
 mod coalescing;
+mod command_line;
 mod compare_download;
 mod compare_filter;
 #[path = "../common/console_process.rs"]
@@ -25,6 +26,7 @@ mod edge_limits;
 mod environments;
 mod events;
 mod fault_matrix;
+mod first_run;
 mod helpers;
 mod history;
 mod host_tools;

@@ -253,7 +253,7 @@ async fn an_expired_session_is_renewed_transparently() {
     let Some(pulp) = pulp_or_skip("session renewal") else {
         return;
     };
-    let port = std::env::var("REPO_CONSOLE_TEST_PULP_PG_PORT")
+    let port = std::env::var("RC_TEST_PULP_PG_PORT")
         .ok()
         .filter(|p| !p.is_empty())
         .or_else(|| super::support::env_file_value("PULP_PG_PORT"));

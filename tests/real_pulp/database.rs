@@ -15,12 +15,12 @@ pub struct TestDatabase {
 /// A fresh database, or `None` after printing why the test is skipped (panics instead when
 /// `CI=true`: CI must not pass by skipping).
 pub fn database_or_skip(test: &str) -> Option<TestDatabase> {
-    let port = std::env::var("REPO_CONSOLE_TEST_PULP_PG_PORT")
+    let port = std::env::var("RC_TEST_PULP_PG_PORT")
         .ok()
         .filter(|p| !p.is_empty())
         .or_else(|| env_file_value("PULP_PG_PORT"));
     let Some(port) = port else {
-        let why = "no PostgreSQL: set REPO_CONSOLE_TEST_PULP_PG_PORT (the test Pulp's cluster)";
+        let why = "no PostgreSQL: set RC_TEST_PULP_PG_PORT (the test Pulp's cluster)";
         if std::env::var("CI").as_deref() == Ok("true") {
             panic!("{test}: {why}");
         }

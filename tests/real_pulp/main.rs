@@ -1,8 +1,8 @@
 //! Tests of `PulpClient` against a real Pulp 3 (see scripts/pulp/up.sh), plus the
 //! `RepositoryManager` contract run against both the real Pulp and `InMemoryPulp`.
 //!
-//! Which Pulp: `REPO_CONSOLE_TEST_PULP_URL`, `REPO_CONSOLE_TEST_PULP_USERNAME`,
-//! `REPO_CONSOLE_TEST_PULP_PASSWORD`, or else `target/pulp/env` of this checkout.
+//! Which Pulp: `RC_TEST_PULP_URL`, `RC_TEST_PULP_USERNAME`,
+//! `RC_TEST_PULP_PASSWORD`, or else `target/pulp/env` of this checkout.
 //! Without one, each real-Pulp test prints why it is skipped, and fails when `CI=true`.
 
 #[path = "../common/acme.rs"]

@@ -24,7 +24,7 @@ pub fn pulp_or_skip(test: &str) -> Option<TestPulp> {
     if let Some(found) = from_env().or_else(from_env_file) {
         return Some(found);
     }
-    let why = "no Pulp configured: set REPO_CONSOLE_TEST_PULP_URL (and _USERNAME, _PASSWORD) \
+    let why = "no Pulp configured: set RC_TEST_PULP_URL (and _USERNAME, _PASSWORD) \
                or run scripts/pulp/up.sh to write target/pulp/env";
     if std::env::var("CI").as_deref() == Ok("true") {
         panic!("{test}: {why}");
@@ -34,14 +34,13 @@ pub fn pulp_or_skip(test: &str) -> Option<TestPulp> {
 }
 
 fn from_env() -> Option<TestPulp> {
-    let base_url = std::env::var("REPO_CONSOLE_TEST_PULP_URL")
+    let base_url = std::env::var("RC_TEST_PULP_URL")
         .ok()
         .filter(|u| !u.is_empty())?;
     Some(TestPulp {
         base_url,
-        username: std::env::var("REPO_CONSOLE_TEST_PULP_USERNAME")
-            .unwrap_or_else(|_| "admin".into()),
-        password: std::env::var("REPO_CONSOLE_TEST_PULP_PASSWORD").unwrap_or_default(),
+        username: std::env::var("RC_TEST_PULP_USERNAME").unwrap_or_else(|_| "admin".into()),
+        password: std::env::var("RC_TEST_PULP_PASSWORD").unwrap_or_default(),
     })
 }
 

@@ -12,6 +12,7 @@ mod extract;
 mod handlers;
 mod htmx;
 mod identity;
+mod repo_names;
 mod sender;
 mod status;
 pub mod views;
@@ -99,6 +100,10 @@ fn pages(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             identity::resolve,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            repo_names::redirect_names,
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
