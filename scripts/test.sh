@@ -6,7 +6,9 @@
 #   2. starts a real Pulp 3 on free 127.0.0.1 ports and seeds it (scripts/pulp/up.sh);
 #   3. runs every test target (unit, HTTP, real-Pulp, browser) with cargo test, and checks that
 #      the benchmarks compile (they run with cargo bench, not here);
-#   4. stops the Pulp it started (only the processes it started, by PID).
+#   4. builds the documentation book and checks its links and anchors, and the README's
+#      (scripts/docs.sh: mdBook and lychee, pinned, installed once into the cache);
+#   5. stops the Pulp it started (only the processes it started, by PID).
 # With CI=true a missing Pulp, browser or axe-core fails the tests instead of skipping them.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,6 +26,8 @@ command -v cc >/dev/null || need_apt+=(build-essential)
 command -v systemd-analyze >/dev/null || need_apt+=(systemd)
 command -v openssl >/dev/null || need_apt+=(openssl)
 command -v curl >/dev/null || need_apt+=(curl)
+# lychee, the documentation's link checker, is installed into a Python virtualenv (scripts/docs.sh).
+python3 -c 'import ensurepip, venv' 2>/dev/null || need_apt+=(python3-venv)
 # npm brings axe-core, the accessibility checker of the browser tests (below).
 command -v npm >/dev/null || need_apt+=(npm)
 if [ "${#need_apt[@]}" -gt 0 ]; then
@@ -37,7 +41,7 @@ fi
 # pinned in tests/browser/axe-core.version, from the npm registry, kept in the cache and reused.
 # Not installed (no registry), the browser tests fail with CI=true and skip the checks elsewhere.
 axe_version="$(tr -d '[:space:]' <"$root/tests/browser/axe-core.version")"
-axe_dir="${REPO_CONSOLE_CACHE:-$HOME/.cache/repo-console}/axe-core-$axe_version"
+axe_dir="${RC_TEST_CACHE:-$HOME/.cache/repo-console}/axe-core-$axe_version"
 axe_js="$axe_dir/node_modules/axe-core/axe.min.js"
 if [ ! -f "$axe_js" ]; then
   log "installing axe-core@$axe_version from the npm registry into $axe_dir"
@@ -51,11 +55,11 @@ if [ ! -f "$axe_js" ]; then
     log "could not install axe-core@$axe_version (npm install failed)"
   fi
 fi
-export REPO_CONSOLE_AXE_JS="$axe_js"
+export RC_TEST_AXE_JS="$axe_js"
 
 pulp_env="${PULP_HOME:-$root/target/pulp}/env"
 started_pulp=0
-if [ "${REPO_CONSOLE_SKIP_PULP:-0}" != 1 ]; then
+if [ "${RC_TEST_SKIP_PULP:-0}" != 1 ]; then
   if [ -f "$pulp_env" ] && curl -fsS -m 3 "$(. "$pulp_env"; echo "$PULP_BASE_URL")/pulp/api/v3/status/" >/dev/null 2>&1; then
     log "reusing the running Pulp ($pulp_env)"
     "$root/scripts/pulp/seed.sh" >/dev/null
@@ -66,11 +70,11 @@ if [ "${REPO_CONSOLE_SKIP_PULP:-0}" != 1 ]; then
   fi
   # shellcheck disable=SC1090
   . "$pulp_env"
-  export REPO_CONSOLE_TEST_PULP_URL="$PULP_BASE_URL" REPO_CONSOLE_TEST_PULP_USERNAME="$PULP_USERNAME" \
-    REPO_CONSOLE_TEST_PULP_PASSWORD="$PULP_PASSWORD" REPO_CONSOLE_TEST_PULP_CONTENT_URL="$PULP_CONTENT_URL" \
-    REPO_CONSOLE_TEST_PULP_PG_PORT="${PULP_PG_PORT:-}"
+  export RC_TEST_PULP_URL="$PULP_BASE_URL" RC_TEST_PULP_USERNAME="$PULP_USERNAME" \
+    RC_TEST_PULP_PASSWORD="$PULP_PASSWORD" RC_TEST_PULP_CONTENT_URL="$PULP_CONTENT_URL" \
+    RC_TEST_PULP_PG_PORT="${PULP_PG_PORT:-}"
 fi
-stop_pulp() { if [ "$started_pulp" = 1 ] && [ "${REPO_CONSOLE_KEEP_PULP:-0}" != 1 ]; then "$root/scripts/pulp/stop.sh" || true; fi; }
+stop_pulp() { if [ "$started_pulp" = 1 ] && [ "${RC_TEST_KEEP_PULP:-0}" != 1 ]; then "$root/scripts/pulp/stop.sh" || true; fi; }
 trap stop_pulp EXIT
 
 log "cargo test (library, binary and test targets)"
@@ -79,4 +83,6 @@ cargo test --lib --bins --tests --no-fail-fast "$@"
 # test profile's artifacts already built above.
 log "cargo test --benches --no-run (the benchmarks still compile)"
 cargo test --benches --no-run
+log "the documentation: built, its links and anchors checked (scripts/docs.sh)"
+"$root/scripts/docs.sh"
 log "done"
