@@ -67,12 +67,13 @@ fn command() -> Command {
     })
 }
 
-/// The default of `section.key`, as `--help` shows it (`""` for an empty one).
+/// The default of `section.key`, as `--help` shows it (`none` for an empty one).
 fn default_of(defaults: &toml::Table, dotted: &str) -> Option<String> {
     let (section, key) = dotted.split_once('.')?;
     let value = defaults.get(section)?.get(key)?;
     Some(match value {
-        toml::Value::String(text) if text.is_empty() => "\"\" (none)".to_owned(),
+        toml::Value::String(text) if text.is_empty() => "none".to_owned(),
+        toml::Value::Array(items) if items.is_empty() => "none".to_owned(),
         toml::Value::String(text) => text.clone(),
         other => other.to_string(),
     })

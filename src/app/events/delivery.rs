@@ -100,10 +100,11 @@ impl Deliverer {
                 "event NOT delivered: given up (the receiver missed it; the outbox keeps it)"
             ),
         }
-        self.metrics.delivery(end);
+        // Counted once its end is kept: a count never runs ahead of the outbox.
         if let Err(error) = self.events.outbox.settle(delivery, &settlement).await {
             tracing::error!(%error, "the attempt's end was not kept: it will be attempted again");
         }
+        self.metrics.delivery(end);
     }
 
     fn after_failure(
