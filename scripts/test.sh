@@ -8,10 +8,12 @@
 #      need an outside service included (`-- --include-ignored`: each carries
 #      `#[ignore = "needs <service>"]`, so a plain `cargo test` lists it as ignored), and checks
 #      that the benchmarks compile (they run with cargo bench, not here);
-#   4. stops the Pulp it started (only the processes it started, by PID).
+#   4. builds the documentation book and checks its links and anchors, and the README's
+#      (scripts/docs.sh: mdBook and lychee, pinned, installed once into the cache);
+#   5. stops the Pulp it started (only the processes it started, by PID).
 # A test asked to run without its service (Pulp, PostgreSQL, Chromium, axe-core, nginx,
 # systemd) fails, saying what is missing; with CI=true as without. Arguments go to cargo test.
-# REPO_CONSOLE_SKIP_PULP=1: no Pulp is started, and the tests that need it (or its PostgreSQL)
+# RC_TEST_SKIP_PULP=1: no Pulp is started, and the tests that need it (or its PostgreSQL)
 # stay ignored.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,6 +31,8 @@ command -v cc >/dev/null || need_apt+=(build-essential)
 command -v systemd-analyze >/dev/null || need_apt+=(systemd)
 command -v openssl >/dev/null || need_apt+=(openssl)
 command -v curl >/dev/null || need_apt+=(curl)
+# lychee, the documentation's link checker, is installed into a Python virtualenv (scripts/docs.sh).
+python3 -c 'import ensurepip, venv' 2>/dev/null || need_apt+=(python3-venv)
 # npm brings axe-core, the accessibility checker of the browser tests (below).
 command -v npm >/dev/null || need_apt+=(npm)
 if [ "${#need_apt[@]}" -gt 0 ]; then
@@ -42,7 +46,7 @@ fi
 # pinned in tests/browser/axe-core.version, from the npm registry, kept in the cache and reused.
 # Not installed (no registry), the browser tests fail with CI=true and skip the checks elsewhere.
 axe_version="$(tr -d '[:space:]' <"$root/tests/browser/axe-core.version")"
-axe_dir="${REPO_CONSOLE_CACHE:-$HOME/.cache/repo-console}/axe-core-$axe_version"
+axe_dir="${RC_TEST_CACHE:-$HOME/.cache/repo-console}/axe-core-$axe_version"
 axe_js="$axe_dir/node_modules/axe-core/axe.min.js"
 if [ ! -f "$axe_js" ]; then
   log "installing axe-core@$axe_version from the npm registry into $axe_dir"
@@ -56,13 +60,13 @@ if [ ! -f "$axe_js" ]; then
     log "could not install axe-core@$axe_version (npm install failed)"
   fi
 fi
-export REPO_CONSOLE_AXE_JS="$axe_js"
+export RC_TEST_AXE_JS="$axe_js"
 
 # standardwebhooks, the receiver side of webhook signatures (tests/api/webhook_signatures.rs):
 # the version pinned in tests/api/standardwebhooks.version, from PyPI, in a cached virtualenv.
 # Not installed (no registry), that test fails with CI=true and skips its Python half elsewhere.
 swh_version="$(tr -d '[:space:]' <"$root/tests/api/standardwebhooks.version")"
-swh_dir="${REPO_CONSOLE_CACHE:-$HOME/.cache/repo-console}/standardwebhooks-$swh_version"
+swh_dir="${RC_TEST_CACHE:-$HOME/.cache/repo-console}/standardwebhooks-$swh_version"
 if ! "$swh_dir/bin/python" -c 'import standardwebhooks' >/dev/null 2>&1; then
   log "installing standardwebhooks==$swh_version from PyPI into $swh_dir"
   command -v python3 >/dev/null || { apt-get update -qq && apt-get install -y -qq python3 >/dev/null; }
@@ -73,11 +77,11 @@ if ! "$swh_dir/bin/python" -c 'import standardwebhooks' >/dev/null 2>&1; then
     log "could not install standardwebhooks==$swh_version (pip install failed)"
   fi
 fi
-export REPO_CONSOLE_STANDARDWEBHOOKS_PYTHON="$swh_dir/bin/python"
+export RC_TEST_STANDARDWEBHOOKS_PYTHON="$swh_dir/bin/python"
 
 pulp_env="${PULP_HOME:-$root/target/pulp}/env"
 started_pulp=0
-if [ "${REPO_CONSOLE_SKIP_PULP:-0}" != 1 ]; then
+if [ "${RC_TEST_SKIP_PULP:-0}" != 1 ]; then
   if [ -f "$pulp_env" ] && curl -fsS -m 3 "$(. "$pulp_env"; echo "$PULP_BASE_URL")/pulp/api/v3/status/" >/dev/null 2>&1; then
     log "reusing the running Pulp ($pulp_env)"
     "$root/scripts/pulp/seed.sh" >/dev/null
@@ -88,18 +92,18 @@ if [ "${REPO_CONSOLE_SKIP_PULP:-0}" != 1 ]; then
   fi
   # shellcheck disable=SC1090
   . "$pulp_env"
-  export REPO_CONSOLE_TEST_PULP_URL="$PULP_BASE_URL" REPO_CONSOLE_TEST_PULP_USERNAME="$PULP_USERNAME" \
-    REPO_CONSOLE_TEST_PULP_PASSWORD="$PULP_PASSWORD" REPO_CONSOLE_TEST_PULP_CONTENT_URL="$PULP_CONTENT_URL" \
-    REPO_CONSOLE_TEST_PULP_PG_PORT="${PULP_PG_PORT:-}"
+  export RC_TEST_PULP_URL="$PULP_BASE_URL" RC_TEST_PULP_USERNAME="$PULP_USERNAME" \
+    RC_TEST_PULP_PASSWORD="$PULP_PASSWORD" RC_TEST_PULP_CONTENT_URL="$PULP_CONTENT_URL" \
+    RC_TEST_PULP_PG_PORT="${PULP_PG_PORT:-}"
 fi
-stop_pulp() { if [ "$started_pulp" = 1 ] && [ "${REPO_CONSOLE_KEEP_PULP:-0}" != 1 ]; then "$root/scripts/pulp/stop.sh" || true; fi; }
+stop_pulp() { if [ "$started_pulp" = 1 ] && [ "${RC_TEST_KEEP_PULP:-0}" != 1 ]; then "$root/scripts/pulp/stop.sh" || true; fi; }
 trap stop_pulp EXIT
 
-if [ "${REPO_CONSOLE_SKIP_PULP:-0}" != 1 ]; then
+if [ "${RC_TEST_SKIP_PULP:-0}" != 1 ]; then
   log "cargo test (library, binary and test targets, the ignored ones included)"
   cargo test --lib --bins --tests --no-fail-fast "$@" -- --include-ignored
 else
-  log "cargo test (REPO_CONSOLE_SKIP_PULP=1: the tests that need the real Pulp stay ignored)"
+  log "cargo test (RC_TEST_SKIP_PULP=1: the tests that need the real Pulp stay ignored)"
   cargo test --lib --bins --test api --test architecture --test browser --no-fail-fast "$@" -- --include-ignored
   cargo test --test real_pulp --no-fail-fast "$@"
 fi
@@ -107,4 +111,6 @@ fi
 # test profile's artifacts already built above.
 log "cargo test --benches --no-run (the benchmarks still compile)"
 cargo test --benches --no-run
+log "the documentation: built, its links and anchors checked (scripts/docs.sh)"
+"$root/scripts/docs.sh"
 log "done"

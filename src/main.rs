@@ -3,43 +3,99 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Arg, Command, CommandFactory, FromArgMatches, Parser};
+use clap::{Arg, ArgMatches, Command, CommandFactory, FromArgMatches, Parser, Subcommand};
 use repo_console::wiring::config::overrides::environment_of;
-use repo_console::wiring::config::{self, LogFormat, Overrides, ALIASES};
+use repo_console::wiring::config::{self, LogFormat, Overrides, ALIASES, DEFAULT_TOML};
 use repo_console::wiring::startup;
 
+/// What `-h` and `--help` both say after the options.
+const SETTINGS_HELP: &str = "\
+Settings, lowest to highest: the built-in defaults (print them with `repo-console config \
+defaults`), pulp-cli's ~/.config/pulp/cli.toml (only when no other layer names a Pulp: its \
+server, user and password are then used), the --config file, the environment \
+(REPO_CONSOLE_<SECTION>_<KEY>, lists comma separated; an unknown REPO_CONSOLE_* variable is \
+refused), then the flags. With no Pulp named anywhere, the console serves a built-in demo.";
+
 /// A web console for the versions of Pulp 3 RPM repositories and their deployment.
-///
-/// Every setting of config/default.toml is also read from the environment as
-/// REPO_CONSOLE_<SECTION>_<KEY> (lists comma separated), and from --set section.key=value.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(version, about, long_about = None, after_help = SETTINGS_HELP)]
 struct Cli {
-    /// A TOML file layered over the built-in defaults (config/default.toml).
+    /// A TOML file layered over the built-in defaults.
     #[arg(long, env = "REPO_CONSOLE_CONFIG")]
     config: Option<PathBuf>,
     /// Any setting, as section.key=value (repeatable; wins over the shorthand flags), e.g.
     /// --set server.header_timeout_secs=10.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    #[command(subcommand)]
+    task: Option<Task>,
 }
 
-/// The command line: [`Cli`] plus one shorthand flag per alias of a key.
+#[derive(Subcommand)]
+enum Task {
+    /// The configuration: print the defaults, or check a file.
+    #[command(subcommand)]
+    Config(ConfigTask),
+}
+
+#[derive(Subcommand)]
+enum ConfigTask {
+    /// Prints the built-in defaults: every key with its default and what it does.
+    Defaults,
+    /// Loads FILE over the built-in defaults (the environment and pulp-cli's file left out)
+    /// as the console would at start, and says what is wrong with it, naming the key.
+    Check { file: PathBuf },
+}
+
+/// The command line: [`Cli`] plus one shorthand flag per alias of a key, with its default.
 fn command() -> Command {
+    let defaults: toml::Table = DEFAULT_TOML
+        .parse()
+        .expect("the built-in defaults are TOML");
     ALIASES.iter().fold(Cli::command(), |command, alias| {
+        let help = format!("{} (--set {}=VALUE)", alias.help, alias.key);
+        let help = match default_of(&defaults, alias.key) {
+            Some(default) => format!("{help} [default: {default}]"),
+            None => help,
+        };
         command.arg(
             Arg::new(alias.flag)
                 .long(alias.flag)
                 .value_name("VALUE")
-                .help(format!("{} (--set {}=VALUE)", alias.help, alias.key)),
+                .help(help),
         )
     })
 }
 
+/// The default of `section.key`, as `--help` shows it (`none` for an empty one).
+fn default_of(defaults: &toml::Table, dotted: &str) -> Option<String> {
+    let (section, key) = dotted.split_once('.')?;
+    let value = defaults.get(section)?.get(key)?;
+    Some(match value {
+        toml::Value::String(text) if text.is_empty() => "none".to_owned(),
+        toml::Value::Array(items) if items.is_empty() => "none".to_owned(),
+        toml::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    })
+}
+
+/// Runs `config defaults` or `config check FILE`.
+fn config_task(task: &ConfigTask) -> Result<(), String> {
+    match task {
+        ConfigTask::Defaults => {
+            print!("{DEFAULT_TOML}");
+            Ok(())
+        }
+        ConfigTask::Check { file } => {
+            let config = config::check_file(file).map_err(|e| e.to_string())?;
+            println!("{}: {}", file.display(), config::summary(&config));
+            Ok(())
+        }
+    }
+}
+
 /// What the command line and the environment say.
-fn overrides() -> Result<Overrides, String> {
-    let matches = command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).map_err(|e| e.to_string())?;
+fn overrides(matches: &ArgMatches, cli: &Cli) -> Result<Overrides, String> {
     let mut flags: Vec<(String, String)> = ALIASES
         .iter()
         .filter_map(|alias| {
@@ -57,7 +113,7 @@ fn overrides() -> Result<Overrides, String> {
     }
     let environment = environment_of(std::env::vars_os()).map_err(|e| e.to_string())?;
     Ok(Overrides {
-        config_file: cli.config,
+        config_file: cli.config.clone(),
         environment,
         flags,
         pulp_cli_config: std::env::var_os("HOME")
@@ -87,11 +143,21 @@ fn init_tracing(format: LogFormat) {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let result = match overrides().and_then(|o| config::load(&o).map_err(|e| e.to_string())) {
-        Ok(config) => {
-            init_tracing(config.log_format);
-            startup::run(config).await
-        }
+    let matches = command().get_matches();
+    let result = match Cli::from_arg_matches(&matches).map_err(|e| e.to_string()) {
+        Ok(Cli {
+            task: Some(Task::Config(task)),
+            ..
+        }) => config_task(&task),
+        Ok(cli) => match overrides(&matches, &cli)
+            .and_then(|o| config::load(&o).map_err(|e| e.to_string()))
+        {
+            Ok(config) => {
+                init_tracing(config.log_format);
+                startup::run(config).await
+            }
+            Err(message) => Err(message),
+        },
         Err(message) => Err(message),
     };
     match result {

@@ -2,7 +2,7 @@
 # Install what a local Pulp 3 server needs: Debian packages (rpmbuild, curl,
 # openssl, jq; PostgreSQL 15 binaries are expected to be present) and a
 # virtualenv with pulpcore + pulp-rpm in a cache directory OUTSIDE the git
-# clone (lib.sh: $REPO_CONSOLE_CACHE, default ~/.cache/repo-console), so fresh
+# clone (lib.sh: $RC_TEST_CACHE, default ~/.cache/repo-console), so fresh
 # clones (CI) reuse it. Idempotent; takes well under a second when done.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh

@@ -3,7 +3,7 @@
 #
 # Environment knobs:
 #   PULP_HOME           state dir (default <repo root>/target/pulp)
-#   REPO_CONSOLE_CACHE  cache dir holding the venv (default ~/.cache/repo-console)
+#   RC_TEST_CACHE  cache dir holding the venv (default ~/.cache/repo-console)
 #   PULP_VENV           explicit venv path (overrides the cache location)
 #   PULP_START_TIMEOUT  seconds to wait for a healthy server (default 120)
 #   PULP_WORKERS        number of pulpcore-worker processes (default 2)
@@ -15,7 +15,7 @@ REPO_ROOT="$(cd "$PULP_SCRIPTS_DIR/../.." && pwd)"
 
 PULPCORE_VERSION=3.123.1
 PULP_RPM_VERSION=3.39.4
-CACHE_DIR="${REPO_CONSOLE_CACHE:-$HOME/.cache/repo-console}"
+CACHE_DIR="${RC_TEST_CACHE:-$HOME/.cache/repo-console}"
 VENV="${PULP_VENV:-$CACHE_DIR/pulp-venv-$PULPCORE_VERSION-$PULP_RPM_VERSION}"
 VENV_MARKER="$VENV/.repo-console-install-complete"
 PG_BIN=/usr/lib/postgresql/15/bin

@@ -73,6 +73,8 @@ pub struct AppState {
     pub(crate) metrics: Arc<dyn EventMetrics>,
     /// The limit on each caller's writes; `None`: no limit.
     pub(crate) write_limit: Option<Arc<WriteLimit>>,
+    /// The upstream is the built-in demo, not a Pulp: every page says so.
+    pub(crate) demo: bool,
 }
 
 impl AppState {
@@ -107,6 +109,7 @@ impl AppState {
             api_callers: None,
             metrics: Arc::new(NotMeasured),
             write_limit: None,
+            demo: false,
         })
     }
 
@@ -140,6 +143,11 @@ impl AppState {
         self.write_limit.as_deref()
     }
 
+    /// The upstream is the built-in demo.
+    pub fn serves_demo(&self) -> bool {
+        self.demo
+    }
+
     /// How many changes the diffs held in memory count (benchmarks report it).
     pub fn diffs_held(&self) -> usize {
         self.diffs.weight()
@@ -166,6 +174,12 @@ impl AppStateBuilder {
     /// console configured without environments).
     pub fn production(mut self, production: HashMap<String, String>) -> Self {
         self.0.environments = Arc::new(EnvironmentPath::production_only(production));
+        self
+    }
+
+    /// The upstream is the built-in demo, not a Pulp (every page then says so).
+    pub fn demo(mut self, demo: bool) -> Self {
+        self.0.demo = demo;
         self
     }
 

@@ -127,6 +127,32 @@ pub trait RepositoryManager: Send + Sync {
     /// One repository with its verification settings.
     async fn get_repo(&self, id: &RepoId) -> Result<Repository, UpstreamError>;
 
+    /// The repository named `name`, if upstream has one. By default, [`Self::list_repos`]
+    /// read in order until the name is passed; adapters that can filter by name do.
+    async fn repo_named(&self, name: &str) -> Result<Option<Repository>, UpstreamError> {
+        const SLICE: u64 = 100;
+        let mut offset = 0;
+        loop {
+            let page = self
+                .list_repos(PageRequest {
+                    offset,
+                    limit: SLICE,
+                })
+                .await?;
+            for repo in &page.items {
+                match repo.name.as_deref().map(|n| n.cmp(name)) {
+                    Some(std::cmp::Ordering::Equal) => return Ok(Some(repo.clone())),
+                    Some(std::cmp::Ordering::Greater) => return Ok(None),
+                    _ => {}
+                }
+            }
+            offset += SLICE;
+            if page.items.is_empty() || offset >= page.total {
+                return Ok(None);
+            }
+        }
+    }
+
     /// One slice of a repository's versions, newest first (by number), with the number of
     /// versions in all: one upstream call, whatever the number of versions.
     async fn version_page(

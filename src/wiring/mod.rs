@@ -8,11 +8,14 @@
 //! - `sections`: each table checked into what the console uses (`[policy]` into the domain's
 //!   `Policy`, `[identity]` into an identity adapter, `[[webhooks]]`, `[api]`, ...);
 //! - [`startup`]: the adapters built and served; `audit_sinks`: the stores each sink brings;
-//!   `background`: the work started beside the server.
+//!   `background`: the work started beside the server; `demo_state`: where the demo writes;
+//!   `first_run`: what start-up says about a console open to anyone.
 
 mod audit_sinks;
 mod background;
 pub mod config;
+mod demo_state;
+mod first_run;
 mod sections;
 pub mod startup;
 

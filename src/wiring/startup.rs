@@ -81,6 +81,7 @@ pub async fn build_state(
     ));
     let state = AppState::builder(manager, content, audit, clock, config.identity.adapter())
         .page_reads(reads)
+        .demo(config.uses_demo())
         .metrics(metrics.clone())
         .api_callers(api_callers)
         .environments(environments(config))
@@ -163,7 +164,15 @@ pub(crate) fn production(config: &Config) -> HashMap<String, String> {
 }
 
 /// Serves the console until Ctrl-C or SIGTERM.
-pub async fn run(config: Config) -> Result<(), String> {
+pub async fn run(mut config: Config) -> Result<(), String> {
+    if let Some(dir) = super::demo_state::place(&mut config)? {
+        tracing::info!(
+            dir = %dir.display(),
+            "the demo's audit, approval requests and outbox are kept in a fresh directory \
+             (the demo starts afresh at every start; set audit.path to keep them elsewhere)"
+        );
+    }
+    super::first_run::warn_when_open(&config);
     let (state, upstream, deliverer) = build_state(&config).await?;
     let listener = TcpListener::bind(config.listen)
         .await

@@ -9,7 +9,7 @@ use repo_console::domain::{
 };
 use repo_console::ports::AuditSink;
 
-const CHILD_ENV: &str = "REPO_CONSOLE_AUDIT_CHILD_FILE";
+const CHILD_ENV: &str = "RC_TEST_AUDIT_CHILD_FILE";
 
 fn record(i: usize, writer: &str) -> DeployRecord {
     DeployRecord {

@@ -10,6 +10,7 @@ mod builds_diff;
 mod catch_up;
 mod changes;
 mod coalescing;
+mod command_line;
 mod compare_download;
 mod compare_filter;
 #[path = "../common/console_process.rs"]
@@ -26,6 +27,7 @@ mod edge_limits;
 mod environments;
 mod events;
 mod fault_matrix;
+mod first_run;
 mod helpers;
 mod history;
 mod host_tools;

@@ -1,7 +1,7 @@
 //! Issue 33, attack 6: deliveries signed as the Standard Webhooks specification says, checked
 //! by a receiver that uses the `standardwebhooks` package from PyPI (the version pinned in
 //! tests/api/standardwebhooks.version, installed by scripts/test.sh into a cached virtualenv
-//! named by REPO_CONSOLE_STANDARDWEBHOOKS_PYTHON) with its 5-minute tolerance: every attempt
+//! named by RC_TEST_STANDARDWEBHOOKS_PYTHON) with its 5-minute tolerance: every attempt
 //! verifies with either secret of a rotation, under the same `webhook-id` (the CloudEvent
 //! id); a captured delivery re-posted a day later, a changed body or a fresh timestamp on an
 //! old signature do not. Without the package the Python half is skipped, except with CI=true.
@@ -124,11 +124,11 @@ print(json.dumps(verdicts))
 
 /// The Python with `standardwebhooks`, or `None` (skipped) outside CI.
 fn python() -> Option<String> {
-    let found = std::env::var("REPO_CONSOLE_STANDARDWEBHOOKS_PYTHON")
+    let found = std::env::var("RC_TEST_STANDARDWEBHOOKS_PYTHON")
         .ok()
         .filter(|p| std::path::Path::new(p).exists());
     if found.is_none() {
-        let why = "no REPO_CONSOLE_STANDARDWEBHOOKS_PYTHON with the standardwebhooks package (scripts/test.sh installs it)";
+        let why = "no RC_TEST_STANDARDWEBHOOKS_PYTHON with the standardwebhooks package (scripts/test.sh installs it)";
         assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
         eprintln!("skipped the standardwebhooks receiver: {why}");
     }

@@ -5,8 +5,8 @@
 //! the standard error, each once.
 //!
 //! axe-core comes from the npm registry: `scripts/test.sh` installs the version pinned in
-//! `axe-core.version` into `$REPO_CONSOLE_CACHE/axe-core-<version>` (default
-//! `~/.cache/repo-console`), and `REPO_CONSOLE_AXE_JS` may name another `axe.min.js`. Missing, it
+//! `axe-core.version` into `$RC_TEST_CACHE/axe-core-<version>` (default
+//! `~/.cache/repo-console`), and `RC_TEST_AXE_JS` may name another `axe.min.js`. Missing, it
 //! fails the browser tests (they need Chromium and axe-core, and run only when asked).
 //!
 //! Also here: the focus ring of the focused element, as an operator sees it.
@@ -27,12 +27,12 @@ pub fn version() -> &'static str {
     include_str!("axe-core.version").trim()
 }
 
-/// Where `axe.min.js` is: `REPO_CONSOLE_AXE_JS`, else where `scripts/test.sh` installs it.
+/// Where `axe.min.js` is: `RC_TEST_AXE_JS`, else where `scripts/test.sh` installs it.
 fn axe_path() -> PathBuf {
-    if let Some(path) = std::env::var_os("REPO_CONSOLE_AXE_JS") {
+    if let Some(path) = std::env::var_os("RC_TEST_AXE_JS") {
         return PathBuf::from(path);
     }
-    let cache = std::env::var_os("REPO_CONSOLE_CACHE")
+    let cache = std::env::var_os("RC_TEST_CACHE")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
             PathBuf::from(std::env::var_os("HOME").unwrap_or_else(|| "/root".into()))
@@ -52,7 +52,7 @@ fn source() -> &'static str {
         std::fs::read_to_string(&path).unwrap_or_else(|e| {
             let why = format!(
                 "no axe-core at {} ({e}); scripts/test.sh installs it (npm install axe-core@{}), \
-                 or set REPO_CONSOLE_AXE_JS",
+                 or set RC_TEST_AXE_JS",
                 path.display(),
                 version()
             );

@@ -388,7 +388,7 @@ pub async fn bob_approves(b: &Browser, app: &ApprovalApp, id: &str) {
         )
         .await;
     assert!(enabled, "Approve is enabled once bob typed the name");
-    // The README's docs/screenshots/request-approval.png: bob about to approve.
+    // The README's docs/src/images/request-approval.png: bob about to approve.
     b.screenshot("request-approval").await;
     b.find("[data-request-action='approve']")
         .await

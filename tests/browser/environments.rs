@@ -157,6 +157,7 @@ async fn promote_offer(b: &Browser, env: &str) -> Option<u64> {
 }
 
 pub async fn deploy_then_promote(b: &Browser, app: &EnvApp) {
+    dashboard_fits_1280(b).await;
     b.goto(&format!("/repos/{}/versions", app.fixture)).await;
     assert_strip(b, 4, 3, 2, "as seeded").await;
     assert_serving(
@@ -266,6 +267,32 @@ async fn narrow_screen(b: &Browser, app: &EnvApp) {
         "buttons outside the table at 768 px: {hidden:?}"
     );
     b.set_viewport(1280, 900).await;
+}
+
+/// At 1280 px the dashboard with three environments fits: no sideways scroll of the page or
+/// the table, and the last column (synchronization) inside the table's box.
+async fn dashboard_fits_1280(b: &Browser) {
+    b.set_viewport(1280, 900).await;
+    b.goto("/").await;
+    let (page, table, last_inside): (bool, bool, bool) = b
+        .js(
+            "var w = document.querySelector('.table-wrap');
+             var last = document.querySelector('table.repos thead th:last-child').getBoundingClientRect();
+             return [document.documentElement.scrollWidth <= innerWidth, w.scrollWidth <= w.clientWidth,
+                     last.right <= w.getBoundingClientRect().right + 1];",
+            vec![],
+        )
+        .await;
+    b.screenshot("dashboard-1280-three-environments").await;
+    assert!(page, "the dashboard does not scroll sideways at 1280 px");
+    assert!(
+        table,
+        "the dashboard's table does not scroll sideways at 1280 px"
+    );
+    assert!(
+        last_inside,
+        "the synchronization column is inside the table at 1280 px"
+    );
 }
 
 /// Production's Deploy of `n` while staging never served it: the modal warns that it skips

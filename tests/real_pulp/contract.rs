@@ -38,6 +38,7 @@ pub struct Fixture {
 pub async fn repository_manager_contract(m: &dyn RepositoryManager, fixture: &Fixture) {
     let id = repo_named(m, "rc-verified").await;
     lists_repositories_in_pages(m, &id).await;
+    finds_a_repository_by_its_name(m, &id).await;
     reads_the_repository_and_its_verification(m, &id).await;
     reads_versions_by_screen_and_by_number(m, &id).await;
     let published = finds_production_and_its_publication(m, &id).await;
@@ -45,6 +46,19 @@ pub async fn repository_manager_contract(m: &dyn RepositoryManager, fixture: &Fi
     publishes_and_repoints_a_distribution(m, &id, fixture).await;
     reports_a_failed_sync_task(m).await;
     answers_404_for_what_does_not_exist(m, &id).await;
+}
+
+async fn finds_a_repository_by_its_name(m: &dyn RepositoryManager, id: &RepoId) {
+    let found = m.repo_named("rc-verified").await.expect("repo_named");
+    assert_eq!(found.map(|r| r.id), Some(id.clone()));
+    let none = m
+        .repo_named("rc-no-such-repository")
+        .await
+        .expect("repo_named");
+    assert_eq!(none.map(|r| r.id), None);
+    // A name is matched whole, never as a prefix.
+    let prefix = m.repo_named("rc-verif").await.expect("repo_named");
+    assert_eq!(prefix.map(|r| r.id), None);
 }
 
 async fn lists_repositories_in_pages(m: &dyn RepositoryManager, id: &RepoId) {

@@ -16,14 +16,14 @@ pub struct TestDatabase {
 /// The port of the test Pulp's PostgreSQL cluster; fails the test when it is unknown (its
 /// `#[ignore = "needs PostgreSQL"]` keeps it from running unasked).
 pub fn required_postgres_port() -> String {
-    std::env::var("REPO_CONSOLE_TEST_PULP_PG_PORT")
+    std::env::var("RC_TEST_PULP_PG_PORT")
         .ok()
         .filter(|p| !p.is_empty())
         .or_else(|| env_file_value("PULP_PG_PORT"))
         .unwrap_or_else(|| {
             missing(
                 "PostgreSQL",
-                "its port is unknown: set REPO_CONSOLE_TEST_PULP_PG_PORT (the test Pulp's \
+                "its port is unknown: set RC_TEST_PULP_PG_PORT (the test Pulp's \
                  cluster) or run scripts/pulp/up.sh to write target/pulp/env",
             )
         })

@@ -1,8 +1,8 @@
 //! Tests of `PulpClient` against a real Pulp 3 (see scripts/pulp/up.sh), plus the
 //! `RepositoryManager` contract run against both the real Pulp and `InMemoryPulp`.
 //!
-//! Which Pulp: `REPO_CONSOLE_TEST_PULP_URL`, `REPO_CONSOLE_TEST_PULP_USERNAME`,
-//! `REPO_CONSOLE_TEST_PULP_PASSWORD`, or else `target/pulp/env` of this checkout.
+//! Which Pulp: `RC_TEST_PULP_URL`, `RC_TEST_PULP_USERNAME`,
+//! `RC_TEST_PULP_PASSWORD`, or else `target/pulp/env` of this checkout.
 //! Each test that needs the real Pulp or its PostgreSQL carries `#[ignore = "needs ..."]`: a
 //! plain `cargo test` lists it as ignored; `scripts/test.sh` (or `-- --include-ignored`) runs
 //! it, and then a missing service fails it (`tests/common/needs.rs`).

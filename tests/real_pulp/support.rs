@@ -26,21 +26,20 @@ pub fn required_pulp() -> TestPulp {
     from_env().or_else(from_env_file).unwrap_or_else(|| {
         missing(
             "a real Pulp",
-            "none configured: set REPO_CONSOLE_TEST_PULP_URL (and _USERNAME, _PASSWORD) or run \
+            "none configured: set RC_TEST_PULP_URL (and _USERNAME, _PASSWORD) or run \
              scripts/pulp/up.sh to write target/pulp/env",
         )
     })
 }
 
 fn from_env() -> Option<TestPulp> {
-    let base_url = std::env::var("REPO_CONSOLE_TEST_PULP_URL")
+    let base_url = std::env::var("RC_TEST_PULP_URL")
         .ok()
         .filter(|u| !u.is_empty())?;
     Some(TestPulp {
         base_url,
-        username: std::env::var("REPO_CONSOLE_TEST_PULP_USERNAME")
-            .unwrap_or_else(|_| "admin".into()),
-        password: std::env::var("REPO_CONSOLE_TEST_PULP_PASSWORD").unwrap_or_default(),
+        username: std::env::var("RC_TEST_PULP_USERNAME").unwrap_or_else(|_| "admin".into()),
+        password: std::env::var("RC_TEST_PULP_PASSWORD").unwrap_or_default(),
     })
 }
 

@@ -25,7 +25,7 @@ BASE = os.environ["PULP_BASE_URL"].rstrip("/")
 API = BASE + "/pulp/api/v3/"
 PKGS = API + "content/rpm/packages/"
 FIELDS = "name,epoch,version,release,arch"
-CACHE = os.path.join(os.environ.get("REPO_CONSOLE_CACHE") or os.path.expanduser("~/.cache/repo-console"), "realsize")
+CACHE = os.path.join(os.environ.get("RC_TEST_CACHE") or os.path.expanduser("~/.cache/repo-console"), "realsize")
 ROWS = []  # (section, variant, runs, median seconds, requests, note)
 
 

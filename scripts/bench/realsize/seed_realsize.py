@@ -4,7 +4,7 @@
     source target/pulp/env
     "$(ls -d ~/.cache/repo-console/pulp-venv-*)/bin/python" scripts/bench/realsize/seed_realsize.py [--reset]
 
-1. Generates both snapshots with gen_repodata.py into ${REPO_CONSOLE_CACHE:-~/.cache/repo-console}/realsize/
+1. Generates both snapshots with gen_repodata.py into ${RC_TEST_CACHE:-~/.cache/repo-console}/realsize/
    (once; again only when the generator changed).
 2. Serves them with `python -m http.server` on 127.0.0.1 (a free port, its own process group; killed by
    its PID at the end), only when a sync is needed.
@@ -34,7 +34,7 @@ import requests
 HERE = os.path.dirname(os.path.abspath(__file__))
 BASE = os.environ["PULP_BASE_URL"].rstrip("/")
 API = BASE + "/pulp/api/v3/"
-CACHE = os.path.join(os.environ.get("REPO_CONSOLE_CACHE") or os.path.expanduser("~/.cache/repo-console"), "realsize")
+CACHE = os.path.join(os.environ.get("RC_TEST_CACHE") or os.path.expanduser("~/.cache/repo-console"), "realsize")
 REPO, REMOTE, PROD = "rc-realsize", "rc-realsize-remote", "rc-realsize-prod"
 VERIFIED = {"gpgcheck": 1, "repo_gpgcheck": 1}
 T0 = time.time()

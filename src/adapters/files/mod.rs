@@ -7,4 +7,5 @@ mod audit_tail;
 pub mod diff_store;
 pub mod outbox;
 mod outbox_compaction;
+mod outbox_line;
 pub mod requests;

@@ -13,40 +13,17 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
-use crate::domain::{ConsoleEvent, Delivery, EventId, Settlement, WebhookUrl};
+use crate::domain::{ConsoleEvent, Delivery, Settlement, WebhookUrl};
 use crate::ports::{EventOutbox, OutboxError, Recorded};
 
 use crate::adapters::shared::outbox_ledger::{AttemptResult, Ledger};
 
 use super::outbox_compaction::{compact_file, remove_leftover};
+use super::outbox_line::Line;
 
 /// The file's name, beside the audit file.
 pub const FILE_NAME: &str = "webhooks-outbox.jsonl";
-
-/// One line of the file.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "line", rename_all = "lowercase")]
-pub(super) enum Line {
-    /// The fact of an event compacted away (its deliveries ended long ago): kept so that it
-    /// is never told twice.
-    Fact { fact: String, at: DateTime<Utc> },
-    /// An event recorded, to be delivered to these webhooks.
-    Event {
-        event: Box<ConsoleEvent>,
-        webhooks: Vec<WebhookUrl>,
-    },
-    /// How attempt `attempt` of a delivery ended, at `at`.
-    Attempt {
-        event_id: EventId,
-        webhook: WebhookUrl,
-        attempt: u32,
-        at: DateTime<Utc>,
-        #[serde(flatten)]
-        result: AttemptResult,
-    },
-}
 
 pub struct JsonlOutbox {
     path: PathBuf,

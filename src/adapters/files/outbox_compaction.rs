@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 use crate::adapters::shared::outbox_ledger::AttemptResult;
 use crate::domain::{EventId, WebhookUrl};
 
-use super::outbox::Line;
+use super::outbox_line::Line;
 
 /// Where a compaction writes before the rename.
 pub fn compacting_path(path: &Path) -> PathBuf {

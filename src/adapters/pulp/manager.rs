@@ -114,6 +114,17 @@ impl RepositoryManager for PulpClient {
         })
     }
 
+    #[tracing::instrument(skip_all, fields(name))]
+    async fn repo_named(&self, name: &str) -> Result<Option<Repository>, UpstreamError> {
+        let url = with_query(
+            &self.url_for("repositories/rpm/rpm/")?,
+            &[("name", name), ("limit", "1"), ("fields", REPO_FIELDS)],
+        );
+        let found: PageDto<RepositoryDto> = self.get_json(&url).await?;
+        let first = found.results.into_iter().next();
+        first.map(RepositoryDto::into_domain).transpose()
+    }
+
     #[tracing::instrument(skip_all, fields(repo = %id))]
     async fn get_repo(&self, id: &RepoId) -> Result<Repository, UpstreamError> {
         let url = with_query(

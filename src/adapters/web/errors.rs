@@ -1,6 +1,7 @@
 //! The HTML renderer of a failure: a readable page, or a fragment when htmx asked (it swaps
 //! the answer into the page), with the status [`super::status`] gives the failure's cause.
-//! The cause is logged once, here. (The JSON renderer is [`super::api::ApiError`].)
+//! (The JSON renderer is [`super::api::ApiError`].) The cause is logged once, in the
+//! request's line: it travels in the response as a [`Refusal`].
 
 use axum::extract::Request;
 use axum::http::header::CONTENT_TYPE;
@@ -13,6 +14,7 @@ use crate::app::diffs::compare::CompareError;
 use crate::app::facts::{ReadError, UnknownRepository};
 use crate::ports::UpstreamError;
 
+use super::edge::request_log::Refusal;
 use super::htmx::is_htmx;
 use super::status::{HttpStatus, Refused};
 use super::views::deploy::message_modal;
@@ -69,9 +71,10 @@ impl WebError {
     /// The refusal as plain text (no page), for answers that are files: the downloads.
     pub fn into_plain_text(self) -> Response {
         let status = self.status();
-        tracing::info!(status = status.as_u16(), error = %self, "request refused");
         let content_type = [(CONTENT_TYPE, "text/plain; charset=utf-8")];
-        (status, content_type, format!("{self}\n")).into_response()
+        let mut response = (status, content_type, format!("{self}\n")).into_response();
+        response.extensions_mut().insert(Refusal(self.to_string()));
+        response
     }
 
     fn title(&self) -> String {
@@ -114,9 +117,9 @@ impl IntoResponse for WebError {
     /// travels in the response's extensions for that.
     fn into_response(self) -> Response {
         let status = self.status();
-        tracing::info!(status = status.as_u16(), error = %self, "request refused");
         let body = error_page(&self.title(), self.message(), None);
         let mut response = (status, body).into_response();
+        response.extensions_mut().insert(Refusal(self.to_string()));
         response.extensions_mut().insert(self);
         response
     }

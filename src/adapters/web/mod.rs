@@ -4,6 +4,7 @@
 mod answer;
 mod api;
 pub mod assets;
+mod demo;
 mod download;
 mod edge;
 mod errors;
@@ -11,6 +12,7 @@ mod extract;
 mod handlers;
 mod htmx;
 mod identity;
+mod repo_names;
 mod sender;
 mod status;
 #[cfg(test)]
@@ -110,6 +112,14 @@ fn pages(state: AppState) -> Router {
             state.clone(),
             identity::resolve,
         ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            repo_names::redirect_names,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            demo::mark,
+        ))
         .with_state(state)
         .layer(axum::middleware::from_fn(
             edge::cross_site::refuse_cross_site,
@@ -127,7 +137,7 @@ fn outer_layers(app: Router, state: AppState) -> Router {
         .layer(frames)
         .layer(axum::middleware::from_fn_with_state(
             state,
-            edge::request_log::count,
+            edge::request_log::log_and_count,
         ))
         .layer(edge::request_log::layer())
 }

@@ -57,7 +57,7 @@ pub async fn work(state: AppState, stop: impl Future<Output = ()>) {
         while let Some(job) = jobs.recv().await {
             let started = std::time::Instant::now();
             match version_diff(&state, Some(job.from.end()), job.to.end()).await {
-                Ok(diff) => tracing::info!(
+                Ok(diff) => tracing::debug!(
                     from = %job.from.href, to = %job.to.href, changes = diff.packages.len(),
                     elapsed_ms = started.elapsed().as_millis() as u64,
                     "diff computed ahead"

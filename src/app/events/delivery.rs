@@ -91,7 +91,7 @@ impl Deliverer {
             Err(error) => self.after_failure(delivery, at, error),
         };
         match &settlement {
-            Settlement::Delivered { .. } => tracing::info!("event delivered"),
+            Settlement::Delivered { .. } => tracing::debug!("event delivered"),
             Settlement::Retry { next, error, .. } => {
                 tracing::warn!(%error, %next, "event not delivered: will try again")
             }

@@ -88,6 +88,7 @@ pub(crate) fn validate(
         edge,
         pulp: raw.pulp,
         pulp_from_cli,
+        audit_path_set: false,
     })
 }
 

@@ -10,6 +10,9 @@ pub enum ConfigError {
     Read { path: PathBuf, reason: String },
     #[error("the configuration {source_name} is not valid TOML or has an unknown key: {reason}")]
     Parse { source_name: String, reason: String },
+    /// A `REPO_CONSOLE_*` variable that is no setting: what it is and what was likely meant.
+    #[error("{0}")]
+    UnknownVariable(String),
     #[error("configuration key {key}: {reason}")]
     Invalid {
         /// The dotted key, e.g. `server.listen` or `environments.staging.distribution`.

@@ -61,6 +61,12 @@ impl Layer {
         }
     }
 
+    /// This layer sets `[section] key`.
+    pub fn sets(&self, section: &str, key: &str) -> bool {
+        let table = self.table.get(section).and_then(Value::as_table);
+        table.is_some_and(|t| t.contains_key(key))
+    }
+
     fn pulp(&self) -> Option<&Table> {
         self.table.get("pulp").and_then(Value::as_table)
     }

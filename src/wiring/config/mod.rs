@@ -12,6 +12,7 @@ pub(crate) mod password_file;
 pub(crate) mod pulp_cli;
 pub(crate) mod raw;
 pub(crate) mod settings;
+pub(crate) mod unknown_env;
 
 use std::path::{Path, PathBuf};
 
@@ -31,19 +32,52 @@ pub fn load(overrides: &Overrides) -> Result<Config, ConfigError> {
         higher.push(Layer::read(path)?);
     }
     let defaults_table = &defaults.table;
+    unknown_env::refuse_unknown(defaults_table, &overrides.environment)?;
     higher.push(environment_layer(defaults_table, &overrides.environment)?);
     higher.push(flags_layer(defaults_table, &overrides.flags)?);
     let pulp_from_cli = pulp_cli_file(&higher, overrides);
     if let Some(path) = &pulp_from_cli {
         higher.insert(0, crate::wiring::config::pulp_cli::layer(path)?);
     }
+    let audit_path_set = higher.iter().any(|layer| layer.sets("audit", "path"));
     let mut raw = layers::merge_all(defaults, higher)?;
     if !raw.pulp.password_file.is_empty() {
         raw.pulp.password = read_password_file(Path::new(&raw.pulp.password_file))?;
     }
     let from_cli = pulp_from_cli.clone();
-    crate::wiring::config::checks::validate(raw, pulp_from_cli)
-        .map_err(|e| mention_pulp_cli(e, from_cli))
+    let mut config = crate::wiring::config::checks::validate(raw, pulp_from_cli)
+        .map_err(|e| mention_pulp_cli(e, from_cli))?;
+    config.audit_path_set = audit_path_set;
+    Ok(config)
+}
+
+/// `repo-console config check FILE`: `file` over the built-in defaults alone (neither the
+/// environment nor pulp-cli's file: the answer is about the file), validated as at start.
+pub fn check_file(file: &Path) -> Result<Config, ConfigError> {
+    load(&Overrides {
+        config_file: Some(file.to_owned()),
+        ..Overrides::default()
+    })
+}
+
+/// What a valid configuration makes the console do, in one line.
+pub fn summary(config: &Config) -> String {
+    let upstream = if config.uses_demo() {
+        "the built-in demo upstream (no pulp.base_url)".to_owned()
+    } else {
+        format!("Pulp at {}", config.pulp.base_url)
+    };
+    let environments: Vec<String> = config
+        .environments
+        .iter()
+        .map(|environment| environment.name.to_string())
+        .collect();
+    format!(
+        "valid: listens on {}, uses {upstream}, environments {}, audit sink {}",
+        config.listen,
+        environments.join(" > "),
+        config.audit.sink
+    )
 }
 
 /// A refused `pulp.*` value may come from pulp-cli's file: say that it was read.

@@ -85,6 +85,9 @@ pub struct Config {
     pub(crate) pulp: RawPulp,
     /// Set when the Pulp server was taken from pulp-cli's configuration file.
     pub pulp_from_cli: Option<PathBuf>,
+    /// A layer above the built-in defaults set `audit.path` (on the demo upstream, the audit
+    /// then stays there instead of a fresh temporary directory).
+    pub audit_path_set: bool,
 }
 
 impl Config {

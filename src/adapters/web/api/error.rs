@@ -15,6 +15,7 @@ use utoipa::ToSchema;
 use crate::app::approvals::requests::ActError;
 use crate::domain::Refusal;
 
+use super::super::edge::request_log::Refusal as RefusalNote;
 use super::super::errors::WebError;
 use super::super::status::{HttpStatus, Refused};
 
@@ -111,8 +112,10 @@ impl From<WebError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        tracing::info!(status = self.status.as_u16(), code = self.code, error = %self.message, "API request refused");
-        (self.status, Json(self.body())).into_response()
+        let mut response = (self.status, Json(self.body())).into_response();
+        let reason = format!("{}: {}", self.code, self.message);
+        response.extensions_mut().insert(RefusalNote(reason));
+        response
     }
 }
 

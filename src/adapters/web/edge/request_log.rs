@@ -1,16 +1,24 @@
-//! One span per request (method, route, status, latency), logged when the response leaves;
-//! and one count per answer by route and status (`repo_console_http_requests_total`).
+//! One span per request (method, route, status, latency) and one log line when the response
+//! leaves: "answered", or "refused" with the reason a refusal left in the response
+//! ([`Refusal`]); the embedded assets at debug. And one count per answer by route and status
+//! (`repo_console_http_requests_total`).
 
-use std::time::Duration;
+use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::Response;
 use axum::middleware::Next;
 use tower_http::classify::{ServerErrorsAsFailures, SharedClassifier};
-use tower_http::trace::{MakeSpan, OnResponse, TraceLayer};
+use tower_http::trace::{MakeSpan, TraceLayer};
 use tracing::{field, Span};
 
 use crate::app::AppState;
+
+use crate::adapters::web::assets;
+
+/// Why a request was refused, left in the response's extensions by the error that refused it,
+/// so that the request's one log line carries it (the error itself logs nothing).
+#[derive(Debug, Clone)]
+pub struct Refusal(pub String);
 
 #[derive(Clone)]
 pub struct RequestSpan;
@@ -22,26 +30,17 @@ impl<B> MakeSpan<B> for RequestSpan {
     }
 }
 
-#[derive(Clone)]
-pub struct LogResponse;
-
-impl<B> OnResponse<B> for LogResponse {
-    fn on_response(self, response: &Response<B>, latency: Duration, span: &Span) {
-        span.record("status", response.status().as_u16());
-        tracing::info!(
-            status = response.status().as_u16(),
-            latency_ms = latency.as_millis() as u64,
-            "answered"
-        );
-    }
-}
-
-pub fn layer() -> TraceLayer<SharedClassifier<ServerErrorsAsFailures>, RequestSpan, (), LogResponse>
-{
+/// The span alone: the line is written by [`log_and_count`], and a 5xx is not logged again
+/// as a failure.
+pub fn layer(
+) -> TraceLayer<SharedClassifier<ServerErrorsAsFailures>, RequestSpan, (), (), (), (), ()> {
     TraceLayer::new_for_http()
         .make_span_with(RequestSpan)
         .on_request(())
-        .on_response(LogResponse)
+        .on_response(())
+        .on_body_chunk(())
+        .on_eos(())
+        .on_failure(())
 }
 
 /// The route template (e.g. /repos/{uuid}/versions), never raw path text.
@@ -52,16 +51,28 @@ fn route_of<B>(request: &Request<B>) -> &str {
         .map_or("(none)", MatchedPath::as_str)
 }
 
-/// Middleware: counts each answer by route template and status, in the state's metrics.
-pub async fn count(
+/// The embedded files: a page load fetches them all, and they say nothing an operator needs.
+fn is_asset(route: &str) -> bool {
+    [assets::HTMX_PATH, assets::CSS_PATH, assets::JS_PATH].contains(&route)
+}
+
+/// Middleware: one line per answer, and its count by route template and status.
+pub async fn log_and_count(
     State(state): State<AppState>,
     request: Request,
     next: Next,
 ) -> axum::response::Response {
     let route = route_of(&request).to_owned();
+    let started = Instant::now();
     let response = next.run(request).await;
-    state
-        .metrics()
-        .http_answered(&route, response.status().as_u16());
+    let status = response.status().as_u16();
+    let latency_ms = started.elapsed().as_millis() as u64;
+    Span::current().record("status", status);
+    match response.extensions().get::<Refusal>() {
+        Some(Refusal(error)) => tracing::info!(status, latency_ms, %error, "refused"),
+        None if is_asset(&route) => tracing::debug!(status, latency_ms, "answered"),
+        None => tracing::info!(status, latency_ms, "answered"),
+    }
+    state.metrics().http_answered(&route, status);
     response
 }

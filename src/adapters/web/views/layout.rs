@@ -2,6 +2,7 @@
 
 use maud::{html, Markup, DOCTYPE};
 
+use super::super::demo::serving_demo;
 use super::super::sender::{current_sender, not_identified};
 
 /// htmx settings: swap error responses too (they carry a readable message), no inline
@@ -33,7 +34,20 @@ pub fn page(title: &str, body: Markup) -> Markup {
                     (sender_badge())
                     button.ghost.theme-toggle type="button" id="theme-toggle" aria-label="Switch between light and dark theme" { "Theme" }
                 }
+                (demo_banner())
                 main.container { (unidentified_notice()) (body) }
+            }
+        }
+    }
+}
+
+/// On every page while the built-in demo upstream serves: its data are made up.
+fn demo_banner() -> Markup {
+    html! {
+        @if serving_demo() {
+            div.demo-banner id="demo-banner" data-demo role="note" {
+                strong { "Demo" } ": made-up repositories from the built-in demo upstream, not a Pulp server. "
+                "It starts afresh at every start. Set " code { "pulp.base_url" } " to use your Pulp."
             }
         }
     }
