@@ -54,6 +54,7 @@ mod replica_lock;
 #[path = "../common/request_contract.rs"]
 mod request_contract;
 mod request_store;
+mod requests_paging;
 mod reverse_proxy;
 mod rollback;
 mod screens;

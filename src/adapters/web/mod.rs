@@ -12,6 +12,7 @@ mod extract;
 mod handlers;
 mod htmx;
 mod identity;
+mod paging;
 mod repo_names;
 mod sender;
 mod status;

@@ -7,12 +7,13 @@
 
 use axum::http::StatusCode;
 
-use crate::app::approvals::requests::{ActError, Acted};
+use crate::app::approvals::requests::{ActError, Acted, ListError};
 use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
 use crate::app::diffs::compare::CompareError;
 use crate::app::facts::{ReadError, UnknownRepository};
 use crate::app::sync::SyncError;
 use crate::app::write_limit::TooManyWrites;
+use crate::domain::approval::listing::UnknownState;
 use crate::domain::{Denied, Refusal, RequestRefusal, UnknownEnvironment};
 use crate::ports::{AuditReadError, RequestStoreError, Unidentified, UpstreamError};
 
@@ -180,6 +181,24 @@ impl HttpStatus for UnknownEnvironment {
 }
 
 /// The approval requests cannot be read or written now.
+/// A page of requests that cannot be listed: a state or cursor not understood (400), or the
+/// store unusable.
+impl HttpStatus for ListError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Store(error) => error.status(),
+            Self::Cursor(_) => StatusCode::BAD_REQUEST,
+        }
+    }
+}
+
+/// A state filter not understood.
+impl HttpStatus for UnknownState {
+    fn status(&self) -> StatusCode {
+        StatusCode::BAD_REQUEST
+    }
+}
+
 impl HttpStatus for RequestStoreError {
     fn status(&self) -> StatusCode {
         match self {

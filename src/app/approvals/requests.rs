@@ -5,6 +5,7 @@
 //! cancels it. Every change is appended compare-and-swap to the request store, so two
 //! approvals at once (on two replicas) run one deploy.
 
+use crate::domain::approval::listing::{page_of, Page, StateFilter, UnknownCursor};
 use crate::domain::{
     check_approval, check_cancel, check_reject, Actor, ApprovalRequest, ApprovalTrail,
     Confirmation, Denied, DeployId, DeployRequest, EventData, Intent, Operator, Reason, Refusal,
@@ -92,6 +93,34 @@ pub async fn list(
     let logs = store.recent(repo, limit).await?;
     let now = state.clock.now().await;
     Ok(logs.into_iter().map(|log| view(state, log, now)).collect())
+}
+
+/// Why a page of requests cannot be listed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ListError {
+    #[error(transparent)]
+    Store(#[from] RequestStoreError),
+    #[error(transparent)]
+    Cursor(#[from] UnknownCursor),
+}
+
+/// A page of requests (of `repo` only, when given) in the state `filter` keeps, newest
+/// first, after the request `after`: every request can be reached, page by page.
+pub async fn page(
+    state: &AppState,
+    repo: Option<&RepoId>,
+    filter: StateFilter,
+    after: Option<&RequestId>,
+    size: usize,
+) -> Result<Page<RequestView>, ListError> {
+    let views = list(state, repo, usize::MAX).await?;
+    Ok(page_of(
+        views,
+        |view| &view.log.request.id,
+        |view| filter.keeps(&view.state),
+        after,
+        size,
+    )?)
 }
 
 /// One request with its state now.

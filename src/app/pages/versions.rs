@@ -20,8 +20,8 @@ use crate::app::environments::{environments_of, ProductionRecord};
 use crate::app::facts::{candidates_for, known_repo, ReadError, UnknownRepository};
 use crate::app::state::AppState;
 
-/// The newest deploy requests a versions page lists.
-const REQUESTS_SHOWN: usize = 10;
+/// The newest closed deploy requests a versions page lists (every open one is listed).
+const CLOSED_SHOWN: usize = 10;
 
 /// One environment as the versions page shows it.
 #[derive(Debug, Clone, Serialize)]
@@ -131,12 +131,14 @@ pub async fn versions_page(
         reads.version_page(id, slice),
         candidates_for(state, reads, id),
         early,
-        requests::list(state, Some(id), REQUESTS_SHOWN),
+        requests::list(state, Some(id), usize::MAX),
     );
-    let asked = asked.unwrap_or_else(|error| {
-        tracing::warn!(%error, "versions page rendered without its deploy requests");
-        Vec::new()
-    });
+    let asked = asked
+        .map(every_open_and_the_newest_closed)
+        .unwrap_or_else(|error| {
+            tracing::warn!(%error, "versions page rendered without its deploy requests");
+            Vec::new()
+        });
     let read = known_repo(id, repo).and_then(|repo| match versions {
         Ok(versions) => Ok((repo, versions)),
         Err(error) => Err(ReadError::Upstream(error)),
@@ -217,4 +219,21 @@ pub async fn screen_of(
 ) -> Result<Screen, UpstreamError> {
     let newer = state.reads.versions_newer_than(id, number).await?;
     Ok(Screen::containing(newer, size))
+}
+
+/// Every open request (however old: one waiting for approvals never drops out of view), and
+/// the newest [`CLOSED_SHOWN`] closed ones; newest first.
+fn every_open_and_the_newest_closed(
+    newest_first: Vec<requests::RequestView>,
+) -> Vec<requests::RequestView> {
+    let mut closed = 0;
+    newest_first
+        .into_iter()
+        .filter(|view| {
+            view.state.is_open() || {
+                closed += 1;
+                closed <= CLOSED_SHOWN
+            }
+        })
+        .collect()
 }

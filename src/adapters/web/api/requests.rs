@@ -1,15 +1,18 @@
 //! `GET /api/v1/requests` and `POST /api/v1/requests/{id}/approve`: the approval requests of
 //! the pages (the same use cases), as JSON.
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Serialize;
-use utoipa::ToSchema;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::app::approvals::requests::{self, ActError, Acted, RequestView};
 use crate::app::AppState;
+use crate::domain::approval::listing::StateFilter;
 use crate::domain::{Confirmation, RequestId};
+
+use super::super::paging::next_link;
 
 use super::super::answer::JsonAnswer;
 use super::super::status::Refused;
@@ -27,21 +30,52 @@ fn item(view: &RequestView) -> RequestItem {
     )
 }
 
+/// Requests listed a page at a time.
+const PAGE_SIZE: usize = 50;
+
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RequestList {
-    /// Newest first (at most 100).
+    /// Newest first, at most 50.
     pub items: Vec<RequestItem>,
+    /// The next page (as Pulp's lists say it), `null` on the last.
+    pub next: Option<String>,
 }
 
-/// The newest requests, newest first.
-#[utoipa::path(get, path = "/api/v1/requests", tag = "requests",
-    responses((status = 200, body = RequestList), (status = 503, body = ErrorBody)))]
-pub async fn list(State(state): State<AppState>) -> Result<Json<RequestList>, ApiError> {
-    let views = requests::list(&state, None, 100)
+/// `?state=` and `?after=`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+pub struct ListQuery {
+    /// Only requests in this state: pending, executing, executed, failed, stale, rejected,
+    /// cancelled or expired.
+    pub state: Option<String>,
+    /// The id of the last request of the previous page (`next` carries it).
+    pub after: Option<String>,
+}
+
+/// Every request, newest first, a page at a time; `next` links the following page.
+#[utoipa::path(get, path = "/api/v1/requests", tag = "requests", params(ListQuery),
+    responses((status = 200, body = RequestList), (status = 400, body = ErrorBody),
+        (status = 503, body = ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    Query(query): Query<ListQuery>,
+) -> Result<Json<RequestList>, ApiError> {
+    let filter = StateFilter::parse(query.state.as_deref().unwrap_or_default())
+        .map_err(|e| ApiError::of(&e))?;
+    let after = match query.after.as_deref().filter(|a| !a.is_empty()) {
+        Some(raw) => Some(
+            RequestId::parse(raw)
+                .ok_or_else(|| ApiError::bad_request(format!("'{raw}' is not a request id")))?,
+        ),
+        None => None,
+    };
+    let page = requests::page(&state, None, filter, after.as_ref(), PAGE_SIZE)
         .await
         .map_err(|e| ApiError::of(&e))?;
     Ok(Json(RequestList {
-        items: views.iter().map(item).collect(),
+        items: page.items.iter().map(item).collect(),
+        next: page
+            .next_after
+            .map(|after| next_link("/api/v1/requests", filter, &after)),
     }))
 }
 

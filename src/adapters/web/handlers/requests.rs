@@ -3,7 +3,7 @@
 //! request's page (or the refusal's page); with htmx, with the fragment to swap in.
 
 use axum::extract::rejection::FormRejection;
-use axum::extract::{Extension, Path, State};
+use axum::extract::{Extension, Path, Query, State};
 use axum::Form;
 use maud::{html, Markup};
 use serde::Deserialize;
@@ -21,20 +21,61 @@ use super::super::answer::{Answer, StatusOf};
 use super::super::errors::WebError;
 use super::super::htmx::HxRequest;
 use super::super::identity::{refusal_text, Identified};
+use super::super::paging::next_link;
 use super::super::status::HttpStatus;
 use super::super::views::deploy::refused::not_deployed;
 use super::super::views::layout::{error_page, notice};
-use super::super::views::requests::{request_page, requests_page, Actions, RequestPreview};
+use super::super::views::requests::{
+    request_page, requests_page, Actions, Listing, RequestPreview,
+};
+use crate::domain::approval::listing::StateFilter;
 
-/// The newest requests `/requests` lists.
-const LISTED: usize = 100;
+/// Requests `/requests` shows a page at a time.
+const LISTED: usize = 50;
 
-/// GET /requests: every recent request, newest first.
-pub async fn list(State(state): State<AppState>) -> Answer {
-    match requests::list(&state, None, LISTED).await {
-        Ok(views) => Answer::Shown(requests_page(&views, None)),
-        Err(error) => Answer::as_of(&error, requests_page(&[], Some(&error.to_string()))),
-    }
+/// `?state=` and `?after=` of `/requests`.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct ListQuery {
+    state: Option<String>,
+    after: Option<String>,
+}
+
+/// GET /requests: every request, newest first, a page at a time (`?state=` keeps those in
+/// one state; `?after=` is where the page starts).
+pub async fn list(
+    State(state): State<AppState>,
+    Query(query): Query<ListQuery>,
+) -> Result<Answer, WebError> {
+    let filter = StateFilter::parse(query.state.as_deref().unwrap_or_default())
+        .map_err(|e| WebError::of(&e))?;
+    let after = match query.after.as_deref().filter(|a| !a.is_empty()) {
+        Some(raw) => Some(request_id(raw)?),
+        None => None,
+    };
+    Ok(
+        match requests::page(&state, None, filter, after.as_ref(), LISTED).await {
+            Ok(page) => {
+                let next = page
+                    .next_after
+                    .map(|after| next_link("/requests", filter, &after));
+                let listing = Listing {
+                    filter,
+                    first: after.is_some(),
+                    next,
+                };
+                Answer::Shown(requests_page(&page.items, &listing, None))
+            }
+            Err(error) => {
+                let listing = Listing {
+                    filter,
+                    first: after.is_some(),
+                    next: None,
+                };
+                let page = requests_page(&[], &listing, Some(&error.to_string()));
+                Answer::as_of(&error, page)
+            }
+        },
+    )
 }
 
 fn request_id(raw: &str) -> Result<RequestId, WebError> {

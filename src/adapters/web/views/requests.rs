@@ -6,6 +6,8 @@ use std::sync::Arc;
 
 use maud::{html, Markup};
 
+use crate::domain::approval::listing::{StateFilter, STATE_WORDS};
+
 use crate::app::approvals::requests::RequestView;
 use crate::app::deploy::Preview;
 use crate::domain::{ApprovalRequest, PersonName, RequestState, VersionDiff};
@@ -116,22 +118,71 @@ pub fn repository_requests(views: &[RequestView]) -> Markup {
     }
 }
 
-/// `/requests`: every recent request.
-pub fn requests_page(views: &[RequestView], unreadable: Option<&str>) -> Markup {
+/// Where a page of `/requests` stands: its filter, whether it is not the first page, and the
+/// link to the next one (none on the last).
+pub struct Listing {
+    pub filter: StateFilter,
+    pub first: bool,
+    pub next: Option<String>,
+}
+
+/// `/requests`: every request, a page at a time, with a filter by state and a pager.
+pub fn requests_page(views: &[RequestView], listing: &Listing, unreadable: Option<&str>) -> Markup {
     page(
         "Deploy requests",
         html! {
             div.title-row { (back_link()) h1 { "Deploy requests" } }
+            (state_form(listing.filter))
             @if let Some(why) = unreadable {
                 (notice("error", Some("requests-unreadable"), html! { "The requests could not be read: " (why) }))
             }
             @if views.is_empty() && unreadable.is_none() {
-                p.muted id="requests-empty" { "No deploy request was made." }
+                p.muted id="requests-empty" {
+                    @match listing.filter.word() {
+                        Some(state) => { "No " (state) " deploy request." }
+                        None => { "No deploy request was made." }
+                    }
+                }
             } @else {
                 (request_table(views))
             }
+            (requests_pager(listing))
         },
     )
+}
+
+/// A GET form (no script) keeping the requests in one state.
+fn state_form(filter: StateFilter) -> Markup {
+    html! {
+        form.compare-filter method="get" action="/requests" role="search" aria-label="Filter the requests" data-requests-filter {
+            label for="requests-state" {
+                "State"
+                select #requests-state name="state" {
+                    option value="" selected[filter.word().is_none()] { "Any state" }
+                    @for word in STATE_WORDS {
+                        option value=(word) selected[filter.word() == Some(word)] { (word) }
+                    }
+                }
+            }
+            button.primary type="submit" { "Show" }
+        }
+    }
+}
+
+/// Links to the first page (when this is not it) and to the next one (when there is one).
+fn requests_pager(listing: &Listing) -> Markup {
+    let first = match listing.filter.word() {
+        Some(state) => format!("/requests?state={state}"),
+        None => "/requests".to_owned(),
+    };
+    html! {
+        @if listing.first || listing.next.is_some() {
+            nav.pager aria-label="Pages of requests" data-requests-pager {
+                @if listing.first { a href=(first) data-first { "\u{2190} Newest" } }
+                @if let Some(next) = &listing.next { a href=(next) rel="next" data-next { "Older \u{2192}" } }
+            }
+        }
+    }
 }
 
 /// What a request's page shows about the deploy it would run: the preview and diff now,
