@@ -60,7 +60,7 @@ async fn an_outcome_line_whose_event_was_lost_is_told_at_the_next_start_once() {
     outbox.fail(false);
     assert_eq!(
         deploy_ids(&outbox),
-        [told.clone()],
+        std::slice::from_ref(&told),
         "the second event was lost"
     );
 

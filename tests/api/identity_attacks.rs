@@ -11,14 +11,11 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde_json::json;
-use sha2::{Digest, Sha256};
 
 use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::FixedClock;
-use repo_console::domain::{
-    Allowed, Approvals, EnvironmentName, Operator, PersonName, Policy, Scope, Subject,
-};
+use repo_console::domain::{Allowed, Approvals, EnvironmentName, PersonName, Policy, Subject};
 use repo_console::ports::OperatorIdentity;
 
 use crate::helpers::*;
@@ -57,15 +54,7 @@ fn release_policy(needed: u32) -> Policy {
 }
 
 fn token(name: &str, text: &str, scopes: &[&str]) -> ApiToken {
-    let hex: String = Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    let operator = Operator::new(name)
-        .unwrap()
-        .with_groups(vec!["release".into()]);
-    let scopes = scopes.iter().map(|s| Scope::parse(s).unwrap()).collect();
-    ApiToken::new(operator, &hex, scopes).unwrap()
+    crate::tokens::token(name, text, &["release"], scopes)
 }
 
 /// alice-bot (alice's, group release, may approve production), readonly-dashboard (read

@@ -9,13 +9,10 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
-use repo_console::domain::{
-    Allowed, Approvals, EnvironmentName, Operator, PersonName, Policy, Scope, Subject,
-};
+use repo_console::domain::{Allowed, Approvals, EnvironmentName, PersonName, Policy, Subject};
 
 use crate::helpers::*;
 use crate::policy::Guarded;
@@ -24,18 +21,8 @@ pub(crate) const CI: &str = "ci-token-0123456789";
 pub(crate) const LEAD: &str = "lead-token-9876543210";
 
 fn token(name: &str, text: &str, groups: &[&str]) -> ApiToken {
-    let hex: String = Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    let operator = Operator::new(name)
-        .unwrap()
-        .with_groups(groups.iter().map(|g| (*g).to_owned()).collect());
     let every = ["read", "sync", "deploy:*", "approve:*"];
-    let scopes = every.iter().map(|s| Scope::parse(s).unwrap()).collect();
-    ApiToken::new(operator, &hex, scopes)
-        .unwrap()
-        .owned_by(PersonName::new(name).unwrap())
+    crate::tokens::token(name, text, groups, &every).owned_by(PersonName::new(name).unwrap())
 }
 
 /// The fixture's console with two tokens: ci-pipeline (group ci) and lead (group release),

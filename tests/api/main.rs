@@ -62,6 +62,8 @@ mod shutdown;
 mod systemd_unit;
 #[path = "../common/test_app/mod.rs"]
 mod test_app;
+#[path = "../common/tokens.rs"]
+mod tokens;
 mod unknown_repository;
 mod usecases;
 #[path = "../common/verified.rs"]

@@ -174,7 +174,10 @@ async fn a_compaction_cut_short_by_a_crash_leaves_a_readable_outbox() {
     let outbox = JsonlOutbox::open(&path).unwrap();
     let a = hook("http://a.example/in");
     outbox
-        .record(&event("e-1", "/pulp/api/v3/tasks/1/"), &[a.clone()])
+        .record(
+            &event("e-1", "/pulp/api/v3/tasks/1/"),
+            std::slice::from_ref(&a),
+        )
         .await
         .unwrap();
     drop(outbox);

@@ -161,7 +161,7 @@ async fn the_versions_page_lists_every_pending_request_however_old() {
     assert!(listed.contains(&"paging-0001".to_owned()), "{listed:?}");
     let pending = listed.iter().filter(|id| {
         let n: usize = id.trim_start_matches("paging-").parse().unwrap();
-        n % 3 != 0
+        !n.is_multiple_of(3)
     });
     assert_eq!(pending.count(), REQUESTS - REQUESTS.div_ceil(3));
 }

@@ -3,6 +3,7 @@
 //! is killed (SIGKILL); the receiver comes up; the console started again delivers the event
 //! from its file outbox, with the id it was recorded with, signed.
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::web::deploy_on_the_demo;
@@ -17,6 +18,44 @@ const SECRET: &str = "restart-secret";
 fn free_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.local_addr().unwrap().port()
+}
+
+/// A console of the demo in `home` with one webhook to 127.0.0.1:`port` wanting
+/// `deployment.finished` (signed with [`SECRET`]), its audit and outbox files, and `extra`
+/// configuration.
+struct Setup {
+    config: PathBuf,
+    audit: PathBuf,
+    outbox: PathBuf,
+}
+
+impl Setup {
+    fn in_dir(home: &Path, port: u16, extra: &str) -> Self {
+        let secret = home.join("webhook.secret");
+        std::fs::write(&secret, format!("{SECRET}\n")).unwrap();
+        let config = home.join("console.toml");
+        let hook = format!(
+            "[[webhooks]]\nurl = \"http://127.0.0.1:{port}/hook\"\n\
+             events = [\"deployment.finished\"]\nsecret_file = \"{}\"\n\
+             [drift]\ninterval_secs = 0\n[demo]\ntask_delay_ms = 5\n{extra}",
+            secret.display()
+        );
+        std::fs::write(&config, hook).unwrap();
+        Self {
+            config,
+            audit: home.join("logs/audit.jsonl"),
+            outbox: home.join("logs/webhooks-outbox.jsonl"),
+        }
+    }
+
+    fn args(&self) -> [&str; 4] {
+        [
+            "--config",
+            self.config.to_str().unwrap(),
+            "--audit-path",
+            self.audit.to_str().unwrap(),
+        ]
+    }
 }
 
 /// Waits (20 s at most, then fails) until `done` holds.
@@ -41,28 +80,13 @@ fn outbox_lines(path: &std::path::Path) -> Vec<serde_json::Value> {
 async fn an_event_recorded_while_the_receiver_is_down_is_delivered_after_a_restart() {
     let home = tempfile::tempdir().unwrap();
     let port = free_port();
-    let secret = home.path().join("webhook.secret");
-    std::fs::write(&secret, format!("{SECRET}\n")).unwrap();
-    let config = home.path().join("console.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[[webhooks]]\nurl = \"http://127.0.0.1:{port}/hook\"\n\
-             events = [\"deployment.finished\"]\nsecret_file = \"{}\"\n\
-             [webhook_delivery]\nretry_first_secs = 1\nretry_max_secs = 1\n\
-             [drift]\ninterval_secs = 0\n[demo]\ntask_delay_ms = 5\n",
-            secret.display()
-        ),
-    )
-    .unwrap();
-    let audit = home.path().join("logs/audit.jsonl");
-    let outbox = home.path().join("logs/webhooks-outbox.jsonl");
-    let args = [
-        "--config",
-        config.to_str().unwrap(),
-        "--audit-path",
-        audit.to_str().unwrap(),
-    ];
+    let setup = Setup::in_dir(
+        home.path(),
+        port,
+        "[webhook_delivery]\nretry_first_secs = 1\nretry_max_secs = 1\n",
+    );
+    let outbox = &setup.outbox;
+    let args = setup.args();
 
     let mut first = ConsoleProcess::start(&args, &[], home.path());
     let client = WebClient {
@@ -70,11 +94,11 @@ async fn an_event_recorded_while_the_receiver_is_down_is_delivered_after_a_resta
     };
     deploy_on_the_demo(&client).await;
     until("a failed attempt", || {
-        outbox_lines(&outbox).iter().any(|l| l["result"] == "retry")
+        outbox_lines(outbox).iter().any(|l| l["result"] == "retry")
     })
     .await;
     first.kill();
-    let lines = outbox_lines(&outbox);
+    let lines = outbox_lines(outbox);
     assert_eq!(lines[0]["line"], "event", "{lines:?}");
     let id = lines[0]["event"]["id"].as_str().unwrap().to_owned();
     assert!(
@@ -94,7 +118,7 @@ async fn an_event_recorded_while_the_receiver_is_down_is_delivered_after_a_resta
     assert_eq!(event["source"], "repo-console");
     assert!(got[0].signed_with(SECRET.as_bytes()));
     until("the delivery kept in the outbox", || {
-        outbox_lines(&outbox)
+        outbox_lines(outbox)
             .iter()
             .any(|l| l["result"] == "delivered")
     })
@@ -115,29 +139,11 @@ async fn an_event_lost_between_the_audit_line_and_the_outbox_is_delivered_after_
         .unwrap();
     let port = listener.local_addr().unwrap().port();
     let receiver = Receiver::on(listener, Answer::RefuseFirst(0));
-    let secret = home.path().join("webhook.secret");
-    std::fs::write(&secret, format!("{SECRET}\n")).unwrap();
-    let config = home.path().join("console.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[[webhooks]]\nurl = \"http://127.0.0.1:{port}/hook\"\n\
-             events = [\"deployment.finished\"]\nsecret_file = \"{}\"\n\
-             [drift]\ninterval_secs = 0\n[demo]\ntask_delay_ms = 5\n",
-            secret.display()
-        ),
-    )
-    .unwrap();
-    let audit = home.path().join("logs/audit.jsonl");
-    let outbox = home.path().join("logs/webhooks-outbox.jsonl");
-    let args = [
-        "--config",
-        config.to_str().unwrap(),
-        "--audit-path",
-        audit.to_str().unwrap(),
-    ];
+    let setup = Setup::in_dir(home.path(), port, "");
+    let (audit, outbox) = (&setup.audit, &setup.outbox);
+    let args = setup.args();
     let outcomes = || -> Vec<String> {
-        std::fs::read_to_string(&audit)
+        std::fs::read_to_string(audit)
             .unwrap_or_default()
             .lines()
             .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
@@ -153,26 +159,26 @@ async fn an_event_lost_between_the_audit_line_and_the_outbox_is_delivered_after_
     deploy_on_the_demo(&client).await;
     receiver.until_got(1).await;
     until("the first delivery kept", || {
-        outbox_lines(&outbox)
+        outbox_lines(outbox)
             .iter()
             .any(|l| l["result"] == "delivered")
     })
     .await;
     // Hold the outbox's next write: its file becomes a FIFO with no reader.
     let kept = home.path().join("outbox.kept");
-    std::fs::rename(&outbox, &kept).unwrap();
+    std::fs::rename(outbox, &kept).unwrap();
     let fifo = std::process::Command::new("mkfifo")
-        .arg(&outbox)
+        .arg(outbox)
         .status()
         .unwrap();
     assert!(fifo.success());
     deploy_on_the_demo(&client).await;
     until("the second outcome line", || outcomes().len() == 2).await;
     first.kill();
-    std::fs::remove_file(&outbox).unwrap();
-    std::fs::rename(&kept, &outbox).unwrap();
+    std::fs::remove_file(outbox).unwrap();
+    std::fs::rename(&kept, outbox).unwrap();
     let events = || {
-        outbox_lines(&outbox)
+        outbox_lines(outbox)
             .into_iter()
             .filter(|l| l["line"] == "event")
             .count()
@@ -190,7 +196,7 @@ async fn an_event_lost_between_the_audit_line_and_the_outbox_is_delivered_after_
     assert!(got[1].signed_with(SECRET.as_bytes()));
     // Delivery is at least once: a console stopped before it kept "delivered" sends again.
     until("both deliveries kept", || {
-        outbox_lines(&outbox)
+        outbox_lines(outbox)
             .iter()
             .filter(|l| l["result"] == "delivered")
             .count()

@@ -5,11 +5,8 @@
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use sha2::{Digest, Sha256};
-
 use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
 use repo_console::adapters::memory::{ManualClock, SyncScript};
-use repo_console::domain::{Operator, Scope};
 
 use crate::helpers::*;
 use crate::policy::Guarded;
@@ -18,12 +15,7 @@ const CI: &str = "ci-token-0123456789";
 const OTHER: &str = "other-token-9876543210";
 
 fn token(name: &str, text: &str) -> ApiToken {
-    let hex: String = Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    let scopes = ["read", "sync"].map(|s| Scope::parse(s).unwrap()).to_vec();
-    ApiToken::new(Operator::new(name).unwrap(), &hex, scopes).unwrap()
+    crate::tokens::token(name, text, &[], &["read", "sync"])
 }
 
 /// The fixture's console allowing two writes a minute per caller, on a clock the test moves.

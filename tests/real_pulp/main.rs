@@ -46,5 +46,7 @@ mod support;
 #[path = "../common/test_app/mod.rs"]
 mod test_app;
 mod token_scopes;
+#[path = "../common/tokens.rs"]
+mod tokens;
 #[path = "../common/web.rs"]
 mod web;

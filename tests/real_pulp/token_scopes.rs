@@ -13,10 +13,9 @@ use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::files::requests::JsonlRequestStore;
 use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
-use repo_console::domain::{Operator, PersonName, Scope};
+use repo_console::domain::PersonName;
 use repo_console::ports::OperatorIdentity;
 use serde_json::json;
-use sha2::{Digest, Sha256};
 
 use super::console::{over_upstream, Console};
 use super::policy::{four_eyes, request_id};
@@ -29,18 +28,7 @@ const DASHBOARD: &str = "readonly-dashboard-real-pulp-3b9d";
 const ALICE_BOT: &str = "alice-bot-real-pulp-e41c";
 
 fn token(name: &str, text: &str, scopes: &[&str]) -> ApiToken {
-    let hex: String = Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    let operator = Operator::new(name)
-        .expect("a name")
-        .with_groups(vec!["release".into()]);
-    let scopes = scopes
-        .iter()
-        .map(|s| Scope::parse(s).expect("a scope"))
-        .collect();
-    ApiToken::new(operator, &hex, scopes).expect("a digest")
+    super::tokens::token(name, text, &["release"], scopes)
 }
 
 async fn as_proxy(console: &Console, path: &str, user: &str, body: &str) -> Reply {

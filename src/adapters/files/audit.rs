@@ -39,6 +39,26 @@ impl JsonlAuditSink {
         &self.path
     }
 
+    /// The newest `limit` records `keep` accepts (one backward read of the file, bounded as
+    /// [`newest_lines`]), oldest first.
+    async fn oldest_first(
+        &self,
+        limit: usize,
+        keep: impl FnMut(&[u8]) -> Option<DeployRecord> + Send + 'static,
+    ) -> Result<Vec<DeployRecord>, AuditReadError> {
+        let path = self.path.clone();
+        let read = tokio::task::spawn_blocking(move || newest_lines(&path, limit, keep)).await;
+        let failed = |reason: String| AuditReadError::Failed {
+            target: self.target(),
+            reason,
+        };
+        let mut lines = read
+            .map_err(|e| failed(e.to_string()))?
+            .map_err(|e| failed(e.to_string()))?;
+        lines.reverse();
+        Ok(lines)
+    }
+
     fn error(&self, reason: impl ToString) -> AuditError {
         AuditError {
             target: self.path.display().to_string(),
@@ -191,27 +211,15 @@ impl AuditSink for JsonlAuditSink {
     /// One backward read from the file's end, stopping at the deploy's first line found after
     /// its outcome (a deploy has two lines; an old one costs a longer read).
     async fn lines_of(&self, id: &DeployId) -> Result<Vec<DeployRecord>, AuditReadError> {
-        let path = self.path.clone();
         let needle = format!("\"deploy_id\":{}", serde_json::Value::from(id.as_str()));
         let id = id.clone();
-        let read = tokio::task::spawn_blocking(move || {
-            let finder = memchr::memmem::Finder::new(needle.as_bytes());
-            newest_lines(&path, 2, |line| {
-                finder.find(line)?;
-                let record: DeployRecord = serde_json::from_slice(line).ok()?;
-                (record.deploy_id == id).then_some(record)
-            })
+        let finder = memchr::memmem::Finder::new(needle.as_bytes()).into_owned();
+        self.oldest_first(2, move |line| {
+            finder.find(line)?;
+            let record: DeployRecord = serde_json::from_slice(line).ok()?;
+            (record.deploy_id == id).then_some(record)
         })
-        .await;
-        let failed = |reason: String| AuditReadError::Failed {
-            target: self.target(),
-            reason,
-        };
-        let mut lines = read
-            .map_err(|e| failed(e.to_string()))?
-            .map_err(|e| failed(e.to_string()))?;
-        lines.reverse();
-        Ok(lines)
+        .await
     }
 
     /// One backward read from the file's end (bounded as [`Self::recent_of`]); lines are in
@@ -221,24 +229,11 @@ impl AuditSink for JsonlAuditSink {
         since: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<DeployRecord>, AuditReadError> {
-        let path = self.path.clone();
-        let read = tokio::task::spawn_blocking(move || {
-            newest_lines(&path, limit, |line| {
-                let record: DeployRecord = serde_json::from_slice(line).ok()?;
-                (record.timestamp >= since && record.outcome != AuditOutcome::Started)
-                    .then_some(record)
-            })
+        self.oldest_first(limit, move |line| {
+            let record: DeployRecord = serde_json::from_slice(line).ok()?;
+            (record.timestamp >= since && record.outcome != AuditOutcome::Started).then_some(record)
         })
-        .await;
-        let failed = |reason: String| AuditReadError::Failed {
-            target: self.target(),
-            reason,
-        };
-        let mut lines = read
-            .map_err(|e| failed(e.to_string()))?
-            .map_err(|e| failed(e.to_string()))?;
-        lines.reverse();
-        Ok(lines)
+        .await
     }
 
     fn target(&self) -> String {

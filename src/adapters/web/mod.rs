@@ -13,13 +13,11 @@ mod handlers;
 mod htmx;
 mod identity;
 mod paging;
-mod repo_names;
 mod sender;
 mod status;
 #[cfg(test)]
 mod status_tests;
 pub mod views;
-mod write_limit;
 
 use axum::routing::get;
 use axum::Router;
@@ -46,7 +44,7 @@ fn routes(state: AppState) -> Router {
             .nest("/api/v1", api::router())
             .layer(axum::middleware::from_fn_with_state(
                 state.clone(),
-                write_limit::limit_api_writes,
+                edge::write_limit::limit_api_writes,
             ))
             .with_state(state)
             .layer(axum::middleware::from_fn(
@@ -107,7 +105,7 @@ fn pages(state: AppState) -> Router {
         .fallback(|| async { WebError::NotFound("No such page.".into()) })
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            write_limit::limit_page_writes,
+            edge::write_limit::limit_page_writes,
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -115,7 +113,7 @@ fn pages(state: AppState) -> Router {
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            repo_names::redirect_names,
+            edge::repo_names::redirect_names,
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

@@ -1,15 +1,20 @@
 //! The limits the HTTP edge enforces before a handler runs: how long a client may take to
 //! send a request, how long a connection may idle, how long shutdown waits, which hosts the
-//! console answers to. The values come from `[server]` in the configuration.
+//! console answers to (the values come from `[server]` in the configuration); and the
+//! middleware that answers before a handler: the cross-site and host checks, the request log,
+//! the security headers, the limit on each caller's writes (429), and the redirect of a
+//! repository named instead of its UUID (307).
 
 pub mod allowed_hosts;
 pub mod body_read;
 pub mod connection;
 pub mod cross_site;
 pub mod host_check;
+pub mod repo_names;
 pub mod request_log;
 pub mod security;
 pub mod server;
+pub mod write_limit;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use crate::app::AppState;
 use crate::domain::RepoId;
 
-use super::errors::WebError;
+use crate::adapters::web::errors::WebError;
 
 /// The name segment of `/repos/<name>/<rest>` when it is not a UUID, with what follows it.
 fn named(path: &str) -> Option<(&str, &str)> {

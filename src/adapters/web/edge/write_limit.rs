@@ -15,9 +15,9 @@ use crate::app::AppState;
 use crate::domain::policy::write_rate::RetryAfter;
 use crate::domain::Operator;
 
-use super::api::ApiError;
-use super::errors::WebError;
-use super::identity::{context_of_request, Identified};
+use crate::adapters::web::api::ApiError;
+use crate::adapters::web::errors::WebError;
+use crate::adapters::web::identity::{context_of_request, Identified};
 
 /// Middleware of the pages (inside the identity middleware, which names the sender).
 pub async fn limit_page_writes(
