@@ -42,6 +42,11 @@ pub trait RequestStore: Send + Sync {
         limit: usize,
     ) -> Result<Vec<RequestLog>, RequestStoreError>;
 
+    /// Removes requests `ids` with their events (retention: closed requests no one needs);
+    /// answers how many were removed. A request written meanwhile is kept. Durable when it
+    /// returns `Ok`.
+    async fn remove(&self, ids: &[RequestId]) -> Result<usize, RequestStoreError>;
+
     /// Where the requests are kept, in words (a path, a database), for messages.
     fn target(&self) -> String;
 }

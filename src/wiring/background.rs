@@ -11,7 +11,7 @@ use crate::adapters::clock_system::SystemClock;
 use crate::adapters::webhook::HttpWebhookSender;
 use crate::app::events::delivery::{self, Deliverer, DeliverySettings};
 use crate::app::events::{catch_up, retention};
-use crate::app::{diffs::ahead, events::reconcile, AppState, Events};
+use crate::app::{approvals, diffs::ahead, events::reconcile, AppState, Events};
 use crate::ports::{EventMetrics, EventOutbox};
 
 use crate::wiring::sections::webhooks::WebhookSettings;
@@ -75,6 +75,7 @@ impl Background {
         deliverer: Option<Deliverer>,
         drift_every: Duration,
         retention: Duration,
+        request_retention: chrono::Duration,
     ) -> Self {
         let (stop, stopped) = watch::channel(false);
         let until_stopped = move || {
@@ -83,7 +84,14 @@ impl Background {
                 let _ = stopped.wait_for(|&s| s).await;
             }
         };
-        let mut tasks = vec![tokio::spawn(ahead::work(state.clone(), until_stopped()))];
+        let mut tasks = vec![
+            tokio::spawn(ahead::work(state.clone(), until_stopped())),
+            tokio::spawn(approvals::retention::work(
+                state.clone(),
+                request_retention,
+                until_stopped(),
+            )),
+        ];
         if let Some(deliverer) = deliverer {
             let compacting = retention::work(deliverer.events.clone(), retention, until_stopped());
             tasks.push(tokio::spawn(compacting));

@@ -192,7 +192,13 @@ pub async fn run(mut config: Config) -> Result<(), String> {
     }
     // Diffs ahead, webhook deliveries and drift checks run until the console is told to stop.
     let retention = config.webhooks.retention;
-    let background = Background::start(&state, deliverer, config.drift_interval, retention);
+    let background = Background::start(
+        &state,
+        deliverer,
+        config.drift_interval,
+        retention,
+        config.request_retention,
+    );
     let stop = background.stopper();
     let signal = async move {
         web::shutdown_signal().await;

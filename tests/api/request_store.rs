@@ -13,7 +13,7 @@ use repo_console::ports::{RequestStore, RequestStoreError};
 
 use super::request_contract::{
     another_store_reads_and_continues, append_is_compare_and_swap, approved, create_get_and_recent,
-    one_of_many_concurrent_appenders_wins, request, REPO_A,
+    one_of_many_concurrent_appenders_wins, remove_takes_only_the_named_requests, request, REPO_A,
 };
 
 fn in_dir(dir: &tempfile::TempDir) -> JsonlRequestStore {
@@ -174,4 +174,61 @@ async fn jsonl_a_file_that_cannot_be_written_is_unavailable_naming_it() {
         store.recent(None, 5).await,
         Err(RequestStoreError::Unavailable { .. })
     ));
+}
+
+#[tokio::test]
+async fn memory_remove_takes_only_the_named_requests() {
+    remove_takes_only_the_named_requests(&MemoryRequestStore::default()).await;
+}
+
+#[tokio::test]
+async fn jsonl_remove_takes_only_the_named_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    remove_takes_only_the_named_requests(&in_dir(&dir)).await;
+}
+
+/// Issue 34: a removal (which rewrites the file and renames it over) racing appends by another
+/// store on the same file (another process: its own turn, the file lock between them) loses
+/// no line; and the rest of a removal cut short by a crash is never read.
+#[tokio::test]
+async fn jsonl_remove_racing_another_writer_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (Arc::new(in_dir(&dir)), Arc::new(in_dir(&dir)));
+    for n in 0..40 {
+        let name = format!("old-{n}");
+        a.create(&crate::request_contract::request(&name, "repo-r", n))
+            .await
+            .unwrap();
+    }
+    let writer = {
+        let b = b.clone();
+        tokio::spawn(async move {
+            for n in 0..40 {
+                let name = format!("new-{n}");
+                b.create(&crate::request_contract::request(&name, "repo-r", 100 + n))
+                    .await
+                    .unwrap();
+            }
+        })
+    };
+    let old: Vec<RequestId> = (0..40)
+        .map(|n| RequestId::parse(&format!("old-{n}")).unwrap())
+        .collect();
+    let mut removed = 0;
+    for chunk in old.chunks(4) {
+        removed += a.remove(chunk).await.unwrap();
+    }
+    writer.await.unwrap();
+    assert_eq!(removed, 40);
+    let left = a.recent(None, 1000).await.unwrap();
+    assert_eq!(left.len(), 40, "every request written meanwhile is there");
+    assert!(left
+        .iter()
+        .all(|log| log.request.id.as_str().starts_with("new-")));
+    std::fs::write(
+        dir.path().join("logs/requests.jsonl.compacting"),
+        "{\"request_id\": \"torn",
+    )
+    .unwrap();
+    assert_eq!(in_dir(&dir).recent(None, 1000).await.unwrap().len(), 40);
 }

@@ -165,3 +165,32 @@ async fn the_versions_page_lists_every_pending_request_however_old() {
     });
     assert_eq!(pending.count(), REQUESTS - REQUESTS.div_ceil(3));
 }
+
+/// Issue 34, retention: the closed requests nothing happened to for longer than the
+/// retention are pruned; open ones never, however old; a pruned request's page is a 404.
+#[tokio::test]
+async fn closed_requests_past_their_retention_are_pruned_and_open_ones_kept() {
+    let (app, store) = console().await;
+    let keep = chrono::Duration::minutes(60);
+    let pruned = repo_console::app::approvals::retention::prune_once(&app.state, keep)
+        .await
+        .unwrap();
+    // Rejected: every third request; those made in the last hour (n >= 190) are kept.
+    assert_eq!(pruned, 64);
+    let left = store.recent(None, usize::MAX).await.unwrap();
+    assert_eq!(left.len(), REQUESTS - 64);
+    let old_pending = RequestId::parse("paging-0001").unwrap();
+    assert!(
+        store.get(&old_pending).await.unwrap().is_some(),
+        "open: kept"
+    );
+    let gone = app
+        .client
+        .send("GET", "/requests/paging-0000", &[], "")
+        .await;
+    assert_eq!(gone.status, 404, "{}", gone.body);
+    let again = repo_console::app::approvals::retention::prune_once(&app.state, keep)
+        .await
+        .unwrap();
+    assert_eq!(again, 0);
+}

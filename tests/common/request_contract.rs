@@ -205,3 +205,32 @@ pub async fn one_of_many_concurrent_appenders_wins(
     }
     winners
 }
+
+/// Retention (issue 34): `remove` takes requests with their events away, answers how many it
+/// found, and leaves every other request and its events as they were.
+pub async fn remove_takes_only_the_named_requests(store: &dyn RequestStore) {
+    for (n, name) in ["old-1", "old-2", "kept-1"].iter().enumerate() {
+        store
+            .create(&request(name, "repo-r", n as i64))
+            .await
+            .unwrap();
+        store
+            .append(&id(name), 0, &approved("bob", n as i64 + 1))
+            .await
+            .unwrap();
+    }
+    let removed = store
+        .remove(&[id("old-1"), id("old-2"), id("never-made")])
+        .await
+        .unwrap();
+    assert_eq!(removed, 2);
+    assert!(store.get(&id("old-1")).await.unwrap().is_none());
+    let kept = store.get(&id("kept-1")).await.unwrap().expect("kept");
+    assert_eq!(kept.events.len(), 1, "with its event");
+    assert_eq!(ids(&store.recent(None, 10).await.unwrap()), ["kept-1"]);
+    assert_eq!(store.remove(&[]).await.unwrap(), 0);
+    store
+        .append(&id("kept-1"), 1, &approved("carol", 9))
+        .await
+        .unwrap();
+}

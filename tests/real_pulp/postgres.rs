@@ -269,6 +269,14 @@ async fn requests_are_kept_found_and_listed_newest_first() {
 
 #[tokio::test]
 #[ignore = "needs PostgreSQL"]
+async fn closed_requests_are_removed_with_their_events() {
+    let database = required_database();
+    let store = request_store(&database).await;
+    request_contract::remove_takes_only_the_named_requests(store.as_ref()).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn a_request_event_is_appended_compare_and_swap() {
     let database = required_database();
     let store = request_store(&database).await;

@@ -124,15 +124,61 @@ fn open_locked(path: &Path) -> std::io::Result<(File, Vec<u8>)> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir)?;
     }
-    let mut file = OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .open(path)?;
-    file.lock()?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)?;
-    Ok((file, bytes))
+    // A compaction (another process's) may have renamed a new file over the one opened:
+    // locked, the file must still be the one the path names, else open it again.
+    loop {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)?;
+        file.lock()?;
+        if !same_file(&file, path)? {
+            continue;
+        }
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        return Ok((file, bytes));
+    }
+}
+
+/// Whether `path` still names the open `file`.
+fn same_file(file: &File, path: &Path) -> std::io::Result<bool> {
+    use std::os::unix::fs::MetadataExt;
+    let (open, named) = (file.metadata()?, fs::metadata(path)?);
+    Ok(open.dev() == named.dev() && open.ino() == named.ino())
+}
+
+/// Rewrites the locked file (holding `before`) without the lines of requests `ids`: a new
+/// file beside it, synced, renamed over it (atomic; a crash leaves the old file whole), the
+/// directory synced. Every other line is kept as it was. Answers how many requests went.
+fn rewrite_without(path: &Path, before: &[u8], ids: &[RequestId]) -> std::io::Result<usize> {
+    let gone: std::collections::HashSet<&RequestId> = ids.iter().collect();
+    let mut removed = std::collections::HashSet::new();
+    let mut kept = Vec::with_capacity(before.len());
+    for raw in before.split_inclusive(|b| *b == b'\n') {
+        let id = serde_json::from_slice::<Line>(raw.trim_ascii_end())
+            .ok()
+            .map(|line| line.request_id);
+        match id {
+            Some(id) if gone.contains(&id) => {
+                removed.insert(id);
+            }
+            _ => kept.extend_from_slice(raw),
+        }
+    }
+    if removed.is_empty() {
+        return Ok(0);
+    }
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".compacting");
+    let temporary = path.with_file_name(name);
+    let mut out = File::create(&temporary)?;
+    out.write_all(&kept)?;
+    out.sync_all()?;
+    fs::rename(&temporary, path)?;
+    sync_directory(path);
+    Ok(removed.len())
 }
 
 /// Appends `line` (one JSON object) to the locked `file` holding `before`, in one write, and
@@ -294,6 +340,21 @@ impl RequestStore for JsonlRequestStore {
             .filter(|log| repo.is_none_or(|r| log.request.repository_uuid == r.as_str()))
             .take(limit)
             .collect())
+    }
+
+    /// Under the file lock (so no other process appends meanwhile; each re-opens the file
+    /// once it has the lock, see `open_locked`) and this process's turn.
+    async fn remove(&self, ids: &[RequestId]) -> Result<usize, RequestStoreError> {
+        if ids.is_empty() {
+            return Ok(0);
+        }
+        let ids = ids.to_vec();
+        let _turn = self.turn.lock().await;
+        self.blocking(move |path| {
+            let (_locked, before) = open_locked(&path)?;
+            Ok(rewrite_without(&path, &before, &ids)?)
+        })
+        .await
     }
 
     fn target(&self) -> String {

@@ -63,6 +63,13 @@ impl RequestStore for MemoryRequestStore {
             .cloned())
     }
 
+    async fn remove(&self, ids: &[RequestId]) -> Result<usize, RequestStoreError> {
+        let mut logs = self.logs();
+        let before = logs.len();
+        logs.retain(|log| !ids.contains(&log.request.id));
+        Ok(before - logs.len())
+    }
+
     async fn recent(
         &self,
         repo: Option<&RepoId>,

@@ -196,6 +196,34 @@ impl RequestStore for PgRequestStore {
         Ok(logs)
     }
 
+    /// In batches of 500 ids, each one transaction (events first, then the requests).
+    async fn remove(&self, ids: &[RequestId]) -> Result<usize, RequestStoreError> {
+        let mut removed = 0;
+        for batch in ids.chunks(500) {
+            let batch: Vec<&str> = batch.iter().map(RequestId::as_str).collect();
+            let mut tx = self
+                .db
+                .pool
+                .begin()
+                .await
+                .map_err(|e| self.unavailable(e))?;
+            sqlx::query("DELETE FROM deploy_request_events WHERE request_id = ANY($1)")
+                .bind(&batch)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.unavailable(e))?;
+            let gone = sqlx::query("DELETE FROM deploy_requests WHERE id = ANY($1)")
+                .bind(&batch)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.unavailable(e))?
+                .rows_affected();
+            tx.commit().await.map_err(|e| self.unavailable(e))?;
+            removed += usize::try_from(gone).unwrap_or(usize::MAX);
+        }
+        Ok(removed)
+    }
+
     fn target(&self) -> String {
         self.db.target.clone()
     }

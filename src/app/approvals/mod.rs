@@ -6,3 +6,4 @@ pub(crate) mod ask;
 mod ending;
 mod one_open;
 pub mod requests;
+pub mod retention;

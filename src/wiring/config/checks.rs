@@ -82,6 +82,7 @@ pub(crate) fn validate(
         environments,
         policy: policy.policy,
         request_ttl: policy.request_ttl,
+        request_retention: policy.request_retention,
         webhooks,
         drift_interval,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),

@@ -1046,3 +1046,32 @@ fn the_write_limit_comes_from_the_file_the_environment_or_the_command_line() {
         assert!(err.contains("api.writes_per_minute"), "{err}");
     }
 }
+
+#[test]
+fn the_request_retention_comes_from_the_file_the_environment_or_the_command_line() {
+    let days = |file: Option<&str>, overrides: Overrides| {
+        layered(None, file, overrides)
+            .unwrap()
+            .request_retention
+            .num_days()
+    };
+    let file = Some("[policy]\nrequest_retention_days = 30");
+    assert_eq!(days(None, flags()), 90, "the built-in default");
+    assert_eq!(days(file, flags()), 30);
+    let env = flags().env("REPO_CONSOLE_POLICY_REQUEST_RETENTION_DAYS", "7");
+    assert_eq!(days(file, env), 7, "the environment wins over the file");
+    assert_eq!(
+        days(file, flags().flag("policy.request_retention_days", "2")),
+        2
+    );
+    for refused in ["0", "3651"] {
+        let err = layered(
+            None,
+            None,
+            flags().flag("policy.request_retention_days", refused),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("policy.request_retention_days"), "{err}");
+    }
+}

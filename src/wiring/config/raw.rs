@@ -37,7 +37,8 @@ pub(crate) struct RawConfig {
     pub log: RawLog,
 }
 
-/// The `[policy]` table: `syncers`, `request_ttl_hours`, and one table per environment.
+/// The `[policy]` table: `syncers`, `request_ttl_hours`, `request_retention_days`, and one
+/// table per environment.
 /// Read by hand, like `[environments]`: every refusal names its whole key.
 #[derive(Debug, Default)]
 pub(crate) struct RawPolicy {
@@ -46,6 +47,8 @@ pub(crate) struct RawPolicy {
     /// How long a request waits for its approvals, in hours (declared in
     /// `config/default.toml`, so also set from the environment and the command line).
     pub request_ttl_hours: i64,
+    /// How long a closed request is kept, in days (declared in `config/default.toml`).
+    pub request_retention_days: i64,
     /// Environment name -> its policy as written.
     pub environments: BTreeMap<String, RawEnvironmentPolicy>,
 }
@@ -77,6 +80,7 @@ impl RawPolicy {
     fn from_table(table: Table) -> Result<Self, String> {
         let mut policy = Self::default();
         let mut ttl = None;
+        let mut retention = None;
         for (key, value) in table {
             match key.as_str() {
                 "syncers" => {
@@ -87,18 +91,24 @@ impl RawPolicy {
                     ttl = Some(typed("policy.request_ttl_hours", value)?);
                     continue;
                 }
+                "request_retention_days" => {
+                    retention = Some(typed("policy.request_retention_days", value)?);
+                    continue;
+                }
                 _ => {}
             }
             let Value::Table(environment) = value else {
                 return Err(format!(
-                    "unknown key policy.{key}: [policy] holds `syncers`, `request_ttl_hours` \
-                     and one table per environment, e.g. [policy.{key}]"
+                    "unknown key policy.{key}: [policy] holds `syncers`, `request_ttl_hours`, \
+                     `request_retention_days` and one table per environment, e.g. [policy.{key}]"
                 ));
             };
             let environment = RawEnvironmentPolicy::from_table(&key, environment)?;
             policy.environments.insert(key, environment);
         }
         policy.request_ttl_hours = ttl.ok_or("policy.request_ttl_hours is missing")?;
+        policy.request_retention_days =
+            retention.ok_or("policy.request_retention_days is missing")?;
         Ok(policy)
     }
 }

@@ -78,6 +78,8 @@ pub struct Config {
     pub drift_interval: Duration,
     /// How long an approval request waits for its approvals (`policy.request_ttl_hours`).
     pub request_ttl: chrono::Duration,
+    /// How long a closed request is kept (`policy.request_retention_days`).
+    pub request_retention: chrono::Duration,
     pub demo_task_delay: Duration,
     /// The HTTP edge: timeouts, allowed hosts, and how long a shutdown waits for requests
     /// in flight (the task timeout, twice: a deploy waits for two tasks, plus a margin).

@@ -25,6 +25,7 @@ const MAX_REQUEST_TTL_HOURS: i64 = 24 * 366;
 pub(crate) struct Validated {
     pub policy: Policy,
     pub request_ttl: chrono::Duration,
+    pub request_retention: chrono::Duration,
 }
 
 /// `raw` over `path`, its subjects' names compared with people's and groups' under
@@ -36,6 +37,7 @@ pub(crate) fn validate(
 ) -> Result<Validated, ConfigError> {
     let syncers = allowed("policy.syncers", raw.syncers, matching)?;
     let request_ttl = request_ttl(raw.request_ttl_hours)?;
+    let request_retention = request_retention(raw.request_retention_days)?;
     let mut deployers = BTreeMap::new();
     let mut freezes = BTreeMap::new();
     let mut approvals = BTreeMap::new();
@@ -80,6 +82,7 @@ pub(crate) fn validate(
     Ok(Validated {
         policy,
         request_ttl,
+        request_retention,
     })
 }
 
@@ -93,6 +96,15 @@ fn request_ttl(hours: i64) -> Result<chrono::Duration, ConfigError> {
          {MAX_REQUEST_TTL_HOURS} (a year)"
     );
     Err(invalid("policy.request_ttl_hours", reason))
+}
+
+/// `policy.request_retention_days`: 1 day to ten years.
+fn request_retention(days: i64) -> Result<chrono::Duration, ConfigError> {
+    if (1..=3650).contains(&days) {
+        return Ok(chrono::Duration::days(days));
+    }
+    let reason = format!("{days}: closed requests are kept a whole number of days, from 1 to 3650");
+    Err(invalid("policy.request_retention_days", reason))
 }
 
 /// `approvals` and `approvers` of `[policy.<name>]`: both or neither (0 approvals is none).
