@@ -51,11 +51,19 @@ async fn a_rollback_without_a_reason_is_refused_before_anything_changes() {
 #[tokio::test]
 async fn a_rollback_with_a_reason_moves_production_and_audits_kind_and_reason() {
     let app = spawn_app().await;
+    let id = &app.fixture.base_os;
+    // Production served v1, then v2 again: v1 is in its history.
+    for body in [
+        "version=1&confirm=base-os&live=2",
+        "version=2&confirm=base-os&live=1",
+    ] {
+        assert_eq!(app.post_form(id, body).await.status, 200);
+    }
     let body = "version=1&confirm=base-os&live=2&rollback=1&reason=v2+breaks+dnf";
-    let reply = app.post_form(&app.fixture.base_os, body).await;
+    let reply = app.post_form(id, body).await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert_eq!(app.production_version("base-os-prod"), Some(1));
-    let lines = app.audit_lines();
+    let lines = app.audit_lines()[4..].to_vec();
     assert_eq!(lines.len(), 2);
     for line in &lines {
         assert_eq!(line["kind"], "rollback");
@@ -64,6 +72,20 @@ async fn a_rollback_with_a_reason_moves_production_and_audits_kind_and_reason() 
         assert_eq!(line["target_version"], 1);
     }
     assert_eq!(lines[1]["outcome"], "deployed");
+}
+
+/// Issue 33, attack 8: a "rollback" to a version the environment never served is refused
+/// (422) before anything changes, on the pages and in the API alike (one use case).
+#[tokio::test]
+async fn a_rollback_to_a_version_never_served_is_refused() {
+    let app = spawn_app().await;
+    let body = "version=1&confirm=base-os&live=2&rollback=1&reason=not+a+rollback";
+    let reply = app.post_form(&app.fixture.base_os, body).await;
+    assert_eq!(reply.status, 422, "{}", reply.body);
+    assert!(reply.body.contains("never served v1"), "{}", reply.body);
+    assert!(app.mutations().is_empty());
+    assert!(app.audit_lines().is_empty());
+    assert_eq!(app.production_version("base-os-prod"), Some(2));
 }
 
 #[tokio::test]

@@ -84,6 +84,7 @@ impl HttpStatus for Refusal {
             | Self::OverrideReasonMissing(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::UnknownVersion(_) => StatusCode::NOT_FOUND,
             Self::RollbackTargetGone(_) => StatusCode::GONE,
+            Self::RollbackTargetNeverServed { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::NotAllowed(_) => StatusCode::FORBIDDEN,
             Self::NotVerified(_)
             | Self::AlreadyDeployed { .. }

@@ -154,6 +154,14 @@ fn refusals() -> Vec<(&'static str, Refusal, u16)> {
             422,
         ),
         ("RollbackTargetGone", Refusal::RollbackTargetGone(1), 410),
+        (
+            "RollbackTargetNeverServed",
+            Refusal::RollbackTargetNeverServed {
+                version: 1,
+                environment: EnvironmentName::production(),
+            },
+            422,
+        ),
         ("ReasonMissing", Refusal::ReasonMissing, 422),
         ("ReasonTooLong", Refusal::ReasonTooLong(500), 422),
         (

@@ -51,6 +51,11 @@ pub enum Refusal {
     OverrideReasonMissing(EnvironmentName),
     #[error("Rollback refused: v{0} no longer exists in Pulp (Pulp deletes old versions beyond the repository's retain_repo_versions). Choose a version that still exists.")]
     RollbackTargetGone(u64),
+    #[error("Rollback refused: {environment} never served v{version}, as far as its history tells (the console's audit lines and Pulp's changes of its distribution). A rollback goes back to a version it served; to move it forward, deploy v{version} instead.")]
+    RollbackTargetNeverServed {
+        version: u64,
+        environment: EnvironmentName,
+    },
     #[error("Rollback refused: a reason is required (say why production goes back).")]
     ReasonMissing,
     #[error("Deploy refused: the reason is longer than {0} characters; shorten it.")]

@@ -1,6 +1,7 @@
 //! Production's history: the console's audit lines merged with upstream's record of the
 //! distribution's changes, and drift (production changed behind the console's back).
 
+use std::collections::BTreeSet;
 use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
@@ -70,6 +71,16 @@ impl HistoryEntry {
             None => None,
         }
     }
+}
+
+/// Every version a rollback may go back to: the rollback targets the history offers (see
+/// [`HistoryEntry::rollback_target`]), and every version an entry says the environment served.
+pub fn versions_served_before(entries: &[HistoryEntry], serving: Option<u64>) -> BTreeSet<u64> {
+    entries
+        .iter()
+        .flat_map(|e| [e.rollback_target(serving), e.served(), e.from])
+        .flatten()
+        .collect()
 }
 
 /// Merges the audit lines of one repository (newest first) with upstream's changes of its

@@ -157,6 +157,7 @@ fn refusal_code(refusal: &Refusal) -> &'static str {
         Refusal::OverrideReasonMissing(_) | Refusal::ReasonMissing => "reason_missing",
         Refusal::ReasonTooLong(_) => "reason_too_long",
         Refusal::RollbackTargetGone(_) => "gone",
+        Refusal::RollbackTargetNeverServed { .. } => "never_served",
     }
 }
 
