@@ -182,3 +182,54 @@ async fn a_page_whose_main_read_succeeded_answers_200_with_a_notice_for_what_fai
         versions.body
     );
 }
+
+/// Issue 33, attack 8: when Pulp fails, a caller the console cannot identify reads that Pulp
+/// is unreachable, not its error's details (which name internal hosts and paths); an
+/// identified operator reads them all, and the API keeps its error code.
+#[tokio::test]
+async fn an_unidentified_caller_reads_no_detail_of_an_upstream_failure() {
+    use std::sync::Arc;
+    let proxy: Arc<dyn repo_console::ports::OperatorIdentity> = Arc::new(
+        repo_console::adapters::identity::proxy_header::TrustedProxyHeader::new(
+            "X-Remote-User",
+            vec!["127.0.0.1/32".parse().unwrap()],
+        ),
+    );
+    let app = fixture_app().identity(proxy).spawn().await;
+    for op in [Op::ListRepos, Op::GetRepo] {
+        app.pulp.set(op, Fault::Reset);
+    }
+    let detail = "injected on";
+    let anonymous = app.client.send("GET", "/", &[], "").await;
+    assert_eq!(anonymous.status, 503);
+    assert!(
+        anonymous.body.contains("Pulp is unreachable"),
+        "{}",
+        anonymous.body
+    );
+    assert!(!anonymous.body.contains(detail), "{}", anonymous.body);
+    let fragment = app
+        .client
+        .send("GET", "/", &[("hx-request", "true")], "")
+        .await;
+    assert!(!fragment.body.contains(detail), "{}", fragment.body);
+    let api = app
+        .client
+        .send("GET", "/api/v1/repositories", &[], "")
+        .await;
+    assert_eq!(api.status, 503);
+    let json: serde_json::Value = serde_json::from_str(&api.body).unwrap();
+    assert_eq!(json["error"]["code"], "unavailable", "{json}");
+    assert!(!api.body.contains(detail), "{}", api.body);
+
+    let alice = app
+        .client
+        .send("GET", "/", &[("x-remote-user", "alice")], "")
+        .await;
+    assert_eq!(alice.status, 503);
+    assert!(
+        alice.body.contains(detail),
+        "the operator reads it all: {}",
+        alice.body
+    );
+}

@@ -129,14 +129,18 @@ fn pages(state: AppState) -> Router {
 /// headers, the request log.
 fn outer_layers(app: Router, state: AppState) -> Router {
     let [csp, nosniff, referrer, frames] = edge::security::headers();
-    app.layer(axum::middleware::from_fn(errors::htmx_fragments))
-        .layer(csp)
-        .layer(nosniff)
-        .layer(referrer)
-        .layer(frames)
-        .layer(axum::middleware::from_fn_with_state(
-            state,
-            edge::request_log::log_and_count,
-        ))
-        .layer(edge::request_log::layer())
+    app.layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        edge::upstream_words::hide_from_the_unidentified,
+    ))
+    .layer(axum::middleware::from_fn(errors::htmx_fragments))
+    .layer(csp)
+    .layer(nosniff)
+    .layer(referrer)
+    .layer(frames)
+    .layer(axum::middleware::from_fn_with_state(
+        state,
+        edge::request_log::log_and_count,
+    ))
+    .layer(edge::request_log::layer())
 }

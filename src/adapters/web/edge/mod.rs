@@ -3,7 +3,8 @@
 //! console answers to (the values come from `[server]` in the configuration); and the
 //! middleware that answers before a handler: the cross-site and host checks, the request log,
 //! the security headers, the limit on each caller's writes (429), and the redirect of a
-//! repository named instead of its UUID (307).
+//! repository named instead of its UUID (307); and the words an unidentified caller reads
+//! when Pulp fails (no internal address).
 
 pub mod allowed_hosts;
 pub mod body_read;
@@ -14,6 +15,7 @@ pub mod repo_names;
 pub mod request_log;
 pub mod security;
 pub mod server;
+pub mod upstream_words;
 pub mod write_limit;
 
 use std::net::SocketAddr;
