@@ -9,3 +9,4 @@ pub mod outbox;
 mod outbox_compaction;
 mod outbox_line;
 pub mod requests;
+mod requests_index;

@@ -6,27 +6,32 @@
 //!
 //! Creating and appending are compare-and-swap across processes as well as tasks: under this
 //! process's mutex and an exclusive lock on the file (`flock`, released when the file is
-//! closed), the file is read, the request's entries counted, and the new line written in one
-//! `write` and synced to disk before `Ok` is returned. Reading takes no lock: a line being
-//! written (or torn by a crash: never acknowledged) is an incomplete last line, skipped.
+//! closed), what was appended since the last read is read into the index
+//! ([`super::requests_index`]: listing and acting cost what was written since, not the whole
+//! history), the request's entries counted, and the new line written in one `write` and synced
+//! to disk before `Ok` is returned. Reading takes no lock: a line being written (or torn by a
+//! crash: never acknowledged) is an incomplete last line, not read yet.
 
-use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use chrono::SecondsFormat;
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde::Serialize;
 
 use crate::domain::{ApprovalRequest, RepoId, RequestEvent, RequestId, RequestLog};
 use crate::ports::{RequestStore, RequestStoreError};
+
+use super::requests_index::{Line, RequestIndex};
 
 pub struct JsonlRequestStore {
     path: PathBuf,
     /// Serializes this process's writers (the file lock serializes processes).
     turn: tokio::sync::Mutex<()>,
+    /// What the file holds, read as it grows.
+    index: Arc<Mutex<RequestIndex>>,
 }
 
 /// One line as written.
@@ -50,15 +55,6 @@ enum Entry<'a> {
     Event(&'a RequestEvent),
 }
 
-/// One line as read: the entry's fields are read by `seq` (0: the request, else an event).
-#[derive(Deserialize)]
-struct Line {
-    request_id: RequestId,
-    seq: usize,
-    #[serde(flatten)]
-    rest: Map<String, Value>,
-}
-
 /// Why a write under the lock was not made.
 enum Refused {
     Conflict,
@@ -78,6 +74,7 @@ impl JsonlRequestStore {
         Self {
             path: path.into(),
             turn: tokio::sync::Mutex::new(()),
+            index: Arc::default(),
         }
     }
 
@@ -107,27 +104,38 @@ impl JsonlRequestStore {
         }
     }
 
-    /// Every request in the file, in the order they were made.
-    async fn read_all(&self) -> Result<Vec<RequestLog>, RequestStoreError> {
-        self.blocking(|path| match fs::read(&path) {
-            Ok(bytes) => Ok(parse(&bytes)),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-            Err(error) => Err(Refused::Io(error)),
+    /// Runs `read` on the index brought up to date with the file (no lock: a line being
+    /// written is not read yet). A missing file holds no request.
+    async fn read<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&RequestIndex) -> T + Send + 'static,
+    ) -> Result<T, RequestStoreError> {
+        let index = self.index.clone();
+        self.blocking(move |path| {
+            let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
+            match File::open(&path) {
+                Ok(mut file) => index.refresh(&mut file)?,
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                    *index = RequestIndex::default();
+                }
+                Err(error) => return Err(Refused::Io(error)),
+            }
+            Ok(read(&index))
         })
         .await
     }
 }
 
 /// The file opened for reading and appending (created with its directory when missing),
-/// locked exclusively against the other processes, and what it holds.
-fn open_locked(path: &Path) -> std::io::Result<(File, Vec<u8>)> {
+/// locked exclusively against the other processes.
+fn open_locked(path: &Path) -> std::io::Result<File> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir)?;
     }
     // A compaction (another process's) may have renamed a new file over the one opened:
     // locked, the file must still be the one the path names, else open it again.
     loop {
-        let mut file = OpenOptions::new()
+        let file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
@@ -136,9 +144,7 @@ fn open_locked(path: &Path) -> std::io::Result<(File, Vec<u8>)> {
         if !same_file(&file, path)? {
             continue;
         }
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)?;
-        return Ok((file, bytes));
+        return Ok(file);
     }
 }
 
@@ -181,19 +187,24 @@ fn rewrite_without(path: &Path, before: &[u8], ids: &[RequestId]) -> std::io::Re
     Ok(removed.len())
 }
 
-/// Appends `line` (one JSON object) to the locked `file` holding `before`, in one write, and
-/// syncs it. A torn last line (a write that never returned) is ended first, so that it stays
-/// one unreadable line rather than swallowing this one.
-fn append_line(path: &Path, file: &mut File, before: &[u8], line: &[u8]) -> std::io::Result<()> {
+/// Appends `line` (one JSON object) to the locked `file`, as `index` read it, in one write,
+/// and syncs it. A torn last line (a write that never returned) is ended first, so that it
+/// stays one unreadable line rather than swallowing this one.
+fn append_line(
+    path: &Path,
+    file: &mut File,
+    index: &RequestIndex,
+    line: &[u8],
+) -> std::io::Result<()> {
     let mut out = Vec::with_capacity(line.len() + 2);
-    if !before.is_empty() && !before.ends_with(b"\n") {
+    if index.ends_torn() {
         out.push(b'\n');
     }
     out.extend_from_slice(line);
     out.push(b'\n');
     file.write_all(&out)?;
     file.sync_data()?;
-    if before.is_empty() {
+    if index.is_empty_file() {
         sync_directory(path);
     }
     Ok(())
@@ -208,55 +219,6 @@ fn sync_directory(path: &Path) {
     if let Ok(dir) = File::open(dir) {
         let _ = dir.sync_all();
     }
-}
-
-/// The requests the file holds, in the order they were made, each with its events in order.
-/// Lines that cannot be read are skipped: a torn last line (a write interrupted by a crash,
-/// never acknowledged), or anything else that is not an entry.
-fn parse(bytes: &[u8]) -> Vec<RequestLog> {
-    let mut logs: Vec<RequestLog> = Vec::new();
-    let mut index: HashMap<RequestId, usize> = HashMap::new();
-    let mut skipped = 0usize;
-    for raw in bytes.split(|b| *b == b'\n') {
-        if raw.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let Ok(line) = serde_json::from_slice::<Line>(raw) else {
-            skipped += 1;
-            continue;
-        };
-        let Line {
-            request_id,
-            seq,
-            mut rest,
-        } = line;
-        if seq == 0 {
-            let request = rest
-                .remove("request")
-                .and_then(|value| serde_json::from_value::<ApprovalRequest>(value).ok())
-                .filter(|request| request.id == request_id);
-            match request {
-                Some(request) if !index.contains_key(&request_id) => {
-                    index.insert(request_id, logs.len());
-                    logs.push(RequestLog {
-                        request,
-                        events: Vec::new(),
-                    });
-                }
-                _ => skipped += 1,
-            }
-            continue;
-        }
-        let event = serde_json::from_value::<RequestEvent>(Value::Object(rest));
-        match (index.get(&request_id), event) {
-            (Some(&i), Ok(event)) => logs[i].events.push(event),
-            _ => skipped += 1,
-        }
-    }
-    if skipped > 0 {
-        tracing::debug!(skipped, "request store lines skipped (torn or not entries)");
-    }
-    logs
 }
 
 fn encode(written: &Written<'_>) -> std::io::Result<Vec<u8>> {
@@ -278,12 +240,15 @@ impl RequestStore for JsonlRequestStore {
         .map_err(|e| self.unavailable(e))?;
         let id = request.id.clone();
         let _turn = self.turn.lock().await;
+        let index = self.index.clone();
         self.blocking(move |path| {
-            let (mut file, before) = open_locked(&path)?;
-            if parse(&before).iter().any(|log| log.request.id == id) {
+            let mut file = open_locked(&path)?;
+            let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
+            index.refresh(&mut file)?;
+            if index.get(&id).is_some() {
                 return Err(Refused::Conflict);
             }
-            append_line(&path, &mut file, &before, &line)?;
+            append_line(&path, &mut file, &index, &line)?;
             Ok(())
         })
         .await
@@ -303,28 +268,26 @@ impl RequestStore for JsonlRequestStore {
         .map_err(|e| self.unavailable(e))?;
         let id = id.clone();
         let _turn = self.turn.lock().await;
+        let index = self.index.clone();
         self.blocking(move |path| {
-            let (mut file, before) = open_locked(&path)?;
-            let logs = parse(&before);
-            let log = logs
-                .iter()
-                .find(|log| log.request.id == id)
+            let mut file = open_locked(&path)?;
+            let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
+            index.refresh(&mut file)?;
+            let log = index
+                .get(&id)
                 .ok_or_else(|| Refused::NoRequest(id.clone()))?;
             if log.events.len() != seen {
                 return Err(Refused::Conflict);
             }
-            append_line(&path, &mut file, &before, &line)?;
+            append_line(&path, &mut file, &index, &line)?;
             Ok(())
         })
         .await
     }
 
     async fn get(&self, id: &RequestId) -> Result<Option<RequestLog>, RequestStoreError> {
-        Ok(self
-            .read_all()
-            .await?
-            .into_iter()
-            .find(|log| &log.request.id == id))
+        let id = id.clone();
+        self.read(move |index| index.get(&id).cloned()).await
     }
 
     async fn recent(
@@ -332,14 +295,19 @@ impl RequestStore for JsonlRequestStore {
         repo: Option<&RepoId>,
         limit: usize,
     ) -> Result<Vec<RequestLog>, RequestStoreError> {
-        Ok(self
-            .read_all()
-            .await?
-            .into_iter()
-            .rev()
-            .filter(|log| repo.is_none_or(|r| log.request.repository_uuid == r.as_str()))
-            .take(limit)
-            .collect())
+        let repo = repo.cloned();
+        self.read(move |index| {
+            index
+                .newest_first()
+                .filter(|log| {
+                    repo.as_ref()
+                        .is_none_or(|r| log.request.repository_uuid == r.as_str())
+                })
+                .take(limit)
+                .cloned()
+                .collect()
+        })
+        .await
     }
 
     /// Under the file lock (so no other process appends meanwhile; each re-opens the file
@@ -351,7 +319,10 @@ impl RequestStore for JsonlRequestStore {
         let ids = ids.to_vec();
         let _turn = self.turn.lock().await;
         self.blocking(move |path| {
-            let (_locked, before) = open_locked(&path)?;
+            let mut locked = open_locked(&path)?;
+            let mut before = Vec::new();
+            locked.seek(std::io::SeekFrom::Start(0))?;
+            locked.read_to_end(&mut before)?;
             Ok(rewrite_without(&path, &before, &ids)?)
         })
         .await
