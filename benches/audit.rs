@@ -6,7 +6,10 @@
 //!
 //!     cargo bench --bench audit
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+#[path = "common/timing.rs"]
+mod timing;
 
 use chrono::{TimeZone, Utc};
 use repo_console::adapters::files::audit::JsonlAuditSink;
@@ -40,19 +43,8 @@ fn line(n: u64) -> DeployRecord {
     }
 }
 
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-async fn time<T>(mut run: impl AsyncFnMut() -> T) -> Duration {
-    let mut samples = Vec::new();
-    for _ in 0..30 {
-        let started = Instant::now();
-        run().await;
-        samples.push(started.elapsed());
-    }
-    median(samples)
+async fn time<T>(run: impl AsyncFnMut() -> T) -> Duration {
+    timing::median_of(30, run).await
 }
 
 #[tokio::main]

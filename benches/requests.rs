@@ -6,7 +6,9 @@
 //!
 //!     cargo bench --bench requests
 
-use std::time::{Duration, Instant};
+#[path = "common/timing.rs"]
+mod timing;
+use timing::median_of;
 
 use chrono::{TimeZone, Utc};
 use repo_console::adapters::files::requests::JsonlRequestStore;
@@ -43,21 +45,6 @@ fn event(kind: &str) -> RequestEvent {
     .expect("an event as the store keeps it")
 }
 
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-async fn time<T>(runs: usize, mut run: impl AsyncFnMut() -> T) -> Duration {
-    let mut samples = Vec::new();
-    for _ in 0..runs {
-        let started = Instant::now();
-        run().await;
-        samples.push(started.elapsed());
-    }
-    median(samples)
-}
-
 #[tokio::main]
 async fn main() {
     let dir = tempfile::tempdir().expect("a directory");
@@ -87,12 +74,12 @@ async fn main() {
         "requests.jsonl with {CLOSED} closed requests ({:.1} MiB) and one pending:",
         text.len() as f64 / (1024.0 * 1024.0)
     );
-    let list = time(10, async || store.recent(None, 50).await.expect("listed")).await;
+    let list = median_of(10, async || store.recent(None, 50).await.expect("listed")).await;
     println!("  recent(50), the first screen of /requests   {list:?} (median of 10)");
-    let get = time(10, async || store.get(&pending).await.expect("read")).await;
+    let get = median_of(10, async || store.get(&pending).await.expect("read")).await;
     println!("  get(one pending request)                    {get:?} (median of 10)");
     let mut seen = 0;
-    let approve = time(5, async || {
+    let approve = median_of(5, async || {
         store
             .append(&pending, seen, &event("approved"))
             .await

@@ -31,16 +31,6 @@ fn token(name: &str, text: &str, scopes: &[&str]) -> ApiToken {
     super::tokens::token(name, text, &["release"], scopes)
 }
 
-async fn as_proxy(console: &Console, path: &str, user: &str, body: &str) -> Reply {
-    let headers = [
-        ("content-type", "application/x-www-form-urlencoded"),
-        ("hx-request", "true"),
-        ("x-remote-user", user),
-        ("x-remote-groups", "release"),
-    ];
-    console.client.send("POST", path, &headers, body).await
-}
-
 async fn as_token(console: &Console, path: &str, token: &str, body: &str) -> Reply {
     let bearer = format!("Bearer {token}");
     let headers = [
@@ -98,7 +88,11 @@ async fn a_token_acts_within_its_scopes_and_never_approves_its_owners_request() 
 
     let form = format!("version=3&env=production&confirm={REPO}&live=1");
     let deploy = format!("/repos/{}/deploy", production.id);
-    let id = request_id(&as_proxy(&console, &deploy, "alice", &form).await);
+    let id = request_id(
+        &console
+            .send_as("POST", &deploy, "alice", "release", &form)
+            .await,
+    );
     let approve_api = format!("/api/v1/requests/{id}/approve");
     let own_bot = as_token(&console, &approve_api, ALICE_BOT, "").await;
     assert_eq!(own_bot.status, 403, "{}", own_bot.body);
@@ -113,7 +107,15 @@ async fn a_token_acts_within_its_scopes_and_never_approves_its_owners_request() 
     assert!(console.audit_lines().is_empty(), "nothing audited");
 
     let approve_page = format!("/requests/{id}/approve");
-    let bob = as_proxy(&console, &approve_page, "bob", &format!("confirm={REPO}")).await;
+    let bob = console
+        .send_as(
+            "POST",
+            &approve_page,
+            "bob",
+            "release",
+            &format!("confirm={REPO}"),
+        )
+        .await;
     assert_eq!(bob.status, 200, "{}", bob.body);
     assert_eq!(production.state().version, 3, "Pulp serves v3");
     let lines = console.audit_lines();

@@ -22,7 +22,7 @@ use crate::app::state::AppState;
 /// kept). A fact recorded before (by this process, another replica, or before a restart) is
 /// not recorded again.
 pub(crate) async fn emit(state: &AppState, data: EventData) {
-    let Some(events) = &state.events else {
+    let Some(events) = state.events.as_ref().filter(|e| e.wants_told(&data)) else {
         return;
     };
     let events = events.clone();
@@ -38,11 +38,11 @@ pub(crate) async fn emit(state: &AppState, data: EventData) {
 /// worker; `None` when nothing was written (nobody wants it, it was known, or the outbox
 /// failed: logged).
 pub(crate) async fn keep(events: &Events, data: EventData) -> Option<Recorded> {
-    let webhooks = subscribers(events.subscriptions(), data.kind());
-    let fact = data.fact();
-    if webhooks.is_empty() || events.remembers(&fact) {
+    if !events.wants_told(&data) {
         return None;
     }
+    let webhooks = subscribers(events.subscriptions(), data.kind());
+    let fact = data.fact();
     let event = ConsoleEvent {
         id: EventId::new(uuid::Uuid::new_v4().to_string()),
         time: events.clock.now().await,

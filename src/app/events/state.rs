@@ -9,7 +9,7 @@ use std::time::Duration;
 use lru::LruCache;
 use tokio::sync::Notify;
 
-use crate::domain::{EventKind, Subscription};
+use crate::domain::{EventData, EventKind, Subscription};
 use crate::ports::{Clock, EventOutbox};
 
 /// The longest a use case waits for its event to be written.
@@ -54,6 +54,12 @@ impl Events {
     /// Some webhook wants events of `kind`.
     pub fn wants(&self, kind: EventKind) -> bool {
         self.subscriptions.iter().any(|s| s.events.contains(&kind))
+    }
+
+    /// Whether `data` is to be recorded: some webhook wants its kind, and its fact is not one
+    /// this process recorded lately.
+    pub(crate) fn wants_told(&self, data: &EventData) -> bool {
+        self.wants(data.kind()) && !self.remembers(&data.fact())
     }
 
     pub(crate) fn remembers(&self, fact: &str) -> bool {
