@@ -13,6 +13,7 @@ pub mod identity;
 pub mod policy;
 #[cfg(test)]
 mod properties;
+pub mod release;
 pub mod repository;
 pub mod sync;
 
@@ -69,6 +70,14 @@ pub use policy::freeze::{
 pub use policy::gate::{
     Allowed, Approvals, Denied, Gate, GateRefusal, InvalidSubject, NotListed, Policy, Subject,
 };
+pub use release::ask::{ReleaseAsk, ReleaseConfirmation};
+pub use release::catalog::{InvalidRelease, Release, Releases};
+pub use release::drift::{release_drift, MemberDrift};
+pub use release::name::ReleaseName;
+pub use release::outcome::{after_restore, MemberOutcome, ServedSet};
+pub use release::record::{MemberLine, ReleaseId, ReleaseLine, ReleaseRecord, ReleaseRef};
+pub use release::refusal::ReleaseRefusal;
+pub use release::set::{proposed_set, ProposedSet};
 pub use repository::href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
 };
