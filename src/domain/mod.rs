@@ -19,9 +19,10 @@ pub mod sync;
 
 pub use approval::request::{
     check_approval, check_cancel, check_reject, Actor, ApprovalRequest, ApprovalTrail,
-    ExecutionOutcome, RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState,
+    ExecutionOutcome, ReleaseRequest, RequestEvent, RequestId, RequestLog, RequestRefusal,
+    RequestState,
 };
-pub use deploy::ask::DeployAsk;
+pub use deploy::ask::{intent_of, DeployAsk};
 pub use deploy::intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
 pub use deploy::plan::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,

@@ -20,13 +20,16 @@ pub(crate) struct RawRelease {
 pub(crate) fn validate(raw: BTreeMap<String, RawRelease>) -> Result<Releases, ConfigError> {
     let mut named = Vec::with_capacity(raw.len());
     for (name, release) in raw {
-        let parsed = ReleaseName::parse(&name)
-            .map_err(|e| invalid(format!("releases.{name}"), format!("not a release name: {e}")))?;
+        let parsed = ReleaseName::parse(&name).map_err(|e| {
+            invalid(
+                format!("releases.{name}"),
+                format!("not a release name: {e}"),
+            )
+        })?;
         named.push((parsed, release.repositories));
     }
-    Releases::new(named).map_err(|(name, why)| {
-        invalid(format!("releases.{name}.repositories"), why.to_string())
-    })
+    Releases::new(named)
+        .map_err(|(name, why)| invalid(format!("releases.{name}.repositories"), why.to_string()))
 }
 
 #[cfg(test)]
@@ -52,7 +55,10 @@ mod tests {
 
     #[test]
     fn each_refusal_names_its_key() {
-        assert_eq!(refused_key(&[("rhel9", &[])]), "releases.rhel9.repositories");
+        assert_eq!(
+            refused_key(&[("rhel9", &[])]),
+            "releases.rhel9.repositories"
+        );
         assert_eq!(
             refused_key(&[("a", &["baseos"]), ("b", &["baseos"])]),
             "releases.b.repositories"

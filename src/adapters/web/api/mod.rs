@@ -9,6 +9,7 @@ mod caller;
 mod deployments;
 mod error;
 pub(super) mod outcome;
+mod releases;
 mod repositories;
 mod request_item;
 mod requests;
@@ -29,10 +30,11 @@ pub use error::ApiError;
     paths(
         repositories::list, repositories::show, repositories::versions, repositories::changes,
         sync::start, deployments::create, deployments::show, requests::list, requests::approve,
+        releases::list, releases::show, releases::promotions,
         openapi
     ),
     modifiers(&BearerScheme),
-    tags((name = "repositories"), (name = "deployments"), (name = "requests"))
+    tags((name = "repositories"), (name = "deployments"), (name = "requests"), (name = "releases"))
 )]
 pub struct ApiDoc;
 
@@ -68,6 +70,9 @@ pub fn router() -> Router<AppState> {
             post(deployments::create),
         )
         .route("/deployments/{deploy_id}", get(deployments::show))
+        .route("/releases", get(releases::list))
+        .route("/releases/{name}", get(releases::show))
+        .route("/releases/{name}/promotions", post(releases::promotions))
         .route("/requests", get(requests::list))
         .route("/requests/{id}/approve", post(requests::approve))
         .route("/openapi.json", get(openapi))

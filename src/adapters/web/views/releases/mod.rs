@@ -1,0 +1,3 @@
+//! The release views: the answer of a promotion ([`outcome`]).
+
+pub mod outcome;

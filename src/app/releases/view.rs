@@ -1,0 +1,161 @@
+//! What the release page shows: every member in every environment (the version it serves),
+//! the set each environment would receive, drift against the release's last promotion there,
+//! and the release's promotions, newest first. One round of concurrent reads per member,
+//! whatever the number of versions: the member by name, then its environments (their
+//! distributions and the publications they serve), and the release's audit lines.
+
+use std::collections::BTreeMap;
+
+use crate::domain::{
+    proposed_set, release_drift, EnvironmentName, MemberDrift, ProposedSet, Release, ReleaseRecord,
+    VersionNumber,
+};
+use crate::ports::{AuditReadError, UpstreamError};
+
+use super::members::{members_of, Member};
+use crate::app::environments::{environments_of, EnvironmentState};
+use crate::app::facts::candidates_for;
+use crate::app::state::AppState;
+
+/// How many of the release's promotions the page lists.
+pub const PROMOTIONS_SHOWN: usize = 20;
+
+/// One member as the page shows it.
+#[derive(Debug, Clone)]
+pub struct MemberRow {
+    pub name: String,
+    /// `None`: Pulp has no repository of that name (it refuses promotion).
+    pub member: Option<Member>,
+    /// Each environment of the path, in order; `Err`: its environments could not be read.
+    pub environments: Result<Vec<EnvironmentState>, UpstreamError>,
+    /// The newest version of the member (what the first environment would receive).
+    pub newest: Option<VersionNumber>,
+}
+
+impl MemberRow {
+    /// The version it serves in `environment` (`None` for nothing or not read).
+    pub fn serving(&self, environment: &EnvironmentName) -> Option<VersionNumber> {
+        let states = self.environments.as_ref().ok()?;
+        states.iter().find(|e| e.name() == environment)?.serving()
+    }
+}
+
+/// One environment of the release: the set it would receive, and its drift.
+#[derive(Debug, Clone)]
+pub struct EnvironmentColumn {
+    pub name: EnvironmentName,
+    /// Where the set comes from: the environment before it, or (first) the newest versions.
+    pub source: Option<EnvironmentName>,
+    pub proposed: ProposedSet,
+    /// The last promotion of the release to it, if the audit has one.
+    pub last: Option<ReleaseRecord>,
+    pub drift: Vec<MemberDrift>,
+}
+
+/// The release page's facts.
+#[derive(Debug, Clone)]
+pub struct ReleaseView {
+    pub release: Release,
+    pub members: Vec<MemberRow>,
+    pub environments: Vec<EnvironmentColumn>,
+    /// The release's promotions, newest first; `Err` when the audit could not be read.
+    pub promotions: Result<Vec<ReleaseRecord>, AuditReadError>,
+}
+
+impl ReleaseView {
+    pub fn column(&self, environment: &EnvironmentName) -> Option<&EnvironmentColumn> {
+        self.environments.iter().find(|c| &c.name == environment)
+    }
+}
+
+/// The page of `release`: its members are read by name, then each member's environments,
+/// all at once; the release's lines come from the audit meanwhile. Fails only when the
+/// members themselves cannot be read.
+pub async fn release_view(
+    state: &AppState,
+    release: &Release,
+) -> Result<ReleaseView, UpstreamError> {
+    let upstream = state.reads.as_ref();
+    let (members, promotions) = futures::join!(
+        members_of(upstream, release),
+        state.audit.recent_releases(&release.name, PROMOTIONS_SHOWN)
+    );
+    let members = members?;
+    let rows = futures::future::join_all(release.members().iter().map(|name| {
+        let found = members.found.iter().find(|m| &m.name == name).cloned();
+        async move {
+            let Some(member) = found else {
+                return MemberRow {
+                    name: name.clone(),
+                    member: None,
+                    environments: Ok(Vec::new()),
+                    newest: None,
+                };
+            };
+            let candidates = candidates_for(state, upstream, &member.repo.id).await;
+            let environments = environments_of(state, upstream, &member.repo, candidates).await;
+            MemberRow {
+                name: name.clone(),
+                newest: member.repo.latest_version.as_ref().and_then(|v| v.number()),
+                member: Some(member),
+                environments,
+            }
+        }
+    }))
+    .await;
+    let environments = columns(
+        state,
+        release,
+        &rows,
+        promotions.as_deref().unwrap_or_default(),
+    );
+    Ok(ReleaseView {
+        release: release.clone(),
+        members: rows,
+        environments,
+        promotions,
+    })
+}
+
+fn columns(
+    state: &AppState,
+    release: &Release,
+    rows: &[MemberRow],
+    promotions: &[ReleaseRecord],
+) -> Vec<EnvironmentColumn> {
+    let by_name: BTreeMap<&str, &MemberRow> = rows.iter().map(|r| (r.name.as_str(), r)).collect();
+    state
+        .environments
+        .iter()
+        .map(|environment| {
+            let source = state
+                .environments
+                .previous(&environment.name)
+                .map(|e| e.name.clone());
+            let give = |member: &str| {
+                let row = by_name.get(member)?;
+                match &source {
+                    Some(previous) => row.serving(previous),
+                    None => row.newest,
+                }
+            };
+            let serving = |member: &str| by_name.get(member)?.serving(&environment.name);
+            let proposed = proposed_set(release.members(), give, serving);
+            let last = promotions
+                .iter()
+                .find(|p| p.environment == environment.name)
+                .cloned();
+            let drift = last
+                .as_ref()
+                .map(|last| release_drift(last, serving))
+                .unwrap_or_default();
+            EnvironmentColumn {
+                name: environment.name.clone(),
+                source,
+                proposed,
+                last,
+                drift,
+            }
+        })
+        .collect()
+}
