@@ -50,6 +50,7 @@ mod races;
 mod readiness;
 #[path = "../common/receiver.rs"]
 mod receiver;
+mod release_pages;
 mod releases;
 mod replica_lock;
 #[path = "../common/request_contract.rs"]

@@ -21,7 +21,7 @@ use repo_console::ports::AuditSink;
 
 use crate::helpers::*;
 
-const MEMBERS: [&str; 3] = ["baseos", "appstream", "epel"];
+pub(crate) const MEMBERS: [&str; 3] = ["baseos", "appstream", "epel"];
 /// How long the console waits for a task before its outcome counts as unknown.
 const TASK_TIMEOUT: Duration = Duration::from_millis(100);
 
@@ -60,7 +60,7 @@ fn releases(members: &[&str]) -> Releases {
     Releases::new([(name, members.iter().map(|m| m.to_string()).collect())]).unwrap()
 }
 
-fn app(members: &'static [&'static str]) -> TestAppBuilder<()> {
+pub(crate) fn app(members: &'static [&'static str]) -> TestAppBuilder<()> {
     let options = MemoryOptions {
         task_delay: Duration::ZERO,
         task_timeout: TASK_TIMEOUT,

@@ -82,6 +82,15 @@ fn pages(state: AppState) -> Router {
             "/repos/{uuid}/sync",
             get(handlers::sync::cell).post(handlers::sync::start),
         )
+        .route("/releases/{name}", get(handlers::releases::show))
+        .route(
+            "/releases/{name}/promote/confirm",
+            get(handlers::releases::confirm),
+        )
+        .route(
+            "/releases/{name}/promote",
+            axum::routing::post(handlers::releases::submit),
+        )
         .route("/requests", get(handlers::requests::list))
         .route("/requests/{id}", get(handlers::requests::show))
         .route(

@@ -159,3 +159,16 @@ fn columns(
         })
         .collect()
 }
+
+/// Promotion `id` of `release`, among the newest the page lists (`None`: not among them).
+pub async fn recorded_promotion(
+    state: &AppState,
+    release: &Release,
+    id: &str,
+) -> Result<Option<ReleaseRecord>, AuditReadError> {
+    let records = state
+        .audit
+        .recent_releases(&release.name, PROMOTIONS_SHOWN)
+        .await?;
+    Ok(records.into_iter().find(|r| r.release.id.as_str() == id))
+}

@@ -7,6 +7,7 @@ pub mod dashboard;
 pub mod deploy;
 pub mod health;
 pub mod history;
+pub mod releases;
 pub mod requests;
 pub mod sync;
 pub mod versions;
