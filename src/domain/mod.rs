@@ -74,9 +74,10 @@ pub use policy::gate::{
 pub use release::ask::{ReleaseAsk, ReleaseConfirmation};
 pub use release::catalog::{InvalidRelease, Release, Releases};
 pub use release::drift::{release_drift, MemberDrift};
+pub use release::id::{ReleaseId, ReleaseRef};
 pub use release::name::ReleaseName;
 pub use release::outcome::{after_restore, MemberOutcome, ServedSet};
-pub use release::record::{MemberLine, ReleaseId, ReleaseLine, ReleaseRecord, ReleaseRef};
+pub use release::record::{MemberLine, ReleaseLine, ReleaseRecord};
 pub use release::refusal::ReleaseRefusal;
 pub use release::set::{proposed_set, ProposedSet};
 pub use repository::href::{

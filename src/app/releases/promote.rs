@@ -303,9 +303,9 @@ async fn run_steps(state: &AppState, moving: &mut [Moving]) -> Option<String> {
         ));
     }
     let mut stopped_at = None;
-    for i in 0..moving.len() {
-        move_one(manager, &mut moving[i]).await;
-        if moving[i].failure.is_some() {
+    for (i, member) in moving.iter_mut().enumerate() {
+        move_one(manager, member).await;
+        if member.failure.is_some() {
             stopped_at = Some(i);
             break;
         }

@@ -11,7 +11,7 @@ use crate::domain::approval::request_id::RequestId;
 use crate::domain::deploy::intent::{DeployKind, Intent};
 use crate::domain::deploy::plan::{DeployPlan, ProductionChanged};
 use crate::domain::environment::path::EnvironmentName;
-use crate::domain::release::record::ReleaseRef;
+use crate::domain::release::id::ReleaseRef;
 use crate::domain::repository::href::PublicationHref;
 use crate::domain::repository::version_number::VersionNumber;
 

@@ -7,6 +7,7 @@
 pub mod ask;
 pub mod catalog;
 pub mod drift;
+pub mod id;
 pub mod name;
 pub mod outcome;
 pub mod record;

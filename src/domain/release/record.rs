@@ -7,31 +7,9 @@ use serde::{Deserialize, Serialize, Serializer};
 use crate::domain::deploy::intent::DeployKind;
 use crate::domain::deploy::record::{ApprovalTrail, DeployId, FreezeOverride};
 use crate::domain::environment::path::EnvironmentName;
-use crate::domain::release::name::ReleaseName;
+use crate::domain::release::id::ReleaseRef;
 use crate::domain::release::outcome::{MemberOutcome, ServedSet};
 use crate::domain::repository::version_number::VersionNumber;
-
-/// Links the lines of one release promotion.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct ReleaseId(String);
-
-impl ReleaseId {
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-/// The release a member's deploy belongs to, as its audit lines name it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReleaseRef {
-    pub name: ReleaseName,
-    pub id: ReleaseId,
-}
 
 /// The tag that tells a release line from a deploy's line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,6 +106,8 @@ fn rfc3339_utc<S: Serializer>(at: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Erro
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::domain::release::id::ReleaseId;
+    use crate::domain::release::name::ReleaseName;
 
     pub(crate) fn member(
         name: &str,
