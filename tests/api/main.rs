@@ -15,6 +15,8 @@ mod compare_download;
 mod compare_filter;
 #[path = "../common/console_process.rs"]
 mod console_process;
+#[path = "../common/counting.rs"]
+mod counting;
 mod dashboard;
 mod deploy;
 mod diff_ahead;

@@ -185,3 +185,62 @@ async fn a_finished_promotion_rolls_back_as_a_set_and_a_member_moved_alone_is_fl
         text(&drifted[0])
     );
 }
+
+/// Four members, each with `versions` versions, served by three environments.
+fn four_members(
+    versions: u64,
+) -> impl FnOnce(&repo_console::adapters::memory::InMemoryPulp) + Send {
+    move |pulp| {
+        for name in ["m1", "m2", "m3", "m4"] {
+            let id = pulp.add_repo(name, verified());
+            for n in 1..=versions {
+                pulp.add_version(&id, &[&format!("{name}-pkg-{n}")], &[]);
+            }
+            let live = pulp.publish(&id, repo_console::domain::VersionNumber::new(1));
+            for env in ["testing", "staging", "prod"] {
+                pulp.add_distribution(&format!("{name}-{env}"), Some(&live));
+            }
+        }
+    }
+}
+
+/// The port calls one release page makes over a world of `versions` versions per member.
+async fn page_calls(versions: u64) -> Vec<&'static str> {
+    use repo_console::domain::{ReleaseName, Releases};
+    let memory = repo_console::adapters::memory::InMemoryPulp::new(Default::default());
+    four_members(versions)(&memory);
+    let counting = std::sync::Arc::new(crate::counting::Counting::new(memory));
+    let members = ["m1", "m2", "m3", "m4"].map(String::from).to_vec();
+    let release = Releases::new([(ReleaseName::parse("four").unwrap(), members)]).unwrap();
+    let app = crate::test_app::TestApp::builder()
+        .upstream(counting.clone())
+        .environments(repo_console::adapters::memory::demo::environments())
+        .configure(move |state| state.releases(release))
+        .spawn()
+        .await;
+    counting.take();
+    let page = app.get("/releases/four").await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert_eq!(cells(&page).len(), 12, "4 members x 3 environments");
+    let mut calls = counting.take();
+    calls.sort();
+    calls
+}
+
+#[tokio::test]
+async fn the_release_page_costs_the_same_calls_whatever_the_members_version_counts() {
+    let few = page_calls(3).await;
+    let many = page_calls(60).await;
+    assert_eq!(
+        few, many,
+        "the same calls with 3 and 60 versions per member"
+    );
+    println!(
+        "release page, 4 members x 3 environments: {} port calls: {few:?}",
+        few.len()
+    );
+    assert!(
+        few.iter().all(|c| !c.starts_with("version")),
+        "no version list is read: {few:?}"
+    );
+}

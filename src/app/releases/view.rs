@@ -1,8 +1,9 @@
 //! What the release page shows: every member in every environment (the version it serves),
 //! the set each environment would receive, drift against the release's last promotion there,
-//! and the release's promotions, newest first. One round of concurrent reads per member,
-//! whatever the number of versions: the member by name, then its environments (their
-//! distributions and the publications they serve), and the release's audit lines.
+//! and the release's promotions, newest first. Every member is read at once, each in two
+//! rounds whatever its number of versions: the repository by name together with the
+//! distributions its environments may be (by the same name), then the publications they
+//! serve; the release's audit lines meanwhile.
 
 use std::collections::BTreeMap;
 
@@ -10,11 +11,10 @@ use crate::domain::{
     proposed_set, release_drift, EnvironmentName, MemberDrift, ProposedSet, Release, ReleaseRecord,
     VersionNumber,
 };
-use crate::ports::{AuditReadError, UpstreamError};
+use crate::ports::{AuditReadError, RepositoryManager, UpstreamError};
 
-use super::members::{members_of, Member};
-use crate::app::environments::{environments_of, EnvironmentState};
-use crate::app::facts::candidates_for;
+use super::members::Member;
+use crate::app::environments::{candidates, environments_of, EnvironmentState};
 use crate::app::state::AppState;
 
 /// How many of the release's promotions the page lists.
@@ -76,33 +76,17 @@ pub async fn release_view(
     release: &Release,
 ) -> Result<ReleaseView, UpstreamError> {
     let upstream = state.reads.as_ref();
-    let (members, promotions) = futures::join!(
-        members_of(upstream, release),
+    let rows = futures::future::try_join_all(
+        release
+            .members()
+            .iter()
+            .map(|name| member_row(state, upstream, name)),
+    );
+    let (rows, promotions) = futures::join!(
+        rows,
         state.audit.recent_releases(&release.name, PROMOTIONS_SHOWN)
     );
-    let members = members?;
-    let rows = futures::future::join_all(release.members().iter().map(|name| {
-        let found = members.found.iter().find(|m| &m.name == name).cloned();
-        async move {
-            let Some(member) = found else {
-                return MemberRow {
-                    name: name.clone(),
-                    member: None,
-                    environments: Ok(Vec::new()),
-                    newest: None,
-                };
-            };
-            let candidates = candidates_for(state, upstream, &member.repo.id).await;
-            let environments = environments_of(state, upstream, &member.repo, candidates).await;
-            MemberRow {
-                name: name.clone(),
-                newest: member.repo.latest_version.as_ref().and_then(|v| v.number()),
-                member: Some(member),
-                environments,
-            }
-        }
-    }))
-    .await;
+    let rows = rows?;
     let environments = columns(
         state,
         release,
@@ -114,6 +98,37 @@ pub async fn release_view(
         members: rows,
         environments,
         promotions,
+    })
+}
+
+/// One member: the repository by name and the distributions its environments may be (by
+/// the same name, for the patterns) at once, then what they serve.
+async fn member_row(
+    state: &AppState,
+    upstream: &dyn RepositoryManager,
+    name: &str,
+) -> Result<MemberRow, UpstreamError> {
+    let (repo, candidates) = futures::join!(
+        upstream.repo_named(name),
+        candidates(upstream, &state.environments, Some(name))
+    );
+    let Some(repo) = repo? else {
+        return Ok(MemberRow {
+            name: name.to_owned(),
+            member: None,
+            environments: Ok(Vec::new()),
+            newest: None,
+        });
+    };
+    let environments = environments_of(state, upstream, &repo, candidates).await;
+    Ok(MemberRow {
+        name: name.to_owned(),
+        newest: repo.latest_version.as_ref().and_then(|v| v.number()),
+        member: Some(Member {
+            name: name.to_owned(),
+            repo,
+        }),
+        environments,
     })
 }
 
@@ -145,10 +160,13 @@ fn columns(
                 .iter()
                 .find(|p| p.environment == environment.name)
                 .cloned();
-            let drift = last
+            // A member whose environments were not read is not known to differ.
+            let read = |member: &str| by_name.get(member).is_some_and(|r| r.environments.is_ok());
+            let mut drift = last
                 .as_ref()
                 .map(|last| release_drift(last, serving))
                 .unwrap_or_default();
+            drift.retain(|d| read(&d.repository));
             EnvironmentColumn {
                 name: environment.name.clone(),
                 source,
