@@ -238,7 +238,8 @@ async fn a_failed_publication_moves_nothing() {
     let app = app(&MEMBERS).build();
     app.pulp
         .set_after(Op::CreatePublication, Fault::Http(500), 2);
-    let record = ended(promote(&app.state, "el9", &ask(1, 2), &alice()).await);
+    // v3 has no publication yet: each member is published.
+    let record = ended(promote(&app.state, "el9", &ask(1, 3), &alice()).await);
     assert!(record
         .members
         .iter()
@@ -252,6 +253,36 @@ async fn a_failed_publication_moves_nothing() {
             .any(|c| c.contains("update_distribution")),
         "no distribution touched: {:?}",
         app.memory.calls()
+    );
+}
+
+#[tokio::test]
+async fn a_publication_made_with_the_settings_of_now_is_served_again_and_none_is_made() {
+    let first = app(&MEMBERS).build();
+    let record = ended(promote(&first.state, "el9", &ask(1, 2), &alice()).await);
+    assert_eq!(record.served, ServedSet::New);
+    let published = |memory: &InMemoryPulp| {
+        let calls = memory.calls();
+        calls
+            .iter()
+            .filter(|c| c.starts_with("create_publication"))
+            .count()
+    };
+    assert_eq!(
+        published(&first.memory),
+        0,
+        "v2 of each member had a publication"
+    );
+    for member in &record.members {
+        let detail = member.detail.as_deref().unwrap_or_default();
+        assert!(detail.contains("existing publication"), "{member:?}");
+    }
+    let fresh = app(&MEMBERS).build();
+    ended(promote(&fresh.state, "el9", &ask(1, 3), &alice()).await);
+    assert_eq!(
+        published(&fresh.memory),
+        3,
+        "v3 had none: each member is published"
     );
 }
 

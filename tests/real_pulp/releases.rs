@@ -101,6 +101,26 @@ impl Members {
         }
     }
 
+    /// How many publications Pulp holds of each member's v2.
+    fn publications_of_v2(&self) -> Vec<u64> {
+        MEMBERS
+            .iter()
+            .map(|m| {
+                let repo = self
+                    .pulp
+                    .href_named("repositories/rpm/rpm/", m)
+                    .expect("seeded");
+                let path = format!(
+                    "publications/rpm/rpm/?repository_version={}&limit=1",
+                    super::web::enc(&format!("{repo}versions/2/"))
+                );
+                self.pulp.raw_ok("GET", &path, None)["count"]
+                    .as_u64()
+                    .expect("a count")
+            })
+            .collect()
+    }
+
     /// What Pulp says each member's production serves.
     fn production(&self) -> [u64; 3] {
         let mut versions = [0; 3];
@@ -192,9 +212,17 @@ async fn a_release_moves_whole_in_pulp_is_put_back_when_one_update_is_refused_an
     assert!(stale.body.contains("rc-rel-appstream"), "{}", stale.body);
     assert_eq!(members.production(), [1, 1, 1]);
 
-    // The set: staging's v2 of each member to production.
+    // The set: staging's v2 of each member to production. Each v2 has a publication made
+    // with the repository's settings of now (seeded): it is served again, none is made.
+    let before = members.publications_of_v2();
     let done = promote(&direct, &form([2, 2, 2], [1, 1, 1], false)).await;
     assert_eq!(done.status, 200, "{}", done.body);
+    assert_eq!(
+        members.publications_of_v2(),
+        before,
+        "no publication made: {}",
+        done.body
+    );
     assert!(
         member_outcomes(&done).iter().all(|(_, o)| o == "moved"),
         "{}",

@@ -19,20 +19,26 @@ pub(crate) struct Moving {
     pub failure: Option<StepFailure>,
 }
 
-/// Publishes every member at once; `Err` with the failures when any failed (the others'
-/// publications are kept on the members: publishing serves nothing by itself).
+/// Publishes every member at once, or serves again a publication of its target that Pulp
+/// made with the settings the repository publishes with now; `false` when any failed (the
+/// others' publications are kept on the members: publishing serves nothing by itself).
 pub(crate) async fn publish_all(manager: &dyn RepositoryManager, moving: &mut [Moving]) -> bool {
     let publications = futures::future::join_all(moving.iter().map(|m| {
         correlation::scope(
             m.deploy_id.as_str().to_owned(),
-            publish(manager, &m.plan.target.href),
+            publish_or_reuse(manager, m),
         )
     }))
     .await;
     let mut all = true;
     for (member, published) in moving.iter_mut().zip(publications) {
         match published {
-            Ok(publication) => member.publication = Some(publication),
+            Ok((publication, reused)) => {
+                if reused {
+                    member.detail = Some(format!("served its existing publication {publication} (made with the repository's settings now)"));
+                }
+                member.publication = Some(publication);
+            }
             Err(failure) => {
                 all = false;
                 member.failure = Some(failure);
@@ -40,6 +46,31 @@ pub(crate) async fn publish_all(manager: &dyn RepositoryManager, moving: &mut [M
         }
     }
     all
+}
+
+/// The member's publication, and whether it existed already. A reusable one that cannot be
+/// looked for is no reason to stop: the version is published anew.
+async fn publish_or_reuse(
+    manager: &dyn RepositoryManager,
+    member: &Moving,
+) -> Result<(PublicationHref, bool), StepFailure> {
+    let plan = &member.plan;
+    match manager
+        .reusable_publications(&plan.repo.id, &plan.target.href)
+        .await
+    {
+        Ok(found) => {
+            if let Some(publication) = found.into_iter().next() {
+                return Ok((publication, true));
+            }
+        }
+        Err(error) => {
+            tracing::warn!(%error, member = %member.name, "reusable publications not read; publishing anew")
+        }
+    }
+    publish(manager, &plan.target.href)
+        .await
+        .map(|p| (p, false))
 }
 
 /// Moves the member's distribution to its publication (published first), unless it moved

@@ -245,6 +245,15 @@ impl RepositoryManager for FaultyPulp {
         self.inner.publications(hrefs).await
     }
 
+    async fn reusable_publications(
+        &self,
+        repo: &RepoId,
+        version: &VersionHref,
+    ) -> Result<Vec<PublicationHref>, UpstreamError> {
+        self.check(Op::ListPublications)?;
+        self.inner.reusable_publications(repo, version).await
+    }
+
     async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
         let submit = self.inner.submit_publish(version);
         let submitted = self.submit(Op::CreatePublication, submit).await;
