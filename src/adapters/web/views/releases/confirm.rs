@@ -9,7 +9,7 @@ use maud::{html, Markup};
 use crate::app::releases::preview::{MemberPreview, ReleasePreview};
 use crate::domain::{Advisory, DeployKind, PromotionCheck, VersionNumber};
 
-use crate::adapters::web::views::deploy::preview::plan_summary;
+use crate::adapters::web::views::deploy::preview::plan_summary_of;
 use crate::adapters::web::views::deploy::{deploy_reason_field, override_field, reason_field};
 use crate::adapters::web::views::layout::notice;
 
@@ -94,7 +94,7 @@ fn member_section(member: &MemberPreview) -> Markup {
                             }
                         }))
                     }
-                    @if let Some(changes) = changes { (plan_summary(&shown.plan, changes)) }
+                    @if let Some(changes) = changes { (plan_summary_of(&shown.plan, changes, Some(name))) }
                 }
             }
         }
