@@ -9,7 +9,7 @@ mod caller;
 mod deployments;
 mod error;
 pub(super) mod outcome;
-mod releases;
+pub(super) mod releases;
 mod repositories;
 mod request_item;
 mod requests;
