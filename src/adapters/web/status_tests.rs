@@ -442,7 +442,7 @@ fn each_release_refusal_has_one_status_on_pages_and_in_the_api() {
     use crate::app::releases::ReleaseOutcome;
     use crate::domain::{ReleaseName, ReleaseRefusal};
     let release = || ReleaseName::parse("rhel9").unwrap();
-    let mut refusals = vec![
+    let mut release_refusals = vec![
         (
             "UnknownRelease",
             ReleaseRefusal::UnknownRelease("x".into()),
@@ -489,8 +489,8 @@ fn each_release_refusal_has_one_status_on_pages_and_in_the_api() {
         ),
     ];
     for (name, refusal, status) in refusals() {
-        refusals.push((name, ReleaseRefusal::Gate(refusal.clone()), status));
-        refusals.push((
+        release_refusals.push((name, ReleaseRefusal::Gate(refusal.clone()), status));
+        release_refusals.push((
             name,
             ReleaseRefusal::Member {
                 repository: "a".into(),
@@ -500,7 +500,7 @@ fn each_release_refusal_has_one_status_on_pages_and_in_the_api() {
         ));
     }
     let mut table = Vec::new();
-    for (name, refusal, status) in refusals {
+    for (name, refusal, status) in release_refusals {
         table.push((name, both(&refusal), status));
         table.push((
             name,
