@@ -39,6 +39,8 @@ fn line(n: u64) -> DeployRecord {
         reason: None,
         request: None,
         freeze_override: None,
+        soak_override: None,
+        schedule: None,
         outcome: AuditOutcome::Started,
     }
 }

@@ -14,6 +14,7 @@ pub mod policy;
 #[cfg(test)]
 mod properties;
 pub mod repository;
+pub mod schedule;
 pub mod sync;
 
 pub use approval::request::{
@@ -28,7 +29,8 @@ pub use deploy::plan::{
     ProductionState, ProductionTarget, SeenLive,
 };
 pub use deploy::record::{
-    versions_served, AuditOutcome, Authority, DeployId, DeployRecord, FreezeOverride,
+    versions_served, AuditOutcome, Authority, DeployId, DeployRecord, FreezeOverride, ScheduleMark,
+    SoakOverride,
 };
 pub use deploy::refusal::Refusal;
 pub use deploy::verdict::{needs_reread, production_changed, Reread, WriteVerdict};
@@ -66,6 +68,7 @@ pub use policy::freeze::{
     active, Freeze, FreezeDuration, FreezeWindow, Interval, InvalidFreeze, Occurrence, Recurring,
     Until,
 };
+pub use policy::soak::{check_soak, served_since, InvalidSoak, PreviousServing, SoakTime, Soaking};
 pub use policy::gate::{
     Allowed, Approvals, Denied, Gate, GateRefusal, InvalidSubject, NotListed, Policy, Subject,
 };
@@ -80,5 +83,7 @@ pub use repository::screen::{Screen, VERSIONS_PER_SCREEN};
 pub use repository::verification::{Badge, ChecksumType, RepoVerification};
 pub use repository::version_number::{newest_first, VersionNumber};
 pub use repository::version_view::{build_version_views, signed, VersionView};
+pub use schedule::model::{Claim, Schedule, ScheduleId, ScheduleState};
+pub use schedule::rules::{Due, ScheduleRefusal};
 pub use sync::state::{short_reason, SyncFailure, SyncProgress, SyncState};
 pub use sync::task::{sync_state, ProgressReport, TaskReport, TaskState};

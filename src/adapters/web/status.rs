@@ -93,6 +93,7 @@ impl HttpStatus for Refusal {
             | Self::NoEnvironmentDistribution(_)
             | Self::UnknownEnvironment(_)
             | Self::Frozen { .. }
+            | Self::Soak { .. }
             | Self::NoProductionDistribution
             | Self::ConfiguredDistributionMissing(_) => StatusCode::CONFLICT,
         }

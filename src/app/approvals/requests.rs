@@ -237,7 +237,8 @@ async fn still_current(
     repo: &RepoId,
     deploy: &DeployRequest,
 ) -> Result<(), ActError> {
-    match checked_plan(state, repo, deploy).await {
+    let requester = current.log.request.requester(state.policy.matching());
+    match checked_plan(state, repo, deploy, &requester).await {
         Ok(_) => Ok(()),
         Err(DeployOutcome::Refused(Refusal::ProductionMoved {
             environment,

@@ -9,6 +9,7 @@ pub(crate) mod measure;
 pub(crate) mod outcome;
 pub mod policy_gate;
 pub(crate) mod preview;
+pub mod soak_gate;
 pub(crate) mod steps;
 pub(crate) mod turn;
 
@@ -23,7 +24,7 @@ use crate::ports::{correlation, AuditError};
 pub use crate::app::deploy::outcome::{DeployOutcome, DeployStep, NotStarted};
 pub use crate::app::deploy::steps::StepError;
 use crate::app::deploy::steps::{ensure_unmoved, point_production, publish, StepFailure};
-use crate::app::deploy::turn::{checked_plan, replica_turn};
+use crate::app::deploy::turn::{checked, replica_turn};
 use crate::app::events;
 
 pub use crate::app::deploy::measure::unidentified;
@@ -120,18 +121,21 @@ async fn gated(
             }
         };
     let _turn = state.deploy_locks.acquire(id, environment).await;
-    let plan = match checked_plan(state, id, request).await {
-        Ok(plan) => plan,
+    let checked = match checked(state, id, request, operator).await {
+        Ok(checked) => checked,
         Err(outcome) => return outcome,
     };
     if trail.is_none() && state.policy.approvals_needed(environment) > 0 {
-        return crate::app::approvals::ask::ask(state, &plan, request, operator).await;
+        return crate::app::approvals::ask::ask(state, &checked.plan, request, operator).await;
     }
     authority.request = trail;
-    let (_replica_turn, plan) = match replica_turn(state, id, request, plan).await {
+    let (_replica_turn, checked) = match replica_turn(state, id, request, operator, checked).await
+    {
         Ok(held) => held,
         Err(outcome) => return outcome,
     };
+    authority.soak_override = checked.soak_override;
+    let plan = checked.plan;
     let done = Done {
         deploy_id,
         operator,

@@ -47,6 +47,19 @@ pub enum Refusal {
         /// Whether the operator refused may override the freeze (with a reason).
         may_override: bool,
     },
+    #[error("Deploy refused: {environment} takes a version only once {previous} has served it for {soak} ([policy.{environment}] soak in the console's configuration); {}.", match until { Some(until) => format!("v{version} will have soaked at {until}: schedule the deploy for then, or deploy after that"), None => format!("{why}: deploy v{version} to {previous} first and let it soak") })]
+    Soak {
+        environment: EnvironmentName,
+        previous: EnvironmentName,
+        version: u64,
+        soak: String,
+        /// When it will have soaked (RFC 3339), when known.
+        until: Option<String>,
+        /// Why it is not known, in words.
+        why: String,
+        /// Whether the operator refused may override it (the freeze's `override`, with a reason).
+        may_override: bool,
+    },
     #[error("Deploy refused: overriding the freeze of {0} needs a reason (it is kept in the audit log).")]
     OverrideReasonMissing(EnvironmentName),
     #[error("Rollback refused: v{0} no longer exists in Pulp (Pulp deletes old versions beyond the repository's retain_repo_versions). Choose a version that still exists.")]

@@ -26,6 +26,8 @@ fn record(outcome: AuditOutcome) -> DeployRecord {
         reason: None,
         request: None,
         freeze_override: None,
+        soak_override: None,
+        schedule: None,
         outcome,
     }
 }

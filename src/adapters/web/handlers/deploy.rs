@@ -10,7 +10,9 @@ use serde::Deserialize;
 
 use crate::app::deploy::{self, DeployOutcome};
 use crate::app::{diffs::compare, pages::versions, AppState};
-use crate::domain::{DeployAsk, DeployKind, DeployPlan, RepoId, Screen, VERSIONS_PER_SCREEN};
+use crate::domain::{
+    DeployAsk, DeployKind, DeployPlan, Refusal, RepoId, Screen, VERSIONS_PER_SCREEN,
+};
 use crate::ports::AuditError;
 
 use super::super::answer::Answer;
@@ -62,7 +64,15 @@ pub async fn confirm(
         match deploy::preview(&state, &id, &environment, target, kind, viewer).await {
             Ok(preview) => {
                 let changes = compare::deploy_changes(&state, &preview.plan).await;
-                Answer::Shown(confirm_modal(&preview, kind, &changes))
+                let modal = confirm_modal(&preview, kind, &changes);
+                match &preview.soak {
+                    // Refused early (409), the modal offering to schedule it instead.
+                    Some(soak @ Refusal::Soak {
+                        may_override: false,
+                        ..
+                    }) => Answer::as_of(soak, modal),
+                    _ => Answer::Shown(modal),
+                }
             }
             Err(error) => Answer::as_of(&error, not_possible(&error)),
         },

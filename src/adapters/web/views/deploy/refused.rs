@@ -116,6 +116,11 @@ fn tagged(refusal: &Refusal, message: Markup) -> Markup {
         Refusal::Frozen { environment, .. } => html! {
             div data-refusal="freeze" data-env=(environment) { (message) }
         },
+        Refusal::Soak {
+            environment, until, ..
+        } => html! {
+            div data-refusal="soak" data-env=(environment) data-soak-until=[until] { (message) }
+        },
         _ => message,
     }
 }
