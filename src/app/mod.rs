@@ -9,6 +9,7 @@
 //! - [`environments`]: what each environment serves and what it served;
 //! - [`events`]: the events told to webhooks, their delivery, and the drift reconciler;
 //! - [`pages`]: the dashboard, versions and history pages' reads;
+//! - [`schedules`]: deploys scheduled for later, run once across replicas at their time;
 //! - [`sync`]: synchronizing a repository; [`facts`]: reading upstream's facts at a cost that
 //!   does not grow with Pulp; [`state`]: the ports every use case shares; [`write_limit`]: how
 //!   many writes a caller may make a minute.
@@ -20,6 +21,7 @@ pub mod environments;
 pub mod events;
 pub mod facts;
 pub mod pages;
+pub mod schedules;
 pub mod state;
 pub mod sync;
 pub mod write_limit;

@@ -94,6 +94,7 @@ impl HttpStatus for Refusal {
             | Self::UnknownEnvironment(_)
             | Self::Frozen { .. }
             | Self::Soak { .. }
+            | Self::ApprovalsNeeded(_)
             | Self::NoProductionDistribution
             | Self::ConfiguredDistributionMissing(_) => StatusCode::CONFLICT,
         }

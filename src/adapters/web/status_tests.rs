@@ -161,6 +161,7 @@ fn refusals() -> Vec<(&'static str, Refusal, u16)> {
             },
             409,
         ),
+        ("ApprovalsNeeded", Refusal::ApprovalsNeeded(env()), 409),
         (
             "OverrideReasonMissing",
             Refusal::OverrideReasonMissing(env()),

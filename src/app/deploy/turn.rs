@@ -1,6 +1,8 @@
 //! A deploy's turn: the plan and the soak, then (with other replicas) the shared lock on the
 //! plan's production distribution and both again, read under the lock.
 
+use chrono::{DateTime, Utc};
+
 use crate::domain::history::timeline::versions_served_before;
 use crate::domain::{
     build_history, check_request, DeployFacts, DeployKind, DeployPlan, DeployRequest, Operator,
@@ -30,13 +32,25 @@ pub(crate) async fn checked_plan(
     checked(state, id, request, operator).await.map(|c| c.plan)
 }
 
-/// Reads the facts and checks the request of `operator` against them: the plan, then the
-/// soak (a step of its own).
+/// Reads the facts and checks the request of `operator` against them now: the plan, then
+/// the soak (a step of its own).
 pub(crate) async fn checked(
     state: &AppState,
     id: &RepoId,
     request: &DeployRequest,
     operator: &Operator,
+) -> Result<Checked, DeployOutcome> {
+    let now = state.clock.now().await;
+    checked_for(state, id, request, operator, now).await
+}
+
+/// [`checked`], the soak judged at `when` (a schedule's time).
+pub(crate) async fn checked_for(
+    state: &AppState,
+    id: &RepoId,
+    request: &DeployRequest,
+    operator: &Operator,
+    when: DateTime<Utc>,
 ) -> Result<Checked, DeployOutcome> {
     // Fresh reads: the deploy re-checks what the preview showed.
     let facts = deploy_facts(
@@ -57,9 +71,8 @@ pub(crate) async fn checked(
             .await
             .map_err(DeployOutcome::Refused)?;
     }
-    let now = state.clock.now().await;
     let soak_override =
-        soak_gate::pass(state, &facts, request, operator, now).map_err(DeployOutcome::Refused)?;
+        soak_gate::pass(state, &facts, request, operator, when).map_err(DeployOutcome::Refused)?;
     Ok(Checked {
         plan,
         soak_override,

@@ -60,6 +60,8 @@ pub enum Refusal {
         /// Whether the operator refused may override it (the freeze's `override`, with a reason).
         may_override: bool,
     },
+    #[error("Deploy refused: a deploy to {0} needs approvals ([policy.{0}] approvals in the console's configuration), and a scheduled deploy runs only on its own: deploy now and ask for approval instead.")]
+    ApprovalsNeeded(EnvironmentName),
     #[error("Deploy refused: overriding the freeze of {0} needs a reason (it is kept in the audit log).")]
     OverrideReasonMissing(EnvironmentName),
     #[error("Rollback refused: v{0} no longer exists in Pulp (Pulp deletes old versions beyond the repository's retain_repo_versions). Choose a version that still exists.")]

@@ -11,8 +11,9 @@ use serde::{Deserialize, Serialize};
 use crate::domain::approval::request::{ApprovalRequest, ExecutionOutcome, RequestState};
 use crate::domain::deploy::record::DeployRecord;
 pub use crate::domain::event::data::{
-    DeploymentData, DriftData, RepositoryRef, RequestData, SyncFailedData,
+    DeploymentData, DriftData, RepositoryRef, RequestData, ScheduleData, SyncFailedData,
 };
+use crate::domain::schedule::model::{Schedule, ScheduleState};
 use crate::domain::identity::person::PersonName;
 
 /// The kinds of event, as subscriptions name them (`deployment.finished`…).
@@ -36,6 +37,10 @@ pub enum EventKind {
     RequestStale,
     #[serde(rename = "sync.failed")]
     SyncFailed,
+    #[serde(rename = "schedule.refused")]
+    ScheduleRefused,
+    #[serde(rename = "schedule.failed")]
+    ScheduleFailed,
 }
 
 /// A name that is not one of the kinds of event.
@@ -45,7 +50,7 @@ pub struct UnknownEvent(pub String);
 
 impl EventKind {
     /// Every kind, in the order the README lists them.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 11] = [
         Self::DeploymentFinished,
         Self::DeploymentFailed,
         Self::DriftDetected,
@@ -55,6 +60,8 @@ impl EventKind {
         Self::RequestFailed,
         Self::RequestStale,
         Self::SyncFailed,
+        Self::ScheduleRefused,
+        Self::ScheduleFailed,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -68,6 +75,8 @@ impl EventKind {
             Self::RequestFailed => "request.failed",
             Self::RequestStale => "request.stale",
             Self::SyncFailed => "sync.failed",
+            Self::ScheduleRefused => "schedule.refused",
+            Self::ScheduleFailed => "schedule.failed",
         }
     }
 
@@ -140,6 +149,12 @@ pub enum EventData {
     RequestStale(RequestData),
     #[serde(rename = "sync.failed")]
     SyncFailed(SyncFailedData),
+    /// A scheduled deploy refused at its time (nothing moved).
+    #[serde(rename = "schedule.refused")]
+    ScheduleRefused(ScheduleData),
+    /// A scheduled deploy that failed at its time, or whose end is unknown.
+    #[serde(rename = "schedule.failed")]
+    ScheduleFailed(ScheduleData),
 }
 
 impl EventData {
@@ -151,6 +166,15 @@ impl EventData {
             Self::DeploymentFinished(data)
         } else {
             Self::DeploymentFailed(data)
+        })
+    }
+
+    /// The event of a schedule that ended refused or failed (`None` for any other state).
+    pub fn schedule_ended(schedule: &Schedule) -> Option<Self> {
+        let data = ScheduleData::ended(schedule)?;
+        Some(match schedule.state {
+            ScheduleState::Refused { .. } => Self::ScheduleRefused(data),
+            _ => Self::ScheduleFailed(data),
         })
     }
 
@@ -206,6 +230,8 @@ impl EventData {
             Self::RequestFailed(_) => EventKind::RequestFailed,
             Self::RequestStale(_) => EventKind::RequestStale,
             Self::SyncFailed(_) => EventKind::SyncFailed,
+            Self::ScheduleRefused(_) => EventKind::ScheduleRefused,
+            Self::ScheduleFailed(_) => EventKind::ScheduleFailed,
         }
     }
 
@@ -226,6 +252,10 @@ impl EventData {
                 format!("request.ended:{}", r.request_id)
             }
             Self::SyncFailed(s) => format!("sync.failed:{}", s.task),
+            // A schedule ends once, whichever replica ran it.
+            Self::ScheduleRefused(s) | Self::ScheduleFailed(s) => {
+                format!("schedule.ended:{}", s.schedule_id)
+            }
         }
     }
 }

@@ -23,6 +23,7 @@ pub(crate) struct RawConfig {
     pub webhooks: Vec<RawWebhook>,
     pub webhook_delivery: RawWebhookDelivery,
     pub drift: RawDrift,
+    pub schedules: crate::wiring::sections::schedules::RawSchedules,
     pub server: RawServer,
     pub audit: RawAudit,
     pub diffs: RawDiffs,

@@ -155,6 +155,7 @@ fn refusal_code(refusal: &Refusal) -> &'static str {
         Refusal::NotAllowed(_) => "forbidden",
         Refusal::Frozen { .. } => "frozen",
         Refusal::Soak { .. } => "soak",
+        Refusal::ApprovalsNeeded(_) => "approvals_needed",
         Refusal::OverrideReasonMissing(_) | Refusal::ReasonMissing => "reason_missing",
         Refusal::ReasonTooLong(_) => "reason_too_long",
         Refusal::RollbackTargetGone(_) => "gone",
