@@ -150,7 +150,9 @@ pub async fn deploy_facts(
     let distribution = production.target.as_ref().ok().map(|t| t.distribution());
     state.seen.saw(id, environment, distribution, current);
     let records = audit.as_deref().unwrap_or_default();
-    let previous = before.as_ref().map(|before| previous_serving(records, before));
+    let previous = before
+        .as_ref()
+        .map(|before| previous_serving(records, before));
     let served_before = before.map(|before| {
         versions_served(
             audit.as_deref().unwrap_or_default(),

@@ -68,10 +68,10 @@ pub use policy::freeze::{
     active, Freeze, FreezeDuration, FreezeWindow, Interval, InvalidFreeze, Occurrence, Recurring,
     Until,
 };
-pub use policy::soak::{check_soak, served_since, InvalidSoak, PreviousServing, SoakTime, Soaking};
 pub use policy::gate::{
     Allowed, Approvals, Denied, Gate, GateRefusal, InvalidSubject, NotListed, Policy, Subject,
 };
+pub use policy::soak::{check_soak, served_since, InvalidSoak, PreviousServing, SoakTime, Soaking};
 pub use repository::href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
 };

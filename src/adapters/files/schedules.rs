@@ -145,7 +145,13 @@ impl JsonlScheduleStore {
 
 /// Appends `line` to the locked `file` in one write (after a newline ending a torn last
 /// line), synced before it returns.
-fn append(file: &mut File, path: &Path, kept: &Kept, empty: bool, line: &[u8]) -> std::io::Result<()> {
+fn append(
+    file: &mut File,
+    path: &Path,
+    kept: &Kept,
+    empty: bool,
+    line: &[u8],
+) -> std::io::Result<()> {
     let mut out = Vec::with_capacity(line.len() + 1);
     if kept.torn {
         out.push(b'\n');
@@ -191,7 +197,8 @@ impl ScheduleStore for JsonlScheduleStore {
 
     async fn open(&self) -> Result<Vec<Schedule>, ScheduleStoreError> {
         self.read(|kept| {
-            let mut open: Vec<Schedule> = kept.all().filter(|s| s.state.is_open()).cloned().collect();
+            let mut open: Vec<Schedule> =
+                kept.all().filter(|s| s.state.is_open()).cloned().collect();
             open.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.id.cmp(&b.id)));
             open
         })

@@ -65,7 +65,15 @@ pub async fn deploy(
     operator: &Operator,
 ) -> DeployOutcome {
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
-    deploy_as(state, id, request, operator, deploy_id, Authority::default()).await
+    deploy_as(
+        state,
+        id,
+        request,
+        operator,
+        deploy_id,
+        Authority::default(),
+    )
+    .await
 }
 
 /// The deploy of an approval request whose approvals are complete (`trail`): every check
@@ -157,8 +165,7 @@ async fn gated(
     }
     authority.request = given.request;
     authority.schedule = given.schedule;
-    let (_replica_turn, checked) = match replica_turn(state, id, request, operator, checked).await
-    {
+    let (_replica_turn, checked) = match replica_turn(state, id, request, operator, checked).await {
         Ok(held) => held,
         Err(outcome) => return outcome,
     };

@@ -54,7 +54,8 @@ pub async fn preview(
     let plan = plan_deploy(&facts, target).map_err(|refusal| refusal_for(kind, refusal))?;
     let now = state.clock.now().await;
     let soak = soak_gate::soaking(state, &facts, kind, target, now).map(|soaking| {
-        let may_override = viewer.is_some_and(|op| state.policy.may_override(environment, op).is_ok());
+        let may_override =
+            viewer.is_some_and(|op| state.policy.may_override(environment, op).is_ok());
         soak_gate::refusal(&soaking, environment, may_override)
     });
     let record =

@@ -41,7 +41,8 @@ pub async fn schedule(
     let store = store(state)?;
     let now = state.clock.now().await;
     check_at(at, now)?;
-    let refused = |refusal: Refusal| NotScheduled::Deploy(Box::new(DeployOutcome::Refused(refusal)));
+    let refused =
+        |refusal: Refusal| NotScheduled::Deploy(Box::new(DeployOutcome::Refused(refusal)));
     let request = ask.request().map_err(refused)?;
     if request.intent.kind() == DeployKind::Rollback {
         return Err(ScheduleRefusal::Rollback.into());

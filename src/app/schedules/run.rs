@@ -66,7 +66,13 @@ async fn take(
         Due::Fresh => DeployId::new(uuid::Uuid::new_v4().to_string()),
         Due::Lapsed(claim) => claim.deploy_id.clone(),
     };
-    let mine = claimed(schedule, &state.replica, now, state.claim_lapse, deploy_id.clone());
+    let mine = claimed(
+        schedule,
+        &state.replica,
+        now,
+        state.claim_lapse,
+        deploy_id.clone(),
+    );
     store.replace(&mine).await?;
     tracing::info!(schedule = %mine.id, replica = %state.replica, lapsed = matches!(why, Due::Lapsed(_)), "schedule claimed");
     if let Due::Lapsed(claim) = &why {
@@ -115,7 +121,10 @@ fn told_by(lines: &[DeployRecord], claim: &Claim) -> Ending {
             error,
         }) => {
             let changed = changed_word(*production_changed);
-            Ending::Failed(deploy_id, format!("{error} (the environment changed: {changed})"))
+            Ending::Failed(
+                deploy_id,
+                format!("{error} (the environment changed: {changed})"),
+            )
         }
         _ => {
             let message = format!(
@@ -174,11 +183,15 @@ async fn execute(state: &AppState, schedule: &Schedule, deploy_id: DeployId) -> 
             ..
         } => {
             let changed = changed_word(production_changed);
-            Ending::Failed(deploy_id, format!("{error} (the environment changed: {changed})"))
+            Ending::Failed(
+                deploy_id,
+                format!("{error} (the environment changed: {changed})"),
+            )
         }
-        DeployOutcome::Requested(request) => {
-            Ending::Refused(format!("the deploy asked for approval (request {})", request.id))
-        }
+        DeployOutcome::Requested(request) => Ending::Refused(format!(
+            "the deploy asked for approval (request {})",
+            request.id
+        )),
     }
 }
 

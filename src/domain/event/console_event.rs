@@ -13,8 +13,8 @@ use crate::domain::deploy::record::DeployRecord;
 pub use crate::domain::event::data::{
     DeploymentData, DriftData, RepositoryRef, RequestData, ScheduleData, SyncFailedData,
 };
-use crate::domain::schedule::model::{Schedule, ScheduleState};
 use crate::domain::identity::person::PersonName;
+use crate::domain::schedule::model::{Schedule, ScheduleState};
 
 /// The kinds of event, as subscriptions name them (`deployment.finished`…).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

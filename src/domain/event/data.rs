@@ -10,11 +10,11 @@ use crate::domain::approval::request::{ApprovalRequest, RequestId};
 use crate::domain::deploy::intent::DeployKind;
 use crate::domain::deploy::plan::ProductionChanged;
 use crate::domain::deploy::record::{AuditOutcome, DeployId, DeployRecord, ScheduleMark};
-use crate::domain::schedule::model::{Schedule, ScheduleId, ScheduleState};
 use crate::domain::environment::path::EnvironmentName;
 use crate::domain::identity::person::PersonName;
 use crate::domain::repository::href::TaskHref;
 use crate::domain::repository::model::{Distribution, Repository};
+use crate::domain::schedule::model::{Schedule, ScheduleId, ScheduleState};
 
 /// A repository, as events name it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -63,7 +63,10 @@ fn a_version_goes_once_the_previous_environment_served_it_that_long() {
     let early = check_soak(soak, &previous, v5, at("2026-11-26T09:59:59Z")).unwrap_err();
     assert_eq!(early.until, Some(at("2026-11-26T10:00:00Z")));
     assert_eq!(early.until_text().as_deref(), Some("2026-11-26T10:00:00Z"));
-    assert_eq!(check_soak(soak, &previous, v5, at("2026-11-26T10:00:00Z")), Ok(()));
+    assert_eq!(
+        check_soak(soak, &previous, v5, at("2026-11-26T10:00:00Z")),
+        Ok(())
+    );
 }
 
 #[test]
@@ -78,8 +81,13 @@ fn a_version_the_previous_environment_does_not_serve_has_no_moment_yet() {
     .unwrap_err();
     assert_eq!(refused.until, None);
     assert!(refused.why.contains("staging serves v4"), "{}", refused.why);
-    let unknown = check_soak(soak, &serving(5, None), VersionNumber::new(5), at("2026-11-26T10:00:00Z"))
-        .unwrap_err();
+    let unknown = check_soak(
+        soak,
+        &serving(5, None),
+        VersionNumber::new(5),
+        at("2026-11-26T10:00:00Z"),
+    )
+    .unwrap_err();
     assert_eq!(unknown.until, None, "unproven soak waits");
 }
 
@@ -101,7 +109,11 @@ fn the_soak_restarts_when_the_version_is_deployed_again() {
         ),
     ];
     let since = served_since(&records, &staging(), Some(VersionNumber::new(5)), None);
-    assert_eq!(since, Some(at("2026-11-25T08:00:00Z")), "the redeploy, not the first");
+    assert_eq!(
+        since,
+        Some(at("2026-11-25T08:00:00Z")),
+        "the redeploy, not the first"
+    );
 }
 
 #[test]

@@ -59,7 +59,11 @@ fn a_schedule_is_made_for_a_time_ahead_and_not_too_far() {
 #[test]
 fn the_offset_says_which_0230_of_a_clock_change_is_meant() {
     let s = schedule("2026-10-25T02:30:00+01:00");
-    assert_eq!(due(&s, at("2026-10-25T02:30:00+02:00")), None, "the first 02:30");
+    assert_eq!(
+        due(&s, at("2026-10-25T02:30:00+02:00")),
+        None,
+        "the first 02:30"
+    );
     assert_eq!(due(&s, at("2026-10-25T02:29:59+01:00")), None);
     assert_eq!(due(&s, at("2026-10-25T02:30:00+01:00")), Some(Due::Fresh));
     // Spring: 02:30 does not exist in Berlin on 2026-03-29; 03:30+02:00 is one hour after 01:30+01:00.
@@ -72,7 +76,13 @@ fn the_offset_says_which_0230_of_a_clock_change_is_meant() {
 fn a_claim_keeps_a_schedule_until_it_lapses() {
     let now = at("2026-12-01T02:00:00Z");
     let s = schedule("2026-12-01T02:00:00Z");
-    let running = claimed(s, "replica-a", now, TimeDelta::minutes(10), DeployId::new("d1"));
+    let running = claimed(
+        s,
+        "replica-a",
+        now,
+        TimeDelta::minutes(10),
+        DeployId::new("d1"),
+    );
     assert_eq!(running.revision, 1);
     assert_eq!(running.state.word(), "running");
     assert_eq!(due(&running, now + TimeDelta::minutes(9)), None);

@@ -55,7 +55,10 @@ pub(crate) fn validate(
             soak,
         } = policy;
         if let Some(text) = soak {
-            soaks.insert(environment.clone(), soak_of(path, &environment, &key("soak"), &text)?);
+            soaks.insert(
+                environment.clone(),
+                soak_of(path, &environment, &key("soak"), &text)?,
+            );
         }
         deployers.insert(
             environment.clone(),

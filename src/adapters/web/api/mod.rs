@@ -12,6 +12,7 @@ pub(super) mod outcome;
 mod repositories;
 mod request_item;
 mod requests;
+mod schedules;
 mod sync;
 
 use axum::routing::{get, post};
@@ -29,10 +30,11 @@ pub use error::ApiError;
     paths(
         repositories::list, repositories::show, repositories::versions, repositories::changes,
         sync::start, deployments::create, deployments::show, requests::list, requests::approve,
-        openapi
+        schedules::list, schedules::cancel, openapi
     ),
+    components(schemas(schedules::Scheduled)),
     modifiers(&BearerScheme),
-    tags((name = "repositories"), (name = "deployments"), (name = "requests"))
+    tags((name = "repositories"), (name = "deployments"), (name = "requests"), (name = "schedules"))
 )]
 pub struct ApiDoc;
 
@@ -70,6 +72,8 @@ pub fn router() -> Router<AppState> {
         .route("/deployments/{deploy_id}", get(deployments::show))
         .route("/requests", get(requests::list))
         .route("/requests/{id}/approve", post(requests::approve))
+        .route("/schedules", get(schedules::list))
+        .route("/schedules/{id}/cancel", post(schedules::cancel))
         .route("/openapi.json", get(openapi))
         .fallback(|| async { ApiError::not_found("No such API route: see /api/v1/openapi.json.") })
 }

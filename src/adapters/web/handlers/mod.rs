@@ -8,5 +8,6 @@ pub mod deploy;
 pub mod health;
 pub mod history;
 pub mod requests;
+pub mod schedules;
 pub mod sync;
 pub mod versions;

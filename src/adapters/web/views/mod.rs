@@ -10,6 +10,7 @@ pub mod history;
 pub mod layout;
 pub mod moment;
 pub mod requests;
+pub mod schedules;
 pub mod sync_cell;
 mod version_anchor;
 pub mod versions;

@@ -12,8 +12,8 @@ use maud::{html, Markup};
 use crate::app::deploy::{DeployStep, Preview, StepError};
 use crate::app::pages::versions::VersionsPage;
 use crate::domain::{
-    DeployKind, DeployPlan, EnvironmentName, ProductionChanged, PromotionCheck, Refusal,
-    TaskHref, VersionDiff, REASON_MAX_CHARS,
+    DeployKind, DeployPlan, EnvironmentName, ProductionChanged, PromotionCheck, Refusal, TaskHref,
+    VersionDiff, REASON_MAX_CHARS,
 };
 use crate::ports::{AuditError, UpstreamError};
 
