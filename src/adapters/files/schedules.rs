@@ -6,7 +6,8 @@
 //! process's mutex and an exclusive lock on the file (`flock`, released when the file is
 //! closed), the file is read, the schedule's last revision compared, and the new line written
 //! in one `write` and synced to disk before `Ok` is returned. Reading takes no lock: a line
-//! being written (or torn by a crash: never acknowledged) is an incomplete last line, not read.
+//! being written (or torn by a crash: never acknowledged) is an incomplete last line, not read;
+//! once a later line follows it, it is a line that does not parse, and is skipped.
 //! A team schedules a handful of deploys a month: the file is read whole each time.
 
 use std::collections::HashMap;
@@ -45,7 +46,11 @@ impl Kept {
         };
         kept.torn = complete.len() != bytes.len();
         for line in complete.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-            let schedule: Schedule = serde_json::from_slice(line).map_err(std::io::Error::other)?;
+            // A line torn by a crash (never acknowledged), ended by the next writer's newline.
+            let Ok(schedule) = serde_json::from_slice::<Schedule>(line) else {
+                tracing::warn!(line = %String::from_utf8_lossy(line), "a torn schedule line is skipped");
+                continue;
+            };
             if !kept.latest.contains_key(&schedule.id) {
                 kept.order.push(schedule.id.clone());
             }
