@@ -32,6 +32,9 @@
 #   rc-api         verified, v1..v3, a publication of each; rc-api-prod -> pub(v1) (issue 25: a
 #                  pipeline deploys over the JSON API). v1 -> v3 is: world, extra added, beta
 #                  removed, hello 1.0 -> 1.1, alpha 1.2 -> 1.1
+#   rc-schedules   verified, v1..v3, a publication of each; rc-schedules-prod -> pub(v1) (issue 38:
+#                  scheduled deploys, two replicas racing for one schedule)
+#   rc-soak        the same, and rc-soak-staging -> pub(v1) (issue 38: production soaks behind staging)
 #   rc-mirror        remote rc-mirror-remote -> $PULP_CONTENT_URL/pulp/content/rc-verified-prod/ (not synced)
 #   rc-broken-mirror remote rc-broken-remote -> http://127.0.0.1:9/nothing/ (refused; sync fails)
 #
@@ -382,6 +385,15 @@ seed_production() {
 seed_production rc-approvals "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
 seed_production rc-api "+hello-1.0 +beta-1.0 +alpha-1.2" "+world-2.0" \
   "+hello-1.1 -hello-1.0 -beta-1.0 +extra-0.1 +alpha-1.1 -alpha-1.2"
+
+# --- Scheduled deploys and soak time (issue 38) -----------------------------------------
+# rc-schedules: v1..v3, rc-schedules-prod -> pub(v1): schedules move it, once across two
+# replicas (tests/real_pulp/schedules.rs). rc-soak: v1..v3, rc-soak-staging and rc-soak-prod
+# -> pub(v1): production soaks behind staging. Each test puts them back at v1.
+seed_production rc-schedules "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
+seed_production rc-soak "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
+soak_repo="$(ensure_repo rc-soak "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+ensure_distribution rc-soak-staging publication "$(ensure_publication "$soak_repo" 1)"
 
 # --- Summary -------------------------------------------------------------------
 echo "Seeded Pulp at $PULP_BASE_URL:"

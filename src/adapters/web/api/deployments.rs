@@ -19,9 +19,9 @@ use crate::domain::{
 use super::super::answer::JsonAnswer;
 use super::caller::Caller;
 use super::error::{ApiError, ApiJson, ErrorBody};
-use super::outcome::{answer, changed_word, DeploymentOutcome, Requested};
+use super::outcome::{answer, changed_word, DeploymentOutcome};
 use super::repositories::repo_id;
-use super::schedules::{schedule_item, Scheduled};
+use super::schedules::{schedule_item, Accepted, Scheduled};
 
 /// A deploy (or rollback) asked through the API.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -65,7 +65,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u64>>, D::Er
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Deployed", body = DeploymentOutcome),
-        (status = 202, description = "The environment needs approvals: a request was recorded (`Requested`); or, with `at`, the deploy was scheduled (`Scheduled`)", body = Requested),
+        (status = 202, description = "The environment needs approvals: a request was recorded (`Requested`); or, with `at`, the deploy was scheduled (`Scheduled`)", body = Accepted),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 415, body = ErrorBody), (status = 422, body = ErrorBody),
@@ -106,7 +106,7 @@ pub async fn create(
             schedule: schedule_item(&schedule),
             request: None,
         };
-        return Ok(JsonAnswer::Recorded(made).into_response());
+        return Ok(JsonAnswer::Recorded(Accepted::Scheduled(made)).into_response());
     }
     let outcome = deploy_asked(&state, &id, ask, &operator).await;
     Ok(answer(outcome, &environment))

@@ -32,7 +32,6 @@ pub use error::ApiError;
         sync::start, deployments::create, deployments::show, requests::list, requests::approve,
         schedules::list, schedules::cancel, openapi
     ),
-    components(schemas(schedules::Scheduled)),
     modifiers(&BearerScheme),
     tags((name = "repositories"), (name = "deployments"), (name = "requests"), (name = "schedules"))
 )]

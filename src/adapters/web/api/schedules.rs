@@ -93,6 +93,16 @@ pub struct Scheduled {
     pub request: Option<serde_json::Value>,
 }
 
+/// What a deployment's 202 says: a request recorded for approval, or (with `at`) a schedule.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum Accepted {
+    /// Answered as is by `outcome::answer` (the same JSON: the enum is untagged).
+    #[allow(dead_code)]
+    Requested(super::outcome::Requested),
+    Scheduled(Scheduled),
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ScheduleList {
     /// Newest made first, at most 200.
