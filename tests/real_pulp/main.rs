@@ -41,6 +41,9 @@ mod receiver;
 mod replicas;
 #[path = "../common/request_contract.rs"]
 mod request_contract;
+#[path = "../common/schedule_contract.rs"]
+mod schedule_contract;
+mod schedules;
 mod seeded;
 mod support;
 #[path = "../common/test_app/mod.rs"]
