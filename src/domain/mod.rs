@@ -32,7 +32,7 @@ pub use deploy::record::{
     versions_served, AuditOutcome, Authority, DeployId, DeployRecord, FreezeOverride, ScheduleMark,
     SoakOverride,
 };
-pub use deploy::refusal::Refusal;
+pub use deploy::refusal::{Refusal, SoakRefusal};
 pub use deploy::verdict::{needs_reread, production_changed, Reread, WriteVerdict};
 pub use diff::advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
 pub use diff::evr::{rpmvercmp, Evr};

@@ -368,10 +368,10 @@ async fn production_refuses_what_has_not_soaked_in_staging_then_takes_it() {
         "{staged:?}"
     );
     let refused = deploy(&console.state, id, &request(2, "production", 1), &alice()).await;
-    let DeployOutcome::Refused(Refusal::Soak { until, .. }) = &refused else {
+    let DeployOutcome::Refused(Refusal::Soak(soak)) = &refused else {
         panic!("{refused:?}")
     };
-    assert!(until.is_some(), "says until when");
+    assert!(soak.until.is_some(), "says until when");
     assert_eq!(production.state().version, 1, "nothing moved");
 
     clock.advance(chrono::Duration::hours(1));

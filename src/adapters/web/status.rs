@@ -98,7 +98,7 @@ impl HttpStatus for Refusal {
             | Self::NoEnvironmentDistribution(_)
             | Self::UnknownEnvironment(_)
             | Self::Frozen { .. }
-            | Self::Soak { .. }
+            | Self::Soak(_)
             | Self::ApprovalsNeeded(_)
             | Self::NoProductionDistribution
             | Self::ConfiguredDistributionMissing(_) => StatusCode::CONFLICT,

@@ -150,7 +150,7 @@ fn refusals() -> Vec<(&'static str, Refusal, u16)> {
         ),
         (
             "Soak",
-            Refusal::Soak {
+            Refusal::Soak(Box::new(crate::domain::SoakRefusal {
                 environment: env(),
                 previous: EnvironmentName::parse("staging").unwrap(),
                 version: 7,
@@ -158,7 +158,7 @@ fn refusals() -> Vec<(&'static str, Refusal, u16)> {
                 until: Some("2026-12-01T02:00:00Z".into()),
                 why: String::new(),
                 may_override: false,
-            },
+            })),
             409,
         ),
         ("ApprovalsNeeded", Refusal::ApprovalsNeeded(env()), 409),

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::{
     check_soak, DeployFacts, DeployKind, DeployRequest, EnvironmentName, Operator, Refusal,
-    SoakOverride, Soaking, VersionNumber,
+    SoakOverride, SoakRefusal, Soaking, VersionNumber,
 };
 
 use crate::app::state::AppState;
@@ -61,7 +61,7 @@ pub(crate) fn pass(
 
 /// The refusal of a deploy to `environment` that has not soaked.
 pub fn refusal(soaking: &Soaking, environment: &EnvironmentName, may_override: bool) -> Refusal {
-    Refusal::Soak {
+    Refusal::Soak(Box::new(SoakRefusal {
         environment: environment.clone(),
         previous: soaking.previous.clone(),
         version: soaking.version.get(),
@@ -69,5 +69,5 @@ pub fn refusal(soaking: &Soaking, environment: &EnvironmentName, may_override: b
         until: soaking.until_text(),
         why: soaking.why.clone(),
         may_override,
-    }
+    }))
 }

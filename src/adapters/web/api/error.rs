@@ -184,7 +184,7 @@ fn refusal_code(refusal: &Refusal) -> &'static str {
         Refusal::UnknownEnvironment(_) => "unknown_environment",
         Refusal::NotAllowed(_) => "forbidden",
         Refusal::Frozen { .. } => "frozen",
-        Refusal::Soak { .. } => "soak",
+        Refusal::Soak(_) => "soak",
         Refusal::ApprovalsNeeded(_) => "approvals_needed",
         Refusal::OverrideReasonMissing(_) | Refusal::ReasonMissing => "reason_missing",
         Refusal::ReasonTooLong(_) => "reason_too_long",

@@ -71,12 +71,9 @@ pub async fn confirm(
                 let modal = confirm_modal(&preview, kind, &changes);
                 match &preview.soak {
                     // Refused early (409), the modal offering to schedule it instead.
-                    Some(
-                        soak @ Refusal::Soak {
-                            may_override: false,
-                            ..
-                        },
-                    ) => Answer::as_of(soak, modal),
+                    Some(soak @ Refusal::Soak(refused)) if !refused.may_override => {
+                        Answer::as_of(soak, modal)
+                    }
                     _ => Answer::Shown(modal),
                 }
             }

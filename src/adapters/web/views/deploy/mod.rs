@@ -37,21 +37,11 @@ pub fn confirm_modal(
     let asks = preview.approvals_needed > 0;
     // Not soaked and not theirs to override: the deploy may only be scheduled.
     let soak_until = match &preview.soak {
-        Some(Refusal::Soak {
-            until,
-            may_override: false,
-            ..
-        }) => Some(until.clone()),
+        Some(Refusal::Soak(soak)) if !soak.may_override => Some(soak.until.clone()),
         _ => None,
     };
     let overridable = preview.freeze.is_some()
-        || matches!(
-            &preview.soak,
-            Some(Refusal::Soak {
-                may_override: true,
-                ..
-            })
-        );
+        || matches!(&preview.soak, Some(Refusal::Soak(soak)) if soak.may_override);
     html! {
         div.modal-backdrop {
             div.modal id="deploy-modal" role="dialog" aria-modal="true" aria-labelledby="deploy-title"
@@ -114,17 +104,12 @@ fn approvals_notice(plan: &DeployPlan, needed: u32) -> Markup {
 /// The soak the target has not finished: refused (`data-refusal="soak"`), or theirs to
 /// override (`data-soak`); `data-soak-until` says when it will have soaked, when known.
 fn soak_notice(soak: &Refusal) -> Markup {
-    let Refusal::Soak {
-        environment,
-        until,
-        may_override,
-        ..
-    } = soak
-    else {
+    let Refusal::Soak(refused) = soak else {
         return html! {};
     };
+    let (environment, until) = (&refused.environment, &refused.until);
     html! {
-        @if *may_override {
+        @if refused.may_override {
             (notice("warn", Some("soak-override"), html! {
                 span data-soak data-env=(environment) data-soak-until=[until] {
                     (soak) " You may deploy through it (you are listed in its override): tick the box and say why."

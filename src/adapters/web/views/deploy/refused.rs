@@ -116,10 +116,8 @@ fn tagged(refusal: &Refusal, message: Markup) -> Markup {
         Refusal::Frozen { environment, .. } => html! {
             div data-refusal="freeze" data-env=(environment) { (message) }
         },
-        Refusal::Soak {
-            environment, until, ..
-        } => html! {
-            div data-refusal="soak" data-env=(environment) data-soak-until=[until] { (message) }
+        Refusal::Soak(soak) => html! {
+            div data-refusal="soak" data-env=(soak.environment) data-soak-until=[&soak.until] { (message) }
         },
         _ => message,
     }
