@@ -20,6 +20,7 @@ pub mod sync;
 pub use approval::request::{
     check_approval, check_cancel, check_reject, Actor, ApprovalRequest, ApprovalTrail,
     ExecutionOutcome, RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState,
+    ScheduledFor,
 };
 pub use deploy::ask::DeployAsk;
 pub use deploy::intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};

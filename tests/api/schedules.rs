@@ -43,7 +43,7 @@ struct Scheduling {
 }
 
 fn tokens() -> BearerTokens {
-    let all = ["read", "deploy:*"];
+    let all = ["read", "deploy:*", "approve:*"];
     let token = |name: &str, text: &str, groups: &[&str], scopes: &[&str]| {
         crate::tokens::token(name, text, groups, scopes).owned_by(PersonName::new(name).unwrap())
     };
@@ -86,6 +86,7 @@ async fn spawn_with(policy: Policy, store: Arc<dyn ScheduleStore>) -> Scheduling
         .clock(clock.clone())
         .tokens(tokens())
         .policy(policy)
+        .requests()
         .configure(move |state| {
             state
                 .schedules(kept, Duration::minutes(10))
@@ -306,19 +307,74 @@ async fn a_schedule_is_made_for_a_time_ahead_and_never_for_a_rollback() {
     assert!(s.schedules().await.is_empty());
 }
 
-#[tokio::test]
-async fn an_environment_that_needs_approvals_refuses_a_schedule() {
+/// Production needs one approval by group:release.
+fn four_eyes() -> Policy {
     let approvals = Approvals::new(
         NonZeroU32::new(1).unwrap(),
         vec![Subject::parse("group:release").unwrap()],
     )
     .unwrap();
-    let policy =
-        release_only().with_approvals(BTreeMap::from([(EnvironmentName::production(), approvals)]));
-    let s = spawn_with(policy, Arc::new(MemoryScheduleStore::default())).await;
-    let refused = s.schedule(ALICE, AT).await;
-    assert_eq!(refused.status, 409, "{}", refused.body);
-    assert_eq!(json_of(&refused)["error"]["code"], "approvals_needed");
+    release_only().with_approvals(BTreeMap::from([(EnvironmentName::production(), approvals)]))
+}
+
+/// Where production needs approvals the schedule carries a request: its approval runs
+/// nothing (`scheduled`, `request.scheduled`), the schedule runs it at its time under the
+/// approvals; one not approved by then is refused, and its request expires an hour later.
+#[tokio::test]
+async fn a_schedule_carries_a_request_and_runs_only_once_approved() {
+    let s = spawn_with(four_eyes(), Arc::new(MemoryScheduleStore::default())).await;
+    let made = s.schedule(ALICE, AT).await;
+    assert_eq!(made.status, 202, "{}", made.body);
+    let body = json_of(&made);
+    let request = body["request"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(body["request"]["state"], "pending");
+    assert_eq!(
+        body["request"]["expires"], "2026-11-22T12:00:00.000Z",
+        "an hour after its time"
+    );
+    assert_eq!(body["schedule"]["request_id"], request.as_str());
+
+    let approve = format!("/api/v1/requests/{request}/approve");
+    let approved = s.call("POST", &approve, CAROL, &json!({})).await;
+    assert_eq!(approved.status, 200, "{}", approved.body);
+    assert_eq!(json_of(&approved)["request"]["state"], "scheduled");
+    assert!(s.app.mutations().is_empty(), "the approval ran nothing");
+    assert!(s
+        .outbox
+        .events()
+        .iter()
+        .any(|e| e.kind() == EventKind::RequestScheduled));
+
+    s.clock.advance(Duration::hours(1));
+    assert_eq!(s.run().await.ran, 1);
+    assert_eq!(s.serving(), Some(4));
+    let line = s.app.audit_lines().into_iter().last().unwrap();
+    assert_eq!(line["request"]["request_id"], request.as_str());
+    assert_eq!(line["request"]["approvers"], json!(["carol"]));
+    assert_eq!(line["schedule"]["author"], "alice");
+    let listed = s.app.get("/api/v1/requests").await;
+    assert_eq!(json_of(&listed)["items"][0]["state"], "executed");
+
+    // Not approved by its time: refused, nothing moves; the request expires an hour later.
+    let path = format!("/api/v1/repositories/{}/deployments", s.app.fixture.base_os);
+    let body = json!({"version": 3, "expected_current": 4, "at": "2026-11-22T12:00:00Z"});
+    let unapproved = s.call("POST", &path, ALICE, &body).await;
+    assert_eq!(unapproved.status, 202, "{}", unapproved.body);
+    let unapproved = json_of(&unapproved);
+    s.clock.advance(Duration::hours(1));
+    assert_eq!(s.run().await.ran, 1);
+    assert_eq!(s.serving(), Some(4));
+    let items = s.schedules().await;
+    let of = |id: &Value| items.iter().find(|i| &i["id"] == id).unwrap().clone();
+    let first = of(&unapproved["schedule"]["id"]);
+    assert_eq!(first["state"], "refused");
+    assert!(
+        first["message"].as_str().unwrap().contains("is pending"),
+        "{first}"
+    );
+    s.clock.advance(Duration::hours(1));
+    let listed = s.app.get("/api/v1/requests?state=expired").await;
+    assert_eq!(json_of(&listed)["items"].as_array().unwrap().len(), 1);
 }
 
 #[tokio::test]

@@ -39,6 +39,7 @@ pub fn request(id: &str, repo: &str, minutes: i64) -> ApprovalRequest {
         override_freeze: false,
         created: at(minutes),
         expires: at(minutes) + Duration::hours(24),
+        schedule: None,
     }
 }
 

@@ -170,7 +170,7 @@ async fn two_replicas_on_one_database_run_a_due_schedule_once() {
     assert_eq!(
         db.query(&format!(
             "SELECT state FROM deploy_schedules WHERE id = '{}'",
-            made.id
+            made.schedule.id
         )),
         "done"
     );
@@ -179,7 +179,7 @@ async fn two_replicas_on_one_database_run_a_due_schedule_once() {
             .unwrap();
     assert_eq!(
         line["schedule"],
-        json!({"schedule_id": made.id.as_str(), "author": "alice"})
+        json!({"schedule_id": made.schedule.id.as_str(), "author": "alice"})
     );
     assert_eq!(line["operator"], "alice");
     let again = tokio::join!(run::run_due(&a.state), run::run_due(&b.state));
@@ -254,14 +254,14 @@ async fn a_schedule_a_few_seconds_ahead_moves_production_and_one_made_against_it
         let _ = stopped.await;
     }));
 
-    let done = ended(&state, store.as_ref(), &first.id).await;
+    let done = ended(&state, store.as_ref(), &first.schedule.id).await;
     assert!(matches!(done, ScheduleState::Done { .. }), "{done:?}");
     assert_eq!(
         production.state().version,
         3,
         "production moved at the schedule's time"
     );
-    let refused = ended(&state, store.as_ref(), &second.id).await;
+    let refused = ended(&state, store.as_ref(), &second.schedule.id).await;
     let ScheduleState::Refused { reason, .. } = &refused else {
         panic!("{refused:?}")
     };

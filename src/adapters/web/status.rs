@@ -263,7 +263,9 @@ impl HttpStatus for Acted {
     fn status(&self) -> StatusCode {
         match self {
             Self::Executed { outcome, .. } => outcome.status(),
-            Self::Approved { .. } | Self::Rejected | Self::Cancelled => SHOWN,
+            Self::Approved { .. } | Self::Scheduled { .. } | Self::Rejected | Self::Cancelled => {
+                SHOWN
+            }
         }
     }
 }
@@ -308,6 +310,7 @@ impl HttpStatus for NotScheduled {
             Self::Time(refusal) => refusal.status(),
             Self::Deploy(outcome) => outcome.status(),
             Self::NotKept(problem) => problem.status(),
+            Self::RequestNotKept(error) => error.status(),
         }
     }
 }

@@ -94,9 +94,9 @@ pub(crate) async fn deploy_approved(
 }
 
 /// The deploy of a schedule at its time: every check of a deploy, on behalf of its author
-/// (`mark` names the schedule and the author on the audit lines and events). Where the
-/// environment needs approvals it is refused, not asked: a schedule runs only what was
-/// approved.
+/// (`mark` names the schedule and the author on the audit lines and events), under the
+/// approvals of its request (`trail`) where the environment needs them; without them it is
+/// refused, not asked: a schedule runs only what was approved.
 pub(crate) async fn deploy_scheduled(
     state: &AppState,
     id: &RepoId,
@@ -104,9 +104,11 @@ pub(crate) async fn deploy_scheduled(
     author: &Operator,
     deploy_id: DeployId,
     mark: ScheduleMark,
+    trail: Option<ApprovalTrail>,
 ) -> DeployOutcome {
     let given = Authority {
         schedule: Some(mark),
+        request: trail,
         ..Authority::default()
     };
     deploy_as(state, id, request, author, deploy_id, given).await

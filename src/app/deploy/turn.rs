@@ -22,16 +22,6 @@ pub(crate) struct Checked {
     pub soak_override: Option<SoakOverride>,
 }
 
-/// [`checked`], the plan alone.
-pub(crate) async fn checked_plan(
-    state: &AppState,
-    id: &RepoId,
-    request: &DeployRequest,
-    operator: &Operator,
-) -> Result<DeployPlan, DeployOutcome> {
-    checked(state, id, request, operator).await.map(|c| c.plan)
-}
-
 /// Reads the facts and checks the request of `operator` against them now: the plan, then
 /// the soak (a step of its own).
 pub(crate) async fn checked(

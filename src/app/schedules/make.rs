@@ -1,15 +1,20 @@
 //! Making a schedule: every check a deploy would make, judged at the schedule's time where
 //! time matters (the freeze then, the soak then), against what the environment serves now
-//! (the schedule runs only if it still does). A rollback is not scheduled; where the
-//! environment needs approvals a schedule is refused (see [`Refusal::ApprovalsNeeded`]).
+//! (the schedule runs only if it still does). A rollback is not scheduled. Where the
+//! environment needs approvals the schedule carries a request, which expires an hour after
+//! the schedule's time: its completing approval runs nothing, the schedule runs only if it
+//! is approved then.
 
 use chrono::{DateTime, Utc};
 
 use crate::domain::schedule::rules::check_at;
 use crate::domain::{
-    DeployAsk, DeployKind, Operator, Refusal, RepoId, Schedule, ScheduleId, ScheduleRefusal,
-    ScheduleState,
+    ApprovalRequest, DeployAsk, DeployKind, Operator, Refusal, RepoId, Schedule, ScheduleId,
+    ScheduleRefusal, ScheduleState, ScheduledFor,
 };
+use crate::ports::RequestStoreError;
+
+use crate::app::approvals::ask::ask_scheduled;
 
 use crate::app::deploy::turn::checked_for;
 use crate::app::deploy::DeployOutcome;
@@ -27,6 +32,15 @@ pub enum NotScheduled {
     Deploy(Box<DeployOutcome>),
     #[error("Not scheduled: {0}. Schedules are kept beside the audit log: fix it first.")]
     NotKept(#[from] StoreProblem),
+    #[error("Not scheduled: {0}. The environment needs approvals, and requests are kept beside the audit log: fix it first.")]
+    RequestNotKept(RequestStoreError),
+}
+
+/// A schedule made, and the approval request it carries where the environment needs one.
+#[derive(Debug)]
+pub struct Made {
+    pub schedule: Schedule,
+    pub request: Option<ApprovalRequest>,
 }
 
 /// Schedules what `ask` asks, for `at`, on behalf of `operator`.
@@ -37,7 +51,7 @@ pub async fn schedule(
     ask: DeployAsk<'_>,
     at: DateTime<Utc>,
     operator: &Operator,
-) -> Result<Schedule, NotScheduled> {
+) -> Result<Made, NotScheduled> {
     let store = store(state)?;
     let now = state.clock.now().await;
     check_at(at, now)?;
@@ -52,15 +66,26 @@ pub async fn schedule(
         .policy
         .gate(environment, operator, at, request.overriding())
         .map_err(|refusal| refused(refusal.into_refusal(environment)))?;
-    if state.policy.approvals_needed(environment) > 0 {
-        return Err(refused(Refusal::ApprovalsNeeded(environment.clone())));
-    }
     let checked = checked_for(state, id, &request, operator, at)
         .await
         .map_err(|outcome| NotScheduled::Deploy(Box::new(outcome)))?;
     let plan = checked.plan;
+    let id = ScheduleId::parse(&uuid::Uuid::new_v4().to_string()).expect("a uuid is an id");
+    let asked = match state.policy.approvals_needed(environment) {
+        0 => None,
+        _ => {
+            let schedule = ScheduledFor {
+                schedule_id: id.clone(),
+                at,
+            };
+            let asked = ask_scheduled(state, &plan, &request, operator, schedule)
+                .await
+                .map_err(NotScheduled::RequestNotKept)?;
+            Some(asked)
+        }
+    };
     let schedule = Schedule {
-        id: ScheduleId::parse(&uuid::Uuid::new_v4().to_string()).expect("a uuid is an id"),
+        id,
         repository_uuid: plan.repo.id.to_string(),
         repository_name: plan.repo.display_name().to_owned(),
         environment: plan.environment.clone(),
@@ -74,7 +99,7 @@ pub async fn schedule(
         author_groups: operator.groups(),
         at,
         created: now,
-        request_id: None,
+        request_id: asked.as_ref().map(|r| r.id.clone()),
         revision: 0,
         state: ScheduleState::Waiting,
     };
@@ -83,5 +108,8 @@ pub async fn schedule(
         .await
         .map_err(|e| NotScheduled::NotKept(e.into()))?;
     tracing::info!(schedule = %schedule.id, "deploy scheduled");
-    Ok(schedule)
+    Ok(Made {
+        schedule,
+        request: asked,
+    })
 }

@@ -20,6 +20,7 @@ use crate::domain::{
 };
 use crate::ports::{ScheduleStore, ScheduleStoreError};
 
+use crate::app::approvals::requests;
 use crate::app::deploy::{deploy_scheduled, DeployOutcome};
 use crate::app::events;
 use crate::app::state::AppState;
@@ -162,6 +163,13 @@ async fn execute(state: &AppState, schedule: &Schedule, deploy_id: DeployId) -> 
         Ok(reason) => reason,
         Err(refusal) => return Ending::Refused(refusal.to_string()),
     };
+    let trail = match &schedule.request_id {
+        None => None,
+        Some(request_id) => match requests::approved_for_schedule(state, request_id).await {
+            Ok(trail) => Some(trail),
+            Err(why) => return Ending::Refused(why),
+        },
+    };
     let request = DeployRequest {
         target: schedule.target(),
         environment: schedule.environment.clone(),
@@ -170,7 +178,19 @@ async fn execute(state: &AppState, schedule: &Schedule, deploy_id: DeployId) -> 
         intent: Intent::Deploy(reason),
         override_freeze: schedule.override_freeze,
     };
-    let outcome = deploy_scheduled(state, &repo, &request, &author, deploy_id.clone(), mark).await;
+    let outcome = deploy_scheduled(
+        state,
+        &repo,
+        &request,
+        &author,
+        deploy_id.clone(),
+        mark,
+        trail,
+    )
+    .await;
+    if let Some(request_id) = &schedule.request_id {
+        requests::scheduled_ran(state, request_id, &outcome, &deploy_id).await;
+    }
     match outcome {
         DeployOutcome::Deployed { .. } => Ending::Done(deploy_id),
         DeployOutcome::Refused(refusal) => Ending::Refused(refusal.to_string()),

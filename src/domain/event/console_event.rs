@@ -35,6 +35,8 @@ pub enum EventKind {
     RequestFailed,
     #[serde(rename = "request.stale")]
     RequestStale,
+    #[serde(rename = "request.scheduled")]
+    RequestScheduled,
     #[serde(rename = "sync.failed")]
     SyncFailed,
     #[serde(rename = "schedule.refused")]
@@ -50,7 +52,7 @@ pub struct UnknownEvent(pub String);
 
 impl EventKind {
     /// Every kind, in the order the README lists them.
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 12] = [
         Self::DeploymentFinished,
         Self::DeploymentFailed,
         Self::DriftDetected,
@@ -59,6 +61,7 @@ impl EventKind {
         Self::RequestExecuted,
         Self::RequestFailed,
         Self::RequestStale,
+        Self::RequestScheduled,
         Self::SyncFailed,
         Self::ScheduleRefused,
         Self::ScheduleFailed,
@@ -74,6 +77,7 @@ impl EventKind {
             Self::RequestExecuted => "request.executed",
             Self::RequestFailed => "request.failed",
             Self::RequestStale => "request.stale",
+            Self::RequestScheduled => "request.scheduled",
             Self::SyncFailed => "sync.failed",
             Self::ScheduleRefused => "schedule.refused",
             Self::ScheduleFailed => "schedule.failed",
@@ -147,6 +151,9 @@ pub enum EventData {
     /// The last event of a request whose environment moved since it was made.
     #[serde(rename = "request.stale")]
     RequestStale(RequestData),
+    /// A scheduled request's approvals are complete: its deploy runs at the schedule's time.
+    #[serde(rename = "request.scheduled")]
+    RequestScheduled(RequestData),
     #[serde(rename = "sync.failed")]
     SyncFailed(SyncFailedData),
     /// A scheduled deploy refused at its time (nothing moved).
@@ -181,6 +188,12 @@ impl EventData {
     /// A request was made.
     pub fn request_created(request: &ApprovalRequest) -> Self {
         Self::RequestCreated(RequestData::of(request, Vec::new()))
+    }
+
+    /// A scheduled request's approvals are complete (`approvers`, in order): its deploy runs
+    /// at the schedule's time.
+    pub fn request_scheduled(request: &ApprovalRequest, approvers: Vec<PersonName>) -> Self {
+        Self::RequestScheduled(RequestData::of(request, approvers))
     }
 
     /// A request's approvals are complete (`approvers`, in order): its deploy runs now.
@@ -229,6 +242,7 @@ impl EventData {
             Self::RequestExecuted(_) => EventKind::RequestExecuted,
             Self::RequestFailed(_) => EventKind::RequestFailed,
             Self::RequestStale(_) => EventKind::RequestStale,
+            Self::RequestScheduled(_) => EventKind::RequestScheduled,
             Self::SyncFailed(_) => EventKind::SyncFailed,
             Self::ScheduleRefused(_) => EventKind::ScheduleRefused,
             Self::ScheduleFailed(_) => EventKind::ScheduleFailed,
@@ -247,6 +261,7 @@ impl EventData {
             Self::DriftDetected(d) => format!("drift:{}", d.change),
             Self::RequestCreated(r) => format!("request.created:{}", r.request_id),
             Self::RequestApproved(r) => format!("request.approved:{}", r.request_id),
+            Self::RequestScheduled(r) => format!("request.scheduled:{}", r.request_id),
             // A request ends once: one last event, whichever replica saw the end.
             Self::RequestExecuted(r) | Self::RequestFailed(r) | Self::RequestStale(r) => {
                 format!("request.ended:{}", r.request_id)

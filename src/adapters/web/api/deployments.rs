@@ -21,6 +21,7 @@ use super::caller::Caller;
 use super::error::{ApiError, ApiJson, ErrorBody};
 use super::outcome::{answer, changed_word, DeploymentOutcome};
 use super::repositories::repo_id;
+use super::request_item::request_item;
 use super::schedules::{schedule_item, Accepted, Scheduled};
 
 /// A deploy (or rollback) asked through the API.
@@ -99,12 +100,15 @@ pub async fn create(
     };
     if let Some(at) = body.at.as_deref() {
         let at = parse_at(at).map_err(|e| ApiError::not_scheduled(&e.into()))?;
-        let schedule = make::schedule(&state, &id, ask, at, &operator)
+        let made = make::schedule(&state, &id, ask, at, &operator)
             .await
             .map_err(|e| ApiError::not_scheduled(&e))?;
+        let needed = state.policy().approvals_needed(&environment);
         let made = Scheduled {
-            schedule: schedule_item(&schedule),
-            request: None,
+            schedule: schedule_item(&made.schedule),
+            request: made
+                .request
+                .map(|r| request_item(&r, "pending", &[], needed)),
         };
         return Ok(JsonAnswer::Recorded(Accepted::Scheduled(made)).into_response());
     }

@@ -112,7 +112,7 @@ impl ApiError {
                 code: "bad_time",
                 ..Self::of(error)
             },
-            NotScheduled::NotKept(_) => Self::of(error),
+            NotScheduled::NotKept(_) | NotScheduled::RequestNotKept(_) => Self::of(error),
         }
     }
 

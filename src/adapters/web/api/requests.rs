@@ -108,6 +108,14 @@ pub async fn approve(
             let view = requests::get(&state, &id).await.map_err(act_error)?;
             Ok(answer(*outcome, &view.request().environment))
         }
+        Ok(Acted::Scheduled { .. }) => {
+            let view = requests::get(&state, &id).await.map_err(act_error)?;
+            let counted = ApprovalCounted {
+                request: item(&view),
+                remaining: 0,
+            };
+            Ok(JsonAnswer::Done(counted).into_response())
+        }
         Ok(Acted::Approved { remaining }) => {
             let view = requests::get(&state, &id).await.map_err(act_error)?;
             let counted = ApprovalCounted {

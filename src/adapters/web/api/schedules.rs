@@ -35,6 +35,9 @@ pub struct ScheduleItem {
     pub reason: Option<String>,
     /// Who made it: the deploy runs on their behalf, every check made again at its time.
     pub author: String,
+    /// The approval request it carries (it runs only if approved), where the environment
+    /// needs approvals.
+    pub request_id: Option<String>,
     pub created: String,
     /// The deploy it ran (`GET /api/v1/deployments/{deploy_id}`), once it ran.
     pub deploy_id: Option<String>,
@@ -75,6 +78,7 @@ pub(super) fn schedule_item(schedule: &Schedule) -> ScheduleItem {
         expected_current: schedule.expected,
         reason: schedule.reason.clone(),
         author: schedule.author.to_string(),
+        request_id: schedule.request_id.as_ref().map(ToString::to_string),
         created: rfc3339(&schedule.created),
         deploy_id: deploy_id.map(str::to_owned),
         ended: ended.map(rfc3339),
@@ -83,14 +87,12 @@ pub(super) fn schedule_item(schedule: &Schedule) -> ScheduleItem {
     }
 }
 
-/// The answer to a deployment's body with `"at"`: the schedule made. `request` is the
-/// approval request it carries, where the environment needs approvals (always null for now:
-/// such an environment refuses a schedule with `approvals_needed`).
+/// The answer to a deployment's body with `"at"`: the schedule made, and the approval
+/// request it carries where the environment needs approvals (null otherwise).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Scheduled {
     pub schedule: ScheduleItem,
-    #[schema(value_type = Option<Object>)]
-    pub request: Option<serde_json::Value>,
+    pub request: Option<super::request_item::RequestItem>,
 }
 
 /// What a deployment's 202 says: a request recorded for approval, or (with `at`) a schedule.

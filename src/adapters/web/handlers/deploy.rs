@@ -168,7 +168,7 @@ async fn scheduled(
         Err(refusal) => Err(refusal.into()),
     };
     match made {
-        Ok(schedule) if hx => Answer::Recorded(views_scheduled(&schedule)),
+        Ok(made) if hx => Answer::Recorded(views_scheduled(&made.schedule)),
         Ok(_) => Answer::SeeOther("/schedules".to_owned()),
         Err(NotScheduled::Deploy(outcome)) => {
             let (_, message) = not_deployed(&outcome, Some(&environment));
