@@ -40,6 +40,8 @@ fn line(n: u64) -> DeployRecord {
         request: None,
         freeze_override: None,
         release: None,
+        soak_override: None,
+        schedule: None,
         outcome: AuditOutcome::Started,
     }
 }

@@ -34,6 +34,9 @@
 #                  removed, hello 1.0 -> 1.1, alpha 1.2 -> 1.1
 #   rc-rel-baseos, rc-rel-appstream, rc-rel-epel  verified, v1..v3, a publication of each;
 #                  NAME-staging -> pub(v2), NAME-prod -> pub(v1) (issue 36: a release of three)
+#   rc-schedules   verified, v1..v3, a publication of each; rc-schedules-prod -> pub(v1) (issue 38:
+#                  scheduled deploys, two replicas racing for one schedule)
+#   rc-soak        the same, and rc-soak-staging -> pub(v1) (issue 38: production soaks behind staging)
 #   rc-mirror        remote rc-mirror-remote -> $PULP_CONTENT_URL/pulp/content/rc-verified-prod/ (not synced)
 #   rc-broken-mirror remote rc-broken-remote -> http://127.0.0.1:9/nothing/ (refused; sync fails)
 #
@@ -400,6 +403,14 @@ seed_release_member() {
   ensure_distribution "$name-prod" publication "$v1"
 }
 for member in baseos appstream epel; do seed_release_member "rc-rel-$member"; done
+# --- Scheduled deploys and soak time (issue 38) -----------------------------------------
+# rc-schedules: v1..v3, rc-schedules-prod -> pub(v1): schedules move it, once across two
+# replicas (tests/real_pulp/schedules.rs). rc-soak: v1..v3, rc-soak-staging and rc-soak-prod
+# -> pub(v1): production soaks behind staging. Each test puts them back at v1.
+seed_production rc-schedules "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
+seed_production rc-soak "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
+soak_repo="$(ensure_repo rc-soak "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+ensure_distribution rc-soak-staging publication "$(ensure_publication "$soak_repo" 1)"
 
 # --- Summary -------------------------------------------------------------------
 echo "Seeded Pulp at $PULP_BASE_URL:"

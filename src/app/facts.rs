@@ -2,13 +2,18 @@
 //! number of calls that does not grow with Pulp, and turning it into the facts the rules
 //! work on.
 
+use chrono::{DateTime, Utc};
+
 use crate::domain::{
-    promotion_check, versions_served, DeployFacts, EnvironmentName, ProductionState,
-    PromotionCheck, Refusal, RepoId, RepoVersion, Repository, VersionNumber,
+    promotion_check, served_since, versions_served, DeployFacts, DeployRecord, EnvironmentName,
+    PreviousServing, ProductionState, PromotionCheck, Refusal, RepoId, RepoVersion, Repository,
+    VersionNumber,
 };
 use crate::ports::{RepositoryManager, UpstreamError};
 
-use super::environments::{candidates, some_environments_of, Candidates, AUDIT_LINES};
+use super::environments::{
+    candidates, some_environments_of, Candidates, EnvironmentState, AUDIT_LINES,
+};
 use super::state::AppState;
 
 /// Pulp has no repository with this id.
@@ -144,6 +149,10 @@ pub async fn deploy_facts(
     }
     let distribution = production.target.as_ref().ok().map(|t| t.distribution());
     state.seen.saw(id, environment, distribution, current);
+    let records = audit.as_deref().unwrap_or_default();
+    let previous = before
+        .as_ref()
+        .map(|before| previous_serving(records, before));
     let served_before = before.map(|before| {
         versions_served(
             audit.as_deref().unwrap_or_default(),
@@ -165,7 +174,23 @@ pub async fn deploy_facts(
         deployed: production.deployed,
         production: production.target,
         order,
+        previous,
     })
+}
+
+/// What the environment before serves, and since when: by the audit's record of it, or
+/// (changed outside the console) upstream's time of its distribution's last write.
+fn previous_serving(records: &[DeployRecord], before: &EnvironmentState) -> PreviousServing {
+    let last_updated = before
+        .distribution()
+        .and_then(|d| d.revision.as_ref())
+        .and_then(|r| DateTime::parse_from_rfc3339(r.as_str()).ok())
+        .map(|t| t.with_timezone(&Utc));
+    PreviousServing {
+        environment: before.name().clone(),
+        serving: before.serving(),
+        since: served_since(records, before.name(), before.serving(), last_updated),
+    }
 }
 
 /// The versions with these numbers that Pulp still has.

@@ -10,6 +10,7 @@
 //! - [`events`]: the events told to webhooks, their delivery, and the drift reconciler;
 //! - [`pages`]: the dashboard, versions and history pages' reads;
 //! - [`releases`]: several repositories promoted as one unit, all or none;
+//! - [`schedules`]: deploys scheduled for later, run once across replicas at their time;
 //! - [`sync`]: synchronizing a repository; [`facts`]: reading upstream's facts at a cost that
 //!   does not grow with Pulp; [`state`]: the ports every use case shares; [`write_limit`]: how
 //!   many writes a caller may make a minute.
@@ -22,6 +23,7 @@ pub mod events;
 pub mod facts;
 pub mod pages;
 pub mod releases;
+pub mod schedules;
 pub mod state;
 pub mod sync;
 pub mod write_limit;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::domain::{EnvironmentPath, Policy, Releases};
 use crate::ports::{
     AuditSink, Clock, ContentCatalog, DeployLock, DiffStore, EventMetrics, OperatorIdentity,
-    RepositoryManager, RequestStore,
+    RepositoryManager, RequestStore, ScheduleStore,
 };
 
 use super::environments::SeenEnvironments;
@@ -64,6 +64,13 @@ pub struct AppState {
     pub(crate) requests: Option<Arc<dyn RequestStore>>,
     /// How long a request waits for its approvals.
     pub(crate) request_ttl: chrono::Duration,
+    /// Where scheduled deploys are kept (beside the audit log); `None`: nowhere, so no deploy
+    /// can be scheduled.
+    pub(crate) schedules: Option<Arc<dyn ScheduleStore>>,
+    /// How long a replica's claim on a due schedule keeps the others away from it.
+    pub(crate) claim_lapse: chrono::Duration,
+    /// This process, as its claims name it (host, process id and a random part).
+    pub(crate) replica: Arc<str>,
     /// Where the console's events are recorded for its webhooks; `None`: no webhooks.
     pub(crate) events: Option<Events>,
     /// Who calls the JSON API (bearer tokens, or the trusted proxy); `None`: nobody may
@@ -108,6 +115,9 @@ impl AppState {
             seen: Arc::default(),
             requests: None,
             request_ttl: chrono::Duration::hours(24),
+            schedules: None,
+            claim_lapse: chrono::Duration::minutes(10),
+            replica: replica_name().into(),
             events: None,
             api_callers: None,
             metrics: Arc::new(NotMeasured),
@@ -266,6 +276,19 @@ impl AppStateBuilder {
         self
     }
 
+    /// Scheduled deploys are kept in `store`; a replica's claim on a due one lasts `lapse`.
+    pub fn schedules(mut self, store: Arc<dyn ScheduleStore>, lapse: chrono::Duration) -> Self {
+        self.0.schedules = Some(store);
+        self.0.claim_lapse = lapse;
+        self
+    }
+
+    /// This process's name in its claims on schedules (tests name their replicas).
+    pub fn replica(mut self, name: &str) -> Self {
+        self.0.replica = name.into();
+        self
+    }
+
     /// Events are recorded in `events`' outbox for its webhooks (deliver them with
     /// [`crate::app::events::delivery::work`]).
     pub fn events(mut self, events: Events) -> Self {
@@ -325,4 +348,14 @@ impl EventMetrics for NotMeasured {
     fn content_type(&self) -> &'static str {
         "text/plain; charset=utf-8"
     }
+}
+
+/// A name for this process's claims: its host, its process id and a random part (two
+/// consoles on one host, or one restarted, are told apart).
+fn replica_name() -> String {
+    let host = std::fs::read_to_string("/etc/hostname")
+        .map(|h| h.trim().to_owned())
+        .unwrap_or_default();
+    let random = uuid::Uuid::new_v4().simple().to_string();
+    format!("{host}:{}:{}", std::process::id(), &random[..8])
 }

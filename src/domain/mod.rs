@@ -15,12 +15,13 @@ pub mod policy;
 mod properties;
 pub mod release;
 pub mod repository;
+pub mod schedule;
 pub mod sync;
 
 pub use approval::request::{
     check_approval, check_cancel, check_reject, Actor, ApprovalRequest, ApprovalTrail,
     ExecutionOutcome, ReleaseRequest, RequestEvent, RequestId, RequestLog, RequestRefusal,
-    RequestState,
+    RequestState, ScheduledFor,
 };
 pub use deploy::ask::{intent_of, DeployAsk};
 pub use deploy::intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
@@ -30,9 +31,10 @@ pub use deploy::plan::{
     ProductionState, ProductionTarget, SeenLive,
 };
 pub use deploy::record::{
-    versions_served, AuditOutcome, Authority, DeployId, DeployRecord, FreezeOverride,
+    versions_served, AuditOutcome, Authority, DeployId, DeployRecord, FreezeOverride, ScheduleMark,
+    SoakOverride,
 };
-pub use deploy::refusal::Refusal;
+pub use deploy::refusal::{Refusal, SoakRefusal};
 pub use deploy::verdict::{needs_reread, production_changed, Reread, WriteVerdict};
 pub use diff::advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
 pub use diff::evr::{rpmvercmp, Evr};
@@ -71,6 +73,7 @@ pub use policy::freeze::{
 pub use policy::gate::{
     Allowed, Approvals, Denied, Gate, GateRefusal, InvalidSubject, NotListed, Policy, Subject,
 };
+pub use policy::soak::{check_soak, served_since, InvalidSoak, PreviousServing, SoakTime, Soaking};
 pub use release::ask::{ReleaseAsk, ReleaseConfirmation};
 pub use release::catalog::{InvalidRelease, Release, Releases};
 pub use release::drift::{release_drift, MemberDrift};
@@ -91,5 +94,7 @@ pub use repository::screen::{Screen, VERSIONS_PER_SCREEN};
 pub use repository::verification::{Badge, ChecksumType, RepoVerification};
 pub use repository::version_number::{newest_first, VersionNumber};
 pub use repository::version_view::{build_version_views, signed, VersionView};
+pub use schedule::model::{Claim, Schedule, ScheduleId, ScheduleState};
+pub use schedule::rules::{Due, ScheduleRefusal};
 pub use sync::state::{short_reason, SyncFailure, SyncProgress, SyncState};
 pub use sync::task::{sync_state, ProgressReport, TaskReport, TaskState};

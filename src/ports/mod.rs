@@ -12,6 +12,7 @@ pub mod event_outbox;
 pub mod operator_identity;
 pub mod repository_manager;
 pub mod request_store;
+pub mod schedule_store;
 pub mod webhook_sender;
 
 pub use audit_sink::{AuditError, AuditReadError, AuditSink};
@@ -24,4 +25,5 @@ pub use event_outbox::{EventOutbox, OutboxError, Recorded};
 pub use operator_identity::{HeaderProblem, IdentityContext, OperatorIdentity, Unidentified};
 pub use repository_manager::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 pub use request_store::{RequestStore, RequestStoreError};
+pub use schedule_store::{ScheduleStore, ScheduleStoreError};
 pub use webhook_sender::{SendError, WebhookSender};

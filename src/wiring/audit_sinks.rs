@@ -14,11 +14,12 @@ use crate::adapters::files::audit::JsonlAuditSink;
 use crate::adapters::files::diff_store::FileDiffStore;
 use crate::adapters::files::outbox::JsonlOutbox;
 use crate::adapters::files::requests::JsonlRequestStore;
-use crate::adapters::memory::{MemoryOutbox, MemoryRequestStore};
+use crate::adapters::files::schedules::JsonlScheduleStore;
+use crate::adapters::memory::{MemoryOutbox, MemoryRequestStore, MemoryScheduleStore};
 use crate::adapters::postgres::{
-    self, PgAuditSink, PgDeployLock, PgDiffStore, PgOutbox, PgRequestStore,
+    self, PgAuditSink, PgDeployLock, PgDiffStore, PgOutbox, PgRequestStore, PgScheduleStore,
 };
-use crate::ports::{AuditSink, DeployLock, DiffStore, EventOutbox, RequestStore};
+use crate::ports::{AuditSink, DeployLock, DiffStore, EventOutbox, RequestStore, ScheduleStore};
 
 use crate::wiring::config::settings::{AuditSettings, DiffSettings};
 
@@ -30,6 +31,7 @@ pub struct Built {
     pub replica_lock: Option<Arc<dyn DeployLock>>,
     pub diff_store: Option<Arc<dyn DiffStore>>,
     pub requests: Arc<dyn RequestStore>,
+    pub schedules: Arc<dyn ScheduleStore>,
     pub outbox: Arc<dyn EventOutbox>,
 }
 
@@ -43,6 +45,7 @@ const SINKS: &[(&str, Build)] = &[
     ("jsonl", |audit, diffs| {
         let store = FileDiffStore::new(&diffs.dir, diffs.max_bytes);
         let requests = JsonlRequestStore::new(audit.requests_path());
+        let schedules = Arc::new(JsonlScheduleStore::new(audit.schedules_path()));
         let outbox = match JsonlOutbox::beside(&audit.path) {
             Ok(outbox) => Arc::new(outbox),
             Err(e) => return ready(Err(format!("cannot read the webhook outbox: {e}"))).boxed(),
@@ -51,13 +54,21 @@ const SINKS: &[(&str, Build)] = &[
             JsonlAuditSink::new(&audit.path),
             Some(Arc::new(store)),
             Arc::new(requests),
+            schedules,
             outbox,
         )
     }),
     ("stdout", |_, _| {
         let requests = MemoryRequestStore::default();
         let outbox = Arc::new(MemoryOutbox::default());
-        alone(StdoutAuditSink::default(), None, Arc::new(requests), outbox)
+        let schedules = Arc::new(MemoryScheduleStore::default());
+        alone(
+            StdoutAuditSink::default(),
+            None,
+            Arc::new(requests),
+            schedules,
+            outbox,
+        )
     }),
     ("postgres", |audit, diffs| {
         shared_database(audit, diffs).boxed()
@@ -69,6 +80,7 @@ fn alone(
     sink: impl AuditSink + 'static,
     diff_store: Option<Arc<dyn DiffStore>>,
     requests: Arc<dyn RequestStore>,
+    schedules: Arc<dyn ScheduleStore>,
     outbox: Arc<dyn EventOutbox>,
 ) -> BoxFuture<'static, Result<Built, String>> {
     let sink = Arc::new(sink);
@@ -77,6 +89,7 @@ fn alone(
         replica_lock: None,
         diff_store,
         requests,
+        schedules,
         outbox,
     }))
     .boxed()
@@ -92,6 +105,7 @@ async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<
         replica_lock: Some(Arc::new(PgDeployLock::new(db.clone()))),
         diff_store: Some(Arc::new(PgDiffStore::new(db.clone(), diffs.max_bytes))),
         requests: Arc::new(PgRequestStore::new(db.clone())),
+        schedules: Arc::new(PgScheduleStore::new(db.clone())),
         outbox: Arc::new(PgOutbox::new(db)),
     })
 }

@@ -1,5 +1,5 @@
 //! The console's background work, started with the server and stopped after it: diffs
-//! computed ahead, webhook deliveries, and the drift reconciler.
+//! computed ahead, webhook deliveries, the drift reconciler, and the due schedules.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,7 +11,7 @@ use crate::adapters::clock_system::SystemClock;
 use crate::adapters::webhook::HttpWebhookSender;
 use crate::app::events::delivery::{self, Deliverer, DeliverySettings};
 use crate::app::events::{catch_up, retention};
-use crate::app::{approvals, diffs::ahead, events::reconcile, AppState, Events};
+use crate::app::{approvals, diffs::ahead, events::reconcile, schedules, AppState, Events};
 use crate::ports::{EventMetrics, EventOutbox};
 
 use crate::wiring::sections::webhooks::WebhookSettings;
@@ -76,6 +76,7 @@ impl Background {
         drift_every: Duration,
         retention: Duration,
         request_retention: chrono::Duration,
+        schedules_every: Duration,
     ) -> Self {
         let (stop, stopped) = watch::channel(false);
         let until_stopped = move || {
@@ -89,6 +90,11 @@ impl Background {
             tokio::spawn(approvals::retention::work(
                 state.clone(),
                 request_retention,
+                until_stopped(),
+            )),
+            tokio::spawn(schedules::run::work(
+                state.clone(),
+                schedules_every,
                 until_stopped(),
             )),
         ];

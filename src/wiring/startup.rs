@@ -104,6 +104,8 @@ pub async fn build_state(
     };
     tracing::info!(target = %built.requests.target(), "approval requests are kept");
     let state = state.requests(built.requests, config.request_ttl);
+    tracing::info!(target = %built.schedules.target(), "scheduled deploys are kept");
+    let state = state.schedules(built.schedules, config.schedules.lapse);
     let deliverer = background::webhooks(&config.webhooks, built.outbox, metrics);
     let state = match &deliverer {
         Some(deliverer) => state.events(deliverer.events.clone()),
@@ -199,6 +201,7 @@ pub async fn run(mut config: Config) -> Result<(), String> {
         config.drift_interval,
         retention,
         config.request_retention,
+        config.schedules.every,
     );
     let stop = background.stopper();
     let signal = async move {

@@ -31,6 +31,8 @@ fn record(i: usize, writer: &str) -> DeployRecord {
         request: None,
         freeze_override: None,
         release: None,
+        soak_override: None,
+        schedule: None,
         outcome: AuditOutcome::Deployed,
     }
 }

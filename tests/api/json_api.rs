@@ -36,10 +36,12 @@ pub(crate) async fn spawn(policy: Policy) -> Guarded {
         None,
         Arc::new(SystemClock),
     );
+    let schedules = Arc::new(repo_console::adapters::memory::MemoryScheduleStore::default());
     fixture_app()
         .tokens(callers)
         .policy(policy)
         .requests()
+        .configure(move |state| state.schedules(schedules, chrono::Duration::minutes(10)))
         .spawn()
         .await
 }
@@ -508,6 +510,8 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "get /api/v1/releases",
         "get /api/v1/releases/{name}",
         "post /api/v1/releases/{name}/promotions",
+        "get /api/v1/schedules",
+        "post /api/v1/schedules/{id}/cancel",
         "get /api/v1/openapi.json",
     ];
     for route in routes {
@@ -573,6 +577,16 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "/api/v1/requests",
         "get",
         call(&app, "GET", "/api/v1/requests", None, "").await,
+    );
+    run(
+        "/api/v1/schedules",
+        "get",
+        call(&app, "GET", "/api/v1/schedules", None, "").await,
+    );
+    run(
+        "/api/v1/schedules/{id}/cancel",
+        "post",
+        call(&app, "POST", "/api/v1/schedules/none/cancel", None, "").await,
     );
     let deploy = format!("/api/v1/repositories/{base}/deployments");
     run(
@@ -653,6 +667,37 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
             "/api/v1/releases/none/promotions",
             Some(CI),
             "{}",
+        )
+        .await,
+    );
+    let scheduled = call(
+        &app,
+        "POST",
+        &deploy,
+        Some(CI),
+        r#"{"version": 4, "expected_current": 3, "at": "2026-11-23T10:00:00Z"}"#,
+    )
+    .await;
+    assert_eq!(scheduled.status, 202, "{}", scheduled.body);
+    let schedule = json_of(&scheduled)["schedule"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    run("/api/v1/repositories/{uuid}/deployments", "post", scheduled);
+    run(
+        "/api/v1/schedules",
+        "get",
+        call(&app, "GET", "/api/v1/schedules", None, "").await,
+    );
+    run(
+        "/api/v1/schedules/{id}/cancel",
+        "post",
+        call(
+            &app,
+            "POST",
+            &format!("/api/v1/schedules/{schedule}/cancel"),
+            Some(CI),
+            "",
         )
         .await,
     );

@@ -61,8 +61,13 @@ mod request_store;
 mod requests_paging;
 mod reverse_proxy;
 mod rollback;
+#[path = "../common/schedule_contract.rs"]
+mod schedule_contract;
+mod schedule_store;
+mod schedules;
 mod screens;
 mod shutdown;
+mod soak;
 mod systemd_unit;
 #[path = "../common/test_app/mod.rs"]
 mod test_app;

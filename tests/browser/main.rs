@@ -6,7 +6,8 @@
 //! One test drives every scenario in turn (one browser, one at a time); `environments_promotion`
 //! drives a console configured with three environments; `approvals` one whose production
 //! needs an approval, served twice (for the requester and for the approver); `freeze` one
-//! whose production is frozen on a fixed clock. They never run at once. axe-core checks
+//! whose production is frozen on a fixed clock; `schedules` one that keeps scheduled deploys.
+//! They never run at once. axe-core checks
 //! every page and dialog state in both themes (`a11y.rs`). Each starts ChromeDriver on a free port and ends it by its process group id when
 //! it ends, passes or fails. After each scenario the browser console must hold no CSP
 //! violation and no error but the scenario's own expected failed requests. Screenshots:
@@ -28,6 +29,7 @@ mod look;
 #[path = "../common/needs.rs"]
 mod needs;
 mod releases;
+mod schedules;
 mod screens;
 #[path = "../common/test_app/mod.rs"]
 mod test_app;
@@ -213,6 +215,30 @@ async fn release_promotion() {
         "FAILED-releases",
     )
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium"]
+async fn schedules() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let tools = driver::Tools::required();
+    a11y::require();
+    let target = target_dir();
+    let log = target.join("chromedriver-schedules.log");
+    let driver = driver::ChromeDriver::start(&tools, &log).await;
+    let app = schedules::spawn_app().await;
+    let browser = Browser::open(&driver, &tools, &app.carol).await;
+    let outcome = AssertUnwindSafe(async {
+        scenario!(
+            browser,
+            "a deploy scheduled from the dialog, listed, cancelled",
+            &[],
+            schedules::schedule_then_cancel(&browser, &app)
+        );
+    })
+    .catch_unwind()
+    .await;
+    finish(browser, driver, outcome, "schedules", "FAILED-schedules").await;
 }
 
 /// Ends the browser and its driver, then passes the scenarios' panic on (after a

@@ -40,6 +40,7 @@ pub fn request(id: &str, repo: &str, minutes: i64) -> ApprovalRequest {
         release: None,
         created: at(minutes),
         expires: at(minutes) + Duration::hours(24),
+        schedule: None,
     }
 }
 

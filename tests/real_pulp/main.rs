@@ -43,6 +43,9 @@ mod releases;
 mod replicas;
 #[path = "../common/request_contract.rs"]
 mod request_contract;
+#[path = "../common/schedule_contract.rs"]
+mod schedule_contract;
+mod schedules;
 mod seeded;
 mod support;
 #[path = "../common/test_app/mod.rs"]

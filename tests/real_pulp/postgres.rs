@@ -39,6 +39,8 @@ fn record(id: &str, at: &str, outcome: AuditOutcome) -> DeployRecord {
         request: None,
         freeze_override: None,
         release: None,
+        soak_override: None,
+        schedule: None,
         outcome,
     }
 }

@@ -1,6 +1,7 @@
 //! The stores kept as files beside the audit file: the audit log (JSON Lines, appended under
 //! a file lock, its tail read back), the approval requests and the webhook outbox (JSON
-//! Lines, compacted in place), and the stored diffs (gzip'd JSON, a file each).
+//! Lines, compacted in place), the scheduled deploys (JSON Lines, a line per revision), and
+//! the stored diffs (gzip'd JSON, a file each).
 
 pub mod audit;
 mod audit_tail;
@@ -10,3 +11,4 @@ mod outbox_compaction;
 mod outbox_line;
 pub mod requests;
 mod requests_index;
+pub mod schedules;

@@ -128,7 +128,7 @@ impl JsonlRequestStore {
 
 /// The file opened for reading and appending (created with its directory when missing),
 /// locked exclusively against the other processes.
-fn open_locked(path: &Path) -> std::io::Result<File> {
+pub(super) fn open_locked(path: &Path) -> std::io::Result<File> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         fs::create_dir_all(dir)?;
     }
@@ -211,7 +211,7 @@ fn append_line(
 }
 
 /// Makes a newly created file's name durable (best effort: not every platform can).
-fn sync_directory(path: &Path) {
+pub(super) fn sync_directory(path: &Path) {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),

@@ -1,5 +1,6 @@
 //! In-memory adapters: a Pulp that lives in the process (the demo upstream and the fast
-//! tests' upstream), an audit sink that keeps records, an event outbox, and a pinned clock.
+//! tests' upstream), an audit sink that keeps records, an event outbox, requests and schedules,
+//! and a pinned clock.
 //! Always compiled, because the demo and the integration tests both need them.
 
 mod changes;
@@ -11,6 +12,7 @@ mod outbox;
 mod port;
 mod recording;
 mod requests;
+mod schedules;
 mod state;
 mod submit;
 mod tasks;
@@ -23,3 +25,4 @@ pub use in_memory::{InMemoryPulp, MemoryOptions, SyncScript};
 pub use outbox::MemoryOutbox;
 pub use recording::{FixedClock, ManualClock, RecordingAuditSink};
 pub use requests::MemoryRequestStore;
+pub use schedules::MemoryScheduleStore;

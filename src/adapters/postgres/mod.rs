@@ -1,6 +1,7 @@
 //! PostgreSQL, shared by every replica: the audit sink ([`PgAuditSink`]), the
 //! cross-replica deploy lock ([`PgDeployLock`]), the computed diffs ([`PgDiffStore`]), the
-//! approval requests ([`PgRequestStore`]) and the webhooks' event outbox ([`PgOutbox`]).
+//! approval requests ([`PgRequestStore`]), the scheduled deploys ([`PgScheduleStore`]) and the
+//! webhooks' event outbox ([`PgOutbox`]).
 //! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
@@ -8,6 +9,7 @@ mod deploy_lock;
 mod diffs;
 mod outbox;
 mod requests;
+mod schedules;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -19,6 +21,7 @@ pub use deploy_lock::PgDeployLock;
 pub use diffs::PgDiffStore;
 pub use outbox::PgOutbox;
 pub use requests::PgRequestStore;
+pub use schedules::PgScheduleStore;
 
 /// The console's schema: versioned migrations (`migrations/`), applied at startup. sqlx
 /// records them in `_sqlx_migrations` and holds an advisory lock while it migrates, so

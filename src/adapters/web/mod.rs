@@ -105,6 +105,11 @@ fn pages(state: AppState) -> Router {
             "/requests/{id}/cancel",
             axum::routing::post(handlers::requests::cancel),
         )
+        .route("/schedules", get(handlers::schedules::list))
+        .route(
+            "/schedules/{id}/cancel",
+            axum::routing::post(handlers::schedules::cancel),
+        )
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(handlers::health::metrics))
         .route("/readyz", get(handlers::health::ready))

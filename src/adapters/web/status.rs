@@ -12,11 +12,18 @@ use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
 use crate::app::diffs::compare::CompareError;
 use crate::app::facts::{ReadError, UnknownRepository};
 use crate::app::releases::ReleaseOutcome;
+use crate::app::schedules::cancel::NotCancelled;
+use crate::app::schedules::make::NotScheduled;
+use crate::app::schedules::StoreProblem;
 use crate::app::sync::SyncError;
 use crate::app::write_limit::TooManyWrites;
 use crate::domain::approval::listing::UnknownState;
-use crate::domain::{Denied, Refusal, ReleaseRefusal, RequestRefusal, UnknownEnvironment};
-use crate::ports::{AuditReadError, RequestStoreError, Unidentified, UpstreamError};
+use crate::domain::{
+    Denied, Refusal, ReleaseRefusal, RequestRefusal, ScheduleRefusal, UnknownEnvironment,
+};
+use crate::ports::{
+    AuditReadError, RequestStoreError, ScheduleStoreError, Unidentified, UpstreamError,
+};
 
 /// What the web answers for this: its HTTP status.
 pub trait HttpStatus {
@@ -94,6 +101,8 @@ impl HttpStatus for Refusal {
             | Self::NoEnvironmentDistribution(_)
             | Self::UnknownEnvironment(_)
             | Self::Frozen { .. }
+            | Self::Soak(_)
+            | Self::ApprovalsNeeded(_)
             | Self::NoProductionDistribution
             | Self::ConfiguredDistributionMissing(_) => StatusCode::CONFLICT,
         }
@@ -287,7 +296,65 @@ impl HttpStatus for Acted {
         match self {
             Self::Executed { outcome, .. } => outcome.status(),
             Self::ReleaseExecuted { outcome, .. } => outcome.status(),
-            Self::Approved { .. } | Self::Rejected | Self::Cancelled => SHOWN,
+            Self::Approved { .. } | Self::Scheduled { .. } | Self::Rejected | Self::Cancelled => {
+                SHOWN
+            }
+        }
+    }
+}
+
+/// A schedule's time or action refused by the schedule's own rules.
+impl HttpStatus for ScheduleRefusal {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::NotAhead { .. } | Self::TooFar(_) | Self::NotATime(_) | Self::Rollback => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            Self::NotOpen(_) => StatusCode::CONFLICT,
+            Self::OutOfScope(_) | Self::NotYours { .. } => StatusCode::FORBIDDEN,
+        }
+    }
+}
+
+/// The schedules cannot be kept or read now.
+impl HttpStatus for StoreProblem {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::NotKept => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Store(error) => error.status(),
+        }
+    }
+}
+
+impl HttpStatus for ScheduleStoreError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Conflict | Self::Missing(_) | Self::Unavailable { .. } => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+        }
+    }
+}
+
+/// A deploy not scheduled: its time, a check of the deploy, or the store.
+impl HttpStatus for NotScheduled {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Time(refusal) => refusal.status(),
+            Self::Deploy(outcome) => outcome.status(),
+            Self::NotKept(problem) => problem.status(),
+            Self::RequestNotKept(error) => error.status(),
+        }
+    }
+}
+
+/// A schedule not cancelled.
+impl HttpStatus for NotCancelled {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Unknown(_) => StatusCode::NOT_FOUND,
+            Self::Refused(refusal) => refusal.status(),
+            Self::Store(problem) => problem.status(),
         }
     }
 }

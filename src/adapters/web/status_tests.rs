@@ -149,6 +149,20 @@ fn refusals() -> Vec<(&'static str, Refusal, u16)> {
             409,
         ),
         (
+            "Soak",
+            Refusal::Soak(Box::new(crate::domain::SoakRefusal {
+                environment: env(),
+                previous: EnvironmentName::parse("staging").unwrap(),
+                version: 7,
+                soak: "1d".into(),
+                until: Some("2026-12-01T02:00:00Z".into()),
+                why: String::new(),
+                may_override: false,
+            })),
+            409,
+        ),
+        ("ApprovalsNeeded", Refusal::ApprovalsNeeded(env()), 409),
+        (
             "OverrideReasonMissing",
             Refusal::OverrideReasonMissing(env()),
             422,

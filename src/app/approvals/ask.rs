@@ -6,6 +6,7 @@
 
 use crate::domain::{
     ApprovalRequest, DeployPlan, DeployRequest, EventData, Operator, RequestEvent, RequestId,
+    ScheduledFor,
 };
 use crate::ports::{RequestStore, RequestStoreError};
 
@@ -47,6 +48,7 @@ pub(crate) async fn ask(
         release: None,
         created: now,
         expires: now + state.request_ttl,
+        schedule: None,
     };
     let same = SameAsk::of(
         &asked.repository_uuid,
@@ -163,3 +165,48 @@ fn not_kept(error: RequestStoreError) -> DeployOutcome {
     tracing::error!(%error, "deploy not requested: the request could not be kept");
     DeployOutcome::NotStarted(NotStarted::RequestNotKept(error))
 }
+
+/// Records the request a schedule carries (every check of the deploy passed, judged at the
+/// schedule's time): a new request, which expires an hour after that time; its completing
+/// approval runs nothing (the request turns `scheduled`), the schedule runs it then.
+pub(crate) async fn ask_scheduled(
+    state: &AppState,
+    plan: &DeployPlan,
+    request: &DeployRequest,
+    operator: &Operator,
+    schedule: ScheduledFor,
+) -> Result<ApprovalRequest, RequestStoreError> {
+    let Some(store) = &state.requests else {
+        return Err(RequestStoreError::Unavailable {
+            target: "none".into(),
+            reason: "this console keeps no requests (no request store is configured)".into(),
+        });
+    };
+    let now = state.clock.now().await;
+    let id = RequestId::parse(&uuid::Uuid::new_v4().to_string()).expect("a uuid is an id");
+    let asked = ApprovalRequest {
+        id,
+        repository_uuid: plan.repo.id.to_string(),
+        repository_name: plan.repo.display_name().to_owned(),
+        environment: plan.environment.clone(),
+        target_version: plan.target_number().get(),
+        asked_against: plan.current.map(|n| n.get()),
+        requester: operator.name().clone(),
+        requester_key: Some(operator.person().clone()),
+        requester_groups: operator.groups(),
+        kind: request.intent.kind(),
+        reason: request.intent.reason().map(str::to_owned),
+        override_freeze: request.override_freeze,
+        release: None,
+        created: now,
+        expires: schedule.at + SCHEDULED_GRACE,
+        schedule: Some(schedule),
+    };
+    store.create(&asked).await?;
+    tracing::info!(request_id = %asked.id, "scheduled deploy requested: it needs approvals");
+    events::emit(state, EventData::request_created(&asked)).await;
+    Ok(asked)
+}
+
+/// How long after its schedule's time a scheduled request expires.
+pub const SCHEDULED_GRACE: chrono::Duration = chrono::Duration::hours(1);

@@ -67,6 +67,7 @@ pub(crate) async fn ask(
         }),
         created: now,
         expires: now + state.request_ttl,
+        schedule: None,
     };
     let targets: Vec<String> = members
         .iter()

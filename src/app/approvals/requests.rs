@@ -15,8 +15,7 @@ use crate::domain::{
 use crate::ports::{RequestStore, RequestStoreError};
 
 use crate::app::approvals::ending;
-use crate::app::deploy::policy_gate;
-use crate::app::deploy::turn::checked_plan;
+use crate::app::deploy::turn::checked_for;
 use crate::app::deploy::{deploy_approved, DeployOutcome, NotStarted};
 use crate::app::events;
 use crate::app::releases::promote::promote_approved;
@@ -47,6 +46,11 @@ pub enum Acted {
     /// The approval was counted; `remaining` more are needed.
     Approved {
         remaining: u32,
+    },
+    /// The approval completed the count of a scheduled request: nothing ran, the deploy runs
+    /// at the schedule's time.
+    Scheduled {
+        at: chrono::DateTime<chrono::Utc>,
     },
     /// The approval completed the count: the deploy ran, and ended so.
     Executed {
@@ -250,11 +254,16 @@ pub async fn approve(
         let completes = approvers >= current.needed.max(1);
         let requester = request.requester(state.policy.matching());
         if completes {
-            // The deploy's policy gate, for the requester now: refused before the approval
-            // is spent (e.g. frozen: approve after the freeze).
-            policy_gate::pass(state, &request.environment, &requester, asked.overriding())
-                .await
-                .map_err(ActError::Deploy)?;
+            // The deploy's policy gate, for the requester when it runs (now, or at the
+            // schedule's time): refused before the approval is spent (e.g. frozen then).
+            let when = match &request.schedule {
+                Some(schedule) => schedule.at,
+                None => state.clock.now().await,
+            };
+            state
+                .policy
+                .gate(&request.environment, &requester, when, asked.overriding())
+                .map_err(|refusal| ActError::Deploy(refusal.into_refusal(&request.environment)))?;
         }
         let now = state.clock.now().await;
         let event = RequestEvent::Approved {
@@ -274,6 +283,11 @@ pub async fn approve(
         }
         let mut approvers = current.state.approvers().to_vec();
         approvers.push(approver.name().clone());
+        if let Some(schedule) = &request.schedule {
+            tracing::info!(schedule = %schedule.schedule_id, "approvals complete: the deploy runs at its schedule's time");
+            events::emit(state, EventData::request_scheduled(request, approvers)).await;
+            return Ok(Acted::Scheduled { at: schedule.at });
+        }
         events::emit(
             state,
             EventData::request_approved(request, approvers.clone()),
@@ -307,7 +321,16 @@ async fn still_current(
     repo: &RepoId,
     deploy: &DeployRequest,
 ) -> Result<(), ActError> {
-    match checked_plan(state, repo, deploy).await {
+    let requester = current.log.request.requester(state.policy.matching());
+    // A scheduled request is judged as its deploy will run: at the schedule's time.
+    let when = match &current.log.request.schedule {
+        Some(schedule) => schedule.at,
+        None => state.clock.now().await,
+    };
+    match checked_for(state, repo, deploy, &requester, when)
+        .await
+        .map(|c| c.plan)
+    {
         Ok(_) => Ok(()),
         Err(DeployOutcome::Refused(Refusal::ProductionMoved {
             environment,
@@ -405,6 +428,62 @@ async fn execute(state: &AppState, store: &dyn RequestStore, ready: Ready) -> Ac
         }
     }
     acted
+}
+
+/// The approval trail of scheduled request `id` when it is approved now (`scheduled`), or why
+/// its schedule may not run (pending, rejected, expired...), in words.
+pub(crate) async fn approved_for_schedule(
+    state: &AppState,
+    id: &RequestId,
+) -> Result<ApprovalTrail, String> {
+    let view = get(state, id).await.map_err(|e| e.to_string())?;
+    match &view.state {
+        RequestState::Scheduled { approvers } => Ok(ApprovalTrail {
+            request_id: id.clone(),
+            requester: view.log.request.requester.clone(),
+            approvers: approvers.clone(),
+        }),
+        other => Err(format!(
+            "its approval request {id} is {}: a schedule that needs approvals runs only once \
+             approved",
+            other.word()
+        )),
+    }
+}
+
+/// Records on scheduled request `id` how the deploy its schedule ran (`deploy_id`) ended,
+/// then sends its last event.
+pub(crate) async fn scheduled_ran(
+    state: &AppState,
+    id: &RequestId,
+    outcome: &DeployOutcome,
+    deploy_id: &DeployId,
+) {
+    let Ok(store) = store(state) else { return };
+    for _ in 0..ATTEMPTS {
+        let current = match get(state, id).await {
+            Ok(current) => current,
+            Err(error) => {
+                tracing::error!(%error, "the outcome of the scheduled deploy was not recorded on its request (the audit log has it)");
+                return;
+            }
+        };
+        let at = state.clock.now().await;
+        let end = ending::end_of(outcome, deploy_id, at);
+        match store.append(id, current.log.events.len(), &end).await {
+            Ok(()) => {
+                let mut log = current.log;
+                log.events.push(end);
+                ending::report(state, &log, current.needed).await;
+                return;
+            }
+            Err(RequestStoreError::Conflict) => continue,
+            Err(error) => {
+                tracing::error!(%error, "the outcome of the scheduled deploy was not recorded on its request (the audit log has it)");
+                return;
+            }
+        }
+    }
 }
 
 /// `approver` (listed among the environment's approvers, not the requester) rejects it.

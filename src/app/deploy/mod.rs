@@ -9,6 +9,7 @@ pub(crate) mod measure;
 pub(crate) mod outcome;
 pub mod policy_gate;
 pub(crate) mod preview;
+pub mod soak_gate;
 pub(crate) mod steps;
 pub(crate) mod turn;
 
@@ -16,7 +17,8 @@ use std::time::Instant;
 
 use crate::domain::{
     ApprovalTrail, AuditOutcome, Authority, DeployAsk, DeployId, DeployPlan, DeployRecord,
-    DeployRequest, EventData, Intent, Operator, PublicationHref, RepoId, TaskHref,
+    DeployRequest, EventData, Intent, Operator, PublicationHref, Refusal, RepoId, ScheduleMark,
+    TaskHref,
 };
 use crate::ports::{correlation, AuditError};
 
@@ -25,7 +27,7 @@ pub use crate::app::deploy::steps::StepError;
 pub(crate) use crate::app::deploy::steps::{
     ensure_unmoved, point_production, publish, StepFailure,
 };
-pub(crate) use crate::app::deploy::turn::{checked_plan, replica_turn};
+pub(crate) use crate::app::deploy::turn::{checked, replica_turn};
 use crate::app::events;
 
 pub use crate::app::deploy::measure::unidentified;
@@ -65,7 +67,15 @@ pub async fn deploy(
     operator: &Operator,
 ) -> DeployOutcome {
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
-    deploy_as(state, id, request, operator, deploy_id, None).await
+    deploy_as(
+        state,
+        id,
+        request,
+        operator,
+        deploy_id,
+        Authority::default(),
+    )
+    .await
 }
 
 /// The deploy of an approval request whose approvals are complete (`trail`): every check
@@ -78,7 +88,32 @@ pub(crate) async fn deploy_approved(
     deploy_id: DeployId,
     trail: ApprovalTrail,
 ) -> DeployOutcome {
-    deploy_as(state, id, request, requester, deploy_id, Some(trail)).await
+    let given = Authority {
+        request: Some(trail),
+        ..Authority::default()
+    };
+    deploy_as(state, id, request, requester, deploy_id, given).await
+}
+
+/// The deploy of a schedule at its time: every check of a deploy, on behalf of its author
+/// (`mark` names the schedule and the author on the audit lines and events), under the
+/// approvals of its request (`trail`) where the environment needs them; without them it is
+/// refused, not asked: a schedule runs only what was approved.
+pub(crate) async fn deploy_scheduled(
+    state: &AppState,
+    id: &RepoId,
+    request: &DeployRequest,
+    author: &Operator,
+    deploy_id: DeployId,
+    mark: ScheduleMark,
+    trail: Option<ApprovalTrail>,
+) -> DeployOutcome {
+    let given = Authority {
+        schedule: Some(mark),
+        request: trail,
+        ..Authority::default()
+    };
+    deploy_as(state, id, request, author, deploy_id, given).await
 }
 
 #[tracing::instrument(skip_all, fields(repo = %id, target = %request.target, environment = %request.environment, %operator, deploy_id = deploy_id.as_str(), request_id))]
@@ -88,16 +123,16 @@ async fn deploy_as(
     request: &DeployRequest,
     operator: &Operator,
     deploy_id: DeployId,
-    trail: Option<ApprovalTrail>,
+    given: Authority,
 ) -> DeployOutcome {
-    if let Some(trail) = &trail {
+    if let Some(trail) = &given.request {
         tracing::Span::current().record("request_id", trail.request_id.as_str());
     }
     let correlation = deploy_id.as_str().to_owned();
     let began = Instant::now();
     let outcome = correlation::scope(
         correlation,
-        gated(state, id, request, operator, deploy_id, trail),
+        gated(state, id, request, operator, deploy_id, given),
     )
     .await;
     measure::record(state, &outcome, &request.environment, began);
@@ -110,7 +145,7 @@ async fn gated(
     request: &DeployRequest,
     operator: &Operator,
     deploy_id: DeployId,
-    trail: Option<ApprovalTrail>,
+    given: Authority,
 ) -> DeployOutcome {
     let environment = &request.environment;
     let mut authority =
@@ -122,18 +157,24 @@ async fn gated(
             }
         };
     let _turn = state.deploy_locks.acquire(id, environment).await;
-    let plan = match checked_plan(state, id, request).await {
-        Ok(plan) => plan,
+    let checked = match checked(state, id, request, operator).await {
+        Ok(checked) => checked,
         Err(outcome) => return outcome,
     };
-    if trail.is_none() && state.policy.approvals_needed(environment) > 0 {
-        return crate::app::approvals::ask::ask(state, &plan, request, operator).await;
+    if given.request.is_none() && state.policy.approvals_needed(environment) > 0 {
+        if given.schedule.is_some() {
+            return DeployOutcome::Refused(Refusal::ApprovalsNeeded(environment.clone()));
+        }
+        return crate::app::approvals::ask::ask(state, &checked.plan, request, operator).await;
     }
-    authority.request = trail;
-    let (_replica_turn, plan) = match replica_turn(state, id, request, plan).await {
+    authority.request = given.request;
+    authority.schedule = given.schedule;
+    let (_replica_turn, checked) = match replica_turn(state, id, request, operator, checked).await {
         Ok(held) => held,
         Err(outcome) => return outcome,
     };
+    authority.soak_override = checked.soak_override;
+    let plan = checked.plan;
     let done = Done {
         deploy_id,
         operator,

@@ -5,6 +5,7 @@ use crate::domain::{
     Operator, Refusal, RepoId, VersionNumber,
 };
 
+use crate::app::deploy::soak_gate;
 use crate::app::environments::ProductionRecord;
 use crate::app::facts::{deploy_facts, ReadError};
 use crate::app::state::AppState;
@@ -29,6 +30,10 @@ pub struct Preview {
     pub freeze: Option<String>,
     /// How many approvals a deploy here needs: above 0, confirming records a request.
     pub approvals_needed: u32,
+    /// Set when the target has not soaked in the environment before: the refusal
+    /// ([`Refusal::Soak`]: when it will have, whether the viewer may override it). The deploy
+    /// may then be scheduled for that moment.
+    pub soak: Option<Refusal>,
 }
 
 /// The preview of a deploy to `environment` (or of a rollback: `kind`): what would change,
@@ -47,6 +52,12 @@ pub async fn preview(
     let freeze = freeze_for(state, environment, viewer).await?;
     let facts = deploy_facts(state, state.reads.as_ref(), id, environment, target).await?;
     let plan = plan_deploy(&facts, target).map_err(|refusal| refusal_for(kind, refusal))?;
+    let now = state.clock.now().await;
+    let soak = soak_gate::soaking(state, &facts, kind, target, now).map(|soaking| {
+        let may_override =
+            viewer.is_some_and(|op| state.policy.may_override(environment, op).is_ok());
+        soak_gate::refusal(&soaking, environment, may_override)
+    });
     let record =
         ProductionRecord::read_for_drift(state, id, environment, Some(&plan.distribution)).await;
     let overwrites = record.drift(&plan.distribution);
@@ -55,6 +66,7 @@ pub async fn preview(
         overwrites,
         freeze,
         approvals_needed: state.policy.approvals_needed(environment),
+        soak,
     })
 }
 

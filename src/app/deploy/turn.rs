@@ -1,24 +1,47 @@
-//! A deploy's turn: the plan, then (with other replicas) the shared lock on the plan's
-//! production distribution and the plan again, read under the lock.
+//! A deploy's turn: the plan and the soak, then (with other replicas) the shared lock on the
+//! plan's production distribution and both again, read under the lock.
+
+use chrono::{DateTime, Utc};
 
 use crate::domain::history::timeline::versions_served_before;
 use crate::domain::{
-    build_history, check_request, DeployFacts, DeployKind, DeployPlan, DeployRequest, Refusal,
-    RepoId, VersionNumber,
+    build_history, check_request, DeployFacts, DeployKind, DeployPlan, DeployRequest, Operator,
+    Refusal, RepoId, SoakOverride, VersionNumber,
 };
 use crate::ports::{DeployTurn, LockError};
 
 use crate::app::deploy::outcome::{DeployOutcome, NotStarted};
+use crate::app::deploy::soak_gate;
 use crate::app::environments::ProductionRecord;
 use crate::app::facts::deploy_facts;
 use crate::app::state::AppState;
 
-/// Reads the facts and checks the request against them.
-pub(crate) async fn checked_plan(
+/// A plan that passed every check, and the soak it goes through (an override), if any.
+pub(crate) struct Checked {
+    pub plan: DeployPlan,
+    pub soak_override: Option<SoakOverride>,
+}
+
+/// Reads the facts and checks the request of `operator` against them now: the plan, then
+/// the soak (a step of its own).
+pub(crate) async fn checked(
     state: &AppState,
     id: &RepoId,
     request: &DeployRequest,
-) -> Result<DeployPlan, DeployOutcome> {
+    operator: &Operator,
+) -> Result<Checked, DeployOutcome> {
+    let now = state.clock.now().await;
+    checked_for(state, id, request, operator, now).await
+}
+
+/// [`checked`], the soak judged at `when` (a schedule's time).
+pub(crate) async fn checked_for(
+    state: &AppState,
+    id: &RepoId,
+    request: &DeployRequest,
+    operator: &Operator,
+    when: DateTime<Utc>,
+) -> Result<Checked, DeployOutcome> {
     // Fresh reads: the deploy re-checks what the preview showed.
     let facts = deploy_facts(
         state,
@@ -38,7 +61,12 @@ pub(crate) async fn checked_plan(
             .await
             .map_err(DeployOutcome::Refused)?;
     }
-    Ok(plan)
+    let soak_override =
+        soak_gate::pass(state, &facts, request, operator, when).map_err(DeployOutcome::Refused)?;
+    Ok(Checked {
+        plan,
+        soak_override,
+    })
 }
 
 /// A rollback goes back to a version the environment served: one its history (the audit
@@ -78,11 +106,13 @@ pub(crate) async fn replica_turn(
     state: &AppState,
     id: &RepoId,
     request: &DeployRequest,
-    plan: DeployPlan,
-) -> Result<(Option<DeployTurn>, DeployPlan), DeployOutcome> {
+    operator: &Operator,
+    checked: Checked,
+) -> Result<(Option<DeployTurn>, Checked), DeployOutcome> {
     let Some(lock) = &state.replica_lock else {
-        return Ok((None, plan));
+        return Ok((None, checked));
     };
+    let plan = checked.plan;
     let unavailable = |error: LockError| {
         tracing::error!(%error, "deploy not started: the cross-replica lock cannot be taken");
         DeployOutcome::NotStarted(NotStarted::LockUnavailable(error))
@@ -91,8 +121,8 @@ pub(crate) async fn replica_turn(
         .acquire(&plan.distribution.href)
         .await
         .map_err(unavailable)?;
-    let replanned = checked_plan(state, id, request).await?;
-    if replanned.distribution.href != plan.distribution.href {
+    let replanned = self::checked(state, id, request, operator).await?;
+    if replanned.plan.distribution.href != plan.distribution.href {
         return Err(unavailable(LockError {
             target: plan.distribution.name,
             reason: "the production distribution changed while this deploy waited; try again"

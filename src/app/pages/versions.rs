@@ -6,9 +6,12 @@ use std::collections::BTreeMap;
 
 use futures::future::join_all;
 
+use chrono::{DateTime, Utc};
+
 use crate::domain::{
-    build_version_views, Drift, EnvironmentName, RepoId, RepoVerification, Screen, VersionHref,
-    VersionNumber, VersionView,
+    build_version_views, check_soak, served_since, Distribution, Drift, EnvironmentName,
+    PreviousServing, RepoId, RepoVerification, Schedule, Screen, VersionHref, VersionNumber,
+    VersionView,
 };
 use crate::ports::{PageRequest, UpstreamError};
 
@@ -18,6 +21,7 @@ use crate::app::diffs::ahead::newest_against_production;
 use crate::app::environments::lookup::has_no_distribution;
 use crate::app::environments::{environments_of, ProductionRecord};
 use crate::app::facts::{candidates_for, known_repo, ReadError, UnknownRepository};
+use crate::app::schedules::list as schedules_list;
 use crate::app::state::AppState;
 
 /// The newest closed deploy requests a versions page lists (every open one is listed).
@@ -36,6 +40,9 @@ pub struct PageEnvironment {
     pub drift: Option<Drift>,
     /// Frozen now by the policy: until when, and by which window.
     pub frozen: Option<String>,
+    /// What the environment before serves has not soaked here yet: when it will have (RFC
+    /// 3339), if that environment keeps serving it.
+    pub soak_until: Option<String>,
 }
 
 /// Everything the versions page shows (the spec's page content), for one screen.
@@ -71,6 +78,9 @@ pub struct VersionsPage {
     /// The repository's newest approval requests, newest first (see [`crate::app::approvals::requests`]).
     #[serde(skip)]
     pub requests: Vec<RequestView>,
+    /// The repository's schedules still waiting or running, soonest first.
+    #[serde(skip)]
+    pub schedules: Vec<Schedule>,
 }
 
 impl VersionsPage {
@@ -97,6 +107,7 @@ impl VersionsPage {
             environments: Vec::new(),
             blocked: BTreeMap::new(),
             requests: Vec::new(),
+            schedules: Vec::new(),
         }
     }
 }
@@ -126,13 +137,20 @@ pub async fn versions_page(
             .iter()
             .map(|e| ProductionRecord::read_early(state, id, &e.name)),
     );
-    let (repo, versions, candidates, early, asked) = futures::join!(
+    let (repo, versions, candidates, early, asked, scheduled) = futures::join!(
         reads.get_repo(id),
         reads.version_page(id, slice),
         candidates_for(state, reads, id),
         early,
         requests::list(state, Some(id), usize::MAX),
+        schedules_list::open_of(state, id),
     );
+    let scheduled = scheduled.unwrap_or_else(|error| {
+        if state.schedules.is_some() {
+            tracing::warn!(%error, "versions page rendered without its schedules");
+        }
+        Vec::new()
+    });
     let asked = asked
         .map(every_open_and_the_newest_closed)
         .unwrap_or_else(|error| {
@@ -156,20 +174,35 @@ pub async fn versions_page(
         }
     };
     let read = environments_of(state, reads, &repo, candidates).await;
-    let mut environments = Vec::new();
+    let mut environments: Vec<PageEnvironment> = Vec::new();
     let now = state.clock.now().await;
+    let mut previous: Option<PreviousServing> = None;
     for (i, (environment, record)) in state.environments.iter().zip(early).enumerate() {
         let env = read.as_ref().ok().and_then(|all| all.get(i));
         let serving = env.and_then(|e| e.serving());
         let distribution = env.and_then(|e| e.distribution());
         let record = record.settle(state, id, distribution, serving).await;
         let name = environment.name.clone();
+        let soak_until = previous
+            .as_ref()
+            .and_then(|before| soak_pending(state, &name, before, serving, now));
+        previous = Some(PreviousServing {
+            environment: name.clone(),
+            serving,
+            since: served_since(
+                record.audit.as_deref().unwrap_or_default(),
+                &name,
+                serving,
+                last_updated(distribution),
+            ),
+        });
         environments.push(PageEnvironment {
             frozen: freeze_shown(state, &name, now),
             name,
             serving,
             no_distribution: env.is_some_and(|e| has_no_distribution(&e.state)),
             drift: distribution.and_then(|d| record.drift(d)),
+            soak_until,
         });
     }
     let production = environments.last();
@@ -206,7 +239,32 @@ pub async fn versions_page(
         environments,
         blocked: BTreeMap::new(),
         requests: asked,
+        schedules: scheduled,
     })
+}
+
+/// When what `before` serves will have soaked in `environment` (which serves `serving`), if
+/// it has not yet and would go there next.
+fn soak_pending(
+    state: &AppState,
+    environment: &EnvironmentName,
+    before: &PreviousServing,
+    serving: Option<VersionNumber>,
+    now: DateTime<Utc>,
+) -> Option<String> {
+    let soak = state.policy.soak_of(environment)?;
+    let candidate = before.serving.filter(|n| serving != Some(*n))?;
+    check_soak(soak, before, candidate, now)
+        .err()
+        .and_then(|soaking| soaking.until_text())
+}
+
+/// Upstream's time of the distribution's last write.
+fn last_updated(distribution: Option<&Distribution>) -> Option<DateTime<Utc>> {
+    let revision = distribution?.revision.as_ref()?;
+    DateTime::parse_from_rfc3339(revision.as_str())
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
 }
 
 /// The screen (of `size` versions) on which version `number` is, newest first: one upstream

@@ -23,7 +23,8 @@ use super::members::{members_of, Member};
 use super::outcome::{ReleaseEnded, ReleaseOutcome};
 use super::restore::restore;
 use super::steps::{move_one, publish_all, Moving};
-use crate::app::deploy::{checked_plan, policy_gate, replica_turn, DeployOutcome, NotStarted};
+use crate::app::deploy::turn::Checked;
+use crate::app::deploy::{checked, policy_gate, replica_turn, DeployOutcome, NotStarted};
 use crate::app::events;
 use crate::app::facts::ReadError;
 use crate::app::state::AppState;
@@ -94,7 +95,7 @@ async fn promote_as(
                 .await,
         );
     }
-    let planned = match plan_members(state, ask, &members.found).await {
+    let planned = match plan_members(state, ask, &members.found, operator).await {
         Ok(planned) => planned,
         Err(outcome) => return outcome,
     };
@@ -119,13 +120,14 @@ async fn promote_as(
     let mut replica_turns = Vec::new();
     let mut moving = Vec::with_capacity(planned.moving.len());
     for (member, request, plan) in planned.moving {
-        match replica_turn(state, &member.repo.id, &request, plan).await {
-            Ok((turn, plan)) => {
+        match replica_turn(state, &member.repo.id, &request, operator, plan).await {
+            Ok((turn, checked)) => {
                 replica_turns.push(turn);
                 moving.push(Moving {
                     name: member.name.clone(),
                     deploy_id: DeployId::new(uuid::Uuid::new_v4().to_string()),
-                    plan,
+                    soak_override: checked.soak_override,
+                    plan: checked.plan,
                     publication: None,
                     outcome: MemberOutcome::Unchanged,
                     detail: None,
@@ -158,18 +160,18 @@ async fn promote_as(
 /// Each member's plan, checked as a single deploy's would be: the members that move, and
 /// those that already serve their target (nothing to do for them).
 struct Planned<'a> {
-    moving: Vec<(
-        &'a Member,
-        crate::domain::DeployRequest,
-        crate::domain::DeployPlan,
-    )>,
+    moving: Vec<(&'a Member, crate::domain::DeployRequest, Checked)>,
     staying: Vec<MemberLine>,
 }
 
 impl Planned<'_> {
     /// Every member as the request for approvals records it: from, to.
     fn lines(&self) -> Vec<MemberLine> {
-        let moving = self.moving.iter().map(|(member, _, plan)| MemberLine {
+        let moving = self
+            .moving
+            .iter()
+            .map(|(member, _, checked)| (member, &checked.plan));
+        let moving = moving.map(|(member, plan)| MemberLine {
             repository_name: member.name.clone(),
             repository_uuid: member.repo.id.to_string(),
             deploy_id: None,
@@ -186,12 +188,13 @@ async fn plan_members<'a>(
     state: &AppState,
     ask: &ReleaseAsk,
     members: &'a [Member],
+    operator: &Operator,
 ) -> Result<Planned<'a>, ReleaseOutcome> {
     let plans = futures::future::join_all(members.iter().map(|member| async move {
         let request = ask
             .member_request(&member.name)
             .expect("the ask names every member (checked)");
-        let plan = checked_plan(state, &member.repo.id, &request).await;
+        let plan = checked(state, &member.repo.id, &request, operator).await;
         (member, request, plan)
     }))
     .await;
@@ -468,5 +471,6 @@ async fn deploy_line(
     )
     .under(run.authority);
     line.release = Some(run.release_ref.clone());
+    line.soak_override = member.soak_override.clone();
     line
 }

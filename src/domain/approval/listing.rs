@@ -6,9 +6,10 @@ use super::request::RequestState;
 use super::request_id::RequestId;
 
 /// The words a request's state is shown as, in the order a form lists them.
-pub const STATE_WORDS: [&str; 8] = [
+pub const STATE_WORDS: [&str; 9] = [
     "pending",
     "executing",
+    "scheduled",
     "executed",
     "failed",
     "stale",

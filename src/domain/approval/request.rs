@@ -19,6 +19,7 @@ use crate::domain::identity::person::{PersonKey, PersonName};
 use crate::domain::release::name::ReleaseName;
 use crate::domain::release::record::MemberLine;
 use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::schedule::model::ScheduleId;
 
 /// What was asked: deploy `target_version` of a repository to `environment`, which served
 /// `asked_against` then. Immutable once made.
@@ -57,6 +58,18 @@ pub struct ApprovalRequest {
     pub created: DateTime<Utc>,
     #[serde(serialize_with = "rfc3339_utc")]
     pub expires: DateTime<Utc>,
+    /// The schedule whose deploy this request approves (it then runs at the schedule's time,
+    /// not at the completing approval); absent for a deploy asked now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<ScheduledFor>,
+}
+
+/// The schedule a request approves, and when it runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScheduledFor {
+    pub schedule_id: ScheduleId,
+    #[serde(serialize_with = "rfc3339_utc")]
+    pub at: DateTime<Utc>,
 }
 
 impl ApprovalRequest {
@@ -186,6 +199,11 @@ pub enum RequestState {
     Executing {
         approvers: Vec<PersonName>,
     },
+    /// The approvals of a scheduled request are complete: its deploy runs at the schedule's
+    /// time (the request expires an hour after it).
+    Scheduled {
+        approvers: Vec<PersonName>,
+    },
     Executed {
         approvers: Vec<PersonName>,
         deploy_id: DeployId,
@@ -209,6 +227,7 @@ impl RequestState {
         match self {
             Self::Pending { .. } => "pending",
             Self::Executing { .. } => "executing",
+            Self::Scheduled { .. } => "scheduled",
             Self::Executed { outcome, .. } => match outcome {
                 ExecutionOutcome::Deployed => "executed",
                 ExecutionOutcome::Failed { .. } => "failed",
@@ -230,6 +249,7 @@ impl RequestState {
         match self {
             Self::Pending { approvers }
             | Self::Executing { approvers }
+            | Self::Scheduled { approvers }
             | Self::Executed { approvers, .. } => approvers,
             _ => &[],
         }
@@ -258,7 +278,7 @@ impl RequestLog {
                         approvers.push(actor.by.clone());
                     }
                     if approvers.len() >= needed.max(1) as usize {
-                        return self.after_approval(approvers);
+                        return self.after_approval(approvers, now);
                     }
                 }
                 RequestEvent::Rejected { actor, .. } => {
@@ -287,8 +307,18 @@ impl RequestLog {
     }
 
     /// Complete: executed or failed when its deploy's end is recorded, stale when the deploy
-    /// found the environment moved, else executing (deploy started).
-    fn after_approval(&self, approvers: Vec<PersonName>) -> RequestState {
+    /// found the environment moved, else executing (deploy started); a scheduled request
+    /// waits for its schedule's time (`scheduled`), and expires an hour after it.
+    fn after_approval(&self, approvers: Vec<PersonName>, now: DateTime<Utc>) -> RequestState {
+        let waiting = match &self.request.schedule {
+            Some(_) if now >= self.request.expires => RequestState::Expired,
+            Some(_) => RequestState::Scheduled {
+                approvers: approvers.clone(),
+            },
+            None => RequestState::Executing {
+                approvers: approvers.clone(),
+            },
+        };
         self.events
             .iter()
             .find_map(|event| match event {
@@ -304,7 +334,7 @@ impl RequestLog {
                 }),
                 _ => None,
             })
-            .unwrap_or(RequestState::Executing { approvers })
+            .unwrap_or(waiting)
     }
 }
 

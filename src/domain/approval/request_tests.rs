@@ -26,6 +26,7 @@ fn request() -> ApprovalRequest {
         release: None,
         created,
         expires: created + Duration::hours(24),
+        schedule: None,
     }
 }
 
@@ -284,4 +285,47 @@ fn a_completed_request_whose_deploy_found_the_environment_moved_ends_stale_not_a
             assert_ne!(word, "approved", "{events} approvals of {needed}");
         }
     }
+}
+
+#[test]
+fn a_scheduled_request_once_approved_waits_for_its_time_then_expires_an_hour_after() {
+    let when = at("2026-11-26T02:00:00Z");
+    let mut log = log(vec![approved("bob", 1)]);
+    log.request.schedule = Some(ScheduledFor {
+        schedule_id: crate::domain::ScheduleId::parse("s-1").unwrap(),
+        at: when,
+    });
+    log.request.expires = when + Duration::hours(1);
+    assert_eq!(
+        log.state(at(SOON), 1),
+        RequestState::Scheduled {
+            approvers: vec![name("bob")]
+        },
+        "approved: nothing runs before its time"
+    );
+    assert!(!log.state(at(SOON), 1).is_open(), "approvers are done");
+    assert_eq!(
+        log.state(when + Duration::hours(1), 1),
+        RequestState::Expired,
+        "never run by its schedule"
+    );
+    log.events.push(RequestEvent::Executed {
+        deploy_id: DeployId::new("d-1"),
+        outcome: ExecutionOutcome::Deployed,
+        at: when,
+    });
+    assert_eq!(log.state(when + Duration::hours(2), 1).word(), "executed");
+    assert_eq!(
+        log_without_approval_state(&log, when),
+        "pending",
+        "not approved: pending until it expires"
+    );
+}
+
+fn log_without_approval_state(scheduled: &RequestLog, when: DateTime<Utc>) -> &'static str {
+    let pending = RequestLog {
+        request: scheduled.request.clone(),
+        events: vec![],
+    };
+    pending.state(when, 1).word()
 }

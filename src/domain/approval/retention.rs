@@ -30,7 +30,9 @@ pub fn last_activity(log: &RequestLog, state: &RequestState) -> DateTime<Utc> {
 pub fn prunable(log: &RequestLog, state: &RequestState, kept_from: DateTime<Utc>) -> bool {
     let closed = !matches!(
         state,
-        RequestState::Pending { .. } | RequestState::Executing { .. }
+        RequestState::Pending { .. }
+            | RequestState::Executing { .. }
+            | RequestState::Scheduled { .. }
     );
     closed && last_activity(log, state) < kept_from
 }

@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::domain::deploy::intent::{refusal_for, Intent};
 use crate::domain::deploy::refusal::Refusal;
 use crate::domain::environment::path::{EnvironmentName, PromotionCheck};
+use crate::domain::policy::soak::PreviousServing;
 use crate::domain::repository::href::{PublicationHref, RepoId};
 use crate::domain::repository::model::{Distribution, Publication, RepoVersion, Repository};
 use crate::domain::repository::version_number::VersionNumber;
@@ -110,6 +111,9 @@ pub struct DeployFacts {
     ///
     /// [`promotion_check`]: crate::domain::environment::path::promotion_check
     pub order: PromotionCheck,
+    /// What the environment before serves, and since when (for its soak); `None` for the
+    /// first environment.
+    pub previous: Option<PreviousServing>,
 }
 
 /// What the operator asked for.

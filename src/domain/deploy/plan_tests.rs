@@ -178,6 +178,7 @@ fn facts(deployed: Option<u64>) -> DeployFacts {
         },
         deployed,
         order: PromotionCheck::FirstEnvironment,
+        previous: None,
     }
 }
 

@@ -14,6 +14,7 @@ use crate::domain::environment::path::EnvironmentName;
 use crate::domain::release::id::ReleaseRef;
 use crate::domain::repository::href::PublicationHref;
 use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::schedule::model::ScheduleId;
 
 /// Links the lines written for one deployment.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -80,6 +81,12 @@ pub struct DeployRecord {
     /// The release promotion this deploy is part of (absent for a deploy of one repository).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub release: Option<ReleaseRef>,
+    /// The soak the deploy went through (`override`; the reason is `reason`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soak_override: Option<SoakOverride>,
+    /// The schedule it ran for, and its author (the operator of a scheduled deploy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<ScheduleMark>,
     #[serde(flatten)]
     pub outcome: AuditOutcome,
 }
@@ -99,12 +106,30 @@ pub struct FreezeOverride {
     pub until: String,
 }
 
+/// A soak a deploy went through: the environment before, and when the version would have
+/// soaked there (null: it did not serve it, or since when was unknown).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SoakOverride {
+    pub previous: EnvironmentName,
+    pub soak: String,
+    pub until: Option<String>,
+}
+
+/// The schedule a deploy ran for, and who made it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScheduleMark {
+    pub schedule_id: ScheduleId,
+    pub author: PersonName,
+}
+
 /// Under what authority beyond the operator's own a deploy runs: a completed approval
-/// request, a freeze override. Written on each of its audit lines.
+/// request, a freeze or soak override, a schedule. Written on each of its audit lines.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Authority {
     pub request: Option<ApprovalTrail>,
     pub freeze_override: Option<FreezeOverride>,
+    pub soak_override: Option<SoakOverride>,
+    pub schedule: Option<ScheduleMark>,
 }
 
 impl DeployRecord {
@@ -135,6 +160,8 @@ impl DeployRecord {
             request: None,
             freeze_override: None,
             release: None,
+            soak_override: None,
+            schedule: None,
             outcome,
         }
     }
@@ -143,6 +170,8 @@ impl DeployRecord {
     pub fn under(mut self, authority: &Authority) -> Self {
         self.request = authority.request.clone();
         self.freeze_override = authority.freeze_override.clone();
+        self.soak_override = authority.soak_override.clone();
+        self.schedule = authority.schedule.clone();
         self
     }
 }

@@ -47,6 +47,11 @@ pub enum Refusal {
         /// Whether the operator refused may override the freeze (with a reason).
         may_override: bool,
     },
+    /// The version has not soaked in the environment before (boxed: the largest refusal).
+    #[error("{0}")]
+    Soak(Box<SoakRefusal>),
+    #[error("Deploy refused: a deploy to {0} needs approvals ([policy.{0}] approvals in the console's configuration), and a scheduled deploy runs only on its own: deploy now and ask for approval instead.")]
+    ApprovalsNeeded(EnvironmentName),
     #[error("Deploy refused: overriding the freeze of {0} needs a reason (it is kept in the audit log).")]
     OverrideReasonMissing(EnvironmentName),
     #[error("Rollback refused: v{0} no longer exists in Pulp (Pulp deletes old versions beyond the repository's retain_repo_versions). Choose a version that still exists.")]
@@ -64,4 +69,20 @@ pub enum Refusal {
     NoProductionDistribution,
     #[error("Deploy refused: the configured distribution '{0}' does not exist in Pulp. Fix the console's configuration ([production], or the environment's entry under [environments]) or create the distribution.")]
     ConfiguredDistributionMissing(String),
+}
+
+/// A deploy refused because its version has not soaked in the environment before.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
+#[error("Deploy refused: {environment} takes a version only once {previous} has served it for {soak} ([policy.{environment}] soak in the console's configuration); {}.", match until { Some(until) => format!("v{version} will have soaked at {until}: schedule the deploy for then, or deploy after that"), None => format!("{why}: deploy v{version} to {previous} first and let it soak") })]
+pub struct SoakRefusal {
+    pub environment: EnvironmentName,
+    pub previous: EnvironmentName,
+    pub version: u64,
+    pub soak: String,
+    /// When it will have soaked (RFC 3339), when known.
+    pub until: Option<String>,
+    /// Why it is not known, in words.
+    pub why: String,
+    /// Whether the operator refused may override it (the freeze's `override`, with a reason).
+    pub may_override: bool,
 }

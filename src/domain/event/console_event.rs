@@ -11,10 +11,11 @@ use serde::{Deserialize, Serialize};
 use crate::domain::approval::request::{ApprovalRequest, ExecutionOutcome, RequestState};
 use crate::domain::deploy::record::DeployRecord;
 pub use crate::domain::event::data::{
-    DeploymentData, DriftData, RepositoryRef, RequestData, SyncFailedData,
+    DeploymentData, DriftData, RepositoryRef, RequestData, ScheduleData, SyncFailedData,
 };
 use crate::domain::identity::person::PersonName;
 use crate::domain::release::record::ReleaseRecord;
+use crate::domain::schedule::model::{Schedule, ScheduleState};
 
 /// The kinds of event, as subscriptions name them (`deployment.finished`…).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -35,12 +36,18 @@ pub enum EventKind {
     RequestFailed,
     #[serde(rename = "request.stale")]
     RequestStale,
+    #[serde(rename = "request.scheduled")]
+    RequestScheduled,
     #[serde(rename = "sync.failed")]
     SyncFailed,
     #[serde(rename = "release.finished")]
     ReleaseFinished,
     #[serde(rename = "release.failed")]
     ReleaseFailed,
+    #[serde(rename = "schedule.refused")]
+    ScheduleRefused,
+    #[serde(rename = "schedule.failed")]
+    ScheduleFailed,
 }
 
 /// A name that is not one of the kinds of event.
@@ -50,7 +57,7 @@ pub struct UnknownEvent(pub String);
 
 impl EventKind {
     /// Every kind, in the order the README lists them.
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 14] = [
         Self::DeploymentFinished,
         Self::DeploymentFailed,
         Self::DriftDetected,
@@ -59,9 +66,12 @@ impl EventKind {
         Self::RequestExecuted,
         Self::RequestFailed,
         Self::RequestStale,
+        Self::RequestScheduled,
         Self::SyncFailed,
         Self::ReleaseFinished,
         Self::ReleaseFailed,
+        Self::ScheduleRefused,
+        Self::ScheduleFailed,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -74,9 +84,12 @@ impl EventKind {
             Self::RequestExecuted => "request.executed",
             Self::RequestFailed => "request.failed",
             Self::RequestStale => "request.stale",
+            Self::RequestScheduled => "request.scheduled",
             Self::SyncFailed => "sync.failed",
             Self::ReleaseFinished => "release.finished",
             Self::ReleaseFailed => "release.failed",
+            Self::ScheduleRefused => "schedule.refused",
+            Self::ScheduleFailed => "schedule.failed",
         }
     }
 
@@ -147,6 +160,9 @@ pub enum EventData {
     /// The last event of a request whose environment moved since it was made.
     #[serde(rename = "request.stale")]
     RequestStale(RequestData),
+    /// A scheduled request's approvals are complete: its deploy runs at the schedule's time.
+    #[serde(rename = "request.scheduled")]
+    RequestScheduled(RequestData),
     #[serde(rename = "sync.failed")]
     SyncFailed(SyncFailedData),
     /// A release promotion whose every member now serves its target.
@@ -155,6 +171,12 @@ pub enum EventData {
     /// A release promotion that stopped: each member's outcome says where it is.
     #[serde(rename = "release.failed")]
     ReleaseFailed(ReleaseRecord),
+    /// A scheduled deploy refused at its time (nothing moved).
+    #[serde(rename = "schedule.refused")]
+    ScheduleRefused(ScheduleData),
+    /// A scheduled deploy that failed at its time, or whose end is unknown.
+    #[serde(rename = "schedule.failed")]
+    ScheduleFailed(ScheduleData),
 }
 
 impl EventData {
@@ -178,9 +200,24 @@ impl EventData {
         }
     }
 
+    /// The event of a schedule that ended refused or failed (`None` for any other state).
+    pub fn schedule_ended(schedule: &Schedule) -> Option<Self> {
+        let data = ScheduleData::ended(schedule)?;
+        Some(match schedule.state {
+            ScheduleState::Refused { .. } => Self::ScheduleRefused(data),
+            _ => Self::ScheduleFailed(data),
+        })
+    }
+
     /// A request was made.
     pub fn request_created(request: &ApprovalRequest) -> Self {
         Self::RequestCreated(RequestData::of(request, Vec::new()))
+    }
+
+    /// A scheduled request's approvals are complete (`approvers`, in order): its deploy runs
+    /// at the schedule's time.
+    pub fn request_scheduled(request: &ApprovalRequest, approvers: Vec<PersonName>) -> Self {
+        Self::RequestScheduled(RequestData::of(request, approvers))
     }
 
     /// A request's approvals are complete (`approvers`, in order): its deploy runs now.
@@ -229,9 +266,12 @@ impl EventData {
             Self::RequestExecuted(_) => EventKind::RequestExecuted,
             Self::RequestFailed(_) => EventKind::RequestFailed,
             Self::RequestStale(_) => EventKind::RequestStale,
+            Self::RequestScheduled(_) => EventKind::RequestScheduled,
             Self::SyncFailed(_) => EventKind::SyncFailed,
             Self::ReleaseFinished(_) => EventKind::ReleaseFinished,
             Self::ReleaseFailed(_) => EventKind::ReleaseFailed,
+            Self::ScheduleRefused(_) => EventKind::ScheduleRefused,
+            Self::ScheduleFailed(_) => EventKind::ScheduleFailed,
         }
     }
 
@@ -247,6 +287,7 @@ impl EventData {
             Self::DriftDetected(d) => format!("drift:{}", d.change),
             Self::RequestCreated(r) => format!("request.created:{}", r.request_id),
             Self::RequestApproved(r) => format!("request.approved:{}", r.request_id),
+            Self::RequestScheduled(r) => format!("request.scheduled:{}", r.request_id),
             // A request ends once: one last event, whichever replica saw the end.
             Self::RequestExecuted(r) | Self::RequestFailed(r) | Self::RequestStale(r) => {
                 format!("request.ended:{}", r.request_id)
@@ -254,6 +295,10 @@ impl EventData {
             Self::SyncFailed(s) => format!("sync.failed:{}", s.task),
             Self::ReleaseFinished(r) | Self::ReleaseFailed(r) => {
                 format!("release:{}", r.release.id.as_str())
+            }
+            // A schedule ends once, whichever replica ran it.
+            Self::ScheduleRefused(s) | Self::ScheduleFailed(s) => {
+                format!("schedule.ended:{}", s.schedule_id)
             }
         }
     }

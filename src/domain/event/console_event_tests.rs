@@ -27,6 +27,8 @@ fn record(outcome: AuditOutcome) -> DeployRecord {
         request: None,
         freeze_override: None,
         release: None,
+        soak_override: None,
+        schedule: None,
         outcome,
     }
 }

@@ -9,11 +9,12 @@ use serde::{Deserialize, Serialize};
 use crate::domain::approval::request::{ApprovalRequest, RequestId};
 use crate::domain::deploy::intent::DeployKind;
 use crate::domain::deploy::plan::ProductionChanged;
-use crate::domain::deploy::record::{AuditOutcome, DeployId, DeployRecord};
+use crate::domain::deploy::record::{AuditOutcome, DeployId, DeployRecord, ScheduleMark};
 use crate::domain::environment::path::EnvironmentName;
 use crate::domain::identity::person::PersonName;
 use crate::domain::repository::href::TaskHref;
 use crate::domain::repository::model::{Distribution, Repository};
+use crate::domain::schedule::model::{Schedule, ScheduleId, ScheduleState};
 
 /// A repository, as events name it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,6 +52,9 @@ pub struct DeploymentData {
     pub reason: Option<String>,
     /// The approval request it ran for.
     pub request_id: Option<RequestId>,
+    /// The schedule it ran for, and its author.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<ScheduleMark>,
 }
 
 impl DeploymentData {
@@ -81,6 +85,7 @@ impl DeploymentData {
             error,
             reason: record.reason.clone(),
             request_id: record.request.as_ref().map(|r| r.request_id.clone()),
+            schedule: record.schedule.clone(),
         })
     }
 
@@ -205,4 +210,51 @@ pub struct SyncFailedData {
     /// Upstream's task.
     pub task: TaskHref,
     pub reason: String,
+}
+
+/// `schedule.refused` and `schedule.failed`: a scheduled deploy that did not deploy at its
+/// time: refused by a check (nothing moved), or failed (`changed` in `message` says whether
+/// the environment changed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScheduleData {
+    pub schedule_id: ScheduleId,
+    pub repository: RepositoryRef,
+    pub environment: EnvironmentName,
+    /// What the environment served when the schedule was made.
+    pub from_version: Option<u64>,
+    pub to_version: u64,
+    pub author: PersonName,
+    /// When it was to run (RFC 3339).
+    pub at: DateTime<Utc>,
+    /// Its deploy's id, when it ran.
+    pub deploy_id: Option<DeployId>,
+    /// Why it was refused, or how it failed.
+    pub message: String,
+}
+
+impl ScheduleData {
+    /// The data of `schedule` as it ended: `None` unless refused or failed.
+    pub fn ended(schedule: &Schedule) -> Option<Self> {
+        let (deploy_id, message) = match &schedule.state {
+            ScheduleState::Refused { reason, .. } => (None, reason.clone()),
+            ScheduleState::Failed {
+                deploy_id, message, ..
+            } => (Some(deploy_id.clone()), message.clone()),
+            _ => return None,
+        };
+        Some(Self {
+            schedule_id: schedule.id.clone(),
+            repository: RepositoryRef {
+                uuid: schedule.repository_uuid.clone(),
+                name: schedule.repository_name.clone(),
+            },
+            environment: schedule.environment.clone(),
+            from_version: schedule.expected,
+            to_version: schedule.target_version,
+            author: schedule.author.clone(),
+            at: schedule.at,
+            deploy_id,
+            message,
+        })
+    }
 }

@@ -24,6 +24,8 @@ fn line(id: &str, minute: u32, from: u64, to: u64, outcome: AuditOutcome) -> Dep
         request: None,
         freeze_override: None,
         release: None,
+        soak_override: None,
+        schedule: None,
         outcome,
     }
 }

@@ -15,6 +15,7 @@ use crate::domain::identity::operator::{MissingScope, Operator};
 use crate::domain::identity::person::{PersonKey, PersonName};
 use crate::domain::identity::scope::Scope;
 use crate::domain::policy::freeze::{active, Freeze, FreezeWindow};
+use crate::domain::policy::soak::SoakTime;
 
 /// Someone a policy names: `user:<name>` or `group:<name>`, compared by the canonical key
 /// of the name (as people and groups are), shown as written.
@@ -177,6 +178,8 @@ pub struct Policy {
     /// Who may deploy to each environment during a freeze (with a reason); none listed:
     /// nobody.
     overriders: BTreeMap<EnvironmentName, Vec<Subject>>,
+    /// How long a version must have served in the environment before each one.
+    soaks: BTreeMap<EnvironmentName, SoakTime>,
     /// How the names of people and groups are compared (`identity.case_sensitive`); the
     /// subjects were parsed under it, and stored requesters are restored under it.
     matching: CaseMatching,
@@ -214,6 +217,7 @@ impl Policy {
             freezes: BTreeMap::new(),
             approvals: BTreeMap::new(),
             overriders: BTreeMap::new(),
+            soaks: BTreeMap::new(),
             matching: CaseMatching::default(),
         }
     }
@@ -239,6 +243,17 @@ impl Policy {
     pub fn with_overriders(mut self, overriders: BTreeMap<EnvironmentName, Vec<Subject>>) -> Self {
         self.overriders = overriders;
         self
+    }
+
+    /// The same policy, with the soak time of each environment that has one.
+    pub fn with_soaks(mut self, soaks: BTreeMap<EnvironmentName, SoakTime>) -> Self {
+        self.soaks = soaks;
+        self
+    }
+
+    /// How long a version must have served in the environment before `environment`.
+    pub fn soak_of(&self, environment: &EnvironmentName) -> Option<SoakTime> {
+        self.soaks.get(environment).copied()
     }
 
     /// How many approvals a deploy to `environment` needs (0: it runs at once).

@@ -1,7 +1,8 @@
 //! Policy: who may synchronize, deploy and approve where (the gate), and when nobody may
-//! (freeze windows, one-off or recurring, and their override), and how often anyone may write
-//! (the write rate).
+//! (freeze windows, one-off or recurring, and their override), how long a version soaks in the
+//! environment before (soak), and how often anyone may write (the write rate).
 
 pub mod freeze;
 pub mod gate;
+pub mod soak;
 pub mod write_rate;

@@ -70,6 +70,7 @@ pub(crate) fn validate(
     check_requests_kept(&audit, &policy.policy, &in_use)?;
     let webhooks = crate::wiring::sections::webhooks::validate(raw.webhooks, raw.webhook_delivery)?;
     let drift_interval = crate::wiring::sections::webhooks::drift_interval(raw.drift)?;
+    let schedules = crate::wiring::sections::schedules::validate(raw.schedules)?;
     Ok(Config {
         listen,
         audit,
@@ -87,6 +88,7 @@ pub(crate) fn validate(
         request_retention: policy.request_retention,
         webhooks,
         drift_interval,
+        schedules,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
         edge,
         pulp: raw.pulp,

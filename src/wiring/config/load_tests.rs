@@ -1075,3 +1075,66 @@ fn the_request_retention_comes_from_the_file_the_environment_or_the_command_line
         assert!(err.contains("policy.request_retention_days"), "{err}");
     }
 }
+
+#[test]
+fn soak_is_a_duration_on_an_environment_with_one_before_it() {
+    use crate::domain::EnvironmentName;
+    let file = "[policy.production]\nsoak = \"24h\"\n[policy.staging]\nsoak = \"90s\"";
+    let config = layered(None, Some(file), flags()).unwrap();
+    let soak = |name: &str| {
+        config
+            .policy
+            .soak_of(&EnvironmentName::parse(name).unwrap())
+            .map(|s| s.as_delta().num_seconds())
+    };
+    assert_eq!(soak("production"), Some(86_400));
+    assert_eq!(soak("staging"), Some(90));
+    assert_eq!(soak("testing"), None);
+    for (file, expected) in [
+        (
+            "[policy.production]\nsoak = \"0s\"",
+            "policy.production.soak: soak '0s' is zero",
+        ),
+        (
+            "[policy.production]\nsoak = \"1w\"",
+            "policy.production.soak: soak '1w'",
+        ),
+        (
+            "[policy.testing]\nsoak = \"1h\"",
+            "policy.testing.soak: testing is the first environment",
+        ),
+    ] {
+        let shown = refused_key(file);
+        assert!(shown.starts_with(expected), "{file}\n{shown}");
+    }
+}
+
+#[test]
+fn schedules_are_looked_at_often_enough_and_claims_outlast_a_deploy() {
+    let config = layered(None, None, flags()).unwrap();
+    assert_eq!(config.schedules.every, Duration::from_secs(10));
+    assert_eq!(config.schedules.lapse, chrono::Duration::minutes(10));
+    let env = flags()
+        .env("REPO_CONSOLE_SCHEDULES_CHECK_INTERVAL_SECS", "2")
+        .flag("schedules.claim_lapse_secs", "120");
+    let config = layered(None, None, env).unwrap();
+    assert_eq!(config.schedules.every, Duration::from_secs(2));
+    assert_eq!(config.schedules.lapse, chrono::Duration::minutes(2));
+    for (file, expected) in [
+        (
+            "[schedules]\ncheck_interval_secs = 0",
+            "schedules.check_interval_secs: 0",
+        ),
+        (
+            "[schedules]\ncheck_interval_secs = 61",
+            "schedules.check_interval_secs: 61",
+        ),
+        (
+            "[schedules]\nclaim_lapse_secs = 59",
+            "schedules.claim_lapse_secs: 59",
+        ),
+    ] {
+        let shown = refused_key(file);
+        assert!(shown.starts_with(expected), "{file}\n{shown}");
+    }
+}

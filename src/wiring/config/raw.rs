@@ -23,6 +23,7 @@ pub(crate) struct RawConfig {
     pub webhooks: Vec<RawWebhook>,
     pub webhook_delivery: RawWebhookDelivery,
     pub drift: RawDrift,
+    pub schedules: crate::wiring::sections::schedules::RawSchedules,
     pub server: RawServer,
     pub audit: RawAudit,
     pub diffs: RawDiffs,
@@ -67,8 +68,10 @@ pub(crate) struct RawEnvironmentPolicy {
     pub approvers: Option<Vec<String>>,
     /// How many approvals a deploy there needs (0 or `None`: none).
     pub approvals: Option<i64>,
-    /// Who may deploy there during a freeze (`override`).
+    /// Who may deploy there during a freeze (`override`), or before a version soaked.
     pub overriders: Option<Vec<String>>,
+    /// How long the environment before must have served a version (`soak`, e.g. "24h").
+    pub soak: Option<String>,
 }
 
 impl<'de> Deserialize<'de> for RawPolicy {
@@ -130,10 +133,11 @@ impl RawEnvironmentPolicy {
                     })?)
                 }
                 "override" => policy.overriders = Some(typed(&dotted, value)?),
+                "soak" => policy.soak = Some(typed(&dotted, value)?),
                 _ => {
                     return Err(format!(
                         "unknown key {dotted}: an environment's policy has deployers, freeze, \
-                         approvers, approvals and override"
+                         approvers, approvals, override and soak"
                     ))
                 }
             }

@@ -29,11 +29,20 @@ pub struct AuditSettings {
 /// The file of approval requests beside the audit file (`jsonl` sink).
 pub const REQUESTS_FILE: &str = "requests.jsonl";
 
+/// The file of scheduled deploys beside the audit file (`jsonl` sink).
+pub const SCHEDULES_FILE: &str = "schedules.jsonl";
+
 impl AuditSettings {
     /// Where the `jsonl` sink keeps approval requests: `requests.jsonl` beside the audit file.
     pub fn requests_path(&self) -> PathBuf {
         let beside = self.path.parent().unwrap_or(std::path::Path::new(""));
         beside.join(REQUESTS_FILE)
+    }
+
+    /// Where the `jsonl` sink keeps scheduled deploys: `schedules.jsonl` beside the audit file.
+    pub fn schedules_path(&self) -> PathBuf {
+        let beside = self.path.parent().unwrap_or(std::path::Path::new(""));
+        beside.join(SCHEDULES_FILE)
     }
 }
 
@@ -78,6 +87,8 @@ pub struct Config {
     pub webhooks: WebhookSettings,
     /// Between two drift checks (`drift.interval_secs`); zero: none.
     pub drift_interval: Duration,
+    /// How often due schedules are looked for, and how long a claim lasts (`[schedules]`).
+    pub schedules: crate::wiring::sections::schedules::ScheduleSettings,
     /// How long an approval request waits for its approvals (`policy.request_ttl_hours`).
     pub request_ttl: chrono::Duration,
     /// How long a closed request is kept (`policy.request_retention_days`).

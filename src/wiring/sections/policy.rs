@@ -11,7 +11,7 @@ use toml::Value;
 
 use crate::domain::{
     Allowed, Approvals, CaseMatching, EnvironmentName, EnvironmentPath, FreezeWindow, Policy,
-    Subject,
+    SoakTime, Subject,
 };
 
 use crate::wiring::config::error::{invalid, ConfigError};
@@ -42,6 +42,7 @@ pub(crate) fn validate(
     let mut freezes = BTreeMap::new();
     let mut approvals = BTreeMap::new();
     let mut overriders = BTreeMap::new();
+    let mut soaks = BTreeMap::new();
     for (name, policy) in raw.environments {
         let environment = on_path(path, &name)?;
         let key = |field: &str| format!("policy.{name}.{field}");
@@ -51,7 +52,14 @@ pub(crate) fn validate(
             approvers,
             approvals: needed,
             overriders: overriding,
+            soak,
         } = policy;
+        if let Some(text) = soak {
+            soaks.insert(
+                environment.clone(),
+                soak_of(path, &environment, &key("soak"), &text)?,
+            );
+        }
         deployers.insert(
             environment.clone(),
             allowed(&key("deployers"), deploying, matching)?,
@@ -78,6 +86,7 @@ pub(crate) fn validate(
         .with_freezes(freezes)
         .with_approvals(approvals)
         .with_overriders(overriders)
+        .with_soaks(soaks)
         .with_matching(matching);
     Ok(Validated {
         policy,
@@ -169,6 +178,23 @@ fn approvals_of(
             Ok(Approvals::new(n, subjects))
         }
     }
+}
+
+/// `soak` of `[policy.<environment>]`: a duration, on an environment that has one before it.
+fn soak_of(
+    path: &EnvironmentPath,
+    environment: &EnvironmentName,
+    key: &str,
+    text: &str,
+) -> Result<SoakTime, ConfigError> {
+    if path.previous(environment).is_none() {
+        let reason = format!(
+            "{environment} is the first environment of the path: no environment before it \
+             serves a version first, so nothing could ever soak; remove soak there"
+        );
+        return Err(invalid(key.to_owned(), reason));
+    }
+    SoakTime::parse(text).map_err(|e| invalid(key.to_owned(), e.to_string()))
 }
 
 /// The environment called `name`, which must be on the path.

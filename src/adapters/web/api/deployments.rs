@@ -3,21 +3,26 @@
 //! preview's `live`), and a deploy read back from the audit log.
 
 use axum::extract::{Path, State};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::deploy::deploy_asked;
+use crate::app::schedules::make;
 use crate::app::AppState;
+use crate::domain::schedule::rules::parse_at;
 use crate::domain::{
     AuditOutcome, Confirmation, DeployAsk, DeployId, DeployRecord, SeenLive, VersionNumber,
 };
 
+use super::super::answer::JsonAnswer;
 use super::caller::Caller;
 use super::error::{ApiError, ApiJson, ErrorBody};
-use super::outcome::{answer, changed_word, DeploymentOutcome, Requested};
+use super::outcome::{answer, changed_word, DeploymentOutcome};
 use super::repositories::repo_id;
+use super::request_item::request_item;
+use super::schedules::{schedule_item, Accepted, Scheduled};
 
 /// A deploy (or rollback) asked through the API.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -43,6 +48,10 @@ pub struct DeploymentBody {
     /// `true` to deploy through the environment's freeze (those listed in its `override`).
     #[serde(default, rename = "override")]
     pub override_freeze: bool,
+    /// Run it at this time instead of now (RFC 3339 with its offset): answered 202 with the
+    /// schedule made, after every check a deploy would make then. Not for a rollback.
+    #[serde(default)]
+    pub at: Option<String>,
 }
 
 /// A field that is present (null included) is `Some`; an absent one stays `None`.
@@ -57,7 +66,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u64>>, D::Er
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Deployed", body = DeploymentOutcome),
-        (status = 202, description = "The environment needs approvals: a request was recorded", body = Requested),
+        (status = 202, description = "The environment needs approvals: a request was recorded (`Requested`); or, with `at`, the deploy was scheduled (`Scheduled`)", body = Accepted),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 415, body = ErrorBody), (status = 422, body = ErrorBody),
@@ -89,6 +98,20 @@ pub async fn create(
         reason: body.reason.as_deref(),
         override_freeze: body.override_freeze,
     };
+    if let Some(at) = body.at.as_deref() {
+        let at = parse_at(at).map_err(|e| ApiError::not_scheduled(&e.into()))?;
+        let made = make::schedule(&state, &id, ask, at, &operator)
+            .await
+            .map_err(|e| ApiError::not_scheduled(&e))?;
+        let needed = state.policy().approvals_needed(&environment);
+        let made = Scheduled {
+            schedule: schedule_item(&made.schedule),
+            request: made
+                .request
+                .map(|r| request_item(&r, "pending", &[], needed)),
+        };
+        return Ok(JsonAnswer::Recorded(Accepted::Scheduled(made)).into_response());
+    }
     let outcome = deploy_asked(&state, &id, ask, &operator).await;
     Ok(answer(outcome, &environment))
 }

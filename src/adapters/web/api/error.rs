@@ -13,7 +13,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::app::approvals::requests::ActError;
-use crate::domain::{Refusal, ReleaseRefusal};
+use crate::app::deploy::DeployOutcome;
+use crate::app::schedules::make::NotScheduled;
+use crate::domain::{Refusal, ReleaseRefusal, ScheduleRefusal};
 
 use super::super::edge::request_log::Refusal as RefusalNote;
 use super::super::errors::WebError;
@@ -116,6 +118,26 @@ impl ApiError {
         }
     }
 
+    /// A deploy not scheduled: a deploy's refusal keeps its code; a time not fitting says
+    /// `bad_time`.
+    pub fn not_scheduled(error: &NotScheduled) -> Self {
+        match error {
+            NotScheduled::Deploy(outcome) => match outcome.as_ref() {
+                DeployOutcome::Refused(refusal) => Self::refused(refusal),
+                _ => Self::said(error, not_started_words(outcome)),
+            },
+            NotScheduled::Time(ScheduleRefusal::Rollback) => Self {
+                code: "rollback_not_scheduled",
+                ..Self::of(error)
+            },
+            NotScheduled::Time(_) => Self {
+                code: "bad_time",
+                ..Self::of(error)
+            },
+            NotScheduled::NotKept(_) | NotScheduled::RequestNotKept(_) => Self::of(error),
+        }
+    }
+
     pub fn body(&self) -> ErrorBody {
         ErrorBody {
             error: ErrorDetail {
@@ -161,6 +183,14 @@ fn code_of(status: StatusCode) -> &'static str {
     }
 }
 
+/// Why a deploy that could not be checked did not start, in words.
+fn not_started_words(outcome: &DeployOutcome) -> String {
+    match outcome {
+        DeployOutcome::NotStarted(why) => why.to_string(),
+        _ => "the deploy's checks could not be made".to_owned(),
+    }
+}
+
 fn refusal_code(refusal: &Refusal) -> &'static str {
     match refusal {
         Refusal::NotVerified(_) => "not_verified",
@@ -176,6 +206,8 @@ fn refusal_code(refusal: &Refusal) -> &'static str {
         Refusal::UnknownEnvironment(_) => "unknown_environment",
         Refusal::NotAllowed(_) => "forbidden",
         Refusal::Frozen { .. } => "frozen",
+        Refusal::Soak(_) => "soak",
+        Refusal::ApprovalsNeeded(_) => "approvals_needed",
         Refusal::OverrideReasonMissing(_) | Refusal::ReasonMissing => "reason_missing",
         Refusal::ReasonTooLong(_) => "reason_too_long",
         Refusal::RollbackTargetGone(_) => "gone",

@@ -13,6 +13,7 @@ pub(super) mod releases;
 mod repositories;
 mod request_item;
 mod requests;
+mod schedules;
 mod sync;
 
 use axum::routing::{get, post};
@@ -31,10 +32,10 @@ pub use error::ApiError;
         repositories::list, repositories::show, repositories::versions, repositories::changes,
         sync::start, deployments::create, deployments::show, requests::list, requests::approve,
         releases::list, releases::show, releases::promotions,
-        openapi
+        schedules::list, schedules::cancel, openapi
     ),
     modifiers(&BearerScheme),
-    tags((name = "repositories"), (name = "deployments"), (name = "requests"), (name = "releases"))
+    tags((name = "repositories"), (name = "deployments"), (name = "requests"), (name = "releases"), (name = "schedules"))
 )]
 pub struct ApiDoc;
 
@@ -75,6 +76,8 @@ pub fn router() -> Router<AppState> {
         .route("/releases/{name}/promotions", post(releases::promotions))
         .route("/requests", get(requests::list))
         .route("/requests/{id}/approve", post(requests::approve))
+        .route("/schedules", get(schedules::list))
+        .route("/schedules/{id}/cancel", post(schedules::cancel))
         .route("/openapi.json", get(openapi))
         .fallback(|| async { ApiError::not_found("No such API route: see /api/v1/openapi.json.") })
 }

@@ -109,6 +109,14 @@ pub async fn approve(
             Ok(answer(*outcome, &view.request().environment))
         }
         Ok(Acted::ReleaseExecuted { outcome, .. }) => Ok(super::releases::answer(*outcome)),
+        Ok(Acted::Scheduled { .. }) => {
+            let view = requests::get(&state, &id).await.map_err(act_error)?;
+            let counted = ApprovalCounted {
+                request: item(&view),
+                remaining: 0,
+            };
+            Ok(JsonAnswer::Done(counted).into_response())
+        }
         Ok(Acted::Approved { remaining }) => {
             let view = requests::get(&state, &id).await.map_err(act_error)?;
             let counted = ApprovalCounted {

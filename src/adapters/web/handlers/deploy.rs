@@ -9,8 +9,12 @@ use maud::Markup;
 use serde::Deserialize;
 
 use crate::app::deploy::{self, DeployOutcome};
+use crate::app::schedules::make::{self, NotScheduled};
 use crate::app::{diffs::compare, pages::versions, AppState};
-use crate::domain::{DeployAsk, DeployKind, DeployPlan, RepoId, Screen, VERSIONS_PER_SCREEN};
+use crate::domain::schedule::rules::parse_at;
+use crate::domain::{
+    DeployAsk, DeployKind, DeployPlan, Operator, Refusal, RepoId, Screen, VERSIONS_PER_SCREEN,
+};
 use crate::ports::AuditError;
 
 use super::super::answer::Answer;
@@ -19,10 +23,12 @@ use super::super::extract::{parse_environment, parse_seen_live, parse_version, R
 use super::super::htmx::HxRequest;
 use super::super::identity::Identified;
 use super::super::views::deploy::refused::{
-    modal_or_page, not_allowed, not_deployed, not_possible, unidentified,
+    modal_or_page, not_allowed, not_changed, not_deployed, not_possible, unidentified,
 };
 use super::super::views::deploy::{confirm_modal, deployed, deployed_without_list, rolled_back};
+use super::super::views::layout::notice;
 use super::super::views::requests::requested;
+use super::super::views::schedules::scheduled as views_scheduled;
 
 #[derive(Deserialize)]
 pub struct VersionQuery {
@@ -62,7 +68,14 @@ pub async fn confirm(
         match deploy::preview(&state, &id, &environment, target, kind, viewer).await {
             Ok(preview) => {
                 let changes = compare::deploy_changes(&state, &preview.plan).await;
-                Answer::Shown(confirm_modal(&preview, kind, &changes))
+                let modal = confirm_modal(&preview, kind, &changes);
+                match &preview.soak {
+                    // Refused early (409), the modal offering to schedule it instead.
+                    Some(soak @ Refusal::Soak(refused)) if !refused.may_override => {
+                        Answer::as_of(soak, modal)
+                    }
+                    _ => Answer::Shown(modal),
+                }
             }
             Err(error) => Answer::as_of(&error, not_possible(&error)),
         },
@@ -84,6 +97,8 @@ pub struct DeployForm {
     /// `1` to deploy through the environment's freeze (those listed in its `override`).
     #[serde(rename = "override")]
     override_freeze: Option<String>,
+    /// When to run it instead of now (RFC 3339 with its offset); empty: now.
+    at: Option<String>,
 }
 
 /// POST /repos/{uuid}/deploy with `version` and `confirm`; refused (401) when the sender is
@@ -115,6 +130,9 @@ pub async fn submit(
     };
     let rollback = ask.rollback;
     let environment = ask.environment.clone();
+    if let Some(at) = form.at.as_deref().filter(|at| !at.trim().is_empty()) {
+        return Ok(scheduled(&state, &id, hx, ask, at, &operator).await);
+    }
     let outcome = deploy::deploy_asked(&state, &id, ask, &operator).await;
     Ok(match &outcome {
         DeployOutcome::Requested(request) if hx => Answer::Recorded(requested(request)),
@@ -132,6 +150,42 @@ pub async fn submit(
             Answer::as_of(&outcome, modal_or_page(hx, &id, title, message))
         }
     })
+}
+
+/// The deploy scheduled for `at` instead of run now: 202 with the schedule (htmx), else the
+/// schedules' page; refused as a deploy would be, or for its time.
+async fn scheduled(
+    state: &AppState,
+    id: &RepoId,
+    hx: bool,
+    ask: DeployAsk<'_>,
+    at: &str,
+    operator: &Operator,
+) -> Answer {
+    let environment = ask.environment.clone();
+    let made = match parse_at(at) {
+        Ok(at) => make::schedule(state, id, ask, at, operator).await,
+        Err(refusal) => Err(refusal.into()),
+    };
+    match made {
+        Ok(made) if hx => Answer::Recorded(views_scheduled(&made.schedule)),
+        Ok(_) => Answer::SeeOther("/schedules".to_owned()),
+        Err(NotScheduled::Deploy(outcome)) => {
+            let (_, message) = not_deployed(&outcome, Some(&environment));
+            Answer::as_of(
+                outcome.as_ref(),
+                modal_or_page(hx, id, "Not scheduled", message),
+            )
+        }
+        Err(error) => {
+            let message = notice(
+                "error",
+                Some("deploy-error"),
+                maud::html! { (error) " " (not_changed(Some(&environment))) },
+            );
+            Answer::as_of(&error, modal_or_page(hx, id, "Not scheduled", message))
+        }
+    }
 }
 
 /// The version list refreshed on the screen that shows the version now live.

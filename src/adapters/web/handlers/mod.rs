@@ -9,5 +9,6 @@ pub mod health;
 pub mod history;
 pub mod releases;
 pub mod requests;
+pub mod schedules;
 pub mod sync;
 pub mod versions;

@@ -242,6 +242,10 @@ fn answer(hx: bool, id: &RequestId, acted: Result<Acted, ActError>) -> Answer {
         Acted::Approved { remaining } => {
             success(&format!("Approval counted; {remaining} more needed."))
         }
+        Acted::Scheduled { at } => success(&format!(
+            "Approved: the deploy runs at its schedule's time, {}, every check made again then.",
+            crate::adapters::web::views::moment::shown(at)
+        )),
         Acted::Rejected => success("Request rejected."),
         Acted::Cancelled => success("Request cancelled."),
     };

@@ -23,6 +23,9 @@ pub fn environment_strip(data: &VersionsPage) -> Markup {
                         @if env.drift.is_some() {
                             " " span.badge.warn data-env-drift title={ (env.name) " was changed outside the console" } { "changed outside" }
                         }
+                        @if let Some(until) = &env.soak_until {
+                            " " span.badge data-soak-until=(until) title={ "What the environment before serves may come here once it has soaked, at " (until) } { "soaks until " (until) }
+                        }
                         " " a.env-history href={ "/repos/" (data.uuid) "/history?env=" (env.name) } { "history" }
                         @if let Some(next) = environments.get(i + 1) { (step_to(data, env, next)) }
                     }

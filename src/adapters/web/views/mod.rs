@@ -11,6 +11,7 @@ pub mod layout;
 pub mod moment;
 pub mod releases;
 pub mod requests;
+pub mod schedules;
 pub mod sync_cell;
 mod version_anchor;
 pub mod versions;

@@ -98,6 +98,7 @@ fn state_words(state: &RequestState) -> String {
     match state {
         RequestState::Pending { .. } => "pending".into(),
         RequestState::Executing { .. } => "approved, deploy running".into(),
+        RequestState::Scheduled { .. } => "approved, runs at its schedule's time".into(),
         RequestState::Executed { .. } => state.word().into(),
         RequestState::Rejected { by } => format!("rejected by {by}"),
         RequestState::Cancelled { by } => format!("cancelled by {by}"),

@@ -10,6 +10,7 @@ use super::banners::{drift_banner, freeze_banner};
 use super::environments::environment_strip;
 use super::layout::{back_link, notice, page};
 use super::requests::repository_requests;
+use super::schedules::repository_schedules;
 pub use super::version_anchor::version_anchor;
 use crate::adapters::web::views::compare::links::compare_href;
 use crate::adapters::web::views::deploy::client_checks::client_warnings;
@@ -37,6 +38,7 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
             }
             div id="banner-area" {}
             (repository_requests(&data.requests))
+            (repository_schedules(&data.schedules))
             (version_list(data, false))
             div id="modal-host" {}
         },

@@ -12,7 +12,7 @@ use maud::{html, Markup};
 use crate::app::deploy::{DeployStep, Preview, StepError};
 use crate::app::pages::versions::VersionsPage;
 use crate::domain::{
-    DeployKind, DeployPlan, EnvironmentName, ProductionChanged, PromotionCheck, TaskHref,
+    DeployKind, DeployPlan, EnvironmentName, ProductionChanged, PromotionCheck, Refusal, TaskHref,
     VersionDiff, REASON_MAX_CHARS,
 };
 use crate::ports::{AuditError, UpstreamError};
@@ -35,6 +35,13 @@ pub fn confirm_modal(
     let name = plan.confirmation_text();
     let target = plan.target_number();
     let asks = preview.approvals_needed > 0;
+    // Not soaked and not theirs to override: the deploy may only be scheduled.
+    let soak_until = match &preview.soak {
+        Some(Refusal::Soak(soak)) if !soak.may_override => Some(soak.until.clone()),
+        _ => None,
+    };
+    let overridable = preview.freeze.is_some()
+        || matches!(&preview.soak, Some(Refusal::Soak(soak)) if soak.may_override);
     html! {
         div.modal-backdrop {
             div.modal id="deploy-modal" role="dialog" aria-modal="true" aria-labelledby="deploy-title"
@@ -54,19 +61,23 @@ pub fn confirm_modal(
                 }
                 @if let Some(drift) = &preview.overwrites { (overwrite_warning(drift)) }
                 @if asks { (approvals_notice(plan, preview.approvals_needed)) }
+                @if let Some(soak) = &preview.soak { (soak_notice(soak)) }
                 (plan_summary(plan, changes))
                 form.confirm-form hx-post={ "/repos/" (plan.repo.id) "/deploy" } hx-target="#modal-host" hx-swap="innerHTML" {
                     input type="hidden" name="version" value=(target.get());
                     input type="hidden" name="env" value=(plan.environment);
                     input type="hidden" name="live" value=(plan.current.map_or_else(|| "none".to_owned(), |n| n.get().to_string()));
                     @if let Some(freeze) = &preview.freeze { (override_field(&plan.environment, freeze)) }
+                    @else if overridable { (soak_override_field(&plan.environment)) }
                     @if rollback { (reason_field()) }
-                    @else if preview.freeze.is_some() || asks { (deploy_reason_field(preview.freeze.is_some())) }
+                    @else if overridable || asks { (deploy_reason_field(overridable)) }
+                    @if !rollback { (schedule_field(soak_until.as_ref())) }
                     (confirm_field(name))
                     div.modal-actions {
                         button.ghost type="button" data-modal-cancel { "Cancel" }
                         button.danger type="submit" data-modal-confirm disabled {
-                            @if asks { "Request approval" } @else { "Confirm deploy" }
+                            @if soak_until.is_some() { "Schedule deploy" }
+                            @else if asks { "Request approval" } @else { "Confirm deploy" }
                         }
                     }
                 }
@@ -90,6 +101,53 @@ fn approvals_notice(plan: &DeployPlan, needed: u32) -> Markup {
     )
 }
 
+/// The soak the target has not finished: refused (`data-refusal="soak"`), or theirs to
+/// override (`data-soak`); `data-soak-until` says when it will have soaked, when known.
+fn soak_notice(soak: &Refusal) -> Markup {
+    let Refusal::Soak(refused) = soak else {
+        return html! {};
+    };
+    let (environment, until) = (&refused.environment, &refused.until);
+    html! {
+        @if refused.may_override {
+            (notice("warn", Some("soak-override"), html! {
+                span data-soak data-env=(environment) data-soak-until=[until] {
+                    (soak) " You may deploy through it (you are listed in its override): tick the box and say why."
+                }
+            }))
+        } @else {
+            (notice("error", Some("soak"), html! {
+                span data-refusal="soak" data-env=(environment) data-soak-until=[until] { (soak) }
+            }))
+        }
+    }
+}
+
+/// Offered to those who may deploy before the version soaked: a box to tick, and the reason.
+fn soak_override_field(environment: &EnvironmentName) -> Markup {
+    html! {
+        label.checkbox for="override-input" {
+            input id="override-input" name="override" type="checkbox" value="1";
+            " Override the soak of " (environment)
+        }
+    }
+}
+
+/// When to run the deploy instead of now: a time with its offset (required, and filled with
+/// the moment the version will have soaked, when it may only be scheduled).
+fn schedule_field(soak_until: Option<&Option<String>>) -> Markup {
+    let required = soak_until.is_some();
+    let value = soak_until.cloned().flatten();
+    html! {
+        label for="at-input" {
+            @if required { "Run at (RFC 3339 with its offset; required: it has not soaked yet)" }
+            @else { "Run at (optional: leave empty to deploy now; RFC 3339 with its offset, e.g. 2026-12-01T02:00:00+01:00)" }
+        }
+        input id="at-input" name="at" type="text" autocomplete="off" spellcheck="false"
+            placeholder="2026-12-01T02:00:00+01:00" value=[value] required[required];
+    }
+}
+
 /// Offered to those who may deploy through the freeze: a box to tick, and the reason.
 pub(crate) fn override_field(environment: &EnvironmentName, freeze: &str) -> Markup {
     html! {
@@ -106,11 +164,12 @@ pub(crate) fn override_field(environment: &EnvironmentName, freeze: &str) -> Mar
     }
 }
 
-/// A deploy's reason: required to override a freeze, otherwise shown to the approvers.
+/// A deploy's reason: required to override a freeze or soak, otherwise kept in the audit log
+/// (and shown to the approvers).
 pub(crate) fn deploy_reason_field(for_override: bool) -> Markup {
     html! {
         label for="reason-input" {
-            @if for_override { "Reason (required to override the freeze, kept in the audit log)" }
+            @if for_override { "Reason (required to override, kept in the audit log)" }
             @else { "Reason (shown to the approvers, kept in the audit log)" }
         }
         input id="reason-input" name="reason" type="text" maxlength=(REASON_MAX_CHARS) autocomplete="off";

@@ -116,6 +116,9 @@ fn tagged(refusal: &Refusal, message: Markup) -> Markup {
         Refusal::Frozen { environment, .. } => html! {
             div data-refusal="freeze" data-env=(environment) { (message) }
         },
+        Refusal::Soak(soak) => html! {
+            div data-refusal="soak" data-env=(soak.environment) data-soak-until=[&soak.until] { (message) }
+        },
         _ => message,
     }
 }
