@@ -39,6 +39,8 @@ fn line(n: u64) -> DeployRecord {
         reason: None,
         request: None,
         freeze_override: None,
+        checks_override: None,
+        automation: None,
         outcome: AuditOutcome::Started,
     }
 }

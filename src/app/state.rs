@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use crate::domain::{EnvironmentPath, Policy};
 use crate::ports::{
-    AuditSink, Clock, ContentCatalog, DeployLock, DiffStore, EventMetrics, OperatorIdentity,
-    RepositoryManager, RequestStore,
+    AuditSink, CheckStore, Clock, ContentCatalog, DeployLock, DiffStore, EventMetrics,
+    OperatorIdentity, RepositoryManager, RequestStore,
 };
 
 use super::environments::SeenEnvironments;
@@ -62,6 +62,9 @@ pub struct AppState {
     pub(crate) requests: Option<Arc<dyn RequestStore>>,
     /// How long a request waits for its approvals.
     pub(crate) request_ttl: chrono::Duration,
+    /// Where the checks pipelines report are kept (beside the requests); `None`: nowhere, so
+    /// no check can be reported and every required check is missing.
+    pub(crate) checks: Option<Arc<dyn CheckStore>>,
     /// Where the console's events are recorded for its webhooks; `None`: no webhooks.
     pub(crate) events: Option<Events>,
     /// Who calls the JSON API (bearer tokens, or the trusted proxy); `None`: nobody may
@@ -105,6 +108,7 @@ impl AppState {
             seen: Arc::default(),
             requests: None,
             request_ttl: chrono::Duration::hours(24),
+            checks: None,
             events: None,
             api_callers: None,
             metrics: Arc::new(NotMeasured),
@@ -249,6 +253,12 @@ impl AppStateBuilder {
     pub fn requests(mut self, store: Arc<dyn RequestStore>, ttl: chrono::Duration) -> Self {
         self.0.requests = Some(store);
         self.0.request_ttl = ttl;
+        self
+    }
+
+    /// Check reports (and promotion claims) are kept in `store`.
+    pub fn checks(mut self, store: Arc<dyn CheckStore>) -> Self {
+        self.0.checks = Some(store);
         self
     }
 

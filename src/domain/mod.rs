@@ -4,6 +4,7 @@
 //! what it needs as arguments, so every rule is unit-tested in isolation.
 
 pub mod approval;
+pub mod check;
 pub mod deploy;
 pub mod diff;
 pub mod environment;
@@ -28,7 +29,8 @@ pub use deploy::plan::{
     ProductionState, ProductionTarget, SeenLive,
 };
 pub use deploy::record::{
-    versions_served, AuditOutcome, Authority, DeployId, DeployRecord, FreezeOverride,
+    versions_served, AuditOutcome, Authority, Automation, CheckTrigger, ChecksOverride, DeployId,
+    DeployRecord, FreezeOverride,
 };
 pub use deploy::refusal::Refusal;
 pub use deploy::verdict::{needs_reread, production_changed, Reread, WriteVerdict};

@@ -11,14 +11,15 @@ use futures::future::{ready, BoxFuture, FutureExt};
 
 use crate::adapters::audit_stdout::StdoutAuditSink;
 use crate::adapters::files::audit::JsonlAuditSink;
+use crate::adapters::files::checks::JsonlCheckStore;
 use crate::adapters::files::diff_store::FileDiffStore;
 use crate::adapters::files::outbox::JsonlOutbox;
 use crate::adapters::files::requests::JsonlRequestStore;
-use crate::adapters::memory::{MemoryOutbox, MemoryRequestStore};
+use crate::adapters::memory::{MemoryCheckStore, MemoryOutbox, MemoryRequestStore};
 use crate::adapters::postgres::{
-    self, PgAuditSink, PgDeployLock, PgDiffStore, PgOutbox, PgRequestStore,
+    self, PgAuditSink, PgCheckStore, PgDeployLock, PgDiffStore, PgOutbox, PgRequestStore,
 };
-use crate::ports::{AuditSink, DeployLock, DiffStore, EventOutbox, RequestStore};
+use crate::ports::{AuditSink, CheckStore, DeployLock, DiffStore, EventOutbox, RequestStore};
 
 use crate::wiring::config::settings::{AuditSettings, DiffSettings};
 
@@ -30,6 +31,8 @@ pub struct Built {
     pub replica_lock: Option<Arc<dyn DeployLock>>,
     pub diff_store: Option<Arc<dyn DiffStore>>,
     pub requests: Arc<dyn RequestStore>,
+    /// Where check reports are kept, beside the requests.
+    pub checks: Arc<dyn CheckStore>,
     pub outbox: Arc<dyn EventOutbox>,
 }
 
@@ -43,6 +46,7 @@ const SINKS: &[(&str, Build)] = &[
     ("jsonl", |audit, diffs| {
         let store = FileDiffStore::new(&diffs.dir, diffs.max_bytes);
         let requests = JsonlRequestStore::new(audit.requests_path());
+        let checks = Arc::new(JsonlCheckStore::new(audit.checks_path()));
         let outbox = match JsonlOutbox::beside(&audit.path) {
             Ok(outbox) => Arc::new(outbox),
             Err(e) => return ready(Err(format!("cannot read the webhook outbox: {e}"))).boxed(),
@@ -50,14 +54,18 @@ const SINKS: &[(&str, Build)] = &[
         alone(
             JsonlAuditSink::new(&audit.path),
             Some(Arc::new(store)),
-            Arc::new(requests),
+            (Arc::new(requests), checks),
             outbox,
         )
     }),
     ("stdout", |_, _| {
         let requests = MemoryRequestStore::default();
         let outbox = Arc::new(MemoryOutbox::default());
-        alone(StdoutAuditSink::default(), None, Arc::new(requests), outbox)
+        let kept = (
+            Arc::new(requests) as Arc<dyn RequestStore>,
+            Arc::new(MemoryCheckStore::default()) as Arc<dyn CheckStore>,
+        );
+        alone(StdoutAuditSink::default(), None, kept, outbox)
     }),
     ("postgres", |audit, diffs| {
         shared_database(audit, diffs).boxed()
@@ -68,7 +76,7 @@ const SINKS: &[(&str, Build)] = &[
 fn alone(
     sink: impl AuditSink + 'static,
     diff_store: Option<Arc<dyn DiffStore>>,
-    requests: Arc<dyn RequestStore>,
+    (requests, checks): (Arc<dyn RequestStore>, Arc<dyn CheckStore>),
     outbox: Arc<dyn EventOutbox>,
 ) -> BoxFuture<'static, Result<Built, String>> {
     let sink = Arc::new(sink);
@@ -77,6 +85,7 @@ fn alone(
         replica_lock: None,
         diff_store,
         requests,
+        checks,
         outbox,
     }))
     .boxed()
@@ -92,6 +101,7 @@ async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<
         replica_lock: Some(Arc::new(PgDeployLock::new(db.clone()))),
         diff_store: Some(Arc::new(PgDiffStore::new(db.clone(), diffs.max_bytes))),
         requests: Arc::new(PgRequestStore::new(db.clone())),
+        checks: Arc::new(PgCheckStore::new(db.clone())),
         outbox: Arc::new(PgOutbox::new(db)),
     })
 }
@@ -152,6 +162,7 @@ mod tests {
             "/var/log/console/requests.jsonl",
             "requests beside the audit file"
         );
+        assert_eq!(built.checks.target(), "/var/log/console/checks.jsonl");
         let store = built.diff_store.expect("files beside the audit file");
         assert_eq!(store.target(), "/var/log/console/diffs");
         let none = DiffSettings {
@@ -167,6 +178,7 @@ mod tests {
         assert_eq!(built.sink.target(), "standard output");
         assert!(built.diff_store.is_none(), "memory only");
         assert!(built.requests.target().starts_with("memory"));
+        assert!(built.checks.target().starts_with("memory"));
         assert_eq!(built.outbox.target(), "memory");
         assert_eq!(names(), ["jsonl", "stdout", "postgres"]);
         let unreachable = AuditSettings {

@@ -30,6 +30,8 @@ fn record(i: usize, writer: &str) -> DeployRecord {
         reason: None,
         request: None,
         freeze_override: None,
+        checks_override: None,
+        automation: None,
         outcome: AuditOutcome::Deployed,
     }
 }

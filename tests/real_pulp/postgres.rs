@@ -38,6 +38,8 @@ fn record(id: &str, at: &str, outcome: AuditOutcome) -> DeployRecord {
         reason: Some("v4 broke the installer".into()),
         request: None,
         freeze_override: None,
+        checks_override: None,
+        automation: None,
         outcome,
     }
 }

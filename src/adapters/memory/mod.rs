@@ -1,8 +1,9 @@
 //! In-memory adapters: a Pulp that lives in the process (the demo upstream and the fast
-//! tests' upstream), an audit sink that keeps records, an event outbox, and a pinned clock.
+//! tests' upstream), an audit sink that keeps records, an event outbox, approval requests and checks, and a pinned clock.
 //! Always compiled, because the demo and the integration tests both need them.
 
 mod changes;
+mod checks;
 mod content;
 pub mod demo;
 mod faults;
@@ -16,6 +17,7 @@ mod submit;
 mod tasks;
 
 pub use changes::OUTSIDE_USER;
+pub use checks::MemoryCheckStore;
 pub use content::{package_of, ContentChange};
 pub use demo::demo_pulp;
 pub use faults::{Fault, FaultyPulp, Op};

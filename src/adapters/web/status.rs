@@ -8,6 +8,7 @@
 use axum::http::StatusCode;
 
 use crate::app::approvals::requests::{ActError, Acted, ListError};
+use crate::app::checks::{ReadError as ChecksReadError, ReportError};
 use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
 use crate::app::diffs::compare::CompareError;
 use crate::app::facts::{ReadError, UnknownRepository};
@@ -24,6 +25,8 @@ pub trait HttpStatus {
 
 /// A page or fragment shown.
 pub const SHOWN: StatusCode = StatusCode::OK;
+/// A record made (a check reported).
+pub const CREATED: StatusCode = StatusCode::CREATED;
 /// A request recorded (a deploy that needs approvals): accepted, not yet done.
 pub const RECORDED: StatusCode = StatusCode::ACCEPTED;
 /// `/readyz` when a part a deploy needs does not answer: not ready, whatever the reason.
@@ -93,6 +96,7 @@ impl HttpStatus for Refusal {
             | Self::NoEnvironmentDistribution(_)
             | Self::UnknownEnvironment(_)
             | Self::Frozen { .. }
+            | Self::ChecksMissing { .. }
             | Self::NoProductionDistribution
             | Self::ConfiguredDistributionMissing(_) => StatusCode::CONFLICT,
         }
@@ -104,9 +108,10 @@ impl HttpStatus for NotStarted {
     fn status(&self) -> StatusCode {
         match self {
             Self::Unreadable(error) => error.status(),
-            Self::AuditUnavailable(_) | Self::LockUnavailable(_) | Self::RequestNotKept(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            Self::AuditUnavailable(_)
+            | Self::LockUnavailable(_)
+            | Self::RequestNotKept(_)
+            | Self::ChecksUnreadable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }
@@ -144,6 +149,7 @@ impl HttpStatus for PreviewError {
         match self {
             Self::Refused(refusal) => refusal.status(),
             Self::Unreadable(error) => error.status(),
+            Self::ChecksUnreadable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }
@@ -257,6 +263,29 @@ impl HttpStatus for Acted {
         match self {
             Self::Executed { outcome, .. } => outcome.status(),
             Self::Approved { .. } | Self::Rejected | Self::Cancelled => SHOWN,
+        }
+    }
+}
+
+/// A check report not recorded.
+impl HttpStatus for ReportError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::NotAToken(_) | Self::OutOfScope(_) => StatusCode::FORBIDDEN,
+            Self::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::UnknownEnvironment(unknown) => unknown.status(),
+            Self::UnknownRepository(_) | Self::UnknownVersion { .. } => StatusCode::NOT_FOUND,
+            Self::Upstream(error) => error.status(),
+            Self::Store(_) | Self::NotKept => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+}
+
+/// Checks that cannot be read back now.
+impl HttpStatus for ChecksReadError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Store(_) | Self::NotKept => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }

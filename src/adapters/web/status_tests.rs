@@ -149,6 +149,19 @@ fn refusals() -> Vec<(&'static str, Refusal, u16)> {
             409,
         ),
         (
+            "ChecksMissing",
+            Refusal::ChecksMissing {
+                version: 4,
+                environment: env(),
+                checked_in: EnvironmentName::parse("staging").unwrap(),
+                unmet: crate::domain::policy::checks::Unmet(vec![(
+                    crate::domain::check::report::CheckName::parse("smoke").unwrap(),
+                    crate::domain::check::report::CheckState::Failed,
+                )]),
+            },
+            409,
+        ),
+        (
             "OverrideReasonMissing",
             Refusal::OverrideReasonMissing(env()),
             422,
@@ -202,6 +215,14 @@ fn not_started() -> Vec<(&'static str, NotStarted, u16)> {
         (
             "LockUnavailable",
             NotStarted::LockUnavailable(LockError {
+                target: down().0,
+                reason: down().1,
+            }),
+            503,
+        ),
+        (
+            "ChecksUnreadable",
+            NotStarted::ChecksUnreadable(crate::ports::CheckStoreError {
                 target: down().0,
                 reason: down().1,
             }),

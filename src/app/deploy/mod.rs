@@ -4,6 +4,7 @@
 //! The server re-checks every precondition, whatever the page showed. Once upstream is
 //! touched, the answer always says whether production changed: no, yes, or unknown.
 
+pub mod checks_gate;
 pub mod lock;
 pub(crate) mod measure;
 pub(crate) mod outcome;
@@ -15,8 +16,8 @@ pub(crate) mod turn;
 use std::time::Instant;
 
 use crate::domain::{
-    ApprovalTrail, AuditOutcome, Authority, DeployAsk, DeployId, DeployPlan, DeployRecord,
-    DeployRequest, EventData, Intent, Operator, PublicationHref, RepoId, TaskHref,
+    ApprovalTrail, AuditOutcome, Authority, Automation, DeployAsk, DeployId, DeployPlan,
+    DeployRecord, DeployRequest, EventData, Intent, Operator, PublicationHref, RepoId, TaskHref,
 };
 use crate::ports::{correlation, AuditError};
 
@@ -63,7 +64,30 @@ pub async fn deploy(
     operator: &Operator,
 ) -> DeployOutcome {
     let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
-    deploy_as(state, id, request, operator, deploy_id, None).await
+    deploy_as(state, id, request, operator, deploy_id, None, None).await
+}
+
+/// A promotion the console makes by itself (`auto_promote`), acting as `automation`'s
+/// operator: every check and gate of a deploy, its audit lines marked with `automation` (the
+/// check that triggered it); where the environment needs approvals, a request instead.
+pub(crate) async fn deploy_automated(
+    state: &AppState,
+    id: &RepoId,
+    request: &DeployRequest,
+    operator: &Operator,
+    automation: Automation,
+) -> DeployOutcome {
+    let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
+    deploy_as(
+        state,
+        id,
+        request,
+        operator,
+        deploy_id,
+        None,
+        Some(automation),
+    )
+    .await
 }
 
 /// The deploy of an approval request whose approvals are complete (`trail`): every check
@@ -76,7 +100,7 @@ pub(crate) async fn deploy_approved(
     deploy_id: DeployId,
     trail: ApprovalTrail,
 ) -> DeployOutcome {
-    deploy_as(state, id, request, requester, deploy_id, Some(trail)).await
+    deploy_as(state, id, request, requester, deploy_id, Some(trail), None).await
 }
 
 #[tracing::instrument(skip_all, fields(repo = %id, target = %request.target, environment = %request.environment, %operator, deploy_id = deploy_id.as_str(), request_id))]
@@ -87,6 +111,7 @@ async fn deploy_as(
     operator: &Operator,
     deploy_id: DeployId,
     trail: Option<ApprovalTrail>,
+    automation: Option<Automation>,
 ) -> DeployOutcome {
     if let Some(trail) = &trail {
         tracing::Span::current().record("request_id", trail.request_id.as_str());
@@ -95,7 +120,7 @@ async fn deploy_as(
     let began = Instant::now();
     let outcome = correlation::scope(
         correlation,
-        gated(state, id, request, operator, deploy_id, trail),
+        gated(state, id, request, operator, deploy_id, trail, automation),
     )
     .await;
     measure::record(state, &outcome, &request.environment, began);
@@ -109,6 +134,7 @@ async fn gated(
     operator: &Operator,
     deploy_id: DeployId,
     trail: Option<ApprovalTrail>,
+    automation: Option<Automation>,
 ) -> DeployOutcome {
     let environment = &request.environment;
     let mut authority =
@@ -119,6 +145,11 @@ async fn gated(
                 return DeployOutcome::Refused(refusal);
             }
         };
+    authority.checks_override = match checks_gate::pass(state, id, request, operator).await {
+        Ok(overridden) => overridden,
+        Err(outcome) => return outcome,
+    };
+    authority.automation = automation;
     let _turn = state.deploy_locks.acquire(id, environment).await;
     let plan = match checked_plan(state, id, request).await {
         Ok(plan) => plan,

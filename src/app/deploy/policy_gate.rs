@@ -49,11 +49,11 @@ pub async fn pass(
         Ok(Gate::ThroughFreeze(freeze)) => {
             tracing::warn!(%environment, %operator, %freeze, "deploy through a freeze (override)");
             Ok(Authority {
-                request: None,
                 freeze_override: Some(FreezeOverride {
                     window: freeze.window.to_string(),
                     until: freeze.until.to_string(),
                 }),
+                ..Authority::default()
             })
         }
         Err(refusal) => Err(refusal.into_refusal(environment)),

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use futures::future::join_all;
 
+use crate::domain::check::report::CheckReport;
 use crate::domain::{
     build_version_views, Drift, EnvironmentName, RepoId, RepoVerification, Screen, VersionHref,
     VersionNumber, VersionView,
@@ -71,6 +72,9 @@ pub struct VersionsPage {
     /// The repository's newest approval requests, newest first (see [`crate::app::approvals::requests`]).
     #[serde(skip)]
     pub requests: Vec<RequestView>,
+    /// The latest report of each check of this repository (every version and environment).
+    #[serde(skip)]
+    pub checks: Vec<CheckReport>,
 }
 
 impl VersionsPage {
@@ -97,6 +101,7 @@ impl VersionsPage {
             environments: Vec::new(),
             blocked: BTreeMap::new(),
             requests: Vec::new(),
+            checks: Vec::new(),
         }
     }
 }
@@ -126,13 +131,18 @@ pub async fn versions_page(
             .iter()
             .map(|e| ProductionRecord::read_early(state, id, &e.name)),
     );
-    let (repo, versions, candidates, early, asked) = futures::join!(
+    let (repo, versions, candidates, early, asked, checks) = futures::join!(
         reads.get_repo(id),
         reads.version_page(id, slice),
         candidates_for(state, reads, id),
         early,
         requests::list(state, Some(id), usize::MAX),
+        crate::app::checks::latest(state, id, None),
     );
+    let checks = checks.unwrap_or_else(|error| {
+        tracing::warn!(%error, "versions page rendered without its checks");
+        Vec::new()
+    });
     let asked = asked
         .map(every_open_and_the_newest_closed)
         .unwrap_or_else(|error| {
@@ -206,6 +216,7 @@ pub async fn versions_page(
         environments,
         blocked: BTreeMap::new(),
         requests: asked,
+        checks,
     })
 }
 

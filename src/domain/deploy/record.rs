@@ -8,6 +8,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::domain::approval::request_id::RequestId;
+use crate::domain::check::report::{CheckName, RunUrl};
 use crate::domain::deploy::intent::{DeployKind, Intent};
 use crate::domain::deploy::plan::{DeployPlan, ProductionChanged};
 use crate::domain::environment::path::EnvironmentName;
@@ -76,8 +77,72 @@ pub struct DeployRecord {
     /// The freeze the operator deployed through (`override`; the reason is `reason`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub freeze_override: Option<FreezeOverride>,
+    /// The required checks the operator deployed without (`override`; the reason is `reason`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks_override: Option<ChecksOverride>,
+    /// A promotion the console made by itself: `"automation": true` and `"triggered_by"`, the
+    /// check whose passing triggered it.
+    #[serde(flatten)]
+    pub automation: Option<Automation>,
     #[serde(flatten)]
     pub outcome: AuditOutcome,
+}
+
+/// Required checks a deploy went without: which, and on which environment they were due.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChecksOverride {
+    pub checked_in: EnvironmentName,
+    /// e.g. "smoke failed, e2e missing".
+    pub unmet: String,
+}
+
+/// A deploy the console made by itself (`auto_promote`), as its audit lines say it:
+/// `"automation": true` and the check that triggered it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Automation {
+    automation: Marker,
+    pub triggered_by: CheckTrigger,
+}
+
+impl Automation {
+    pub fn triggered_by(check: CheckTrigger) -> Self {
+        Self {
+            automation: Marker,
+            triggered_by: check,
+        }
+    }
+}
+
+/// The check report that triggered an automatic promotion.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckTrigger {
+    pub check: CheckName,
+    /// Where it passed (the environment before the one promoted to).
+    pub environment: EnvironmentName,
+    pub version: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<RunUrl>,
+    /// Who reported it (the API token's name).
+    pub reporter: String,
+}
+
+/// `true`, always: the field that says a line is an automatic promotion's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Marker;
+
+impl Serialize for Marker {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bool(true)
+    }
+}
+
+impl<'de> Deserialize<'de> for Marker {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match bool::deserialize(d)? {
+            true => Ok(Self),
+            false => Err(serde::de::Error::custom("automation is true or absent")),
+        }
+    }
 }
 
 /// Who asked and who approved, as the audit line of the deploy names them.
@@ -96,11 +161,13 @@ pub struct FreezeOverride {
 }
 
 /// Under what authority beyond the operator's own a deploy runs: a completed approval
-/// request, a freeze override. Written on each of its audit lines.
+/// request, a freeze override, an override of required checks, an automatic promotion. Written on each of its audit lines.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Authority {
     pub request: Option<ApprovalTrail>,
     pub freeze_override: Option<FreezeOverride>,
+    pub checks_override: Option<ChecksOverride>,
+    pub automation: Option<Automation>,
 }
 
 impl DeployRecord {
@@ -130,6 +197,8 @@ impl DeployRecord {
             reason: intent.reason().map(str::to_owned),
             request: None,
             freeze_override: None,
+            checks_override: None,
+            automation: None,
             outcome,
         }
     }
@@ -138,6 +207,8 @@ impl DeployRecord {
     pub fn under(mut self, authority: &Authority) -> Self {
         self.request = authority.request.clone();
         self.freeze_override = authority.freeze_override.clone();
+        self.checks_override = authority.checks_override.clone();
+        self.automation = authority.automation.clone();
         self
     }
 }

@@ -26,6 +26,8 @@ fn record(outcome: AuditOutcome) -> DeployRecord {
         reason: None,
         request: None,
         freeze_override: None,
+        checks_override: None,
+        automation: None,
         outcome,
     }
 }

@@ -23,6 +23,8 @@ fn line(id: &str, minute: u32, from: u64, to: u64, outcome: AuditOutcome) -> Dep
         reason: None,
         request: None,
         freeze_override: None,
+        checks_override: None,
+        automation: None,
         outcome,
     }
 }

@@ -14,6 +14,7 @@ use crate::domain::identity::matching::CaseMatching;
 use crate::domain::identity::operator::{MissingScope, Operator};
 use crate::domain::identity::person::{PersonKey, PersonName};
 use crate::domain::identity::scope::Scope;
+use crate::domain::policy::checks::CheckPolicy;
 use crate::domain::policy::freeze::{active, Freeze, FreezeWindow};
 
 /// Someone a policy names: `user:<name>` or `group:<name>`, compared by the canonical key
@@ -177,6 +178,8 @@ pub struct Policy {
     /// Who may deploy to each environment during a freeze (with a reason); none listed:
     /// nobody.
     overriders: BTreeMap<EnvironmentName, Vec<Subject>>,
+    /// Which checks a deploy to each environment needs, and where versions go by themselves.
+    checks: CheckPolicy,
     /// How the names of people and groups are compared (`identity.case_sensitive`); the
     /// subjects were parsed under it, and stored requesters are restored under it.
     matching: CaseMatching,
@@ -214,8 +217,20 @@ impl Policy {
             freezes: BTreeMap::new(),
             approvals: BTreeMap::new(),
             overriders: BTreeMap::new(),
+            checks: CheckPolicy::default(),
             matching: CaseMatching::default(),
         }
+    }
+
+    /// The same policy, with these required checks and automatic promotions.
+    pub fn with_checks(mut self, checks: CheckPolicy) -> Self {
+        self.checks = checks;
+        self
+    }
+
+    /// Which checks a deploy to each environment needs, and where versions go by themselves.
+    pub fn checks(&self) -> &CheckPolicy {
+        &self.checks
     }
 
     /// The same policy, whose subjects were parsed under `matching`.

@@ -1,7 +1,9 @@
 //! Policy: who may synchronize, deploy and approve where (the gate), and when nobody may
 //! (freeze windows, one-off or recurring, and their override), and how often anyone may write
-//! (the write rate).
+//! (the write rate), and which checks a version needs before it goes on (and when it goes on
+//! by itself).
 
+pub mod checks;
 pub mod freeze;
 pub mod gate;
 pub mod write_rate;

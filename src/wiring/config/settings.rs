@@ -29,11 +29,20 @@ pub struct AuditSettings {
 /// The file of approval requests beside the audit file (`jsonl` sink).
 pub const REQUESTS_FILE: &str = "requests.jsonl";
 
+/// The file of check reports beside the audit file (`jsonl` sink).
+pub const CHECKS_FILE: &str = "checks.jsonl";
+
 impl AuditSettings {
     /// Where the `jsonl` sink keeps approval requests: `requests.jsonl` beside the audit file.
     pub fn requests_path(&self) -> PathBuf {
         let beside = self.path.parent().unwrap_or(std::path::Path::new(""));
         beside.join(REQUESTS_FILE)
+    }
+
+    /// Where the `jsonl` sink keeps check reports: `checks.jsonl` beside the audit file.
+    pub fn checks_path(&self) -> PathBuf {
+        let beside = self.path.parent().unwrap_or(std::path::Path::new(""));
+        beside.join(CHECKS_FILE)
     }
 }
 

@@ -29,7 +29,7 @@ pub struct ErrorBody {
 pub struct ErrorDetail {
     /// A stable word for scripts: `not_found`, `bad_request`, `unprocessable`,
     /// `unauthorized`, `forbidden`, `conflict`, `frozen`, `out_of_order`, `moved`,
-    /// `already_deployed`, `upstream_error`, `unavailable`...
+    /// `already_deployed`, `checks_missing`, `upstream_error`, `unavailable`...
     pub code: String,
     /// What happened and what to do, in words.
     pub message: String,
@@ -154,6 +154,7 @@ fn refusal_code(refusal: &Refusal) -> &'static str {
         Refusal::UnknownEnvironment(_) => "unknown_environment",
         Refusal::NotAllowed(_) => "forbidden",
         Refusal::Frozen { .. } => "frozen",
+        Refusal::ChecksMissing { .. } => "checks_missing",
         Refusal::OverrideReasonMissing(_) | Refusal::ReasonMissing => "reason_missing",
         Refusal::ReasonTooLong(_) => "reason_too_long",
         Refusal::RollbackTargetGone(_) => "gone",

@@ -6,6 +6,7 @@
 //! a bearer-token request is not subject to the pages' Origin rule.
 
 mod caller;
+mod checks;
 mod deployments;
 mod error;
 pub(super) mod outcome;
@@ -29,10 +30,10 @@ pub use error::ApiError;
     paths(
         repositories::list, repositories::show, repositories::versions, repositories::changes,
         sync::start, deployments::create, deployments::show, requests::list, requests::approve,
-        openapi
+        checks::report, checks::list, openapi
     ),
     modifiers(&BearerScheme),
-    tags((name = "repositories"), (name = "deployments"), (name = "requests"))
+    tags((name = "repositories"), (name = "deployments"), (name = "requests"), (name = "checks"))
 )]
 pub struct ApiDoc;
 
@@ -68,6 +69,7 @@ pub fn router() -> Router<AppState> {
             post(deployments::create),
         )
         .route("/deployments/{deploy_id}", get(deployments::show))
+        .route("/checks", get(checks::list).post(checks::report))
         .route("/requests", get(requests::list))
         .route("/requests/{id}/approve", post(requests::approve))
         .route("/openapi.json", get(openapi))
