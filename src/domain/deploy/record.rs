@@ -364,4 +364,79 @@ mod tests {
         assert_eq!(read.outcome, AuditOutcome::Deployed);
         assert_eq!(read.target_version, 2);
     }
+
+    #[test]
+    fn an_automatic_promotion_says_automation_true_and_its_check_and_reads_back() {
+        let authority = Authority {
+            automation: Some(Automation::triggered_by(CheckTrigger {
+                check: CheckName::parse("smoke").unwrap(),
+                environment: EnvironmentName::parse("staging").unwrap(),
+                version: 7,
+                url: Some(RunUrl::parse("https://ci.example.com/runs/9").unwrap()),
+                reporter: "ci-staging".into(),
+            })),
+            checks_override: None,
+            ..Authority::default()
+        };
+        let record = DeployRecord::of_plan(
+            DeployId::new("d3"),
+            &plan(),
+            &Intent::Deploy(None),
+            Utc::now(),
+            "promoter",
+            None,
+            AuditOutcome::Started,
+        )
+        .under(&authority);
+        let json: serde_json::Value = serde_json::to_value(&record).unwrap();
+        assert_eq!(json["automation"], true);
+        assert_eq!(json["triggered_by"]["check"], "smoke");
+        assert_eq!(json["triggered_by"]["environment"], "staging");
+        assert_eq!(json["triggered_by"]["version"], 7);
+        assert_eq!(
+            json["outcome"], "started",
+            "the outcome stays flat beside it"
+        );
+        let read: DeployRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(read.automation, record.automation);
+        assert_eq!(read.outcome, AuditOutcome::Started);
+        let manual = DeployRecord::of_plan(
+            DeployId::new("d4"),
+            &plan(),
+            &Intent::Deploy(None),
+            Utc::now(),
+            "alice",
+            None,
+            AuditOutcome::Deployed,
+        );
+        let json = serde_json::to_value(&manual).unwrap();
+        assert!(json.get("automation").is_none() && json.get("triggered_by").is_none());
+        let read: DeployRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(read.automation, None);
+    }
+
+    #[test]
+    fn an_override_of_required_checks_is_recorded_as_such() {
+        let authority = Authority {
+            checks_override: Some(ChecksOverride {
+                checked_in: EnvironmentName::parse("staging").unwrap(),
+                unmet: "smoke failed".into(),
+            }),
+            ..Authority::default()
+        };
+        let record = DeployRecord::of_plan(
+            DeployId::new("d5"),
+            &plan(),
+            &Intent::Deploy(Some(crate::domain::Reason::parse("hotfix").unwrap())),
+            Utc::now(),
+            "sre",
+            None,
+            AuditOutcome::Started,
+        )
+        .under(&authority);
+        let json = serde_json::to_value(&record).unwrap();
+        assert_eq!(json["checks_override"]["unmet"], "smoke failed");
+        assert_eq!(json["reason"], "hotfix");
+        assert!(json.get("automation").is_none());
+    }
 }

@@ -335,3 +335,7 @@ fn subjects_of(
         })
         .collect()
 }
+
+#[cfg(test)]
+#[path = "policy_checks_tests.rs"]
+mod checks_tests;
