@@ -399,6 +399,17 @@ async fn a_passing_check_promotes_the_version_by_itself_once_and_never_backwards
     assert_eq!(lines[0]["triggered_by"]["environment"], "staging");
     assert_eq!(lines[0]["triggered_by"]["version"], 3);
     assert_eq!(lines[0]["triggered_by"]["reporter"], "ci-staging");
+    let deploy_id = promotion["deploy_id"].as_str().unwrap();
+    let read_back = app
+        .call_api("GET", &format!("/api/v1/deployments/{deploy_id}"), None, "")
+        .await;
+    assert_eq!(
+        json(&read_back)["triggered_by"]["check"],
+        "smoke",
+        "{}",
+        read_back.body
+    );
+    assert_eq!(json(&read_back)["operator"], "promoter");
     let started: Vec<Value> = app
         .audit_lines()
         .into_iter()

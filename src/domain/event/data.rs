@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::domain::approval::request::{ApprovalRequest, RequestId};
 use crate::domain::deploy::intent::DeployKind;
 use crate::domain::deploy::plan::ProductionChanged;
-use crate::domain::deploy::record::{AuditOutcome, DeployId, DeployRecord};
+use crate::domain::deploy::record::{AuditOutcome, CheckTrigger, DeployId, DeployRecord};
 use crate::domain::environment::path::EnvironmentName;
 use crate::domain::identity::person::PersonName;
 use crate::domain::repository::href::TaskHref;
@@ -51,6 +51,10 @@ pub struct DeploymentData {
     pub reason: Option<String>,
     /// The approval request it ran for.
     pub request_id: Option<RequestId>,
+    /// An automatic promotion's: the check whose passing triggered it (null: a deploy someone
+    /// asked for).
+    #[serde(default)]
+    pub triggered_by: Option<CheckTrigger>,
 }
 
 impl DeploymentData {
@@ -81,6 +85,7 @@ impl DeploymentData {
             error,
             reason: record.reason.clone(),
             request_id: record.request.as_ref().map(|r| r.request_id.clone()),
+            triggered_by: record.automation.as_ref().map(|a| a.triggered_by.clone()),
         })
     }
 
