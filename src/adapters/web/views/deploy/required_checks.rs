@@ -23,7 +23,7 @@ pub fn checks_panel(environment: &EnvironmentName, verdict: &ChecksVerdict) -> M
                         li data-check=(standing.name) data-check-state=(standing.state.as_str()) data-check-env=(verdict.checked_in) {
                             (standing.name) ": " (standing.state.as_str())
                             @if let Some(url) = &standing.url {
-                                " (" a href=(url.as_str()) rel="noopener noreferrer" { "the run" } ")"
+                                " (" a href=(url.as_str()) rel="noopener noreferrer" { "the " (standing.name) " run" } ")"
                             }
                         }
                     }
