@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity::bearer::BearerTokens;
+use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{demo, InMemoryPulp};
 use repo_console::domain::check::report::CheckName;
 use repo_console::domain::policy::checks::CheckPolicy;
@@ -86,7 +87,10 @@ async fn spawn(policy: Policy) -> Checked {
             crate::tokens::token("deployer", DEPLOYER, &[], &["deploy:*"]),
             crate::tokens::token("sre", SRE, &[], &["deploy:*"]),
         ],
-        None,
+        Some(Arc::new(
+            TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
+                .with_groups("X-Remote-Groups"),
+        )),
         Arc::new(SystemClock),
     );
     TestApp::builder()
@@ -226,6 +230,29 @@ async fn a_report_out_of_its_tokens_reach_is_refused_and_keeps_nothing() {
         .call_api("POST", "/api/v1/checks", None, r#"{"repository": "app", "environment": "staging", "version": 3, "name": "smoke", "passed": true}"#)
         .await;
     assert_eq!(anonymous.status, 401);
+    let as_person = app
+        .client
+        .send(
+            "POST",
+            "/api/v1/checks",
+            &[
+                ("content-type", "application/json"),
+                ("x-remote-user", "alice"),
+                ("x-remote-groups", "release"),
+            ],
+            r#"{"repository": "app", "environment": "staging", "version": 3, "name": "smoke", "passed": true}"#,
+        )
+        .await;
+    assert_eq!(
+        as_person.status, 403,
+        "a person is not a pipeline's token: {}",
+        as_person.body
+    );
+    assert!(
+        as_person.body.contains("alice is not a token"),
+        "{}",
+        as_person.body
+    );
     assert_eq!(app.check_file(), "", "nothing kept");
 
     let cases = [
