@@ -9,8 +9,9 @@
 //! released when the file is closed), in one `write`, synced before `Ok`: a claim reads the
 //! file under that lock, so of two processes claiming the same promotion one finds the
 //! other's line. Reads take no lock: a line being written (or torn by a crash, never
-//! acknowledged) is not read. The file is read whole at each read: its size grows with the
-//! number of reports (see the book's performance page).
+//! acknowledged) is not read. The file is read whole at each read, and only its lines that
+//! may matter (of the repository asked, or claims) are parsed: its size grows with the number
+//! of reports (see the book's performance page).
 
 use std::collections::BTreeSet;
 use std::fs::{self, File, OpenOptions};
@@ -70,11 +71,24 @@ impl JsonlCheckStore {
     }
 }
 
-/// Every whole line of `bytes` that parses (a torn last line is left out).
-fn lines_of(bytes: &[u8]) -> Vec<Line> {
+/// Every whole line of `bytes` holding `needle` (as this store writes its lines: compact JSON)
+/// that parses; a torn last line is left out. Only the lines that may matter are parsed.
+fn lines_with(bytes: &[u8], needle: &[u8]) -> Vec<Line> {
+    let finder = memchr::memmem::Finder::new(needle);
     bytes
         .split(|b| *b == b'\n')
-        .filter(|raw| !raw.trim_ascii().is_empty())
+        .filter(|raw| finder.find(raw).is_some())
+        .filter_map(|raw| serde_json::from_slice(raw).ok())
+        .collect()
+}
+
+/// The lines of claims and their releases (`"line":"claimed"`, `"line":"released"`).
+fn claim_lines(bytes: &[u8]) -> Vec<Line> {
+    let claimed = memchr::memmem::Finder::new(b"\"line\":\"claimed\"");
+    let released = memchr::memmem::Finder::new(b"\"line\":\"released\"");
+    bytes
+        .split(|b| *b == b'\n')
+        .filter(|raw| claimed.find(raw).is_some() || released.find(raw).is_some())
         .filter_map(|raw| serde_json::from_slice(raw).ok())
         .collect()
 }
@@ -163,15 +177,19 @@ impl CheckStore for JsonlCheckStore {
             .await
             .map_err(|e| self.unavailable(e))?
             .map_err(|e| self.unavailable(e))?;
-        let reports = lines_of(&read).into_iter().filter_map(|line| match line {
-            Line::Report(report)
-                if report.key.repository_uuid == repo
-                    && version.is_none_or(|v| report.key.version == v) =>
-            {
-                Some(report)
-            }
-            _ => None,
-        });
+        let needle = format!("\"repository_uuid\":\"{repo}\"");
+        let reports =
+            lines_with(&read, needle.as_bytes())
+                .into_iter()
+                .filter_map(|line| match line {
+                    Line::Report(report)
+                        if report.key.repository_uuid == repo
+                            && version.is_none_or(|v| report.key.version == v) =>
+                    {
+                        Some(report)
+                    }
+                    _ => None,
+                });
         Ok(latest_of(reports))
     }
 
@@ -180,7 +198,7 @@ impl CheckStore for JsonlCheckStore {
         self.blocking(move |path| {
             let mut file = open_locked(path)?;
             let before = locked_bytes(&mut file)?;
-            if claimed(&lines_of(&before)).contains(&key) {
+            if claimed(&claim_lines(&before)).contains(&key) {
                 return Ok(false);
             }
             append(&mut file, &before, &Line::Claimed(key))?;
