@@ -124,11 +124,23 @@ fn locked_bytes(file: &mut File) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Appends `line` to the locked `file` (holding `before`) in one write, and syncs it; a torn
-/// last line is ended first, so that it stays one unreadable line.
-fn append(file: &mut File, before: &[u8], line: &Line) -> std::io::Result<()> {
+/// Whether the locked `file` ends with a torn line (its last byte is not a newline): only
+/// that byte is read.
+fn ends_torn(file: &mut File) -> std::io::Result<bool> {
+    if file.metadata()?.len() == 0 {
+        return Ok(false);
+    }
+    let mut last = [0u8; 1];
+    file.seek(SeekFrom::End(-1))?;
+    file.read_exact(&mut last)?;
+    Ok(last[0] != b'\n')
+}
+
+/// Appends `line` to the locked `file` in one write, and syncs it; a torn last line (`torn`)
+/// is ended first, so that it stays one unreadable line.
+fn append(file: &mut File, torn: bool, line: &Line) -> std::io::Result<()> {
     let mut out = Vec::new();
-    if before.last().is_some_and(|b| *b != b'\n') {
+    if torn {
         out.push(b'\n');
     }
     serde_json::to_writer(&mut out, line).map_err(std::io::Error::other)?;
@@ -160,8 +172,8 @@ impl CheckStore for JsonlCheckStore {
         let line = Line::Report(report.clone());
         self.blocking(move |path| {
             let mut file = open_locked(path)?;
-            let before = locked_bytes(&mut file)?;
-            append(&mut file, &before, &line)
+            let torn = ends_torn(&mut file)?;
+            append(&mut file, torn, &line)
         })
         .await
     }
@@ -201,7 +213,8 @@ impl CheckStore for JsonlCheckStore {
             if claimed(&claim_lines(&before)).contains(&key) {
                 return Ok(false);
             }
-            append(&mut file, &before, &Line::Claimed(key))?;
+            let torn = before.last().is_some_and(|b| *b != b'\n');
+            append(&mut file, torn, &Line::Claimed(key))?;
             Ok(true)
         })
         .await
@@ -211,8 +224,8 @@ impl CheckStore for JsonlCheckStore {
         let line = Line::Released(key.clone());
         self.blocking(move |path| {
             let mut file = open_locked(path)?;
-            let before = locked_bytes(&mut file)?;
-            append(&mut file, &before, &line)
+            let torn = ends_torn(&mut file)?;
+            append(&mut file, torn, &line)
         })
         .await
     }
