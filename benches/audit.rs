@@ -42,6 +42,8 @@ fn line(n: u64) -> DeployRecord {
         release: None,
         soak_override: None,
         schedule: None,
+        checks_override: None,
+        automation: None,
         outcome: AuditOutcome::Started,
     }
 }

@@ -37,6 +37,9 @@
 #   rc-schedules   verified, v1..v3, a publication of each; rc-schedules-prod -> pub(v1) (issue 38:
 #                  scheduled deploys, two replicas racing for one schedule)
 #   rc-soak        the same, and rc-soak-staging -> pub(v1) (issue 38: production soaks behind staging)
+#   rc-checks      verified, v1..v3, a publication of each; rc-checks-staging, rc-checks-prod ->
+#                  pub(v1) (issue 39: a passing check on staging promotes to production)
+#   rc-checks-replicas  the same, for two replicas receiving one report at once
 #   rc-mirror        remote rc-mirror-remote -> $PULP_CONTENT_URL/pulp/content/rc-verified-prod/ (not synced)
 #   rc-broken-mirror remote rc-broken-remote -> http://127.0.0.1:9/nothing/ (refused; sync fails)
 #
@@ -411,6 +414,22 @@ seed_production rc-schedules "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
 seed_production rc-soak "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
 soak_repo="$(ensure_repo rc-soak "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
 ensure_distribution rc-soak-staging publication "$(ensure_publication "$soak_repo" 1)"
+# --- Checks (issue 39): staging and production of one repository each test moves ---------
+# NAME verified, v1..v3, a publication of each; NAME-staging and NAME-prod -> pub(v1). The
+# checks tests (tests/real_pulp/checks.rs) promote to NAME-prod and put both back at v1.
+seed_checks() {
+  local name=$1 repo v1 env
+  repo="$(ensure_repo "$name" "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  ensure_versions "$repo" "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
+  ensure_publication "$repo" 2 >/dev/null
+  ensure_publication "$repo" 3 >/dev/null
+  v1="$(ensure_publication "$repo" 1)"
+  for env in staging prod; do
+    ensure_distribution "$name-$env" publication "$v1"
+  done
+}
+seed_checks rc-checks
+seed_checks rc-checks-replicas
 
 # --- Summary -------------------------------------------------------------------
 echo "Seeded Pulp at $PULP_BASE_URL:"

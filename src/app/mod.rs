@@ -5,6 +5,7 @@
 //! - [`deploy`]: preview and deploy a version to an environment (every check, two upstream
 //!   steps, the audit lines), and the rule that disables a page's deploy buttons;
 //! - [`approvals`]: four-eyes requests: asking, approving, rejecting, cancelling;
+//! - [`checks`]: checks pipelines report, and the promotions they trigger;
 //! - [`diffs`]: what changes between two versions, computed, cached and stored ahead;
 //! - [`environments`]: what each environment serves and what it served;
 //! - [`events`]: the events told to webhooks, their delivery, and the drift reconciler;
@@ -16,6 +17,7 @@
 //!   many writes a caller may make a minute.
 
 pub mod approvals;
+pub mod checks;
 pub mod deploy;
 pub mod diffs;
 pub mod environments;

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use crate::domain::{EnvironmentPath, Policy, Releases};
 use crate::ports::{
-    AuditSink, Clock, ContentCatalog, DeployLock, DiffStore, EventMetrics, OperatorIdentity,
-    RepositoryManager, RequestStore, ScheduleStore,
+    AuditSink, CheckStore, Clock, ContentCatalog, DeployLock, DiffStore, EventMetrics,
+    OperatorIdentity, RepositoryManager, RequestStore, ScheduleStore,
 };
 
 use super::environments::SeenEnvironments;
@@ -71,6 +71,9 @@ pub struct AppState {
     pub(crate) claim_lapse: chrono::Duration,
     /// This process, as its claims name it (host, process id and a random part).
     pub(crate) replica: Arc<str>,
+    /// Where the checks pipelines report are kept (beside the requests); `None`: nowhere, so
+    /// no check can be reported and every required check is missing.
+    pub(crate) checks: Option<Arc<dyn CheckStore>>,
     /// Where the console's events are recorded for its webhooks; `None`: no webhooks.
     pub(crate) events: Option<Events>,
     /// Who calls the JSON API (bearer tokens, or the trusted proxy); `None`: nobody may
@@ -118,6 +121,7 @@ impl AppState {
             schedules: None,
             claim_lapse: chrono::Duration::minutes(10),
             replica: replica_name().into(),
+            checks: None,
             events: None,
             api_callers: None,
             metrics: Arc::new(NotMeasured),
@@ -286,6 +290,12 @@ impl AppStateBuilder {
     /// This process's name in its claims on schedules (tests name their replicas).
     pub fn replica(mut self, name: &str) -> Self {
         self.0.replica = name.into();
+        self
+    }
+
+    /// Check reports (and promotion claims) are kept in `store`.
+    pub fn checks(mut self, store: Arc<dyn CheckStore>) -> Self {
+        self.0.checks = Some(store);
         self
     }
 

@@ -4,6 +4,7 @@
 //! what it needs as arguments, so every rule is unit-tested in isolation.
 
 pub mod approval;
+pub mod check;
 pub mod deploy;
 pub mod diff;
 pub mod environment;
@@ -31,8 +32,8 @@ pub use deploy::plan::{
     ProductionState, ProductionTarget, SeenLive,
 };
 pub use deploy::record::{
-    versions_served, AuditOutcome, Authority, DeployId, DeployRecord, FreezeOverride, ScheduleMark,
-    SoakOverride,
+    versions_served, AuditOutcome, Authority, Automation, CheckTrigger, ChecksOverride, DeployId,
+    DeployRecord, FreezeOverride, ScheduleMark, SoakOverride,
 };
 pub use deploy::refusal::{Refusal, SoakRefusal};
 pub use deploy::verdict::{needs_reread, production_changed, Reread, WriteVerdict};

@@ -2,6 +2,7 @@
 //! no HTTP, I/O or serialization types cross these traits.
 
 pub mod audit_sink;
+pub mod check_store;
 pub mod clock;
 pub mod content_catalog;
 pub mod correlation;
@@ -16,6 +17,7 @@ pub mod schedule_store;
 pub mod webhook_sender;
 
 pub use audit_sink::{AuditError, AuditReadError, AuditSink};
+pub use check_store::{CheckStore, CheckStoreError};
 pub use clock::Clock;
 pub use content_catalog::ContentCatalog;
 pub use deploy_lock::{DeployLock, DeployTurn, LockError};

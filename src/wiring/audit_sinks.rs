@@ -11,15 +11,21 @@ use futures::future::{ready, BoxFuture, FutureExt};
 
 use crate::adapters::audit_stdout::StdoutAuditSink;
 use crate::adapters::files::audit::JsonlAuditSink;
+use crate::adapters::files::checks::JsonlCheckStore;
 use crate::adapters::files::diff_store::FileDiffStore;
 use crate::adapters::files::outbox::JsonlOutbox;
 use crate::adapters::files::requests::JsonlRequestStore;
 use crate::adapters::files::schedules::JsonlScheduleStore;
-use crate::adapters::memory::{MemoryOutbox, MemoryRequestStore, MemoryScheduleStore};
-use crate::adapters::postgres::{
-    self, PgAuditSink, PgDeployLock, PgDiffStore, PgOutbox, PgRequestStore, PgScheduleStore,
+use crate::adapters::memory::{
+    MemoryCheckStore, MemoryOutbox, MemoryRequestStore, MemoryScheduleStore,
 };
-use crate::ports::{AuditSink, DeployLock, DiffStore, EventOutbox, RequestStore, ScheduleStore};
+use crate::adapters::postgres::{
+    self, PgAuditSink, PgCheckStore, PgDeployLock, PgDiffStore, PgOutbox, PgRequestStore,
+    PgScheduleStore,
+};
+use crate::ports::{
+    AuditSink, CheckStore, DeployLock, DiffStore, EventOutbox, RequestStore, ScheduleStore,
+};
 
 use crate::wiring::config::settings::{AuditSettings, DiffSettings};
 
@@ -32,6 +38,8 @@ pub struct Built {
     pub diff_store: Option<Arc<dyn DiffStore>>,
     pub requests: Arc<dyn RequestStore>,
     pub schedules: Arc<dyn ScheduleStore>,
+    /// Where check reports are kept, beside the requests.
+    pub checks: Arc<dyn CheckStore>,
     pub outbox: Arc<dyn EventOutbox>,
 }
 
@@ -45,7 +53,11 @@ const SINKS: &[(&str, Build)] = &[
     ("jsonl", |audit, diffs| {
         let store = FileDiffStore::new(&diffs.dir, diffs.max_bytes);
         let requests = JsonlRequestStore::new(audit.requests_path());
-        let schedules = Arc::new(JsonlScheduleStore::new(audit.schedules_path()));
+        let kept = Kept {
+            requests: Arc::new(requests),
+            schedules: Arc::new(JsonlScheduleStore::new(audit.schedules_path())),
+            checks: Arc::new(JsonlCheckStore::new(audit.checks_path())),
+        };
         let outbox = match JsonlOutbox::beside(&audit.path) {
             Ok(outbox) => Arc::new(outbox),
             Err(e) => return ready(Err(format!("cannot read the webhook outbox: {e}"))).boxed(),
@@ -53,34 +65,37 @@ const SINKS: &[(&str, Build)] = &[
         alone(
             JsonlAuditSink::new(&audit.path),
             Some(Arc::new(store)),
-            Arc::new(requests),
-            schedules,
+            kept,
             outbox,
         )
     }),
     ("stdout", |_, _| {
         let requests = MemoryRequestStore::default();
         let outbox = Arc::new(MemoryOutbox::default());
-        let schedules = Arc::new(MemoryScheduleStore::default());
-        alone(
-            StdoutAuditSink::default(),
-            None,
-            Arc::new(requests),
-            schedules,
-            outbox,
-        )
+        let kept = Kept {
+            requests: Arc::new(requests),
+            schedules: Arc::new(MemoryScheduleStore::default()),
+            checks: Arc::new(MemoryCheckStore::default()),
+        };
+        alone(StdoutAuditSink::default(), None, kept, outbox)
     }),
     ("postgres", |audit, diffs| {
         shared_database(audit, diffs).boxed()
     }),
 ];
 
+/// What is kept beside a sink of one replica: requests, schedules, checks.
+struct Kept {
+    requests: Arc<dyn RequestStore>,
+    schedules: Arc<dyn ScheduleStore>,
+    checks: Arc<dyn CheckStore>,
+}
+
 /// A sink of one replica: the in-process deploy lock is enough.
 fn alone(
     sink: impl AuditSink + 'static,
     diff_store: Option<Arc<dyn DiffStore>>,
-    requests: Arc<dyn RequestStore>,
-    schedules: Arc<dyn ScheduleStore>,
+    kept: Kept,
     outbox: Arc<dyn EventOutbox>,
 ) -> BoxFuture<'static, Result<Built, String>> {
     let sink = Arc::new(sink);
@@ -88,8 +103,9 @@ fn alone(
         sink,
         replica_lock: None,
         diff_store,
-        requests,
-        schedules,
+        requests: kept.requests,
+        schedules: kept.schedules,
+        checks: kept.checks,
         outbox,
     }))
     .boxed()
@@ -106,6 +122,7 @@ async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<
         diff_store: Some(Arc::new(PgDiffStore::new(db.clone(), diffs.max_bytes))),
         requests: Arc::new(PgRequestStore::new(db.clone())),
         schedules: Arc::new(PgScheduleStore::new(db.clone())),
+        checks: Arc::new(PgCheckStore::new(db.clone())),
         outbox: Arc::new(PgOutbox::new(db)),
     })
 }
@@ -166,6 +183,7 @@ mod tests {
             "/var/log/console/requests.jsonl",
             "requests beside the audit file"
         );
+        assert_eq!(built.checks.target(), "/var/log/console/checks.jsonl");
         let store = built.diff_store.expect("files beside the audit file");
         assert_eq!(store.target(), "/var/log/console/diffs");
         let none = DiffSettings {
@@ -181,6 +199,7 @@ mod tests {
         assert_eq!(built.sink.target(), "standard output");
         assert!(built.diff_store.is_none(), "memory only");
         assert!(built.requests.target().starts_with("memory"));
+        assert!(built.checks.target().starts_with("memory"));
         assert_eq!(built.outbox.target(), "memory");
         assert_eq!(names(), ["jsonl", "stdout", "postgres"]);
         let unreachable = AuditSettings {

@@ -105,7 +105,10 @@ pub async fn build_state(
     tracing::info!(target = %built.requests.target(), "approval requests are kept");
     let state = state.requests(built.requests, config.request_ttl);
     tracing::info!(target = %built.schedules.target(), "scheduled deploys are kept");
-    let state = state.schedules(built.schedules, config.schedules.lapse);
+    tracing::info!(target = %built.checks.target(), "check reports are kept");
+    let state = state
+        .schedules(built.schedules, config.schedules.lapse)
+        .checks(built.checks);
     let deliverer = background::webhooks(&config.webhooks, built.outbox, metrics);
     let state = match &deliverer {
         Some(deliverer) => state.events(deliverer.events.clone()),

@@ -33,6 +33,8 @@ fn record(i: usize, writer: &str) -> DeployRecord {
         release: None,
         soak_override: None,
         schedule: None,
+        checks_override: None,
+        automation: None,
         outcome: AuditOutcome::Deployed,
     }
 }

@@ -19,6 +19,8 @@ use crate::policy::Guarded;
 
 pub(crate) const CI: &str = "ci-token-0123456789";
 pub(crate) const LEAD: &str = "lead-token-9876543210";
+/// A pipeline's token that reports checks only.
+const CHECKER: &str = "checker-token-5555555555";
 
 fn token(name: &str, text: &str, groups: &[&str]) -> ApiToken {
     let every = ["read", "sync", "deploy:*", "approve:*"];
@@ -32,6 +34,7 @@ pub(crate) async fn spawn(policy: Policy) -> Guarded {
         vec![
             token("ci-pipeline", CI, &["ci"]),
             token("lead", LEAD, &["release"]),
+            crate::tokens::token("checker", CHECKER, &[], &["check:*"]),
         ],
         None,
         Arc::new(SystemClock),
@@ -512,6 +515,8 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "post /api/v1/releases/{name}/promotions",
         "get /api/v1/schedules",
         "post /api/v1/schedules/{id}/cancel",
+        "get /api/v1/checks",
+        "post /api/v1/checks",
         "get /api/v1/openapi.json",
     ];
     for route in routes {
@@ -700,6 +705,36 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
             "",
         )
         .await,
+    );
+    let check = format!(
+        r#"{{"repository": "{base}", "environment": "production", "version": 3, "name": "smoke", "passed": true}}"#
+    );
+    run(
+        "/api/v1/checks",
+        "post",
+        call(&app, "POST", "/api/v1/checks", Some(CI), &check).await,
+    );
+    run(
+        "/api/v1/checks",
+        "post",
+        call(&app, "POST", "/api/v1/checks", Some(CHECKER), &check).await,
+    );
+    run(
+        "/api/v1/checks",
+        "get",
+        call(
+            &app,
+            "GET",
+            &format!("/api/v1/checks?repository={base}"),
+            None,
+            "",
+        )
+        .await,
+    );
+    run(
+        "/api/v1/checks",
+        "get",
+        call(&app, "GET", "/api/v1/checks?repository=nope", None, "").await,
     );
     let failures: Vec<String> = checked.into_iter().filter_map(Result::err).collect();
     assert!(failures.is_empty(), "{failures:#?}");

@@ -9,6 +9,10 @@ mod builds;
 mod builds_diff;
 mod catch_up;
 mod changes;
+#[path = "../common/check_contract.rs"]
+mod check_contract;
+mod check_store;
+mod checks;
 mod coalescing;
 mod command_line;
 mod compare_download;

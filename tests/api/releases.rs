@@ -518,3 +518,29 @@ async fn the_api_lists_shows_and_promotes_a_release_and_refuses_a_stale_one_nami
     });
     assert_eq!(post(&app, &ghost, CI).await.status, 422);
 }
+
+#[tokio::test]
+async fn a_release_cannot_walk_around_the_checks_a_member_needs() {
+    use repo_console::domain::check::report::CheckName;
+    use repo_console::domain::policy::checks::CheckPolicy;
+    let required = BTreeMap::from([(production(), vec![CheckName::parse("smoke").unwrap()])]);
+    let policy =
+        Policy::default().with_checks(CheckPolicy::new(required, Default::default(), None));
+    let app = app(&MEMBERS)
+        .configure(move |state| state.policy(policy))
+        .build();
+    match promote(&app.state, "el9", &ask(1, 2), &alice()).await {
+        ReleaseOutcome::Refused(ReleaseRefusal::Member { refusal, .. }) => {
+            assert!(
+                matches!(refusal, Refusal::ChecksMissing { .. }),
+                "{refusal:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        serving(&app.memory),
+        [Some(1), Some(1), Some(1)],
+        "nothing moved"
+    );
+}

@@ -512,6 +512,8 @@ fn started_line(deploy_id: &str, repo: &str, at: chrono::DateTime<chrono::Utc>) 
         freeze_override: None,
         soak_override: None,
         release: None,
+        checks_override: None,
+        automation: None,
         schedule: None,
         outcome: AuditOutcome::Started,
     }

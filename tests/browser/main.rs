@@ -6,8 +6,9 @@
 //! One test drives every scenario in turn (one browser, one at a time); `environments_promotion`
 //! drives a console configured with three environments; `approvals` one whose production
 //! needs an approval, served twice (for the requester and for the approver); `freeze` one
-//! whose production is frozen on a fixed clock; `schedules` one that keeps scheduled deploys.
-//! They never run at once. axe-core checks
+//! whose production is frozen on a fixed clock; `schedules` one that keeps scheduled deploys;
+//! `required_checks` one whose production requires a check passed on staging; `release_promotion`
+//! one with a release of three repositories. They never run at once. axe-core checks
 //! every page and dialog state in both themes (`a11y.rs`). Each starts ChromeDriver on a free port and ends it by its process group id when
 //! it ends, passes or fails. After each scenario the browser console must hold no CSP
 //! violation and no error but the scenario's own expected failed requests. Screenshots:
@@ -19,6 +20,7 @@ mod acme;
 mod approvals;
 mod browser;
 mod changes;
+mod checks;
 mod dashboard;
 mod deploy;
 mod driver;
@@ -239,6 +241,30 @@ async fn schedules() {
     .catch_unwind()
     .await;
     finish(browser, driver, outcome, "schedules", "FAILED-schedules").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium"]
+async fn required_checks() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let tools = driver::Tools::required();
+    a11y::require();
+    let target = target_dir();
+    let log = target.join("chromedriver-checks.log");
+    let driver = driver::ChromeDriver::start(&tools, &log).await;
+    let app = checks::spawn_app().await;
+    let browser = Browser::open(&driver, &tools, &app.app.address).await;
+    let outcome = AssertUnwindSafe(async {
+        scenario!(
+            browser,
+            "required checks: badges, the confirm step, a refusal",
+            &["409 (Conflict)", "Error Code 409"],
+            checks::required_checks(&browser, &app)
+        );
+    })
+    .catch_unwind()
+    .await;
+    finish(browser, driver, outcome, "required_checks", "FAILED-checks").await;
 }
 
 /// Ends the browser and its driver, then passes the scenarios' panic on (after a

@@ -14,6 +14,9 @@ mod api;
 mod builds;
 mod builds_diff;
 mod changes;
+#[path = "../common/check_contract.rs"]
+mod check_contract;
+mod checks;
 mod client;
 mod console;
 mod console_dashboard;

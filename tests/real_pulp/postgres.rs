@@ -41,6 +41,8 @@ fn record(id: &str, at: &str, outcome: AuditOutcome) -> DeployRecord {
         release: None,
         soak_override: None,
         schedule: None,
+        checks_override: None,
+        automation: None,
         outcome,
     }
 }
@@ -321,4 +323,38 @@ async fn two_replicas_appending_after_the_same_events_at_once_one_wins() {
         format!("{rounds}:{rounds}"),
         "one row per round, seqs 1 to {rounds}"
     );
+}
+
+/// A check store on its own connection pool to `database` (as a replica has).
+async fn check_store(
+    database: &TestDatabase,
+) -> std::sync::Arc<dyn repo_console::ports::CheckStore> {
+    let db = connect(&database.url, None).await.unwrap();
+    std::sync::Arc::new(repo_console::adapters::postgres::PgCheckStore::new(db))
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL"]
+async fn the_latest_report_of_each_check_counts_and_every_report_is_kept() {
+    let database = required_database();
+    let store = check_store(&database).await;
+    assert!(store.target().starts_with("postgres://127.0.0.1:"));
+    super::check_contract::the_latest_report_of_each_check_counts(store.as_ref()).await;
+    assert_eq!(database.query("SELECT count(*) FROM check_reports"), "7");
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL"]
+async fn a_promotion_is_claimed_once_until_given_back() {
+    let database = required_database();
+    let store = check_store(&database).await;
+    super::check_contract::a_promotion_is_claimed_once_until_given_back(store.as_ref()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs PostgreSQL"]
+async fn two_replicas_claiming_one_promotion_at_once_one_wins() {
+    let database = required_database();
+    let stores = [check_store(&database).await, check_store(&database).await];
+    super::check_contract::one_of_many_concurrent_claimers_wins(&stores, 24).await;
 }

@@ -1,10 +1,11 @@
 //! The stores kept as files beside the audit file: the audit log (JSON Lines, appended under
 //! a file lock, its tail read back), the approval requests and the webhook outbox (JSON
-//! Lines, compacted in place), the scheduled deploys (JSON Lines, a line per revision), and
-//! the stored diffs (gzip'd JSON, a file each).
+//! Lines, compacted in place), the scheduled deploys (JSON Lines, a line per revision), the
+//! checks pipelines report (JSON Lines), and the stored diffs (gzip'd JSON, a file each).
 
 pub mod audit;
 mod audit_tail;
+pub mod checks;
 pub mod diff_store;
 pub mod outbox;
 mod outbox_compaction;

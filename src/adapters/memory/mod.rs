@@ -1,9 +1,10 @@
 //! In-memory adapters: a Pulp that lives in the process (the demo upstream and the fast
-//! tests' upstream), an audit sink that keeps records, an event outbox, requests and schedules,
-//! and a pinned clock.
+//! tests' upstream), an audit sink that keeps records, an event outbox, requests, schedules and
+//! checks, and a pinned clock.
 //! Always compiled, because the demo and the integration tests both need them.
 
 mod changes;
+mod checks;
 mod content;
 pub mod demo;
 mod faults;
@@ -18,6 +19,7 @@ mod submit;
 mod tasks;
 
 pub use changes::OUTSIDE_USER;
+pub use checks::MemoryCheckStore;
 pub use content::{package_of, ContentChange};
 pub use demo::demo_pulp;
 pub use faults::{Fault, FaultyPulp, Op};

@@ -1,10 +1,11 @@
 //! PostgreSQL, shared by every replica: the audit sink ([`PgAuditSink`]), the
 //! cross-replica deploy lock ([`PgDeployLock`]), the computed diffs ([`PgDiffStore`]), the
-//! approval requests ([`PgRequestStore`]), the scheduled deploys ([`PgScheduleStore`]) and the
-//! webhooks' event outbox ([`PgOutbox`]).
+//! approval requests ([`PgRequestStore`]), the scheduled deploys ([`PgScheduleStore`]), the
+//! checks pipelines report ([`PgCheckStore`]) and the webhooks' event outbox ([`PgOutbox`]).
 //! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
+mod checks;
 mod deploy_lock;
 mod diffs;
 mod outbox;
@@ -17,6 +18,7 @@ use std::time::Duration;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 pub use audit::PgAuditSink;
+pub use checks::PgCheckStore;
 pub use deploy_lock::PgDeployLock;
 pub use diffs::PgDiffStore;
 pub use outbox::PgOutbox;

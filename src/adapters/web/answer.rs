@@ -77,6 +77,8 @@ impl IntoResponse for Answer {
 pub enum JsonAnswer<T> {
     /// Done (200).
     Done(T),
+    /// A record made (201).
+    Created(T),
     /// A request recorded (202).
     Recorded(T),
     /// This body, with the status of what it says.
@@ -87,6 +89,7 @@ impl<T: Serialize> IntoResponse for JsonAnswer<T> {
     fn into_response(self) -> Response {
         match self {
             Self::Done(body) => (status::SHOWN, Json(body)).into_response(),
+            Self::Created(body) => (status::CREATED, Json(body)).into_response(),
             Self::Recorded(body) => (status::RECORDED, Json(body)).into_response(),
             Self::As(StatusOf(status), body) => (status, Json(body)).into_response(),
         }

@@ -8,6 +8,7 @@
 use axum::http::StatusCode;
 
 use crate::app::approvals::requests::{ActError, Acted, ListError};
+use crate::app::checks::{ReadError as ChecksReadError, ReportError};
 use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
 use crate::app::diffs::compare::CompareError;
 use crate::app::facts::{ReadError, UnknownRepository};
@@ -32,6 +33,8 @@ pub trait HttpStatus {
 
 /// A page or fragment shown.
 pub const SHOWN: StatusCode = StatusCode::OK;
+/// A record made (a check reported).
+pub const CREATED: StatusCode = StatusCode::CREATED;
 /// A request recorded (a deploy that needs approvals): accepted, not yet done.
 pub const RECORDED: StatusCode = StatusCode::ACCEPTED;
 /// `/readyz` when a part a deploy needs does not answer: not ready, whatever the reason.
@@ -103,6 +106,7 @@ impl HttpStatus for Refusal {
             | Self::Frozen { .. }
             | Self::Soak(_)
             | Self::ApprovalsNeeded(_)
+            | Self::ChecksMissing { .. }
             | Self::NoProductionDistribution
             | Self::ConfiguredDistributionMissing(_) => StatusCode::CONFLICT,
         }
@@ -114,9 +118,10 @@ impl HttpStatus for NotStarted {
     fn status(&self) -> StatusCode {
         match self {
             Self::Unreadable(error) => error.status(),
-            Self::AuditUnavailable(_) | Self::LockUnavailable(_) | Self::RequestNotKept(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            Self::AuditUnavailable(_)
+            | Self::LockUnavailable(_)
+            | Self::RequestNotKept(_)
+            | Self::ChecksUnreadable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }
@@ -182,6 +187,7 @@ impl HttpStatus for PreviewError {
         match self {
             Self::Refused(refusal) => refusal.status(),
             Self::Unreadable(error) => error.status(),
+            Self::ChecksUnreadable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }
@@ -355,6 +361,29 @@ impl HttpStatus for NotCancelled {
             Self::Unknown(_) => StatusCode::NOT_FOUND,
             Self::Refused(refusal) => refusal.status(),
             Self::Store(problem) => problem.status(),
+        }
+    }
+}
+
+/// A check report not recorded.
+impl HttpStatus for ReportError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::NotAToken(_) | Self::OutOfScope(_) => StatusCode::FORBIDDEN,
+            Self::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::UnknownEnvironment(unknown) => unknown.status(),
+            Self::UnknownRepository(_) | Self::UnknownVersion { .. } => StatusCode::NOT_FOUND,
+            Self::Upstream(error) => error.status(),
+            Self::Store(_) | Self::NotKept => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+}
+
+/// Checks that cannot be read back now.
+impl HttpStatus for ChecksReadError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Store(_) | Self::NotKept => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }

@@ -6,6 +6,7 @@ use axum::response::IntoResponse;
 use maud::html;
 
 use crate::app::approvals::requests::ActError;
+use crate::app::checks::{ReadError as ChecksReadError, ReportError};
 use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
 use crate::app::diffs::compare::CompareError;
 use crate::app::facts::{ReadError, UnknownRepository};
@@ -163,6 +164,19 @@ fn refusals() -> Vec<(&'static str, Refusal, u16)> {
         ),
         ("ApprovalsNeeded", Refusal::ApprovalsNeeded(env()), 409),
         (
+            "ChecksMissing",
+            Refusal::ChecksMissing {
+                version: 4,
+                environment: env(),
+                checked_in: EnvironmentName::parse("staging").unwrap(),
+                unmet: crate::domain::policy::checks::Unmet(vec![(
+                    crate::domain::check::report::CheckName::parse("smoke").unwrap(),
+                    crate::domain::check::report::CheckState::Failed,
+                )]),
+            },
+            409,
+        ),
+        (
             "OverrideReasonMissing",
             Refusal::OverrideReasonMissing(env()),
             422,
@@ -216,6 +230,14 @@ fn not_started() -> Vec<(&'static str, NotStarted, u16)> {
         (
             "LockUnavailable",
             NotStarted::LockUnavailable(LockError {
+                target: down().0,
+                reason: down().1,
+            }),
+            503,
+        ),
+        (
+            "ChecksUnreadable",
+            NotStarted::ChecksUnreadable(crate::ports::CheckStoreError {
                 target: down().0,
                 reason: down().1,
             }),
@@ -415,6 +437,67 @@ fn each_other_failure_has_one_status_on_pages_and_in_the_api() {
             }),
             503,
         ),
+        (
+            "Report: NotAToken",
+            both(&ReportError::NotAToken("alice".into())),
+            403,
+        ),
+        (
+            "Report: OutOfScope",
+            both(&ReportError::OutOfScope(crate::domain::MissingScope {
+                token: PersonName::new("deployer").unwrap(),
+                needed: crate::domain::Scope::parse("check:staging").unwrap(),
+                held: "deploy:*".into(),
+            })),
+            403,
+        ),
+        (
+            "Report: Invalid",
+            both(&ReportError::Invalid("bad".into())),
+            422,
+        ),
+        (
+            "Report: UnknownEnvironment",
+            both(&ReportError::UnknownEnvironment(environment.clone())),
+            404,
+        ),
+        (
+            "Report: UnknownRepository",
+            both(&ReportError::UnknownRepository("nope".into())),
+            404,
+        ),
+        (
+            "Report: UnknownVersion",
+            both(&ReportError::UnknownVersion {
+                repository: "app".into(),
+                version: 9,
+            }),
+            404,
+        ),
+        (
+            "Report: Upstream",
+            both(&ReportError::Upstream(UpstreamError::Timeout(
+                "slow".into(),
+            ))),
+            504,
+        ),
+        (
+            "Report: Store",
+            both(&ReportError::Store(check_store_down())),
+            503,
+        ),
+        ("Report: NotKept", both(&ReportError::NotKept), 503),
+        (
+            "ChecksRead: Store",
+            both(&ChecksReadError::Store(check_store_down())),
+            503,
+        ),
+        ("ChecksRead: NotKept", both(&ChecksReadError::NotKept), 503),
+        (
+            "Preview: ChecksUnreadable",
+            both(&PreviewError::ChecksUnreadable(check_store_down())),
+            503,
+        ),
         ("Refused: NotFound", status_of(Refused::NotFound), 404),
         ("Refused: BadRequest", status_of(Refused::BadRequest), 400),
         (
@@ -435,6 +518,13 @@ fn each_other_failure_has_one_status_on_pages_and_in_the_api() {
         ),
     ];
     assert_table(table);
+}
+
+fn check_store_down() -> crate::ports::CheckStoreError {
+    crate::ports::CheckStoreError {
+        target: "checks.jsonl".into(),
+        reason: "disk full".into(),
+    }
 }
 
 /// What the web refuses by itself, as a page and as the API says it.

@@ -4,6 +4,7 @@
 //! The server re-checks every precondition, whatever the page showed. Once upstream is
 //! touched, the answer always says whether production changed: no, yes, or unknown.
 
+pub mod checks_gate;
 pub mod lock;
 pub(crate) mod measure;
 pub(crate) mod outcome;
@@ -16,9 +17,9 @@ pub(crate) mod turn;
 use std::time::Instant;
 
 use crate::domain::{
-    ApprovalTrail, AuditOutcome, Authority, DeployAsk, DeployId, DeployPlan, DeployRecord,
-    DeployRequest, EventData, Intent, Operator, PublicationHref, Refusal, RepoId, ScheduleMark,
-    TaskHref,
+    ApprovalTrail, AuditOutcome, Authority, Automation, DeployAsk, DeployId, DeployPlan,
+    DeployRecord, DeployRequest, EventData, Intent, Operator, PublicationHref, Refusal, RepoId,
+    ScheduleMark, TaskHref,
 };
 use crate::ports::{correlation, AuditError};
 
@@ -76,6 +77,24 @@ pub async fn deploy(
         Authority::default(),
     )
     .await
+}
+
+/// A promotion the console makes by itself (`auto_promote`), acting as `automation`'s
+/// operator: every check and gate of a deploy, its audit lines marked with `automation` (the
+/// check that triggered it); where the environment needs approvals, a request instead.
+pub(crate) async fn deploy_automated(
+    state: &AppState,
+    id: &RepoId,
+    request: &DeployRequest,
+    operator: &Operator,
+    automation: Automation,
+) -> DeployOutcome {
+    let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
+    let given = Authority {
+        automation: Some(automation),
+        ..Authority::default()
+    };
+    deploy_as(state, id, request, operator, deploy_id, given).await
 }
 
 /// The deploy of an approval request whose approvals are complete (`trail`): every check
@@ -156,6 +175,11 @@ async fn gated(
                 return DeployOutcome::Refused(refusal);
             }
         };
+    authority.checks_override = match checks_gate::pass(state, id, request, operator).await {
+        Ok(overridden) => overridden,
+        Err(outcome) => return outcome,
+    };
+    authority.automation = given.automation;
     let _turn = state.deploy_locks.acquire(id, environment).await;
     let checked = match checked(state, id, request, operator).await {
         Ok(checked) => checked,

@@ -4,7 +4,7 @@
 use crate::domain::{
     ApprovalRequest, DeployId, DeployPlan, ProductionChanged, PublicationHref, Refusal, TaskHref,
 };
-use crate::ports::{AuditError, LockError, RequestStoreError};
+use crate::ports::{AuditError, CheckStoreError, LockError, RequestStoreError};
 
 use crate::app::deploy::steps::StepError;
 use crate::app::facts::ReadError;
@@ -21,6 +21,9 @@ pub enum NotStarted {
     /// The lock shared with the other replicas could not be taken.
     #[error("Deploy refused: {0}. Check the console's database.")]
     LockUnavailable(LockError),
+    /// The environment requires checks and they could not be read.
+    #[error("Deploy refused: {0}. The environment requires checks, and they are kept beside the audit log: fix it first.")]
+    ChecksUnreadable(CheckStoreError),
     /// The environment needs approvals and the request could not be kept.
     #[error("Deploy not requested: {0}. The environment needs approvals, and requests are kept beside the audit log: fix it first.")]
     RequestNotKept(RequestStoreError),

@@ -1,9 +1,11 @@
 //! Use case: the preview of a deploy or rollback, before the type-to-confirm gate.
 
+use crate::domain::policy::checks::ChecksVerdict;
 use crate::domain::{
     plan_deploy, refusal_for, DeployKind, DeployPlan, Drift, EnvironmentName, GateRefusal,
     Operator, Refusal, RepoId, VersionNumber,
 };
+use crate::ports::CheckStoreError;
 
 use crate::app::deploy::soak_gate;
 use crate::app::environments::ProductionRecord;
@@ -17,6 +19,8 @@ pub enum PreviewError {
     Refused(#[from] Refusal),
     #[error(transparent)]
     Unreadable(#[from] ReadError),
+    #[error("Deploy not possible: {0}. The environment requires checks, and they are kept beside the audit log: fix it first.")]
+    ChecksUnreadable(CheckStoreError),
 }
 
 /// What the confirmation shows before a deploy.
@@ -34,6 +38,11 @@ pub struct Preview {
     /// ([`Refusal::Soak`]: when it will have, whether the viewer may override it). The deploy
     /// may then be scheduled for that moment.
     pub soak: Option<Refusal>,
+    /// The checks the environment requires, each as it stands on the environment before it
+    /// (`None`: it requires none, or a rollback). When some are unmet, the viewer may
+    /// override them (else the preview is refused): the deploy then needs the override and
+    /// its reason.
+    pub checks: Option<ChecksVerdict>,
 }
 
 /// The preview of a deploy to `environment` (or of a rollback: `kind`): what would change,
@@ -50,6 +59,10 @@ pub async fn preview(
     viewer: Option<&Operator>,
 ) -> Result<Preview, PreviewError> {
     let freeze = freeze_for(state, environment, viewer).await?;
+    let checks = match kind {
+        DeployKind::Rollback => None,
+        DeployKind::Deploy => checks_for(state, id, environment, target, viewer).await?,
+    };
     let facts = deploy_facts(state, state.reads.as_ref(), id, environment, target).await?;
     let plan = plan_deploy(&facts, target).map_err(|refusal| refusal_for(kind, refusal))?;
     let now = state.clock.now().await;
@@ -67,7 +80,35 @@ pub async fn preview(
         freeze,
         approvals_needed: state.policy.approvals_needed(environment),
         soak,
+        checks,
     })
+}
+
+/// How the required checks stand for the viewer: refused, as the deploy would be, when some
+/// are unmet and the viewer may not override them.
+async fn checks_for(
+    state: &AppState,
+    id: &RepoId,
+    environment: &EnvironmentName,
+    target: VersionNumber,
+    viewer: Option<&Operator>,
+) -> Result<Option<ChecksVerdict>, PreviewError> {
+    let verdict = crate::app::deploy::checks_gate::verdict(state, id, environment, target.get())
+        .await
+        .map_err(PreviewError::ChecksUnreadable)?;
+    let Some(verdict) = verdict else {
+        return Ok(None);
+    };
+    let may_override = viewer.is_some_and(|op| state.policy.may_override(environment, op).is_ok());
+    if verdict.all_passed() || may_override {
+        return Ok(Some(verdict));
+    }
+    Err(PreviewError::Refused(Refusal::ChecksMissing {
+        version: target.get(),
+        environment: environment.clone(),
+        unmet: verdict.unmet(),
+        checked_in: verdict.checked_in,
+    }))
 }
 
 /// The freeze the viewer would deploy through (they may override it), or the refusal.

@@ -8,6 +8,7 @@ use futures::future::join_all;
 
 use chrono::{DateTime, Utc};
 
+use crate::domain::check::report::CheckReport;
 use crate::domain::{
     build_version_views, check_soak, served_since, Distribution, Drift, EnvironmentName,
     PreviousServing, RepoId, RepoVerification, Schedule, Screen, VersionHref, VersionNumber,
@@ -81,6 +82,9 @@ pub struct VersionsPage {
     /// The repository's schedules still waiting or running, soonest first.
     #[serde(skip)]
     pub schedules: Vec<Schedule>,
+    /// The latest report of each check of this repository (every version and environment).
+    #[serde(skip)]
+    pub checks: Vec<CheckReport>,
 }
 
 impl VersionsPage {
@@ -108,6 +112,7 @@ impl VersionsPage {
             blocked: BTreeMap::new(),
             requests: Vec::new(),
             schedules: Vec::new(),
+            checks: Vec::new(),
         }
     }
 }
@@ -137,18 +142,23 @@ pub async fn versions_page(
             .iter()
             .map(|e| ProductionRecord::read_early(state, id, &e.name)),
     );
-    let (repo, versions, candidates, early, asked, scheduled) = futures::join!(
+    let (repo, versions, candidates, early, asked, scheduled, checks) = futures::join!(
         reads.get_repo(id),
         reads.version_page(id, slice),
         candidates_for(state, reads, id),
         early,
         requests::list(state, Some(id), usize::MAX),
         schedules_list::open_of(state, id),
+        crate::app::checks::latest(state, id, None),
     );
     let scheduled = scheduled.unwrap_or_else(|error| {
         if state.schedules.is_some() {
             tracing::warn!(%error, "versions page rendered without its schedules");
         }
+        Vec::new()
+    });
+    let checks = checks.unwrap_or_else(|error| {
+        tracing::warn!(%error, "versions page rendered without its checks");
         Vec::new()
     });
     let asked = asked
@@ -240,6 +250,7 @@ pub async fn versions_page(
         blocked: BTreeMap::new(),
         requests: asked,
         schedules: scheduled,
+        checks,
     })
 }
 

@@ -13,9 +13,9 @@
 use std::time::{Duration, Instant};
 
 use crate::domain::{
-    ApprovalTrail, AuditOutcome, Authority, DeployId, DeployRecord, EventData, Intent, MemberLine,
-    MemberOutcome, Operator, ProductionChanged, Refusal, Release, ReleaseAsk, ReleaseId,
-    ReleaseLine, ReleaseRecord, ReleaseRef, ReleaseRefusal, ServedSet, VersionNumber,
+    ApprovalTrail, AuditOutcome, Authority, ChecksOverride, DeployId, DeployRecord, EventData,
+    Intent, MemberLine, MemberOutcome, Operator, ProductionChanged, Refusal, Release, ReleaseAsk,
+    ReleaseId, ReleaseLine, ReleaseRecord, ReleaseRef, ReleaseRefusal, ServedSet, VersionNumber,
 };
 use crate::ports::AuditError;
 
@@ -24,7 +24,9 @@ use super::outcome::{ReleaseEnded, ReleaseOutcome};
 use super::restore::restore;
 use super::steps::{move_one, publish_all, Moving};
 use crate::app::deploy::turn::Checked;
-use crate::app::deploy::{checked, policy_gate, replica_turn, DeployOutcome, NotStarted};
+use crate::app::deploy::{
+    checked, checks_gate, policy_gate, replica_turn, DeployOutcome, NotStarted,
+};
 use crate::app::events;
 use crate::app::facts::ReadError;
 use crate::app::state::AppState;
@@ -120,6 +122,7 @@ async fn promote_as(
     let mut replica_turns = Vec::new();
     let mut moving = Vec::with_capacity(planned.moving.len());
     for (member, request, plan) in planned.moving {
+        let (plan, checks_override) = plan;
         match replica_turn(state, &member.repo.id, &request, operator, plan).await {
             Ok((turn, checked)) => {
                 replica_turns.push(turn);
@@ -127,6 +130,7 @@ async fn promote_as(
                     name: member.name.clone(),
                     deploy_id: DeployId::new(uuid::Uuid::new_v4().to_string()),
                     soak_override: checked.soak_override,
+                    checks_override,
                     plan: checked.plan,
                     publication: None,
                     outcome: MemberOutcome::Unchanged,
@@ -160,7 +164,11 @@ async fn promote_as(
 /// Each member's plan, checked as a single deploy's would be: the members that move, and
 /// those that already serve their target (nothing to do for them).
 struct Planned<'a> {
-    moving: Vec<(&'a Member, crate::domain::DeployRequest, Checked)>,
+    moving: Vec<(
+        &'a Member,
+        crate::domain::DeployRequest,
+        (Checked, Option<ChecksOverride>),
+    )>,
     staying: Vec<MemberLine>,
 }
 
@@ -170,7 +178,7 @@ impl Planned<'_> {
         let moving = self
             .moving
             .iter()
-            .map(|(member, _, checked)| (member, &checked.plan));
+            .map(|(member, _, (checked, _))| (member, &checked.plan));
         let moving = moving.map(|(member, plan)| MemberLine {
             repository_name: member.name.clone(),
             repository_uuid: member.repo.id.to_string(),
@@ -194,7 +202,13 @@ async fn plan_members<'a>(
         let request = ask
             .member_request(&member.name)
             .expect("the ask names every member (checked)");
-        let plan = checked(state, &member.repo.id, &request, operator).await;
+        // The checks the environment requires, then the plan: as a single deploy's gates.
+        let plan = match checks_gate::pass(state, &member.repo.id, &request, operator).await {
+            Ok(overridden) => checked(state, &member.repo.id, &request, operator)
+                .await
+                .map(|checked| (checked, overridden)),
+            Err(refused) => Err(refused),
+        };
         (member, request, plan)
     }))
     .await;
@@ -472,5 +486,6 @@ async fn deploy_line(
     .under(run.authority);
     line.release = Some(run.release_ref.clone());
     line.soak_override = member.soak_override.clone();
+    line.checks_override = member.checks_override.clone();
     line
 }

@@ -1,7 +1,9 @@
 //! The upstream steps of a release promotion: publish every member, then move their
 //! distributions one by one; each member's requests carry its own deploy's correlation id.
 
-use crate::domain::{DeployId, DeployPlan, MemberOutcome, PublicationHref, SoakOverride};
+use crate::domain::{
+    ChecksOverride, DeployId, DeployPlan, MemberOutcome, PublicationHref, SoakOverride,
+};
 use crate::ports::{correlation, RepositoryManager};
 
 use crate::app::deploy::{ensure_unmoved, point_production, publish, StepFailure};
@@ -13,6 +15,8 @@ pub(crate) struct Moving {
     pub plan: DeployPlan,
     /// The soak it goes through (an override of the environment's soak), if any.
     pub soak_override: Option<SoakOverride>,
+    /// The required checks it goes without (an override), if any.
+    pub checks_override: Option<ChecksOverride>,
     pub publication: Option<PublicationHref>,
     pub outcome: MemberOutcome,
     /// What went wrong for it, or what became of it when the promotion stopped.

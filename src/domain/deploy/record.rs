@@ -8,6 +8,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::domain::approval::request_id::RequestId;
+use crate::domain::check::report::{CheckName, RunUrl};
 use crate::domain::deploy::intent::{DeployKind, Intent};
 use crate::domain::deploy::plan::{DeployPlan, ProductionChanged};
 use crate::domain::environment::path::EnvironmentName;
@@ -87,8 +88,72 @@ pub struct DeployRecord {
     /// The schedule it ran for, and its author (the operator of a scheduled deploy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule: Option<ScheduleMark>,
+    /// The required checks the operator deployed without (`override`; the reason is `reason`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks_override: Option<ChecksOverride>,
+    /// A promotion the console made by itself: `"automation": true` and `"triggered_by"`, the
+    /// check whose passing triggered it.
+    #[serde(flatten)]
+    pub automation: Option<Automation>,
     #[serde(flatten)]
     pub outcome: AuditOutcome,
+}
+
+/// Required checks a deploy went without: which, and on which environment they were due.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChecksOverride {
+    pub checked_in: EnvironmentName,
+    /// e.g. "smoke failed, e2e missing".
+    pub unmet: String,
+}
+
+/// A deploy the console made by itself (`auto_promote`), as its audit lines say it:
+/// `"automation": true` and the check that triggered it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Automation {
+    automation: Marker,
+    pub triggered_by: CheckTrigger,
+}
+
+impl Automation {
+    pub fn triggered_by(check: CheckTrigger) -> Self {
+        Self {
+            automation: Marker,
+            triggered_by: check,
+        }
+    }
+}
+
+/// The check report that triggered an automatic promotion.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckTrigger {
+    pub check: CheckName,
+    /// Where it passed (the environment before the one promoted to).
+    pub environment: EnvironmentName,
+    pub version: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<RunUrl>,
+    /// Who reported it (the API token's name).
+    pub reporter: String,
+}
+
+/// `true`, always: the field that says a line is an automatic promotion's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Marker;
+
+impl Serialize for Marker {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bool(true)
+    }
+}
+
+impl<'de> Deserialize<'de> for Marker {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match bool::deserialize(d)? {
+            true => Ok(Self),
+            false => Err(serde::de::Error::custom("automation is true or absent")),
+        }
+    }
 }
 
 /// Who asked and who approved, as the audit line of the deploy names them.
@@ -123,13 +188,16 @@ pub struct ScheduleMark {
 }
 
 /// Under what authority beyond the operator's own a deploy runs: a completed approval
-/// request, a freeze or soak override, a schedule. Written on each of its audit lines.
+/// request, a freeze or soak override, an override of required checks, a schedule, an
+/// automatic promotion. Written on each of its audit lines.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Authority {
     pub request: Option<ApprovalTrail>,
     pub freeze_override: Option<FreezeOverride>,
     pub soak_override: Option<SoakOverride>,
     pub schedule: Option<ScheduleMark>,
+    pub checks_override: Option<ChecksOverride>,
+    pub automation: Option<Automation>,
 }
 
 impl DeployRecord {
@@ -162,6 +230,8 @@ impl DeployRecord {
             release: None,
             soak_override: None,
             schedule: None,
+            checks_override: None,
+            automation: None,
             outcome,
         }
     }
@@ -172,6 +242,8 @@ impl DeployRecord {
         self.freeze_override = authority.freeze_override.clone();
         self.soak_override = authority.soak_override.clone();
         self.schedule = authority.schedule.clone();
+        self.checks_override = authority.checks_override.clone();
+        self.automation = authority.automation.clone();
         self
     }
 }
@@ -326,5 +398,80 @@ mod tests {
         assert_eq!(read.reason, None);
         assert_eq!(read.outcome, AuditOutcome::Deployed);
         assert_eq!(read.target_version, 2);
+    }
+
+    #[test]
+    fn an_automatic_promotion_says_automation_true_and_its_check_and_reads_back() {
+        let authority = Authority {
+            automation: Some(Automation::triggered_by(CheckTrigger {
+                check: CheckName::parse("smoke").unwrap(),
+                environment: EnvironmentName::parse("staging").unwrap(),
+                version: 7,
+                url: Some(RunUrl::parse("https://ci.example.com/runs/9").unwrap()),
+                reporter: "ci-staging".into(),
+            })),
+            checks_override: None,
+            ..Authority::default()
+        };
+        let record = DeployRecord::of_plan(
+            DeployId::new("d3"),
+            &plan(),
+            &Intent::Deploy(None),
+            Utc::now(),
+            "promoter",
+            None,
+            AuditOutcome::Started,
+        )
+        .under(&authority);
+        let json: serde_json::Value = serde_json::to_value(&record).unwrap();
+        assert_eq!(json["automation"], true);
+        assert_eq!(json["triggered_by"]["check"], "smoke");
+        assert_eq!(json["triggered_by"]["environment"], "staging");
+        assert_eq!(json["triggered_by"]["version"], 7);
+        assert_eq!(
+            json["outcome"], "started",
+            "the outcome stays flat beside it"
+        );
+        let read: DeployRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(read.automation, record.automation);
+        assert_eq!(read.outcome, AuditOutcome::Started);
+        let manual = DeployRecord::of_plan(
+            DeployId::new("d4"),
+            &plan(),
+            &Intent::Deploy(None),
+            Utc::now(),
+            "alice",
+            None,
+            AuditOutcome::Deployed,
+        );
+        let json = serde_json::to_value(&manual).unwrap();
+        assert!(json.get("automation").is_none() && json.get("triggered_by").is_none());
+        let read: DeployRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(read.automation, None);
+    }
+
+    #[test]
+    fn an_override_of_required_checks_is_recorded_as_such() {
+        let authority = Authority {
+            checks_override: Some(ChecksOverride {
+                checked_in: EnvironmentName::parse("staging").unwrap(),
+                unmet: "smoke failed".into(),
+            }),
+            ..Authority::default()
+        };
+        let record = DeployRecord::of_plan(
+            DeployId::new("d5"),
+            &plan(),
+            &Intent::Deploy(Some(crate::domain::Reason::parse("hotfix").unwrap())),
+            Utc::now(),
+            "sre",
+            None,
+            AuditOutcome::Started,
+        )
+        .under(&authority);
+        let json = serde_json::to_value(&record).unwrap();
+        assert_eq!(json["checks_override"]["unmet"], "smoke failed");
+        assert_eq!(json["reason"], "hotfix");
+        assert!(json.get("automation").is_none());
     }
 }

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::domain::environment::path::EnvironmentName;
+use crate::domain::policy::checks::Unmet;
 
 /// Why a deploy is refused before anything changes upstream.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
@@ -52,7 +53,14 @@ pub enum Refusal {
     Soak(Box<SoakRefusal>),
     #[error("Deploy refused: a deploy to {0} needs approvals ([policy.{0}] approvals in the console's configuration), and a scheduled deploy runs only on its own: deploy now and ask for approval instead.")]
     ApprovalsNeeded(EnvironmentName),
-    #[error("Deploy refused: overriding the freeze of {0} needs a reason (it is kept in the audit log).")]
+    #[error("Deploy refused: v{version} has not passed the checks {environment} requires on {checked_in}: {unmet} ([policy.{environment}] required_checks). Report them passed on {checked_in} (POST /api/v1/checks), or, if you are listed in the environment's override, tick \"Override\" and give a reason (kept in the audit log).")]
+    ChecksMissing {
+        version: u64,
+        environment: EnvironmentName,
+        checked_in: EnvironmentName,
+        unmet: Unmet,
+    },
+    #[error("Deploy refused: overriding the freeze, the soak or the required checks of {0} needs a reason (it is kept in the audit log).")]
     OverrideReasonMissing(EnvironmentName),
     #[error("Rollback refused: v{0} no longer exists in Pulp (Pulp deletes old versions beyond the repository's retain_repo_versions). Choose a version that still exists.")]
     RollbackTargetGone(u64),

@@ -253,6 +253,11 @@ impl EnvironmentPath {
         at.checked_sub(1).map(|i| &self.environments[i])
     }
 
+    /// The environment after `name`; `None` for the last (or a name not on the path).
+    pub fn next(&self, name: &EnvironmentName) -> Option<&Environment> {
+        self.environments.get(self.position(name)? + 1)
+    }
+
     /// The last environment: where a deploy goes unless another is named.
     pub fn last(&self) -> &Environment {
         self.environments

@@ -29,6 +29,8 @@ fn record(outcome: AuditOutcome) -> DeployRecord {
         release: None,
         soak_override: None,
         schedule: None,
+        checks_override: None,
+        automation: None,
         outcome,
     }
 }
@@ -126,4 +128,43 @@ fn a_drift_is_named_by_the_distributions_revision_so_each_outside_change_is_one_
     assert_ne!(drift(&distribution).fact(), first.fact(), "another write");
     distribution.revision = None;
     assert_eq!(drift(&distribution).fact(), "drift:/d/1/:/p/3/:d-1");
+}
+
+#[test]
+fn an_automatic_promotion_tells_the_check_that_triggered_it() {
+    use crate::domain::check::report::CheckName;
+    use crate::domain::{Automation, CheckTrigger};
+    let manual = EventData::deployment(&record(AuditOutcome::Deployed)).unwrap();
+    let EventData::DeploymentFinished(data) = &manual else {
+        unreachable!()
+    };
+    assert_eq!(data.triggered_by, None);
+    let trigger = CheckTrigger {
+        check: CheckName::parse("smoke").unwrap(),
+        environment: EnvironmentName::parse("staging").unwrap(),
+        version: 4,
+        url: None,
+        reporter: "ci-staging".into(),
+    };
+    let promoted = DeployRecord {
+        automation: Some(Automation::triggered_by(trigger.clone())),
+        ..record(AuditOutcome::Deployed)
+    };
+    let EventData::DeploymentFinished(data) = EventData::deployment(&promoted).unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(data.triggered_by, Some(trigger));
+    let json = serde_json::to_value(&data).unwrap();
+    assert_eq!(json["triggered_by"]["check"], "smoke");
+    let old: DeploymentData = serde_json::from_value(serde_json::json!({
+        "repository": {"uuid": "u", "name": "n"}, "environment": "production",
+        "distribution": "d", "from_version": null, "to_version": 1, "kind": "deploy",
+        "operator": "o", "deploy_id": "x", "outcome": "deployed", "production_changed": "yes",
+        "error": null, "reason": null, "request_id": null
+    }))
+    .unwrap();
+    assert_eq!(
+        old.triggered_by, None,
+        "an event kept before the field reads as none"
+    );
 }

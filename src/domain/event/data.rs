@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use crate::domain::approval::request::{ApprovalRequest, RequestId};
 use crate::domain::deploy::intent::DeployKind;
 use crate::domain::deploy::plan::ProductionChanged;
-use crate::domain::deploy::record::{AuditOutcome, DeployId, DeployRecord, ScheduleMark};
+use crate::domain::deploy::record::{
+    AuditOutcome, CheckTrigger, DeployId, DeployRecord, ScheduleMark,
+};
 use crate::domain::environment::path::EnvironmentName;
 use crate::domain::identity::person::PersonName;
 use crate::domain::repository::href::TaskHref;
@@ -55,6 +57,10 @@ pub struct DeploymentData {
     /// The schedule it ran for, and its author.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schedule: Option<ScheduleMark>,
+    /// An automatic promotion's: the check whose passing triggered it (null: a deploy someone
+    /// asked for).
+    #[serde(default)]
+    pub triggered_by: Option<CheckTrigger>,
 }
 
 impl DeploymentData {
@@ -86,6 +92,7 @@ impl DeploymentData {
             reason: record.reason.clone(),
             request_id: record.request.as_ref().map(|r| r.request_id.clone()),
             schedule: record.schedule.clone(),
+            triggered_by: record.automation.as_ref().map(|a| a.triggered_by.clone()),
         })
     }
 

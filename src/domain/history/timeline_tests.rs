@@ -26,6 +26,8 @@ fn line(id: &str, minute: u32, from: u64, to: u64, outcome: AuditOutcome) -> Dep
         release: None,
         soak_override: None,
         schedule: None,
+        checks_override: None,
+        automation: None,
         outcome,
     }
 }

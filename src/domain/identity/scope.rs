@@ -1,13 +1,15 @@
 //! What an API token may do: its scopes. `read` (writes nothing), `sync`,
 //! `deploy:<environment>` (deploy and roll back there), `approve:<environment>` (approve and
-//! reject there), with `*` for every environment. A write needs its scope **and** the
+//! reject there), `check:<environment>` (report checks run there: a pipeline's tests), with
+//! `*` for every environment. Each reaches only its own kind: a `check:` token cannot deploy,
+//! a `deploy:` token cannot report a check. A write needs its scope **and** the
 //! policy's permission; a person identified by the proxy has no scopes to pass.
 
 use std::fmt;
 
 use crate::domain::environment::path::EnvironmentName;
 
-/// Where a `deploy:` or `approve:` scope reaches.
+/// Where a `deploy:`, `approve:` or `check:` scope reaches.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Reach {
     /// `*`: every environment.
@@ -22,13 +24,14 @@ pub enum Scope {
     Sync,
     Deploy(Reach),
     Approve(Reach),
+    Check(Reach),
 }
 
 /// Why a text is not a scope.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "'{0}' is not a scope: write read, sync, deploy:<environment>, approve:<environment> \
-     (or deploy:*, approve:* for every environment)"
+    "'{0}' is not a scope: write read, sync, deploy:<environment>, approve:<environment>, \
+     check:<environment> (or deploy:*, approve:*, check:* for every environment)"
 )]
 pub struct InvalidScope(pub String);
 
@@ -49,6 +52,7 @@ impl Scope {
         match kind.trim() {
             "deploy" => Ok(Self::Deploy(reach)),
             "approve" => Ok(Self::Approve(reach)),
+            "check" => Ok(Self::Check(reach)),
             _ => Err(invalid()),
         }
     }
@@ -63,6 +67,11 @@ impl Scope {
         Self::Approve(Reach::Only(environment.clone()))
     }
 
+    /// The scope reporting a check run in `environment` needs.
+    pub fn check_in(environment: &EnvironmentName) -> Self {
+        Self::Check(Reach::Only(environment.clone()))
+    }
+
     /// Whether holding this scope grants `needed`.
     pub fn grants(&self, needed: &Scope) -> bool {
         let reaches = |held: &Reach, needed: &Reach| match (held, needed) {
@@ -73,6 +82,7 @@ impl Scope {
         match (self, needed) {
             (Self::Deploy(held), Self::Deploy(asked)) => reaches(held, asked),
             (Self::Approve(held), Self::Approve(asked)) => reaches(held, asked),
+            (Self::Check(held), Self::Check(asked)) => reaches(held, asked),
             (held, asked) => held == asked,
         }
     }
@@ -95,6 +105,7 @@ impl fmt::Display for Scope {
             Self::Sync => f.write_str("sync"),
             Self::Deploy(r) => write!(f, "deploy:{}", reach(r)),
             Self::Approve(r) => write!(f, "approve:{}", reach(r)),
+            Self::Check(r) => write!(f, "check:{}", reach(r)),
         }
     }
 }
@@ -115,6 +126,8 @@ mod tests {
             "deploy:testing",
             "approve:production",
             "deploy:*",
+            "check:staging",
+            "check:*",
         ] {
             assert_eq!(Scope::parse(text).unwrap().to_string(), text);
         }
@@ -143,5 +156,26 @@ mod tests {
         assert!(!every.grants(&Scope::approve_for(&production)));
         assert!(!Scope::Read.grants(&Scope::Sync));
         assert!(Scope::Sync.grants(&Scope::Sync));
+    }
+
+    #[test]
+    fn a_check_scope_reports_checks_only_and_a_deploy_scope_reports_none() {
+        let staging = env("staging");
+        let check = Scope::parse("check:staging").unwrap();
+        assert!(check.grants(&Scope::check_in(&staging)));
+        assert!(!check.grants(&Scope::check_in(&env("production"))));
+        assert!(
+            !check.grants(&Scope::deploy_to(&staging)),
+            "a check: token cannot deploy"
+        );
+        assert!(!check.grants(&Scope::approve_for(&staging)));
+        let deploy_every = Scope::parse("deploy:*").unwrap();
+        assert!(
+            !deploy_every.grants(&Scope::check_in(&staging)),
+            "a deploy: token cannot report a check"
+        );
+        assert!(Scope::parse("check:*")
+            .unwrap()
+            .grants(&Scope::check_in(&staging)));
     }
 }

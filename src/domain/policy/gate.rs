@@ -14,6 +14,7 @@ use crate::domain::identity::matching::CaseMatching;
 use crate::domain::identity::operator::{MissingScope, Operator};
 use crate::domain::identity::person::{PersonKey, PersonName};
 use crate::domain::identity::scope::Scope;
+use crate::domain::policy::checks::CheckPolicy;
 use crate::domain::policy::freeze::{active, Freeze, FreezeWindow};
 use crate::domain::policy::soak::SoakTime;
 
@@ -180,6 +181,8 @@ pub struct Policy {
     overriders: BTreeMap<EnvironmentName, Vec<Subject>>,
     /// How long a version must have served in the environment before each one.
     soaks: BTreeMap<EnvironmentName, SoakTime>,
+    /// Which checks a deploy to each environment needs, and where versions go by themselves.
+    checks: CheckPolicy,
     /// How the names of people and groups are compared (`identity.case_sensitive`); the
     /// subjects were parsed under it, and stored requesters are restored under it.
     matching: CaseMatching,
@@ -218,8 +221,20 @@ impl Policy {
             approvals: BTreeMap::new(),
             overriders: BTreeMap::new(),
             soaks: BTreeMap::new(),
+            checks: CheckPolicy::default(),
             matching: CaseMatching::default(),
         }
+    }
+
+    /// The same policy, with these required checks and automatic promotions.
+    pub fn with_checks(mut self, checks: CheckPolicy) -> Self {
+        self.checks = checks;
+        self
+    }
+
+    /// Which checks a deploy to each environment needs, and where versions go by themselves.
+    pub fn checks(&self) -> &CheckPolicy {
+        &self.checks
     }
 
     /// The same policy, whose subjects were parsed under `matching`.

@@ -29,6 +29,8 @@ fn line(version: u64, when: &str, outcome: AuditOutcome) -> DeployRecord {
         soak_override: None,
         schedule: None,
         release: None,
+        checks_override: None,
+        automation: None,
         outcome,
     }
 }

@@ -52,6 +52,9 @@ pub(crate) struct RawPolicy {
     pub request_ttl_hours: i64,
     /// How long a closed request is kept, in days (declared in `config/default.toml`).
     pub request_retention_days: i64,
+    /// Who automatic promotions act as, `user:<name>`; empty: nobody (declared in
+    /// `config/default.toml`).
+    pub automation: String,
     /// Environment name -> its policy as written.
     pub environments: BTreeMap<String, RawEnvironmentPolicy>,
 }
@@ -68,10 +71,15 @@ pub(crate) struct RawEnvironmentPolicy {
     pub approvers: Option<Vec<String>>,
     /// How many approvals a deploy there needs (0 or `None`: none).
     pub approvals: Option<i64>,
-    /// Who may deploy there during a freeze (`override`), or before a version soaked.
+    /// Who may deploy there during a freeze, before a version soaked, or without its required
+    /// checks (`override`).
     pub overriders: Option<Vec<String>>,
     /// How long the environment before must have served a version (`soak`, e.g. "24h").
     pub soak: Option<String>,
+    /// The checks a version needs passed on the previous environment to come here.
+    pub required_checks: Vec<String>,
+    /// Whether a version comes here by itself once its required checks passed.
+    pub auto_promote: bool,
 }
 
 impl<'de> Deserialize<'de> for RawPolicy {
@@ -86,6 +94,7 @@ impl RawPolicy {
         let mut policy = Self::default();
         let mut ttl = None;
         let mut retention = None;
+        let mut automation = None;
         for (key, value) in table {
             match key.as_str() {
                 "syncers" => {
@@ -100,12 +109,17 @@ impl RawPolicy {
                     retention = Some(typed("policy.request_retention_days", value)?);
                     continue;
                 }
+                "automation" => {
+                    automation = Some(typed("policy.automation", value)?);
+                    continue;
+                }
                 _ => {}
             }
             let Value::Table(environment) = value else {
                 return Err(format!(
                     "unknown key policy.{key}: [policy] holds `syncers`, `request_ttl_hours`, \
-                     `request_retention_days` and one table per environment, e.g. [policy.{key}]"
+                     `request_retention_days`, `automation` and one table per environment, e.g. \
+                     [policy.{key}]"
                 ));
             };
             let environment = RawEnvironmentPolicy::from_table(&key, environment)?;
@@ -114,6 +128,7 @@ impl RawPolicy {
         policy.request_ttl_hours = ttl.ok_or("policy.request_ttl_hours is missing")?;
         policy.request_retention_days =
             retention.ok_or("policy.request_retention_days is missing")?;
+        policy.automation = automation.ok_or("policy.automation is missing")?;
         Ok(policy)
     }
 }
@@ -134,10 +149,12 @@ impl RawEnvironmentPolicy {
                 }
                 "override" => policy.overriders = Some(typed(&dotted, value)?),
                 "soak" => policy.soak = Some(typed(&dotted, value)?),
+                "required_checks" => policy.required_checks = typed(&dotted, value)?,
+                "auto_promote" => policy.auto_promote = typed(&dotted, value)?,
                 _ => {
                     return Err(format!(
                         "unknown key {dotted}: an environment's policy has deployers, freeze, \
-                         approvers, approvals, override and soak"
+                         approvers, approvals, override, soak, required_checks and auto_promote"
                     ))
                 }
             }

@@ -31,6 +31,8 @@ pub const REQUESTS_FILE: &str = "requests.jsonl";
 
 /// The file of scheduled deploys beside the audit file (`jsonl` sink).
 pub const SCHEDULES_FILE: &str = "schedules.jsonl";
+/// The file of check reports beside the audit file (`jsonl` sink).
+pub const CHECKS_FILE: &str = "checks.jsonl";
 
 impl AuditSettings {
     /// Where the `jsonl` sink keeps approval requests: `requests.jsonl` beside the audit file.
@@ -43,6 +45,12 @@ impl AuditSettings {
     pub fn schedules_path(&self) -> PathBuf {
         let beside = self.path.parent().unwrap_or(std::path::Path::new(""));
         beside.join(SCHEDULES_FILE)
+    }
+
+    /// Where the `jsonl` sink keeps check reports: `checks.jsonl` beside the audit file.
+    pub fn checks_path(&self) -> PathBuf {
+        let beside = self.path.parent().unwrap_or(std::path::Path::new(""));
+        beside.join(CHECKS_FILE)
     }
 }
 

@@ -9,9 +9,11 @@ use std::num::NonZeroU32;
 
 use toml::Value;
 
+use crate::domain::check::report::CheckName;
+use crate::domain::policy::checks::CheckPolicy;
 use crate::domain::{
-    Allowed, Approvals, CaseMatching, EnvironmentName, EnvironmentPath, FreezeWindow, Policy,
-    SoakTime, Subject,
+    Allowed, Approvals, CaseMatching, EnvironmentName, EnvironmentPath, FreezeWindow, Operator,
+    PersonName, Policy, SoakTime, Subject,
 };
 
 use crate::wiring::config::error::{invalid, ConfigError};
@@ -43,6 +45,8 @@ pub(crate) fn validate(
     let mut approvals = BTreeMap::new();
     let mut overriders = BTreeMap::new();
     let mut soaks = BTreeMap::new();
+    let mut required_checks = BTreeMap::new();
+    let mut auto_promote = BTreeSet::new();
     for (name, policy) in raw.environments {
         let environment = on_path(path, &name)?;
         let key = |field: &str| format!("policy.{name}.{field}");
@@ -53,12 +57,27 @@ pub(crate) fn validate(
             approvals: needed,
             overriders: overriding,
             soak,
+            required_checks: checks,
+            auto_promote: promotes,
         } = policy;
         if let Some(text) = soak {
             soaks.insert(
                 environment.clone(),
                 soak_of(path, &environment, &key("soak"), &text)?,
             );
+        }
+        if let Some(checks) = required_of(path, &environment, &key("required_checks"), &checks)? {
+            required_checks.insert(environment.clone(), checks);
+        }
+        if promotes {
+            if !required_checks.contains_key(&environment) {
+                let reason = format!(
+                    "true, but policy.{name}.required_checks is empty: name the checks whose \
+                     passing promotes a version here, e.g. required_checks = [\"smoke\"]"
+                );
+                return Err(invalid(key("auto_promote"), reason));
+            }
+            auto_promote.insert(environment.clone());
         }
         deployers.insert(
             environment.clone(),
@@ -82,17 +101,97 @@ pub(crate) fn validate(
             );
         }
     }
+    let automation = automation(&raw.automation, matching)?;
     let policy = Policy::new(deployers, syncers)
         .with_freezes(freezes)
         .with_approvals(approvals)
         .with_overriders(overriders)
         .with_soaks(soaks)
         .with_matching(matching);
+    check_automation(&policy, automation.as_ref(), &auto_promote, matching)?;
+    let policy = policy.with_checks(CheckPolicy::new(required_checks, auto_promote, automation));
     Ok(Validated {
         policy,
         request_ttl,
         request_retention,
     })
+}
+
+/// `policy.<env>.required_checks`: check names, on an environment after the first (the
+/// checks pass on the environment before it); `None` when empty.
+fn required_of(
+    path: &EnvironmentPath,
+    environment: &EnvironmentName,
+    key: &str,
+    texts: &[String],
+) -> Result<Option<Vec<CheckName>>, ConfigError> {
+    if texts.is_empty() {
+        return Ok(None);
+    }
+    if path.previous(environment).is_none() {
+        let reason = format!(
+            "{environment} is the first environment: no environment comes before it for the \
+             checks to pass on. Require them on the environment after it instead"
+        );
+        return Err(invalid(key.to_owned(), reason));
+    }
+    let mut names = Vec::new();
+    for text in texts {
+        let name =
+            CheckName::parse(text.trim()).map_err(|e| invalid(key.to_owned(), e.to_string()))?;
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    Ok(Some(names))
+}
+
+/// `policy.automation`: empty (nobody), or `user:<name>`.
+fn automation(text: &str, matching: CaseMatching) -> Result<Option<PersonName>, ConfigError> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let refused = |reason: String| invalid("policy.automation", reason);
+    match Subject::parse_with(text, matching).map_err(|e| refused(e.to_string()))? {
+        Subject::User { name, .. } => Ok(Some(name)),
+        Subject::Group(_) => Err(refused(format!(
+            "'{text}': automatic promotions act as one user, e.g. \"user:promotion-bot\", not a group"
+        ))),
+    }
+}
+
+/// Automatic promotions need someone to act as, who may deploy to each environment that
+/// promotes by itself (as a user: no group is known for it).
+fn check_automation(
+    policy: &Policy,
+    automation: Option<&PersonName>,
+    auto_promote: &BTreeSet<EnvironmentName>,
+    matching: CaseMatching,
+) -> Result<(), ConfigError> {
+    let Some(first) = auto_promote.iter().next() else {
+        return Ok(());
+    };
+    let Some(name) = automation else {
+        let reason = format!(
+            "empty, but policy.{first}.auto_promote is true: name the user automatic promotions \
+             act as, e.g. automation = \"user:promotion-bot\" (listed in the environment's \
+             deployers)"
+        );
+        return Err(invalid("policy.automation", reason));
+    };
+    let operator = Operator::with_matching(name.as_str(), matching)
+        .map_err(|e| invalid("policy.automation", e.to_string()))?;
+    for environment in auto_promote {
+        if let Err(denied) = policy.may_deploy(environment, &operator) {
+            let reason = format!(
+                "user:{name} may not deploy to {environment}, which promotes by itself \
+                 (policy.{environment}.auto_promote): {denied} List it in \
+                 policy.{environment}.deployers"
+            );
+            return Err(invalid("policy.automation", reason));
+        }
+    }
+    Ok(())
 }
 
 /// `policy.request_ttl_hours`: 1 hour to a year.
@@ -262,3 +361,7 @@ fn subjects_of(
         })
         .collect()
 }
+
+#[cfg(test)]
+#[path = "policy_checks_tests.rs"]
+mod checks_tests;

@@ -1,7 +1,8 @@
 //! What a test may set on the console it stands up, each with the default most tests want:
-//! an in-memory Pulp (5 ms tasks) behind its fault injector, a JSON Lines audit file in a
-//! temporary directory, a clock pinned at 2026-11-22T10:00:00Z, the fixed operator, no
-//! policy, production alone, the edge's default settings and no shutdown.
+//! an in-memory Pulp (5 ms tasks) behind its fault injector, a JSON Lines audit file (and
+//! checks.jsonl beside it) in a temporary directory, a clock pinned at 2026-11-22T10:00:00Z,
+//! the fixed operator, no policy, production alone, the edge's default settings and no
+//! shutdown.
 
 use std::collections::HashMap;
 use std::future::Future;

@@ -50,9 +50,14 @@ impl<W> TestAppBuilder<W> {
         let manager: Arc<dyn RepositoryManager> = self.manager.unwrap_or_else(|| pulp.clone());
         let content: Arc<dyn ContentCatalog> = self.content.unwrap_or_else(|| pulp.clone());
         // Each console its own registry, so a test reads exact counts.
+        // Checks beside the audit, as the console with the jsonl sink keeps them.
+        let checks = audit_path.with_file_name("checks.jsonl");
         let builder = AppState::builder(manager, content, audit, self.clock, self.identity)
             .production(self.production)
-            .metrics(Arc::new(repo_console::adapters::metrics::Metrics::new()));
+            .metrics(Arc::new(repo_console::adapters::metrics::Metrics::new()))
+            .checks(Arc::new(
+                repo_console::adapters::files::checks::JsonlCheckStore::new(checks),
+            ));
         let state = self
             .changes
             .into_iter()

@@ -147,6 +147,13 @@ pub struct Deployment {
     /// The freeze it went through: `{"window", "until"}`.
     #[schema(value_type = Option<Object>)]
     pub freeze_override: Option<serde_json::Value>,
+    /// The required checks it went without: `{"checked_in", "unmet"}`.
+    #[schema(value_type = Option<Object>)]
+    pub checks_override: Option<serde_json::Value>,
+    /// An automatic promotion's: the check whose passing triggered it, `{"check",
+    /// "environment", "version", "url", "reporter"}` (null: a deploy someone asked for).
+    #[schema(value_type = Option<Object>)]
+    pub triggered_by: Option<serde_json::Value>,
 }
 
 fn deployment(lines: &[DeployRecord]) -> Option<Deployment> {
@@ -195,6 +202,14 @@ fn deployment(lines: &[DeployRecord]) -> Option<Deployment> {
             .freeze_override
             .as_ref()
             .and_then(|f| serde_json::to_value(f).ok()),
+        checks_override: last
+            .checks_override
+            .as_ref()
+            .and_then(|c| serde_json::to_value(c).ok()),
+        triggered_by: last
+            .automation
+            .as_ref()
+            .and_then(|a| serde_json::to_value(&a.triggered_by).ok()),
     })
 }
 

@@ -31,7 +31,7 @@ pub struct ErrorBody {
 pub struct ErrorDetail {
     /// A stable word for scripts: `not_found`, `bad_request`, `unprocessable`,
     /// `unauthorized`, `forbidden`, `conflict`, `frozen`, `out_of_order`, `moved`,
-    /// `already_deployed`, `upstream_error`, `unavailable`...
+    /// `already_deployed`, `checks_missing`, `upstream_error`, `unavailable`...
     pub code: String,
     /// What happened and what to do, in words.
     pub message: String,
@@ -208,6 +208,7 @@ fn refusal_code(refusal: &Refusal) -> &'static str {
         Refusal::Frozen { .. } => "frozen",
         Refusal::Soak(_) => "soak",
         Refusal::ApprovalsNeeded(_) => "approvals_needed",
+        Refusal::ChecksMissing { .. } => "checks_missing",
         Refusal::OverrideReasonMissing(_) | Refusal::ReasonMissing => "reason_missing",
         Refusal::ReasonTooLong(_) => "reason_too_long",
         Refusal::RollbackTargetGone(_) => "gone",

@@ -6,6 +6,7 @@
 //! a bearer-token request is not subject to the pages' Origin rule.
 
 mod caller;
+mod checks;
 mod deployments;
 mod error;
 pub(super) mod outcome;
@@ -32,10 +33,13 @@ pub use error::ApiError;
         repositories::list, repositories::show, repositories::versions, repositories::changes,
         sync::start, deployments::create, deployments::show, requests::list, requests::approve,
         releases::list, releases::show, releases::promotions,
-        schedules::list, schedules::cancel, openapi
+        schedules::list, schedules::cancel, checks::report, checks::list, openapi
     ),
     modifiers(&BearerScheme),
-    tags((name = "repositories"), (name = "deployments"), (name = "requests"), (name = "releases"), (name = "schedules"))
+    tags(
+        (name = "repositories"), (name = "deployments"), (name = "requests"),
+        (name = "releases"), (name = "schedules"), (name = "checks")
+    )
 )]
 pub struct ApiDoc;
 
@@ -74,6 +78,7 @@ pub fn router() -> Router<AppState> {
         .route("/releases", get(releases::list))
         .route("/releases/{name}", get(releases::show))
         .route("/releases/{name}/promotions", post(releases::promotions))
+        .route("/checks", get(checks::list).post(checks::report))
         .route("/requests", get(requests::list))
         .route("/requests/{id}/approve", post(requests::approve))
         .route("/schedules", get(schedules::list))

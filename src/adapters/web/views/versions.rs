@@ -212,10 +212,42 @@ fn version_row(data: &VersionsPage, v: &VersionView) -> Markup {
                         " " span.env-badge data-env-badge=(env) { (env) }
                     }
                 }
+                (check_badges(data, v))
             }
             td.action {
                 @if multi(data) { (earlier_deploy_buttons(data, v, &number, &serving_envs)) }
                 (deploy_button(data, v, &number))
+            }
+        }
+    }
+}
+
+/// The latest report of each check of this version, per environment: passed or failed,
+/// linked to its run when the pipeline gave one.
+fn check_badges(data: &VersionsPage, v: &VersionView) -> Markup {
+    let of_version = data
+        .checks
+        .iter()
+        .filter(|r| v.number.is_some_and(|n| n.get() == r.key.version));
+    html! {
+        @for report in of_version {
+            @let state = report.state().as_str();
+            @let mark = if report.passed { "\u{2713}" } else { "\u{2717}" };
+            @let title = format!("{} {state} on {} (reported by {})", report.key.name, report.key.environment, report.reporter);
+            " "
+            @match &report.url {
+                Some(url) => {
+                    a.check-badge class={ "check-" (state) } href=(url.as_str()) rel="noopener noreferrer"
+                        data-check=(report.key.name) data-check-state=(state) data-check-env=(report.key.environment) title=(title) {
+                        (mark) " " (report.key.name) "@" (report.key.environment)
+                    }
+                }
+                None => {
+                    span.check-badge class={ "check-" (state) }
+                        data-check=(report.key.name) data-check-state=(state) data-check-env=(report.key.environment) title=(title) {
+                        (mark) " " (report.key.name) "@" (report.key.environment)
+                    }
+                }
             }
         }
     }

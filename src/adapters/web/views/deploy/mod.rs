@@ -4,6 +4,7 @@
 pub mod client_checks;
 pub mod preview;
 pub mod refused;
+pub mod required_checks;
 
 use std::sync::Arc;
 
@@ -19,11 +20,13 @@ use crate::ports::{AuditError, UpstreamError};
 
 use crate::adapters::web::views::banners::{overwrite_warning, success_banner};
 use crate::adapters::web::views::deploy::preview::{confirm_field, plan_summary};
+use crate::adapters::web::views::deploy::required_checks::{checks_override_field, checks_panel};
 use crate::adapters::web::views::layout::notice;
 use crate::adapters::web::views::versions::version_list;
 
 /// The preview and the type-to-confirm modal. A rollback's asks for a reason; so does an
-/// override of the environment's freeze (offered to those who may). Where the environment
+/// override of the environment's freeze or of its unmet required checks (offered to those
+/// who may). The required checks are listed with their states. Where the environment
 /// needs approvals, confirming records a request.
 pub fn confirm_modal(
     preview: &Preview,
@@ -40,8 +43,10 @@ pub fn confirm_modal(
         Some(Refusal::Soak(soak)) if !soak.may_override => Some(soak.until.clone()),
         _ => None,
     };
-    let overridable = preview.freeze.is_some()
-        || matches!(&preview.soak, Some(Refusal::Soak(soak)) if soak.may_override);
+    let soak_overridable = matches!(&preview.soak, Some(Refusal::Soak(soak)) if soak.may_override);
+    let checks_unmet = preview.checks.as_ref().is_some_and(|c| !c.all_passed());
+    // One override (the freeze's, the soak's, the required checks') with its reason.
+    let overridable = preview.freeze.is_some() || soak_overridable || checks_unmet;
     html! {
         div.modal-backdrop {
             div.modal id="deploy-modal" role="dialog" aria-modal="true" aria-labelledby="deploy-title"
@@ -62,13 +67,15 @@ pub fn confirm_modal(
                 @if let Some(drift) = &preview.overwrites { (overwrite_warning(drift)) }
                 @if asks { (approvals_notice(plan, preview.approvals_needed)) }
                 @if let Some(soak) = &preview.soak { (soak_notice(soak)) }
+                @if let Some(checks) = &preview.checks { (checks_panel(&plan.environment, checks)) }
                 (plan_summary(plan, changes))
                 form.confirm-form hx-post={ "/repos/" (plan.repo.id) "/deploy" } hx-target="#modal-host" hx-swap="innerHTML" {
                     input type="hidden" name="version" value=(target.get());
                     input type="hidden" name="env" value=(plan.environment);
                     input type="hidden" name="live" value=(plan.current.map_or_else(|| "none".to_owned(), |n| n.get().to_string()));
                     @if let Some(freeze) = &preview.freeze { (override_field(&plan.environment, freeze)) }
-                    @else if overridable { (soak_override_field(&plan.environment)) }
+                    @else if soak_overridable { (soak_override_field(&plan.environment)) }
+                    @else if checks_unmet { (checks_override_field(&plan.environment)) }
                     @if rollback { (reason_field()) }
                     @else if overridable || asks { (deploy_reason_field(overridable)) }
                     @if !rollback { (schedule_field(soak_until.as_ref())) }

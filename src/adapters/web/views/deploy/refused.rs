@@ -100,14 +100,15 @@ pub fn not_possible(error: &PreviewError) -> Markup {
     let message = error_notice(&sentence(error.to_string()));
     let message = match error {
         PreviewError::Refused(refusal) => tagged(refusal, message),
-        PreviewError::Unreadable(_) => message,
+        PreviewError::Unreadable(_) | PreviewError::ChecksUnreadable(_) => message,
     };
     message_modal("Deploy not possible", message)
 }
 
 /// A refusal's message, marked for the refusals pages and scripts tell apart: out of order
 /// (`data-refusal="out-of-order"`, warned and refused at once where the environment requires
-/// the previous one) and a freeze (`data-refusal="freeze"`).
+/// the previous one), a freeze (`data-refusal="freeze"`) and required checks not passed
+/// (`data-refusal="checks_missing"`, each unmet check with its state).
 fn tagged(refusal: &Refusal, message: Markup) -> Markup {
     match refusal {
         Refusal::OutOfOrder { skips, .. } => html! {
@@ -118,6 +119,23 @@ fn tagged(refusal: &Refusal, message: Markup) -> Markup {
         },
         Refusal::Soak(soak) => html! {
             div data-refusal="soak" data-env=(soak.environment) data-soak-until=[&soak.until] { (message) }
+        },
+        Refusal::ChecksMissing {
+            environment,
+            checked_in,
+            unmet,
+            ..
+        } => html! {
+            div data-refusal="checks_missing" data-env=(environment) {
+                (message)
+                ul.check-list aria-label={ "Required checks on " (checked_in) } {
+                    @for (name, state) in &unmet.0 {
+                        li data-check=(name) data-check-state=(state.as_str()) data-check-env=(checked_in) {
+                            (name) ": " (state.as_str())
+                        }
+                    }
+                }
+            }
         },
         _ => message,
     }

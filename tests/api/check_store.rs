@@ -1,0 +1,90 @@
+//! The check store contract (tests/common/check_contract.rs) on the in-memory store and the
+//! JSON Lines file; PostgreSQL runs it in tests/real_pulp/postgres.rs. The file also: kept
+//! across store instances, a torn last line ignored, and claims between two instances on one
+//! file (as two processes).
+
+use std::io::Write;
+use std::sync::Arc;
+
+use repo_console::adapters::files::checks::JsonlCheckStore;
+use repo_console::adapters::memory::MemoryCheckStore;
+use repo_console::domain::RepoId;
+use repo_console::ports::CheckStore;
+
+use super::check_contract::{
+    a_promotion_is_claimed_once_until_given_back, one_of_many_concurrent_claimers_wins, report,
+    the_latest_report_of_each_check_counts, REPO_A,
+};
+
+fn in_dir(dir: &tempfile::TempDir) -> JsonlCheckStore {
+    JsonlCheckStore::new(dir.path().join("logs").join("checks.jsonl"))
+}
+
+#[tokio::test]
+async fn memory_the_latest_report_of_each_check_counts() {
+    the_latest_report_of_each_check_counts(&MemoryCheckStore::default()).await;
+}
+
+#[tokio::test]
+async fn memory_a_promotion_is_claimed_once_until_given_back() {
+    a_promotion_is_claimed_once_until_given_back(&MemoryCheckStore::default()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn memory_one_of_many_concurrent_claimers_wins() {
+    let store: Arc<dyn CheckStore> = Arc::new(MemoryCheckStore::default());
+    one_of_many_concurrent_claimers_wins(&[store], 32).await;
+}
+
+#[tokio::test]
+async fn jsonl_the_latest_report_of_each_check_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    the_latest_report_of_each_check_counts(&in_dir(&dir)).await;
+}
+
+#[tokio::test]
+async fn jsonl_a_promotion_is_claimed_once_until_given_back() {
+    let dir = tempfile::tempdir().unwrap();
+    a_promotion_is_claimed_once_until_given_back(&in_dir(&dir)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn jsonl_two_stores_on_one_file_claim_one_promotion_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let stores: [Arc<dyn CheckStore>; 2] = [Arc::new(in_dir(&dir)), Arc::new(in_dir(&dir))];
+    one_of_many_concurrent_claimers_wins(&stores, 24).await;
+}
+
+#[tokio::test]
+async fn jsonl_reports_survive_a_restart_and_a_torn_last_line_is_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = in_dir(&dir);
+    first
+        .record(&report(REPO_A, "staging", 7, "smoke", true, 1))
+        .await
+        .unwrap();
+    drop(first);
+    let path = dir.path().join("logs").join("checks.jsonl");
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    write!(file, "{{\"line\":\"report\",\"repository_uuid\":").unwrap();
+    drop(file);
+    let restarted = in_dir(&dir);
+    let repo = RepoId::parse(REPO_A).unwrap();
+    assert_eq!(restarted.latest(&repo, Some(7)).await.unwrap().len(), 1);
+    restarted
+        .record(&report(REPO_A, "staging", 7, "e2e", false, 2))
+        .await
+        .unwrap();
+    let latest = restarted.latest(&repo, Some(7)).await.unwrap();
+    assert_eq!(
+        latest.len(),
+        2,
+        "the torn line stays one unreadable line: {latest:?}"
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(text.lines().last().unwrap().contains("\"name\":\"e2e\""));
+}

@@ -1,0 +1,163 @@
+//! The `CheckStore` contract, run against every store: in memory and the JSON Lines file
+//! (tests/api/check_store.rs), PostgreSQL (tests/real_pulp/postgres.rs). The in-memory store
+//! is the reference behaviour.
+
+#![allow(dead_code)] // each binary uses its own part
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, Utc};
+use futures::future::join_all;
+use repo_console::domain::check::report::{CheckKey, CheckName, CheckReport, PromotionKey, RunUrl};
+use repo_console::domain::{EnvironmentName, RepoId};
+use repo_console::ports::CheckStore;
+
+pub const REPO_A: &str = "0199a1b2-0000-7000-8000-0000000000ca";
+pub const REPO_B: &str = "0199a1b2-0000-7000-8000-0000000000cb";
+
+pub fn at(minutes: i64) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-12-10T09:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+        + Duration::minutes(minutes)
+}
+
+/// Check `name` of version `version` of `repo` in `env`, reported `minutes` after 09:00.
+pub fn report(
+    repo: &str,
+    env: &str,
+    version: u64,
+    name: &str,
+    passed: bool,
+    minutes: i64,
+) -> CheckReport {
+    CheckReport {
+        key: CheckKey {
+            repository_uuid: repo.into(),
+            environment: EnvironmentName::parse(env).unwrap(),
+            version,
+            name: CheckName::parse(name).unwrap(),
+        },
+        repository_name: "base-os".into(),
+        passed,
+        url: Some(RunUrl::parse(&format!("https://ci.example.com/runs/{minutes}")).unwrap()),
+        reporter: "ci-staging".into(),
+        at: at(minutes),
+    }
+}
+
+fn repo(text: &str) -> RepoId {
+    RepoId::parse(text).unwrap()
+}
+
+fn summary(reports: &[CheckReport]) -> Vec<String> {
+    reports
+        .iter()
+        .map(|r| {
+            format!(
+                "{}/v{}/{}={}",
+                r.key.environment,
+                r.key.version,
+                r.key.name,
+                r.state().as_str()
+            )
+        })
+        .collect()
+}
+
+/// Reports are kept as made and read back per repository (of one version when asked), the
+/// latest of each check replacing the earlier, in key order.
+pub async fn the_latest_report_of_each_check_counts(store: &dyn CheckStore) {
+    let made = [
+        report(REPO_A, "staging", 7, "smoke", false, 0),
+        report(REPO_A, "staging", 7, "smoke", true, 5),
+        report(REPO_A, "staging", 7, "e2e", true, 1),
+        report(REPO_A, "testing", 7, "smoke", true, 2),
+        report(REPO_A, "staging", 6, "smoke", false, 3),
+        report(REPO_B, "staging", 7, "smoke", false, 4),
+    ];
+    for report in &made {
+        store.record(report).await.unwrap();
+    }
+    let all = store.latest(&repo(REPO_A), None).await.unwrap();
+    assert_eq!(
+        summary(&all),
+        [
+            "staging/v6/smoke=failed",
+            "staging/v7/e2e=passed",
+            "staging/v7/smoke=passed",
+            "testing/v7/smoke=passed"
+        ]
+    );
+    let smoke = all
+        .iter()
+        .find(|r| {
+            r.key.version == 7
+                && r.key.name.as_str() == "smoke"
+                && r.key.environment.as_str() == "staging"
+        })
+        .unwrap();
+    assert_eq!(smoke, &made[1], "every field as made");
+    let seven = store.latest(&repo(REPO_A), Some(7)).await.unwrap();
+    assert_eq!(seven.len(), 3);
+    assert!(seven.iter().all(|r| r.key.version == 7));
+    let other = store.latest(&repo(REPO_B), None).await.unwrap();
+    assert_eq!(summary(&other), ["staging/v7/smoke=failed"]);
+    assert!(store
+        .latest(&repo(REPO_B), Some(6))
+        .await
+        .unwrap()
+        .is_empty());
+    let later = report(REPO_A, "staging", 7, "smoke", false, 9);
+    store.record(&later).await.unwrap();
+    let seven = store.latest(&repo(REPO_A), Some(7)).await.unwrap();
+    assert!(
+        summary(&seven).contains(&"staging/v7/smoke=failed".to_owned()),
+        "a later report replaces"
+    );
+}
+
+fn promotion(version: u64) -> PromotionKey {
+    PromotionKey {
+        repository_uuid: REPO_A.into(),
+        environment: EnvironmentName::production(),
+        version,
+    }
+}
+
+/// A promotion is claimed once until given back; claims of other versions are their own.
+pub async fn a_promotion_is_claimed_once_until_given_back(store: &dyn CheckStore) {
+    assert!(store.claim_promotion(&promotion(7)).await.unwrap());
+    assert!(
+        !store.claim_promotion(&promotion(7)).await.unwrap(),
+        "claimed already"
+    );
+    assert!(
+        store.claim_promotion(&promotion(8)).await.unwrap(),
+        "another version"
+    );
+    store.release_promotion(&promotion(7)).await.unwrap();
+    assert!(
+        store.claim_promotion(&promotion(7)).await.unwrap(),
+        "given back"
+    );
+    assert!(!store.claim_promotion(&promotion(7)).await.unwrap());
+    store.release_promotion(&promotion(99)).await.unwrap();
+}
+
+/// Of `callers` claiming one promotion at once through `stores` (replicas, or processes on
+/// one file), exactly one wins.
+pub async fn one_of_many_concurrent_claimers_wins(stores: &[Arc<dyn CheckStore>], callers: usize) {
+    let key = promotion(42);
+    let claims = (0..callers).map(|i| {
+        let store = stores[i % stores.len()].clone();
+        let key = key.clone();
+        async move { store.claim_promotion(&key).await.unwrap() }
+    });
+    let won = join_all(claims)
+        .await
+        .into_iter()
+        .filter(|won| *won)
+        .count();
+    assert_eq!(won, 1, "one claim of {callers} wins");
+}
