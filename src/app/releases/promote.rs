@@ -161,14 +161,13 @@ async fn promote_as(
     ReleaseOutcome::Ended(Box::new(ended))
 }
 
+/// A member's plan that passed every check, and the required checks it goes without.
+type Gated = (Checked, Option<ChecksOverride>);
+
 /// Each member's plan, checked as a single deploy's would be: the members that move, and
 /// those that already serve their target (nothing to do for them).
 struct Planned<'a> {
-    moving: Vec<(
-        &'a Member,
-        crate::domain::DeployRequest,
-        (Checked, Option<ChecksOverride>),
-    )>,
+    moving: Vec<(&'a Member, crate::domain::DeployRequest, Gated)>,
     staying: Vec<MemberLine>,
 }
 
