@@ -13,7 +13,7 @@ use crate::domain::deploy::plan::{DeployPlan, ProductionChanged};
 use crate::domain::environment::path::EnvironmentName;
 use crate::domain::repository::href::PublicationHref;
 use crate::domain::repository::version_number::VersionNumber;
-use crate::domain::schedule::model::ScheduleId;
+use crate::domain::schedule::id::ScheduleId;
 
 /// Links the lines written for one deployment.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -4,5 +4,6 @@
 
 pub mod freeze;
 pub mod gate;
+pub mod previous;
 pub mod soak;
 pub mod write_rate;
