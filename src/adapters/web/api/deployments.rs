@@ -110,7 +110,7 @@ pub async fn create(
                 .request
                 .map(|r| request_item(&r, "pending", &[], needed)),
         };
-        return Ok(JsonAnswer::Recorded(Accepted::Scheduled(made)).into_response());
+        return Ok(JsonAnswer::Recorded(Accepted::Scheduled(Box::new(made))).into_response());
     }
     let outcome = deploy_asked(&state, &id, ask, &operator).await;
     Ok(answer(outcome, &environment))

@@ -101,8 +101,8 @@ pub struct Scheduled {
 pub enum Accepted {
     /// Answered as is by `outcome::answer` (the same JSON: the enum is untagged).
     #[allow(dead_code)]
-    Requested(super::outcome::Requested),
-    Scheduled(Scheduled),
+    Requested(Box<super::outcome::Requested>),
+    Scheduled(Box<Scheduled>),
 }
 
 #[derive(Debug, Serialize, ToSchema)]
