@@ -135,7 +135,11 @@ async fn the_requests_page_has_a_pager_and_a_state_filter() {
     assert_eq!(seen.len(), REQUESTS - REQUESTS.div_ceil(3));
     assert!(seen.iter().all(|state| state == "pending"), "{seen:?}");
     let form = app.client.send("GET", "/requests", &[], "").await.html();
-    assert_eq!(select(&form, "form[data-requests-filter] option").len(), 9);
+    assert_eq!(
+        select(&form, "form[data-requests-filter] option").len(),
+        10,
+        "any, and the nine states"
+    );
 }
 
 #[tokio::test]

@@ -375,6 +375,19 @@ async fn a_schedule_carries_a_request_and_runs_only_once_approved() {
     s.clock.advance(Duration::hours(1));
     let listed = s.app.get("/api/v1/requests?state=expired").await;
     assert_eq!(json_of(&listed)["items"].as_array().unwrap().len(), 1);
+
+    // Cancelled with its schedule: the request waiting for approvals is withdrawn.
+    let body = json!({"version": 3, "expected_current": 4, "at": "2026-11-22T16:00:00Z"});
+    let made = json_of(&s.call("POST", &path, ALICE, &body).await);
+    let cancel = format!(
+        "/api/v1/schedules/{}/cancel",
+        made["schedule"]["id"].as_str().unwrap()
+    );
+    assert_eq!(s.call("POST", &cancel, CAROL, &json!({})).await.status, 200);
+    let listed = s.app.get("/api/v1/requests?state=cancelled").await;
+    let items = json_of(&listed)["items"].as_array().unwrap().clone();
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0]["id"], made["request"]["id"]);
 }
 
 #[tokio::test]

@@ -451,6 +451,35 @@ pub(crate) async fn approved_for_schedule(
     }
 }
 
+/// Withdraws scheduled request `id` with its schedule, cancelled by `operator` (its author,
+/// or a deployer of the environment: the schedule's rule, checked by the caller), while it
+/// still waits for approvals; an approved one is left to expire an hour after the schedule's
+/// time (its schedule never runs it). Nothing else is refused for it.
+pub(crate) async fn withdrawn_with_schedule(state: &AppState, id: &RequestId, operator: &Operator) {
+    let Ok(store) = store(state) else { return };
+    for _ in 0..ATTEMPTS {
+        let Ok(current) = get(state, id).await else {
+            return;
+        };
+        if !current.state.is_open() {
+            return;
+        }
+        let at = state.clock.now().await;
+        let event = RequestEvent::Cancelled {
+            actor: Actor::of(operator),
+            at,
+        };
+        match store.append(id, current.log.events.len(), &event).await {
+            Ok(()) => return,
+            Err(RequestStoreError::Conflict) => continue,
+            Err(error) => {
+                tracing::warn!(%error, "the request of a cancelled schedule was not withdrawn: it expires");
+                return;
+            }
+        }
+    }
+}
+
 /// Records on scheduled request `id` how the deploy its schedule ran (`deploy_id`) ended,
 /// then sends its last event.
 pub(crate) async fn scheduled_ran(

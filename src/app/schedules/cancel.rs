@@ -1,11 +1,13 @@
 //! Cancelling a waiting schedule: by its author, or by someone who may deploy to its
 //! environment (a token needs the scope of a deploy there either way). Compare-and-swap on
-//! the schedule's revision: a schedule claimed meanwhile is running, and stays so.
+//! the schedule's revision: a schedule claimed meanwhile is running, and stays so. The
+//! request it carries, while still waiting for approvals, is withdrawn with it.
 
 use crate::domain::schedule::rules::check_cancel;
 use crate::domain::{Operator, Schedule, ScheduleId, ScheduleRefusal, ScheduleState};
 use crate::ports::ScheduleStoreError;
 
+use crate::app::approvals::requests;
 use crate::app::schedules::{store, StoreProblem};
 use crate::app::state::AppState;
 
@@ -45,6 +47,9 @@ pub async fn cancel(
     match store.replace(&cancelled).await {
         Ok(()) => {
             tracing::info!(schedule = %id, %operator, "schedule cancelled");
+            if let Some(request) = &cancelled.request_id {
+                requests::withdrawn_with_schedule(state, request, operator).await;
+            }
             Ok(cancelled)
         }
         // Claimed (or cancelled) meanwhile: say what it is now.

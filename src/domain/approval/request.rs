@@ -19,7 +19,7 @@ use crate::domain::identity::person::{PersonKey, PersonName};
 use crate::domain::release::name::ReleaseName;
 use crate::domain::release::record::MemberLine;
 use crate::domain::repository::version_number::VersionNumber;
-use crate::domain::schedule::model::ScheduleId;
+use crate::domain::schedule::id::ScheduleId;
 
 /// What was asked: deploy `target_version` of a repository to `environment`, which served
 /// `asked_against` then. Immutable once made.

@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::domain::deploy::intent::{refusal_for, Intent};
 use crate::domain::deploy::refusal::Refusal;
 use crate::domain::environment::path::{EnvironmentName, PromotionCheck};
-use crate::domain::policy::soak::PreviousServing;
+use crate::domain::policy::previous::PreviousServing;
 use crate::domain::repository::href::{PublicationHref, RepoId};
 use crate::domain::repository::model::{Distribution, Publication, RepoVersion, Repository};
 use crate::domain::repository::version_number::VersionNumber;

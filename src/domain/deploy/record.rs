@@ -15,7 +15,7 @@ use crate::domain::environment::path::EnvironmentName;
 use crate::domain::release::id::ReleaseRef;
 use crate::domain::repository::href::PublicationHref;
 use crate::domain::repository::version_number::VersionNumber;
-use crate::domain::schedule::model::ScheduleId;
+use crate::domain::schedule::id::ScheduleId;
 
 /// Links the lines written for one deployment.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -6,5 +6,6 @@
 pub mod checks;
 pub mod freeze;
 pub mod gate;
+pub mod previous;
 pub mod soak;
 pub mod write_rate;

@@ -13,6 +13,7 @@ use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
 use crate::domain::deploy::plan::ProductionChanged;
 use crate::domain::deploy::record::{AuditOutcome, DeployRecord};
 use crate::domain::environment::path::EnvironmentName;
+pub use crate::domain::policy::previous::PreviousServing;
 use crate::domain::repository::version_number::VersionNumber;
 
 /// The longest soak accepted: 366 days.
@@ -91,15 +92,6 @@ impl fmt::Display for SoakTime {
         }
         Ok(())
     }
-}
-
-/// What the environment before the target's serves, and since when, as read for a deploy.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PreviousServing {
-    pub environment: EnvironmentName,
-    pub serving: Option<VersionNumber>,
-    /// Since when it serves it without a break (see [`served_since`]); `None`: unknown.
-    pub since: Option<DateTime<Utc>>,
 }
 
 /// Since when `environment` serves `serving`: the newest audit line that changed it (a

@@ -3,5 +3,6 @@
 //! record kept in the shared store and replaced, compare-and-swap on its revision, as it
 //! goes from `waiting` to `running` (claimed, until the claim lapses) and to its end.
 
+pub mod id;
 pub mod model;
 pub mod rules;

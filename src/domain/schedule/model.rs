@@ -1,7 +1,5 @@
 //! What a schedule is: what to deploy where, on whose behalf, when, and how far it went.
 
-use std::fmt;
-
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -13,31 +11,7 @@ use crate::domain::identity::matching::CaseMatching;
 use crate::domain::identity::operator::Operator;
 use crate::domain::identity::person::{PersonKey, PersonName};
 use crate::domain::repository::version_number::VersionNumber;
-
-/// Names one schedule (a UUID, made by the application).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct ScheduleId(String);
-
-impl ScheduleId {
-    /// A schedule id as found in a URL: letters, digits and `-`, 1 to 64 of them.
-    pub fn parse(text: &str) -> Option<Self> {
-        let ok = !text.is_empty()
-            && text.len() <= 64
-            && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
-        ok.then(|| Self(text.to_owned()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Display for ScheduleId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+pub use crate::domain::schedule::id::ScheduleId;
 
 /// A claim on a running schedule: which replica runs it, until when the others leave it
 /// alone, and the deploy id its run writes in the audit (what tells, after a crash, whether

@@ -23,7 +23,7 @@ pub struct RequestItem {
     /// RFC 3339.
     pub created: String,
     pub expires: String,
-    /// `pending`, `executing` (approved, its deploy running), `executed`, `failed`, `rejected`,
+    /// `pending`, `executing` (approved, its deploy running), `scheduled` (approved, its schedule runs it), `executed`, `failed`, `rejected`,
     /// `cancelled`, `expired` or `stale`.
     pub state: String,
     pub approvers: Vec<String>,

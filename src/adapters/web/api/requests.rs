@@ -44,7 +44,7 @@ pub struct RequestList {
 /// `?state=` and `?after=`.
 #[derive(Debug, Default, Deserialize, IntoParams)]
 pub struct ListQuery {
-    /// Only requests in this state: pending, executing, executed, failed, stale, rejected,
+    /// Only requests in this state: pending, executing, scheduled, executed, failed, stale, rejected,
     /// cancelled or expired.
     pub state: Option<String>,
     /// The id of the last request of the previous page (`next` carries it).

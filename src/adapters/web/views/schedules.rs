@@ -89,6 +89,7 @@ pub fn repository_schedules(schedules: &[Schedule]) -> Markup {
             section.panel id="schedules" aria-label="Scheduled deploys" {
                 h2 { "Scheduled deploys" }
                 (schedule_table(schedules))
+                p { a href="/schedules" { "Every scheduled deploy" } }
             }
         }
     }

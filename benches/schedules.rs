@@ -1,0 +1,86 @@
+//! The schedule file with a long history: what the background task's look at the due
+//! schedules (`open`), the schedules list (`recent(200)`) and a claim (`replace`, under the
+//! file lock, read whole) cost when `schedules.jsonl` holds 2,000 schedules that ended (each
+//! made, claimed and ended: three lines), about fifteen years of a team scheduling a dozen
+//! deploys a month. Prints medians; asserts nothing about speed.
+//!
+//!     cargo bench --bench schedules
+
+#[path = "common/timing.rs"]
+mod timing;
+use timing::median_of;
+
+use chrono::{Duration, TimeZone, Utc};
+use repo_console::adapters::files::schedules::JsonlScheduleStore;
+use repo_console::domain::schedule::rules::claimed;
+use repo_console::domain::{DeployId, Schedule, ScheduleId, ScheduleState};
+use repo_console::ports::ScheduleStore;
+
+const ENDED: usize = 2_000;
+
+fn schedule(id: &str) -> Schedule {
+    let at = Utc.with_ymd_and_hms(2026, 12, 1, 2, 0, 0).unwrap();
+    serde_json::from_value(serde_json::json!({
+        "id": id,
+        "repository_uuid": "01a202de-e818-7629-a483-70ecc3240361",
+        "repository_name": "base-os",
+        "environment": "production",
+        "target_version": 7,
+        "expected": 6,
+        "kind": "deploy",
+        "reason": "patch Tuesday",
+        "override_freeze": false,
+        "author": "alice",
+        "author_key": "alice",
+        "author_groups": ["release"],
+        "at": at,
+        "created": at - Duration::days(2),
+        "revision": 0,
+        "state": "waiting",
+    }))
+    .expect("a schedule as the store keeps it")
+}
+
+#[tokio::main]
+async fn main() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let store = JsonlScheduleStore::new(dir.path().join("schedules.jsonl"));
+    let at = Utc.with_ymd_and_hms(2026, 12, 1, 2, 0, 0).unwrap();
+    for n in 0..ENDED {
+        let made = schedule(&format!("ended-{n:010}"));
+        store.create(&made).await.expect("created");
+        let running = claimed(
+            made,
+            "replica-a",
+            at,
+            Duration::minutes(10),
+            DeployId::new("d"),
+        );
+        store.replace(&running).await.expect("claimed");
+        let done = running.into_state(ScheduleState::Done {
+            deploy_id: DeployId::new("d"),
+            ended: at,
+        });
+        store.replace(&done).await.expect("ended");
+    }
+    let waiting = schedule("waiting-0000000001");
+    store.create(&waiting).await.expect("the waiting one");
+    let size = std::fs::metadata(store.path()).expect("the file").len();
+    println!(
+        "schedules.jsonl with {ENDED} ended schedules ({:.1} MiB) and one waiting:",
+        size as f64 / (1024.0 * 1024.0)
+    );
+    let open = median_of(10, async || store.open().await.expect("read")).await;
+    println!("  open(), each look of the background task    {open:?} (median of 10)");
+    let recent = median_of(10, async || store.recent(None, 200).await.expect("read")).await;
+    println!("  recent(200), /schedules                     {recent:?} (median of 10)");
+    let id = ScheduleId::parse("waiting-0000000001").expect("an id");
+    let mut current = store.get(&id).await.expect("read").expect("kept");
+    let claim = median_of(5, async || {
+        let next = current.clone().into_state(ScheduleState::Waiting);
+        store.replace(&next).await.expect("replaced");
+        current = next;
+    })
+    .await;
+    println!("  replace(a claim), compare-and-swap          {claim:?} (median of 5)");
+}
