@@ -8,6 +8,7 @@
 //! - [`diffs`]: what changes between two versions, computed, cached and stored ahead;
 //! - [`environments`]: what each environment serves and what it served;
 //! - [`events`]: the events told to webhooks, their delivery, and the drift reconciler;
+//! - [`exposure`]: where a package, an advisory or a CVE is served, and the CVE index;
 //! - [`pages`]: the dashboard, versions and history pages' reads;
 //! - [`sync`]: synchronizing a repository; [`facts`]: reading upstream's facts at a cost that
 //!   does not grow with Pulp; [`state`]: the ports every use case shares; [`write_limit`]: how
@@ -18,6 +19,7 @@ pub mod deploy;
 pub mod diffs;
 pub mod environments;
 pub mod events;
+pub mod exposure;
 pub mod facts;
 pub mod pages;
 pub mod state;

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use crate::domain::{EnvironmentPath, Policy};
 use crate::ports::{
-    AuditSink, Clock, ContentCatalog, DeployLock, DiffStore, EventMetrics, OperatorIdentity,
-    RepositoryManager, RequestStore,
+    AuditSink, Clock, ContentCatalog, CveIndexStore, DeployLock, DiffStore, EventMetrics,
+    OperatorIdentity, RepositoryManager, RequestStore,
 };
 
 use super::environments::SeenEnvironments;
@@ -17,6 +17,7 @@ use crate::app::diffs::cache::DiffCache;
 use crate::app::diffs::flights::DiffFlights;
 use crate::app::diffs::queue::DiffAhead;
 use crate::app::events::state::Events;
+use crate::app::exposure::{CveIndexKeeper, ExposureReads};
 use crate::app::write_limit::WriteLimit;
 
 /// Repositories per dashboard page unless configured otherwise.
@@ -75,6 +76,10 @@ pub struct AppState {
     pub(crate) write_limit: Option<Arc<WriteLimit>>,
     /// The upstream is the built-in demo, not a Pulp: every page says so.
     pub(crate) demo: bool,
+    /// The CVE index of the exposure (in memory, and in its store when it has one).
+    pub(crate) cve_index: CveIndexKeeper,
+    /// The exposure's reads of versions, kept (versions are immutable).
+    pub(crate) exposure_reads: ExposureReads,
 }
 
 impl AppState {
@@ -110,6 +115,8 @@ impl AppState {
             metrics: Arc::new(NotMeasured),
             write_limit: None,
             demo: false,
+            cve_index: CveIndexKeeper::default(),
+            exposure_reads: ExposureReads::default(),
         })
     }
 
@@ -146,6 +153,11 @@ impl AppState {
     /// The upstream is the built-in demo.
     pub fn serves_demo(&self) -> bool {
         self.demo
+    }
+
+    /// How many version reads the exposure keeps (benchmarks report it).
+    pub fn exposure_reads_kept(&self) -> usize {
+        self.exposure_reads.kept()
     }
 
     /// How many changes the diffs held in memory count (benchmarks report it).
@@ -245,6 +257,13 @@ impl AppStateBuilder {
         self
     }
 
+    /// The CVE index is kept in `store` too, and read back from it (after a restart, or by
+    /// the other replicas).
+    pub fn cve_index_store(mut self, store: Arc<dyn CveIndexStore>) -> Self {
+        self.0.cve_index = CveIndexKeeper::kept_in(store);
+        self
+    }
+
     /// Approval requests are kept in `store`, for `ttl` each.
     pub fn requests(mut self, store: Arc<dyn RequestStore>, ttl: chrono::Duration) -> Self {
         self.0.requests = Some(store);
@@ -305,6 +324,7 @@ impl EventMetrics for NotMeasured {
     fn delivery(&self, _: crate::ports::AttemptEnd) {}
     fn http_answered(&self, _: &str, _: u16) {}
     fn upstream_request(&self, _: String, _: Option<u16>, _: std::time::Duration) {}
+    fn cve_index(&self, _: usize, _: usize, _: i64) {}
     fn render(&self) -> String {
         String::new()
     }

@@ -1,8 +1,9 @@
 //! The audit sinks `audit.sink` can name. A new sink is one adapter file (implementing
 //! [`crate::ports::AuditSink`]) plus one line in [`SINKS`]. Each brings the diff store, the
-//! request store and the event outbox that go with it: files beside a file, tables of the same
-//! database; for standard output, no diff store, and requests and events in memory (the
-//! configuration refuses a policy needing approvals there, see `checks.rs`).
+//! request store, the event outbox and the CVE index store that go with it: files beside a
+//! file, tables of the same database; for standard output, no diff store nor CVE index store,
+//! and requests and events in memory (the configuration refuses a policy needing approvals
+//! there, see `checks.rs`).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -11,14 +12,15 @@ use futures::future::{ready, BoxFuture, FutureExt};
 
 use crate::adapters::audit_stdout::StdoutAuditSink;
 use crate::adapters::files::audit::JsonlAuditSink;
+use crate::adapters::files::cve_index::FileCveIndex;
 use crate::adapters::files::diff_store::FileDiffStore;
 use crate::adapters::files::outbox::JsonlOutbox;
 use crate::adapters::files::requests::JsonlRequestStore;
 use crate::adapters::memory::{MemoryOutbox, MemoryRequestStore};
 use crate::adapters::postgres::{
-    self, PgAuditSink, PgDeployLock, PgDiffStore, PgOutbox, PgRequestStore,
+    self, PgAuditSink, PgCveIndex, PgDeployLock, PgDiffStore, PgOutbox, PgRequestStore,
 };
-use crate::ports::{AuditSink, DeployLock, DiffStore, EventOutbox, RequestStore};
+use crate::ports::{AuditSink, CveIndexStore, DeployLock, DiffStore, EventOutbox, RequestStore};
 
 use crate::wiring::config::settings::{AuditSettings, DiffSettings};
 
@@ -31,6 +33,8 @@ pub struct Built {
     pub diff_store: Option<Arc<dyn DiffStore>>,
     pub requests: Arc<dyn RequestStore>,
     pub outbox: Arc<dyn EventOutbox>,
+    /// Where the exposure's CVE index is kept beside the diffs (none: in memory only).
+    pub cve_index: Option<Arc<dyn CveIndexStore>>,
 }
 
 /// Builds a sink from the `[audit]` settings (connecting to it if need be) and its diff store
@@ -47,17 +51,25 @@ const SINKS: &[(&str, Build)] = &[
             Ok(outbox) => Arc::new(outbox),
             Err(e) => return ready(Err(format!("cannot read the webhook outbox: {e}"))).boxed(),
         };
-        alone(
+        let mut built = alone(
             JsonlAuditSink::new(&audit.path),
             Some(Arc::new(store)),
             Arc::new(requests),
             outbox,
-        )
+        );
+        built.cve_index = Some(Arc::new(FileCveIndex::in_dir(&diffs.dir)));
+        ready(Ok(built)).boxed()
     }),
     ("stdout", |_, _| {
         let requests = MemoryRequestStore::default();
         let outbox = Arc::new(MemoryOutbox::default());
-        alone(StdoutAuditSink::default(), None, Arc::new(requests), outbox)
+        ready(Ok(alone(
+            StdoutAuditSink::default(),
+            None,
+            Arc::new(requests),
+            outbox,
+        )))
+        .boxed()
     }),
     ("postgres", |audit, diffs| {
         shared_database(audit, diffs).boxed()
@@ -70,16 +82,15 @@ fn alone(
     diff_store: Option<Arc<dyn DiffStore>>,
     requests: Arc<dyn RequestStore>,
     outbox: Arc<dyn EventOutbox>,
-) -> BoxFuture<'static, Result<Built, String>> {
-    let sink = Arc::new(sink);
-    ready(Ok(Built {
-        sink,
+) -> Built {
+    Built {
+        sink: Arc::new(sink),
         replica_lock: None,
         diff_store,
         requests,
         outbox,
-    }))
-    .boxed()
+        cve_index: None,
+    }
 }
 
 /// The PostgreSQL sink, and the lock every replica takes, the diffs every replica reads and the
@@ -92,7 +103,8 @@ async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<
         replica_lock: Some(Arc::new(PgDeployLock::new(db.clone()))),
         diff_store: Some(Arc::new(PgDiffStore::new(db.clone(), diffs.max_bytes))),
         requests: Arc::new(PgRequestStore::new(db.clone())),
-        outbox: Arc::new(PgOutbox::new(db)),
+        outbox: Arc::new(PgOutbox::new(db.clone())),
+        cve_index: Some(Arc::new(PgCveIndex::new(db))),
     })
 }
 
@@ -119,6 +131,7 @@ pub async fn build(audit: &AuditSettings, diffs: &DiffSettings) -> Result<Built,
     let mut built = build(audit, diffs).await?;
     if diffs.max_bytes == 0 {
         built.diff_store = None;
+        built.cve_index = None;
     }
     Ok(built)
 }

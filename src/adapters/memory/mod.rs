@@ -2,6 +2,7 @@
 //! tests' upstream), an audit sink that keeps records, an event outbox, and a pinned clock.
 //! Always compiled, because the demo and the integration tests both need them.
 
+mod advisory_units;
 mod changes;
 mod content;
 pub mod demo;

@@ -97,6 +97,9 @@ pub(super) struct State {
     pub counter: u64,
     /// Every uploaded advisory, by id.
     pub advisories: HashMap<String, Advisory>,
+    /// The advisories uploaded with their builds and references (see `advisory_units.rs`),
+    /// oldest first.
+    pub advisory_units: Vec<super::advisory_units::AdvisoryUnit>,
 }
 
 impl State {

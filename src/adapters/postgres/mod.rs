@@ -1,9 +1,11 @@
 //! PostgreSQL, shared by every replica: the audit sink ([`PgAuditSink`]), the
 //! cross-replica deploy lock ([`PgDeployLock`]), the computed diffs ([`PgDiffStore`]), the
-//! approval requests ([`PgRequestStore`]) and the webhooks' event outbox ([`PgOutbox`]).
+//! approval requests ([`PgRequestStore`]), the webhooks' event outbox ([`PgOutbox`]) and the
+//! CVE index of the exposure ([`PgCveIndex`]).
 //! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
+mod cve_index;
 mod deploy_lock;
 mod diffs;
 mod outbox;
@@ -15,6 +17,7 @@ use std::time::Duration;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 pub use audit::PgAuditSink;
+pub use cve_index::PgCveIndex;
 pub use deploy_lock::PgDeployLock;
 pub use diffs::PgDiffStore;
 pub use outbox::PgOutbox;

@@ -8,6 +8,7 @@ mod demo;
 mod download;
 mod edge;
 mod errors;
+mod exposure_params;
 mod extract;
 mod handlers;
 mod htmx;
@@ -82,6 +83,8 @@ fn pages(state: AppState) -> Router {
             "/repos/{uuid}/sync",
             get(handlers::sync::cell).post(handlers::sync::start),
         )
+        .route("/exposure", get(handlers::exposure::show))
+        .route("/exposure.csv", get(handlers::exposure::csv))
         .route("/requests", get(handlers::requests::list))
         .route("/requests/{id}", get(handlers::requests::show))
         .route(

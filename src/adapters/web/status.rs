@@ -10,11 +10,12 @@ use axum::http::StatusCode;
 use crate::app::approvals::requests::{ActError, Acted, ListError};
 use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
 use crate::app::diffs::compare::CompareError;
+use crate::app::exposure::ExposureError;
 use crate::app::facts::{ReadError, UnknownRepository};
 use crate::app::sync::SyncError;
 use crate::app::write_limit::TooManyWrites;
 use crate::domain::approval::listing::UnknownState;
-use crate::domain::{Denied, Refusal, RequestRefusal, UnknownEnvironment};
+use crate::domain::{BadExposureQuery, Denied, Refusal, RequestRefusal, UnknownEnvironment};
 use crate::ports::{AuditReadError, RequestStoreError, Unidentified, UpstreamError};
 
 /// What the web answers for this: its HTTP status.
@@ -69,6 +70,24 @@ impl HttpStatus for CompareError {
             Self::UnknownVersion(_) => StatusCode::NOT_FOUND,
             Self::Upstream(error) if error.is_not_found() => StatusCode::NOT_FOUND,
             Self::Upstream(error) => error.status(),
+        }
+    }
+}
+
+/// An exposure question that cannot be asked as written.
+impl HttpStatus for BadExposureQuery {
+    fn status(&self) -> StatusCode {
+        StatusCode::BAD_REQUEST
+    }
+}
+
+/// An exposure question not answered at all: an advisory Pulp does not hold is not found;
+/// what could not be read from Pulp answers its own status.
+impl HttpStatus for ExposureError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::UnknownAdvisory(_) => StatusCode::NOT_FOUND,
+            Self::Upstream { error, .. } => error.status(),
         }
     }
 }

@@ -13,6 +13,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::app::approvals::requests::ActError;
+use crate::app::exposure::ExposureError;
 use crate::domain::Refusal;
 
 use super::super::edge::request_log::Refusal as RefusalNote;
@@ -91,6 +92,18 @@ impl ApiError {
             | ActError::Refused(_)
             | ActError::NotStarted(_)
             | ActError::Store(_) => Self::of(error),
+        }
+    }
+
+    /// An exposure question not answered: `unknown_advisory` for an advisory Pulp does not
+    /// hold, else the code of its status.
+    pub fn exposure(error: &ExposureError) -> Self {
+        match error {
+            ExposureError::UnknownAdvisory(_) => Self {
+                code: "unknown_advisory",
+                ..Self::of(error)
+            },
+            ExposureError::Upstream { .. } => Self::of(error),
         }
     }
 

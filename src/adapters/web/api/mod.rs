@@ -8,6 +8,7 @@
 mod caller;
 mod deployments;
 mod error;
+mod exposure;
 pub(super) mod outcome;
 mod repositories;
 mod request_item;
@@ -29,10 +30,10 @@ pub use error::ApiError;
     paths(
         repositories::list, repositories::show, repositories::versions, repositories::changes,
         sync::start, deployments::create, deployments::show, requests::list, requests::approve,
-        openapi
+        exposure::show, openapi
     ),
     modifiers(&BearerScheme),
-    tags((name = "repositories"), (name = "deployments"), (name = "requests"))
+    tags((name = "repositories"), (name = "deployments"), (name = "requests"), (name = "exposure"))
 )]
 pub struct ApiDoc;
 
@@ -68,6 +69,7 @@ pub fn router() -> Router<AppState> {
             post(deployments::create),
         )
         .route("/deployments/{deploy_id}", get(deployments::show))
+        .route("/exposure", get(exposure::show))
         .route("/requests", get(requests::list))
         .route("/requests/{id}/approve", post(requests::approve))
         .route("/openapi.json", get(openapi))
