@@ -179,9 +179,16 @@ mod tests {
             advisory(2, 20, &[]),
         ];
         assert_eq!(
-            index.add_page(page, floor, false),
-            Fill::Done,
-            "20 < 20 is false, but the page is read"
+            index.add_page(page.clone(), floor, false),
+            Fill::More,
+            "the floor itself reached: one more page, in case others were created then"
+        );
+        let below = vec![advisory(1, 0, &["CVE-2026-0001", "CVE-2026-0003"])];
+        assert_eq!(index.add_page(below, floor, false), Fill::Done);
+        assert_eq!(
+            index.advisories(),
+            4,
+            "pages read again are not counted twice"
         );
         assert_eq!(
             index.advisories_naming(&cve),
