@@ -9,17 +9,11 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
 use super::in_memory::InMemoryPulp;
+use super::state::AdvisoryUnit;
 use crate::domain::{
     Advisory, AdvisoryFix, AdvisoryType, CveId, IndexedAdvisory, RepoId, VersionHref,
 };
 use crate::ports::{Page, PageRequest, UpstreamError};
-
-/// One advisory unit.
-#[derive(Debug, Clone)]
-pub struct AdvisoryUnit {
-    pub indexed: IndexedAdvisory,
-    pub fix: AdvisoryFix,
-}
 
 impl InMemoryPulp {
     /// Uploads a security advisory fixing `fix.builds` and naming `cves` (as `POST

@@ -5,13 +5,10 @@
 //! here, so the first one waits for the build and none answers from a half-built index: a
 //! refresh that fails changes nothing.
 
-use std::sync::Arc;
-
 use futures::stream::{self, StreamExt, TryStreamExt};
-use tokio::sync::Mutex;
 
 use crate::domain::{CveId, CveIndex, Fill, IndexedAdvisory};
-use crate::ports::{CveIndexStore, PageRequest, UpstreamError};
+use crate::ports::{PageRequest, UpstreamError};
 
 use super::answer::IndexFacts;
 use crate::app::state::AppState;
@@ -21,47 +18,6 @@ const PAGE: u64 = 1000;
 /// Pages in flight at once while the index is built whole.
 const PAGES_IN_FLIGHT: usize = 4;
 
-/// The index in memory, and where it is kept (cheap to clone).
-#[derive(Clone, Default)]
-pub struct CveIndexKeeper {
-    index: Arc<Mutex<Option<CveIndex>>>,
-    store: Option<Arc<dyn CveIndexStore>>,
-}
-
-impl CveIndexKeeper {
-    /// An index kept in `store` too.
-    pub fn kept_in(store: Arc<dyn CveIndexStore>) -> Self {
-        Self {
-            index: Arc::default(),
-            store: Some(store),
-        }
-    }
-
-    /// Where the index is kept, in words (none: memory only).
-    pub fn target(&self) -> Option<String> {
-        self.store.as_ref().map(|s| s.target())
-    }
-
-    async fn load(&self) -> Option<CveIndex> {
-        let store = self.store.as_ref()?;
-        match store.load().await {
-            Ok(found) => found,
-            Err(error) => {
-                tracing::warn!(%error, "the CVE index is built again from Pulp");
-                None
-            }
-        }
-    }
-
-    async fn save(&self, index: &CveIndex) {
-        if let Some(store) = &self.store {
-            if let Err(error) = store.save(index).await {
-                tracing::warn!(%error, "the CVE index is kept in memory only until the next refresh");
-            }
-        }
-    }
-}
-
 /// The ids of the advisories whose references name `cve`, from the index brought up to date
 /// now, and the index's size and freshness.
 pub async fn advisories_naming(
@@ -69,7 +25,7 @@ pub async fn advisories_naming(
     cve: &CveId,
 ) -> Result<(Vec<String>, IndexFacts), UpstreamError> {
     let keeper = &state.cve_index;
-    let mut held = keeper.index.lock().await;
+    let mut held = keeper.lock().await;
     if held.is_none() {
         *held = keeper.load().await;
     }

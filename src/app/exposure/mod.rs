@@ -2,15 +2,16 @@
 //! environment, in one answer ([`ask`]). The environments come from
 //! [`crate::app::environments::rows`] (as the dashboard's); each served version is read once,
 //! filtered by the question's package names, and kept ([`reads`]: versions are immutable);
-//! a CVE finds its advisories in the index Pulp does not have ([`index`]). The rules are pure,
+//! a CVE finds its advisories in the index Pulp does not have ([`index`], kept by [`keeper`]). The rules are pure,
 //! in [`crate::domain::exposure`].
 
 pub mod answer;
 pub mod ask;
 pub mod index;
+pub mod keeper;
 pub mod reads;
 
 pub use answer::{ExposureAnswer, ExposureRow};
 pub use ask::{exposure, ExposureError};
-pub use index::CveIndexKeeper;
+pub use keeper::CveIndexKeeper;
 pub use reads::ExposureReads;
