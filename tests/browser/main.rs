@@ -6,7 +6,7 @@
 //! One test drives every scenario in turn (one browser, one at a time); `environments_promotion`
 //! drives a console configured with three environments; `approvals` one whose production
 //! needs an approval, served twice (for the requester and for the approver); `freeze` one
-//! whose production is frozen on a fixed clock. They never run at once. axe-core checks
+//! whose production is frozen on a fixed clock; `exposure_page` the exposure page over its own world. They never run at once. axe-core checks
 //! every page and dialog state in both themes (`a11y.rs`). Each starts ChromeDriver on a free port and ends it by its process group id when
 //! it ends, passes or fails. After each scenario the browser console must hold no CSP
 //! violation and no error but the scenario's own expected failed requests. Screenshots:
@@ -22,6 +22,7 @@ mod dashboard;
 mod deploy;
 mod driver;
 mod environments;
+mod exposure;
 mod freeze;
 mod history;
 mod look;
@@ -121,6 +122,30 @@ async fn environments_promotion() {
         "FAILED-environments",
     )
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium"]
+async fn exposure_page() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let tools = driver::Tools::required();
+    a11y::require();
+    let target = target_dir();
+    let log = target.join("chromedriver-exposure.log");
+    let driver = driver::ChromeDriver::start(&tools, &log).await;
+    let app = exposure::spawn_app().await;
+    let browser = Browser::open(&driver, &tools, &app.address).await;
+    let outcome = AssertUnwindSafe(async {
+        scenario!(
+            browser,
+            "exposure: a CVE across repositories and environments",
+            &[],
+            exposure::ask_a_cve_and_open_the_fix(&browser, &app)
+        );
+    })
+    .catch_unwind()
+    .await;
+    finish(browser, driver, outcome, "exposure_page", "FAILED-exposure").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
