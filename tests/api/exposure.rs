@@ -381,7 +381,7 @@ async fn the_cve_index_fills_incrementally_and_shows_on_metrics() {
     app.memory.upload_advisory_unit(
         fix("RHSA-2026:0003", &["bash-5.3-1.x86_64"]),
         &["CVE-2026-3333"],
-        advisories_created() + Duration::hours(1),
+        crate::test_app::pinned_time() + Duration::minutes(1),
     );
     let new = json(&app, "cve=CVE-2026-3333").await;
     assert_eq!(new["advisories"], serde_json::json!(["RHSA-2026:0003"]));

@@ -32,11 +32,12 @@ pub async fn advisories_naming(
     let mut index = held.clone().unwrap_or_default();
     let before = index.advisories();
     let floor = index.floor();
+    let started = state.clock.now().await;
     let pages = read_down_to(state, floor).await?;
     for (page, last) in pages {
         index.add_page(page, floor, last);
     }
-    index.refreshed_at(state.clock.now().await);
+    index.refreshed_at(started);
     if index.advisories() != before || held.is_none() {
         keeper.save(&index).await;
         tracing::info!(

@@ -1,8 +1,10 @@
 //! The index Pulp does not keep: which advisories name a CVE in their references. Advisories
 //! are immutable content, so each is read once: the index is filled from Pulp's list newest
 //! first (`ordering=-pulp_created`), down to ten minutes before the newest advisory already
-//! indexed (an advisory whose creation committed late, or a page shifted by new ones, is
-//! read again, never missed). Several advisory units may share one id: they are keyed by href.
+//! indexed, or before the last refresh began when that is later (an advisory whose creation
+//! committed late, or a page shifted by new ones, is read again, never missed; a burst of
+//! thousands created by one sync is not read again at every refresh once the refresh is ten
+//! minutes past it). Several advisory units may share one id: they are keyed by href.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -50,14 +52,14 @@ pub enum Fill {
 }
 
 impl CveIndex {
-    /// Where a refresh may stop: the newest indexed advisory's creation, less the overlap.
-    /// `None` for an empty index (a refresh then reads every advisory).
+    /// Where a refresh may stop: the newest indexed advisory's creation or the start of the
+    /// last refresh, whichever is later, less the overlap (which also covers a difference
+    /// between the console's clock and Pulp's). `None` for an empty index (a refresh then reads
+    /// every advisory).
     pub fn floor(&self) -> Option<DateTime<Utc>> {
-        self.advisories
-            .values()
-            .map(|e| e.created)
-            .max()
-            .map(|newest| newest - Duration::minutes(OVERLAP_MINUTES))
+        let newest = self.advisories.values().map(|e| e.created).max()?;
+        let since = self.refreshed.map_or(newest, |r| r.max(newest));
+        Some(since - Duration::minutes(OVERLAP_MINUTES))
     }
 
     /// Whether a refresh that stops at `floor` (the floor before it began) reads on after
@@ -98,7 +100,8 @@ impl CveIndex {
         fill
     }
 
-    /// Marks the index up to date as of `at`.
+    /// Marks the index up to date as of `at`: when the refresh that brought it up to date
+    /// began (what was committed in Pulp before then has been read).
     pub fn refreshed_at(&mut self, at: DateTime<Utc>) {
         self.refreshed = Some(at);
     }
@@ -204,6 +207,33 @@ mod tests {
         assert_eq!(
             index.add_page(vec![advisory(9, 29, &[])], floor, false),
             Fill::Done
+        );
+    }
+
+    #[test]
+    fn a_refresh_long_after_a_burst_reads_down_to_its_own_overlap_only() {
+        let mut index = CveIndex::default();
+        let burst: Vec<_> = (0..50).map(|n| advisory(n, 0, &[])).collect();
+        index.add_page(burst, None, true);
+        assert_eq!(
+            index.floor(),
+            Some(at(-10)),
+            "never refreshed: the newest, less 10 min"
+        );
+        index.refreshed_at(at(60));
+        assert_eq!(index.floor(), Some(at(50)), "refreshed an hour later");
+        let floor = index.floor();
+        let newest_page: Vec<_> = (0..50).map(|n| advisory(n, 0, &[])).collect();
+        assert_eq!(
+            CveIndex::fill_after(&newest_page, floor, false),
+            Fill::Done,
+            "the burst is below the floor: one page"
+        );
+        index.refreshed_at(at(-100));
+        assert_eq!(
+            index.floor(),
+            Some(at(-10)),
+            "a clock behind Pulp's: the newest wins"
         );
     }
 
