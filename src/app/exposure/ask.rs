@@ -1,6 +1,7 @@
 //! Use case: one exposure question answered across every repository and environment. Reads:
-//! every repository (a page of 100 at a time), what each environment serves (as the
-//! dashboard reads it: distributions and publications, a bounded number of calls), the
+//! every repository (1,000 a request), what each environment serves (as the
+//! dashboard reads it: distributions and publications, a bounded number of calls; the
+//! distributions the last question needed are read while the repositories are listed), the
 //! question's advisories (by id; a CVE's from the index), then one filtered read per served
 //! version (and per latest version of a repository with an affected cell, for "fixed in"),
 //! [`READS_IN_FLIGHT`] at a time, each kept for the next question.
@@ -18,13 +19,16 @@ use crate::ports::{PageRequest, UpstreamError};
 
 use super::answer::{ExposureAnswer, ExposureRow, IndexFacts};
 use super::index::advisories_naming;
-use crate::app::environments::rows::environments_of_rows;
+use super::reads::Needed;
+use crate::app::environments::rows::{
+    environments_given, needed_distributions, read_needed, NeededDistributions,
+};
 use crate::app::state::AppState;
 
 /// Version reads in flight at once.
 pub const READS_IN_FLIGHT: usize = 8;
 /// Repositories per request when listing them all.
-const REPOSITORIES_PER_PAGE: u64 = 100;
+const REPOSITORIES_PER_PAGE: u64 = 1000;
 
 /// Why a question could not be answered at all (a cell that could not be read is `unknown`
 /// instead).
@@ -105,8 +109,10 @@ pub async fn exposure(
 ) -> Result<ExposureAnswer, ExposureError> {
     let (subject, index) = subject_of(state, query).await?;
     let advisories = subject.ids();
-    let repos = all_repositories(state).await?;
-    let served = environments_of_rows(state, &repos).await;
+    let served_now = served_environments(state);
+    let (repos, early) = futures::join!(all_repositories(state), served_now.early());
+    let repos = repos?;
+    let served = served_now.rows(&repos, early).await;
     let (names, ids) = (subject.names(), subject.ids());
     let mut wanted: BTreeSet<VersionHref> = BTreeSet::new();
     let mut cells = Vec::new();
@@ -227,6 +233,53 @@ async fn subject_of(
         }
     }
     Ok((Subject::Advisories(fixes), facts))
+}
+
+/// What each environment serves, read in two steps: the distributions the last question
+/// needed, while the repositories are listed; then, once they are known, what they need and
+/// was not read (nothing, unless a repository or a name is new), and the publications.
+struct ServedEnvironments<'s> {
+    state: &'s AppState,
+    hint: Option<NeededDistributions>,
+}
+
+fn served_environments(state: &AppState) -> ServedEnvironments<'_> {
+    let hint = state
+        .exposure_reads
+        .last_needed()
+        .map(|needed| match needed {
+            Needed::Every => NeededDistributions::Every,
+            Needed::Named(names) => NeededDistributions::Named(names),
+        });
+    ServedEnvironments { state, hint }
+}
+
+impl ServedEnvironments<'_> {
+    /// The distributions the last question needed (none before the first).
+    async fn early(&self) -> Option<Result<Vec<crate::domain::Distribution>, UpstreamError>> {
+        let hint = self.hint.as_ref()?;
+        Some(read_needed(self.state, hint).await)
+    }
+
+    async fn rows(
+        &self,
+        repos: &[Repository],
+        early: Option<Result<Vec<crate::domain::Distribution>, UpstreamError>>,
+    ) -> Result<
+        HashMap<crate::domain::RepoId, Vec<crate::app::environments::rows::RowProduction>>,
+        UpstreamError,
+    > {
+        let needed = needed_distributions(self.state, repos);
+        let distributions = match (early, &self.hint) {
+            (Some(Ok(read)), Some(hint)) if hint.covers(&needed) => read,
+            _ => read_needed(self.state, &needed).await?,
+        };
+        self.state.exposure_reads.needed(match &needed {
+            NeededDistributions::Every => Needed::Every,
+            NeededDistributions::Named(names) => Needed::Named(names.clone()),
+        });
+        Ok(environments_given(self.state, repos, &distributions).await)
+    }
 }
 
 /// Every repository, by name.

@@ -1,9 +1,11 @@
 //! The reads of one served version for a question: its builds of the question's package
 //! names (one filtered request, `name__in=` chunked by the adapter) and, for advisories,
 //! which of them it holds. Versions never change, so each read is kept (bounded: the oldest
-//! reads are forgotten first) and a warm question costs no request.
+//! reads are forgotten first) and a warm question costs no request for them. Also kept: the
+//! distributions the last question needed, so that the next reads them while it lists the
+//! repositories (checked against what it then needs).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 
@@ -18,6 +20,14 @@ const KEPT: usize = 20_000;
 pub struct ExposureReads {
     builds: Arc<Mutex<Bounded<(VersionHref, Vec<String>), Arc<Vec<Package>>>>>,
     held: Arc<Mutex<Bounded<(VersionHref, Vec<String>), Arc<Vec<String>>>>>,
+    last_needed: Arc<Mutex<Option<Needed>>>,
+}
+
+/// The distributions a question needed: every one, or those named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Needed {
+    Every,
+    Named(BTreeSet<String>),
 }
 
 impl ExposureReads {
@@ -57,6 +67,16 @@ impl ExposureReads {
         let read = Arc::new(content.advisories_held(version, ids).await?);
         lock(&self.held).put(key, read.clone());
         Ok(read)
+    }
+
+    /// The distributions the last question needed (none asked yet: `None`).
+    pub fn last_needed(&self) -> Option<Needed> {
+        lock(&self.last_needed).clone()
+    }
+
+    /// Keeps what this question needed, for the next.
+    pub fn needed(&self, needed: Needed) {
+        *lock(&self.last_needed) = Some(needed);
     }
 
     /// Reads kept now (both kinds).
