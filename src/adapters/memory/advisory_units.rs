@@ -130,7 +130,7 @@ impl AdvisoryUnits for InMemoryPulp {
             .await;
         let state = self.lock();
         let mut newest_first: Vec<&AdvisoryUnit> = state.advisory_units.iter().collect();
-        newest_first.sort_by(|a, b| b.indexed.created.cmp(&a.indexed.created));
+        newest_first.sort_by_key(|u| std::cmp::Reverse(u.indexed.created));
         let offset = usize::try_from(page.offset).unwrap_or(usize::MAX);
         let limit = usize::try_from(page.limit.max(1)).unwrap_or(usize::MAX);
         Ok(Page {

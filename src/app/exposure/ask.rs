@@ -95,6 +95,13 @@ impl Subject {
     }
 }
 
+/// One environment of one repository, and what it serves (`Err`: why it is not known).
+struct Cell<'r> {
+    repo: &'r Repository,
+    environment: crate::domain::EnvironmentName,
+    serving: Result<Option<VersionNumber>, String>,
+}
+
 /// One version as read for the question.
 struct VersionRead {
     builds: Arc<Vec<Package>>,
@@ -128,28 +135,33 @@ pub async fn exposure(
             if let Ok(Some(n)) = &serving {
                 wanted.insert(repo.version_href(*n));
             }
-            cells.push((repo, environment.name.clone(), serving));
+            cells.push(Cell {
+                repo,
+                environment: environment.name.clone(),
+                serving,
+            });
         }
     }
     let mut reads = read_versions(state, wanted, &names, &ids).await;
     let judged: Vec<(usize, Result<Judgement, String>)> = cells
         .iter()
         .enumerate()
-        .map(|(i, (repo, _, serving))| (i, judge_cell(&subject, repo, serving, &reads)))
+        .map(|(i, cell)| (i, judge_cell(&subject, cell.repo, &cell.serving, &reads)))
         .collect();
     // "fixed in": the latest versions of repositories with an affected cell, read too.
     let latest: BTreeSet<VersionHref> = judged
         .iter()
         .filter(|(_, j)| matches!(j, Ok(j) if j.state == ExposureState::Affected))
-        .filter_map(|(i, _)| cells[*i].0.latest_version.clone())
+        .filter_map(|(i, _)| cells[*i].repo.latest_version.clone())
         .filter(|href| !reads.contains_key(href))
         .collect();
     reads.extend(read_versions(state, latest, &names, &ids).await);
     let rows = cells
         .iter()
         .zip(judged)
-        .map(|((repo, environment, serving), (_, judgement))| {
-            let version = serving.as_ref().ok().copied().flatten();
+        .map(|(cell, (_, judgement))| {
+            let (repo, environment) = (cell.repo, &cell.environment);
+            let version = cell.serving.as_ref().ok().copied().flatten();
             let (judgement, reason) = match judgement {
                 Ok(judgement) => (judgement, None),
                 Err(reason) => (
@@ -357,18 +369,11 @@ fn judge_cell(
 }
 
 /// The versions of `repo` its environments serve.
-fn served_versions(
-    cells: &[(
-        &Repository,
-        crate::domain::EnvironmentName,
-        Result<Option<VersionNumber>, String>,
-    )],
-    repo: &Repository,
-) -> Vec<VersionNumber> {
+fn served_versions(cells: &[Cell<'_>], repo: &Repository) -> Vec<VersionNumber> {
     cells
         .iter()
-        .filter(|(r, _, _)| r.id == repo.id)
-        .filter_map(|(_, _, serving)| serving.as_ref().ok().copied().flatten())
+        .filter(|c| c.repo.id == repo.id)
+        .filter_map(|c| c.serving.as_ref().ok().copied().flatten())
         .collect()
 }
 

@@ -15,11 +15,14 @@ use crate::ports::{ContentCatalog, UpstreamError};
 /// Reads kept of each kind, at most.
 const KEPT: usize = 20_000;
 
+/// Reads of one kind, by version and the names (or ids) asked.
+type Kept<V> = Arc<Mutex<Bounded<(VersionHref, Vec<String>), Arc<V>>>>;
+
 /// The reads kept, shared by every question (cheap to clone).
 #[derive(Clone, Default)]
 pub struct ExposureReads {
-    builds: Arc<Mutex<Bounded<(VersionHref, Vec<String>), Arc<Vec<Package>>>>>,
-    held: Arc<Mutex<Bounded<(VersionHref, Vec<String>), Arc<Vec<String>>>>>,
+    builds: Kept<Vec<Package>>,
+    held: Kept<Vec<String>>,
     last_needed: Arc<Mutex<Option<Needed>>>,
 }
 

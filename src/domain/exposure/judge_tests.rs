@@ -133,7 +133,7 @@ fn an_advisory_is_fixed_when_each_package_it_names_reaches_its_build() {
         build("openssl-libs", "x86_64", 0, "3.0.8", "1"),
     ];
     assert_eq!(
-        judge_advisories(&fixed, &[advisory.clone()], &none).state,
+        judge_advisories(&fixed, std::slice::from_ref(&advisory), &none).state,
         Fixed
     );
     let one_behind = [
@@ -141,12 +141,12 @@ fn an_advisory_is_fixed_when_each_package_it_names_reaches_its_build() {
         build("openssl-libs", "x86_64", 0, "3.0.7", "1"),
     ];
     assert_eq!(
-        judge_advisories(&one_behind, &[advisory.clone()], &none).state,
+        judge_advisories(&one_behind, std::slice::from_ref(&advisory), &none).state,
         Affected
     );
     let held = BTreeSet::from(["RHSA-1".to_owned()]);
     assert_eq!(
-        judge_advisories(&one_behind, &[advisory.clone()], &held).state,
+        judge_advisories(&one_behind, std::slice::from_ref(&advisory), &held).state,
         Fixed,
         "a version holding the advisory is fixed"
     );
@@ -197,13 +197,13 @@ fn an_advisory_is_judged_per_arch_with_noarch_as_fallback() {
         build("kernel", "aarch64", 0, "5.14", "405"),
     ];
     assert_eq!(
-        judge_advisories(&served, &[advisory.clone()], &none).state,
+        judge_advisories(&served, std::slice::from_ref(&advisory), &none).state,
         Affected,
         "aarch64's fix is 410"
     );
     let x86_only = [build("kernel", "x86_64", 0, "5.14", "400")];
     assert_eq!(
-        judge_advisories(&x86_only, &[advisory.clone()], &none).state,
+        judge_advisories(&x86_only, std::slice::from_ref(&advisory), &none).state,
         Fixed
     );
     let doc = [build("kernel-doc", "noarch", 0, "5.14", "399")];
