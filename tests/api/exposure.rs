@@ -317,6 +317,31 @@ async fn questions_that_cannot_be_asked_are_refused_saying_what_to_write() {
 }
 
 #[tokio::test]
+async fn a_hostile_question_is_shown_escaped_and_never_reaches_pulp_unencoded() {
+    let app = spawn().await;
+    let page = app
+        .get("/exposure?package=%3Cscript%3Ealert(1)%3C%2Fscript%3E&below=1")
+        .await;
+    assert_eq!(
+        page.status, 200,
+        "a name Pulp may hold: asked, found nowhere"
+    );
+    assert!(
+        !page.body.contains("<script>alert"),
+        "escaped: {}",
+        page.body
+    );
+    assert!(page.body.contains("&lt;script&gt;"));
+    let quoted = app.get("/exposure?advisory=%22%20OR%201%3D1").await;
+    assert_eq!(
+        quoted.status, 400,
+        "quotes and spaces are refused before Pulp"
+    );
+    let calls = app.memory.calls();
+    assert!(calls.iter().all(|c| !c.contains("OR 1=1")), "{calls:?}");
+}
+
+#[tokio::test]
 async fn a_cell_pulp_cannot_read_is_unknown_with_the_reason_never_a_guess() {
     let app = spawn().await;
     app.pulp.set(Op::PackageBuilds, Fault::Http(500));

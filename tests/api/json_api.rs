@@ -500,6 +500,7 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "get /api/v1/deployments/{deploy_id}",
         "get /api/v1/requests",
         "post /api/v1/requests/{id}/approve",
+        "get /api/v1/exposure",
         "get /api/v1/openapi.json",
     ];
     for route in routes {
@@ -626,6 +627,20 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "post",
         call(&app, "POST", "/api/v1/requests/none/approve", Some(CI), "").await,
     );
+    for (query, token) in [
+        ("package=hello&below=1.1", Some(CI)),
+        ("package=hello", None),
+        ("cve=CVE-2026-0001", None),
+        ("package=hello&cve=CVE-2026-0001", None),
+        ("advisory=NOPE-1", None),
+    ] {
+        let path = format!("/api/v1/exposure?{query}");
+        run(
+            "/api/v1/exposure",
+            "get",
+            call(&app, "GET", &path, token, "").await,
+        );
+    }
     let failures: Vec<String> = checked.into_iter().filter_map(Result::err).collect();
     assert!(failures.is_empty(), "{failures:#?}");
 }
