@@ -495,3 +495,24 @@ async fn json_of<W>(app: &TestApp<W>, query: &str) -> Value {
     assert_eq!(reply.status, 200, "{}", reply.body);
     serde_json::from_str(&reply.body).unwrap()
 }
+
+#[tokio::test]
+async fn the_demo_answers_its_cve_from_the_advisory_naming_it() {
+    let demo = repo_console::adapters::memory::demo_pulp(
+        repo_console::adapters::memory::MemoryOptions::default(),
+        chrono::Utc::now(),
+    );
+    let app = TestApp::builder()
+        .memory(Arc::new(demo))
+        .environments(demo::environments())
+        .spawn()
+        .await;
+    let body = json_of(&app, "cve=CVE-2026-1111").await;
+    assert_eq!(body["advisories"], serde_json::json!(["RHSA-2026:1234"]));
+    let production = cell(&body, "rhel9-baseos", "production");
+    assert_eq!(
+        production["state"], "fixed",
+        "openssl 7.230 served: {production}"
+    );
+    assert_eq!(production["packages"][0]["name"], "openssl");
+}

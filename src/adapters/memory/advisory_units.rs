@@ -17,7 +17,8 @@ use crate::ports::{Page, PageRequest, UpstreamError};
 
 impl InMemoryPulp {
     /// Uploads a security advisory fixing `fix.builds` and naming `cves` (as `POST
-    /// content/rpm/advisories/` with `references`), created at `created`; answers its href.
+    /// content/rpm/advisories/` with `references`), created at `created`; answers its href. An
+    /// advisory already uploaded with [`InMemoryPulp::upload_advisory`] keeps its words.
     /// Versions hold it by id once added with [`crate::adapters::memory::ContentChange`].
     pub fn upload_advisory_unit(
         &self,
@@ -28,16 +29,16 @@ impl InMemoryPulp {
         let mut state = self.lock();
         let href = format!("/pulp/api/v3/content/rpm/advisories/{}/", state.next_uuid());
         let names: BTreeSet<String> = fix.builds.iter().map(|b| b.name.clone()).collect();
-        state.advisories.insert(
-            fix.id.clone(),
-            Advisory {
+        state
+            .advisories
+            .entry(fix.id.clone())
+            .or_insert_with(|| Advisory {
                 id: fix.id.clone(),
                 kind: AdvisoryType::Security,
                 severity: Some("Important".into()),
                 title: format!("{} security update", fix.id),
                 packages: names.into_iter().collect(),
-            },
-        );
+            });
         let indexed = IndexedAdvisory {
             href: href.clone(),
             id: fix.id.clone(),
