@@ -39,6 +39,7 @@ fn line(n: u64) -> DeployRecord {
         reason: None,
         request: None,
         freeze_override: None,
+        release: None,
         outcome: AuditOutcome::Started,
     }
 }

@@ -32,6 +32,8 @@
 #   rc-api         verified, v1..v3, a publication of each; rc-api-prod -> pub(v1) (issue 25: a
 #                  pipeline deploys over the JSON API). v1 -> v3 is: world, extra added, beta
 #                  removed, hello 1.0 -> 1.1, alpha 1.2 -> 1.1
+#   rc-rel-baseos, rc-rel-appstream, rc-rel-epel  verified, v1..v3, a publication of each;
+#                  NAME-staging -> pub(v2), NAME-prod -> pub(v1) (issue 36: a release of three)
 #   rc-xp-app      verified (issue 37, exposure), v1..v3, a publication of each: v1 xp-ssl 1.0, xp-lib 2.0;
 #                  v2 adds xp-ssl 1.1 (1.0 kept: an older build served); v3 xp-lib 2.0 -> 2.1 and
 #                  advisories RC-XSA-0001 (xp-ssl 1.1; CVE-2026-51001) and RC-XSA-0002 (xp-lib 2.1;
@@ -388,6 +390,21 @@ seed_production rc-approvals "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
 seed_production rc-api "+hello-1.0 +beta-1.0 +alpha-1.2" "+world-2.0" \
   "+hello-1.1 -hello-1.0 -beta-1.0 +extra-0.1 +alpha-1.1 -alpha-1.2"
 
+# --- Releases (issue 36): three repositories promoted as one unit ---------------------
+# rc-rel-baseos, rc-rel-appstream, rc-rel-epel: verified, v1..v3, a publication of each;
+# NAME-staging -> pub(v2), NAME-prod -> pub(v1). tests/real_pulp/releases.rs promotes the
+# set (through a proxy that refuses one distribution's update, too) and puts it back.
+seed_release_member() {
+  local name=$1 repo v1 v2
+  repo="$(ensure_repo "$name" "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  ensure_versions "$repo" "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
+  ensure_publication "$repo" 3 >/dev/null
+  v1="$(ensure_publication "$repo" 1)"
+  v2="$(ensure_publication "$repo" 2)"
+  ensure_distribution "$name-staging" publication "$v2"
+  ensure_distribution "$name-prod" publication "$v1"
+}
+for member in baseos appstream epel; do seed_release_member "rc-rel-$member"; done
 # --- Exposure (issue 37): advisories whose references name CVEs, in two environments -------
 # ensure_cve_advisory ID PACKAGE VERSION CVE...: a security advisory fixing PACKAGE-VERSION-1
 # (noarch) whose references name the CVEs; PKG[ID] = href.

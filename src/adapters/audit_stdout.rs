@@ -5,7 +5,7 @@ use std::io::Write;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::{DeployId, DeployRecord, RepoId};
+use crate::domain::{DeployId, DeployRecord, ReleaseName, ReleaseRecord, RepoId};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 
 #[derive(Default)]
@@ -20,16 +20,37 @@ fn error(reason: impl ToString) -> AuditError {
     }
 }
 
-#[async_trait]
-impl AuditSink for StdoutAuditSink {
-    async fn record(&self, record: &DeployRecord) -> Result<(), AuditError> {
-        let mut line = serde_json::to_vec(record).map_err(error)?;
+impl StdoutAuditSink {
+    async fn write_line(&self, mut line: Vec<u8>) -> Result<(), AuditError> {
         line.push(b'\n');
         let _turn = self.turn.lock().await;
         let mut out = std::io::stdout().lock();
         out.write_all(&line)
             .and_then(|()| out.flush())
             .map_err(error)
+    }
+}
+
+#[async_trait]
+impl AuditSink for StdoutAuditSink {
+    async fn record(&self, record: &DeployRecord) -> Result<(), AuditError> {
+        self.write_line(serde_json::to_vec(record).map_err(error)?)
+            .await
+    }
+
+    async fn record_release(&self, record: &ReleaseRecord) -> Result<(), AuditError> {
+        self.write_line(serde_json::to_vec(record).map_err(error)?)
+            .await
+    }
+
+    async fn recent_releases(
+        &self,
+        _: &ReleaseName,
+        _: usize,
+    ) -> Result<Vec<ReleaseRecord>, AuditReadError> {
+        Err(AuditReadError::NotReadable {
+            target: self.target(),
+        })
     }
 
     async fn check_writable(&self) -> Result<(), AuditError> {

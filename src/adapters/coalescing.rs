@@ -195,6 +195,15 @@ impl RepositoryManager for Coalescing {
         self.some_publications.run(hrefs.to_vec(), fetch).await
     }
 
+    /// Read for a promotion, fresh: never shared.
+    async fn reusable_publications(
+        &self,
+        repo: &RepoId,
+        version: &VersionHref,
+    ) -> Result<Vec<PublicationHref>, UpstreamError> {
+        self.inner.reusable_publications(repo, version).await
+    }
+
     async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
         self.inner.publish(version).await
     }

@@ -10,6 +10,7 @@
 //! - [`events`]: the events told to webhooks, their delivery, and the drift reconciler;
 //! - [`exposure`]: where a package, an advisory or a CVE is served, and the CVE index;
 //! - [`pages`]: the dashboard, versions and history pages' reads;
+//! - [`releases`]: several repositories promoted as one unit, all or none;
 //! - [`sync`]: synchronizing a repository; [`facts`]: reading upstream's facts at a cost that
 //!   does not grow with Pulp; [`state`]: the ports every use case shares; [`write_limit`]: how
 //!   many writes a caller may make a minute.
@@ -22,6 +23,7 @@ pub mod events;
 pub mod exposure;
 pub mod facts;
 pub mod pages;
+pub mod releases;
 pub mod state;
 pub mod sync;
 pub mod write_limit;

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use crate::domain::{EnvironmentPath, Policy};
+use crate::domain::{EnvironmentPath, Policy, Releases};
 use crate::ports::{
     AuditSink, Clock, ContentCatalog, CveIndexStore, DeployLock, DiffStore, EventMetrics,
     OperatorIdentity, RepositoryManager, RequestStore,
@@ -38,6 +38,8 @@ pub struct AppState {
     pub(crate) environments: Arc<EnvironmentPath>,
     /// Who may deploy where, and synchronize.
     pub(crate) policy: Arc<Policy>,
+    /// Repositories promoted together.
+    pub(crate) releases: Arc<Releases>,
     pub(crate) deploy_locks: DeployLocks,
     /// The lock shared with the other replicas, when the console runs as several (PostgreSQL);
     /// `None` when it runs alone (the in-process lock is enough).
@@ -100,6 +102,7 @@ impl AppState {
             identity,
             environments: Arc::new(EnvironmentPath::production_only(HashMap::new())),
             policy: Arc::default(),
+            releases: Arc::default(),
             deploy_locks: DeployLocks::default(),
             replica_lock: None,
             page_size: DEFAULT_PAGE_SIZE,
@@ -129,6 +132,11 @@ impl AppState {
     /// Who may deploy where, and synchronize.
     pub fn policy(&self) -> &Policy {
         &self.policy
+    }
+
+    /// The releases, by name.
+    pub fn releases(&self) -> &Releases {
+        &self.releases
     }
 
     /// Where events are recorded for the webhooks, when there are webhooks.
@@ -205,6 +213,12 @@ impl AppStateBuilder {
     /// Who may deploy where, and synchronize.
     pub fn policy(mut self, policy: Policy) -> Self {
         self.0.policy = Arc::new(policy);
+        self
+    }
+
+    /// The repositories promoted together.
+    pub fn releases(mut self, releases: Releases) -> Self {
+        self.0.releases = Arc::new(releases);
         self
     }
 

@@ -14,14 +14,16 @@ pub mod identity;
 pub mod policy;
 #[cfg(test)]
 mod properties;
+pub mod release;
 pub mod repository;
 pub mod sync;
 
 pub use approval::request::{
     check_approval, check_cancel, check_reject, Actor, ApprovalRequest, ApprovalTrail,
-    ExecutionOutcome, RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState,
+    ExecutionOutcome, ReleaseRequest, RequestEvent, RequestId, RequestLog, RequestRefusal,
+    RequestState,
 };
-pub use deploy::ask::DeployAsk;
+pub use deploy::ask::{intent_of, DeployAsk};
 pub use deploy::intent::{refusal_for, DeployKind, Intent, Reason, REASON_MAX_CHARS};
 pub use deploy::plan::{
     check_confirmation, check_request, check_unmoved, find_deployed, plan_deploy, production_state,
@@ -74,6 +76,15 @@ pub use policy::freeze::{
 pub use policy::gate::{
     Allowed, Approvals, Denied, Gate, GateRefusal, InvalidSubject, NotListed, Policy, Subject,
 };
+pub use release::ask::{ReleaseAsk, ReleaseConfirmation};
+pub use release::catalog::{InvalidRelease, Release, Releases};
+pub use release::drift::{release_drift, MemberDrift};
+pub use release::id::{ReleaseId, ReleaseRef};
+pub use release::name::ReleaseName;
+pub use release::outcome::{after_restore, MemberOutcome, ServedSet};
+pub use release::record::{MemberLine, ReleaseLine, ReleaseRecord};
+pub use release::refusal::ReleaseRefusal;
+pub use release::set::{proposed_set, ProposedSet};
 pub use repository::href::{
     DistributionHref, InvalidRepoId, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
 };

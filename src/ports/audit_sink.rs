@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::{DeployId, DeployRecord, RepoId};
+use crate::domain::{DeployId, DeployRecord, ReleaseName, ReleaseRecord, RepoId};
 
 /// Why an audit record could not be kept.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,6 +31,18 @@ pub enum AuditReadError {
 pub trait AuditSink: Send + Sync {
     /// Appends one record durably: when this returns `Ok`, the record is stored.
     async fn record(&self, record: &DeployRecord) -> Result<(), AuditError>;
+
+    /// Appends a release promotion's own line durably (its members' lines are deploy
+    /// records, written by [`Self::record`]).
+    async fn record_release(&self, record: &ReleaseRecord) -> Result<(), AuditError>;
+
+    /// The newest release lines of release `name`, newest first, at most `limit` of them;
+    /// bounded work as [`Self::recent`].
+    async fn recent_releases(
+        &self,
+        name: &ReleaseName,
+        limit: usize,
+    ) -> Result<Vec<ReleaseRecord>, AuditReadError>;
 
     /// Checks, without writing a record, that a record could be written now.
     async fn check_writable(&self) -> Result<(), AuditError>;

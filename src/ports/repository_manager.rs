@@ -204,6 +204,15 @@ pub trait RepositoryManager: Send + Sync {
         hrefs: &[PublicationHref],
     ) -> Result<Vec<Publication>, UpstreamError>;
 
+    /// The publications of `version` made with the settings repository `repo` publishes with
+    /// now (its `repo_config` and checksum type), newest first: publications a promotion may
+    /// serve again instead of publishing anew. Two upstream calls at once.
+    async fn reusable_publications(
+        &self,
+        repo: &RepoId,
+        version: &VersionHref,
+    ) -> Result<Vec<PublicationHref>, UpstreamError>;
+
     /// Publishes a repository version and answers the new publication once it exists.
     /// Publishing serves nothing by itself. Upstream's record of the work carries the
     /// correlation id of the caller's [`super::correlation`] scope (the deploy it belongs to).

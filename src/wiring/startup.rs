@@ -86,6 +86,7 @@ pub async fn build_state(
         .api_callers(api_callers)
         .environments(environments(config))
         .policy(config.policy.clone())
+        .releases(config.releases.clone())
         .page_size(config.page_size)
         .write_limit(config.writes_per_minute);
     let state = if config.diffs.compute_ahead {

@@ -30,6 +30,7 @@ fn record(i: usize, writer: &str) -> DeployRecord {
         reason: None,
         request: None,
         freeze_override: None,
+        release: None,
         outcome: AuditOutcome::Deployed,
     }
 }

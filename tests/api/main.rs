@@ -15,6 +15,8 @@ mod compare_download;
 mod compare_filter;
 #[path = "../common/console_process.rs"]
 mod console_process;
+#[path = "../common/counting.rs"]
+mod counting;
 mod dashboard;
 mod deploy;
 mod diff_ahead;
@@ -53,6 +55,8 @@ mod races;
 mod readiness;
 #[path = "../common/receiver.rs"]
 mod receiver;
+mod release_pages;
+mod releases;
 mod replica_lock;
 #[path = "../common/request_contract.rs"]
 mod request_contract;

@@ -28,6 +28,7 @@ mod history;
 mod look;
 #[path = "../common/needs.rs"]
 mod needs;
+mod releases;
 mod screens;
 #[path = "../common/test_app/mod.rs"]
 mod test_app;
@@ -206,6 +207,37 @@ async fn freeze() {
     .catch_unwind()
     .await;
     finish(browser, driver, outcome, "freeze", "FAILED-freeze").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium"]
+async fn release_promotion() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let tools = driver::Tools::required();
+    a11y::require();
+    let target = target_dir();
+    let log = target.join("chromedriver-releases.log");
+    let driver = driver::ChromeDriver::start(&tools, &log).await;
+    let app = releases::spawn_app().await;
+    let browser = Browser::open(&driver, &tools, &app.address).await;
+    let outcome = AssertUnwindSafe(async {
+        scenario!(
+            browser,
+            "a release's set promoted from staging to production",
+            &[],
+            releases::promote_the_set(&browser)
+        );
+    })
+    .catch_unwind()
+    .await;
+    finish(
+        browser,
+        driver,
+        outcome,
+        "release_promotion",
+        "FAILED-releases",
+    )
+    .await;
 }
 
 /// Ends the browser and its driver, then passes the scenarios' panic on (after a

@@ -79,6 +79,7 @@ forward!(RepositoryManager {
     fn get_distribution(&self, href: &DistributionHref) -> Result<Distribution, UpstreamError>;
     fn get_publication(&self, href: &PublicationHref) -> Result<Publication, UpstreamError>;
     fn publications(&self, hrefs: &[PublicationHref]) -> Result<Vec<Publication>, UpstreamError>;
+    fn reusable_publications(&self, repo: &RepoId, version: &VersionHref) -> Result<Vec<PublicationHref>, UpstreamError>;
     fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref>;
     fn point_distribution(&self, distribution: &DistributionHref, publication: &PublicationHref) -> WriteOutcome<()>;
     fn distribution_changes(&self, distribution: &DistributionHref, limit: u64) -> Result<Vec<DistributionChange>, UpstreamError>;

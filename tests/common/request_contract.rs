@@ -37,6 +37,7 @@ pub fn request(id: &str, repo: &str, minutes: i64) -> ApprovalRequest {
         kind: DeployKind::Deploy,
         reason: Some("the fix for CVE-2026-1".into()),
         override_freeze: false,
+        release: None,
         created: at(minutes),
         expires: at(minutes) + Duration::hours(24),
     }

@@ -39,6 +39,8 @@ mod policy;
 mod postgres;
 #[path = "../common/receiver.rs"]
 mod receiver;
+mod refusing_proxy;
+mod releases;
 mod replicas;
 #[path = "../common/request_contract.rs"]
 mod request_contract;

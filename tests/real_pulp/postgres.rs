@@ -38,6 +38,7 @@ fn record(id: &str, at: &str, outcome: AuditOutcome) -> DeployRecord {
         reason: Some("v4 broke the installer".into()),
         request: None,
         freeze_override: None,
+        release: None,
         outcome,
     }
 }

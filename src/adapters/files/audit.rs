@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
-use crate::domain::{AuditOutcome, DeployId, DeployRecord, RepoId};
+use crate::domain::{AuditOutcome, DeployId, DeployRecord, ReleaseName, ReleaseRecord, RepoId};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 
 use crate::adapters::files::audit_tail::newest_lines;
@@ -64,6 +64,24 @@ impl JsonlAuditSink {
             target: self.path.display().to_string(),
             reason: reason.to_string(),
         }
+    }
+
+    /// Appends one serialized record as one line (see the type's doc).
+    async fn append(&self, mut line: Vec<u8>) -> Result<(), AuditError> {
+        line.push(b'\n');
+        let _turn = self.turn.lock().await;
+        self.blocking(move |path| {
+            let mut file = open_for_append(&path)?;
+            // Writers of every process take turns, so that a line being written by another
+            // is never mistaken for a torn one.
+            file.lock()?;
+            if ends_torn(&path)? {
+                line.insert(0, b'\n');
+            }
+            file.write_all(&line)?;
+            file.sync_data()
+        })
+        .await
     }
 
     async fn blocking<T: Send + 'static>(
@@ -138,21 +156,43 @@ fn ends_torn(path: &Path) -> std::io::Result<bool> {
 #[async_trait]
 impl AuditSink for JsonlAuditSink {
     async fn record(&self, record: &DeployRecord) -> Result<(), AuditError> {
-        let mut line = serde_json::to_vec(record).map_err(|e| self.error(e))?;
-        line.push(b'\n');
-        let _turn = self.turn.lock().await;
-        self.blocking(move |path| {
-            let mut file = open_for_append(&path)?;
-            // Writers of every process take turns, so that a line being written by another
-            // is never mistaken for a torn one.
-            file.lock()?;
-            if ends_torn(&path)? {
-                line.insert(0, b'\n');
-            }
-            file.write_all(&line)?;
-            file.sync_data()
+        let line = serde_json::to_vec(record).map_err(|e| self.error(e))?;
+        self.append(line).await
+    }
+
+    async fn record_release(&self, record: &ReleaseRecord) -> Result<(), AuditError> {
+        let line = serde_json::to_vec(record).map_err(|e| self.error(e))?;
+        self.append(line).await
+    }
+
+    /// One backward read from the file's end (bounded as [`Self::recent_of`]); a line is
+    /// parsed only when it holds the release's tag and name.
+    async fn recent_releases(
+        &self,
+        name: &ReleaseName,
+        limit: usize,
+    ) -> Result<Vec<ReleaseRecord>, AuditReadError> {
+        let needle = format!(
+            "\"record\":\"release\",\"release\":{{\"name\":{}",
+            serde_json::Value::from(name.as_str())
+        );
+        let finder = memchr::memmem::Finder::new(needle.as_bytes()).into_owned();
+        let name = name.clone();
+        let path = self.path.clone();
+        let read = tokio::task::spawn_blocking(move || {
+            newest_lines(&path, limit, |line| {
+                finder.find(line)?;
+                let record: ReleaseRecord = serde_json::from_slice(line).ok()?;
+                (record.release.name == name).then_some(record)
+            })
         })
-        .await
+        .await;
+        let failed = |reason: String| AuditReadError::Failed {
+            target: self.target(),
+            reason,
+        };
+        read.map_err(|e| failed(e.to_string()))?
+            .map_err(|e| failed(e.to_string()))
     }
 
     async fn check_writable(&self) -> Result<(), AuditError> {

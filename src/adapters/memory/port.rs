@@ -144,6 +144,26 @@ impl RepositoryManager for InMemoryPulp {
             .collect())
     }
 
+    async fn reusable_publications(
+        &self,
+        repo: &RepoId,
+        version: &VersionHref,
+    ) -> Result<Vec<PublicationHref>, UpstreamError> {
+        let _call = self.enter(format!("reusable_publications {version}")).await;
+        let state = self.lock();
+        let now = state
+            .repos
+            .get(repo)
+            .map(|entry| entry.repo.verification.clone());
+        Ok(state
+            .publications
+            .values()
+            .filter(|p| &p.repository_version == version)
+            .filter(|p| state.published_with.get(&p.href) == now.as_ref())
+            .map(|p| p.href.clone())
+            .collect())
+    }
+
     async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
         let submitted = self.submit_publish(version).await;
         self.finish_write(submitted, created_publication, |task| self.poll_task(task))

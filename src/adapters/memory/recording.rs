@@ -5,13 +5,14 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::{AuditOutcome, DeployId, DeployRecord, RepoId};
+use crate::domain::{AuditOutcome, DeployId, DeployRecord, ReleaseName, ReleaseRecord, RepoId};
 use crate::ports::{AuditError, AuditReadError, AuditSink, Clock};
 
 /// Keeps every record in memory; can be told to fail, to test what a failed write does.
 #[derive(Default)]
 pub struct RecordingAuditSink {
     records: Mutex<Vec<DeployRecord>>,
+    releases: Mutex<Vec<ReleaseRecord>>,
     /// After this many more records, every write fails with the reason.
     failure: Mutex<Option<(usize, String)>>,
 }
@@ -19,6 +20,14 @@ pub struct RecordingAuditSink {
 impl RecordingAuditSink {
     pub fn records(&self) -> Vec<DeployRecord> {
         self.records
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// The release lines kept, oldest first.
+    pub fn release_records(&self) -> Vec<ReleaseRecord> {
+        self.releases
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
@@ -56,6 +65,25 @@ impl AuditSink for RecordingAuditSink {
             .unwrap_or_else(|p| p.into_inner())
             .push(record.clone());
         Ok(())
+    }
+
+    async fn record_release(&self, record: &ReleaseRecord) -> Result<(), AuditError> {
+        self.failure(true)?;
+        self.releases
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(record.clone());
+        Ok(())
+    }
+
+    async fn recent_releases(
+        &self,
+        name: &ReleaseName,
+        limit: usize,
+    ) -> Result<Vec<ReleaseRecord>, AuditReadError> {
+        let releases = self.releases.lock().unwrap_or_else(|p| p.into_inner());
+        let of_release = releases.iter().rev().filter(|r| &r.release.name == name);
+        Ok(of_release.take(limit).cloned().collect())
     }
 
     async fn check_writable(&self) -> Result<(), AuditError> {

@@ -99,6 +99,8 @@ pub(super) struct State {
     pub repos: BTreeMap<RepoId, RepoEntry>,
     pub distributions: Vec<DistEntry>,
     pub publications: HashMap<PublicationHref, Publication>,
+    /// The settings of the repository each publication was made with.
+    pub published_with: HashMap<PublicationHref, crate::domain::RepoVerification>,
     pub remotes: HashMap<RemoteHref, SyncScript>,
     pub tasks: HashMap<TaskHref, TaskEntry>,
     pub counter: u64,
@@ -208,7 +210,9 @@ impl State {
             ));
         }
         let version = version_href(&entry.repo, number);
+        let settings = entry.repo.verification.clone();
         let href = PublicationHref::new(format!("{API}publications/rpm/rpm/{}/", self.next_uuid()));
+        self.published_with.insert(href.clone(), settings);
         self.publications.insert(
             href.clone(),
             Publication {

@@ -1,7 +1,9 @@
 //! `PgAuditSink`: audit lines as rows of `deploy_audit`, each written in its own
 //! transaction; every replica reads the same history.
 
-use crate::domain::{AuditOutcome, DeployId, DeployRecord, ProductionChanged, RepoId};
+use crate::domain::{
+    AuditOutcome, DeployId, DeployRecord, ProductionChanged, ReleaseName, ReleaseRecord, RepoId,
+};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -58,6 +60,46 @@ impl AuditSink for PgAuditSink {
             .await
             .map_err(|e| self.error(e))?;
         tx.commit().await.map_err(|e| self.error(e))
+    }
+
+    async fn record_release(&self, record: &ReleaseRecord) -> Result<(), AuditError> {
+        let line = serde_json::to_string(record).map_err(|e| self.error(e))?;
+        sqlx::query(
+            "INSERT INTO release_audit (release_id, release_name, recorded_at, environment, line) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(record.release.id.as_str())
+        .bind(record.release.name.as_str())
+        .bind(record.timestamp)
+        .bind(record.environment.as_str())
+        .bind(line)
+        .execute(&self.db.pool)
+        .await
+        .map_err(|e| self.error(e))
+        .map(drop)
+    }
+
+    async fn recent_releases(
+        &self,
+        name: &ReleaseName,
+        limit: usize,
+    ) -> Result<Vec<ReleaseRecord>, AuditReadError> {
+        let failed = |reason: String| AuditReadError::Failed {
+            target: self.db.target.clone(),
+            reason,
+        };
+        let lines: Vec<String> = sqlx::query_scalar(
+            "SELECT line FROM release_audit WHERE release_name = $1 ORDER BY id DESC LIMIT $2",
+        )
+        .bind(name.as_str())
+        .bind(to_i64(limit as u64))
+        .fetch_all(&self.db.pool)
+        .await
+        .map_err(|e| failed(e.to_string()))?;
+        lines
+            .iter()
+            .map(|line| serde_json::from_str(line).map_err(|e| failed(e.to_string())))
+            .collect()
     }
 
     async fn check_writable(&self) -> Result<(), AuditError> {

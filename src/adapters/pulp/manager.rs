@@ -229,6 +229,15 @@ impl RepositoryManager for PulpClient {
         self.publications_by_href(hrefs).await
     }
 
+    #[tracing::instrument(skip_all, fields(repo = %repo, version = %version))]
+    async fn reusable_publications(
+        &self,
+        repo: &RepoId,
+        version: &VersionHref,
+    ) -> Result<Vec<PublicationHref>, UpstreamError> {
+        self.publications_like_now(repo, version).await
+    }
+
     #[tracing::instrument(skip_all, fields(version = %version))]
     async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
         let submitted = match self.url_for("publications/rpm/rpm/") {

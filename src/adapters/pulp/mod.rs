@@ -20,6 +20,7 @@ mod dto;
 mod errors;
 mod manager;
 mod publication_batch;
+mod reusable;
 mod settings;
 mod sync_tasks;
 mod transport;

@@ -83,6 +83,15 @@ fn pages(state: AppState) -> Router {
             "/repos/{uuid}/sync",
             get(handlers::sync::cell).post(handlers::sync::start),
         )
+        .route("/releases/{name}", get(handlers::releases::show))
+        .route(
+            "/releases/{name}/promote/confirm",
+            get(handlers::releases::confirm),
+        )
+        .route(
+            "/releases/{name}/promote",
+            axum::routing::post(handlers::releases::submit),
+        )
         .route("/exposure", get(handlers::exposure::show))
         .route("/exposure.csv", get(handlers::exposure::csv))
         .route("/requests", get(handlers::requests::list))

@@ -12,10 +12,13 @@ use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
 use crate::app::diffs::compare::CompareError;
 use crate::app::exposure::ExposureError;
 use crate::app::facts::{ReadError, UnknownRepository};
+use crate::app::releases::ReleaseOutcome;
 use crate::app::sync::SyncError;
 use crate::app::write_limit::TooManyWrites;
 use crate::domain::approval::listing::UnknownState;
-use crate::domain::{BadExposureQuery, Denied, Refusal, RequestRefusal, UnknownEnvironment};
+use crate::domain::{
+    BadExposureQuery, Denied, Refusal, ReleaseRefusal, RequestRefusal, UnknownEnvironment,
+};
 use crate::ports::{AuditReadError, RequestStoreError, Unidentified, UpstreamError};
 
 /// What the web answers for this: its HTTP status.
@@ -157,6 +160,34 @@ impl HttpStatus for DeployOutcome {
     }
 }
 
+/// A release promotion refused before anything moved: a member's refusal keeps its status.
+impl HttpStatus for ReleaseRefusal {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::UnknownRelease(_) => StatusCode::NOT_FOUND,
+            Self::UnknownMember { .. } | Self::NothingToPromote { .. } => StatusCode::CONFLICT,
+            Self::NotAMember { .. } | Self::MemberMissing { .. } | Self::ConfirmationMismatch => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            Self::Gate(refusal) | Self::Member { refusal, .. } => refusal.status(),
+        }
+    }
+}
+
+/// How a release promotion ended: every member moved, one request recorded, or why not; a
+/// promotion that stopped is a failure of upstream (its record says what is true per member).
+impl HttpStatus for ReleaseOutcome {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Ended(ended) if ended.record.finished() => SHOWN,
+            Self::Ended(_) => StatusCode::BAD_GATEWAY,
+            Self::Requested(_) => RECORDED,
+            Self::Refused(refusal) => refusal.status(),
+            Self::NotStarted(why) => why.status(),
+        }
+    }
+}
+
 /// The preview of a deploy that cannot be shown.
 impl HttpStatus for PreviewError {
     fn status(&self) -> StatusCode {
@@ -264,6 +295,7 @@ impl HttpStatus for ActError {
             Self::Refused(refusal) => refusal.status(),
             Self::Stale { .. } => StatusCode::CONFLICT,
             Self::Deploy(refusal) => refusal.status(),
+            Self::Release(refusal) => refusal.status(),
             Self::NotStarted(why) => why.status(),
             Self::Store(error) => error.status(),
         }
@@ -275,6 +307,7 @@ impl HttpStatus for Acted {
     fn status(&self) -> StatusCode {
         match self {
             Self::Executed { outcome, .. } => outcome.status(),
+            Self::ReleaseExecuted { outcome, .. } => outcome.status(),
             Self::Approved { .. } | Self::Rejected | Self::Cancelled => SHOWN,
         }
     }

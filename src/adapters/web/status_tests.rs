@@ -442,3 +442,91 @@ fn status_of(refused: Refused) -> (u16, u16) {
     let api = ApiError::said(&refused, "refused").into_response().status();
     (page.as_u16(), api.as_u16())
 }
+
+/// The page's status and the API's for a release promotion's outcome.
+fn both_of_release(outcome: crate::app::releases::ReleaseOutcome) -> (u16, u16) {
+    let page = Answer::as_of(&outcome, html! {}).into_response().status();
+    let api = super::api::releases::answer(outcome).status();
+    (page.as_u16(), api.as_u16())
+}
+
+#[test]
+fn each_release_refusal_has_one_status_on_pages_and_in_the_api() {
+    use crate::app::releases::ReleaseOutcome;
+    use crate::domain::{ReleaseName, ReleaseRefusal};
+    let release = || ReleaseName::parse("rhel9").unwrap();
+    let mut release_refusals = vec![
+        (
+            "UnknownRelease",
+            ReleaseRefusal::UnknownRelease("x".into()),
+            404,
+        ),
+        (
+            "UnknownMember",
+            ReleaseRefusal::UnknownMember {
+                release: release(),
+                repository: "epel".into(),
+            },
+            409,
+        ),
+        (
+            "NotAMember",
+            ReleaseRefusal::NotAMember {
+                release: release(),
+                repository: "x".into(),
+                members: "a, b".into(),
+            },
+            422,
+        ),
+        (
+            "MemberMissing",
+            ReleaseRefusal::MemberMissing {
+                field: "versions",
+                repository: "a".into(),
+                members: "a, b".into(),
+            },
+            422,
+        ),
+        (
+            "ConfirmationMismatch",
+            ReleaseRefusal::ConfirmationMismatch,
+            422,
+        ),
+        (
+            "NothingToPromote",
+            ReleaseRefusal::NothingToPromote {
+                release: release(),
+                environment: production(),
+            },
+            409,
+        ),
+    ];
+    for (name, refusal, status) in refusals() {
+        release_refusals.push((name, ReleaseRefusal::Gate(refusal.clone()), status));
+        release_refusals.push((
+            name,
+            ReleaseRefusal::Member {
+                repository: "a".into(),
+                refusal,
+            },
+            status,
+        ));
+    }
+    let mut table = Vec::new();
+    for (name, refusal, status) in release_refusals {
+        table.push((name, both(&refusal), status));
+        table.push((
+            name,
+            both_of_release(ReleaseOutcome::Refused(refusal)),
+            status,
+        ));
+    }
+    for (name, why, status) in not_started() {
+        table.push((
+            name,
+            both_of_release(ReleaseOutcome::NotStarted(why)),
+            status,
+        ));
+    }
+    assert_table(table);
+}

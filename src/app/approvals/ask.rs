@@ -10,7 +10,7 @@ use crate::domain::{
 use crate::ports::{RequestStore, RequestStoreError};
 
 use crate::app::approvals::ending;
-use crate::app::approvals::one_open::SameAsk;
+pub(crate) use crate::app::approvals::one_open::SameAsk;
 use crate::app::deploy::outcome::{DeployOutcome, NotStarted};
 use crate::app::events;
 use crate::app::state::AppState;
@@ -31,7 +31,7 @@ pub(crate) async fn ask(
         });
     };
     let now = state.clock.now().await;
-    let mut asked = ApprovalRequest {
+    let asked = ApprovalRequest {
         id: RequestId::parse("unnamed").expect("a word is an id"),
         repository_uuid: plan.repo.id.to_string(),
         repository_name: plan.repo.display_name().to_owned(),
@@ -44,6 +44,7 @@ pub(crate) async fn ask(
         kind: request.intent.kind(),
         reason: request.intent.reason().map(str::to_owned),
         override_freeze: request.override_freeze,
+        release: None,
         created: now,
         expires: now + state.request_ttl,
     };
@@ -53,26 +54,46 @@ pub(crate) async fn ask(
         asked.target_version,
         operator,
     );
-    // The requests of this ask, in turn: the first that is open is answered; past the last
-    // one, a new request is made (of two replicas making it at once, one does).
+    match keep(state, store.as_ref(), asked, &same).await {
+        Ok(Kept::Made(request)) => DeployOutcome::Requested(request),
+        Ok(Kept::Open(open)) => answer_open(open),
+        Err(error) => not_kept(error),
+    }
+}
+
+/// A request kept: made now, or the open one that already asked the same.
+pub(crate) enum Kept {
+    Made(Box<ApprovalRequest>),
+    Open(Box<ApprovalRequest>),
+}
+
+/// Records `asked` (its id is set here) as the next request of `same`, or answers the one
+/// of them that is open. The requests of one ask are looked at in turn: the first that is
+/// open is answered; past the last one, a new request is made (of two replicas making it at
+/// once, one does).
+pub(crate) async fn keep(
+    state: &AppState,
+    store: &dyn RequestStore,
+    mut asked: ApprovalRequest,
+    same: &SameAsk,
+) -> Result<Kept, RequestStoreError> {
     let mut n: u64 = 0;
     loop {
         asked.id = same.id(n);
-        match seen(state, store.as_ref(), &asked).await {
-            Err(error) => return not_kept(error),
-            Ok(Seen::Open(open)) => return answer_open(open),
-            Ok(Seen::Closed) => n += 1,
+        match seen(state, store, &asked).await? {
+            Seen::Open(open) => return Ok(Kept::Open(open)),
+            Seen::Closed => n += 1,
             // Acted on meanwhile: looked at again.
-            Ok(Seen::Changed) => {}
-            Ok(Seen::Missing) => match store.create(&asked).await {
+            Seen::Changed => {}
+            Seen::Missing => match store.create(&asked).await {
                 Ok(()) => {
                     tracing::info!(request_id = %asked.id, "deploy requested: it needs approvals");
                     events::emit(state, EventData::request_created(&asked)).await;
-                    return DeployOutcome::Requested(Box::new(asked));
+                    return Ok(Kept::Made(Box::new(asked)));
                 }
                 // Made meanwhile (another replica, another tab): looked at again.
                 Err(RequestStoreError::Conflict) => {}
-                Err(error) => return not_kept(error),
+                Err(error) => return Err(error),
             },
         }
     }
@@ -103,7 +124,7 @@ async fn seen(
     if !log.state(now, needed).is_open() {
         return Ok(Seen::Closed);
     }
-    if log.request.asked_against == asked.asked_against {
+    if asked_against(&log.request) == asked_against(asked) {
         return Ok(Seen::Open(Box::new(log.request)));
     }
     let stale = RequestEvent::Stale {
@@ -121,6 +142,16 @@ async fn seen(
         Err(RequestStoreError::Conflict) => Ok(Seen::Changed),
         Err(error) => Err(error),
     }
+}
+
+/// What the environment served when a request was made: the repository's version, and for a
+/// release every member's.
+fn asked_against(request: &ApprovalRequest) -> (Option<u64>, Option<Vec<Option<u64>>>) {
+    let members = request
+        .release
+        .as_ref()
+        .map(|r| r.members.iter().map(|m| m.previous_version).collect());
+    (request.asked_against, members)
 }
 
 fn answer_open(open: Box<ApprovalRequest>) -> DeployOutcome {

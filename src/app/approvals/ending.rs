@@ -12,6 +12,7 @@ use crate::domain::{
 use crate::app::deploy::steps::StepError;
 use crate::app::deploy::DeployOutcome;
 use crate::app::events;
+use crate::app::releases::ReleaseOutcome;
 use crate::app::state::AppState;
 
 /// The event that ends a request whose deploy (`deploy_id`) ended with `outcome`.
@@ -26,6 +27,40 @@ pub(super) fn end_of(
     RequestEvent::Executed {
         deploy_id: deploy_id.clone(),
         outcome: execution_outcome(outcome),
+        at,
+    }
+}
+
+/// The event that ends a release's request whose promotion ended with `outcome` (the
+/// release's id names it).
+pub(super) fn end_of_release(outcome: &ReleaseOutcome, at: DateTime<Utc>) -> RequestEvent {
+    let failed = |message: String| ExecutionOutcome::Failed { message };
+    let (id, outcome) = match outcome {
+        ReleaseOutcome::Ended(ended) => {
+            let record = &ended.record;
+            let outcome = if record.finished() {
+                ExecutionOutcome::Deployed
+            } else {
+                failed(format!(
+                    "{}. {}",
+                    record.error.as_deref().unwrap_or("the promotion stopped"),
+                    record.served.sentence(record.environment.as_str())
+                ))
+            };
+            (record.release.id.as_str().to_owned(), outcome)
+        }
+        ReleaseOutcome::Refused(refusal) => (String::new(), failed(format!("{refusal}"))),
+        ReleaseOutcome::NotStarted(why) => {
+            (String::new(), failed(format!("{why} Nothing was changed.")))
+        }
+        ReleaseOutcome::Requested(_) => (
+            String::new(),
+            failed("the promotion asked for approvals again".into()),
+        ),
+    };
+    RequestEvent::Executed {
+        deploy_id: DeployId::new(id),
+        outcome,
         at,
     }
 }

@@ -4,6 +4,7 @@
 
 pub(crate) mod ask;
 mod ending;
-mod one_open;
+pub(crate) mod one_open;
+pub(crate) mod release_ask;
 pub mod requests;
 pub mod retention;

@@ -9,11 +9,11 @@ use crate::domain::{EnvironmentName, Operator, RequestId};
 
 /// What makes two asks the same.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct SameAsk(String);
+pub(crate) struct SameAsk(String);
 
 impl SameAsk {
     /// The ask of `request` (`requester`: who asks now).
-    pub(super) fn of(
+    pub(crate) fn of(
         repository_uuid: &str,
         environment: &EnvironmentName,
         target_version: u64,
@@ -31,7 +31,7 @@ impl SameAsk {
 
     /// The id of the `n`-th request of this ask (from 0): a UUID (RFC 9562 version 8) made
     /// of the SHA-256 of the ask and `n`.
-    pub(super) fn id(&self, n: u64) -> RequestId {
+    pub(crate) fn id(&self, n: u64) -> RequestId {
         let digest = Sha256::digest(format!("repo-console request|{}|{n}", self.0));
         let mut bytes = [0u8; 16];
         bytes.copy_from_slice(&digest[..16]);

@@ -9,7 +9,8 @@ use crate::domain::approval::listing::{page_of, Page, StateFilter, UnknownCursor
 use crate::domain::{
     check_approval, check_cancel, check_reject, Actor, ApprovalRequest, ApprovalTrail,
     Confirmation, Denied, DeployId, DeployRequest, EventData, Intent, Operator, Reason, Refusal,
-    RepoId, RequestEvent, RequestId, RequestLog, RequestRefusal, RequestState, Scope, SeenLive,
+    ReleaseAsk, ReleaseConfirmation, ReleaseRefusal, RepoId, RequestEvent, RequestId, RequestLog,
+    RequestRefusal, RequestState, Scope, SeenLive,
 };
 use crate::ports::{RequestStore, RequestStoreError};
 
@@ -18,6 +19,8 @@ use crate::app::deploy::policy_gate;
 use crate::app::deploy::turn::checked_plan;
 use crate::app::deploy::{deploy_approved, DeployOutcome, NotStarted};
 use crate::app::events;
+use crate::app::releases::promote::promote_approved;
+use crate::app::releases::ReleaseOutcome;
 use crate::app::state::AppState;
 
 /// How many times an action is decided again when someone else acted on the request first.
@@ -52,8 +55,64 @@ pub enum Acted {
         environment: crate::domain::EnvironmentName,
         outcome: Box<DeployOutcome>,
     },
+    /// The approval completed the count of a release's request: the promotion ran.
+    ReleaseExecuted {
+        environment: crate::domain::EnvironmentName,
+        outcome: Box<ReleaseOutcome>,
+    },
     Rejected,
     Cancelled,
+}
+
+/// What a request asks: one repository's deploy, or a release's promotion.
+enum Asked {
+    Deploy { repo: RepoId, deploy: DeployRequest },
+    Release { name: String, ask: ReleaseAsk },
+}
+
+impl Asked {
+    /// The request's ask, checked against what the approver typed (`confirm`: the
+    /// repository's name, or the release's).
+    fn of(request: &ApprovalRequest, confirm: Confirmation) -> Result<Self, ActError> {
+        let deploy = deploy_request(request, confirm.clone())?;
+        let Some(release) = &request.release else {
+            return Ok(Self::Deploy {
+                repo: repo_of(request)?,
+                deploy,
+            });
+        };
+        let typed = match confirm {
+            Confirmation::Typed(typed) => ReleaseConfirmation::Typed(typed),
+            Confirmation::ExpectedCurrent => ReleaseConfirmation::ExpectedCurrent,
+        };
+        let ask = ReleaseAsk {
+            environment: request.environment.clone(),
+            versions: release
+                .members
+                .iter()
+                .map(|m| (m.repository_name.clone(), m.target()))
+                .collect(),
+            expected: release
+                .members
+                .iter()
+                .map(|m| (m.repository_name.clone(), m.previous()))
+                .collect(),
+            confirm: typed,
+            intent: deploy.intent,
+            override_freeze: deploy.override_freeze,
+        };
+        Ok(Self::Release {
+            name: release.name.to_string(),
+            ask,
+        })
+    }
+
+    fn overriding(&self) -> Option<&str> {
+        match self {
+            Self::Deploy { deploy, .. } => deploy.overriding(),
+            Self::Release { ask, .. } => ask.overriding(),
+        }
+    }
 }
 
 /// Why an action on a request was not taken; nothing changed.
@@ -75,6 +134,9 @@ pub enum ActError {
     /// The deploy's own checks refuse it now (the text typed, a freeze, a version gone...).
     #[error("{0}")]
     Deploy(Refusal),
+    /// A release's request refused now (the release's name typed wrong, a member gone...).
+    #[error("{0}")]
+    Release(ReleaseRefusal),
     #[error(transparent)]
     NotStarted(NotStarted),
     #[error("{0}")]
@@ -172,16 +234,25 @@ pub async fn approve(
             .may_approve(&request.environment, approver)
             .map_err(ActError::Denied)?;
         check_approval(&current.log, &current.state, approver).map_err(ActError::Refused)?;
-        let deploy = deploy_request(request, confirm.clone())?;
-        let repo = repo_of(request)?;
-        still_current(state, store, &current, &repo, &deploy).await?;
+        let asked = Asked::of(request, confirm.clone())?;
+        match &asked {
+            Asked::Deploy { repo, deploy } => {
+                still_current(state, store, &current, repo, deploy).await?;
+            }
+            // The promotion checks every member again when it runs; the typed name now.
+            Asked::Release { name, ask } => {
+                if let Some(release) = state.releases.get(name) {
+                    ask.check(release).map_err(ActError::Release)?;
+                }
+            }
+        }
         let approvers = current.state.approvers().len() as u32 + 1;
         let completes = approvers >= current.needed.max(1);
         let requester = request.requester(state.policy.matching());
         if completes {
             // The deploy's policy gate, for the requester now: refused before the approval
             // is spent (e.g. frozen: approve after the freeze).
-            policy_gate::pass(state, &request.environment, &requester, deploy.overriding())
+            policy_gate::pass(state, &request.environment, &requester, asked.overriding())
                 .await
                 .map_err(ActError::Deploy)?;
         }
@@ -219,8 +290,7 @@ pub async fn approve(
             events: seen + 1,
             log,
             needed: current.needed,
-            repo,
-            deploy,
+            asked,
             requester,
         };
         return Ok(execute(state, store, ready).await);
@@ -283,27 +353,47 @@ struct Ready {
     /// The request with the completing approval, and the approvals it needs.
     log: RequestLog,
     needed: u32,
-    repo: RepoId,
-    deploy: DeployRequest,
+    asked: Asked,
     requester: Operator,
 }
 
 /// Runs the deploy of a request whose approvals are complete, and records how it ended.
 async fn execute(state: &AppState, store: &dyn RequestStore, ready: Ready) -> Acted {
-    let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
     let request_id = ready.trail.request_id.clone();
     let environment = ready.log.request.environment.clone();
-    let outcome = deploy_approved(
-        state,
-        &ready.repo,
-        &ready.deploy,
-        &ready.requester,
-        deploy_id.clone(),
-        ready.trail,
-    )
-    .await;
-    let at = state.clock.now().await;
-    let end = ending::end_of(&outcome, &deploy_id, at);
+    let (end, acted) = match &ready.asked {
+        Asked::Deploy { repo, deploy } => {
+            let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
+            let outcome = deploy_approved(
+                state,
+                repo,
+                deploy,
+                &ready.requester,
+                deploy_id.clone(),
+                ready.trail.clone(),
+            )
+            .await;
+            let at = state.clock.now().await;
+            let end = ending::end_of(&outcome, &deploy_id, at);
+            let acted = Acted::Executed {
+                deploy_id,
+                environment,
+                outcome: Box::new(outcome),
+            };
+            (end, acted)
+        }
+        Asked::Release { name, ask } => {
+            let outcome =
+                promote_approved(state, name, ask, &ready.requester, ready.trail.clone()).await;
+            let at = state.clock.now().await;
+            let end = ending::end_of_release(&outcome, at);
+            let acted = Acted::ReleaseExecuted {
+                environment,
+                outcome: Box::new(outcome),
+            };
+            (end, acted)
+        }
+    };
     match store.append(&request_id, ready.events, &end).await {
         Ok(()) => {
             let mut log = ready.log;
@@ -314,11 +404,7 @@ async fn execute(state: &AppState, store: &dyn RequestStore, ready: Ready) -> Ac
             tracing::error!(%error, "the outcome of the request's deploy was not recorded on it (the audit log has it)")
         }
     }
-    Acted::Executed {
-        deploy_id,
-        environment,
-        outcome: Box::new(outcome),
-    }
+    acted
 }
 
 /// `approver` (listed among the environment's approvers, not the requester) rejects it.

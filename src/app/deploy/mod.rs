@@ -22,8 +22,10 @@ use crate::ports::{correlation, AuditError};
 
 pub use crate::app::deploy::outcome::{DeployOutcome, DeployStep, NotStarted};
 pub use crate::app::deploy::steps::StepError;
-use crate::app::deploy::steps::{ensure_unmoved, point_production, publish, StepFailure};
-use crate::app::deploy::turn::{checked_plan, replica_turn};
+pub(crate) use crate::app::deploy::steps::{
+    ensure_unmoved, point_production, publish, StepFailure,
+};
+pub(crate) use crate::app::deploy::turn::{checked_plan, replica_turn};
 use crate::app::events;
 
 pub use crate::app::deploy::measure::unidentified;

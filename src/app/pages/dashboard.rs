@@ -2,7 +2,9 @@
 
 use std::collections::HashMap;
 
-use crate::domain::{Badge, EnvironmentName, RepoId, Repository, SyncState, VersionNumber};
+use crate::domain::{
+    Badge, EnvironmentName, Release, ReleaseName, RepoId, Repository, SyncState, VersionNumber,
+};
 use crate::ports::{PageRequest, UpstreamError};
 
 use crate::app::deploy::policy_gate::frozen_environments;
@@ -25,6 +27,8 @@ pub struct DashboardRow {
     /// What each environment serves, in path order, and whether it drifted (production is
     /// the last).
     pub environments: Vec<RowProduction>,
+    /// The release it belongs to, if any.
+    pub release: Option<ReleaseName>,
 }
 
 impl DashboardRow {
@@ -72,6 +76,8 @@ pub struct Dashboard {
     /// Why the viewer may not synchronize (see [`crate::app::sync::sync_denial`]); `None` when
     /// they may.
     pub sync_denied: Option<String>,
+    /// The releases (listed above the table).
+    pub releases: Vec<Release>,
 }
 
 /// Four upstream calls whatever the number of repositories on the page: a page of
@@ -94,6 +100,7 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
         production_error: None,
         frozen: frozen_environments(state).await,
         sync_denied: None,
+        releases: state.releases.iter().cloned().collect(),
     };
     let repos = match state.reads.list_repos(PageRequest { offset, limit }).await {
         Ok(page) => page,
@@ -136,7 +143,10 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
                     .map(|e| RowProduction::unknown(&e.name))
                     .collect()
             });
-            row(repo, syncs.get(&repo.id), environments)
+            let release = state.releases.of_member(repo.display_name());
+            let mut row = row(repo, syncs.get(&repo.id), environments);
+            row.release = release.map(|r| r.name.clone());
+            row
         })
         .collect();
     for (repo, row) in repos.items.iter().zip(&board.rows) {
@@ -157,5 +167,6 @@ fn row(
         badge: repo.verification.badge(),
         sync: SyncCell::of(repo, sync.cloned().unwrap_or(SyncState::Idle)),
         environments,
+        release: None,
     }
 }

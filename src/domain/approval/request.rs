@@ -16,6 +16,8 @@ use crate::domain::environment::path::EnvironmentName;
 use crate::domain::identity::matching::CaseMatching;
 use crate::domain::identity::operator::Operator;
 use crate::domain::identity::person::{PersonKey, PersonName};
+use crate::domain::release::name::ReleaseName;
+use crate::domain::release::record::MemberLine;
 use crate::domain::repository::version_number::VersionNumber;
 
 /// What was asked: deploy `target_version` of a repository to `environment`, which served
@@ -47,6 +49,10 @@ pub struct ApprovalRequest {
     /// The requester asked to deploy through a freeze (with `reason`).
     #[serde(default)]
     pub override_freeze: bool,
+    /// A release promotion asked as one request: the release and every member's move (the
+    /// fields above then name its first moving member). Absent for one repository's deploy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<ReleaseRequest>,
     #[serde(serialize_with = "rfc3339_utc")]
     pub created: DateTime<Utc>,
     #[serde(serialize_with = "rfc3339_utc")]
@@ -82,6 +88,14 @@ impl ApprovalRequest {
 fn person_or_exact(key: &Option<PersonKey>, name: &PersonName) -> PersonKey {
     key.clone()
         .unwrap_or_else(|| name.key(CaseMatching::CaseSensitive))
+}
+
+/// The release promotion a request asks for: one approval approves every member.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReleaseRequest {
+    pub name: ReleaseName,
+    /// Each member: from (`previous_version`, what it served when asked) to `target_version`.
+    pub members: Vec<MemberLine>,
 }
 
 /// Who acted on a request: the name as sent, and the person it is.

@@ -23,6 +23,7 @@ fn request() -> ApprovalRequest {
         kind: DeployKind::Deploy,
         reason: Some("CVE-2026-1".into()),
         override_freeze: false,
+        release: None,
         created,
         expires: created + Duration::hours(24),
     }

@@ -36,7 +36,7 @@ impl DeployAsk<'_> {
 }
 
 /// A rollback needs its reason; a deploy's is optional (blank: none).
-fn intent_of(rollback: bool, reason: Option<&str>) -> Result<Intent, Refusal> {
+pub fn intent_of(rollback: bool, reason: Option<&str>) -> Result<Intent, Refusal> {
     let reason = reason.unwrap_or_default();
     match (rollback, reason.trim().is_empty()) {
         (false, true) => Ok(Intent::Deploy(None)),

@@ -11,6 +11,7 @@ use crate::domain::approval::request_id::RequestId;
 use crate::domain::deploy::intent::{DeployKind, Intent};
 use crate::domain::deploy::plan::{DeployPlan, ProductionChanged};
 use crate::domain::environment::path::EnvironmentName;
+use crate::domain::release::id::ReleaseRef;
 use crate::domain::repository::href::PublicationHref;
 use crate::domain::repository::version_number::VersionNumber;
 
@@ -76,6 +77,9 @@ pub struct DeployRecord {
     /// The freeze the operator deployed through (`override`; the reason is `reason`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub freeze_override: Option<FreezeOverride>,
+    /// The release promotion this deploy is part of (absent for a deploy of one repository).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<ReleaseRef>,
     #[serde(flatten)]
     pub outcome: AuditOutcome,
 }
@@ -130,6 +134,7 @@ impl DeployRecord {
             reason: intent.reason().map(str::to_owned),
             request: None,
             freeze_override: None,
+            release: None,
             outcome,
         }
     }

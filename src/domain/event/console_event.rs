@@ -14,6 +14,7 @@ pub use crate::domain::event::data::{
     DeploymentData, DriftData, RepositoryRef, RequestData, SyncFailedData,
 };
 use crate::domain::identity::person::PersonName;
+use crate::domain::release::record::ReleaseRecord;
 
 /// The kinds of event, as subscriptions name them (`deployment.finished`…).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -36,6 +37,10 @@ pub enum EventKind {
     RequestStale,
     #[serde(rename = "sync.failed")]
     SyncFailed,
+    #[serde(rename = "release.finished")]
+    ReleaseFinished,
+    #[serde(rename = "release.failed")]
+    ReleaseFailed,
 }
 
 /// A name that is not one of the kinds of event.
@@ -45,7 +50,7 @@ pub struct UnknownEvent(pub String);
 
 impl EventKind {
     /// Every kind, in the order the README lists them.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 11] = [
         Self::DeploymentFinished,
         Self::DeploymentFailed,
         Self::DriftDetected,
@@ -55,6 +60,8 @@ impl EventKind {
         Self::RequestFailed,
         Self::RequestStale,
         Self::SyncFailed,
+        Self::ReleaseFinished,
+        Self::ReleaseFailed,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -68,6 +75,8 @@ impl EventKind {
             Self::RequestFailed => "request.failed",
             Self::RequestStale => "request.stale",
             Self::SyncFailed => "sync.failed",
+            Self::ReleaseFinished => "release.finished",
+            Self::ReleaseFailed => "release.failed",
         }
     }
 
@@ -140,6 +149,12 @@ pub enum EventData {
     RequestStale(RequestData),
     #[serde(rename = "sync.failed")]
     SyncFailed(SyncFailedData),
+    /// A release promotion whose every member now serves its target.
+    #[serde(rename = "release.finished")]
+    ReleaseFinished(ReleaseRecord),
+    /// A release promotion that stopped: each member's outcome says where it is.
+    #[serde(rename = "release.failed")]
+    ReleaseFailed(ReleaseRecord),
 }
 
 impl EventData {
@@ -152,6 +167,15 @@ impl EventData {
         } else {
             Self::DeploymentFailed(data)
         })
+    }
+
+    /// The release line of a promotion: finished when every member serves its target.
+    pub fn release(record: &ReleaseRecord) -> Self {
+        if record.finished() {
+            Self::ReleaseFinished(record.clone())
+        } else {
+            Self::ReleaseFailed(record.clone())
+        }
     }
 
     /// A request was made.
@@ -206,6 +230,8 @@ impl EventData {
             Self::RequestFailed(_) => EventKind::RequestFailed,
             Self::RequestStale(_) => EventKind::RequestStale,
             Self::SyncFailed(_) => EventKind::SyncFailed,
+            Self::ReleaseFinished(_) => EventKind::ReleaseFinished,
+            Self::ReleaseFailed(_) => EventKind::ReleaseFailed,
         }
     }
 
@@ -226,6 +252,9 @@ impl EventData {
                 format!("request.ended:{}", r.request_id)
             }
             Self::SyncFailed(s) => format!("sync.failed:{}", s.task),
+            Self::ReleaseFinished(r) | Self::ReleaseFailed(r) => {
+                format!("release:{}", r.release.id.as_str())
+            }
         }
     }
 }

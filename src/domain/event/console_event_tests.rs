@@ -26,6 +26,7 @@ fn record(outcome: AuditOutcome) -> DeployRecord {
         reason: None,
         request: None,
         freeze_override: None,
+        release: None,
         outcome,
     }
 }

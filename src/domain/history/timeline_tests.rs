@@ -23,6 +23,7 @@ fn line(id: &str, minute: u32, from: u64, to: u64, outcome: AuditOutcome) -> Dep
         reason: None,
         request: None,
         freeze_override: None,
+        release: None,
         outcome,
     }
 }

@@ -4,7 +4,7 @@
 //! command line. A value is read as the type of its default: a whole number, `true`/`false`, a
 //! comma-separated list, or text (a value that is not of that type is kept as text, so the
 //! merge refuses it naming the key and the layer). Tables of free keys (`[production]`,
-//! `pulp.headers`, `[environments.<name>]`, `[policy.<name>]`) are set in a file only;
+//! `pulp.headers`, `[environments.<name>]`, `[policy.<name>]`, `[releases.<name>]`) are set in a file only;
 //! `policy.request_ttl_hours`, declared in the defaults, is reachable like any key. The names the console had before every key was
 //! reachable stay as aliases ([`ALIASES`]).
 

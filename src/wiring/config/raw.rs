@@ -31,6 +31,8 @@ pub(crate) struct RawConfig {
     pub demo: RawDemo,
     pub production: HashMap<String, String>,
     pub environments: RawEnvironments,
+    /// `[releases.<name>]`, set in a file.
+    pub releases: BTreeMap<String, crate::wiring::sections::releases::RawRelease>,
     pub policy: RawPolicy,
     pub identity: RawIdentity,
     pub api: RawApi,

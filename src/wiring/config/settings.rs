@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::adapters::web::EdgeSettings;
-use crate::domain::{EnvironmentPath, Policy};
+use crate::domain::{EnvironmentPath, Policy, Releases};
 
 use crate::wiring::config::raw::{LogFormat, RawPulp};
 use crate::wiring::sections::identity::IdentitySettings;
@@ -72,6 +72,8 @@ pub struct Config {
     /// Who may deploy where, and synchronize (`[policy]`); without it, every identified
     /// operator may.
     pub policy: Policy,
+    /// Repositories promoted together (`[releases]`).
+    pub releases: Releases,
     /// Where events are sent (`[[webhooks]]`), and how (`[webhook_delivery]`).
     pub webhooks: WebhookSettings,
     /// Between two drift checks (`drift.interval_secs`); zero: none.

@@ -1,7 +1,7 @@
 //! The configuration's tables, each checked into what the console uses: `[pulp]` into the
 //! Pulp client's settings, `[server]` into the web edge's limits, `[environments]` into the
 //! domain's path, `[policy]` into the domain's `Policy`, `[identity]` into an identity
-//! adapter, `[api]` into the bearer tokens, `[[webhooks]]` into subscriptions. Each refusal names
+//! adapter, `[api]` into the bearer tokens, `[[webhooks]]` into subscriptions, `[releases]` into the releases. Each refusal names
 //! its key.
 
 pub(crate) mod api;
@@ -9,5 +9,6 @@ pub(crate) mod environments;
 pub(crate) mod identity;
 pub(crate) mod policy;
 pub(crate) mod pulp;
+pub(crate) mod releases;
 pub(crate) mod server_edge;
 pub(crate) mod webhooks;

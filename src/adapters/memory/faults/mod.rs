@@ -69,6 +69,16 @@ impl FaultyPulp {
         self.faults.arm(op, armed);
     }
 
+    /// `op` works for `passes` more calls, then suffers `fault` once, then works again.
+    pub fn set_once_after(&self, op: Op, fault: Fault, passes: usize) {
+        let armed = Armed {
+            fault,
+            passes,
+            strikes: Some(1),
+        };
+        self.faults.arm(op, armed);
+    }
+
     /// Polls of the tasks started by `started_by` suffer the request-level `fault`, for
     /// `strikes` polls (`None`: every one); the tasks themselves go on.
     pub fn fail_polls(&self, started_by: Op, fault: Fault, strikes: Option<usize>) {
@@ -233,6 +243,15 @@ impl RepositoryManager for FaultyPulp {
     ) -> Result<Vec<Publication>, UpstreamError> {
         self.check(Op::ListPublications)?;
         self.inner.publications(hrefs).await
+    }
+
+    async fn reusable_publications(
+        &self,
+        repo: &RepoId,
+        version: &VersionHref,
+    ) -> Result<Vec<PublicationHref>, UpstreamError> {
+        self.check(Op::ListPublications)?;
+        self.inner.reusable_publications(repo, version).await
     }
 
     async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {

@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 
 use crate::app::approvals::requests::ActError;
 use crate::app::exposure::ExposureError;
-use crate::domain::Refusal;
+use crate::domain::{Refusal, ReleaseRefusal};
 
 use super::super::edge::request_log::Refusal as RefusalNote;
 use super::super::errors::WebError;
@@ -78,11 +78,33 @@ impl ApiError {
         }
     }
 
+    /// A release promotion refused: a member's refusal keeps its code (`moved`...), and its
+    /// message names the member.
+    pub fn release_refused(refusal: &ReleaseRefusal) -> Self {
+        let code = match refusal {
+            ReleaseRefusal::UnknownRelease(_) => "not_found",
+            ReleaseRefusal::UnknownMember { .. } => "unknown_member",
+            ReleaseRefusal::NotAMember { .. } | ReleaseRefusal::MemberMissing { .. } => {
+                "unprocessable"
+            }
+            ReleaseRefusal::ConfirmationMismatch => "confirmation_mismatch",
+            ReleaseRefusal::NothingToPromote { .. } => "already_deployed",
+            ReleaseRefusal::Gate(refusal) | ReleaseRefusal::Member { refusal, .. } => {
+                refusal_code(refusal)
+            }
+        };
+        Self {
+            code,
+            ..Self::of(refusal)
+        }
+    }
+
     /// A refused action on a request: a deploy's refusal keeps its code, a stale request
     /// says `stale`.
     pub fn act(error: &ActError) -> Self {
         match error {
             ActError::Deploy(refusal) => Self::refused(refusal),
+            ActError::Release(refusal) => Self::release_refused(refusal),
             ActError::Stale { .. } => Self {
                 code: "stale",
                 ..Self::of(error)

@@ -10,6 +10,7 @@ mod deployments;
 mod error;
 mod exposure;
 pub(super) mod outcome;
+pub(super) mod releases;
 mod repositories;
 mod request_item;
 mod requests;
@@ -30,10 +31,11 @@ pub use error::ApiError;
     paths(
         repositories::list, repositories::show, repositories::versions, repositories::changes,
         sync::start, deployments::create, deployments::show, requests::list, requests::approve,
-        exposure::show, openapi
+        releases::list, releases::show, releases::promotions, exposure::show,
+        openapi
     ),
     modifiers(&BearerScheme),
-    tags((name = "repositories"), (name = "deployments"), (name = "requests"), (name = "exposure"))
+    tags((name = "repositories"), (name = "deployments"), (name = "requests"), (name = "releases"), (name = "exposure"))
 )]
 pub struct ApiDoc;
 
@@ -69,6 +71,9 @@ pub fn router() -> Router<AppState> {
             post(deployments::create),
         )
         .route("/deployments/{deploy_id}", get(deployments::show))
+        .route("/releases", get(releases::list))
+        .route("/releases/{name}", get(releases::show))
+        .route("/releases/{name}/promotions", post(releases::promotions))
         .route("/exposure", get(exposure::show))
         .route("/requests", get(requests::list))
         .route("/requests/{id}/approve", post(requests::approve))

@@ -108,6 +108,7 @@ pub async fn approve(
             let view = requests::get(&state, &id).await.map_err(act_error)?;
             Ok(answer(*outcome, &view.request().environment))
         }
+        Ok(Acted::ReleaseExecuted { outcome, .. }) => Ok(super::releases::answer(*outcome)),
         Ok(Acted::Approved { remaining }) => {
             let view = requests::get(&state, &id).await.map_err(act_error)?;
             let counted = ApprovalCounted {

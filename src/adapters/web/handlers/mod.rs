@@ -8,6 +8,7 @@ pub mod deploy;
 pub mod exposure;
 pub mod health;
 pub mod history;
+pub mod releases;
 pub mod requests;
 pub mod sync;
 pub mod versions;

@@ -2,6 +2,8 @@
 //! rejecting or cancelling it. A form post without htmx is answered with a redirect to the
 //! request's page (or the refusal's page); with htmx, with the fragment to swap in.
 
+use crate::adapters::web::views::releases::outcome::release_ended;
+use crate::app::releases::ReleaseOutcome;
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Extension, Path, Query, State};
 use axum::Form;
@@ -236,6 +238,7 @@ fn answer(hx: bool, id: &RequestId, acted: Result<Acted, ActError>) -> Answer {
             environment,
             ..
         } => executed(outcome, environment),
+        Acted::ReleaseExecuted { outcome, .. } => release_executed(outcome),
         Acted::Approved { remaining } => {
             success(&format!("Approval counted; {remaining} more needed."))
         }
@@ -270,6 +273,24 @@ fn executed(outcome: &DeployOutcome, environment: &EnvironmentName) -> Markup {
         },
         // Refused, not started or failed: said as the deploy itself says it.
         other => not_deployed(other, Some(environment)).1,
+    }
+}
+
+/// The release promotion an approval ran, in the words of the promotion's own answer.
+fn release_executed(outcome: &ReleaseOutcome) -> Markup {
+    match outcome {
+        ReleaseOutcome::Ended(ended) => release_ended(ended),
+        ReleaseOutcome::Refused(refusal) => {
+            notice("error", Some("request-error"), html! { (refusal) })
+        }
+        ReleaseOutcome::NotStarted(why) => notice("error", Some("request-error"), html! { (why) }),
+        ReleaseOutcome::Requested(_) => notice(
+            "error",
+            Some("request-error"),
+            html! {
+                "The promotion asked for approvals again; nothing was changed."
+            },
+        ),
     }
 }
 

@@ -19,9 +19,24 @@ pub const SUMMARY_LIMIT: usize = 50;
 /// Advisories first, then the first `limit` package changes with counts per kind; `full`
 /// is the address of the complete list, linked when some changes are not shown.
 pub fn diff_summary(diff: &VersionDiff, limit: usize, full: Option<&str>) -> Markup {
+    diff_summary_of(diff, limit, full, None)
+}
+
+/// [`diff_summary`] of one of several repositories shown together (a release's confirm
+/// step): its landmarks are named after `subject`, so that each is told apart.
+pub fn diff_summary_of(
+    diff: &VersionDiff,
+    limit: usize,
+    full: Option<&str>,
+    subject: Option<&str>,
+) -> Markup {
     let shown = &diff.packages[..diff.packages.len().min(limit)];
+    let named = |what: &str| match subject {
+        Some(subject) => format!("{what} of {subject}"),
+        None => what.to_owned(),
+    };
     html! {
-        section.changes aria-label="What this deploy changes" {
+        section.changes aria-label=(named("What this deploy changes")) {
             @if diff.is_empty() {
                 p.muted data-no-changes { "No package or advisory changes." }
             }
@@ -30,7 +45,7 @@ pub fn diff_summary(diff: &VersionDiff, limit: usize, full: Option<&str>) -> Mar
                 (kind_counts(&diff.packages))
                 // The list scrolls in the modal and on a request's page: a keyboard user must
                 // be able to reach it (Tab) and scroll it (arrow keys), and hear what it is.
-                div.package-list tabindex="0" role="region" aria-label="Package changes" data-package-changes {
+                div.package-list tabindex="0" role="region" aria-label=(named("Package changes")) data-package-changes {
                     ul.package-changes { @for change in shown { (package_change(change)) } }
                 }
             }

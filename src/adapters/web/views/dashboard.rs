@@ -26,6 +26,7 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
             @if let Some(error) = &board.error { (notice("error", Some("page-error"), html! { strong { "Could not list repositories. " } (error) })) }
             @if let Some(error) = &board.sync_error { (notice("warn", None, html! { "Could not read synchronization tasks: " (error) })) }
             @if let Some(error) = &board.production_error { (notice("warn", None, html! { "Could not read production: " (error) })) }
+            @if !board.releases.is_empty() { (releases_list(board)) }
             div.table-wrap {
                 table.repos {
                     thead { tr {
@@ -35,7 +36,7 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
                     } }
                     tbody {
                         @for row in &board.rows {
-                            tr data-repo=(row.id) {
+                            tr data-repo=(row.id) data-release=[row.release.as_ref()] {
                                 th scope="row" { a href={ "/repos/" (row.id) "/versions" } { bdi { (row.name) } } }
                                 td { span.badge data-badge=(row.badge.as_str()) { (row.badge.text()) } }
                                 td.num { (latest_version(&row.id, row.sync.latest, false)) }
@@ -59,6 +60,23 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
             }
         },
     )
+}
+
+/// The releases, each linking to its page, with its members.
+fn releases_list(board: &Dashboard) -> Markup {
+    html! {
+        section.releases aria-labelledby="releases-title" {
+            h2 id="releases-title" { "Releases" }
+            ul.release-list {
+                @for release in &board.releases {
+                    li data-release-link=(release.name) {
+                        a href={ "/releases/" (release.name) } { (release.name) }
+                        span.muted { " \u{2014} " (release.members().join(", ")) }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The environments before production (a column each when there are several).
@@ -153,6 +171,7 @@ mod tests {
             production_error: None,
             frozen: Vec::new(),
             sync_denied: None,
+            releases: Vec::new(),
         }
     }
 

@@ -10,6 +10,7 @@ pub mod exposure;
 pub mod history;
 pub mod layout;
 pub mod moment;
+pub mod releases;
 pub mod requests;
 pub mod sync_cell;
 mod version_anchor;

@@ -91,7 +91,7 @@ fn approvals_notice(plan: &DeployPlan, needed: u32) -> Markup {
 }
 
 /// Offered to those who may deploy through the freeze: a box to tick, and the reason.
-fn override_field(environment: &EnvironmentName, freeze: &str) -> Markup {
+pub(crate) fn override_field(environment: &EnvironmentName, freeze: &str) -> Markup {
     html! {
         (notice("warn", Some("freeze-override"), html! {
             span data-freeze data-env=(environment) {
@@ -107,7 +107,7 @@ fn override_field(environment: &EnvironmentName, freeze: &str) -> Markup {
 }
 
 /// A deploy's reason: required to override a freeze, otherwise shown to the approvers.
-fn deploy_reason_field(for_override: bool) -> Markup {
+pub(crate) fn deploy_reason_field(for_override: bool) -> Markup {
     html! {
         label for="reason-input" {
             @if for_override { "Reason (required to override the freeze, kept in the audit log)" }
@@ -118,7 +118,7 @@ fn deploy_reason_field(for_override: bool) -> Markup {
 }
 
 /// A rollback's required reason (kept in the audit line).
-fn reason_field() -> Markup {
+pub(crate) fn reason_field() -> Markup {
     html! {
         input type="hidden" name="rollback" value="1";
         label for="reason-input" { "Reason for the rollback (required, kept in the audit log)" }

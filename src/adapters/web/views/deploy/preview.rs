@@ -9,7 +9,7 @@ use maud::{html, Markup};
 use crate::domain::{signed, DeployPlan, VersionDiff};
 use crate::ports::UpstreamError;
 
-use crate::adapters::web::views::changes::{diff_summary, SUMMARY_LIMIT};
+use crate::adapters::web::views::changes::{diff_summary_of, SUMMARY_LIMIT};
 use crate::adapters::web::views::compare::links::compare_href;
 use crate::adapters::web::views::deploy::client_checks::client_warnings;
 use crate::adapters::web::views::layout::notice;
@@ -20,6 +20,16 @@ use crate::adapters::web::views::layout::notice;
 pub fn plan_summary(
     plan: &DeployPlan,
     changes: &Result<Arc<VersionDiff>, UpstreamError>,
+) -> Markup {
+    plan_summary_of(plan, changes, None)
+}
+
+/// [`plan_summary`] of one of several repositories shown together (a release's members):
+/// its landmarks named after `subject`.
+pub fn plan_summary_of(
+    plan: &DeployPlan,
+    changes: &Result<Arc<VersionDiff>, UpstreamError>,
+    subject: Option<&str>,
 ) -> Markup {
     let current = plan
         .current
@@ -36,7 +46,7 @@ pub fn plan_summary(
             div { dt { "Distribution" } dd { (plan.distribution.name) } }
         }
         (client_warnings(&plan.repo.verification))
-        (deploy_changes(plan, changes))
+        (deploy_changes(plan, changes, subject))
     }
 }
 
@@ -51,12 +61,16 @@ pub fn confirm_field(name: &str) -> Markup {
 }
 
 /// What the deploy changes, or why that could not be read (the deploy itself still works).
-fn deploy_changes(plan: &DeployPlan, changes: &Result<Arc<VersionDiff>, UpstreamError>) -> Markup {
+fn deploy_changes(
+    plan: &DeployPlan,
+    changes: &Result<Arc<VersionDiff>, UpstreamError>,
+    subject: Option<&str>,
+) -> Markup {
     let full = plan
         .current
         .map(|from| compare_href(&plan.repo.id, plan.target_number(), from, 1));
     match changes {
-        Ok(diff) => diff_summary(diff, SUMMARY_LIMIT, full.as_deref()),
+        Ok(diff) => diff_summary_of(diff, SUMMARY_LIMIT, full.as_deref(), subject),
         Err(error) => notice(
             "warn",
             Some("changes-error"),

@@ -1,0 +1,6 @@
+//! The release views: the release page ([`page`]), the confirm step of a promotion
+//! ([`confirm`]) and the answer of a promotion ([`outcome`]).
+
+pub mod confirm;
+pub mod outcome;
+pub mod page;
