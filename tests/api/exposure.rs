@@ -413,7 +413,7 @@ async fn the_cve_index_fills_incrementally_and_shows_on_metrics() {
     assert_eq!(new["index"]["advisories"], 3);
     assert_eq!(
         references(&app.memory),
-        ["advisory_references 0 1000", "advisory_references 0 1000"],
+        ["advisory_references 0 1000", "advisory_references 0 100"],
         "the newest page, down to the overlap: no rebuild"
     );
     assert_eq!(

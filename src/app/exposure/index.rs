@@ -15,6 +15,8 @@ use crate::app::state::AppState;
 
 /// Advisories per request (only their href, creation time, id and references are read).
 const PAGE: u64 = 1000;
+/// Advisories asked by a refresh's first request.
+const FIRST_REFRESH_PAGE: u64 = 100;
 /// Pages in flight at once while the index is built whole.
 const PAGES_IN_FLIGHT: usize = 4;
 
@@ -61,22 +63,23 @@ pub async fn advisories_naming(
 }
 
 /// The pages of advisories a refresh stopping at `floor` reads, each with whether it is the
-/// last of the list: page by page down to the floor, or (no floor: the index is built) every
-/// page, several at a time.
+/// last of the list: (no floor: the index is built) every page, several at a time; else page
+/// by page down to the floor, the first one small (a refresh usually finds little or nothing
+/// new).
 async fn read_down_to(
     state: &AppState,
     floor: Option<chrono::DateTime<chrono::Utc>>,
 ) -> Result<Vec<(Vec<IndexedAdvisory>, bool)>, UpstreamError> {
     let content = state.content.as_ref();
-    let page_at = |n: u64| PageRequest {
-        offset: n * PAGE,
-        limit: PAGE,
-    };
-    let first = content.advisory_references(page_at(0)).await?;
-    let pages_in_all = first.total.div_ceil(PAGE).max(1);
-    let last = |n: u64| n + 1 >= pages_in_all;
-    let mut pages = vec![(first.items, last(0))];
-    if floor.is_none() {
+    let Some(floor) = floor else {
+        let page_at = |n: u64| PageRequest {
+            offset: n * PAGE,
+            limit: PAGE,
+        };
+        let first = content.advisory_references(page_at(0)).await?;
+        let pages_in_all = first.total.div_ceil(PAGE).max(1);
+        let last = |n: u64| n + 1 >= pages_in_all;
+        let mut pages = vec![(first.items, last(0))];
         let rest: Vec<(Vec<IndexedAdvisory>, bool)> = stream::iter(1..pages_in_all)
             .map(|n| async move {
                 let page = content.advisory_references(page_at(n)).await?;
@@ -87,15 +90,20 @@ async fn read_down_to(
             .await?;
         pages.extend(rest);
         return Ok(pages);
-    }
-    let mut n = 0;
-    while let Some((page, is_last)) = pages.last() {
-        if CveIndex::fill_after(page, floor, *is_last) == Fill::Done {
-            break;
+    };
+    let mut pages = Vec::new();
+    let (mut offset, mut limit) = (0, FIRST_REFRESH_PAGE);
+    loop {
+        let page = content
+            .advisory_references(PageRequest { offset, limit })
+            .await?;
+        offset += page.items.len() as u64;
+        let last = page.items.is_empty() || offset >= page.total;
+        let fill = CveIndex::fill_after(&page.items, Some(floor), last);
+        pages.push((page.items, last));
+        if fill == Fill::Done {
+            return Ok(pages);
         }
-        n += 1;
-        let next = content.advisory_references(page_at(n)).await?;
-        pages.push((next.items, last(n)));
+        limit = PAGE;
     }
-    Ok(pages)
 }
