@@ -452,7 +452,12 @@ fn conforms(doc: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), 
 
 /// Checks the answer to `method path` against the document: its status is documented, and
 /// its JSON body fits the schema documented for that status.
-fn check(doc: &Value, template: &str, method: &str, reply: &Reply) -> Result<(), String> {
+pub(crate) fn check(
+    doc: &Value,
+    template: &str,
+    method: &str,
+    reply: &Reply,
+) -> Result<(), String> {
     let operation = &doc["paths"][template][method];
     assert!(operation.is_object(), "{method} {template} is documented");
     let response = &operation["responses"][reply.status.to_string()];
@@ -500,6 +505,9 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "get /api/v1/deployments/{deploy_id}",
         "get /api/v1/requests",
         "post /api/v1/requests/{id}/approve",
+        "get /api/v1/releases",
+        "get /api/v1/releases/{name}",
+        "post /api/v1/releases/{name}/promotions",
         "get /api/v1/exposure",
         "get /api/v1/openapi.json",
     ];
@@ -626,6 +634,28 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "/api/v1/requests/{id}/approve",
         "post",
         call(&app, "POST", "/api/v1/requests/none/approve", Some(CI), "").await,
+    );
+    run(
+        "/api/v1/releases",
+        "get",
+        call(&app, "GET", "/api/v1/releases", None, "").await,
+    );
+    run(
+        "/api/v1/releases/{name}",
+        "get",
+        call(&app, "GET", "/api/v1/releases/none", None, "").await,
+    );
+    run(
+        "/api/v1/releases/{name}/promotions",
+        "post",
+        call(
+            &app,
+            "POST",
+            "/api/v1/releases/none/promotions",
+            Some(CI),
+            "{}",
+        )
+        .await,
     );
     for (query, token) in [
         ("package=hello&below=1.1", Some(CI)),

@@ -3,7 +3,7 @@
 //! name, the rollback of the set, and the dashboard's list of releases.
 
 use crate::helpers::*;
-use crate::releases::{app, MEMBERS};
+use crate::releases::{app, promote_alone, MEMBERS};
 
 fn cells(reply: &Reply) -> Vec<(String, String, String)> {
     let html = reply.html();
@@ -133,6 +133,20 @@ async fn a_finished_promotion_rolls_back_as_a_set_and_a_member_moved_alone_is_fl
     let promotions = select(&html, "li[data-release-promotion]");
     assert_eq!(promotions.len(), 1);
     let id = attr(&promotions[0], "data-release-promotion").to_owned();
+    // The member's own history names the release the deploy was part of.
+    let versions = attr(
+        &select(&html, "tr[data-release-member=baseos] th a")[0],
+        "href",
+    )
+    .to_owned();
+    let history = app.get(&versions.replace("/versions", "/history")).await;
+    let history_html = history.html();
+    let entry = select(
+        &history_html,
+        "[data-history-entry] [data-release-promotion]",
+    );
+    assert_eq!(entry.len(), 1, "{}", history.body);
+    assert_eq!(attr(&entry[0], "data-release-promotion"), id);
     let rollback = select(&html, "button[data-release-rollback]");
     let url = attr(&rollback[0], "hx-get").to_owned();
     assert!(url.ends_with(&format!("rollback={id}")), "{url}");
@@ -167,13 +181,7 @@ async fn a_finished_promotion_rolls_back_as_a_set_and_a_member_moved_alone_is_fl
     }
 
     // epel moved on its own since the rollback: flagged with what differs.
-    let epel_v2 = app
-        .memory
-        .distribution("epel-staging")
-        .unwrap()
-        .publication
-        .unwrap();
-    app.memory.point_distribution("epel-prod", &epel_v2);
+    promote_alone(&app.memory, "epel");
     let page = app.get("/releases/el9").await;
     let html = page.html();
     let drifted = select(&html, "tr[data-release-drift]");

@@ -73,6 +73,13 @@ pub(crate) fn app(members: &'static [&'static str]) -> TestAppBuilder<()> {
         .configure(move |state| state.releases(releases(members)))
 }
 
+/// `member`'s production moved on its own to what its staging serves (v2).
+pub(crate) fn promote_alone(memory: &InMemoryPulp, member: &str) {
+    let staging = memory.distribution(&format!("{member}-staging")).unwrap();
+    let v2 = staging.publication.unwrap();
+    memory.point_distribution(&format!("{member}-prod"), &v2);
+}
+
 fn production() -> EnvironmentName {
     EnvironmentName::production()
 }
@@ -351,13 +358,7 @@ async fn a_member_already_on_its_target_stays_and_the_others_move() {
     let app = app(&MEMBERS).build();
     let mut asked = ask(1, 2);
     // epel's production already serves v2 (moved on its own before).
-    let epel_v2 = app
-        .memory
-        .distribution("epel-staging")
-        .unwrap()
-        .publication
-        .unwrap();
-    app.memory.point_distribution("epel-prod", &epel_v2);
+    promote_alone(&app.memory, "epel");
     asked
         .expected
         .insert("epel".into(), Some(VersionNumber::new(2)));
@@ -499,6 +500,16 @@ async fn the_api_lists_shows_and_promotes_a_release_and_refuses_a_stale_one_nami
     assert_eq!(done.status, 200, "{}", done.body);
     let outcome: serde_json::Value = serde_json::from_str(&done.body).unwrap();
     assert_eq!(outcome["promotion"]["served"], "new");
+    let doc: serde_json::Value =
+        serde_json::from_str(&app.get("/api/v1/openapi.json").await.body).unwrap();
+    let promotions = "/api/v1/releases/{name}/promotions";
+    for (reply, template, method) in [
+        (&done, promotions, "post"),
+        (&refused, promotions, "post"),
+        (&shown, "/api/v1/releases/{name}", "get"),
+    ] {
+        crate::json_api::check(&doc, template, method, reply).unwrap();
+    }
     assert_eq!(outcome["promotion"]["members"][1]["outcome"], "moved");
     let ghost = serde_json::json!({
         "environment": "production",

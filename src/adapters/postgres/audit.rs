@@ -28,6 +28,24 @@ impl PgAuditSink {
         Self { db }
     }
 
+    fn read_failed(&self, reason: impl ToString) -> AuditReadError {
+        AuditReadError::Failed {
+            target: self.db.target.clone(),
+            reason: reason.to_string(),
+        }
+    }
+
+    /// The rows' lines, as the records they were written as.
+    fn records<T: serde::de::DeserializeOwned>(
+        &self,
+        lines: &[String],
+    ) -> Result<Vec<T>, AuditReadError> {
+        lines
+            .iter()
+            .map(|line| serde_json::from_str(line).map_err(|e| self.read_failed(e)))
+            .collect()
+    }
+
     fn error(&self, reason: impl ToString) -> AuditError {
         AuditError {
             target: self.db.target.clone(),
@@ -84,10 +102,6 @@ impl AuditSink for PgAuditSink {
         name: &ReleaseName,
         limit: usize,
     ) -> Result<Vec<ReleaseRecord>, AuditReadError> {
-        let failed = |reason: String| AuditReadError::Failed {
-            target: self.db.target.clone(),
-            reason,
-        };
         let lines: Vec<String> = sqlx::query_scalar(
             "SELECT line FROM release_audit WHERE release_name = $1 ORDER BY id DESC LIMIT $2",
         )
@@ -95,23 +109,24 @@ impl AuditSink for PgAuditSink {
         .bind(to_i64(limit as u64))
         .fetch_all(&self.db.pool)
         .await
-        .map_err(|e| failed(e.to_string()))?;
-        lines
-            .iter()
-            .map(|line| serde_json::from_str(line).map_err(|e| failed(e.to_string())))
-            .collect()
+        .map_err(|e| self.read_failed(e))?;
+        self.records(&lines)
     }
 
     async fn check_writable(&self) -> Result<(), AuditError> {
-        let writable: bool =
-            sqlx::query_scalar("SELECT has_table_privilege('deploy_audit', 'INSERT')")
-                .fetch_one(&self.db.pool)
-                .await
-                .map_err(|e| self.error(e))?;
+        let writable: bool = sqlx::query_scalar(
+            "SELECT has_table_privilege('deploy_audit', 'INSERT') \
+                 AND has_table_privilege('release_audit', 'INSERT')",
+        )
+        .fetch_one(&self.db.pool)
+        .await
+        .map_err(|e| self.error(e))?;
         if writable {
             Ok(())
         } else {
-            Err(self.error("the console's database user may not insert into deploy_audit"))
+            Err(self.error(
+                "the console's database user may not insert into deploy_audit and release_audit",
+            ))
         }
     }
 
@@ -120,38 +135,24 @@ impl AuditSink for PgAuditSink {
         repo: &RepoId,
         limit: usize,
     ) -> Result<Vec<DeployRecord>, AuditReadError> {
-        let failed = |reason: String| AuditReadError::Failed {
-            target: self.db.target.clone(),
-            reason,
-        };
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let lines: Vec<String> = sqlx::query_scalar(RECENT)
             .bind(repo.as_str())
             .bind(limit)
             .fetch_all(&self.db.pool)
             .await
-            .map_err(|e| failed(e.to_string()))?;
-        lines
-            .iter()
-            .map(|line| serde_json::from_str(line).map_err(|e| failed(e.to_string())))
-            .collect()
+            .map_err(|e| self.read_failed(e))?;
+        self.records(&lines)
     }
 
     async fn lines_of(&self, id: &DeployId) -> Result<Vec<DeployRecord>, AuditReadError> {
-        let failed = |reason: String| AuditReadError::Failed {
-            target: self.db.target.clone(),
-            reason,
-        };
         let lines: Vec<String> =
             sqlx::query_scalar("SELECT line FROM deploy_audit WHERE deploy_id = $1 ORDER BY id")
                 .bind(id.as_str())
                 .fetch_all(&self.db.pool)
                 .await
-                .map_err(|e| failed(e.to_string()))?;
-        lines
-            .iter()
-            .map(|line| serde_json::from_str(line).map_err(|e| failed(e.to_string())))
-            .collect()
+                .map_err(|e| self.read_failed(e))?;
+        self.records(&lines)
     }
 
     async fn outcomes_since(
@@ -159,10 +160,6 @@ impl AuditSink for PgAuditSink {
         since: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<DeployRecord>, AuditReadError> {
-        let failed = |reason: String| AuditReadError::Failed {
-            target: self.db.target.clone(),
-            reason,
-        };
         let mut lines: Vec<String> = sqlx::query_scalar(
             "SELECT line FROM deploy_audit WHERE recorded_at >= $1 AND outcome <> 'started' \
              ORDER BY id DESC LIMIT $2",
@@ -171,12 +168,9 @@ impl AuditSink for PgAuditSink {
         .bind(to_i64(limit as u64))
         .fetch_all(&self.db.pool)
         .await
-        .map_err(|e| failed(e.to_string()))?;
+        .map_err(|e| self.read_failed(e))?;
         lines.reverse();
-        lines
-            .iter()
-            .map(|line| serde_json::from_str(line).map_err(|e| failed(e.to_string())))
-            .collect()
+        self.records(&lines)
     }
 
     fn target(&self) -> String {

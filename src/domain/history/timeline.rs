@@ -10,6 +10,7 @@ use crate::domain::deploy::intent::DeployKind;
 use crate::domain::deploy::plan::ProductionChanged;
 use crate::domain::deploy::record::{AuditOutcome, DeployId, DeployRecord};
 use crate::domain::history::change::{ChangeState, DistributionChange};
+use crate::domain::release::id::ReleaseRef;
 use crate::domain::repository::href::{PublicationHref, TaskHref};
 use crate::domain::repository::version_number::VersionNumber;
 
@@ -21,6 +22,8 @@ pub enum Origin {
         deploy_id: DeployId,
         kind: DeployKind,
         reason: Option<String>,
+        /// The release promotion it was part of.
+        release: Option<ReleaseRef>,
     },
     /// A change upstream records and the console did not make.
     Outside,
@@ -146,6 +149,7 @@ fn console_entry(record: &DeployRecord, changes: &[DistributionChange]) -> Histo
             deploy_id: record.deploy_id.clone(),
             kind: record.kind,
             reason: record.reason.clone(),
+            release: record.release.clone(),
         },
         task,
     }

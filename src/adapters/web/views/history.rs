@@ -61,6 +61,12 @@ fn history_entry(data: &HistoryPage, entry: &HistoryEntry) -> Markup {
                 span.from { (version(entry.from)) } " \u{2192} " span.to { (version(entry.to)) }
                 " \u{2014} " span.outcome data-outcome=(outcome_key(entry.outcome)) { (outcome_text(entry.outcome)) }
             }
+            @if let Origin::Console { release: Some(release), .. } = &entry.origin {
+                div.history-release data-release-promotion=(release.id.as_str()) {
+                    "Part of a promotion of release " a href={ "/releases/" (release.name) } { (release.name) }
+                    " (its members moved together; roll the set back there)"
+                }
+            }
             @if let Origin::Console { reason: Some(reason), .. } = &entry.origin {
                 div.history-reason { "Reason: " q { (reason) } }
             }
