@@ -2,7 +2,8 @@
 //! every repository (1,000 a request), what each environment serves (as the
 //! dashboard reads it: distributions and publications, a bounded number of calls; the
 //! distributions the last question needed are read while the repositories are listed), the
-//! question's advisories (by id; a CVE's from the index), then one filtered read per served
+//! question's advisories (by id; a CVE's from the index; read while the repositories are
+//! listed too), then one filtered read per served
 //! version (and per latest version of a repository with an affected cell, for "fixed in"),
 //! [`READS_IN_FLIGHT`] at a time, each kept for the next question.
 
@@ -114,10 +115,15 @@ pub async fn exposure(
     state: &AppState,
     query: &ExposureQuery,
 ) -> Result<ExposureAnswer, ExposureError> {
-    let (subject, index) = subject_of(state, query).await?;
-    let advisories = subject.ids();
+    // The question's advisories, the repositories and the distributions read last time, at once.
     let served_now = served_environments(state);
-    let (repos, early) = futures::join!(all_repositories(state), served_now.early());
+    let (subject, repos, early) = futures::join!(
+        subject_of(state, query),
+        all_repositories(state),
+        served_now.early()
+    );
+    let (subject, index) = subject?;
+    let advisories = subject.ids();
     let repos = repos?;
     let served = served_now.rows(&repos, early).await;
     let (names, ids) = (subject.names(), subject.ids());
