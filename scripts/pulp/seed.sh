@@ -40,6 +40,11 @@
 #   rc-checks      verified, v1..v3, a publication of each; rc-checks-staging, rc-checks-prod ->
 #                  pub(v1) (issue 39: a passing check on staging promotes to production)
 #   rc-checks-replicas  the same, for two replicas receiving one report at once
+#   rc-xp-app      verified (issue 37, exposure), v1..v3, a publication of each: v1 xp-ssl 1.0, xp-lib 2.0;
+#                  v2 adds xp-ssl 1.1 (1.0 kept: an older build served); v3 xp-lib 2.0 -> 2.1 and
+#                  advisories RC-XSA-0001 (xp-ssl 1.1; CVE-2026-51001) and RC-XSA-0002 (xp-lib 2.1;
+#                  CVE-2026-51001, CVE-2026-51002). rc-xp-app-testing -> pub(v3), rc-xp-app-prod -> pub(v1)
+#   rc-xp-other    verified, v1 hello 1.0; rc-xp-other-prod -> pub(v1) (serves none of the xp packages)
 #   rc-mirror        remote rc-mirror-remote -> $PULP_CONTENT_URL/pulp/content/rc-verified-prod/ (not synced)
 #   rc-broken-mirror remote rc-broken-remote -> http://127.0.0.1:9/nothing/ (refused; sync fails)
 #
@@ -430,6 +435,49 @@ seed_checks() {
 }
 seed_checks rc-checks
 seed_checks rc-checks-replicas
+# --- Exposure (issue 37): advisories whose references name CVEs, in two environments -------
+# ensure_cve_advisory ID PACKAGE VERSION CVE...: a security advisory fixing PACKAGE-VERSION-1
+# (noarch) whose references name the CVEs; PKG[ID] = href.
+ensure_cve_advisory() {
+  local id=$1 package=$2 version=$3 href task; shift 3
+  href="$(api GET "content/rpm/advisories/?id=$id&fields=pulp_href" | jq -r '.results[0].pulp_href // empty')"
+  if [[ -z "$href" ]]; then
+    jq -n --arg id "$id" --arg p "$package" --arg v "$version" '{
+      id: $id, type: "security", severity: "Important", title: "\($id): security update for \($p)",
+      status: "final", version: "1", release: "1", issued_date: "2026-11-20 00:00:00",
+      updated_date: "2026-11-20 00:00:00", description: "repo-console exposure test advisory",
+      summary: "", solution: "", rights: "", fromstr: "security@example.com", pushcount: "1",
+      references: ($ARGS.positional | map({href: "https://cve.example/\(.)", id: ., title: ., type: "cve"})),
+      reboot_suggested: false,
+      pkglist: [{name: "rc-exposure", short: "xp", module: null, packages: [{
+        name: $p, epoch: "0", version: $v, release: "1", arch: "noarch",
+        filename: "\($p)-\($v)-1.noarch.rpm", src: "", sum: "", sum_type: "", reboot_suggested: false}]}]
+    }' --args "$@" >"$WORK/advisory.json"
+    task="$(curl_ "upload advisory $id" -X POST -b "$JAR" -H "X-CSRFToken: $CSRF" \
+      -F "file=@$WORK/advisory.json" "$(url_of content/rpm/advisories/)" | jq -r .task)"
+    href="$(wait_task "$task" | jq -r '.created_resources[0]')"
+    log "uploaded advisory $id"
+  fi
+  PKG[$id]="$href"
+}
+seed_exposure() {
+  local repo nv
+  for nv in xp-ssl-1.0 xp-ssl-1.1 xp-lib-2.0 xp-lib-2.1; do
+    ensure_package "${nv%-*}" "${nv##*-}"
+  done
+  ensure_cve_advisory RC-XSA-0001 xp-ssl 1.1 CVE-2026-51001
+  ensure_cve_advisory RC-XSA-0002 xp-lib 2.1 CVE-2026-51001 CVE-2026-51002
+  repo="$(ensure_repo rc-xp-app "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  ensure_versions "$repo" "+xp-ssl-1.0 +xp-lib-2.0" "+xp-ssl-1.1" \
+    "+xp-lib-2.1 -xp-lib-2.0 +RC-XSA-0001 +RC-XSA-0002"
+  ensure_publication "$repo" 2 >/dev/null
+  ensure_distribution rc-xp-app-testing publication "$(ensure_publication "$repo" 3)"
+  ensure_distribution rc-xp-app-prod publication "$(ensure_publication "$repo" 1)"
+  repo="$(ensure_repo rc-xp-other "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  ensure_versions "$repo" "+hello-1.0"
+  ensure_distribution rc-xp-other-prod publication "$(ensure_publication "$repo" 1)"
+}
+seed_exposure
 
 # --- Summary -------------------------------------------------------------------
 echo "Seeded Pulp at $PULP_BASE_URL:"

@@ -63,6 +63,9 @@ pub struct Metrics {
     /// The drift readings of the last complete check (the others are dropped).
     drift_read: Mutex<HashSet<DriftLabels>>,
     deliveries: Family<DeliveryLabels, Counter>,
+    cve_advisories: Gauge,
+    cve_cves: Gauge,
+    cve_refreshed: Gauge,
 }
 
 fn pulp_histogram() -> Histogram {
@@ -112,6 +115,22 @@ impl Metrics {
             "Webhook delivery attempts by how they ended (delivered, retried, given_up)",
             deliveries.clone(),
         );
+        let [cve_advisories, cve_cves, cve_refreshed] = [(); 3].map(|()| Gauge::default());
+        registry.register(
+            "repo_console_cve_index_advisories",
+            "Advisory units the CVE index holds (0 until the first CVE query builds it)",
+            cve_advisories.clone(),
+        );
+        registry.register(
+            "repo_console_cve_index_cves",
+            "Distinct CVEs the advisories of the CVE index name",
+            cve_cves.clone(),
+        );
+        registry.register(
+            "repo_console_cve_index_refreshed_timestamp_seconds",
+            "When the CVE index was last brought up to date (Unix time; 0: never)",
+            cve_refreshed.clone(),
+        );
         let build = Info::new(vec![("version", env!("CARGO_PKG_VERSION"))]);
         registry.register("repo_console_build", "The console's version", build);
         Self {
@@ -123,6 +142,9 @@ impl Metrics {
             drift,
             drift_read: Mutex::default(),
             deliveries,
+            cve_advisories,
+            cve_cves,
+            cve_refreshed,
         }
     }
 }
@@ -195,6 +217,13 @@ impl EventMetrics for Metrics {
         self.pulp_duration
             .get_or_create(&labels)
             .observe(took.as_secs_f64());
+    }
+
+    fn cve_index(&self, advisories: usize, cves: usize, refreshed_unix: i64) {
+        self.cve_advisories
+            .set(i64::try_from(advisories).unwrap_or(i64::MAX));
+        self.cve_cves.set(i64::try_from(cves).unwrap_or(i64::MAX));
+        self.cve_refreshed.set(refreshed_unix);
     }
 
     fn render(&self) -> String {

@@ -9,6 +9,7 @@
 //! - [`diffs`]: what changes between two versions, computed, cached and stored ahead;
 //! - [`environments`]: what each environment serves and what it served;
 //! - [`events`]: the events told to webhooks, their delivery, and the drift reconciler;
+//! - [`exposure`]: where a package, an advisory or a CVE is served, and the CVE index;
 //! - [`pages`]: the dashboard, versions and history pages' reads;
 //! - [`releases`]: several repositories promoted as one unit, all or none;
 //! - [`schedules`]: deploys scheduled for later, run once across replicas at their time;
@@ -22,6 +23,7 @@ pub mod deploy;
 pub mod diffs;
 pub mod environments;
 pub mod events;
+pub mod exposure;
 pub mod facts;
 pub mod pages;
 pub mod releases;

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use crate::domain::{EnvironmentPath, Policy, Releases};
 use crate::ports::{
-    AuditSink, CheckStore, Clock, ContentCatalog, DeployLock, DiffStore, EventMetrics,
-    OperatorIdentity, RepositoryManager, RequestStore, ScheduleStore,
+    AuditSink, CheckStore, Clock, ContentCatalog, CveIndexStore, DeployLock, DiffStore,
+    EventMetrics, OperatorIdentity, RepositoryManager, RequestStore, ScheduleStore,
 };
 
 use super::environments::SeenEnvironments;
@@ -17,6 +17,8 @@ use crate::app::diffs::cache::DiffCache;
 use crate::app::diffs::flights::DiffFlights;
 use crate::app::diffs::queue::DiffAhead;
 use crate::app::events::state::Events;
+use crate::app::exposure::keeper::CveIndexKeeper;
+use crate::app::exposure::reads::ExposureReads;
 use crate::app::write_limit::WriteLimit;
 
 /// Repositories per dashboard page unless configured otherwise.
@@ -87,6 +89,10 @@ pub struct AppState {
     pub(crate) write_limit: Option<Arc<WriteLimit>>,
     /// The upstream is the built-in demo, not a Pulp: every page says so.
     pub(crate) demo: bool,
+    /// The CVE index of the exposure (in memory, and in its store when it has one).
+    pub(crate) cve_index: CveIndexKeeper,
+    /// The exposure's reads of versions, kept (versions are immutable).
+    pub(crate) exposure_reads: ExposureReads,
 }
 
 impl AppState {
@@ -127,6 +133,8 @@ impl AppState {
             metrics: Arc::new(NotMeasured),
             write_limit: None,
             demo: false,
+            cve_index: CveIndexKeeper::default(),
+            exposure_reads: ExposureReads::default(),
         })
     }
 
@@ -168,6 +176,11 @@ impl AppState {
     /// The upstream is the built-in demo.
     pub fn serves_demo(&self) -> bool {
         self.demo
+    }
+
+    /// How many version reads the exposure keeps (benchmarks report it).
+    pub fn exposure_reads_kept(&self) -> usize {
+        self.exposure_reads.kept()
     }
 
     /// How many changes the diffs held in memory count (benchmarks report it).
@@ -273,6 +286,13 @@ impl AppStateBuilder {
         self
     }
 
+    /// The CVE index is kept in `store` too, and read back from it (after a restart, or by
+    /// the other replicas).
+    pub fn cve_index_store(mut self, store: Arc<dyn CveIndexStore>) -> Self {
+        self.0.cve_index = CveIndexKeeper::kept_in(store);
+        self
+    }
+
     /// Approval requests are kept in `store`, for `ttl` each.
     pub fn requests(mut self, store: Arc<dyn RequestStore>, ttl: chrono::Duration) -> Self {
         self.0.requests = Some(store);
@@ -352,6 +372,7 @@ impl EventMetrics for NotMeasured {
     fn delivery(&self, _: crate::ports::AttemptEnd) {}
     fn http_answered(&self, _: &str, _: u16) {}
     fn upstream_request(&self, _: String, _: Option<u16>, _: std::time::Duration) {}
+    fn cve_index(&self, _: usize, _: usize, _: i64) {}
     fn render(&self) -> String {
         String::new()
     }

@@ -9,6 +9,7 @@ pub mod deploy;
 pub mod diff;
 pub mod environment;
 pub mod event;
+pub mod exposure;
 pub mod history;
 pub mod identity;
 pub mod policy;
@@ -58,6 +59,10 @@ pub use event::console_event::{
 };
 pub use event::delivery::{Delivery, NextAttempt, RetryPolicy, Settlement};
 pub use event::webhook::{subscribers, InvalidWebhookUrl, Subscription, WebhookUrl};
+pub use exposure::cve_index::{CveIndex, Fill, IndexedAdvisory};
+pub use exposure::judge::{judge_advisories, judge_package, AdvisoryFix, Judgement};
+pub use exposure::query::{BadExposureQuery, CveId, EvrBound, ExposureQuery, RawQuery};
+pub use exposure::state::{count_states, counts_in_words, ExposureState};
 pub use history::change::{ChangeState, DistributionChange, WholeRecord};
 pub use history::timeline::{
     build_history, detect_drift, drift_baseline, Drift, EntryOutcome, HistoryEntry, Origin,

@@ -5,9 +5,9 @@
 
 use async_trait::async_trait;
 
-use crate::domain::{Advisory, ContentRead, Package, VersionHref};
+use crate::domain::{Advisory, AdvisoryFix, ContentRead, IndexedAdvisory, Package, VersionHref};
 
-use super::repository_manager::UpstreamError;
+use super::repository_manager::{Page, PageRequest, UpstreamError};
 
 /// Reads the content of repository versions. Each method costs upstream requests that
 /// follow the size of its answer, never the number of versions in between.
@@ -34,4 +34,22 @@ pub trait ContentCatalog: Send + Sync {
         version: &VersionHref,
         names: &[String],
     ) -> Result<Vec<Package>, UpstreamError>;
+
+    /// The advisories with these ids (every unit of an id merged), with the builds their
+    /// package lists name; an id Pulp does not hold is left out. Requests batch the ids.
+    async fn advisory_fixes(&self, ids: &[String]) -> Result<Vec<AdvisoryFix>, UpstreamError>;
+
+    /// Which of the advisories `ids` `version` holds (their ids), in requests that batch them.
+    async fn advisories_held(
+        &self,
+        version: &VersionHref,
+        ids: &[String],
+    ) -> Result<Vec<String>, UpstreamError>;
+
+    /// One page of every advisory upstream holds, newest created first, with the CVEs each
+    /// one's references name (for the CVE index).
+    async fn advisory_references(
+        &self,
+        page: PageRequest,
+    ) -> Result<Page<IndexedAdvisory>, UpstreamError>;
 }

@@ -87,6 +87,10 @@ pub trait EventMetrics: Send + Sync {
     /// (`None`: no answer) and how long it took.
     fn upstream_request(&self, operation: String, status: Option<u16>, took: Duration);
 
+    /// The CVE index after it was brought up to date: the advisory units and the distinct
+    /// CVEs it holds, and when (seconds since the Unix epoch).
+    fn cve_index(&self, advisories: usize, cves: usize, refreshed_unix: i64);
+
     /// Everything measured so far, in the text format the scrape endpoint serves (empty when
     /// nothing is measured).
     fn render(&self) -> String;

@@ -1,8 +1,9 @@
 //! The audit sinks `audit.sink` can name. A new sink is one adapter file (implementing
 //! [`crate::ports::AuditSink`]) plus one line in [`SINKS`]. Each brings the diff store, the
-//! request store and the event outbox that go with it: files beside a file, tables of the same
-//! database; for standard output, no diff store, and requests and events in memory (the
-//! configuration refuses a policy needing approvals there, see `checks.rs`).
+//! request store, the event outbox and the CVE index store that go with it: files beside a
+//! file, tables of the same database; for standard output, no diff store nor CVE index store,
+//! and requests and events in memory (the configuration refuses a policy needing approvals
+//! there, see `checks.rs`).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -12,6 +13,7 @@ use futures::future::{ready, BoxFuture, FutureExt};
 use crate::adapters::audit_stdout::StdoutAuditSink;
 use crate::adapters::files::audit::JsonlAuditSink;
 use crate::adapters::files::checks::JsonlCheckStore;
+use crate::adapters::files::cve_index::FileCveIndex;
 use crate::adapters::files::diff_store::FileDiffStore;
 use crate::adapters::files::outbox::JsonlOutbox;
 use crate::adapters::files::requests::JsonlRequestStore;
@@ -20,11 +22,12 @@ use crate::adapters::memory::{
     MemoryCheckStore, MemoryOutbox, MemoryRequestStore, MemoryScheduleStore,
 };
 use crate::adapters::postgres::{
-    self, PgAuditSink, PgCheckStore, PgDeployLock, PgDiffStore, PgOutbox, PgRequestStore,
-    PgScheduleStore,
+    self, PgAuditSink, PgCheckStore, PgCveIndex, PgDeployLock, PgDiffStore, PgOutbox,
+    PgRequestStore, PgScheduleStore,
 };
 use crate::ports::{
-    AuditSink, CheckStore, DeployLock, DiffStore, EventOutbox, RequestStore, ScheduleStore,
+    AuditSink, CheckStore, CveIndexStore, DeployLock, DiffStore, EventOutbox, RequestStore,
+    ScheduleStore,
 };
 
 use crate::wiring::config::settings::{AuditSettings, DiffSettings};
@@ -41,6 +44,8 @@ pub struct Built {
     /// Where check reports are kept, beside the requests.
     pub checks: Arc<dyn CheckStore>,
     pub outbox: Arc<dyn EventOutbox>,
+    /// Where the exposure's CVE index is kept beside the diffs (none: in memory only).
+    pub cve_index: Option<Arc<dyn CveIndexStore>>,
 }
 
 /// Builds a sink from the `[audit]` settings (connecting to it if need be) and its diff store
@@ -62,12 +67,14 @@ const SINKS: &[(&str, Build)] = &[
             Ok(outbox) => Arc::new(outbox),
             Err(e) => return ready(Err(format!("cannot read the webhook outbox: {e}"))).boxed(),
         };
-        alone(
+        let mut built = alone(
             JsonlAuditSink::new(&audit.path),
             Some(Arc::new(store)),
             kept,
             outbox,
-        )
+        );
+        built.cve_index = Some(Arc::new(FileCveIndex::in_dir(&diffs.dir)));
+        ready(Ok(built)).boxed()
     }),
     ("stdout", |_, _| {
         let requests = MemoryRequestStore::default();
@@ -77,7 +84,7 @@ const SINKS: &[(&str, Build)] = &[
             schedules: Arc::new(MemoryScheduleStore::default()),
             checks: Arc::new(MemoryCheckStore::default()),
         };
-        alone(StdoutAuditSink::default(), None, kept, outbox)
+        ready(Ok(alone(StdoutAuditSink::default(), None, kept, outbox))).boxed()
     }),
     ("postgres", |audit, diffs| {
         shared_database(audit, diffs).boxed()
@@ -97,18 +104,17 @@ fn alone(
     diff_store: Option<Arc<dyn DiffStore>>,
     kept: Kept,
     outbox: Arc<dyn EventOutbox>,
-) -> BoxFuture<'static, Result<Built, String>> {
-    let sink = Arc::new(sink);
-    ready(Ok(Built {
-        sink,
+) -> Built {
+    Built {
+        sink: Arc::new(sink),
         replica_lock: None,
         diff_store,
         requests: kept.requests,
         schedules: kept.schedules,
         checks: kept.checks,
         outbox,
-    }))
-    .boxed()
+        cve_index: None,
+    }
 }
 
 /// The PostgreSQL sink, and the lock every replica takes, the diffs every replica reads and the
@@ -123,7 +129,8 @@ async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<
         requests: Arc::new(PgRequestStore::new(db.clone())),
         schedules: Arc::new(PgScheduleStore::new(db.clone())),
         checks: Arc::new(PgCheckStore::new(db.clone())),
-        outbox: Arc::new(PgOutbox::new(db)),
+        outbox: Arc::new(PgOutbox::new(db.clone())),
+        cve_index: Some(Arc::new(PgCveIndex::new(db))),
     })
 }
 
@@ -150,6 +157,7 @@ pub async fn build(audit: &AuditSettings, diffs: &DiffSettings) -> Result<Built,
     let mut built = build(audit, diffs).await?;
     if diffs.max_bytes == 0 {
         built.diff_store = None;
+        built.cve_index = None;
     }
     Ok(built)
 }

@@ -102,6 +102,13 @@ pub async fn build_state(
         Some(store) => state.diff_store(store),
         None => state,
     };
+    let state = match built.cve_index.filter(|_| !config.uses_demo()) {
+        Some(store) => {
+            tracing::info!(target = %store.target(), "the CVE index is kept");
+            state.cve_index_store(store)
+        }
+        None => state,
+    };
     tracing::info!(target = %built.requests.target(), "approval requests are kept");
     let state = state.requests(built.requests, config.request_ttl);
     tracing::info!(target = %built.schedules.target(), "scheduled deploys are kept");

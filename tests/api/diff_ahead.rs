@@ -9,8 +9,10 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use repo_console::adapters::memory::InMemoryPulp;
 use repo_console::app::{diffs::ahead, DiffAhead};
-use repo_console::domain::{Advisory, ContentRead, Package, VersionHref};
-use repo_console::ports::{ContentCatalog, UpstreamError};
+use repo_console::domain::{
+    Advisory, AdvisoryFix, ContentRead, IndexedAdvisory, Package, VersionHref,
+};
+use repo_console::ports::{ContentCatalog, Page, PageRequest, UpstreamError};
 use tokio::sync::oneshot;
 
 use crate::acme::add_acme;
@@ -137,6 +139,25 @@ impl ContentCatalog for SlowContent {
         names: &[String],
     ) -> Result<Vec<Package>, UpstreamError> {
         self.inner.package_builds(version, names).await
+    }
+
+    async fn advisory_fixes(&self, ids: &[String]) -> Result<Vec<AdvisoryFix>, UpstreamError> {
+        self.inner.advisory_fixes(ids).await
+    }
+
+    async fn advisories_held(
+        &self,
+        version: &VersionHref,
+        ids: &[String],
+    ) -> Result<Vec<String>, UpstreamError> {
+        self.inner.advisories_held(version, ids).await
+    }
+
+    async fn advisory_references(
+        &self,
+        page: PageRequest,
+    ) -> Result<Page<IndexedAdvisory>, UpstreamError> {
+        self.inner.advisory_references(page).await
     }
 }
 

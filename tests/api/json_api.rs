@@ -517,6 +517,7 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "post /api/v1/schedules/{id}/cancel",
         "get /api/v1/checks",
         "post /api/v1/checks",
+        "get /api/v1/exposure",
         "get /api/v1/openapi.json",
     ];
     for route in routes {
@@ -736,6 +737,20 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "get",
         call(&app, "GET", "/api/v1/checks?repository=nope", None, "").await,
     );
+    for (query, token) in [
+        ("package=hello&below=1.1", Some(CI)),
+        ("package=hello", None),
+        ("cve=CVE-2026-0001", None),
+        ("package=hello&cve=CVE-2026-0001", None),
+        ("advisory=NOPE-1", None),
+    ] {
+        let path = format!("/api/v1/exposure?{query}");
+        run(
+            "/api/v1/exposure",
+            "get",
+            call(&app, "GET", &path, token, "").await,
+        );
+    }
     let failures: Vec<String> = checked.into_iter().filter_map(Result::err).collect();
     assert!(failures.is_empty(), "{failures:#?}");
 }

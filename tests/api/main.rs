@@ -32,6 +32,9 @@ mod edge_hosts;
 mod edge_limits;
 mod environments;
 mod events;
+mod exposure;
+#[path = "../common/exposure_world.rs"]
+mod exposure_world;
 mod fault_matrix;
 mod first_run;
 mod helpers;

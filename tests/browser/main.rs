@@ -8,7 +8,8 @@
 //! needs an approval, served twice (for the requester and for the approver); `freeze` one
 //! whose production is frozen on a fixed clock; `schedules` one that keeps scheduled deploys;
 //! `required_checks` one whose production requires a check passed on staging; `release_promotion`
-//! one with a release of three repositories. They never run at once. axe-core checks
+//! one with a release of three repositories; `exposure_page` the exposure page over its own
+//! world. They never run at once. axe-core checks
 //! every page and dialog state in both themes (`a11y.rs`). Each starts ChromeDriver on a free port and ends it by its process group id when
 //! it ends, passes or fails. After each scenario the browser console must hold no CSP
 //! violation and no error but the scenario's own expected failed requests. Screenshots:
@@ -25,6 +26,7 @@ mod dashboard;
 mod deploy;
 mod driver;
 mod environments;
+mod exposure;
 mod freeze;
 mod history;
 mod look;
@@ -126,6 +128,30 @@ async fn environments_promotion() {
         "FAILED-environments",
     )
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium"]
+async fn exposure_page() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let tools = driver::Tools::required();
+    a11y::require();
+    let target = target_dir();
+    let log = target.join("chromedriver-exposure.log");
+    let driver = driver::ChromeDriver::start(&tools, &log).await;
+    let app = exposure::spawn_app().await;
+    let browser = Browser::open(&driver, &tools, &app.address).await;
+    let outcome = AssertUnwindSafe(async {
+        scenario!(
+            browser,
+            "exposure: a CVE across repositories and environments",
+            &[],
+            exposure::ask_a_cve_and_open_the_fix(&browser, &app)
+        );
+    })
+    .catch_unwind()
+    .await;
+    finish(browser, driver, outcome, "exposure_page", "FAILED-exposure").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -9,9 +9,9 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use repo_console::domain::{
-    Advisory, ContentRead, Distribution, DistributionChange, DistributionHref, Package,
-    Publication, PublicationHref, RemoteHref, RepoId, RepoVersion, Repository, SyncState,
-    VersionHref, VersionNumber,
+    Advisory, AdvisoryFix, ContentRead, Distribution, DistributionChange, DistributionHref,
+    IndexedAdvisory, Package, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
+    Repository, SyncState, VersionHref, VersionNumber,
 };
 use repo_console::ports::{
     ContentCatalog, Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome,
@@ -63,6 +63,9 @@ forward!(ContentCatalog {
     fn packages(&self, version: &VersionHref, read: &ContentRead) -> Result<Vec<Package>, UpstreamError>;
     fn advisories(&self, version: &VersionHref, read: &ContentRead) -> Result<Vec<Advisory>, UpstreamError>;
     fn package_builds(&self, version: &VersionHref, names: &[String]) -> Result<Vec<Package>, UpstreamError>;
+    fn advisory_fixes(&self, ids: &[String]) -> Result<Vec<AdvisoryFix>, UpstreamError>;
+    fn advisories_held(&self, version: &VersionHref, ids: &[String]) -> Result<Vec<String>, UpstreamError>;
+    fn advisory_references(&self, page: PageRequest) -> Result<Page<IndexedAdvisory>, UpstreamError>;
 });
 
 forward!(RepositoryManager {

@@ -30,6 +30,7 @@ mod database;
 mod deploy;
 mod drift;
 mod environments;
+mod exposure;
 mod history;
 mod memory;
 #[path = "../common/needs.rs"]

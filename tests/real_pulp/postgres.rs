@@ -358,3 +358,37 @@ async fn two_replicas_claiming_one_promotion_at_once_one_wins() {
     let stores = [check_store(&database).await, check_store(&database).await];
     super::check_contract::one_of_many_concurrent_claimers_wins(&stores, 24).await;
 }
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL"]
+async fn the_cve_index_one_replica_saved_is_loaded_by_another_and_a_damaged_one_is_missing() {
+    use repo_console::adapters::postgres::PgCveIndex;
+    use repo_console::domain::{CveId, CveIndex, IndexedAdvisory};
+    use repo_console::ports::CveIndexStore;
+
+    let database = required_database();
+    let (first, second) =
+        futures::join!(connect(&database.url, None), connect(&database.url, None));
+    let (first, second) = (
+        PgCveIndex::new(first.unwrap()),
+        PgCveIndex::new(second.unwrap()),
+    );
+    assert_eq!(second.load().await.unwrap(), None, "nothing saved yet");
+    let advisory = |n: u32, cve: &str| IndexedAdvisory {
+        href: format!("/pulp/api/v3/content/rpm/advisories/{n}/"),
+        id: format!("RHSA-2026:{n:04}"),
+        created: "2026-11-20T08:00:00Z".parse::<DateTime<Utc>>().unwrap(),
+        cves: [CveId::parse(cve).unwrap()].into(),
+    };
+    let mut index = CveIndex::default();
+    index.add_page(vec![advisory(1, "CVE-2026-1111")], None, true);
+    first.save(&index).await.unwrap();
+    assert_eq!(second.load().await.unwrap().as_ref(), Some(&index));
+    index.add_page(vec![advisory(2, "CVE-2026-2222")], index.floor(), true);
+    second.save(&index).await.unwrap();
+    let loaded = first.load().await.unwrap().unwrap();
+    assert_eq!(loaded.advisories(), 2, "replaced whole, one row");
+    assert_eq!(database.query("SELECT count(*) FROM cve_index"), "1");
+    database.query("UPDATE cve_index SET body = '{not json'");
+    assert_eq!(first.load().await.unwrap(), None, "damaged: built again");
+}

@@ -1,11 +1,13 @@
 //! The stores kept as files beside the audit file: the audit log (JSON Lines, appended under
 //! a file lock, its tail read back), the approval requests and the webhook outbox (JSON
 //! Lines, compacted in place), the scheduled deploys (JSON Lines, a line per revision), the
-//! checks pipelines report (JSON Lines), and the stored diffs (gzip'd JSON, a file each).
+//! checks pipelines report (JSON Lines), the stored diffs (gzip'd JSON, a file each) and, in the
+//! diffs' directory, the CVE index (one JSON file).
 
 pub mod audit;
 mod audit_tail;
 pub mod checks;
+pub mod cve_index;
 pub mod diff_store;
 pub mod outbox;
 mod outbox_compaction;

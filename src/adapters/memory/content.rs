@@ -7,10 +7,14 @@ use std::collections::BTreeSet;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
+use super::advisory_units::AdvisoryUnits;
 use super::in_memory::InMemoryPulp;
 use super::state::{bad_request, State, VersionEntry};
-use crate::domain::{Advisory, ContentRead, Evr, Package, RepoId, VersionHref, VersionNumber};
-use crate::ports::{ContentCatalog, UpstreamError};
+use crate::domain::{
+    Advisory, AdvisoryFix, ContentRead, Evr, IndexedAdvisory, Package, RepoId, VersionHref,
+    VersionNumber,
+};
+use crate::ports::{ContentCatalog, Page, PageRequest, UpstreamError};
 
 /// One new version's changes: packages and advisories added and removed.
 #[derive(Debug, Clone, Copy, Default)]
@@ -143,6 +147,25 @@ impl ContentCatalog for InMemoryPulp {
             .map(|p| package_of(p))
             .filter(|p| wanted.contains(p.name.as_str()))
             .collect())
+    }
+
+    async fn advisory_fixes(&self, ids: &[String]) -> Result<Vec<AdvisoryFix>, UpstreamError> {
+        self.fixes(ids).await
+    }
+
+    async fn advisories_held(
+        &self,
+        version: &VersionHref,
+        ids: &[String],
+    ) -> Result<Vec<String>, UpstreamError> {
+        self.held(version, ids).await
+    }
+
+    async fn advisory_references(
+        &self,
+        page: PageRequest,
+    ) -> Result<Page<IndexedAdvisory>, UpstreamError> {
+        self.references(page).await
     }
 }
 

@@ -3,6 +3,7 @@
 //! checks, and a pinned clock.
 //! Always compiled, because the demo and the integration tests both need them.
 
+mod advisory_units;
 mod changes;
 mod checks;
 mod content;

@@ -87,6 +87,13 @@ pub(super) struct TaskEntry {
     pub correlation: Option<String>,
 }
 
+/// One advisory unit uploaded with its builds and references (see `advisory_units.rs`).
+#[derive(Debug, Clone)]
+pub struct AdvisoryUnit {
+    pub indexed: crate::domain::IndexedAdvisory,
+    pub fix: crate::domain::AdvisoryFix,
+}
+
 #[derive(Default)]
 pub(super) struct State {
     pub repos: BTreeMap<RepoId, RepoEntry>,
@@ -99,6 +106,9 @@ pub(super) struct State {
     pub counter: u64,
     /// Every uploaded advisory, by id.
     pub advisories: HashMap<String, Advisory>,
+    /// The advisories uploaded with their builds and references (see `advisory_units.rs`),
+    /// oldest first.
+    pub advisory_units: Vec<AdvisoryUnit>,
 }
 
 impl State {

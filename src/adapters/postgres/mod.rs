@@ -1,11 +1,13 @@
 //! PostgreSQL, shared by every replica: the audit sink ([`PgAuditSink`]), the
 //! cross-replica deploy lock ([`PgDeployLock`]), the computed diffs ([`PgDiffStore`]), the
 //! approval requests ([`PgRequestStore`]), the scheduled deploys ([`PgScheduleStore`]), the
-//! checks pipelines report ([`PgCheckStore`]) and the webhooks' event outbox ([`PgOutbox`]).
+//! checks pipelines report ([`PgCheckStore`]), the webhooks' event outbox ([`PgOutbox`]) and the
+//! CVE index of the exposure ([`PgCveIndex`]).
 //! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
 mod checks;
+mod cve_index;
 mod deploy_lock;
 mod diffs;
 mod outbox;
@@ -19,6 +21,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 pub use audit::PgAuditSink;
 pub use checks::PgCheckStore;
+pub use cve_index::PgCveIndex;
 pub use deploy_lock::PgDeployLock;
 pub use diffs::PgDiffStore;
 pub use outbox::PgOutbox;

@@ -11,8 +11,8 @@ use serde::de::DeserializeOwned;
 use super::content_dto::{AdvisoryDto, PackageDto, ADVISORY_FIELDS, PACKAGE_FIELDS};
 use super::PulpClient;
 use crate::adapters::pulp::transport::pagination::{encode, with_query};
-use crate::domain::{Advisory, ContentRead, Package, VersionHref};
-use crate::ports::{ContentCatalog, UpstreamError};
+use crate::domain::{Advisory, AdvisoryFix, ContentRead, IndexedAdvisory, Package, VersionHref};
+use crate::ports::{ContentCatalog, Page, PageRequest, UpstreamError};
 
 /// Content units per request for what a version changed and for builds by name: small
 /// answers, read in one page or a few concurrent ones.
@@ -81,6 +81,25 @@ impl ContentCatalog for PulpClient {
             .await?;
         Ok(pages.into_iter().flatten().map(Package::from).collect())
     }
+
+    async fn advisory_fixes(&self, ids: &[String]) -> Result<Vec<AdvisoryFix>, UpstreamError> {
+        self.read_advisory_fixes(ids).await
+    }
+
+    async fn advisories_held(
+        &self,
+        version: &VersionHref,
+        ids: &[String],
+    ) -> Result<Vec<String>, UpstreamError> {
+        self.read_advisories_held(version, ids).await
+    }
+
+    async fn advisory_references(
+        &self,
+        page: PageRequest,
+    ) -> Result<Page<IndexedAdvisory>, UpstreamError> {
+        self.read_advisory_references(page).await
+    }
 }
 
 impl PulpClient {
@@ -141,7 +160,7 @@ fn not_in_query(version: &VersionHref, other: &VersionHref) -> String {
 
 /// The names, encoded and joined by commas, in batches of at most `max_bytes` (a name
 /// longer than that goes alone).
-fn name_batches(names: &[String], max_bytes: usize) -> Vec<String> {
+pub(super) fn name_batches(names: &[String], max_bytes: usize) -> Vec<String> {
     let mut batches = Vec::new();
     let mut current = String::new();
     for name in names {

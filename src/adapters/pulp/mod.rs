@@ -7,8 +7,11 @@
 //! `sync_tasks` (latest syncs), `versions` (a page of versions, or a few by number),
 //! `client` (URLs, helpers) and `manager` (the port's methods). Waiting for a task is the
 //! rule of [`crate::adapters::shared::task_outcome`], shared with the in-memory Pulp.
-//! `content` + `content_dto` implement [`crate::ports::ContentCatalog`].
+//! `content` + `content_dto` implement [`crate::ports::ContentCatalog`], with `advisory_reads`
+//! + `advisory_dto` for the exposure's advisory reads (fixes, held, references).
 
+mod advisory_dto;
+mod advisory_reads;
 mod client;
 mod content;
 mod content_dto;

@@ -11,7 +11,9 @@ use axum::response::{IntoResponse, Response};
 use maud::{html, Markup};
 
 use crate::app::diffs::compare::CompareError;
+use crate::app::exposure::ExposureError;
 use crate::app::facts::{ReadError, UnknownRepository};
+use crate::domain::BadExposureQuery;
 use crate::ports::UpstreamError;
 
 use super::edge::request_log::Refusal;
@@ -43,7 +45,14 @@ macro_rules! web_error_from {
     )*};
 }
 
-web_error_from!(UpstreamError, UnknownRepository, ReadError, CompareError);
+web_error_from!(
+    UpstreamError,
+    UnknownRepository,
+    ReadError,
+    CompareError,
+    ExposureError,
+    BadExposureQuery
+);
 
 impl WebError {
     /// A failure, with the status of its cause and the cause's own words.

@@ -8,6 +8,7 @@ mod demo;
 mod download;
 mod edge;
 mod errors;
+mod exposure_params;
 mod extract;
 mod handlers;
 mod htmx;
@@ -91,6 +92,8 @@ fn pages(state: AppState) -> Router {
             "/releases/{name}/promote",
             axum::routing::post(handlers::releases::submit),
         )
+        .route("/exposure", get(handlers::exposure::show))
+        .route("/exposure.csv", get(handlers::exposure::csv))
         .route("/requests", get(handlers::requests::list))
         .route("/requests/{id}", get(handlers::requests::show))
         .route(

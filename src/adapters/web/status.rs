@@ -11,6 +11,7 @@ use crate::app::approvals::requests::{ActError, Acted, ListError};
 use crate::app::checks::{ReadError as ChecksReadError, ReportError};
 use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
 use crate::app::diffs::compare::CompareError;
+use crate::app::exposure::ExposureError;
 use crate::app::facts::{ReadError, UnknownRepository};
 use crate::app::releases::ReleaseOutcome;
 use crate::app::schedules::cancel::NotCancelled;
@@ -20,7 +21,8 @@ use crate::app::sync::SyncError;
 use crate::app::write_limit::TooManyWrites;
 use crate::domain::approval::listing::UnknownState;
 use crate::domain::{
-    Denied, Refusal, ReleaseRefusal, RequestRefusal, ScheduleRefusal, UnknownEnvironment,
+    BadExposureQuery, Denied, Refusal, ReleaseRefusal, RequestRefusal, ScheduleRefusal,
+    UnknownEnvironment,
 };
 use crate::ports::{
     AuditReadError, RequestStoreError, ScheduleStoreError, Unidentified, UpstreamError,
@@ -80,6 +82,24 @@ impl HttpStatus for CompareError {
             Self::UnknownVersion(_) => StatusCode::NOT_FOUND,
             Self::Upstream(error) if error.is_not_found() => StatusCode::NOT_FOUND,
             Self::Upstream(error) => error.status(),
+        }
+    }
+}
+
+/// An exposure question that cannot be asked as written.
+impl HttpStatus for BadExposureQuery {
+    fn status(&self) -> StatusCode {
+        StatusCode::BAD_REQUEST
+    }
+}
+
+/// An exposure question not answered at all: an advisory Pulp does not hold is not found;
+/// what could not be read from Pulp answers its own status.
+impl HttpStatus for ExposureError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::UnknownAdvisory(_) => StatusCode::NOT_FOUND,
+            Self::Upstream { error, .. } => error.status(),
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::app::approvals::requests::ActError;
 use crate::app::checks::{ReadError as ChecksReadError, ReportError};
 use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
 use crate::app::diffs::compare::CompareError;
+use crate::app::exposure::ExposureError;
 use crate::app::facts::{ReadError, UnknownRepository};
 use crate::app::sync::SyncError;
 use crate::domain::policy::gate::NotListed;
@@ -281,6 +282,18 @@ fn each_upstream_failure_has_one_status_on_pages_and_in_the_api() {
         both(&CompareError::Upstream(gone)),
         404,
     ));
+    for (name, error, status) in upstream_errors() {
+        let exposure = ExposureError::Upstream {
+            what: "the repositories",
+            error,
+        };
+        table.push((name, both(&exposure), status));
+    }
+    let advisory = ExposureError::UnknownAdvisory("RHSA-0".into());
+    table.push(("Exposure: UnknownAdvisory", both(&advisory), 404));
+    assert_eq!(ApiError::exposure(&advisory).code, "unknown_advisory");
+    let question = crate::domain::BadExposureQuery("Ask one question at a time".into());
+    table.push(("Exposure: BadExposureQuery", both(&question), 400));
     let version = CompareError::UnknownVersion(VersionNumber::new(9));
     table.push(("Compare: UnknownVersion", both(&version), 404));
     let moved = StepError::ProductionMoved { now: "v3".into() };

@@ -6,7 +6,7 @@
 //! longer serves the publication the console's last change set. So is the previous version
 //! an environment served, for the `retain_repo_versions` warning.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::domain::{
     detect_drift, drift_baseline, retention_risk, DeployRecord, Distribution, Environment,
@@ -64,16 +64,78 @@ pub async fn environments_of_rows(
     state: &AppState,
     repos: &[Repository],
 ) -> Result<HashMap<RepoId, Vec<RowProduction>>, UpstreamError> {
+    let distributions = read_needed(state, &needed_distributions(state, repos)).await?;
+    Ok(environments_given(state, repos, &distributions).await)
+}
+
+/// Which distributions rows need: those named, or every one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NeededDistributions {
+    /// Some environment of some row names none: the spec's rule looks at every one.
+    Every,
+    /// Each environment of each row names its distribution (possibly none at all).
+    Named(BTreeSet<String>),
+}
+
+impl NeededDistributions {
+    /// Whether distributions read for `self` answer for `other` too.
+    pub fn covers(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Every, _) => true,
+            (Self::Named(_), Self::Every) => false,
+            (Self::Named(held), Self::Named(asked)) => asked.is_subset(held),
+        }
+    }
+}
+
+/// The distributions these rows need: by name when every row's environments name theirs (the
+/// cost does not grow with Pulp), else all of them.
+pub fn needed_distributions(state: &AppState, repos: &[Repository]) -> NeededDistributions {
+    let mut names = BTreeSet::new();
+    for repo in repos {
+        for environment in state.environments.iter() {
+            match naming(&state.environments, environment, repo) {
+                Naming::Named(name) => {
+                    names.insert(name);
+                }
+                Naming::Detect => return NeededDistributions::Every,
+                Naming::Unnamed => {}
+            }
+        }
+    }
+    NeededDistributions::Named(names)
+}
+
+/// The distributions `needed` names (none named: no request).
+pub async fn read_needed(
+    state: &AppState,
+    needed: &NeededDistributions,
+) -> Result<Vec<Distribution>, UpstreamError> {
+    match needed {
+        NeededDistributions::Every => distributions_for(state.reads.as_ref(), None).await,
+        NeededDistributions::Named(names) if names.is_empty() => Ok(Vec::new()),
+        NeededDistributions::Named(names) => {
+            let names = names.iter().cloned().collect();
+            distributions_for(state.reads.as_ref(), Some(names)).await
+        }
+    }
+}
+
+/// Every environment of each repository, from `distributions` already read (at least those
+/// the rows need): the publications they serve (one read, or none when already read) and the
+/// audit lines, read at once.
+pub async fn environments_given(
+    state: &AppState,
+    repos: &[Repository],
+    distributions: &[Distribution],
+) -> HashMap<RepoId, Vec<RowProduction>> {
     let ids: Vec<RepoId> = repos.iter().map(|r| r.id.clone()).collect();
-    // The audit log is read once for the whole page, while the distributions are read.
-    let (distributions, audit) = futures::join!(
-        page_distributions(state, repos),
+    let (publications, audit) = futures::join!(
+        served_publications(state.reads.as_ref(), distributions),
         state.audit.recent_of(&ids, AUDIT_LINES)
     );
-    let distributions = distributions?;
     let audit = audit.unwrap_or_default();
-    let publications = served_publications(state.reads.as_ref(), &distributions).await;
-    Ok(repos
+    repos
         .iter()
         .map(|repo| {
             let records = audit.get(&repo.id).map(Vec::as_slice).unwrap_or_default();
@@ -90,7 +152,7 @@ pub async fn environments_of_rows(
                         state,
                         environment,
                         repo,
-                        &distributions,
+                        distributions,
                         &publications,
                         &records,
                     )
@@ -98,29 +160,7 @@ pub async fn environments_of_rows(
                 .collect();
             (repo.id.clone(), environments)
         })
-        .collect())
-}
-
-/// The distributions the rows need: by name when every row's production is configured (the
-/// cost does not grow with Pulp), else all of them (the spec's rule looks at every one).
-async fn page_distributions(
-    state: &AppState,
-    repos: &[Repository],
-) -> Result<Vec<Distribution>, UpstreamError> {
-    let mut names = Vec::new();
-    for repo in repos {
-        for environment in state.environments.iter() {
-            match naming(&state.environments, environment, repo) {
-                Naming::Named(name) => names.push(name),
-                Naming::Detect => return distributions_for(state.reads.as_ref(), None).await,
-                Naming::Unnamed => {}
-            }
-        }
-    }
-    if names.is_empty() {
-        return Ok(Vec::new());
-    }
-    distributions_for(state.reads.as_ref(), Some(names)).await
+        .collect()
 }
 
 /// One environment of one row: what it serves; drift and the retention risk from the

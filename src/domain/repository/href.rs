@@ -113,7 +113,7 @@ opaque_href!(
 );
 
 /// The address of one repository version: `…/repositories/rpm/rpm/<uuid>/versions/<n>/`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct VersionHref(String);
 

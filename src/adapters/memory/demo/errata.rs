@@ -1,9 +1,20 @@
 //! The demo's advisories: rhel9-baseos gets errata of every type over its history, so the
 //! deploy of its newest version (production serves v38) shows a security fix arriving.
 
-use crate::domain::{Advisory, AdvisoryType};
+use chrono::{DateTime, Utc};
 
+use crate::domain::{Advisory, AdvisoryFix, AdvisoryType};
+
+use crate::adapters::memory::content::package_of;
 use crate::adapters::memory::in_memory::InMemoryPulp;
+
+/// The security advisory's fix and the CVE its references name (the exposure page's demo:
+/// `/exposure?cve=CVE-2026-1111`).
+const SECURITY_FIX: (&str, &str, &str) = (
+    "RHSA-2026:1234",
+    "openssl-3.5.1-2.el9.x86_64",
+    "CVE-2026-1111",
+);
 
 /// (version step, id, type, severity, title, packages named).
 const ERRATA: &[(u64, &str, &str, &str, &str, &str)] = &[
@@ -71,6 +82,16 @@ pub fn upload_errata(pulp: &InMemoryPulp) {
             packages: vec![(*package).to_owned()],
         });
     }
+    let (id, build, cve) = SECURITY_FIX;
+    let created: DateTime<Utc> = DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default();
+    pulp.upload_advisory_unit(
+        AdvisoryFix {
+            id: id.to_owned(),
+            builds: vec![package_of(build)],
+        },
+        &[cve],
+        created,
+    );
 }
 
 /// The advisories a step adds and drops.

@@ -1,11 +1,11 @@
 //! [`ContentCatalog`] for [`FaultyPulp`]: delegates to the in-memory Pulp unless a fault is
-//! set on [`Op::Packages`], [`Op::Advisories`] or [`Op::PackageBuilds`].
+//! set on [`Op::Packages`], [`Op::Advisories`] (every advisory read) or [`Op::PackageBuilds`].
 
 use async_trait::async_trait;
 
 use crate::adapters::memory::faults::{FaultyPulp, Op};
-use crate::domain::{Advisory, ContentRead, Package, VersionHref};
-use crate::ports::{ContentCatalog, UpstreamError};
+use crate::domain::{Advisory, AdvisoryFix, ContentRead, IndexedAdvisory, Package, VersionHref};
+use crate::ports::{ContentCatalog, Page, PageRequest, UpstreamError};
 
 #[async_trait]
 impl ContentCatalog for FaultyPulp {
@@ -34,5 +34,27 @@ impl ContentCatalog for FaultyPulp {
     ) -> Result<Vec<Package>, UpstreamError> {
         self.check(Op::PackageBuilds)?;
         self.inner().package_builds(version, names).await
+    }
+
+    async fn advisory_fixes(&self, ids: &[String]) -> Result<Vec<AdvisoryFix>, UpstreamError> {
+        self.check(Op::Advisories)?;
+        self.inner().advisory_fixes(ids).await
+    }
+
+    async fn advisories_held(
+        &self,
+        version: &VersionHref,
+        ids: &[String],
+    ) -> Result<Vec<String>, UpstreamError> {
+        self.check(Op::Advisories)?;
+        self.inner().advisories_held(version, ids).await
+    }
+
+    async fn advisory_references(
+        &self,
+        page: PageRequest,
+    ) -> Result<Page<IndexedAdvisory>, UpstreamError> {
+        self.check(Op::Advisories)?;
+        self.inner().advisory_references(page).await
     }
 }

@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 
 use crate::app::approvals::requests::ActError;
 use crate::app::deploy::DeployOutcome;
+use crate::app::exposure::ExposureError;
 use crate::app::schedules::make::NotScheduled;
 use crate::domain::{Refusal, ReleaseRefusal, ScheduleRefusal};
 
@@ -135,6 +136,18 @@ impl ApiError {
                 ..Self::of(error)
             },
             NotScheduled::NotKept(_) | NotScheduled::RequestNotKept(_) => Self::of(error),
+        }
+    }
+
+    /// An exposure question not answered: `unknown_advisory` for an advisory Pulp does not
+    /// hold, else the code of its status.
+    pub fn exposure(error: &ExposureError) -> Self {
+        match error {
+            ExposureError::UnknownAdvisory(_) => Self {
+                code: "unknown_advisory",
+                ..Self::of(error)
+            },
+            ExposureError::Upstream { .. } => Self::of(error),
         }
     }
 

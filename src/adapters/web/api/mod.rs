@@ -9,6 +9,7 @@ mod caller;
 mod checks;
 mod deployments;
 mod error;
+mod exposure;
 pub(super) mod outcome;
 pub(super) mod releases;
 mod repositories;
@@ -33,12 +34,12 @@ pub use error::ApiError;
         repositories::list, repositories::show, repositories::versions, repositories::changes,
         sync::start, deployments::create, deployments::show, requests::list, requests::approve,
         releases::list, releases::show, releases::promotions,
-        schedules::list, schedules::cancel, checks::report, checks::list, openapi
+        schedules::list, schedules::cancel, checks::report, checks::list, exposure::show, openapi
     ),
     modifiers(&BearerScheme),
     tags(
         (name = "repositories"), (name = "deployments"), (name = "requests"),
-        (name = "releases"), (name = "schedules"), (name = "checks")
+        (name = "releases"), (name = "schedules"), (name = "checks"), (name = "exposure")
     )
 )]
 pub struct ApiDoc;
@@ -79,6 +80,7 @@ pub fn router() -> Router<AppState> {
         .route("/releases/{name}", get(releases::show))
         .route("/releases/{name}/promotions", post(releases::promotions))
         .route("/checks", get(checks::list).post(checks::report))
+        .route("/exposure", get(exposure::show))
         .route("/requests", get(requests::list))
         .route("/requests/{id}/approve", post(requests::approve))
         .route("/schedules", get(schedules::list))

@@ -1,11 +1,13 @@
-//! The compare page's downloads: the whole comparison as JSON or CSV, streamed from the diff
-//! already computed.
+//! The downloads: the compare page's whole comparison as JSON or CSV, streamed from the diff
+//! already computed, and the exposure answer as CSV.
 
 mod attachment;
 mod chunks;
 mod csv_body;
+mod exposure_csv;
 mod format;
 mod json_body;
 
 pub use attachment::{attachment, json_body};
+pub use exposure_csv::exposure_csv;
 pub use format::Format;

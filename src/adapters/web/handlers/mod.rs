@@ -5,6 +5,7 @@ pub mod changes_download;
 mod compare_query;
 pub mod dashboard;
 pub mod deploy;
+pub mod exposure;
 pub mod health;
 pub mod history;
 pub mod releases;

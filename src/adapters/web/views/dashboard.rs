@@ -20,6 +20,7 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
             div.title-row {
                 h1 { "Repositories" }
                 a.ghost href={ "/?page=" (page_number) } id="refresh" { "\u{21bb} Refresh" }
+                a.ghost href="/exposure" id="exposure-link" title="Where a package, an advisory or a CVE is served" { "Exposure" }
             }
             @for env in &board.frozen { (freeze_banner(&env.name, &env.freeze)) }
             @if let Some(error) = &board.error { (notice("error", Some("page-error"), html! { strong { "Could not list repositories. " } (error) })) }

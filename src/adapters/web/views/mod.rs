@@ -6,6 +6,7 @@ pub mod compare;
 pub mod dashboard;
 pub mod deploy;
 pub mod environments;
+pub mod exposure;
 pub mod history;
 pub mod layout;
 pub mod moment;
