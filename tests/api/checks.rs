@@ -532,3 +532,49 @@ async fn a_refused_promotion_is_given_back_for_a_later_report() {
         app.check_file()
     );
 }
+
+#[tokio::test]
+async fn the_confirm_step_offers_the_override_to_those_listed_and_the_page_records_it() {
+    let listed = policy(false, 0).with_overriders(BTreeMap::from([(
+        env("production"),
+        vec![Subject::parse("user:operator").unwrap()],
+    )]));
+    let app = spawn(listed).await;
+    app.report_check(CI, "staging", 3, false).await;
+    let confirm = app
+        .get(&format!(
+            "/repos/{}/deploy/confirm?version=3&env=production",
+            app.fixture
+        ))
+        .await;
+    assert_eq!(
+        confirm.status, 200,
+        "offered, not refused: {}",
+        confirm.body
+    );
+    let html = confirm.html();
+    let listed = select(&html, "[data-required-checks] [data-check=\"smoke\"]");
+    assert_eq!(attr(&listed[0], "data-check-state"), "failed");
+    assert_eq!(
+        select(&html, "#deploy-modal input[name=\"override\"]").len(),
+        1
+    );
+    assert_eq!(
+        select(&html, "#deploy-modal input[name=\"reason\"]").len(),
+        1
+    );
+
+    let form = "version=3&env=production&confirm=app&live=1&override=1&reason=smoke+is+flaky+today";
+    let headers = [
+        ("content-type", "application/x-www-form-urlencoded"),
+        ("hx-request", "true"),
+    ];
+    let path = format!("/repos/{}/deploy", app.fixture);
+    let deployed = app.client.send("POST", &path, &headers, form).await;
+    assert_eq!(deployed.status, 200, "{}", deployed.body);
+    assert_eq!(app.production_serves(), Some(3));
+    let line = app.deployed_lines().pop().unwrap();
+    assert_eq!(line["operator"], "operator");
+    assert_eq!(line["checks_override"]["unmet"], "smoke failed");
+    assert_eq!(line["reason"], "smoke is flaky today");
+}

@@ -7,11 +7,11 @@
 //! (shared by the replicas) before it runs, and given back when it was refused before
 //! anything changed, so that a later report may try again.
 
-use crate::domain::check::report::CheckReport;
+use crate::domain::check::report::{CheckReport, PromotionKey};
 use crate::domain::policy::checks::{promotion_due, NotDue};
 use crate::domain::{
     Automation, CheckTrigger, Confirmation, DeployRequest, EnvironmentName, Intent, Operator,
-    Reason, RepoId, SeenLive,
+    Reason, RepoId, SeenLive, VersionNumber,
 };
 use crate::ports::CheckStoreError;
 
@@ -81,6 +81,10 @@ pub(crate) async fn promote_after(
             why,
         });
     }
+    let operator = match Operator::with_matching(automation.as_str(), state.policy.matching()) {
+        Ok(operator) => operator,
+        Err(error) => return Some(unreadable(error.to_string())),
+    };
     let key = promotion_key(id, &next, version);
     match claim(state, &key).await {
         Ok(true) => {}
@@ -90,33 +94,9 @@ pub(crate) async fn promote_after(
         }
         Err(error) => return Some(unreadable(error.to_string())),
     }
-    let operator = match Operator::with_matching(automation.as_str(), state.policy.matching()) {
-        Ok(operator) => operator,
-        Err(error) => return Some(unreadable(error.to_string())),
-    };
-    let request = DeployRequest {
-        target: crate::domain::VersionNumber::new(version),
-        environment: next.clone(),
-        confirm: Confirmation::ExpectedCurrent,
-        seen_live: serving.map_or(SeenLive::Nothing, SeenLive::Version),
-        intent: Intent::Deploy(
-            Reason::parse(&format!(
-                "automatic promotion: {} passed on {}",
-                report.key.name, report.key.environment
-            ))
-            .ok(),
-        ),
-        override_freeze: false,
-    };
-    let trigger = Automation::triggered_by(CheckTrigger {
-        check: report.key.name.clone(),
-        environment: report.key.environment.clone(),
-        version,
-        url: report.url.clone(),
-        reporter: report.reporter.clone(),
-    });
+    let request = request_for(report, &next, serving);
     tracing::info!(environment = %next, version, %operator, "promoting by itself");
-    let outcome = deploy_automated(state, id, &request, &operator, trigger).await;
+    let outcome = deploy_automated(state, id, &request, &operator, trigger_of(report)).await;
     if matches!(
         outcome,
         DeployOutcome::Refused(_) | DeployOutcome::NotStarted(_)
@@ -129,10 +109,39 @@ pub(crate) async fn promote_after(
     })
 }
 
-async fn claim(
-    state: &AppState,
-    key: &crate::domain::check::report::PromotionKey,
-) -> Result<bool, CheckStoreError> {
+/// The deploy of the report's version to `next`, confirmed by what `next` served when read
+/// (the deploy's compare-and-swap), its reason naming the check.
+fn request_for(
+    report: &CheckReport,
+    next: &EnvironmentName,
+    serving: Option<VersionNumber>,
+) -> DeployRequest {
+    let reason = format!(
+        "automatic promotion: {} passed on {}",
+        report.key.name, report.key.environment
+    );
+    DeployRequest {
+        target: VersionNumber::new(report.key.version),
+        environment: next.clone(),
+        confirm: Confirmation::ExpectedCurrent,
+        seen_live: serving.map_or(SeenLive::Nothing, SeenLive::Version),
+        intent: Intent::Deploy(Reason::parse(&reason).ok()),
+        override_freeze: false,
+    }
+}
+
+/// What the promotion's audit lines say triggered it.
+fn trigger_of(report: &CheckReport) -> Automation {
+    Automation::triggered_by(CheckTrigger {
+        check: report.key.name.clone(),
+        environment: report.key.environment.clone(),
+        version: report.key.version,
+        url: report.url.clone(),
+        reporter: report.reporter.clone(),
+    })
+}
+
+async fn claim(state: &AppState, key: &PromotionKey) -> Result<bool, CheckStoreError> {
     match &state.checks {
         Some(store) => store.claim_promotion(key).await,
         None => Ok(false),
@@ -140,7 +149,7 @@ async fn claim(
 }
 
 /// Gives a claim back: nothing changed, so a later report may promote the version.
-async fn give_back(state: &AppState, key: &crate::domain::check::report::PromotionKey) {
+async fn give_back(state: &AppState, key: &PromotionKey) {
     let Some(store) = &state.checks else {
         return;
     };
