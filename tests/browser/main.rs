@@ -99,198 +99,182 @@ async fn browser_suite() {
     finish(browser, driver, outcome, "browser_suite", "FAILED").await;
 }
 
+/// One test's Chromium: the machine's turn (one Chromium at a time), its ChromeDriver (its
+/// log `target/chromedriver-<test>.log`) and a browser on the console at `address`.
+struct Session {
+    _turn: tokio::sync::MutexGuard<'static, ()>,
+    test: &'static str,
+    driver: driver::ChromeDriver,
+    browser: Browser,
+}
+
+impl Session {
+    async fn open(test: &'static str, address: &str) -> Self {
+        let turn = ONE_AT_A_TIME.lock().await;
+        let tools = driver::Tools::required();
+        a11y::require();
+        let log = target_dir().join(format!("chromedriver-{test}.log"));
+        let driver = driver::ChromeDriver::start(&tools, &log).await;
+        let browser = Browser::open(&driver, &tools, address).await;
+        Self {
+            _turn: turn,
+            test,
+            driver,
+            browser,
+        }
+    }
+
+    /// Ends the browser and its driver after the scenarios ended so ([`finish`]).
+    async fn end(self, outcome: Outcome) {
+        let failed = format!("FAILED-{}", self.test);
+        finish(self.browser, self.driver, outcome, self.test, &failed).await;
+    }
+}
+
+/// How a test's scenarios ended: passed, or the panic to pass on once the browser is closed.
+type Outcome = Result<(), Box<dyn std::any::Any + Send>>;
+
+/// Runs `scenarios`, catching their panic.
+async fn caught(scenarios: impl std::future::Future<Output = ()>) -> Outcome {
+    AssertUnwindSafe(scenarios).catch_unwind().await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs Chromium"]
 async fn environments_promotion() {
-    let _turn = ONE_AT_A_TIME.lock().await;
-    let tools = driver::Tools::required();
-    a11y::require();
-    let target = target_dir();
-    let log = target.join("chromedriver-environments.log");
-    let driver = driver::ChromeDriver::start(&tools, &log).await;
     let app = environments::spawn_app().await;
-    let browser = Browser::open(&driver, &tools, &app.address).await;
-    let outcome = AssertUnwindSafe(async {
+    let session = Session::open("environments_promotion", &app.address).await;
+    let b = &session.browser;
+    let scenarios = async {
         scenario!(
-            browser,
+            b,
             "deploy to testing, promote to staging and production",
             &[],
-            environments::deploy_then_promote(&browser, &app)
+            environments::deploy_then_promote(b, &app)
         );
-    })
-    .catch_unwind()
-    .await;
-    finish(
-        browser,
-        driver,
-        outcome,
-        "environments_promotion",
-        "FAILED-environments",
-    )
-    .await;
+    };
+    let outcome = caught(scenarios).await;
+    session.end(outcome).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs Chromium"]
 async fn exposure_page() {
-    let _turn = ONE_AT_A_TIME.lock().await;
-    let tools = driver::Tools::required();
-    a11y::require();
-    let target = target_dir();
-    let log = target.join("chromedriver-exposure.log");
-    let driver = driver::ChromeDriver::start(&tools, &log).await;
     let app = exposure::spawn_app().await;
-    let browser = Browser::open(&driver, &tools, &app.address).await;
-    let outcome = AssertUnwindSafe(async {
+    let session = Session::open("exposure_page", &app.address).await;
+    let b = &session.browser;
+    let scenarios = async {
         scenario!(
-            browser,
+            b,
             "exposure: a CVE across repositories and environments",
             &[],
-            exposure::ask_a_cve_and_open_the_fix(&browser, &app)
+            exposure::ask_a_cve_and_open_the_fix(b, &app)
         );
-    })
-    .catch_unwind()
-    .await;
-    finish(browser, driver, outcome, "exposure_page", "FAILED-exposure").await;
+    };
+    let outcome = caught(scenarios).await;
+    session.end(outcome).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs Chromium"]
 async fn approvals() {
-    let _turn = ONE_AT_A_TIME.lock().await;
-    let tools = driver::Tools::required();
-    a11y::require();
-    let target = target_dir();
-    let log = target.join("chromedriver-approvals.log");
-    let driver = driver::ChromeDriver::start(&tools, &log).await;
     let app = approvals::spawn_app().await;
-    let browser = Browser::open(&driver, &tools, &app.alice).await;
-    let outcome = AssertUnwindSafe(async {
+    let session = Session::open("approvals", &app.alice).await;
+    let b = &session.browser;
+    let scenarios = async {
         let id = scenario!(
-            browser,
+            b,
             "a deploy to production is a request",
             &[],
-            approvals::alice_requests(&browser, &app)
+            approvals::alice_requests(b, &app)
         );
         scenario!(
-            browser,
+            b,
             "the requester may not approve",
             &[],
-            approvals::alice_may_not_approve(&browser, &app, &id)
+            approvals::alice_may_not_approve(b, &app, &id)
         );
         scenario!(
-            browser,
+            b,
             "someone else approves, the deploy runs",
             &[],
-            approvals::bob_approves(&browser, &app, &id)
+            approvals::bob_approves(b, &app, &id)
         );
-    })
-    .catch_unwind()
-    .await;
-    finish(browser, driver, outcome, "approvals", "FAILED-approvals").await;
+    };
+    let outcome = caught(scenarios).await;
+    session.end(outcome).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs Chromium"]
 async fn freeze() {
-    let _turn = ONE_AT_A_TIME.lock().await;
-    let tools = driver::Tools::required();
-    a11y::require();
-    let target = target_dir();
-    let log = target.join("chromedriver-freeze.log");
-    let driver = driver::ChromeDriver::start(&tools, &log).await;
     let app = freeze::spawn_app().await;
-    let browser = Browser::open(&driver, &tools, &app.carol).await;
-    let outcome = AssertUnwindSafe(async {
+    let session = Session::open("freeze", &app.carol).await;
+    let b = &session.browser;
+    let scenarios = async {
         scenario!(
-            browser,
+            b,
             "production frozen: banners, the override, a refusal",
             &["409 (Conflict)", "Error Code 409"],
-            freeze::frozen_production(&browser, &app)
+            freeze::frozen_production(b, &app)
         );
-    })
-    .catch_unwind()
-    .await;
-    finish(browser, driver, outcome, "freeze", "FAILED-freeze").await;
+    };
+    let outcome = caught(scenarios).await;
+    session.end(outcome).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs Chromium"]
 async fn release_promotion() {
-    let _turn = ONE_AT_A_TIME.lock().await;
-    let tools = driver::Tools::required();
-    a11y::require();
-    let target = target_dir();
-    let log = target.join("chromedriver-releases.log");
-    let driver = driver::ChromeDriver::start(&tools, &log).await;
     let app = releases::spawn_app().await;
-    let browser = Browser::open(&driver, &tools, &app.address).await;
-    let outcome = AssertUnwindSafe(async {
+    let session = Session::open("release_promotion", &app.address).await;
+    let b = &session.browser;
+    let scenarios = async {
         scenario!(
-            browser,
+            b,
             "a release's set promoted from staging to production",
             &[],
-            releases::promote_the_set(&browser)
+            releases::promote_the_set(b)
         );
-    })
-    .catch_unwind()
-    .await;
-    finish(
-        browser,
-        driver,
-        outcome,
-        "release_promotion",
-        "FAILED-releases",
-    )
-    .await;
+    };
+    let outcome = caught(scenarios).await;
+    session.end(outcome).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs Chromium"]
 async fn schedules() {
-    let _turn = ONE_AT_A_TIME.lock().await;
-    let tools = driver::Tools::required();
-    a11y::require();
-    let target = target_dir();
-    let log = target.join("chromedriver-schedules.log");
-    let driver = driver::ChromeDriver::start(&tools, &log).await;
     let app = schedules::spawn_app().await;
-    let browser = Browser::open(&driver, &tools, &app.carol).await;
-    let outcome = AssertUnwindSafe(async {
+    let session = Session::open("schedules", &app.carol).await;
+    let b = &session.browser;
+    let scenarios = async {
         scenario!(
-            browser,
+            b,
             "a deploy scheduled from the dialog, listed, cancelled",
             &[],
-            schedules::schedule_then_cancel(&browser, &app)
+            schedules::schedule_then_cancel(b, &app)
         );
-    })
-    .catch_unwind()
-    .await;
-    finish(browser, driver, outcome, "schedules", "FAILED-schedules").await;
+    };
+    let outcome = caught(scenarios).await;
+    session.end(outcome).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs Chromium"]
 async fn required_checks() {
-    let _turn = ONE_AT_A_TIME.lock().await;
-    let tools = driver::Tools::required();
-    a11y::require();
-    let target = target_dir();
-    let log = target.join("chromedriver-checks.log");
-    let driver = driver::ChromeDriver::start(&tools, &log).await;
     let app = checks::spawn_app().await;
-    let browser = Browser::open(&driver, &tools, &app.app.address).await;
-    let outcome = AssertUnwindSafe(async {
+    let session = Session::open("required_checks", &app.app.address).await;
+    let b = &session.browser;
+    let scenarios = async {
         scenario!(
-            browser,
+            b,
             "required checks: badges, the confirm step, a refusal",
             &["409 (Conflict)", "Error Code 409"],
-            checks::required_checks(&browser, &app)
+            checks::required_checks(b, &app)
         );
-    })
-    .catch_unwind()
-    .await;
-    finish(browser, driver, outcome, "required_checks", "FAILED-checks").await;
+    };
+    let outcome = caught(scenarios).await;
+    session.end(outcome).await;
 }
 
 /// Ends the browser and its driver, then passes the scenarios' panic on (after a
@@ -298,7 +282,7 @@ async fn required_checks() {
 async fn finish(
     browser: Browser,
     driver: driver::ChromeDriver,
-    outcome: Result<(), Box<dyn std::any::Any + Send>>,
+    outcome: Outcome,
     test: &str,
     failed: &str,
 ) {
