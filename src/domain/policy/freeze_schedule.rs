@@ -10,6 +10,7 @@ use croner::parser::{CronParser, Seconds, Year};
 use croner::Cron;
 
 use super::{InvalidFreeze, Occurrence};
+use crate::domain::policy::duration::{parse_duration, BadDuration, DAYS, HOURS, MINUTES};
 
 /// The most a clock change may lengthen an occurrence past its elapsed duration (see the
 /// module's "Daylight saving time").
@@ -30,36 +31,15 @@ impl FreezeDuration {
             text: text.to_owned(),
             reason: reason.to_owned(),
         };
-        let mut rest = text.trim();
-        if rest.is_empty() {
-            return Err(invalid("is empty"));
-        }
-        let mut total = TimeDelta::zero();
-        for (unit, minutes) in [('d', 24 * 60), ('h', 60), ('m', 1)] {
-            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-            if digits == 0 || !rest[digits..].starts_with(unit) {
-                continue;
-            }
-            let n: i64 = rest[..digits]
-                .parse()
-                .ok()
-                .filter(|n| *n <= MAX_DURATION.num_minutes())
-                .ok_or_else(|| invalid("is longer than 366 days (use an interval)"))?;
-            total += TimeDelta::minutes(n * minutes);
-            rest = &rest[digits + 1..];
-        }
-        if !rest.is_empty() {
-            return Err(invalid(
+        match parse_duration(text, &[DAYS, HOURS, MINUTES], MAX_DURATION) {
+            Ok(total) => Ok(Self(total)),
+            Err(BadDuration::Empty) => Err(invalid("is empty")),
+            Err(BadDuration::TooLong) => Err(invalid("is longer than 366 days (use an interval)")),
+            Err(BadDuration::NotInUnits) => Err(invalid(
                 "is not whole days (d), hours (h) and minutes (m), in that order",
-            ));
+            )),
+            Err(BadDuration::Zero) => Err(invalid("is zero: a freeze must last")),
         }
-        if total.is_zero() {
-            return Err(invalid("is zero: a freeze must last"));
-        }
-        if total > MAX_DURATION {
-            return Err(invalid("is longer than 366 days (use an interval)"));
-        }
-        Ok(Self(total))
     }
 
     pub fn as_delta(&self) -> TimeDelta {

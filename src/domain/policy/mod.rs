@@ -4,6 +4,7 @@
 //! on by itself), and how often anyone may write (the write rate).
 
 pub mod checks;
+pub mod duration;
 pub mod freeze;
 pub mod gate;
 pub mod previous;

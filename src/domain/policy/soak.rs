@@ -13,6 +13,7 @@ use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
 use crate::domain::deploy::plan::ProductionChanged;
 use crate::domain::deploy::record::{AuditOutcome, DeployRecord};
 use crate::domain::environment::path::EnvironmentName;
+use crate::domain::policy::duration::{parse_duration, BadDuration, DAYS, HOURS, MINUTES, SECONDS};
 pub use crate::domain::policy::previous::PreviousServing;
 use crate::domain::repository::version_number::VersionNumber;
 
@@ -40,36 +41,16 @@ impl SoakTime {
             text: text.to_owned(),
             reason: reason.to_owned(),
         };
-        let mut rest = text.trim();
-        if rest.is_empty() {
-            return Err(invalid("is empty"));
-        }
-        let mut total = TimeDelta::zero();
-        for (unit, seconds) in [('d', 86_400), ('h', 3_600), ('m', 60), ('s', 1)] {
-            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-            if digits == 0 || !rest[digits..].starts_with(unit) {
-                continue;
-            }
-            let n: i64 = rest[..digits]
-                .parse()
-                .ok()
-                .filter(|n| *n <= MAX_SOAK.num_seconds())
-                .ok_or_else(|| invalid("is longer than 366 days"))?;
-            total += TimeDelta::seconds(n * seconds);
-            rest = &rest[digits + 1..];
-        }
-        if !rest.is_empty() {
-            return Err(invalid(
+        let units = [DAYS, HOURS, MINUTES, SECONDS];
+        match parse_duration(text, &units, MAX_SOAK) {
+            Ok(total) => Ok(Self(total)),
+            Err(BadDuration::Empty) => Err(invalid("is empty")),
+            Err(BadDuration::TooLong) => Err(invalid("is longer than 366 days")),
+            Err(BadDuration::NotInUnits) => Err(invalid(
                 "is not whole days (d), hours (h), minutes (m) and seconds (s), in that order",
-            ));
+            )),
+            Err(BadDuration::Zero) => Err(invalid("is zero: leave soak out for none")),
         }
-        if total.is_zero() {
-            return Err(invalid("is zero: leave soak out for none"));
-        }
-        if total > MAX_SOAK {
-            return Err(invalid("is longer than 366 days"));
-        }
-        Ok(Self(total))
     }
 
     pub fn as_delta(&self) -> TimeDelta {
