@@ -4,6 +4,8 @@
 //! environment, target version and requester) answers that request: no second request, no
 //! second event.
 
+use std::sync::Arc;
+
 use crate::domain::{
     ApprovalRequest, DeployPlan, DeployRequest, EventData, Operator, RequestEvent, RequestId,
     ScheduledFor,
@@ -24,32 +26,20 @@ pub(crate) async fn ask(
     request: &DeployRequest,
     operator: &Operator,
 ) -> DeployOutcome {
-    let Some(store) = &state.requests else {
-        let reason = "this console keeps no requests (no request store is configured)";
-        return not_kept(RequestStoreError::Unavailable {
-            target: "none".into(),
-            reason: reason.into(),
-        });
+    let store = match request_store(state) {
+        Ok(store) => store,
+        Err(error) => return not_kept(error),
     };
     let now = state.clock.now().await;
-    let asked = ApprovalRequest {
-        id: RequestId::parse("unnamed").expect("a word is an id"),
-        repository_uuid: plan.repo.id.to_string(),
-        repository_name: plan.repo.display_name().to_owned(),
-        environment: plan.environment.clone(),
-        target_version: plan.target_number().get(),
-        asked_against: plan.current.map(|n| n.get()),
-        requester: operator.name().clone(),
-        requester_key: Some(operator.person().clone()),
-        requester_groups: operator.groups(),
-        kind: request.intent.kind(),
-        reason: request.intent.reason().map(str::to_owned),
-        override_freeze: request.override_freeze,
-        release: None,
-        created: now,
-        expires: now + state.request_ttl,
-        schedule: None,
-    };
+    let unnamed = RequestId::parse("unnamed").expect("a word is an id");
+    let asked = request_of(
+        plan,
+        request,
+        operator,
+        unnamed,
+        now,
+        now + state.request_ttl,
+    );
     let same = SameAsk::of(
         &asked.repository_uuid,
         &asked.environment,
@@ -176,15 +166,41 @@ pub(crate) async fn ask_scheduled(
     operator: &Operator,
     schedule: ScheduledFor,
 ) -> Result<ApprovalRequest, RequestStoreError> {
-    let Some(store) = &state.requests else {
-        return Err(RequestStoreError::Unavailable {
-            target: "none".into(),
-            reason: "this console keeps no requests (no request store is configured)".into(),
-        });
-    };
+    let store = request_store(state)?;
     let now = state.clock.now().await;
     let id = RequestId::parse(&uuid::Uuid::new_v4().to_string()).expect("a uuid is an id");
+    let expires = schedule.at + SCHEDULED_GRACE;
     let asked = ApprovalRequest {
+        schedule: Some(schedule),
+        ..request_of(plan, request, operator, id, now, expires)
+    };
+    store.create(&asked).await?;
+    tracing::info!(request_id = %asked.id, "scheduled deploy requested: it needs approvals");
+    events::emit(state, EventData::request_created(&asked)).await;
+    Ok(asked)
+}
+
+/// Where requests are kept, or why none can be.
+pub(crate) fn request_store(state: &AppState) -> Result<&Arc<dyn RequestStore>, RequestStoreError> {
+    state
+        .requests
+        .as_ref()
+        .ok_or_else(|| RequestStoreError::Unavailable {
+            target: "none".into(),
+            reason: "this console keeps no requests (no request store is configured)".into(),
+        })
+}
+
+/// The request of `operator` for the deploy `request` planned as `plan`, made at `created`.
+fn request_of(
+    plan: &DeployPlan,
+    request: &DeployRequest,
+    operator: &Operator,
+    id: RequestId,
+    created: chrono::DateTime<chrono::Utc>,
+    expires: chrono::DateTime<chrono::Utc>,
+) -> ApprovalRequest {
+    ApprovalRequest {
         id,
         repository_uuid: plan.repo.id.to_string(),
         repository_name: plan.repo.display_name().to_owned(),
@@ -198,14 +214,10 @@ pub(crate) async fn ask_scheduled(
         reason: request.intent.reason().map(str::to_owned),
         override_freeze: request.override_freeze,
         release: None,
-        created: now,
-        expires: schedule.at + SCHEDULED_GRACE,
-        schedule: Some(schedule),
-    };
-    store.create(&asked).await?;
-    tracing::info!(request_id = %asked.id, "scheduled deploy requested: it needs approvals");
-    events::emit(state, EventData::request_created(&asked)).await;
-    Ok(asked)
+        created,
+        expires,
+        schedule: None,
+    }
 }
 
 /// How long after its schedule's time a scheduled request expires.

@@ -9,7 +9,7 @@ use crate::domain::{
 };
 use crate::ports::RequestStoreError;
 
-use crate::app::approvals::ask::{keep, Kept, SameAsk};
+use crate::app::approvals::ask::{keep, request_store, Kept, SameAsk};
 use crate::app::deploy::NotStarted;
 use crate::app::releases::ReleaseOutcome;
 use crate::app::state::AppState;
@@ -23,12 +23,9 @@ pub(crate) async fn ask(
     members: &[MemberLine],
     operator: &Operator,
 ) -> ReleaseOutcome {
-    let Some(store) = &state.requests else {
-        let reason = "this console keeps no requests (no request store is configured)";
-        return not_kept(RequestStoreError::Unavailable {
-            target: "none".into(),
-            reason: reason.into(),
-        });
+    let store = match request_store(state) {
+        Ok(store) => store,
+        Err(error) => return not_kept(error),
     };
     let mut members = members.to_vec();
     members.sort_by_key(|m| {
