@@ -13,6 +13,7 @@ use crate::ports::{
 
 use super::environments::SeenEnvironments;
 use crate::app::deploy::lock::DeployLocks;
+use crate::app::deploy::under_way::RunningDeploys;
 use crate::app::diffs::cache::DiffCache;
 use crate::app::diffs::flights::DiffFlights;
 use crate::app::diffs::queue::DiffAhead;
@@ -41,6 +42,8 @@ pub struct AppState {
     /// Repositories promoted together.
     pub(crate) releases: Arc<Releases>,
     pub(crate) deploy_locks: DeployLocks,
+    /// The deploys running now, each in a task of the application's, and where each is.
+    pub(crate) running: RunningDeploys,
     /// The lock shared with the other replicas, when the console runs as several (PostgreSQL);
     /// `None` when it runs alone (the in-process lock is enough).
     pub(crate) replica_lock: Option<Arc<dyn DeployLock>>,
@@ -114,6 +117,7 @@ impl AppState {
             policy: Arc::default(),
             releases: Arc::default(),
             deploy_locks: DeployLocks::default(),
+            running: RunningDeploys::default(),
             replica_lock: None,
             page_size: DEFAULT_PAGE_SIZE,
             content,
@@ -178,6 +182,11 @@ impl AppState {
         self.demo
     }
 
+    /// The deploys running now (a shutdown waits for them).
+    pub fn running_deploys(&self) -> &RunningDeploys {
+        &self.running
+    }
+
     /// How many version reads the exposure keeps (benchmarks report it).
     pub fn exposure_reads_kept(&self) -> usize {
         self.exposure_reads.kept()
@@ -192,6 +201,7 @@ impl AppState {
     pub fn rebuild(&self) -> AppStateBuilder {
         AppStateBuilder(Self {
             deploy_locks: DeployLocks::default(),
+            running: RunningDeploys::default(),
             diffs: DiffCache::default(),
             diff_flights: DiffFlights::default(),
             diff_ahead: None,

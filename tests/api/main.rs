@@ -23,6 +23,7 @@ mod console_process;
 mod counting;
 mod dashboard;
 mod deploy;
+mod deploy_outlives;
 mod diff_ahead;
 mod diff_compose;
 mod diff_store;

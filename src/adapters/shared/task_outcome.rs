@@ -63,7 +63,10 @@ where
     let mut delay = pace.first;
     loop {
         let last_seen = match poll(task.clone()).await {
-            Ok(report) => match ending(&report) {
+            Ok(report) => match {
+                crate::ports::task_progress::seen(&report);
+                ending(&report)
+            } {
                 Some(end) => return end,
                 None => format!("{:?}", report.state).to_lowercase(),
             },

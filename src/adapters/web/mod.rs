@@ -80,6 +80,10 @@ fn pages(state: AppState) -> Router {
             axum::routing::post(handlers::deploy::submit),
         )
         .route(
+            "/repos/{uuid}/deploys/under-way",
+            get(handlers::deploy::under_way),
+        )
+        .route(
             "/repos/{uuid}/sync",
             get(handlers::sync::cell).post(handlers::sync::start),
         )

@@ -13,13 +13,17 @@ pub(crate) mod preview;
 pub mod soak_gate;
 pub(crate) mod steps;
 pub(crate) mod turn;
+pub mod under_way;
 
 use std::time::Instant;
 
+use tracing::Instrument;
+
+use crate::domain::deploy::progress::{DeployPhase, UnderWay};
 use crate::domain::{
     ApprovalTrail, AuditOutcome, Authority, Automation, DeployAsk, DeployId, DeployPlan,
-    DeployRecord, DeployRequest, EventData, Intent, Operator, PublicationHref, Refusal, RepoId,
-    ScheduleMark, TaskHref,
+    DeployRecord, DeployRequest, EventData, Intent, Operator, ProductionChanged, PublicationHref,
+    Refusal, RepoId, ScheduleMark, TaskHref,
 };
 use crate::ports::{correlation, AuditError};
 
@@ -147,15 +151,62 @@ async fn deploy_as(
     if let Some(trail) = &given.request {
         tracing::Span::current().record("request_id", trail.request_id.as_str());
     }
-    let correlation = deploy_id.as_str().to_owned();
-    let began = Instant::now();
-    let outcome = correlation::scope(
-        correlation,
-        gated(state, id, request, operator, deploy_id, given),
-    )
-    .await;
-    measure::record(state, &outcome, &request.environment, began);
-    outcome
+    state.running.begin(UnderWay {
+        deploy_id: deploy_id.clone(),
+        repo: id.clone(),
+        environment: request.environment.clone(),
+        target: request.target,
+        operator: operator.clone(),
+        started_at: state.clock.now().await,
+        phase: DeployPhase::Checking,
+        ended_at: None,
+    });
+    // From here the deploy is the application's: it runs to its end in a task of its own,
+    // whatever becomes of the request that asked for it (a closed tab, a client's timeout).
+    let work = {
+        let (state, id) = (state.clone(), id.clone());
+        let (request, operator) = (request.clone(), operator.clone());
+        async move {
+            let began = Instant::now();
+            let shown = deploy_id.clone();
+            let correlation = deploy_id.as_str().to_owned();
+            let outcome = correlation::scope(
+                correlation,
+                gated(&state, &id, &request, &operator, deploy_id, given),
+            )
+            .await;
+            let now = state.clock.now().await;
+            state.running.reach(&shown, ended_phase(&outcome), now);
+            measure::record(&state, &outcome, &request.environment, began);
+            outcome
+        }
+        .instrument(tracing::Span::current())
+    };
+    state.running.run(work).await
+}
+
+/// The phase a deploy that ended with `outcome` is shown in.
+fn ended_phase(outcome: &DeployOutcome) -> DeployPhase {
+    let unchanged = |summary: String| DeployPhase::Ended {
+        production_changed: ProductionChanged::No,
+        summary,
+    };
+    match outcome {
+        DeployOutcome::Deployed { .. } => DeployPhase::Deployed,
+        DeployOutcome::Failed {
+            error,
+            production_changed,
+            ..
+        } => DeployPhase::Ended {
+            production_changed: *production_changed,
+            summary: error.to_string(),
+        },
+        DeployOutcome::Requested(request) => {
+            unchanged(format!("approvals requested (request {})", request.id))
+        }
+        DeployOutcome::Refused(refusal) => unchanged(refusal.to_string()),
+        DeployOutcome::NotStarted(why) => unchanged(why.to_string()),
+    }
 }
 
 async fn gated(
@@ -216,20 +267,29 @@ async fn gated(
         tracing::error!(%error, "deploy not started: the audit log cannot be written");
         return DeployOutcome::NotStarted(NotStarted::AuditUnavailable(error));
     }
-    let result = run_steps(state, &plan).await;
+    let result = run_steps(state, &done.deploy_id, &plan).await;
     finish(state, &done, plan, result).await
 }
 
 type StepResult = Result<PublicationHref, (DeployStep, StepFailure)>;
 
 /// Runs the two upstream steps (inside the deploy's correlation scope, so that Pulp's
-/// record of the change names this deploy).
-async fn run_steps(state: &AppState, plan: &DeployPlan) -> StepResult {
+/// record of the change names this deploy), each shown as it starts (the publication with
+/// the progress Pulp reports of its task).
+async fn run_steps(state: &AppState, deploy_id: &DeployId, plan: &DeployPlan) -> StepResult {
     let manager = state.manager.as_ref();
     let at_step = |step| move |failure| (step, failure);
-    let publication = publish(manager, &plan.target.href)
-        .await
-        .map_err(at_step(DeployStep::Publish))?;
+    let running = &state.running;
+    running.reach(
+        deploy_id,
+        DeployPhase::Publishing(None),
+        state.clock.now().await,
+    );
+    let publication =
+        under_way::publishing(running, deploy_id, publish(manager, &plan.target.href))
+            .await
+            .map_err(at_step(DeployStep::Publish))?;
+    running.reach(deploy_id, DeployPhase::Moving, state.clock.now().await);
     ensure_unmoved(manager, &plan.distribution, &publication)
         .await
         .map_err(at_step(DeployStep::PointDistribution))?;

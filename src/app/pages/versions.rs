@@ -18,12 +18,14 @@ use crate::ports::{PageRequest, UpstreamError};
 
 use crate::app::approvals::requests::{self, RequestView};
 use crate::app::deploy::policy_gate::{freeze_shown, Blocked};
+use crate::app::deploy::under_way::deploys_under_way;
 use crate::app::diffs::ahead::newest_against_production;
 use crate::app::environments::lookup::has_no_distribution;
 use crate::app::environments::{environments_of, ProductionRecord};
 use crate::app::facts::{candidates_for, known_repo, ReadError, UnknownRepository};
 use crate::app::schedules::list as schedules_list;
 use crate::app::state::AppState;
+use crate::domain::deploy::progress::UnderWay;
 
 /// The newest closed deploy requests a versions page lists (every open one is listed).
 const CLOSED_SHOWN: usize = 10;
@@ -85,6 +87,10 @@ pub struct VersionsPage {
     /// The latest report of each check of this repository (every version and environment).
     #[serde(skip)]
     pub checks: Vec<CheckReport>,
+    /// The deploys of this repository running now in this console, or ended within the
+    /// last minute (see [`crate::app::deploy::under_way`]).
+    #[serde(skip)]
+    pub under_way: Vec<UnderWay>,
 }
 
 impl VersionsPage {
@@ -113,6 +119,7 @@ impl VersionsPage {
             requests: Vec::new(),
             schedules: Vec::new(),
             checks: Vec::new(),
+            under_way: Vec::new(),
         }
     }
 }
@@ -251,6 +258,7 @@ pub async fn versions_page(
         requests: asked,
         schedules: scheduled,
         checks,
+        under_way: deploys_under_way(state, id, None).await,
     })
 }
 

@@ -12,6 +12,9 @@
 
 use std::time::{Duration, Instant};
 
+use tracing::Instrument;
+
+use crate::domain::deploy::progress::{DeployPhase, UnderWay};
 use crate::domain::{
     ApprovalTrail, AuditOutcome, Authority, ChecksOverride, DeployId, DeployRecord, EventData,
     Intent, MemberLine, MemberOutcome, Operator, ProductionChanged, Refusal, Release, ReleaseAsk,
@@ -57,8 +60,26 @@ pub(crate) async fn promote_approved(
     promote_as(state, name, ask, requester, Some(trail)).await
 }
 
+/// Runs the promotion in a task of the application's: once asked, it goes on to its end
+/// whatever becomes of the request that asked for it.
 #[tracing::instrument(skip_all, fields(release = name, environment = %ask.environment, %operator))]
 async fn promote_as(
+    state: &AppState,
+    name: &str,
+    ask: &ReleaseAsk,
+    operator: &Operator,
+    trail: Option<ApprovalTrail>,
+) -> ReleaseOutcome {
+    let work = {
+        let (state, name) = (state.clone(), name.to_owned());
+        let (ask, operator) = (ask.clone(), operator.clone());
+        async move { promote_gated(&state, &name, &ask, &operator, trail).await }
+            .instrument(tracing::Span::current())
+    };
+    state.running.run(work).await
+}
+
+async fn promote_gated(
     state: &AppState,
     name: &str,
     ask: &ReleaseAsk,
@@ -292,6 +313,16 @@ async fn started(state: &AppState, run: &Run<'_>, moving: &[Moving]) -> Result<(
     for member in moving {
         let line = deploy_line(state, run, member, AuditOutcome::Started).await;
         state.audit.record(&line).await?;
+        state.running.begin(UnderWay {
+            deploy_id: member.deploy_id.clone(),
+            repo: member.plan.repo.id.clone(),
+            environment: member.plan.environment.clone(),
+            target: member.plan.target_number(),
+            operator: run.operator.clone(),
+            started_at: line.timestamp,
+            phase: DeployPhase::Checking,
+            ended_at: None,
+        });
     }
     Ok(())
 }
@@ -300,6 +331,12 @@ async fn started(state: &AppState, run: &Run<'_>, moving: &[Moving]) -> Result<(
 /// already moved (newest first). Answers why it stopped, if it did.
 async fn run_steps(state: &AppState, moving: &mut [Moving]) -> Option<String> {
     let manager = state.manager.as_ref();
+    let now = state.clock.now().await;
+    for member in moving.iter() {
+        state
+            .running
+            .reach(&member.deploy_id, DeployPhase::Publishing(None), now);
+    }
     if !publish_all(manager, moving).await {
         let failed = failed_names(moving);
         for member in moving.iter_mut() {
@@ -320,6 +357,10 @@ async fn run_steps(state: &AppState, moving: &mut [Moving]) -> Option<String> {
     }
     let mut stopped_at = None;
     for (i, member) in moving.iter_mut().enumerate() {
+        let now = state.clock.now().await;
+        state
+            .running
+            .reach(&member.deploy_id, DeployPhase::Moving, now);
         move_one(manager, member).await;
         if member.failure.is_some() {
             stopped_at = Some(i);
@@ -394,6 +435,19 @@ async fn finish(
     let mut audit = Ok(());
     for member in &moving {
         let line = deploy_line(state, run, member, member_audit_outcome(member, &error)).await;
+        let shown = match &line.outcome {
+            AuditOutcome::Failed {
+                production_changed,
+                error,
+            } => DeployPhase::Ended {
+                production_changed: *production_changed,
+                summary: error.clone(),
+            },
+            _ => DeployPhase::Deployed,
+        };
+        state
+            .running
+            .reach(&member.deploy_id, shown, line.timestamp);
         if let Err(e) = state.audit.record(&line).await {
             tracing::error!(error = %e, record = ?line, "audit line not written");
             audit = Err(e);

@@ -5,6 +5,7 @@
 pub mod ask;
 pub mod intent;
 pub mod plan;
+pub mod progress;
 pub mod record;
 pub mod refusal;
 pub mod verdict;

@@ -109,6 +109,45 @@
     }
   });
 
+  // ---- The deploy under way: once the confirm form is sent, the dialog shows the deploy's
+  // steps (fetched from data-progress-url every second) until the answer replaces it.
+  var progressTimer = null;
+
+  function stopProgress() {
+    if (progressTimer !== null) { window.clearInterval(progressTimer); progressTimer = null; }
+  }
+
+  function showProgress(box) {
+    var url = box.getAttribute("data-progress-url");
+    if (!url || !window.fetch) { return; }
+    box.hidden = false;
+    box.textContent = "Sending the deploy\u2026";
+    var ask = function () {
+      window.fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+        .then(function (answer) { return answer.ok ? answer.text() : null; })
+        .then(function (html) {
+          // The answer may have come meanwhile: then the box is gone, and so is the timer.
+          if (html !== null && progressTimer !== null && document.contains(box)) { box.innerHTML = html; }
+        })
+        .catch(function () { /* the next tick asks again */ });
+    };
+    stopProgress();
+    progressTimer = window.setInterval(ask, 1000);
+    ask();
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail && event.detail.elt;
+    if (!form || !form.matches || !form.matches("#deploy-modal form.confirm-form")) { return; }
+    var box = document.getElementById("deploy-progress");
+    if (box) { showProgress(box); }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail && event.detail.elt;
+    if (form && form.matches && form.matches("#deploy-modal form.confirm-form")) { stopProgress(); }
+  });
+
   // ---- A request's page: Approve is enabled once the repository's name is typed, as the
   // modal's Confirm deploy is (a button the policy refuses stays disabled).
   function syncApproveButton() {

@@ -8,6 +8,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
+use crate::app::deploy::under_way::{Drained, RunningDeploys};
 use crate::app::AppState;
 
 use crate::adapters::web::edge::connection::{builder, serve_connection, IdleLimits};
@@ -41,6 +42,7 @@ pub async fn serve_with(
     let local = listener.local_addr()?;
     tracing::info!("repo-console listening on http://{local}/");
     let (stop, stopping) = watch::channel(false);
+    let running = state.running_deploys().clone();
     let app = guard(
         crate::adapters::web::routes(state.clone()),
         &settings,
@@ -72,8 +74,34 @@ pub async fn serve_with(
     drop(listener);
     tracing::info!("shutting down: no new connections; finishing requests in flight");
     stop.send_replace(true);
+    let deadline = tokio::time::Instant::now() + settings.shutdown_grace;
     drain(connections, settings.shutdown_grace).await;
+    let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+    wait_for_deploys(&running, left).await;
     Ok(())
+}
+
+/// Waits for the deploys still running (their clients may have gone), for at most `left`,
+/// the rest of the grace period; says in the log how many there were and how it ended.
+async fn wait_for_deploys(running: &RunningDeploys, left: Duration) {
+    let count = running.running();
+    if count == 0 {
+        running.drain(Duration::ZERO).await;
+        return;
+    }
+    tracing::info!(
+        deploys = count,
+        wait_s = left.as_secs(),
+        "shutting down: waiting for the deploys under way to end"
+    );
+    match running.drain(left).await {
+        Drained::AllEnded => tracing::info!("every deploy under way ended"),
+        Drained::StillRunning(left) => tracing::error!(
+            deploys = left,
+            "deploys still running after the grace period: exiting anyway; each has a `started` \
+             line and no outcome in the audit log: check its environment's distribution in Pulp"
+        ),
+    }
 }
 
 /// Waits for the connections to end, for at most `grace`; the rest are dropped.

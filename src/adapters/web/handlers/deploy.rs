@@ -8,6 +8,7 @@ use axum::Form;
 use maud::Markup;
 use serde::Deserialize;
 
+use crate::app::deploy::under_way::deploys_under_way;
 use crate::app::deploy::{self, DeployOutcome};
 use crate::app::schedules::make::{self, NotScheduled};
 use crate::app::{diffs::compare, pages::versions, AppState};
@@ -25,6 +26,7 @@ use super::super::identity::Identified;
 use super::super::views::deploy::refused::{
     modal_or_page, not_allowed, not_changed, not_deployed, not_possible, unidentified,
 };
+use super::super::views::deploy::under_way as under_way_view;
 use super::super::views::deploy::{confirm_modal, deployed, deployed_without_list, rolled_back};
 use super::super::views::layout::notice;
 use super::super::views::requests::requested;
@@ -215,4 +217,30 @@ mod tests {
         assert_eq!(kind_of(Some("yes")), DeployKind::Deploy);
         assert_eq!(kind_of(None), DeployKind::Deploy);
     }
+}
+
+#[derive(Deserialize)]
+pub struct UnderWayQuery {
+    /// The environment of the confirm dialog's deploy; without it, the versions page's region.
+    env: Option<String>,
+}
+
+/// GET /repos/{uuid}/deploys/under-way[?env=E]: the repository's deploys running in this
+/// console (or ended within the last minute) and their steps: with `env`, those to that
+/// environment (what the confirm dialog shows while its deploy runs); without, the versions
+/// page's region (polled while one runs).
+pub async fn under_way(
+    State(state): State<AppState>,
+    RepoPath(id): RepoPath,
+    query: Result<Query<UnderWayQuery>, QueryRejection>,
+) -> Result<Answer, WebError> {
+    let Query(query) = query.map_err(WebError::rejected)?;
+    Ok(Answer::Shown(match query.env.as_deref() {
+        Some(env) => {
+            let environment = parse_environment(state.environments(), Some(env))?;
+            let deploys = deploys_under_way(&state, &id, Some(&environment)).await;
+            under_way_view::runs(&deploys)
+        }
+        None => under_way_view::page_region(&id, &deploys_under_way(&state, &id, None).await),
+    }))
 }

@@ -1,5 +1,6 @@
 //! The versions page and its out-of-band-swappable version list.
 
+use crate::adapters::web::views::deploy::under_way;
 use maud::{html, Markup};
 
 use crate::app::deploy::policy_gate::Blocked;
@@ -37,6 +38,7 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
                 (verification_detail(verification))
             }
             div id="banner-area" {}
+            (under_way::page_region(&data.uuid, &data.under_way))
             (repository_requests(&data.requests))
             (repository_schedules(&data.schedules))
             (version_list(data, false))

@@ -5,6 +5,7 @@ pub mod client_checks;
 pub mod preview;
 pub mod refused;
 pub mod required_checks;
+pub mod under_way;
 
 use std::sync::Arc;
 
@@ -69,7 +70,8 @@ pub fn confirm_modal(
                 @if let Some(soak) = &preview.soak { (soak_notice(soak)) }
                 @if let Some(checks) = &preview.checks { (checks_panel(&plan.environment, checks)) }
                 (plan_summary(plan, changes))
-                form.confirm-form hx-post={ "/repos/" (plan.repo.id) "/deploy" } hx-target="#modal-host" hx-swap="innerHTML" {
+                form.confirm-form hx-post={ "/repos/" (plan.repo.id) "/deploy" } hx-target="#modal-host" hx-swap="innerHTML"
+                    hx-disabled-elt="find [data-modal-confirm]" {
                     input type="hidden" name="version" value=(target.get());
                     input type="hidden" name="env" value=(plan.environment);
                     input type="hidden" name="live" value=(plan.current.map_or_else(|| "none".to_owned(), |n| n.get().to_string()));
@@ -88,6 +90,7 @@ pub fn confirm_modal(
                         }
                     }
                 }
+                (under_way::dialog_progress(&plan.repo.id, &plan.environment))
             }
         }
     }
