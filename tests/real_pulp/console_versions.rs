@@ -378,3 +378,70 @@ async fn a_repository_name_with_html_is_escaped_on_the_dashboard_and_its_page() 
     assert!(text(&select(&html, "title")[0]).contains(name));
     assert!(select(&html, "h1 b").is_empty());
 }
+
+/// The deploy form sent over a connection closed right after sending (a closed tab,
+/// `curl -m 1`): no answer is read.
+async fn send_and_leave(console: &Console, id: &RepoId, form: &str) {
+    use tokio::io::AsyncWriteExt;
+    let host = console.address.trim_start_matches("http://");
+    let request = format!(
+        "POST /repos/{id}/deploy HTTP/1.1\r\nHost: {host}\r\nHX-Request: true\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
+        form.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(host)
+        .await
+        .expect("the console listens");
+    stream.write_all(request.as_bytes()).await.expect("sent");
+    tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    drop(stream);
+}
+
+#[tokio::test]
+#[ignore = "needs a real Pulp"]
+async fn a_deploy_whose_client_disconnects_right_after_sending_moves_production_and_is_audited() {
+    let pulp = required_pulp();
+    let _guard = exclusive("rc-deploy").await;
+    let console = over_upstream(Arc::new(pulp.client()), 25).spawn().await;
+    let id = pulp.repo_id("rc-deploy");
+    let (dist, before, current) =
+        production(&pulp, "rc-deploy-prod").expect("rc-deploy-prod serves a publication");
+    let target = if current == 4 { 3 } else { 4 };
+    let (confirm, version, live) = preview(&console, &id, target).await;
+    let form = format!(
+        "version={}&confirm={}&live={}",
+        enc(&version),
+        enc(&confirm),
+        enc(&live)
+    );
+    send_and_leave(&console, &id, &form).await;
+
+    // The client is gone; the deploy goes on, and its outcome reaches the audit.
+    let mut lines = Vec::new();
+    for _ in 0..600 {
+        lines = console.audit_lines();
+        if lines.iter().any(|l| l["outcome"] != "started") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let after = production(&pulp, "rc-deploy-prod");
+    let shown = console
+        .get(&format!("/repos/{id}/deploys/under-way?env=production"))
+        .await;
+    pulp.raw_ok("PATCH", &dist, Some(&json!({ "publication": before })));
+
+    assert_eq!(lines.len(), 2, "started, then the outcome: {lines:?}");
+    assert_eq!(lines[1]["outcome"], "deployed", "{lines:?}");
+    assert_eq!(lines[0]["deploy_id"], lines[1]["deploy_id"]);
+    let (_, publication, served) = after.expect("rc-deploy-prod still serves a publication");
+    assert_eq!(served, target, "Pulp says rc-deploy-prod serves v{served}");
+    assert_eq!(lines[1]["publication"].as_str(), Some(publication.as_str()));
+    let html = Html::parse_fragment(&shown.body);
+    let run = &select(&html, ".deploy-run")[0];
+    assert_eq!(attr(run, "data-phase"), "deployed");
+    assert_eq!(
+        attr(run, "data-deploy-id"),
+        lines[1]["deploy_id"].as_str().unwrap()
+    );
+}
