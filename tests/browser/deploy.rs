@@ -297,3 +297,57 @@ async fn page_error(b: &Browser) -> (String, usize) {
     )
     .await
 }
+
+/// A slow publication: once Confirm deploy is pressed, the dialog shows the deploy's steps
+/// (publishing, with what Pulp reports of its task) without a reload, then the answer.
+pub async fn steps_while_deploying(b: &Browser, app: &App) {
+    app.pulp.set(
+        Op::CreatePublication,
+        Fault::Slow(std::time::Duration::from_secs(4)),
+    );
+    b.goto(&format!("/repos/{}/versions", app.fixture.appstream))
+        .await;
+    b.js::<()>("window.__e2eMarker = 'still-here'", vec![])
+        .await;
+    open_modal(b, 2).await;
+    b.keys("epel9-appstream").await;
+    b.find("[data-modal-confirm]")
+        .await
+        .click()
+        .await
+        .expect("click Confirm deploy");
+    b.wait_until(
+        "the dialog shows its deploy publishing",
+        "var p = document.getElementById('deploy-progress');
+         return !!p && !p.hidden && !!p.querySelector(\".deploy-run[data-phase='publishing'] li[data-step='publishing'][data-state='current']\")",
+    )
+    .await;
+    let (step, confirm_disabled): (String, bool) = b
+        .js(
+            "var p = document.getElementById('deploy-progress');
+             return [p.querySelector(\"li[data-step='publishing']\").textContent,
+                     document.querySelector('[data-modal-confirm]').disabled];",
+            vec![],
+        )
+        .await;
+    assert!(
+        step.contains("Publish v2 in Pulp: Generating repository metadata"),
+        "the step says what Pulp reports: {step:?}"
+    );
+    assert!(confirm_disabled, "Confirm deploy cannot be pressed twice");
+    b.screenshot("deploy-steps-1280").await;
+    a11y::check(b, "the dialog showing the deploy's steps").await;
+    b.wait_until(
+        "the answer replaced the dialog: deployed",
+        "return !document.getElementById('deploy-modal') && !!document.getElementById('deploy-banner')",
+    )
+    .await;
+    let marker: Option<String> = b.js("return window.__e2eMarker || null", vec![]).await;
+    assert_eq!(marker.as_deref(), Some("still-here"), "no reload");
+    app.pulp.clear(Op::CreatePublication);
+    let served = app
+        .memory
+        .serving_version("epel9-appstream-prod")
+        .map(|v| v.get());
+    assert_eq!(served, Some(2), "upstream production serves v2");
+}

@@ -338,6 +338,12 @@ async fn run_all(
     );
     scenario!(
         b,
+        "the dialog shows the deploy's steps",
+        &[],
+        deploy::steps_while_deploying(b, app)
+    );
+    scenario!(
+        b,
         "dashboard",
         &[],
         dashboard::sync_cells_hover_and_theme(b, app)
