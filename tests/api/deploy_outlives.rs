@@ -198,10 +198,21 @@ async fn the_dialog_has_a_place_for_its_deploys_steps() {
         .await;
     let html = reply.html();
     let progress = &select(&html, "#deploy-modal #deploy-progress")[0];
-    assert_eq!(
-        attr(progress, "data-progress-url"),
-        format!("/repos/{id}/deploys/under-way?env=production")
+    let url = attr(progress, "data-progress-url");
+    assert!(
+        url.starts_with(&format!(
+            "/repos/{id}/deploys/under-way?env=production&since="
+        )),
+        "{url}"
     );
+    let asked = app.get(url).await;
+    assert_eq!(asked.status, 200, "{}", asked.body);
+    let garbled = app
+        .get(&format!(
+            "/repos/{id}/deploys/under-way?env=production&since=yesterday"
+        ))
+        .await;
+    assert_eq!(garbled.status, 400, "{}", garbled.body);
     assert!(progress.value().attr("hidden").is_some());
     assert_eq!(attr(progress, "aria-live"), "polite");
     let nothing = app
@@ -217,4 +228,39 @@ async fn the_dialog_has_a_place_for_its_deploys_steps() {
         .get(&format!("/repos/{id}/deploys/under-way?env=nowhere"))
         .await;
     assert_eq!(unknown.status, 400, "{}", unknown.body);
+}
+
+#[tokio::test]
+async fn the_dialog_shows_only_the_deploys_started_since_it_opened() {
+    let app = fixture_app().task_delay(TASK).spawn().await;
+    let id = app.fixture.base_os.clone();
+    send_and_leave(&app, &id).await;
+    outcome_lines(&app, Duration::from_secs(20)).await;
+    let earlier = app
+        .get(&format!("/repos/{id}/deploys/under-way?env=production"))
+        .await;
+    assert_eq!(
+        select(&earlier.html(), ".deploy-run").len(),
+        1,
+        "ended, still listed"
+    );
+    let started = app.audit_lines()[0]["timestamp"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let after =
+        chrono::DateTime::parse_from_rfc3339(&started).unwrap() + chrono::Duration::milliseconds(1);
+    let since = after
+        .to_utc()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let dialog = app
+        .get(&format!(
+            "/repos/{id}/deploys/under-way?env=production&since={since}"
+        ))
+        .await;
+    assert!(
+        select(&dialog.html(), ".deploy-run").is_empty(),
+        "a dialog opened after it does not show it: {}",
+        dialog.body
+    );
 }

@@ -303,7 +303,8 @@ async fn page_error(b: &Browser) -> (String, usize) {
 pub async fn steps_while_deploying(b: &Browser, app: &App) {
     app.pulp.set(
         Op::CreatePublication,
-        Fault::Slow(std::time::Duration::from_secs(4)),
+        // Within the suite's task timeout (1.6 s): the deploy succeeds, slowly.
+        Fault::Slow(std::time::Duration::from_millis(1400)),
     );
     b.goto(&format!("/repos/{}/versions", app.fixture.appstream))
         .await;
@@ -317,15 +318,16 @@ pub async fn steps_while_deploying(b: &Browser, app: &App) {
         .await
         .expect("click Confirm deploy");
     b.wait_until(
-        "the dialog shows its deploy publishing",
+        "the dialog shows its deploy publishing, with what Pulp reports of its task",
         "var p = document.getElementById('deploy-progress');
-         return !!p && !p.hidden && !!p.querySelector(\".deploy-run[data-phase='publishing'] li[data-step='publishing'][data-state='current']\")",
+         var step = p && !p.hidden && p.querySelector(\".deploy-run[data-phase='publishing'] li[data-step='publishing'][data-state='current']\");
+         return !!step && step.textContent.indexOf('Generating repository metadata') >= 0",
     )
     .await;
     let (step, confirm_disabled): (String, bool) = b
         .js(
             "var p = document.getElementById('deploy-progress');
-             return [p.querySelector(\"li[data-step='publishing']\").textContent,
+             return [p.querySelector(\".deploy-run[data-phase='publishing'] li[data-step='publishing']\").textContent,
                      document.querySelector('[data-modal-confirm]').disabled];",
             vec![],
         )

@@ -43,6 +43,9 @@ pub struct Preview {
     /// override them (else the preview is refused): the deploy then needs the override and
     /// its reason.
     pub checks: Option<ChecksVerdict>,
+    /// When the preview was made: the deploys under way the confirm dialog shows are those
+    /// started since.
+    pub made_at: chrono::DateTime<chrono::Utc>,
 }
 
 /// The preview of a deploy to `environment` (or of a rollback: `kind`): what would change,
@@ -81,6 +84,7 @@ pub async fn preview(
         approvals_needed: state.policy.approvals_needed(environment),
         soak,
         checks,
+        made_at: now,
     })
 }
 

@@ -223,11 +223,13 @@ mod tests {
 pub struct UnderWayQuery {
     /// The environment of the confirm dialog's deploy; without it, the versions page's region.
     env: Option<String>,
+    /// With `env`: only the deploys started since (RFC 3339; the dialog's opening).
+    since: Option<String>,
 }
 
-/// GET /repos/{uuid}/deploys/under-way[?env=E]: the repository's deploys running in this
+/// GET /repos/{uuid}/deploys/under-way[?env=E[&since=T]]: the repository's deploys running in this
 /// console (or ended within the last minute) and their steps: with `env`, those to that
-/// environment (what the confirm dialog shows while its deploy runs); without, the versions
+/// environment started since `since` (what the confirm dialog shows while its deploy runs); without, the versions
 /// page's region (polled while one runs).
 pub async fn under_way(
     State(state): State<AppState>,
@@ -238,7 +240,20 @@ pub async fn under_way(
     Ok(Answer::Shown(match query.env.as_deref() {
         Some(env) => {
             let environment = parse_environment(state.environments(), Some(env))?;
-            let deploys = deploys_under_way(&state, &id, Some(&environment)).await;
+            let since = match query.since.as_deref() {
+                Some(since) => Some(
+                    chrono::DateTime::parse_from_rfc3339(since)
+                        .map_err(|_| {
+                            WebError::BadRequest(
+                                "'since' must be a time such as 2026-11-27T18:00:00.000Z.".into(),
+                            )
+                        })?
+                        .to_utc(),
+                ),
+                None => None,
+            };
+            let mut deploys = deploys_under_way(&state, &id, Some(&environment)).await;
+            deploys.retain(|deploy| since.is_none_or(|since| deploy.started_at >= since));
             under_way_view::runs(&deploys)
         }
         None => under_way_view::page_region(&id, &deploys_under_way(&state, &id, None).await),

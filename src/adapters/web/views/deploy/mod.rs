@@ -90,7 +90,7 @@ pub fn confirm_modal(
                         }
                     }
                 }
-                (under_way::dialog_progress(&plan.repo.id, &plan.environment))
+                (under_way::dialog_progress(&plan.repo.id, &plan.environment, &preview.made_at))
             }
         }
     }

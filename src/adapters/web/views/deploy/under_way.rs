@@ -1,6 +1,7 @@
 //! The deploys under way, as their steps: in the confirm dialog while its deploy runs
 //! (polled by `console.js`), and on the versions page (polled by htmx while one runs).
 
+use chrono::{DateTime, SecondsFormat, Utc};
 use maud::{html, Markup};
 
 use crate::domain::deploy::progress::{DeployPhase, StepProgress, UnderWay};
@@ -11,20 +12,25 @@ use crate::adapters::web::views::moment::time;
 /// How often the versions page asks again while a deploy runs.
 const PAGE_POLL: &str = "every 2s";
 
-/// Where a deploy's progress is fetched from.
-fn progress_url(repo: &RepoId, environment: Option<&EnvironmentName>) -> String {
-    match environment {
-        Some(environment) => format!("/repos/{repo}/deploys/under-way?env={environment}"),
-        None => format!("/repos/{repo}/deploys/under-way"),
-    }
+/// Where the versions page's region asks again.
+fn page_url(repo: &RepoId) -> String {
+    format!("/repos/{repo}/deploys/under-way")
 }
 
 /// The confirm dialog's place for its deploy's steps: hidden until the form is sent, then
-/// filled from `data-progress-url` by `console.js` until the answer comes.
-pub fn dialog_progress(repo: &RepoId, environment: &EnvironmentName) -> Markup {
+/// filled from `data-progress-url` by `console.js` until the answer comes. It shows the
+/// deploys to `environment` started since the dialog opened (`opened`), not those that
+/// ended before.
+pub fn dialog_progress(
+    repo: &RepoId,
+    environment: &EnvironmentName,
+    opened: &DateTime<Utc>,
+) -> Markup {
+    let since = opened.to_rfc3339_opts(SecondsFormat::Millis, true);
+    let url = format!("{}?env={environment}&since={since}", page_url(repo));
     html! {
         div.deploy-progress id="deploy-progress" role="status" aria-live="polite" hidden
-            data-progress-url=(progress_url(repo, Some(environment))) {}
+            data-progress-url=(url) {}
     }
 }
 
@@ -37,7 +43,7 @@ pub fn page_region(repo: &RepoId, deploys: &[UnderWay]) -> Markup {
             div id="under-way" {}
         } @else if running {
             section.panel id="under-way" aria-label="Deploys under way"
-                hx-get=(progress_url(repo, None)) hx-trigger=(PAGE_POLL) hx-swap="outerHTML" {
+                hx-get=(page_url(repo)) hx-trigger=(PAGE_POLL) hx-swap="outerHTML" {
                 (runs(deploys))
             }
         } @else {
