@@ -39,6 +39,17 @@ pub use crate::app::deploy::measure::unidentified;
 pub use crate::app::deploy::preview::{preview, Preview, PreviewError};
 use crate::app::state::AppState;
 
+/// The deploys of `repo` (to `environment`, when given) running in this console now, or
+/// ended within the last minute: what the versions page and the confirm dialog show.
+pub async fn deploys_under_way(
+    state: &AppState,
+    repo: &RepoId,
+    environment: Option<&crate::domain::EnvironmentName>,
+) -> Vec<UnderWay> {
+    let now = state.clock.now().await;
+    state.running.of_repo(repo, environment, now)
+}
+
 /// Deploys what the page's form or the API asked ([`DeployAsk`]): refused at once when its
 /// reason does not fit (a rollback without one, or one too long), otherwise [`deploy`].
 pub async fn deploy_asked(

@@ -128,17 +128,6 @@ impl RunningDeploys {
     }
 }
 
-/// The deploys of `repo` (to `environment`, when given) running in this console now, or
-/// ended within the last minute: what the versions page and the confirm dialog show.
-pub async fn deploys_under_way(
-    state: &crate::app::AppState,
-    repo: &RepoId,
-    environment: Option<&EnvironmentName>,
-) -> Vec<UnderWay> {
-    let now = state.clock.now().await;
-    state.running.of_repo(repo, environment, now)
-}
-
 /// Runs `work` with the reports of the task it waits for shown as deploy `id`'s progress.
 pub async fn publishing<F: Future>(running: &RunningDeploys, id: &DeployId, work: F) -> F::Output {
     task_progress::scope(running.publishing_listener(id), work).await

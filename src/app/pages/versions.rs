@@ -17,8 +17,8 @@ use crate::domain::{
 use crate::ports::{PageRequest, UpstreamError};
 
 use crate::app::approvals::requests::{self, RequestView};
+use crate::app::deploy::deploys_under_way;
 use crate::app::deploy::policy_gate::{freeze_shown, Blocked};
-use crate::app::deploy::under_way::deploys_under_way;
 use crate::app::diffs::ahead::newest_against_production;
 use crate::app::environments::lookup::has_no_distribution;
 use crate::app::environments::{environments_of, ProductionRecord};

@@ -8,7 +8,7 @@ use axum::Form;
 use maud::Markup;
 use serde::Deserialize;
 
-use crate::app::deploy::under_way::deploys_under_way;
+use crate::app::deploy::deploys_under_way;
 use crate::app::deploy::{self, DeployOutcome};
 use crate::app::schedules::make::{self, NotScheduled};
 use crate::app::{diffs::compare, pages::versions, AppState};
