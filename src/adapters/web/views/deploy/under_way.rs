@@ -132,7 +132,7 @@ fn ending(deploy: &UnderWay) -> Markup {
                 "Ended without deploying: " (summary) " " (changed_words(*production_changed, &deploy.environment))
             }
         },
-        _ => html! { "Done" },
+        _ => html! { "The outcome" },
     }
 }
 
