@@ -16,7 +16,7 @@ use prometheus_client::metrics::info::Info;
 use prometheus_client::registry::Registry;
 
 use crate::domain::EnvironmentName;
-use crate::ports::{AttemptEnd, DeployEnd, DriftReading, EventMetrics};
+use crate::ports::{AttemptEnd, DeployAsked, DeployEnd, DriftReading, EventMetrics};
 
 /// The content type of [`Metrics::render`].
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
@@ -24,6 +24,7 @@ pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; cha
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct DeployLabels {
     outcome: &'static str,
+    asked: &'static str,
     environment: String,
 }
 
@@ -159,11 +160,13 @@ impl EventMetrics for Metrics {
     fn deploy_ended(
         &self,
         end: DeployEnd,
+        asked: DeployAsked,
         environment: Option<&EnvironmentName>,
         took: Option<Duration>,
     ) {
         let labels = DeployLabels {
             outcome: end.as_str(),
+            asked: asked.as_str(),
             environment: environment
                 .map_or("unknown", EnvironmentName::as_str)
                 .to_owned(),
@@ -271,10 +274,11 @@ mod tests {
         let production = EnvironmentName::production();
         m.deploy_ended(
             DeployEnd::Deployed,
+            DeployAsked::Release,
             Some(&production),
             Some(Duration::from_secs(3)),
         );
-        m.deploy_ended(DeployEnd::Unidentified, None, None);
+        m.deploy_ended(DeployEnd::Unidentified, DeployAsked::Deploy, None, None);
         m.upstream_request(
             "GET tasks/{id}/".into(),
             Some(200),
@@ -291,8 +295,8 @@ mod tests {
         m.delivery(crate::ports::AttemptEnd::GivenUp);
         let text = m.render();
         for line in [
-            "repo_console_deploys_total{outcome=\"deployed\",environment=\"production\"} 1",
-            "repo_console_deploys_total{outcome=\"unidentified\",environment=\"unknown\"} 1",
+            "repo_console_deploys_total{outcome=\"deployed\",asked=\"release\",environment=\"production\"} 1",
+            "repo_console_deploys_total{outcome=\"unidentified\",asked=\"deploy\",environment=\"unknown\"} 1",
             "repo_console_deploy_duration_seconds_count 1",
             "repo_console_pulp_request_duration_seconds_count{operation=\"GET tasks/{id}/\",status=\"200\"} 1",
             "repo_console_pulp_request_duration_seconds_count{operation=\"GET status/\",status=\"error\"} 1",

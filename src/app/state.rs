@@ -374,6 +374,7 @@ impl EventMetrics for NotMeasured {
     fn deploy_ended(
         &self,
         _: crate::ports::DeployEnd,
+        _: crate::ports::DeployAsked,
         _: Option<&crate::domain::EnvironmentName>,
         _: Option<std::time::Duration>,
     ) {

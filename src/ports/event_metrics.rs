@@ -50,6 +50,37 @@ pub enum DeployEnd {
     Unidentified,
 }
 
+/// How a deploy was asked for: the `asked` label of `repo_console_deploys_total`. Each
+/// member of a release promotion counts as one deploy, asked `release`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DeployAsked {
+    /// An operator's deploy, from the pages or the API.
+    Deploy,
+    /// An operator's rollback.
+    Rollback,
+    /// A member of a release promotion.
+    Release,
+    /// A schedule, at its time.
+    Schedule,
+    /// An automatic promotion (a required check passed).
+    Automation,
+    /// The completing approval of a request.
+    Approval,
+}
+
+impl DeployAsked {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Deploy => "deploy",
+            Self::Rollback => "rollback",
+            Self::Release => "release",
+            Self::Schedule => "schedule",
+            Self::Automation => "automation",
+            Self::Approval => "approval",
+        }
+    }
+}
+
 impl DeployEnd {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -69,6 +100,7 @@ pub trait EventMetrics: Send + Sync {
     fn deploy_ended(
         &self,
         end: DeployEnd,
+        asked: DeployAsked,
         environment: Option<&EnvironmentName>,
         took: Option<Duration>,
     );

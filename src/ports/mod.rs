@@ -25,7 +25,7 @@ pub use content_catalog::ContentCatalog;
 pub use cve_index_store::{CveIndexStore, CveIndexStoreError};
 pub use deploy_lock::{DeployLock, DeployTurn, LockError};
 pub use diff_store::{DiffStore, DiffStoreError};
-pub use event_metrics::{AttemptEnd, DeployEnd, DriftReading, EventMetrics};
+pub use event_metrics::{AttemptEnd, DeployAsked, DeployEnd, DriftReading, EventMetrics};
 pub use event_outbox::{EventOutbox, OutboxError, Recorded};
 pub use operator_identity::{HeaderProblem, IdentityContext, OperatorIdentity, Unidentified};
 pub use repository_manager::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};

@@ -19,10 +19,17 @@ fn sample(text: &str, series: &str) -> f64 {
         .map_or(0.0, |value| value.parse().expect("a number"))
 }
 
-const DEPLOYED: &str = r#"repo_console_deploys_total{outcome="deployed",environment="production"}"#;
-const REFUSED: &str = r#"repo_console_deploys_total{outcome="refused",environment="production"}"#;
+const DEPLOYED: &str =
+    r#"repo_console_deploys_total{outcome="deployed",asked="deploy",environment="production"}"#;
+const REFUSED: &str =
+    r#"repo_console_deploys_total{outcome="refused",asked="deploy",environment="production"}"#;
+const REFUSED_ROLLBACK: &str =
+    r#"repo_console_deploys_total{outcome="refused",asked="rollback",environment="production"}"#;
+/// The deploy a request's completing approval runs.
+const APPROVED: &str =
+    r#"repo_console_deploys_total{outcome="deployed",asked="approval",environment="production"}"#;
 const REQUESTED: &str =
-    r#"repo_console_deploys_total{outcome="requested",environment="production"}"#;
+    r#"repo_console_deploys_total{outcome="requested",asked="deploy",environment="production"}"#;
 
 #[tokio::test]
 async fn metrics_count_requests_and_deploys_by_route_status_and_outcome() {
@@ -78,7 +85,7 @@ async fn a_deploy_through_the_api_is_counted_and_so_is_its_refusal() {
     let after = scrape().await;
     let moved = |series: &str| sample(&after, series) - sample(&before, series);
     assert_eq!(moved(DEPLOYED), 1.0, "{after}");
-    assert_eq!(moved(REFUSED), 1.0, "{after}");
+    assert_eq!(moved(REFUSED_ROLLBACK), 1.0, "{after}");
     assert_eq!(moved("repo_console_deploy_duration_seconds_count"), 1.0);
 }
 
@@ -110,8 +117,8 @@ async fn the_deploy_an_approval_runs_is_counted_after_its_request() {
     let after = scrape().await;
     let moved = |from: &str, series: &str| sample(&after, series) - sample(from, series);
     assert_eq!(moved(&before, REQUESTED), 1.0, "{after}");
-    assert_eq!(sample(&asked_only, DEPLOYED), sample(&before, DEPLOYED));
-    assert_eq!(moved(&asked_only, DEPLOYED), 1.0, "{after}");
+    assert_eq!(sample(&asked_only, APPROVED), sample(&before, APPROVED));
+    assert_eq!(moved(&asked_only, APPROVED), 1.0, "{after}");
     assert_eq!(
         moved(&asked_only, "repo_console_deploy_duration_seconds_count"),
         1.0

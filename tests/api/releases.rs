@@ -544,3 +544,34 @@ async fn a_release_cannot_walk_around_the_checks_a_member_needs() {
         "nothing moved"
     );
 }
+
+#[tokio::test]
+async fn each_member_of_a_release_counts_as_a_deploy_asked_release() {
+    let app = app(&MEMBERS).spawn().await;
+    ended(promote(&app.state, "el9", &ask(1, 2), &alice()).await);
+    let refused = promote(&app.state, "el9", &ask(1, 2), &alice()).await;
+    assert!(matches!(refused, ReleaseOutcome::Refused(_)), "{refused:?}");
+    let metrics = app.get("/metrics").await.body;
+    let sample = |series: &str| {
+        metrics
+            .lines()
+            .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
+            .map(str::to_owned)
+    };
+    assert_eq!(
+        sample(r#"repo_console_deploys_total{outcome="deployed",asked="release",environment="production"}"#)
+            .as_deref(),
+        Some("3"),
+        "one deployed per member:\n{metrics}"
+    );
+    assert_eq!(
+        sample(r#"repo_console_deploys_total{outcome="refused",asked="release",environment="production"}"#)
+            .as_deref(),
+        Some("3"),
+        "a refused promotion counts each member refused:\n{metrics}"
+    );
+    assert_eq!(
+        sample("repo_console_deploy_duration_seconds_count").as_deref(),
+        Some("3")
+    );
+}

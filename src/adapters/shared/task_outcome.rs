@@ -63,10 +63,7 @@ where
     let mut delay = pace.first;
     loop {
         let last_seen = match poll(task.clone()).await {
-            Ok(report) => match {
-                crate::ports::task_progress::seen(&report);
-                ending(&report)
-            } {
+            Ok(report) => match seen_then_ending(&report) {
                 Some(end) => return end,
                 None => format!("{:?}", report.state).to_lowercase(),
             },
@@ -85,6 +82,12 @@ where
         tokio::time::sleep(delay.min(deadline - now)).await;
         delay = pace.next(delay);
     }
+}
+
+/// Tells the work waiting for the task what upstream reported of it, then whether it ended.
+fn seen_then_ending(report: &TaskReport) -> Option<Waited> {
+    crate::ports::task_progress::seen(report);
+    ending(report)
 }
 
 /// What a change came to: `submitted` is upstream's answer to the request (the task it

@@ -59,11 +59,16 @@ pub async fn deploy_asked(
     operator: &Operator,
 ) -> DeployOutcome {
     let environment = ask.environment.clone();
+    let asked = if ask.rollback {
+        crate::ports::DeployAsked::Rollback
+    } else {
+        crate::ports::DeployAsked::Deploy
+    };
     match ask.request() {
         Ok(request) => deploy(state, id, &request, operator).await,
         Err(refusal) => {
             let outcome = DeployOutcome::Refused(refusal);
-            measure::record(state, &outcome, &environment, Instant::now());
+            measure::record(state, &outcome, asked, &environment, Instant::now());
             outcome
         }
     }
@@ -172,6 +177,7 @@ async fn deploy_as(
         phase: DeployPhase::Checking,
         ended_at: None,
     });
+    let asked = measure::asked(&given, &request.intent);
     // From here the deploy is the application's: it runs to its end in a task of its own,
     // whatever becomes of the request that asked for it (a closed tab, a client's timeout).
     let work = {
@@ -188,7 +194,7 @@ async fn deploy_as(
             .await;
             let now = state.clock.now().await;
             state.running.reach(&shown, ended_phase(&outcome), now);
-            measure::record(&state, &outcome, &request.environment, began);
+            measure::record(&state, &outcome, asked, &request.environment, began);
             outcome
         }
         .instrument(tracing::Span::current())

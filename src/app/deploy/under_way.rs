@@ -119,7 +119,7 @@ impl RunningDeploys {
             .filter(|d| &d.repo == repo && environment.is_none_or(|e| &d.environment == e))
             .cloned()
             .collect();
-        found.sort_by(|a, b| a.started_at.cmp(&b.started_at));
+        found.sort_by_key(|deploy| deploy.started_at);
         found
     }
 

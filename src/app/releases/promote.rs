@@ -20,7 +20,7 @@ use crate::domain::{
     Intent, MemberLine, MemberOutcome, Operator, ProductionChanged, Refusal, Release, ReleaseAsk,
     ReleaseId, ReleaseLine, ReleaseRecord, ReleaseRef, ReleaseRefusal, ServedSet, VersionNumber,
 };
-use crate::ports::AuditError;
+use crate::ports::{AuditError, DeployAsked, DeployEnd};
 
 use super::members::{members_of, Member};
 use super::outcome::{ReleaseEnded, ReleaseOutcome};
@@ -28,7 +28,7 @@ use super::restore::restore;
 use super::steps::{move_one, publish_all, Moving};
 use crate::app::deploy::turn::Checked;
 use crate::app::deploy::{
-    checked, checks_gate, policy_gate, replica_turn, DeployOutcome, NotStarted,
+    checked, checks_gate, measure, policy_gate, replica_turn, DeployOutcome, NotStarted,
 };
 use crate::app::events;
 use crate::app::facts::ReadError;
@@ -73,10 +73,49 @@ async fn promote_as(
     let work = {
         let (state, name) = (state.clone(), name.to_owned());
         let (ask, operator) = (ask.clone(), operator.clone());
-        async move { promote_gated(&state, &name, &ask, &operator, trail).await }
-            .instrument(tracing::Span::current())
+        async move {
+            let began = Instant::now();
+            let outcome = promote_gated(&state, &name, &ask, &operator, trail).await;
+            count(&state, &name, &ask.environment, &outcome, began);
+            outcome
+        }
+        .instrument(tracing::Span::current())
     };
     state.running.run(work).await
+}
+
+/// Counts each member of the promotion as one deploy (asked `release`): those that moved or
+/// tried to, by how each ended; when nothing was tried, each member of the release by how the
+/// promotion ended. Members that already served their target are not counted.
+fn count(
+    state: &AppState,
+    name: &str,
+    environment: &crate::domain::EnvironmentName,
+    outcome: &ReleaseOutcome,
+    began: Instant,
+) {
+    let each_member = |end| {
+        let members = state.releases.get(name).map_or(1, |r| r.members().len());
+        for _ in 0..members {
+            measure::ended(state, end, DeployAsked::Release, environment, None);
+        }
+    };
+    match outcome {
+        ReleaseOutcome::Refused(_) => each_member(DeployEnd::Refused),
+        ReleaseOutcome::NotStarted(_) => each_member(DeployEnd::NotStarted),
+        ReleaseOutcome::Requested(_) => each_member(DeployEnd::Requested),
+        ReleaseOutcome::Ended(ended) => {
+            let record = &ended.record;
+            for member in record.members.iter().filter(|m| m.deploy_id.is_some()) {
+                let end = if member.outcome == MemberOutcome::Moved && record.error.is_none() {
+                    DeployEnd::Deployed
+                } else {
+                    DeployEnd::Failed
+                };
+                measure::ended(state, end, DeployAsked::Release, environment, Some(began));
+            }
+        }
+    }
 }
 
 async fn promote_gated(
