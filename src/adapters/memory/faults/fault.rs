@@ -98,11 +98,13 @@ impl Fault {
     }
 }
 
-/// A fault waiting to strike: after `passes` calls, `strikes` times (`None`: until cleared).
+/// A fault waiting to strike: after `passes` calls, `strikes` times (`None`: until cleared);
+/// then `then` strikes on every call, if set.
 pub(crate) struct Armed {
     pub fault: Fault,
     pub passes: usize,
     pub strikes: Option<usize>,
+    pub then: Option<Fault>,
 }
 
 /// Faults armed per operation.
@@ -128,6 +130,12 @@ impl Arsenal {
         if armed.passes > 0 {
             armed.passes -= 1;
             return None;
+        }
+        if armed.strikes == Some(0) {
+            if let Some(then) = armed.then.take() {
+                armed.fault = then;
+                armed.strikes = None;
+            }
         }
         match &mut armed.strikes {
             Some(0) => return None,
