@@ -15,6 +15,7 @@ pub mod operator_identity;
 pub mod repository_manager;
 pub mod request_store;
 pub mod schedule_store;
+pub mod upstream_error;
 pub mod webhook_sender;
 
 pub use audit_sink::{AuditError, AuditReadError, AuditSink};

@@ -71,21 +71,29 @@ impl Fault {
             Self::Http(status) => UpstreamError::Http {
                 status: *status,
                 message: format!("injected fault on {op:?}"),
-            },
+            }
+            .logged(),
             Self::Timeout | Self::AppliedThenTimeout | Self::TaskNeverEnds | Self::Slow(_) => {
-                UpstreamError::Timeout(format!("injected timeout on {op:?}"))
+                UpstreamError::Timeout(format!("injected timeout on {op:?}")).logged()
             }
             Self::Reset => {
                 UpstreamError::Unreachable(format!("connection reset (injected on {op:?})"))
+                    .logged()
             }
             Self::Interrupted | Self::LostAnswer => UpstreamError::Interrupted(format!(
                 "connection closed before the answer (injected on {op:?})"
-            )),
+            ))
+            .logged(),
             Self::Malformed => UpstreamError::BadResponse(format!(
                 "expected value at line 1 column 1 (injected on {op:?})"
-            )),
-            Self::TaskFailed(description) => UpstreamError::TaskFailed(description.clone()),
-            Self::TaskCanceled => UpstreamError::TaskCanceled(format!("injected on {op:?}")),
+            ))
+            .logged(),
+            Self::TaskFailed(description) => {
+                UpstreamError::TaskFailed(description.clone()).logged()
+            }
+            Self::TaskCanceled => {
+                UpstreamError::TaskCanceled(format!("injected on {op:?}")).logged()
+            }
         }
     }
 

@@ -109,7 +109,8 @@ impl Session {
                 "Pulp's session was deleted while Pulp handled the request (Django's \
                  SessionInterrupted)"
                     .to_owned(),
-            ));
+            )
+            .logged());
         }
         if !session_refused(&response) && !interrupted {
             return Ok(response);
