@@ -204,13 +204,13 @@ mod tests {
 
     #[test]
     fn an_authentication_failure_reads_as_sentences_without_a_double_period() {
-        let shown = UpstreamError::Auth("Invalid username/password.".into()).to_string();
+        let shown = UpstreamError::Auth("Invalid username/password.".into()).detail();
         assert_eq!(
             shown,
             "Authentication with Pulp failed: Invalid username/password. \
              Check the console's Pulp username and password."
         );
-        let bare = UpstreamError::Auth("no credentials".into()).to_string();
+        let bare = UpstreamError::Auth("no credentials".into()).detail();
         assert!(
             bare.starts_with("Authentication with Pulp failed: no credentials. Check"),
             "{bare}"
