@@ -116,7 +116,16 @@ async fn a_failed_deploy_records_deployment_failed_saying_whether_production_cha
     assert_eq!(data.outcome, "failed");
     assert_eq!(data.production_changed, production_changed);
     let error = data.error.as_deref().unwrap_or("");
-    assert!(error.contains("the worker was lost"), "{data:?}");
+    assert!(error.contains("the Pulp task failed"), "{data:?}");
+    assert!(
+        !error.contains("the worker was lost"),
+        "Pulp's words stay in the console's log: {data:?}"
+    );
+    let id = data.deploy_id.as_str();
+    assert!(
+        error.contains(&format!("correlation id {id}")),
+        "the deploy's id finds the details in the log: {data:?}"
+    );
 }
 
 #[tokio::test]
