@@ -321,7 +321,8 @@ async fn a_wrong_password_gives_pages_that_say_to_check_the_credentials() {
     .expect("settings");
     let console = over_upstream(Arc::new(client), 25).spawn().await;
     // The console's words; Pulp's own ("Invalid username/password") stay in the log.
-    let expect = "Pulp refused the console's credentials: check the console's Pulp username and password";
+    let expect =
+        "Pulp refused the console's credentials: check the console's Pulp username and password";
     for path in ["/".to_owned(), format!("/repos/{id}/versions")] {
         let reply = console.get(&path).await;
         assert_eq!(

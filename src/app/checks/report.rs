@@ -10,7 +10,7 @@ use crate::domain::{
 use crate::ports::{CheckStoreError, UpstreamError};
 
 use crate::app::checks::promote::{promote_after, Promotion};
-use crate::app::checks::served::served_there;
+use crate::app::checks::served::{has_served, ServedUnknown};
 use crate::app::facts::{known_repo, ReadError as RepoReadError};
 use crate::app::state::AppState;
 
@@ -106,7 +106,19 @@ pub async fn report(
         .map_err(|e| ReportError::Invalid(e.to_string()))?;
     let store = state.checks.as_ref().ok_or(ReportError::NotKept)?;
     let repo = repository(state, &ask.repository, ask.version).await?;
-    served_there(state, &repo, &environment, VersionNumber::new(ask.version)).await?;
+    let served = has_served(state, &repo, &environment, VersionNumber::new(ask.version))
+        .await
+        .map_err(|unknown| match unknown {
+            ServedUnknown::Upstream(error) => ReportError::Upstream(error),
+            ServedUnknown::HistoryUnreadable => ReportError::HistoryUnreadable(environment.clone()),
+        })?;
+    if !served {
+        return Err(ReportError::NotServed {
+            repository: repo.display_name().to_owned(),
+            environment,
+            version: ask.version,
+        });
+    }
     let report = CheckReport {
         key: CheckKey {
             repository_uuid: repo.id.as_str().to_owned(),

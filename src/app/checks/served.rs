@@ -7,34 +7,43 @@
 use crate::domain::history::timeline::versions_served_before;
 use crate::domain::{build_history, versions_served, EnvironmentName, Repository, VersionNumber};
 
+use crate::ports::UpstreamError;
+
 use crate::app::environments::{some_environments_of, ProductionRecord};
 use crate::app::facts::candidates_for;
 use crate::app::state::AppState;
 
-use super::report::ReportError;
+/// Why whether the environment served the version cannot be told.
+#[derive(Debug)]
+pub(crate) enum ServedUnknown {
+    /// The environment's distribution could not be read.
+    Upstream(UpstreamError),
+    /// Neither the audit log nor Pulp's record of the distribution's changes could be read.
+    HistoryUnreadable,
+}
 
-/// Whether `environment` of `repo` serves or has served `version`: `Ok` when it does or did,
-/// [`ReportError::NotServed`] when neither Pulp nor the audit says it ever did.
-pub(crate) async fn served_there(
+/// Whether `environment` of `repo` serves or has served `version`: `false` when neither Pulp
+/// nor the audit says it ever did.
+pub(crate) async fn has_served(
     state: &AppState,
     repo: &Repository,
     environment: &EnvironmentName,
     version: VersionNumber,
-) -> Result<(), ReportError> {
+) -> Result<bool, ServedUnknown> {
     let upstream = state.manager.as_ref();
     let candidates = candidates_for(state, upstream, &repo.id).await;
     let states = some_environments_of(state, upstream, repo, &[environment], candidates)
         .await
-        .map_err(ReportError::Upstream)?;
+        .map_err(ServedUnknown::Upstream)?;
     let now = states.first().and_then(|e| e.serving());
     if now == Some(version) {
-        return Ok(());
+        return Ok(true);
     }
     let distribution = states.first().and_then(|e| e.distribution());
     let record = ProductionRecord::read(state, &repo.id, environment, distribution).await;
     if let (Err(audit), Err(changes)) = (&record.audit, &record.changes) {
         tracing::warn!(%audit, %changes, "check not recorded: what the environment served could not be read");
-        return Err(ReportError::HistoryUnreadable(environment.clone()));
+        return Err(ServedUnknown::HistoryUnreadable);
     }
     let records = record.audit.as_deref().unwrap_or_default();
     let changes = record.changes.as_deref().unwrap_or_default();
@@ -42,12 +51,5 @@ pub(crate) async fn served_there(
     let served = versions_served_before(&entries, now.map(VersionNumber::get))
         .contains(&version.get())
         || versions_served(records, environment, now).contains(&version);
-    if served {
-        return Ok(());
-    }
-    Err(ReportError::NotServed {
-        repository: repo.display_name().to_owned(),
-        environment: environment.clone(),
-        version: version.get(),
-    })
+    Ok(served)
 }
