@@ -12,7 +12,7 @@ use std::sync::Arc;
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity::bearer::BearerTokens;
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
-use repo_console::adapters::memory::{demo, InMemoryPulp};
+use repo_console::adapters::memory::{demo, Fault, InMemoryPulp, Op};
 use repo_console::domain::check::report::CheckName;
 use repo_console::domain::policy::checks::CheckPolicy;
 use repo_console::domain::{
@@ -380,6 +380,54 @@ async fn a_check_for_a_version_its_environment_never_served_is_refused_and_promo
     let served = app.report_check(CI_TESTING, "testing", 3, true).await;
     assert_eq!(served.status, 201, "{}", served.body);
     assert_eq!(staging(), Some(3));
+}
+
+#[tokio::test]
+async fn when_what_the_environment_served_cannot_be_read_a_check_is_not_recorded() {
+    let tokens = BearerTokens::new(
+        vec![crate::tokens::token(
+            "ci-testing",
+            CI_TESTING,
+            &[],
+            &["check:testing"],
+        )],
+        None,
+        Arc::new(SystemClock),
+    );
+    let app = TestApp::builder()
+        .world(app_serving_v1)
+        .environments(demo::environments())
+        .tokens(tokens)
+        .policy(staging_promotes_from_testing())
+        .requests()
+        .configure(|state| {
+            state.audit(Arc::new(
+                repo_console::adapters::audit_stdout::StdoutAuditSink::default(),
+            ))
+        })
+        .spawn()
+        .await;
+    app.pulp.set(Op::DistributionChanges, Fault::Http(500));
+    let unproven = app.report_check(CI_TESTING, "testing", 3, true).await;
+    assert_eq!(unproven.status, 503, "{}", unproven.body);
+    assert!(
+        unproven
+            .body
+            .contains("what testing served could not be read"),
+        "{}",
+        unproven.body
+    );
+    assert_eq!(app.check_file(), "", "nothing kept");
+    assert_eq!(
+        app.memory.serving_version("app-staging").map(|n| n.get()),
+        Some(1)
+    );
+    let served_now = app.report_check(CI_TESTING, "testing", 1, true).await;
+    assert_eq!(
+        served_now.status, 201,
+        "what testing serves now needs no history: {}",
+        served_now.body
+    );
 }
 
 #[tokio::test]
