@@ -71,7 +71,8 @@ impl<K: Eq + Hash + Clone, V: Clone> Flights<K, V> {
                     .ok()
                     .and_then(|answer| answer.clone());
                 match shared {
-                    Some(answer) => answer,
+                    // A failure is logged again under this caller's correlation id.
+                    Some(answer) => answer.map_err(UpstreamError::logged),
                     // The leader was dropped before answering (its client went away).
                     None => fetch.await,
                 }

@@ -16,6 +16,7 @@ pub mod repository_manager;
 pub mod request_store;
 pub mod schedule_store;
 pub mod task_progress;
+pub mod upstream_error;
 pub mod webhook_sender;
 
 pub use audit_sink::{AuditError, AuditReadError, AuditSink};

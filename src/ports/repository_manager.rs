@@ -4,64 +4,11 @@ use std::collections::HashMap;
 
 use async_trait::async_trait;
 
+pub use super::upstream_error::UpstreamError;
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
     RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber, WriteVerdict,
 };
-
-/// Why an upstream call failed. Adapter-neutral: the message is for operators.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum UpstreamError {
-    /// Upstream answered with an error status; `message` carries its explanation.
-    #[error("Pulp answered HTTP {status}: {message}")]
-    Http { status: u16, message: String },
-    /// Upstream refused the credentials.
-    #[error(
-        "Authentication with Pulp failed: {}. Check the console's Pulp username and password.",
-        .0.trim_end_matches('.')
-    )]
-    Auth(String),
-    /// No answer in time. The request may or may not have been carried out.
-    #[error("Pulp did not answer in time ({0})")]
-    Timeout(String),
-    /// No connection could be made (refused, DNS, TLS handshake).
-    #[error("Pulp is unreachable: {0}")]
-    Unreachable(String),
-    /// The connection broke while the request was under way (reset, closed early): it may
-    /// or may not have been carried out.
-    #[error("the connection to Pulp broke during the request ({0}); it may or may not have been carried out")]
-    Interrupted(String),
-    /// Upstream answered something the console cannot read.
-    #[error("Pulp sent a response the console cannot read: {0}")]
-    BadResponse(String),
-    /// The upstream task ended in failure; the text is upstream's description.
-    #[error("the Pulp task failed: {0}")]
-    TaskFailed(String),
-    /// The upstream task was canceled.
-    #[error("the Pulp task was canceled: {0}")]
-    TaskCanceled(String),
-}
-
-impl UpstreamError {
-    /// True when this answer to a request proves upstream did not accept it: it said no
-    /// (4xx), or no connection was ever made. Anything else (5xx, a lost or unreadable
-    /// answer) leaves open whether upstream went ahead.
-    pub fn proves_refusal(&self) -> bool {
-        match self {
-            Self::Http { status, .. } => (400..500).contains(status),
-            Self::Auth(_) | Self::Unreachable(_) => true,
-            Self::Timeout(_)
-            | Self::Interrupted(_)
-            | Self::BadResponse(_)
-            | Self::TaskFailed(_)
-            | Self::TaskCanceled(_) => false,
-        }
-    }
-
-    pub fn is_not_found(&self) -> bool {
-        matches!(self, Self::Http { status: 404, .. })
-    }
-}
 
 /// What upstream did with a change the console asked for. The adapter sends the request
 /// and waits for upstream's work to end (retrying a failed look at it until the task
@@ -257,13 +204,13 @@ mod tests {
 
     #[test]
     fn an_authentication_failure_reads_as_sentences_without_a_double_period() {
-        let shown = UpstreamError::Auth("Invalid username/password.".into()).to_string();
+        let shown = UpstreamError::Auth("Invalid username/password.".into()).detail();
         assert_eq!(
             shown,
             "Authentication with Pulp failed: Invalid username/password. \
              Check the console's Pulp username and password."
         );
-        let bare = UpstreamError::Auth("no credentials".into()).to_string();
+        let bare = UpstreamError::Auth("no credentials".into()).detail();
         assert!(
             bare.starts_with("Authentication with Pulp failed: no credentials. Check"),
             "{bare}"

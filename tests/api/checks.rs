@@ -1,7 +1,8 @@
 //! Issue 39 over the in-memory upstream: checks reported by a `check:` token, kept, listed and
 //! shown; required checks refusing a deploy (409 checks_missing) unless overridden with a
 //! reason; automatic promotion through the deploy use case, once, never backwards, or a
-//! request where approvals are needed. Every refusal as an attack: a `deploy:` token
+//! request where approvals are needed; a check only for a version its environment serves or
+//! served (409 not_served, nothing kept, nothing promoted). Every refusal as an attack: a `deploy:` token
 //! reporting a check, a `check:` token deploying or reporting elsewhere, no token at all.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -11,7 +12,7 @@ use std::sync::Arc;
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity::bearer::BearerTokens;
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
-use repo_console::adapters::memory::{demo, InMemoryPulp};
+use repo_console::adapters::memory::{demo, Fault, InMemoryPulp, Op};
 use repo_console::domain::check::report::CheckName;
 use repo_console::domain::policy::checks::CheckPolicy;
 use repo_console::domain::{
@@ -129,6 +130,18 @@ impl Checked {
         self.call_api("POST", &path, Some(token), &body).await
     }
 
+    /// Points `distribution` at version `n` in Pulp, behind the console's back (as an
+    /// operator with pulp-cli would), so that its environment serves `n`.
+    fn serve(&self, distribution: &str, n: u64) {
+        let publication = self.memory.publish(&self.fixture, VersionNumber::new(n));
+        self.memory.point_distribution(distribution, &publication);
+    }
+
+    /// Staging serves version `n`: a check on staging may be reported for it.
+    fn stage(&self, n: u64) {
+        self.serve("app-staging", n);
+    }
+
     fn production_serves(&self) -> Option<u64> {
         self.memory.serving_version("app-prod").map(|n| n.get())
     }
@@ -160,6 +173,7 @@ fn code(reply: &Reply) -> String {
 #[tokio::test]
 async fn a_check_is_recorded_listed_replaced_by_a_later_report_and_shown_on_the_versions_page() {
     let app = spawn(policy(false, 0)).await;
+    app.stage(3);
     let failed = app.report_check(CI, "staging", 3, false).await;
     assert_eq!(failed.status, 201, "{}", failed.body);
     let body = json(&failed);
@@ -288,9 +302,138 @@ async fn a_report_out_of_its_tokens_reach_is_refused_and_keeps_nothing() {
     assert_eq!(app.check_file(), "", "nothing kept");
 }
 
+const CI_TESTING: &str = "ci-testing-token-0005";
+
+/// Staging requires `smoke` passed on testing and takes a version by itself when it has.
+fn staging_promotes_from_testing() -> Policy {
+    let staging = env("staging");
+    let checks = CheckPolicy::new(
+        BTreeMap::from([(staging.clone(), vec![CheckName::parse("smoke").unwrap()])]),
+        BTreeSet::from([staging]),
+        Some(PersonName::new("promoter").unwrap()),
+    );
+    Policy::new(BTreeMap::new(), Allowed::Everyone).with_checks(checks)
+}
+
+async fn spawn_testing_checks() -> Checked {
+    let tokens = BearerTokens::new(
+        vec![
+            crate::tokens::token("ci-testing", CI_TESTING, &[], &["check:testing"]),
+            crate::tokens::token("deployer", DEPLOYER, &[], &["deploy:*"]),
+        ],
+        None,
+        Arc::new(SystemClock),
+    );
+    TestApp::builder()
+        .world(app_serving_v1)
+        .environments(demo::environments())
+        .tokens(tokens)
+        .policy(staging_promotes_from_testing())
+        .requests()
+        .spawn()
+        .await
+}
+
+#[tokio::test]
+async fn a_check_for_a_version_its_environment_never_served_is_refused_and_promotes_nothing() {
+    let app = spawn_testing_checks().await;
+    let staging = || app.memory.serving_version("app-staging").map(|n| n.get());
+    // Testing serves v1 and never served v3: a pipeline cannot vouch for it.
+    let forged = app.report_check(CI_TESTING, "testing", 3, true).await;
+    assert_eq!(forged.status, 409, "{}", forged.body);
+    assert_eq!(code(&forged), "not_served");
+    let message = json(&forged)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        message.contains("testing never served version 3 of app"),
+        "{message}"
+    );
+    assert_eq!(app.check_file(), "", "nothing kept");
+    assert_eq!(staging(), Some(1), "nothing promoted");
+    assert!(app.audit_lines().is_empty(), "no deploy was tried");
+    let listed = app
+        .call_api("GET", "/api/v1/checks?repository=app", None, "")
+        .await;
+    assert_eq!(json(&listed)["items"], serde_json::json!([]));
+
+    // Testing deployed v2 through the console, then moved on to v4: v2 was served there
+    // (the audit says so), v3 still never was.
+    let deploy = format!("/api/v1/repositories/{}/deployments", app.fixture);
+    for (version, current) in [(2, 1), (4, 2)] {
+        let body = format!(
+            r#"{{"version": {version}, "environment": "testing", "expected_current": {current}}}"#
+        );
+        let deployed = app.call_api("POST", &deploy, Some(DEPLOYER), &body).await;
+        assert_eq!(deployed.status, 200, "{}", deployed.body);
+    }
+    let again = app.report_check(CI_TESTING, "testing", 3, true).await;
+    assert_eq!(code(&again), "not_served", "{}", again.body);
+    let earlier = app.report_check(CI_TESTING, "testing", 2, true).await;
+    assert_eq!(earlier.status, 201, "served before: {}", earlier.body);
+    assert_eq!(json(&earlier)["promotion"]["outcome"], "deployed");
+    assert_eq!(staging(), Some(2), "a served version promotes");
+
+    // Served now, behind the console's back: accepted, and promoted.
+    app.serve("app-testing", 3);
+    let served = app.report_check(CI_TESTING, "testing", 3, true).await;
+    assert_eq!(served.status, 201, "{}", served.body);
+    assert_eq!(staging(), Some(3));
+}
+
+#[tokio::test]
+async fn when_what_the_environment_served_cannot_be_read_a_check_is_not_recorded() {
+    let tokens = BearerTokens::new(
+        vec![crate::tokens::token(
+            "ci-testing",
+            CI_TESTING,
+            &[],
+            &["check:testing"],
+        )],
+        None,
+        Arc::new(SystemClock),
+    );
+    let app = TestApp::builder()
+        .world(app_serving_v1)
+        .environments(demo::environments())
+        .tokens(tokens)
+        .policy(staging_promotes_from_testing())
+        .requests()
+        .configure(|state| {
+            state.audit(Arc::new(
+                repo_console::adapters::audit_stdout::StdoutAuditSink::default(),
+            ))
+        })
+        .spawn()
+        .await;
+    app.pulp.set(Op::DistributionChanges, Fault::Http(500));
+    let unproven = app.report_check(CI_TESTING, "testing", 3, true).await;
+    assert_eq!(unproven.status, 503, "{}", unproven.body);
+    assert!(
+        unproven
+            .body
+            .contains("what testing served could not be read"),
+        "{}",
+        unproven.body
+    );
+    assert_eq!(app.check_file(), "", "nothing kept");
+    assert_eq!(
+        app.memory.serving_version("app-staging").map(|n| n.get()),
+        Some(1)
+    );
+    let served_now = app.report_check(CI_TESTING, "testing", 1, true).await;
+    assert_eq!(
+        served_now.status, 201,
+        "what testing serves now needs no history: {}",
+        served_now.body
+    );
+}
+
 #[tokio::test]
 async fn a_check_token_cannot_deploy() {
     let app = spawn(policy(false, 0)).await;
+    app.stage(3);
     app.report_check(CI, "staging", 3, true).await;
     let deploy = app.deploy_api(CI, 3, 1, "").await;
     assert_eq!(deploy.status, 403, "{}", deploy.body);
@@ -305,6 +448,7 @@ async fn a_deploy_without_its_required_checks_passed_is_refused_naming_them() {
     assert_eq!(missing.status, 409, "{}", missing.body);
     assert_eq!(code(&missing), "checks_missing");
     assert!(missing.body.contains("smoke missing"), "{}", missing.body);
+    app.stage(3);
     app.report_check(CI, "staging", 3, false).await;
     let failed = app.deploy_api(DEPLOYER, 3, 1, "").await;
     assert_eq!(code(&failed), "checks_missing");
@@ -332,7 +476,12 @@ async fn a_deploy_without_its_required_checks_passed_is_refused_naming_them() {
     assert_eq!(attr(&item[0], "data-check-state"), "failed");
 
     let passed_elsewhere = app.report_check(CI_PROD, "production", 3, true).await;
-    assert_eq!(passed_elsewhere.status, 201);
+    assert_eq!(
+        passed_elsewhere.status, 409,
+        "production never served v3: {}",
+        passed_elsewhere.body
+    );
+    assert_eq!(code(&passed_elsewhere), "not_served");
     assert_eq!(
         code(&app.deploy_api(DEPLOYER, 3, 1, "").await),
         "checks_missing",
@@ -406,6 +555,7 @@ async fn an_override_of_the_required_checks_needs_the_list_and_a_reason_and_is_r
 #[tokio::test]
 async fn a_passing_check_promotes_the_version_by_itself_once_and_never_backwards() {
     let app = spawn(policy(true, 0)).await;
+    app.stage(3);
     let failed = app.report_check(CI, "staging", 3, false).await;
     assert_eq!(
         json(&failed)["promotion"],
@@ -454,6 +604,7 @@ async fn a_passing_check_promotes_the_version_by_itself_once_and_never_backwards
         "{}",
         again.body
     );
+    app.stage(2);
     let older = app.report_check(CI, "staging", 2, true).await;
     let older = json(&older)["promotion"].clone();
     assert_eq!(older["outcome"], "not_due");
@@ -471,6 +622,7 @@ async fn a_passing_check_promotes_the_version_by_itself_once_and_never_backwards
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_same_report_twice_at_once_promotes_once() {
     let app = spawn(policy(true, 0)).await;
+    app.stage(4);
     let (a, b) = futures::join!(
         app.report_check(CI, "staging", 4, true),
         app.report_check(CI, "staging", 4, true)
@@ -496,6 +648,7 @@ async fn the_same_report_twice_at_once_promotes_once() {
 #[tokio::test]
 async fn where_approvals_are_needed_the_promotion_opens_a_request() {
     let app = spawn(policy(true, 1)).await;
+    app.stage(3);
     let passed = app.report_check(CI, "staging", 3, true).await;
     let promotion = json(&passed)["promotion"].clone();
     assert_eq!(promotion["outcome"], "requested", "{promotion}");
@@ -521,6 +674,7 @@ async fn a_refused_promotion_is_given_back_for_a_later_report() {
             .unwrap();
     let frozen = policy(true, 0).with_freezes(BTreeMap::from([(env("production"), vec![window])]));
     let app = spawn(frozen).await;
+    app.stage(3);
     let passed = app.report_check(CI, "staging", 3, true).await;
     let promotion = json(&passed)["promotion"].clone();
     assert_eq!(promotion["outcome"], "refused", "{promotion}");
@@ -540,6 +694,7 @@ async fn the_confirm_step_offers_the_override_to_those_listed_and_the_page_recor
         vec![Subject::parse("user:operator").unwrap()],
     )]));
     let app = spawn(listed).await;
+    app.stage(3);
     app.report_check(CI, "staging", 3, false).await;
     let confirm = app
         .get(&format!(

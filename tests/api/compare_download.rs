@@ -125,6 +125,45 @@ async fn the_csv_download_has_a_header_a_row_per_change_and_quotes_a_comma() {
     assert_eq!(rows[2][1], "with,comma");
 }
 
+#[tokio::test]
+async fn a_package_named_like_a_formula_is_neutralised_in_the_csv() {
+    let app = spawn_app().await;
+    let id = app
+        .memory
+        .add_repo("=HYPERLINK(\"http://evil\")", verified());
+    app.memory.add_version(
+        &id,
+        &[
+            "=HYPERLINK(\"http://evil\",\"x\")-1",
+            "@SUM(A1)-1",
+            "+cmd|calc-1",
+            "-rf-1",
+            "plain-1",
+        ],
+        &[],
+    );
+    let reply = app
+        .get(&format!("/repos/{id}/versions/1/changes.csv?against=0"))
+        .await;
+    let names: BTreeSet<String> = csv_rows(&reply)
+        .into_iter()
+        .skip(1)
+        .map(|row| row[1].clone())
+        .collect();
+    let expected = [
+        "'=HYPERLINK(\"http://evil\",\"x\")",
+        "'@SUM(A1)",
+        "'+cmd|calc",
+        "'-rf",
+        "plain",
+    ];
+    assert_eq!(names, expected.map(String::from).into(), "{}", reply.body);
+    assert!(
+        reply.header("content-disposition").contains("_HYPERLINK"),
+        "the file name keeps safe characters only"
+    );
+}
+
 /// The changes of the large diff: the size issue 22 asks for.
 const N: usize = 25_000;
 

@@ -105,7 +105,7 @@ async fn poll_until(app: &TestApp, id: &repo_console::domain::RepoId, state: &st
 }
 
 #[tokio::test]
-async fn a_failed_sync_shows_a_short_reason_with_the_full_one_in_the_title() {
+async fn a_failed_sync_shows_that_it_failed_and_its_task_never_pulps_words() {
     let app = spawn_app().await;
     let id = &app.fixture.tools;
     let reason =
@@ -121,12 +121,27 @@ async fn a_failed_sync_shows_a_short_reason_with_the_full_one_in_the_title() {
     let body = poll_until(&app, id, "failed").await;
     let html = scraper::Html::parse_fragment(&body);
     let failed = &select(&html, ".sync-failed")[0];
-    assert_eq!(attr(failed, "title"), reason);
+    let title = attr(failed, "title");
+    assert!(
+        !body.contains("mirror.example.com") && !body.contains("Cannot connect"),
+        "Pulp's words (a host) stay in the log: {body}"
+    );
+    assert!(title.contains("failed in Pulp"), "{title}");
+    assert!(
+        title.contains("/pulp/api/v3/tasks/"),
+        "names the task: {title}"
+    );
+    assert!(
+        title.contains("the console's log has Pulp's words"),
+        "{title}"
+    );
     assert!(
         text(failed).chars().count() < 24,
         "shortened: {}",
         text(failed)
     );
+    let api = app.get("/api/v1/repositories").await;
+    assert!(!api.body.contains("mirror.example.com"), "{}", api.body);
 }
 
 #[tokio::test]

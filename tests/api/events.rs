@@ -116,7 +116,16 @@ async fn a_failed_deploy_records_deployment_failed_saying_whether_production_cha
     assert_eq!(data.outcome, "failed");
     assert_eq!(data.production_changed, production_changed);
     let error = data.error.as_deref().unwrap_or("");
-    assert!(error.contains("the worker was lost"), "{data:?}");
+    assert!(error.contains("the Pulp task failed"), "{data:?}");
+    assert!(
+        !error.contains("the worker was lost"),
+        "Pulp's words stay in the console's log: {data:?}"
+    );
+    let id = data.deploy_id.as_str();
+    assert!(
+        error.contains(&format!("correlation id {id}")),
+        "the deploy's id finds the details in the log: {data:?}"
+    );
 }
 
 #[tokio::test]
@@ -234,7 +243,11 @@ async fn a_failed_synchronization_is_recorded_once_however_often_it_is_seen() {
         unreachable!()
     };
     assert_eq!(data.repository.name, "tools");
-    assert_eq!(data.reason, "Cannot connect to the remote");
+    assert!(data.reason.contains("failed in Pulp"), "{data:?}");
+    assert!(
+        !data.reason.contains("Cannot connect"),
+        "Pulp's words stay in the console's log: {data:?}"
+    );
     assert!(data.task.as_str().contains("/tasks/"), "{data:?}");
 
     // A console started again over the same outbox knows the fact already.

@@ -289,6 +289,64 @@ async fn the_csv_has_a_row_per_repository_and_environment() {
 }
 
 #[tokio::test]
+async fn a_repository_or_package_named_like_a_formula_is_neutralised_in_the_csv() {
+    let app = TestApp::builder()
+        .world(|memory| {
+            let hostile =
+                memory.add_repo("=HYPERLINK(\"http://evil\")", crate::verified::verified());
+            memory.add_version(
+                &hostile,
+                &["openssl-3.0.1-1.x86_64", "@evil-1-1.noarch"],
+                &[],
+            );
+            let v1 = memory.publish(&hostile, VersionNumber::new(1));
+            memory.add_distribution("=HYPERLINK(\"http://evil\")-testing", Some(&v1));
+            exposure_world(memory)
+        })
+        .environments(demo::environments())
+        .spawn()
+        .await;
+    let rows = |query: &str| {
+        let app = &app;
+        let query = query.to_owned();
+        async move {
+            let reply = app.get(&format!("/exposure.csv?{query}")).await;
+            assert_eq!(reply.status, 200, "{}", reply.body);
+            let mut reader = csv::ReaderBuilder::new().from_reader(reply.body.as_bytes());
+            reader
+                .records()
+                .map(|r| r.unwrap().iter().map(str::to_owned).collect::<Vec<_>>())
+                .collect::<Vec<_>>()
+        }
+    };
+    let openssl = rows("package=openssl&below=3.0.7").await;
+    let hostile: Vec<&Vec<String>> = openssl
+        .iter()
+        .filter(|r| r[0].contains("HYPERLINK"))
+        .collect();
+    assert!(!hostile.is_empty(), "{openssl:?}");
+    for row in &hostile {
+        assert_eq!(row[0], "'=HYPERLINK(\"http://evil\")", "{row:?}");
+    }
+    assert!(
+        hostile
+            .iter()
+            .any(|r| r[1] == "testing" && r[3] == "affected"),
+        "{hostile:?}"
+    );
+    assert!(
+        openssl.iter().any(|r| r[0] == "web"),
+        "other names unchanged"
+    );
+    let evil = rows("package=@evil").await;
+    let served = evil
+        .iter()
+        .find(|r| r[0].contains("HYPERLINK") && r[1] == "testing")
+        .unwrap_or_else(|| panic!("{evil:?}"));
+    assert_eq!(served[4], "'@evil-1-1.noarch", "{served:?}");
+}
+
+#[tokio::test]
 async fn questions_that_cannot_be_asked_are_refused_saying_what_to_write() {
     let app = spawn().await;
     for (query, words) in [

@@ -1,6 +1,6 @@
 //! Releases promoted all or none, through the use case the pages and the API call: every
 //! outcome of a promotion whose third member's move fails (restored, a restore that fails
-//! too, a move whose end is unknown), a failed publication, a stale expected version, an
+//! too, a move whose end is unknown, a refused restore of a move that never landed), a failed publication, a stale expected version, an
 //! unknown member, one request for the whole release, and the JSON API. Each answer is
 //! checked against what the fake Pulp serves once every queued task has run.
 
@@ -210,6 +210,33 @@ async fn a_restore_that_fails_too_leaves_a_mix_and_says_which_member_is_where() 
     assert_truthful("failed restore", &record, &live);
     let detail = record.members[0].detail.as_deref().unwrap();
     assert!(detail.contains("could not be put back"), "{detail}");
+}
+
+#[tokio::test]
+async fn a_member_whose_restore_is_refused_and_that_never_moved_is_unchanged_not_restored() {
+    let app = app(&MEMBERS).build();
+    // The third move is lost on the way (its end unknown, so it is put back), and Pulp
+    // refuses every restore: nothing is put back anywhere.
+    app.pulp.set_once_after_then(
+        Op::UpdateDistribution,
+        Fault::Interrupted,
+        2,
+        Fault::Http(400),
+    );
+    let record = ended(promote(&app.state, "el9", &ask(1, 2), &alice()).await);
+    use MemberOutcome::{Moved, Unchanged};
+    assert_eq!(outcomes(&record), [Moved, Moved, Unchanged], "{record:?}");
+    assert_eq!(record.served, ServedSet::Mixed);
+    let live = serving(&app.memory);
+    assert_eq!(live, [Some(2), Some(2), Some(1)]);
+    assert_truthful(
+        "refused restore of a move that never landed",
+        &record,
+        &live,
+    );
+    let epel = record.members[2].detail.as_deref().unwrap();
+    assert!(epel.contains("put nothing back"), "{epel}");
+    assert!(!epel.contains("put back:"), "{epel}");
 }
 
 #[tokio::test]

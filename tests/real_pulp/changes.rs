@@ -170,7 +170,7 @@ async fn an_unknown_version_is_refused_by_pulp_and_by_the_fake_alike() {
         .await
         .expect_err("no version 999");
     for e in [&error, &fake] {
-        let shown = e.to_string();
+        let shown = e.detail();
         assert!(
             shown.contains("HTTP 400") && shown.contains("not found for repositoryversion"),
             "{shown}"

@@ -1,8 +1,10 @@
 //! Checks against the real Pulp (issue 39), on rc-checks (v1..v3, a publication of each;
-//! rc-checks-staging and rc-checks-prod serve v1 between tests): a passing check on staging
+//! rc-checks-staging and rc-checks-prod serve v1 between tests; a test points staging at the
+//! version it reports, as a deploy there would): a passing check on staging
 //! promotes the version to production by itself (Pulp serves it, the audit says
 //! `automation`); a failed check refuses a manual promotion (409 checks_missing, Pulp
-//! unchanged); a check on a version older than production serves triggers nothing. Then two
+//! unchanged); a check on a version older than production serves triggers nothing; a check on a
+//! version staging never served is refused (409 not_served) and Pulp is untouched. Then two
 //! consoles wired as replicas of one PostgreSQL (audit, deploy lock, requests and checks in
 //! it, each its own pool) receiving the same report at once: one promotion.
 
@@ -20,7 +22,7 @@ use repo_console::domain::{
     Allowed, DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
     PersonName, Policy,
 };
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::console::{over_upstream, Console, Reply};
 use super::database::{required_database, TestDatabase};
@@ -101,6 +103,42 @@ async fn report(console: &Console, repo: &str, version: u64, passed: bool) -> Re
     call(console, CI, "POST", "/api/v1/checks", &body).await
 }
 
+/// `<repo>-staging` pointed at the seeded publication of version `n` with Pulp's API (as an
+/// operator would, or a deploy to staging), so that staging serves it; put back on v1 when
+/// dropped (also when a test fails half-way).
+struct Staged<'a> {
+    production: &'a SeededProduction,
+    dist: String,
+}
+
+impl<'a> Staged<'a> {
+    fn at(production: &'a SeededProduction, n: usize) -> Self {
+        let name = format!("{}-staging", production.name);
+        let dist = production
+            .pulp
+            .href_named("distributions/rpm/rpm/", &name)
+            .unwrap_or_else(|| panic!("no distribution {name}: run scripts/pulp/seed.sh"));
+        let staged = Self { production, dist };
+        staged.point(n);
+        staged
+    }
+
+    fn point(&self, n: usize) {
+        let publication = &self.production.seeded[n - 1];
+        self.production.pulp.raw_ok(
+            "PATCH",
+            &self.dist,
+            Some(&json!({ "publication": publication })),
+        );
+    }
+}
+
+impl Drop for Staged<'_> {
+    fn drop(&mut self) {
+        self.point(1);
+    }
+}
+
 fn json(reply: &Reply) -> Value {
     serde_json::from_str(&reply.body).unwrap_or_else(|e| panic!("{e}: {}", reply.body))
 }
@@ -111,6 +149,7 @@ async fn a_passing_check_on_staging_promotes_to_production_by_itself() {
     let pulp = required_pulp();
     let _repo = exclusive(REPO).await;
     let production = SeededProduction::at_v1(pulp, REPO);
+    let _staged = Staged::at(&production, 3);
     let console = console(&production.pulp, true).await;
     let reply = report(&console, REPO, 3, true).await;
     assert_eq!(reply.status, 201, "{}", reply.body);
@@ -147,6 +186,7 @@ async fn a_failed_check_refuses_a_manual_promotion() {
     let pulp = required_pulp();
     let _repo = exclusive(REPO).await;
     let production = SeededProduction::at_v1(pulp, REPO);
+    let _staged = Staged::at(&production, 3);
     let console = console(&production.pulp, false).await;
     let before = production.state();
     let failed = report(&console, REPO, 3, false).await;
@@ -172,6 +212,7 @@ async fn a_check_on_an_older_version_than_production_serves_triggers_nothing() {
     let _repo = exclusive(REPO).await;
     let production = SeededProduction::at_v1(pulp, REPO);
     production.point(3);
+    let _staged = Staged::at(&production, 2);
     let console = console(&production.pulp, true).await;
     let before = production.state();
     let older = report(&console, REPO, 2, true).await;
@@ -191,6 +232,38 @@ async fn a_check_on_an_older_version_than_production_serves_triggers_nothing() {
         "production still serves v3, untouched"
     );
     assert!(console.audit_lines().is_empty(), "no deploy was tried");
+}
+
+/// Issue 43, item 5, as an attack: a `check:staging` token reports `smoke` passed for v3, which
+/// staging (serving v1) never served: refused with 409 not_served, nothing kept, and
+/// production, which promotes by itself, untouched in Pulp.
+#[tokio::test]
+#[ignore = "needs a real Pulp"]
+async fn a_check_for_a_version_staging_never_served_is_refused_and_moves_nothing() {
+    let pulp = required_pulp();
+    let _repo = exclusive(REPO).await;
+    let production = SeededProduction::at_v1(pulp, REPO);
+    let _staged = Staged::at(&production, 1);
+    let console = console(&production.pulp, true).await;
+    let before = production.state();
+    let forged = report(&console, REPO, 3, true).await;
+    assert_eq!(forged.status, 409, "{}", forged.body);
+    assert_eq!(json(&forged)["error"]["code"], "not_served");
+    assert_eq!(
+        production.state(),
+        before,
+        "Pulp untouched: nothing promoted"
+    );
+    assert!(console.audit_lines().is_empty(), "no deploy was tried");
+    let listed = call(
+        &console,
+        CI,
+        "GET",
+        &format!("/api/v1/checks?repository={REPO}"),
+        "",
+    )
+    .await;
+    assert_eq!(json(&listed)["items"], json!([]), "nothing kept");
 }
 
 /// A console wired as one replica of several on `db` (each its own pool), as
@@ -224,6 +297,7 @@ async fn two_replicas_receiving_the_same_report_at_once_promote_once() {
     let db = required_database();
     let _repo = exclusive(REPLICATED).await;
     let production = SeededProduction::at_v1(pulp, REPLICATED);
+    let _staged = Staged::at(&production, 3);
     let a = replica(&production.pulp, &db).await;
     let b = replica(&production.pulp, &db).await;
     let before = production.state();

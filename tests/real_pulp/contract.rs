@@ -356,11 +356,12 @@ async fn reports_a_failed_sync_task(m: &dyn RepositoryManager) {
     };
     match states.get(&broken) {
         Some(SyncState::Failed(failure)) => {
+            let detail = failure.detail.as_deref().unwrap_or_default();
             assert!(
-                failure.reason.to_lowercase().contains("connect"),
-                "upstream's reason: {}",
-                failure.reason
+                detail.to_lowercase().contains("connect"),
+                "upstream's reason, for the log: {detail}"
             );
+            assert_eq!(failure.reason, "failed in Pulp", "the console's words");
             assert!(failure.task.is_some(), "upstream's task is named");
         }
         other => panic!("a sync from a refused port fails, got {other:?}"),

@@ -272,6 +272,14 @@ async fn a_release_moves_whole_in_pulp_is_put_back_when_one_update_is_refused_an
         failed.body
     );
     assert_eq!(members.production(), [1, 1, 1], "Pulp serves the old set");
+    // Issue 43, item 7: neither Pulp's (here the proxy's) words nor its address are shown;
+    // the answer names the correlation id the log keeps them under.
+    assert!(
+        !failed.body.contains("refused by the test's proxy") && !failed.body.contains(&proxy.url),
+        "{}",
+        failed.body
+    );
+    assert!(failed.body.contains("correlation id"), "{}", failed.body);
     println!("refused third update: answered, restores included, in {took:?}");
 }
 

@@ -6,8 +6,8 @@ use async_trait::async_trait;
 
 use super::in_memory::InMemoryPulp;
 use super::state::not_found;
+use crate::adapters::shared::sync_failure::sync_state_logged;
 use crate::adapters::shared::task_outcome::created_publication;
-use crate::domain::sync_state;
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
     RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
@@ -197,7 +197,7 @@ impl RepositoryManager for InMemoryPulp {
         remote: &RemoteHref,
     ) -> Result<SyncState, UpstreamError> {
         let task = self.submit_sync(id, remote).await?;
-        Ok(sync_state(&self.poll_task(task).await?))
+        Ok(sync_state_logged(&self.poll_task(task).await?))
     }
 
     async fn sync_states(
@@ -221,7 +221,7 @@ impl RepositoryManager for InMemoryPulp {
             .map(|(repo, (_, href))| {
                 state
                     .task_report(&href)
-                    .map(|report| (repo, sync_state(&report)))
+                    .map(|report| (repo, sync_state_logged(&report)))
             })
             .collect()
     }

@@ -239,9 +239,12 @@ pub(super) fn version_href(repo: &Repository, number: u64) -> VersionHref {
 }
 
 pub(super) fn not_found(kind: &'static str) -> impl Fn() -> UpstreamError {
-    move || UpstreamError::Http {
-        status: 404,
-        message: format!("No {kind} matches the given query."),
+    move || {
+        UpstreamError::Http {
+            status: 404,
+            message: format!("No {kind} matches the given query."),
+        }
+        .logged()
     }
 }
 
@@ -250,4 +253,5 @@ pub(super) fn bad_request(field: &str, message: &str) -> UpstreamError {
         status: 400,
         message: format!("{field}: {message}"),
     }
+    .logged()
 }

@@ -108,9 +108,9 @@ impl PulpClient {
                 .chars()
                 .any(|c| c.is_whitespace() || c.is_control() || c == '#');
         if suspicious {
-            return Err(UpstreamError::BadResponse(format!(
-                "'{path}' is not a Pulp address"
-            )));
+            return Err(
+                UpstreamError::BadResponse(format!("'{path}' is not a Pulp address")).logged(),
+            );
         }
         Ok(format!("{}{}", self.settings.base(), path))
     }

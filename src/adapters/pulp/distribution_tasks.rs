@@ -42,6 +42,7 @@ impl PulpClient {
     ) -> Result<Vec<DistributionChange>, UpstreamError> {
         let uuid = distribution_uuid(distribution).ok_or_else(|| {
             UpstreamError::BadResponse(format!("'{distribution}' is not a distribution's href"))
+                .logged()
         })?;
         let url = with_query(
             &self.url_for("tasks/")?,

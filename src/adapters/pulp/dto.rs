@@ -59,6 +59,7 @@ impl RepositoryDto {
                 "'{}' is not an RPM repository address",
                 self.pulp_href
             ))
+            .logged()
         })?;
         // Since pulp_rpm 3.30 `repo_config` is the truth and the top-level fields are dead:
         // they are read only from servers that have no `repo_config`.
@@ -143,6 +144,7 @@ impl VersionDto {
     pub fn into_domain(self) -> Result<RepoVersion, UpstreamError> {
         let created = self.pulp_created.ok_or_else(|| {
             UpstreamError::BadResponse(format!("version {} has no creation time", self.pulp_href))
+                .logged()
         })?;
         Ok(RepoVersion {
             created,
@@ -195,6 +197,7 @@ impl PublicationDto {
                 "publication {} names no repository version",
                 self.pulp_href
             ))
+            .logged()
         })?;
         Ok(Publication {
             href: PublicationHref::new(self.pulp_href),
@@ -231,6 +234,7 @@ impl TaskDto {
                 "task {} is in an unknown state '{}'",
                 self.pulp_href, self.state
             ))
+            .logged()
         })?;
         let skipped = self.state == "skipped";
         Ok(TaskReport {

@@ -1,5 +1,6 @@
 //! Turning HTTP statuses, Pulp's error bodies and transport failures into
-//! [`UpstreamError`]s an operator can act on.
+//! [`UpstreamError`]s an operator can act on, each logged in full where it is met (Pulp's
+//! words and address stay in the log: see `ports/upstream_error.rs`).
 
 use serde_json::Value;
 
@@ -16,6 +17,7 @@ pub(crate) fn status_error(status: u16, body: &[u8]) -> UpstreamError {
         401 => UpstreamError::Auth(message),
         _ => UpstreamError::Http { status, message },
     }
+    .logged()
 }
 
 /// Pulp's explanation inside an error body: `detail`, field errors
@@ -105,6 +107,10 @@ fn shorten(text: &str) -> String {
 
 /// The error for a request that got no response.
 pub(crate) fn transport_error(err: TransportError) -> UpstreamError {
+    transport_words(err).logged()
+}
+
+fn transport_words(err: TransportError) -> UpstreamError {
     match err {
         TransportError::Timeout { url, detail } => UpstreamError::Timeout(format!(
             "{url}: {detail}; the request may or may not have been carried out"
@@ -128,7 +134,7 @@ pub(crate) fn transport_error(err: TransportError) -> UpstreamError {
 
 /// The error for a success body the console cannot read.
 pub(crate) fn decode_error(what: &str, err: &serde_json::Error) -> UpstreamError {
-    UpstreamError::BadResponse(format!("{what}: {err}"))
+    UpstreamError::BadResponse(format!("{what}: {err}")).logged()
 }
 
 #[cfg(test)]

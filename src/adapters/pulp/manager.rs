@@ -9,8 +9,9 @@ use serde_json::json;
 use super::dto::{DistributionDto, PageDto, PublicationDto, RepositoryDto, TaskDto};
 use super::PulpClient;
 use crate::adapters::pulp::transport::pagination::{encode, with_query};
+use crate::adapters::shared::sync_failure::sync_state_logged;
 use crate::adapters::shared::task_outcome::{created_publication, write_outcome, PollPace};
-use crate::domain::{sync_state, TaskReport};
+use crate::domain::TaskReport;
 use crate::domain::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
     RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
@@ -284,7 +285,7 @@ impl RepositoryManager for PulpClient {
         let task = self
             .start_task(Method::POST, &url, &json!({ "remote": remote.as_str() }))
             .await?;
-        Ok(sync_state(&self.read_task(&task).await?))
+        Ok(sync_state_logged(&self.read_task(&task).await?))
     }
 
     #[tracing::instrument(skip_all, fields(repos = ids.len()))]
@@ -295,7 +296,7 @@ impl RepositoryManager for PulpClient {
         let tasks = self.newest_sync_tasks(ids).await?;
         Ok(tasks
             .into_iter()
-            .map(|(id, task)| (id, sync_state(&task)))
+            .map(|(id, task)| (id, sync_state_logged(&task)))
             .collect())
     }
 }

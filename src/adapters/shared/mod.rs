@@ -5,5 +5,6 @@
 
 pub mod diff_codec;
 pub mod outbox_ledger;
+pub mod sync_failure;
 pub mod task_outcome;
 pub mod tls_roots;

@@ -43,12 +43,16 @@ pub fn ending(report: &TaskReport) -> Option<Waited> {
     let described = |fallback: String| report.error.clone().unwrap_or(fallback);
     match report.state {
         TaskState::Completed => Some(Waited::Completed(report.clone())),
-        TaskState::Failed => Some(Waited::Ended(UpstreamError::TaskFailed(described(
-            format!("task {} gave no description", report.href),
-        )))),
-        TaskState::Canceled => Some(Waited::Ended(UpstreamError::TaskCanceled(described(
-            format!("task {}", report.href),
-        )))),
+        TaskState::Failed => Some(Waited::Ended(
+            UpstreamError::TaskFailed(described(format!(
+                "task {} gave no description",
+                report.href
+            )))
+            .logged(),
+        )),
+        TaskState::Canceled => Some(Waited::Ended(
+            UpstreamError::TaskCanceled(described(format!("task {}", report.href))).logged(),
+        )),
         TaskState::Waiting | TaskState::Running | TaskState::Canceling => None,
     }
 }
@@ -77,7 +81,7 @@ where
             return Waited::Lost(UpstreamError::Timeout(format!(
                 "task {task} was not seen to end within {} s (last seen: {last_seen}); it may still run",
                 pace.timeout.as_secs_f32()
-            )));
+            )).logged());
         }
         tokio::time::sleep(delay.min(deadline - now)).await;
         delay = pace.next(delay);
@@ -135,6 +139,7 @@ pub fn created_publication(report: &TaskReport) -> Result<PublicationHref, Upstr
                 "the publish task {} completed without naming a publication",
                 report.href
             ))
+            .logged()
         })
 }
 

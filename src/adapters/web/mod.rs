@@ -147,7 +147,7 @@ fn pages(state: AppState) -> Router {
 }
 
 /// What every answer gets, refusals of the edge included: fragments for htmx, the security
-/// headers, the request log.
+/// headers, the request log, a correlation id.
 fn outer_layers(app: Router, state: AppState) -> Router {
     let [csp, nosniff, referrer, frames] = edge::security::headers();
     app.layer(axum::middleware::from_fn_with_state(
@@ -163,5 +163,6 @@ fn outer_layers(app: Router, state: AppState) -> Router {
         state,
         edge::request_log::log_and_count,
     ))
+    .layer(axum::middleware::from_fn(edge::correlation::assign))
     .layer(edge::request_log::layer())
 }

@@ -393,8 +393,11 @@ impl HttpStatus for ReportError {
             Self::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::UnknownEnvironment(unknown) => unknown.status(),
             Self::UnknownRepository(_) | Self::UnknownVersion { .. } => StatusCode::NOT_FOUND,
+            Self::NotServed { .. } => StatusCode::CONFLICT,
             Self::Upstream(error) => error.status(),
-            Self::Store(_) | Self::NotKept => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Store(_) | Self::NotKept | Self::HistoryUnreadable(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
         }
     }
 }

@@ -501,6 +501,22 @@ fn each_other_failure_has_one_status_on_pages_and_in_the_api() {
         ),
         ("Report: NotKept", both(&ReportError::NotKept), 503),
         (
+            "Report: NotServed",
+            both(&ReportError::NotServed {
+                repository: "app".into(),
+                environment: EnvironmentName::parse("testing").unwrap(),
+                version: 9,
+            }),
+            409,
+        ),
+        (
+            "Report: HistoryUnreadable",
+            both(&ReportError::HistoryUnreadable(
+                EnvironmentName::parse("testing").unwrap(),
+            )),
+            503,
+        ),
+        (
             "ChecksRead: Store",
             both(&ChecksReadError::Store(check_store_down())),
             503,

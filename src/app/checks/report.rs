@@ -1,12 +1,16 @@
-//! Use case: record a check's report, by an API token allowed `check:<environment>`, then
-//! promote what it completes ([`super::promote`]); and read the latest reports back.
+//! Use case: record a check's report, by an API token allowed `check:<environment>`, about a
+//! version its environment serves or has served ([`super::served`]), then promote what it
+//! completes ([`super::promote`]); and read the latest reports back.
 
 use crate::domain::check::report::{CheckKey, CheckName, CheckReport, RunUrl};
 use crate::domain::identity::operator::MissingScope;
-use crate::domain::{Operator, RepoId, Repository, Scope, UnknownEnvironment, VersionNumber};
+use crate::domain::{
+    EnvironmentName, Operator, RepoId, Repository, Scope, UnknownEnvironment, VersionNumber,
+};
 use crate::ports::{CheckStoreError, UpstreamError};
 
 use crate::app::checks::promote::{promote_after, Promotion};
+use crate::app::checks::served::{has_served, ServedUnknown};
 use crate::app::facts::{known_repo, ReadError as RepoReadError};
 use crate::app::state::AppState;
 
@@ -37,6 +41,14 @@ pub enum ReportError {
     UnknownRepository(String),
     #[error("Check not recorded: {repository} has no version {version} in Pulp.")]
     UnknownVersion { repository: String, version: u64 },
+    #[error("Check not recorded: {environment} never served version {version} of {repository} (neither Pulp nor the audit log says it did). Report checks on the version the environment serves: deploy it there first.")]
+    NotServed {
+        repository: String,
+        environment: EnvironmentName,
+        version: u64,
+    },
+    #[error("Check not recorded: what {0} served could not be read (neither the audit log nor Pulp's record of its distribution); try again once they can be read.")]
+    HistoryUnreadable(EnvironmentName),
     #[error("Check not recorded: the repository could not be read from Pulp: {0}")]
     Upstream(UpstreamError),
     #[error("Check not recorded: {0}. Fix the store beside the audit log, then report again.")]
@@ -63,8 +75,8 @@ pub struct Reported {
     pub promotion: Option<Promotion>,
 }
 
-/// Records `ask` on behalf of `operator` (an API token holding `check:<environment>`),
-/// stamped by the clock; then the promotion it completes, if any. A later report of the same
+/// Records `ask` on behalf of `operator` (an API token holding `check:<environment>`), when
+/// the environment serves or has served the version, stamped by the clock; then the promotion it completes, if any. A later report of the same
 /// check replaces this one.
 #[tracing::instrument(skip_all, fields(repository = %ask.repository, environment = %ask.environment, version = ask.version, check = %ask.name, passed = ask.passed, %operator))]
 pub async fn report(
@@ -94,6 +106,19 @@ pub async fn report(
         .map_err(|e| ReportError::Invalid(e.to_string()))?;
     let store = state.checks.as_ref().ok_or(ReportError::NotKept)?;
     let repo = repository(state, &ask.repository, ask.version).await?;
+    let served = has_served(state, &repo, &environment, VersionNumber::new(ask.version))
+        .await
+        .map_err(|unknown| match unknown {
+            ServedUnknown::Upstream(error) => ReportError::Upstream(error),
+            ServedUnknown::HistoryUnreadable => ReportError::HistoryUnreadable(environment.clone()),
+        })?;
+    if !served {
+        return Err(ReportError::NotServed {
+            repository: repo.display_name().to_owned(),
+            environment,
+            version: ask.version,
+        });
+    }
     let report = CheckReport {
         key: CheckKey {
             repository_uuid: repo.id.as_str().to_owned(),

@@ -77,7 +77,8 @@ pub(crate) async fn sync_seen(state: &AppState, repo: &Repository, sync: &SyncSt
     let data = SyncFailedData {
         repository: repo.into(),
         task: task.clone(),
-        reason: failure.reason.clone(),
+        // The console's words and the task: Pulp's own stay in the console's log.
+        reason: failure.told(),
     };
     emit(state, EventData::SyncFailed(data)).await;
 }

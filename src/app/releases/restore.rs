@@ -1,6 +1,7 @@
 //! Putting a moved member back: its distribution pointed at the publication it served before
-//! the promotion, then read again, so that "restored" is said only when Pulp shows it (or
-//! said it carried the change out and cannot be read).
+//! the promotion, then read again, so that "restored" is said only when the restore was
+//! carried out (Pulp applied it, or shows the old publication after it); a restore Pulp
+//! refused put nothing back (see [`after_restore`]).
 
 use std::time::Duration;
 
@@ -46,9 +47,8 @@ pub(crate) async fn restore(
             ),
         };
     };
-    let applied = matches!(written, WriteOutcome::Applied(()));
     let serving = now.as_ref().map(|d| d.publication.as_ref());
-    let outcome = after_restore(applied, serving, Some(old), moved_to);
+    let outcome = after_restore(written.verdict(), before, serving, Some(old), moved_to);
     let why = match &written {
         WriteOutcome::Applied(()) => String::new(),
         WriteOutcome::Refused(e) => format!(" (Pulp refused the restore: {e})"),
@@ -67,7 +67,15 @@ pub(crate) async fn restore(
         MemberOutcome::Moved => {
             format!("{name} still serves the new version: it could not be put back{why}")
         }
-        MemberOutcome::Unchanged | MemberOutcome::Unknown => format!(
+        MemberOutcome::Unchanged => format!(
+            "{name} serves {old} as before the promotion: its move never landed, and the \
+             console put nothing back{why}"
+        ),
+        MemberOutcome::Unknown if serving == Some(Some(old)) => format!(
+            "{name} serves {old} again, but not by the console's restore{why}: someone else \
+             moved it meanwhile; check the distribution {name} and its history in Pulp"
+        ),
+        MemberOutcome::Unknown => format!(
             "whether {name} serves the old or the new version is not known{why}: check the \
              distribution {name} in Pulp"
         ),

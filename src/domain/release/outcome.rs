@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::domain::deploy::plan::ProductionChanged;
+use crate::domain::deploy::verdict::WriteVerdict;
 use crate::domain::repository::href::PublicationHref;
 
 /// One member's environment after the promotion.
@@ -13,9 +14,11 @@ use crate::domain::repository::href::PublicationHref;
 pub enum MemberOutcome {
     /// It serves the member's target now (also: it served it already, and nothing moved).
     Moved,
-    /// It was moved, then moved back to what it served before; Pulp confirmed both.
+    /// It was moved (or maybe moved), then the console's restore put it back on what it
+    /// served before: Pulp applied the restore, or shows the old publication after it.
     Restored,
-    /// Never moved: Pulp proved its distribution was not changed.
+    /// Never moved: Pulp proved its distribution was not changed, or shows it on its old
+    /// publication after a failed move and a restore Pulp refused (nothing was put back).
     Unchanged,
     /// Whether it serves the old or the new version is not known (a move or a restore
     /// whose end Pulp did not tell): what to check is said beside it.
@@ -49,22 +52,35 @@ impl MemberOutcome {
     }
 }
 
-/// A moved (or maybe moved) member after the attempt to put its distribution back on
-/// `old` (what it served before; it was moved to `new`): what Pulp shows when the
-/// distribution is read again (`now`, `None` when it could not be read) decides; unread,
-/// Pulp's own word that the restore was carried out (`applied`) does. A distribution that
-/// serves neither was moved by someone else meanwhile: unknown.
+/// A moved (or maybe moved) member (`before`: its move's outcome) after the attempt to put
+/// its distribution back on `old` (what it served before; it was moved to `new`), as Pulp
+/// answered the restore (`restore`) and as the distribution reads again (`now`, `None`
+/// when it could not be read).
+///
+/// `Restored` is said only when the console's restore was carried out: Pulp applied it, or
+/// the distribution shows `old` again and the restore may have done it. A restore Pulp
+/// refused, or whose task failed, put nothing back: a distribution that shows `old` after it
+/// never moved (`Unchanged`), unless its move was proven (then someone else moved it back:
+/// `Unknown`). A distribution that serves neither was moved by someone else meanwhile:
+/// unknown.
 pub fn after_restore(
-    applied: bool,
+    restore: WriteVerdict,
+    before: MemberOutcome,
     now: Option<Option<&PublicationHref>>,
     old: Option<&PublicationHref>,
     new: &PublicationHref,
 ) -> MemberOutcome {
+    let carried_out = restore == WriteVerdict::Applied;
+    let put_nothing_back = matches!(restore, WriteVerdict::Refused | WriteVerdict::Failed);
     match now {
+        Some(serving) if serving == old && put_nothing_back => match before {
+            MemberOutcome::Moved => MemberOutcome::Unknown,
+            _ => MemberOutcome::Unchanged,
+        },
         Some(serving) if serving == old => MemberOutcome::Restored,
         Some(Some(serving)) if serving == new => MemberOutcome::Moved,
         Some(_) => MemberOutcome::Unknown,
-        None if applied => MemberOutcome::Restored,
+        None if carried_out => MemberOutcome::Restored,
         None => MemberOutcome::Unknown,
     }
 }
@@ -159,24 +175,63 @@ mod tests {
 
     #[test]
     fn a_restore_counts_only_when_pulp_shows_or_says_it() {
+        use WriteVerdict::{Applied, Refused};
         let old = PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/old/");
         let new = PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/new/");
         let other = PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/other/");
         let seen = |p: &PublicationHref| Some(Some(p)).map(|s| s.cloned());
-        let after = |applied, now: Option<Option<PublicationHref>>| {
-            after_restore(applied, now.as_ref().map(Option::as_ref), Some(&old), &new)
+        let after = |restore, before, now: Option<Option<PublicationHref>>| {
+            after_restore(
+                restore,
+                before,
+                now.as_ref().map(Option::as_ref),
+                Some(&old),
+                &new,
+            )
         };
-        assert_eq!(after(true, seen(&old)), Restored);
+        let maybe = WriteVerdict::Unknown;
+        assert_eq!(after(Applied, Moved, seen(&old)), Restored);
         assert_eq!(
-            after(false, seen(&old)),
+            after(maybe, Moved, seen(&old)),
             Restored,
             "shown: the restore landed"
         );
-        assert_eq!(after(true, seen(&new)), Moved, "shown still new");
-        assert_eq!(after(false, seen(&other)), Unknown, "someone else moved it");
-        assert_eq!(after(true, None), Restored, "Pulp said it carried it out");
-        assert_eq!(after(false, None), Unknown);
-        let from_nothing = after_restore(true, Some(None), None, &new);
+        assert_eq!(after(Applied, Moved, seen(&new)), Moved, "shown still new");
+        assert_eq!(
+            after(maybe, Unknown, seen(&other)),
+            Unknown,
+            "someone else moved it"
+        );
+        assert_eq!(
+            after(Applied, Moved, None),
+            Restored,
+            "Pulp said it carried it out"
+        );
+        assert_eq!(after(maybe, Moved, None), Unknown);
+        assert_eq!(after(Refused, Unknown, None), Unknown);
+        let from_nothing = after_restore(Applied, Moved, Some(None), None, &new);
         assert_eq!(from_nothing, Restored);
+    }
+
+    #[test]
+    fn a_refused_restore_put_nothing_back_so_the_old_publication_means_never_moved() {
+        let old = PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/old/");
+        let new = PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/new/");
+        for restore in [WriteVerdict::Refused, WriteVerdict::Failed] {
+            let on_old =
+                |before| after_restore(restore, before, Some(Some(&old)), Some(&old), &new);
+            assert_eq!(
+                on_old(Unknown),
+                Unchanged,
+                "{restore:?}: its move never landed"
+            );
+            assert_eq!(
+                on_old(Moved),
+                Unknown,
+                "{restore:?}: it moved, and someone else put it back"
+            );
+            let on_new = after_restore(restore, Moved, Some(Some(&new)), Some(&old), &new);
+            assert_eq!(on_new, Moved, "{restore:?}");
+        }
     }
 }

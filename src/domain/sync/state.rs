@@ -42,10 +42,15 @@ pub enum SyncState {
     Failed(SyncFailure),
 }
 
-/// A synchronization that failed (or was canceled): why, and upstream's task.
+/// A synchronization that failed (or was canceled): why in the console's words, upstream's
+/// own description (for the log only: it can name internal hosts), and upstream's task.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SyncFailure {
+    /// Short, in the console's words.
     pub reason: String,
+    /// Upstream's description of the failure, when it gave one: logged, never shown.
+    #[serde(skip)]
+    pub detail: Option<String>,
     /// The task that failed, when upstream named it (each failed task is one failure).
     pub task: Option<TaskHref>,
 }
@@ -55,7 +60,21 @@ impl SyncFailure {
     pub fn new(reason: impl Into<String>) -> Self {
         Self {
             reason: reason.into(),
+            detail: None,
             task: None,
+        }
+    }
+
+    /// The whole sentence an operator reads: the reason, the task, and where upstream's own
+    /// words are (the console's log, under that task).
+    pub fn told(&self) -> String {
+        match (&self.task, &self.detail) {
+            (Some(task), Some(_)) => format!(
+                "The synchronization {} (task {task}); the console's log has Pulp's words, under that task.",
+                self.reason
+            ),
+            (Some(task), None) => format!("The synchronization {} (task {task}).", self.reason),
+            (None, _) => format!("The synchronization {}.", self.reason),
         }
     }
 }

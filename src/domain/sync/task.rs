@@ -64,14 +64,13 @@ pub fn sync_state(task: &TaskReport) -> SyncState {
                 .find_map(|v| v.number()),
         ),
         TaskState::Failed => SyncState::Failed(SyncFailure {
-            reason: task
-                .error
-                .clone()
-                .unwrap_or_else(|| "the task failed without a reason".into()),
+            reason: "failed in Pulp".into(),
+            detail: task.error.clone(),
             task: Some(task.href.clone()),
         }),
         TaskState::Canceled => SyncState::Failed(SyncFailure {
-            reason: "the synchronization was canceled".into(),
+            reason: "was canceled".into(),
+            detail: None,
             task: Some(task.href.clone()),
         }),
     }
@@ -180,7 +179,22 @@ mod tests {
         let SyncState::Failed(failure) = sync_state(&t) else {
             panic!("failed")
         };
-        assert_eq!(failure.reason, "Cannot connect");
+        assert_eq!(failure.reason, "failed in Pulp", "the console's words");
+        assert_eq!(
+            failure.detail.as_deref(),
+            Some("Cannot connect"),
+            "Pulp's, for the log"
+        );
+        assert!(
+            !failure.told().contains("Cannot connect"),
+            "{}",
+            failure.told()
+        );
+        assert!(
+            failure.told().contains(t.href.as_str()),
+            "{}",
+            failure.told()
+        );
         assert_eq!(failure.task, Some(t.href.clone()), "the task that failed");
         assert!(matches!(
             sync_state(&task(TaskState::Canceled, vec![])),

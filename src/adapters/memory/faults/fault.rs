@@ -71,21 +71,29 @@ impl Fault {
             Self::Http(status) => UpstreamError::Http {
                 status: *status,
                 message: format!("injected fault on {op:?}"),
-            },
+            }
+            .logged(),
             Self::Timeout | Self::AppliedThenTimeout | Self::TaskNeverEnds | Self::Slow(_) => {
-                UpstreamError::Timeout(format!("injected timeout on {op:?}"))
+                UpstreamError::Timeout(format!("injected timeout on {op:?}")).logged()
             }
             Self::Reset => {
                 UpstreamError::Unreachable(format!("connection reset (injected on {op:?})"))
+                    .logged()
             }
             Self::Interrupted | Self::LostAnswer => UpstreamError::Interrupted(format!(
                 "connection closed before the answer (injected on {op:?})"
-            )),
+            ))
+            .logged(),
             Self::Malformed => UpstreamError::BadResponse(format!(
                 "expected value at line 1 column 1 (injected on {op:?})"
-            )),
-            Self::TaskFailed(description) => UpstreamError::TaskFailed(description.clone()),
-            Self::TaskCanceled => UpstreamError::TaskCanceled(format!("injected on {op:?}")),
+            ))
+            .logged(),
+            Self::TaskFailed(description) => {
+                UpstreamError::TaskFailed(description.clone()).logged()
+            }
+            Self::TaskCanceled => {
+                UpstreamError::TaskCanceled(format!("injected on {op:?}")).logged()
+            }
         }
     }
 
@@ -98,11 +106,13 @@ impl Fault {
     }
 }
 
-/// A fault waiting to strike: after `passes` calls, `strikes` times (`None`: until cleared).
+/// A fault waiting to strike: after `passes` calls, `strikes` times (`None`: until cleared);
+/// then `then` strikes on every call, if set.
 pub(crate) struct Armed {
     pub fault: Fault,
     pub passes: usize,
     pub strikes: Option<usize>,
+    pub then: Option<Fault>,
 }
 
 /// Faults armed per operation.
@@ -128,6 +138,12 @@ impl Arsenal {
         if armed.passes > 0 {
             armed.passes -= 1;
             return None;
+        }
+        if armed.strikes == Some(0) {
+            if let Some(then) = armed.then.take() {
+                armed.fault = then;
+                armed.strikes = None;
+            }
         }
         match &mut armed.strikes {
             Some(0) => return None,

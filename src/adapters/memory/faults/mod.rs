@@ -65,6 +65,7 @@ impl FaultyPulp {
             fault,
             passes,
             strikes: None,
+            then: None,
         };
         self.faults.arm(op, armed);
     }
@@ -75,6 +76,19 @@ impl FaultyPulp {
             fault,
             passes,
             strikes: Some(1),
+            then: None,
+        };
+        self.faults.arm(op, armed);
+    }
+
+    /// `op` works for `passes` more calls, then suffers `fault` once, then `then` on every
+    /// call until cleared (a failed change whose repair fails another way).
+    pub fn set_once_after_then(&self, op: Op, fault: Fault, passes: usize, then: Fault) {
+        let armed = Armed {
+            fault,
+            passes,
+            strikes: Some(1),
+            then: Some(then),
         };
         self.faults.arm(op, armed);
     }
@@ -86,6 +100,7 @@ impl FaultyPulp {
             fault,
             passes: 0,
             strikes,
+            then: None,
         };
         self.poll_faults.arm(started_by, armed);
     }

@@ -123,7 +123,8 @@ fn pages_of(path: &str, count: u64, limit: u64) -> Result<u64, UpstreamError> {
     if pages > MAX_PAGES {
         return Err(UpstreamError::BadResponse(format!(
             "the list at {path} has {count} items: more than {MAX_PAGES} pages"
-        )));
+        ))
+        .logged());
     }
     Ok(pages)
 }

@@ -109,7 +109,8 @@ impl Session {
                 "Pulp's session was deleted while Pulp handled the request (Django's \
                  SessionInterrupted)"
                     .to_owned(),
-            ));
+            )
+            .logged());
         }
         if !session_refused(&response) && !interrupted {
             return Ok(response);
@@ -159,7 +160,8 @@ impl Session {
         recent
             .as_ref()
             .filter(|(at, _)| at.elapsed() < FAILURE_SHARED_FOR)
-            .map(|(_, error)| error.clone())
+            // Logged again under this request's correlation id.
+            .map(|(_, error)| error.clone().logged())
     }
 
     /// Logs in; once more when the new session was deleted before Pulp answered (sessions

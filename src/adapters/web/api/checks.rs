@@ -9,7 +9,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::app::checks::{self, CheckAsk, Promotion};
+use crate::app::checks::{self, CheckAsk, Promotion, ReportError};
 use crate::app::deploy::DeployOutcome;
 use crate::app::AppState;
 use crate::domain::check::report::CheckReport;
@@ -173,6 +173,7 @@ fn promotion_item(promotion: Promotion) -> PromotionItem {
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, description = "Not an API token, or without check:<environment>", body = ErrorBody),
         (status = 404, description = "No such environment, repository or version", body = ErrorBody),
+        (status = 409, description = "`not_served`: the environment never served the version", body = ErrorBody),
         (status = 415, body = ErrorBody), (status = 422, body = ErrorBody),
         (status = 502, body = ErrorBody), (status = 503, body = ErrorBody), (status = 504, body = ErrorBody)))]
 pub async fn report(
@@ -190,12 +191,24 @@ pub async fn report(
     };
     let reported = checks::report(&state, ask, &operator)
         .await
-        .map_err(|e| ApiError::of(&e))?;
+        .map_err(|e| refused(&e))?;
     Ok(JsonAnswer::Created(CheckRecorded {
         check: item(&reported.report),
         promotion: reported.promotion.map(promotion_item),
     })
     .into_response())
+}
+
+/// A report not recorded: `not_served` for a version the environment never served, else the
+/// code of its status.
+fn refused(error: &ReportError) -> ApiError {
+    match error {
+        ReportError::NotServed { .. } => ApiError {
+            code: "not_served",
+            ..ApiError::of(error)
+        },
+        _ => ApiError::of(error),
+    }
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -102,7 +102,7 @@ impl From<&SyncState> for SyncSummary {
                 ..empty("done")
             },
             SyncState::Failed(failure) => Self {
-                reason: Some(failure.reason.clone()),
+                reason: Some(failure.told()),
                 ..empty("failed")
             },
         }

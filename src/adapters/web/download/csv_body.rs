@@ -1,6 +1,6 @@
 //! The comparison's package changes as CSV (RFC 4180: quoted where needed, CRLF), written a
 //! piece at a time: `kind,name,arch,old,new,security`, a row per change, the EVRs of a side
-//! joined with a space. Advisories are in the JSON download only.
+//! joined with a space, every cell [`neutralised`]. Advisories are in the JSON download only.
 
 use std::io;
 
@@ -9,6 +9,7 @@ use csv::{Terminator, Writer, WriterBuilder};
 use crate::domain::{Evr, PackageChange, VersionDiff};
 
 use super::chunks::DocumentWriter;
+use super::csv_cell::neutralised;
 
 /// The header row.
 pub const HEADER: [&str; 6] = ["kind", "name", "arch", "old", "new", "security"];
@@ -45,7 +46,8 @@ impl DocumentWriter for CsvDocument {
         for c in changes {
             let security = if c.security { "true" } else { "false" };
             let (old, new) = (evrs(&c.old), evrs(&c.new));
-            csv.write_record([c.kind.as_str(), &c.name, &c.arch, &old, &new, security])?;
+            let cells = [c.kind.as_str(), &c.name, &c.arch, &old, &new, security];
+            csv.write_record(cells.map(neutralised).iter().map(|c| c.as_bytes()))?;
         }
         csv.flush()
     }
@@ -78,6 +80,25 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "kind,name,arch,old,new,security\r\n\
              upgraded,\"odd,\"\"name\"\"\",noarch,1-1,2:3-1 4-1,true\r\n"
+        );
+    }
+
+    #[test]
+    fn a_name_that_starts_like_a_formula_is_neutralised() {
+        let change = PackageChange {
+            name: "@SUM(A1)".into(),
+            arch: "=1+1".into(),
+            kind: ChangeKind::Added,
+            old: vec![],
+            new: vec![Evr::new(0, "1", "1")],
+            security: false,
+            kept: None,
+        };
+        let mut out = Vec::new();
+        CsvDocument.changes(&mut out, &[&change], true).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "added,'@SUM(A1),'=1+1,,1-1,false\r\n"
         );
     }
 }

@@ -1,12 +1,15 @@
 //! An exposure answer as CSV (RFC 4180: quoted where needed, CRLF):
 //! `repository,environment,version,state,packages`, a row per repository and environment;
 //! `version` is the number served (blank: none or unknown), `packages` the newest builds
-//! judged as `name-[epoch:]version-release.arch`, joined with a space.
+//! judged as `name-[epoch:]version-release.arch`, joined with a space; every cell
+//! [`neutralised`].
 
 use csv::{Terminator, WriterBuilder};
 
 use crate::app::exposure::ExposureAnswer;
 use crate::domain::{ExposureState, VersionNumber};
+
+use super::csv_cell::neutralised;
 
 /// The header row.
 pub const HEADER: [&str; 5] = ["repository", "environment", "version", "state", "packages"];
@@ -35,13 +38,14 @@ pub fn exposure_csv(answer: &ExposureAnswer, affected_only: bool) -> Vec<u8> {
                 .map(|p| format!("{}-{}.{}", p.name, p.evr, p.arch))
                 .collect::<Vec<_>>()
                 .join(" ");
-            let _ = csv.write_record([
+            let cells = [
                 row.repository.as_str(),
                 row.environment.as_str(),
                 &version,
                 row.state.as_str(),
                 &packages,
-            ]);
+            ];
+            let _ = csv.write_record(cells.map(neutralised).iter().map(|c| c.as_bytes()));
         }
         let _ = csv.flush();
     }

@@ -1,9 +1,11 @@
 //! The downloads: the compare page's whole comparison as JSON or CSV, streamed from the diff
-//! already computed, and the exposure answer as CSV.
+//! already computed, and the exposure answer as CSV; every CSV cell goes through
+//! [`csv_cell::neutralised`] (no cell starts like a spreadsheet formula).
 
 mod attachment;
 mod chunks;
 mod csv_body;
+mod csv_cell;
 mod exposure_csv;
 mod format;
 mod json_body;

@@ -1,7 +1,8 @@
 //! The limits the HTTP edge enforces before a handler runs: how long a client may take to
 //! send a request, how long a connection may idle, how long shutdown waits, which hosts the
 //! console answers to (the values come from `[server]` in the configuration); and the
-//! middleware that answers before a handler: the cross-site and host checks, the request log,
+//! middleware that answers before a handler: the cross-site and host checks, the request log
+//! and each request's correlation id,
 //! the security headers, the limit on each caller's writes (429), and the redirect of a
 //! repository named instead of its UUID (307); and the words an unidentified caller reads
 //! when Pulp fails (no internal address).
@@ -9,6 +10,7 @@
 pub mod allowed_hosts;
 pub mod body_read;
 pub mod connection;
+pub mod correlation;
 pub mod cross_site;
 pub mod host_check;
 pub mod repo_names;

@@ -1,4 +1,4 @@
-//! One span per request (method, route, status, latency) and one log line when the response
+//! One span per request (method, route, status, latency, its correlation id) and one log line when the response
 //! leaves: "answered", or "refused" with the reason a refusal left in the response
 //! ([`Refusal`]); the embedded assets at debug. And one count per answer by route and status
 //! (`repo_console_http_requests_total`).
@@ -26,7 +26,7 @@ pub struct RequestSpan;
 impl<B> MakeSpan<B> for RequestSpan {
     fn make_span(&mut self, request: &Request<B>) -> Span {
         let route = route_of(request);
-        tracing::info_span!("http_request", method = %request.method(), route, status = field::Empty)
+        tracing::info_span!("http_request", method = %request.method(), route, status = field::Empty, correlation_id = field::Empty)
     }
 }
 

@@ -1,6 +1,8 @@
 //! What a caller the console cannot identify reads when Pulp fails (502, 503, 504): words
-//! without Pulp's address or its own error text, which can name internal hosts, ports and
-//! paths. The request's log line keeps the whole error; an identified operator reads it all.
+//! without anything but the request's correlation id (not even the console's own words about
+//! its stores). The request's log line keeps the whole error; an identified operator reads
+//! the console's words (an upstream failure never carries Pulp's own text: see
+//! `ports/upstream_error.rs`).
 //! Pages and the API alike: a JSON error keeps its code, a page or fragment becomes a notice.
 
 use axum::body::Body;
@@ -44,6 +46,7 @@ pub async fn hide_from_the_unidentified(
         return response;
     }
     let status = response.status();
+    let words = with_correlation(words);
     let is_json = response
         .headers()
         .get(CONTENT_TYPE)
@@ -69,13 +72,21 @@ pub async fn hide_from_the_unidentified(
     let original = response.extensions().get::<Refusal>().cloned();
     let mut answer = WebError::Rejected {
         status,
-        message: words.to_owned(),
+        message: words,
     }
     .into_response();
     if let Some(original) = original {
         answer.extensions_mut().insert(original);
     }
     answer
+}
+
+/// `words`, then the correlation id the log holds the details under.
+fn with_correlation(words: &str) -> String {
+    match crate::ports::correlation::current() {
+        Some(id) => format!("{words} Correlation id: {id}."),
+        None => words.to_owned(),
+    }
 }
 
 /// The words of an upstream failure by its status; `None` for any other status.

@@ -30,7 +30,7 @@ pub fn sync_cell(id: &RepoId, cell: &SyncCell, denied: Option<&str>) -> Markup {
                             }
                         }
                         SyncState::Failed(failure) => {
-                            span.sync-failed title=(failure.reason) { "\u{2717} " (short_reason(&failure.reason, 16)) }
+                            span.sync-failed title=(failure.told()) { "\u{2717} " (short_reason(&failure.reason, 16)) }
                         }
                         _ => {}
                     }
