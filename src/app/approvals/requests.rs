@@ -252,8 +252,9 @@ pub async fn approve(
         }
         let approvers = current.state.approvers().len() as u32 + 1;
         let completes = approvers >= current.needed.max(1);
-        let requester = request.requester(state.policy.matching());
+        let mut requester = request.requester(state.policy.matching());
         if completes {
+            requester = requester_now(state, request).await?;
             // The deploy's policy gate, for the requester when it runs (now, or at the
             // schedule's time): refused before the approval is spent (e.g. frozen then).
             let when = match &request.schedule {
@@ -310,6 +311,29 @@ pub async fn approve(
         return Ok(execute(state, store, ready).await);
     }
     Err(ActError::Store(RequestStoreError::Conflict))
+}
+
+/// The requester of `request` as they may act now (a token: as configured now), or the
+/// refusal `authority_lapsed` when their token was removed or expired or the policy no
+/// longer allows them: the approval is refused, nothing recorded, nothing moves.
+async fn requester_now(state: &AppState, request: &ApprovalRequest) -> Result<Operator, ActError> {
+    let now = state.clock.now().await;
+    let person = request.requester_person();
+    state
+        .policy
+        .author_now(
+            request.recorded_requester(&person),
+            &request.environment,
+            &state.tokens,
+            now,
+        )
+        .map_err(|lapsed| {
+            tracing::warn!(request_id = %request.id, requester = %request.requester, %lapsed, "a request's requester may no longer deploy: approval refused (authority_lapsed)");
+            ActError::Deploy(Refusal::AuthorityLapsed {
+                author: request.requester.to_string(),
+                why: lapsed.to_string(),
+            })
+        })
 }
 
 /// Refuses the approval, marking the request stale, when its environment moved since it was

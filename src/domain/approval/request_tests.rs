@@ -20,6 +20,7 @@ fn request() -> ApprovalRequest {
         requester: name("alice"),
         requester_key: Some(name("alice").key(CaseMatching::Caseless)),
         requester_groups: vec!["dev".into()],
+        requester_kind: Some(crate::domain::ActorKind::Person),
         kind: DeployKind::Deploy,
         reason: Some("CVE-2026-1".into()),
         override_freeze: false,

@@ -24,6 +24,7 @@ fn schedule(when: &str) -> Schedule {
         author_key: author.key(CaseMatching::Caseless),
         author,
         author_groups: vec!["ops".into()],
+        author_kind: Some(crate::domain::ActorKind::Token),
         at: at(when),
         created: at("2026-10-20T09:00:00Z"),
         request_id: None,
