@@ -3,7 +3,8 @@
 //! token author's token still configured and unexpired, a person still allowed by the
 //! policy. Otherwise it ends refused (`authority_lapsed`), recorded and told, and nothing
 //! moves: an expired token's schedule, a removed token's schedule across a restart, and an
-//! approval completing a request whose token requester expired meanwhile.
+//! approval completing a request whose token requester expired meanwhile (the request ends
+//! `failed`, told by `request.failed`).
 
 use std::collections::BTreeMap;
 use std::num::NonZeroU32;
@@ -177,4 +178,22 @@ async fn an_approval_completing_an_expired_tokens_request_is_refused_authority_l
     );
     assert!(refused.body.contains("expired"), "{}", refused.body);
     assert_eq!(s.serving(), Some(2), "nothing moved");
+    assert!(s.app.audit_lines().is_empty(), "no deploy started");
+    let listed = s.app.get("/api/v1/requests").await;
+    let listed: serde_json::Value = serde_json::from_str(&listed.body).unwrap();
+    assert_eq!(
+        listed["items"][0]["state"], "failed",
+        "ended, recorded: {listed}"
+    );
+    let failed: Vec<String> = s
+        .outbox
+        .events()
+        .iter()
+        .filter_map(|e| match &e.data {
+            EventData::RequestFailed(data) => data.outcome.clone(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(failed.len(), 1, "told once: {failed:?}");
+    assert!(failed[0].contains("authority lapsed"), "{}", failed[0]);
 }

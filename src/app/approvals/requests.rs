@@ -253,8 +253,16 @@ pub async fn approve(
         let approvers = current.state.approvers().len() as u32 + 1;
         let completes = approvers >= current.needed.max(1);
         let mut requester = request.requester(state.policy.matching());
+        // A requester whose authority lapsed: the completing approval is recorded and the
+        // request ends refused (`authority_lapsed`), nothing run.
+        let mut lapsed = None;
         if completes {
-            requester = requester_now(state, request).await?;
+            match requester_now(state, request).await {
+                Ok(now) => requester = now,
+                Err(refusal) => lapsed = Some(refusal),
+            }
+        }
+        if completes && lapsed.is_none() {
             // The deploy's policy gate, for the requester when it runs (now, or at the
             // schedule's time): refused before the approval is spent (e.g. frozen then).
             let when = match &request.schedule {
@@ -276,6 +284,11 @@ pub async fn approve(
             Err(RequestStoreError::Conflict) => continue,
             Err(error) => return Err(ActError::Store(error)),
             Ok(()) => {}
+        }
+        if let Some(refusal) = lapsed {
+            let mut log = current.log.clone();
+            log.events.push(event);
+            return Err(end_lapsed(state, store, log, current.needed, refusal).await);
         }
         if !completes {
             let remaining = current.needed.saturating_sub(approvers);
@@ -313,10 +326,36 @@ pub async fn approve(
     Err(ActError::Store(RequestStoreError::Conflict))
 }
 
+/// Ends the request of `log` (its completing approval recorded) refused for `refusal`, the
+/// requester's authority lapsed: `failed`, nothing run, its last event sent; answers the
+/// refusal for the approver.
+async fn end_lapsed(
+    state: &AppState,
+    store: &dyn RequestStore,
+    mut log: RequestLog,
+    needed: u32,
+    refusal: Refusal,
+) -> ActError {
+    let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
+    let at = state.clock.now().await;
+    let outcome = DeployOutcome::Refused(refusal.clone());
+    let end = ending::end_of(&outcome, &deploy_id, at);
+    match store.append(&log.request.id, log.events.len(), &end).await {
+        Ok(()) => {
+            log.events.push(end);
+            ending::report(state, &log, needed).await;
+        }
+        Err(error) => {
+            tracing::error!(%error, "a request refused for its requester's lapsed authority could not be ended: it stays approved until it expires, and never runs")
+        }
+    }
+    ActError::Deploy(refusal)
+}
+
 /// The requester of `request` as they may act now (a token: as configured now), or the
 /// refusal `authority_lapsed` when their token was removed or expired or the policy no
-/// longer allows them: the approval is refused, nothing recorded, nothing moves.
-async fn requester_now(state: &AppState, request: &ApprovalRequest) -> Result<Operator, ActError> {
+/// longer allows them (said in the log).
+async fn requester_now(state: &AppState, request: &ApprovalRequest) -> Result<Operator, Refusal> {
     let now = state.clock.now().await;
     let person = request.requester_person();
     state
@@ -329,10 +368,10 @@ async fn requester_now(state: &AppState, request: &ApprovalRequest) -> Result<Op
         )
         .map_err(|lapsed| {
             tracing::warn!(request_id = %request.id, requester = %request.requester, %lapsed, "a request's requester may no longer deploy: approval refused (authority_lapsed)");
-            ActError::Deploy(Refusal::AuthorityLapsed {
+            Refusal::AuthorityLapsed {
                 author: request.requester.to_string(),
                 why: lapsed.to_string(),
-            })
+            }
         })
 }
 
