@@ -22,7 +22,7 @@ use crate::helpers::*;
 use crate::policy::Guarded;
 
 const NOW: &str = "2026-11-26T10:00:00Z";
-pub(crate) const ALICE_BOT: &str = "alice-bot-7c1e";
+const ALICE_BOT: &str = "alice-bot-7c1e";
 const DASHBOARD: &str = "readonly-dashboard-51aa";
 const OLD_BOT: &str = "expired-bot-0d2f";
 
@@ -120,7 +120,7 @@ pub(crate) fn request_id(reply: &Reply) -> String {
     attr(&made[0], "data-request-id").to_owned()
 }
 
-pub(crate) async fn api(app: &Guarded, path: &str, token: &str, body: &str) -> Reply {
+async fn api(app: &Guarded, path: &str, token: &str, body: &str) -> Reply {
     let bearer = format!("Bearer {token}");
     let headers = [
         ("content-type", "application/json"),

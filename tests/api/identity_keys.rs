@@ -2,9 +2,10 @@
 //! 127.0.0.1's X-Remote-User and X-Remote-Groups: one key per person (RFC 8265), so the
 //! fullwidth `ＡＬＩＣＥ` is alice (she cannot approve her own request with it, and shares
 //! her write limit), and the invisible spellings `alice` + zero-width space and `ali` + soft
-//! hyphen + `ce` are refused at the door with 401 saying why, on pages and the API; and
-//! tokens apart: a proxy user `CI` is nothing of the token `ci` (not its policy entry, not
-//! its schedule).
+//! hyphen + `ce` are refused at the door with 401 saying why, on pages and the API (nor can
+//! any of them approve the release request of alice's bot, which is hers); and tokens
+//! apart: a proxy user `CI` is nothing of the token `ci` (not its policy entry, not its
+//! schedule).
 
 use std::collections::BTreeMap;
 use std::num::NonZeroU32;
@@ -20,9 +21,7 @@ use repo_console::domain::{Allowed, EnvironmentName, Policy, Subject};
 use repo_console::ports::OperatorIdentity;
 
 use crate::helpers::*;
-use crate::identity_attacks::{
-    api, deploy_v4, post, release_policy, request_id, serving, spawn, ALICE_BOT,
-};
+use crate::identity_attacks::{deploy_v4, post, release_policy, request_id, serving, spawn};
 use crate::schedules::{schedule_id, spawn_with_tokens};
 use crate::test_app::clock_at;
 
@@ -81,23 +80,6 @@ async fn invisible_spellings_of_alice_are_refused_at_the_door_on_pages_and_the_a
     let listed = app.get("/api/v1/requests").await;
     let listed: Value = serde_json::from_str(&listed.body).unwrap();
     assert_eq!(listed["items"][0]["state"], "pending", "{listed}");
-}
-
-/// Alice's bot (owned by alice, may approve production) cannot be approved for by an
-/// invisible spelling of alice either: the door refuses it before any rule is asked.
-#[tokio::test]
-async fn invisible_spellings_cannot_approve_what_alices_bot_asked() {
-    let app = spawn(Policy::default()).await;
-    let path = format!("/api/v1/repositories/{}/deployments", app.fixture.base_os);
-    let body = json!({"version": 4, "expected_current": 2}).to_string();
-    let bot = api(&app, &path, ALICE_BOT, &body).await;
-    assert_eq!(bot.status, 403, "the bot may only approve: {}", bot.body);
-    for (name, said) in INVISIBLE {
-        let sync = format!("/repos/{}/sync", app.fixture.base_os);
-        let refused = post(&app, &sync, &release(name), "").await;
-        assert_eq!(refused.status, 401, "{name:?}: {}", refused.body);
-        assert!(refused.body.contains(said), "{}", refused.body);
-    }
 }
 
 #[tokio::test]
@@ -194,4 +176,100 @@ async fn a_proxy_user_named_like_a_token_gets_nothing_of_it() {
     );
     let listed: Value = s.schedules().await[0].clone();
     assert_eq!(listed["state"], "done", "{listed}");
+}
+
+const ALICE_RELEASE_BOT: &str = "alice-release-bot-4f2a";
+
+/// Alice's bot (owned by alice) asks to promote the release el9; one approval by group
+/// release is needed. `ＡＬＩＣＥ` is alice (403: her own request), the invisible spellings
+/// are refused at the door (401), and nothing moves until bob approves.
+#[tokio::test]
+async fn alices_bots_release_request_is_hers_in_every_spelling() {
+    use crate::releases::{app as release_app, serving as members_serving, MEMBERS};
+    use repo_console::domain::{Approvals, PersonName};
+    let proxy: Arc<dyn OperatorIdentity> = Arc::new(
+        TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
+            .with_groups("X-Remote-Groups"),
+    );
+    let bot = crate::tokens::token("alice-bot", ALICE_RELEASE_BOT, &[], &["deploy:production"])
+        .owned_by(PersonName::new("alice").unwrap());
+    let callers = BearerTokens::new(vec![bot], Some(proxy.clone()), clock_at(NOW_PINNED));
+    let approvals = Approvals::new(
+        NonZeroU32::new(1).unwrap(),
+        vec![Subject::parse("group:release").unwrap()],
+    )
+    .unwrap();
+    let policy = Policy::default()
+        .with_approvals(BTreeMap::from([(EnvironmentName::production(), approvals)]));
+    let app = release_app(&MEMBERS)
+        .identity(proxy)
+        .tokens(callers)
+        .at(NOW_PINNED)
+        .requests()
+        .configure(move |state| state.policy(policy))
+        .spawn()
+        .await;
+    let body = json!({
+        "environment": "production",
+        "versions": {"baseos": 2, "appstream": 2, "epel": 2},
+        "expected_current": {"baseos": 1, "appstream": 1, "epel": 1},
+    });
+    let bearer = format!("Bearer {ALICE_RELEASE_BOT}");
+    let headers = [
+        ("content-type", "application/json"),
+        ("authorization", bearer.as_str()),
+    ];
+    let asked = app
+        .client
+        .send(
+            "POST",
+            "/api/v1/releases/el9/promotions",
+            &headers,
+            &body.to_string(),
+        )
+        .await;
+    assert_eq!(asked.status, 202, "{}", asked.body);
+    let asked: Value = serde_json::from_str(&asked.body).unwrap();
+    let id = asked["request"]["id"]
+        .as_str()
+        .expect("a request")
+        .to_owned();
+    let approve = format!("/requests/{id}/approve");
+    let form_of = |user: &'static str| {
+        [
+            ("content-type", "application/x-www-form-urlencoded"),
+            ("hx-request", "true"),
+            ("x-remote-user", user),
+            ("x-remote-groups", "release"),
+        ]
+    };
+    let wide = app
+        .client
+        .send("POST", &approve, &form_of("ＡＬＩＣＥ"), "confirm=el9")
+        .await;
+    assert_eq!(wide.status, 403, "{}", wide.body);
+    assert!(
+        wide.body.contains("You asked for this deploy"),
+        "{}",
+        wide.body
+    );
+    for (name, said) in INVISIBLE {
+        let refused = app
+            .client
+            .send("POST", &approve, &form_of(name), "confirm=el9")
+            .await;
+        assert_eq!(refused.status, 401, "{name:?}: {}", refused.body);
+        assert!(refused.body.contains(said), "{}", refused.body);
+    }
+    assert_eq!(
+        members_serving(&app.memory),
+        [Some(1), Some(1), Some(1)],
+        "nothing moved"
+    );
+    let bob = app
+        .client
+        .send("POST", &approve, &form_of("bob"), "confirm=el9")
+        .await;
+    assert_eq!(bob.status, 200, "{}", bob.body);
+    assert_eq!(members_serving(&app.memory), [Some(2), Some(2), Some(2)]);
 }
