@@ -104,12 +104,16 @@ impl ApprovalRequest {
 
     /// The requester, as the deploy runs on their behalf (names compared under `matching`).
     pub fn requester(&self, matching: CaseMatching) -> Operator {
-        Operator::restored(
+        let requester = Operator::restored(
             &self.requester,
             self.requester_person(),
             &self.requester_groups,
             matching,
-        )
+        );
+        match self.requester_kind {
+            Some(ActorKind::Token) => requester.restored_as_token(),
+            _ => requester,
+        }
     }
 }
 

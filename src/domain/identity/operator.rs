@@ -86,6 +86,14 @@ impl Operator {
         operator.with_groups(groups.to_vec())
     }
 
+    /// The same restored operator, an API token when it was one: compared by its token key
+    /// (`token:` subjects), with no scopes of its own (a token's standing now is judged by
+    /// the authority at run time, `domain/policy/authority.rs`).
+    pub fn restored_as_token(mut self) -> Self {
+        self.key = PersonKey::of_token(&self.name.key(self.matching));
+        self
+    }
+
     /// The same operator, member of `groups` (trimmed; empty ones and those holding a
     /// control character left out, each group once). Adapters that must refuse a bad group
     /// rather than leave it out check with [`GroupName::new`] first.

@@ -134,12 +134,16 @@ impl Schedule {
 
     /// The author, as the deploy runs on their behalf (names compared under `matching`).
     pub fn author(&self, matching: CaseMatching) -> Operator {
-        Operator::restored(
+        let author = Operator::restored(
             &self.author,
             self.author_key.clone(),
             &self.author_groups,
             matching,
-        )
+        );
+        match self.author_kind {
+            Some(ActorKind::Token) => author.restored_as_token(),
+            _ => author,
+        }
     }
 
     /// The author as recorded, for the check of their authority at its time.
