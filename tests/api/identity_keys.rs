@@ -273,3 +273,40 @@ async fn alices_bots_release_request_is_hers_in_every_spelling() {
     assert_eq!(bob.status, 200, "{}", bob.body);
     assert_eq!(members_serving(&app.memory), [Some(2), Some(2), Some(2)]);
 }
+
+/// A proxy user `CI` and the token `ci` are counted apart by the write limit: neither uses
+/// up the other's writes.
+#[tokio::test]
+async fn a_proxy_user_named_like_a_token_has_a_write_limit_of_its_own() {
+    let proxy: Arc<dyn OperatorIdentity> = Arc::new(TrustedProxyHeader::new(
+        "X-Remote-User",
+        vec!["127.0.0.1/32".parse().unwrap()],
+    ));
+    let ci = crate::tokens::token("ci", CI, &[], &["sync"]);
+    let callers = BearerTokens::new(vec![ci], Some(proxy.clone()), clock_at(NOW_PINNED));
+    let app = fixture_app()
+        .identity(proxy)
+        .tokens(callers)
+        .at(NOW_PINNED)
+        .configure(|state| state.write_limit(NonZeroU32::new(1).unwrap()))
+        .spawn()
+        .await;
+    let sync = format!("/api/v1/repositories/{}/sync", app.fixture.base_os);
+    let bearer = format!("Bearer {CI}");
+    let as_token = [
+        ("content-type", "application/json"),
+        ("authorization", bearer.as_str()),
+    ];
+    let as_person = [
+        ("content-type", "application/json"),
+        ("x-remote-user", "CI"),
+    ];
+    let token = app.client.send("POST", &sync, &as_token, "").await;
+    assert_ne!(token.status, 429, "{}", token.body);
+    let person = app.client.send("POST", &sync, &as_person, "").await;
+    assert_ne!(person.status, 429, "a count of its own: {}", person.body);
+    let person_again = app.client.send("POST", &sync, &as_person, "").await;
+    assert_eq!(person_again.status, 429, "{}", person_again.body);
+    let token_again = app.client.send("POST", &sync, &as_token, "").await;
+    assert_eq!(token_again.status, 429, "{}", token_again.body);
+}
