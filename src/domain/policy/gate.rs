@@ -554,6 +554,46 @@ mod tests {
             .is_err());
     }
 
+    /// Issue 43: `user:` names people, `token:` tokens; a token's groups match `group:`.
+    #[test]
+    fn tokens_and_people_are_named_apart() {
+        let token = |name: &str, groups: &[&str]| {
+            op(name, groups).as_token(vec![Scope::deploy_to(&production())], None)
+        };
+        let listed = |texts: &[&str]| {
+            Policy::new(
+                BTreeMap::from([(
+                    production(),
+                    Allowed::Only(texts.iter().map(|t| Subject::parse(t).unwrap()).collect()),
+                )]),
+                Allowed::Everyone,
+            )
+        };
+        let by_user = listed(&["user:ci"]);
+        assert!(by_user
+            .may_deploy(&production(), &token("ci", &[]))
+            .is_err());
+        assert!(by_user.may_deploy(&production(), &op("CI", &[])).is_ok());
+        let by_token = listed(&["token:ci"]);
+        assert!(by_token
+            .may_deploy(&production(), &token("ci", &[]))
+            .is_ok());
+        assert!(by_token
+            .may_deploy(&production(), &token("ＣＩ", &[]))
+            .is_ok());
+        assert!(by_token.may_deploy(&production(), &op("ci", &[])).is_err());
+        let by_group = listed(&["group:release"]);
+        assert!(by_group
+            .may_deploy(&production(), &token("ci", &["release"]))
+            .is_ok());
+        assert_eq!(Subject::parse("token:CI").unwrap().to_string(), "token:CI");
+        assert_ne!(Subject::parse("token:ci"), Subject::parse("user:ci"));
+        let refused = Subject::parse("user:ali\u{00AD}ce")
+            .unwrap_err()
+            .to_string();
+        assert!(refused.contains("U+00AD (soft hyphen)"), "{refused}");
+    }
+
     #[test]
     fn an_environment_is_frozen_only_within_its_own_windows() {
         let window = FreezeWindow::interval("2026-12-20T00:00:00Z/2027-01-04T00:00:00Z").unwrap();
