@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use crate::domain::{EnvironmentPath, Policy, Releases};
+use crate::domain::{EnvironmentPath, Policy, Releases, TokenRoster};
 use crate::ports::{
     AuditSink, CheckStore, Clock, ContentCatalog, CveIndexStore, DeployLock, DiffStore,
     EventMetrics, OperatorIdentity, RepositoryManager, RequestStore, ScheduleStore,
@@ -39,6 +39,9 @@ pub struct AppState {
     pub(crate) environments: Arc<EnvironmentPath>,
     /// Who may deploy where, and synchronize.
     pub(crate) policy: Arc<Policy>,
+    /// The API tokens configured now, for the authority of a schedule's or a request's
+    /// token author when its deploy runs (none: every token author's authority lapsed).
+    pub(crate) tokens: Arc<TokenRoster>,
     /// Repositories promoted together.
     pub(crate) releases: Arc<Releases>,
     pub(crate) deploy_locks: DeployLocks,
@@ -115,6 +118,7 @@ impl AppState {
             identity,
             environments: Arc::new(EnvironmentPath::production_only(HashMap::new())),
             policy: Arc::default(),
+            tokens: Arc::default(),
             releases: Arc::default(),
             deploy_locks: DeployLocks::default(),
             running: RunningDeploys::default(),
@@ -237,6 +241,12 @@ impl AppStateBuilder {
     /// Who may deploy where, and synchronize.
     pub fn policy(mut self, policy: Policy) -> Self {
         self.0.policy = Arc::new(policy);
+        self
+    }
+
+    /// The API tokens configured now (see [`AppState::tokens`]).
+    pub fn tokens(mut self, tokens: TokenRoster) -> Self {
+        self.0.tokens = Arc::new(tokens);
         self
     }
 

@@ -72,6 +72,7 @@ pub use identity::matching::CaseMatching;
 pub use identity::operator::{InvalidOperator, MissingScope, Operator, TokenGrant};
 pub use identity::person::{InvalidName, PersonKey, PersonName};
 pub use identity::scope::{InvalidScope, Reach, Scope};
+pub use policy::authority::{ActorKind, Lapsed, RecordedAuthor, TokenRoster, TokenStanding};
 pub use policy::freeze::{
     active, Freeze, FreezeDuration, FreezeWindow, Interval, InvalidFreeze, Occurrence, Recurring,
     Until,

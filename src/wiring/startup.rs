@@ -86,6 +86,9 @@ pub async fn build_state(
         .api_callers(api_callers)
         .environments(environments(config))
         .policy(config.policy.clone())
+        .tokens(crate::domain::TokenRoster::new(
+            config.api_tokens.iter().map(|t| t.standing()).collect(),
+        ))
         .releases(config.releases.clone())
         .page_size(config.page_size)
         .write_limit(config.writes_per_minute);

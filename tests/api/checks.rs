@@ -67,7 +67,10 @@ fn policy(auto: bool, approvals: u32) -> Policy {
     let mut policy = Policy::new(BTreeMap::new(), Allowed::Everyone)
         .with_overriders(BTreeMap::from([(
             production.clone(),
-            vec![Subject::parse("user:sre").unwrap()],
+            vec![
+                Subject::parse("user:sre").unwrap(),
+                Subject::parse("token:sre").unwrap(),
+            ],
         )]))
         .with_checks(checks);
     if let Some(needed) = NonZeroU32::new(approvals) {

@@ -36,7 +36,7 @@ fn subjects(texts: &[&str]) -> Vec<Subject> {
 
 /// Production's deployers and approvers are group:release, `needed` approvals; the syncers
 /// group:ops.
-fn release_policy(needed: u32) -> Policy {
+pub(crate) fn release_policy(needed: u32) -> Policy {
     let production = EnvironmentName::production();
     let approvals = Approvals::new(
         NonZeroU32::new(needed).unwrap(),
@@ -69,7 +69,7 @@ fn tokens() -> Vec<ApiToken> {
 }
 
 /// The fixture's console (production serves v2 of base-os) under `policy`, with the tokens.
-async fn spawn(policy: Policy) -> Guarded {
+pub(crate) async fn spawn(policy: Policy) -> Guarded {
     let proxy: Arc<dyn OperatorIdentity> = Arc::new(
         TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
             .with_groups("X-Remote-Groups"),
@@ -87,7 +87,7 @@ async fn spawn(policy: Policy) -> Guarded {
 }
 
 /// A page's POST with these headers, as htmx sends it.
-async fn post(app: &Guarded, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+pub(crate) async fn post(app: &Guarded, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
     let mut all = vec![
         ("content-type", "application/x-www-form-urlencoded"),
         ("hx-request", "true"),
@@ -96,12 +96,12 @@ async fn post(app: &Guarded, path: &str, headers: &[(&str, &str)], body: &str) -
     app.client.send("POST", path, &all, body).await
 }
 
-async fn deploy_v4(app: &Guarded, headers: &[(&str, &str)]) -> Reply {
+pub(crate) async fn deploy_v4(app: &Guarded, headers: &[(&str, &str)]) -> Reply {
     let path = format!("/repos/{}/deploy", app.fixture.base_os);
     post(app, &path, headers, "version=4&confirm=base-os&live=2").await
 }
 
-fn serving(app: &Guarded) -> Option<u64> {
+pub(crate) fn serving(app: &Guarded) -> Option<u64> {
     app.memory.serving_version("base-os-prod").map(|n| n.get())
 }
 
@@ -113,7 +113,7 @@ fn audited_operators(app: &Guarded) -> Vec<String> {
 }
 
 /// The id of the request a 202 answer made.
-fn request_id(reply: &Reply) -> String {
+pub(crate) fn request_id(reply: &Reply) -> String {
     assert_eq!(reply.status, 202, "{}", reply.body);
     let html = reply.html();
     let made = select(&html, "[data-request-id]");

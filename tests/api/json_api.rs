@@ -322,7 +322,7 @@ async fn the_policy_applies_to_tokens_and_approvals_go_through_the_api() {
     let policy = Policy::new(
         BTreeMap::from([(
             production.clone(),
-            Allowed::Only(subjects(&["user:ci-pipeline"])),
+            Allowed::Only(subjects(&["token:ci-pipeline"])),
         )]),
         Allowed::Everyone,
     )
@@ -341,7 +341,7 @@ async fn the_policy_applies_to_tokens_and_approvals_go_through_the_api() {
     );
     assert!(
         lead.body
-            .contains("only user:ci-pipeline may deploy to production"),
+            .contains("only token:ci-pipeline may deploy to production"),
         "{}",
         lead.body
     );

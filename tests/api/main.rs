@@ -4,6 +4,7 @@
 mod acme;
 mod approvals;
 mod audit;
+mod authority;
 #[path = "../common/builds.rs"]
 mod builds;
 mod builds_diff;
@@ -44,6 +45,7 @@ mod host_tools;
 mod hostile;
 mod identity;
 mod identity_attacks;
+mod identity_keys;
 mod json_api;
 mod json_logs;
 mod logs;

@@ -107,7 +107,7 @@ fn alice() -> Operator {
 }
 
 /// What each member's production serves once every queued task has run.
-fn serving(memory: &InMemoryPulp) -> Vec<Option<u64>> {
+pub(crate) fn serving(memory: &InMemoryPulp) -> Vec<Option<u64>> {
     memory.settle_tasks();
     MEMBERS
         .iter()

@@ -35,11 +35,11 @@ const READER: &str = "reader-token-0123456789";
 /// One hour after the pinned time: when the tests' schedules run.
 const AT: &str = "2026-11-22T11:00:00Z";
 
-struct Scheduling {
-    app: TestApp,
-    clock: Arc<ManualClock>,
-    store: Arc<dyn ScheduleStore>,
-    outbox: Arc<MemoryOutbox>,
+pub(crate) struct Scheduling {
+    pub(crate) app: TestApp,
+    pub(crate) clock: Arc<ManualClock>,
+    pub(crate) store: Arc<dyn ScheduleStore>,
+    pub(crate) outbox: Arc<MemoryOutbox>,
 }
 
 fn tokens() -> BearerTokens {
@@ -72,6 +72,17 @@ fn release_only() -> Policy {
 
 async fn spawn_with(policy: Policy, store: Arc<dyn ScheduleStore>) -> Scheduling {
     let clock = Arc::new(ManualClock::new(pinned_time()));
+    spawn_with_tokens(policy, store, tokens(), clock).await
+}
+
+/// The console under `policy`, its schedules in `store`, its API callers `tokens` (else the
+/// trusted proxy of 127.0.0.1), on `clock`.
+pub(crate) async fn spawn_with_tokens(
+    policy: Policy,
+    store: Arc<dyn ScheduleStore>,
+    tokens: BearerTokens,
+    clock: Arc<ManualClock>,
+) -> Scheduling {
     let outbox = Arc::new(MemoryOutbox::default());
     let hook = Subscription {
         url: WebhookUrl::parse("http://127.0.0.1:9/hook").unwrap(),
@@ -84,7 +95,7 @@ async fn spawn_with(policy: Policy, store: Arc<dyn ScheduleStore>) -> Scheduling
     let app = fixture_app()
         .identity(Arc::new(identity))
         .clock(clock.clone())
-        .tokens(tokens())
+        .tokens(tokens)
         .policy(policy)
         .requests()
         .configure(move |state| {
@@ -108,7 +119,7 @@ async fn spawn() -> Scheduling {
 }
 
 impl Scheduling {
-    async fn call(&self, method: &str, path: &str, token: &str, body: &Value) -> Reply {
+    pub(crate) async fn call(&self, method: &str, path: &str, token: &str, body: &Value) -> Reply {
         let bearer = format!("Bearer {token}");
         let headers = [
             ("content-type", "application/json"),
@@ -121,7 +132,7 @@ impl Scheduling {
     }
 
     /// v4 of base-os to production at `at`, by `token`, expecting v2 (what it serves).
-    async fn schedule(&self, token: &str, at: &str) -> Reply {
+    pub(crate) async fn schedule(&self, token: &str, at: &str) -> Reply {
         let path = format!(
             "/api/v1/repositories/{}/deployments",
             self.app.fixture.base_os
@@ -131,21 +142,21 @@ impl Scheduling {
         self.call("POST", &path, token, &body).await
     }
 
-    async fn schedules(&self) -> Vec<Value> {
+    pub(crate) async fn schedules(&self) -> Vec<Value> {
         let reply = self.app.get("/api/v1/schedules").await;
         assert_eq!(reply.status, 200, "{}", reply.body);
         json_of(&reply)["items"].as_array().unwrap().clone()
     }
 
-    async fn run(&self) -> Ran {
+    pub(crate) async fn run(&self) -> Ran {
         run_due(&self.app.state).await.unwrap()
     }
 
-    fn serving(&self) -> Option<u64> {
+    pub(crate) fn serving(&self) -> Option<u64> {
         self.app.production_version("base-os-prod")
     }
 
-    fn publications(&self) -> usize {
+    pub(crate) fn publications(&self) -> usize {
         self.app
             .mutations()
             .iter()
@@ -154,11 +165,11 @@ impl Scheduling {
     }
 }
 
-fn json_of(reply: &Reply) -> Value {
+pub(crate) fn json_of(reply: &Reply) -> Value {
     serde_json::from_str(&reply.body).unwrap_or_else(|e| panic!("{e}: {}", reply.body))
 }
 
-fn schedule_id(reply: &Reply) -> String {
+pub(crate) fn schedule_id(reply: &Reply) -> String {
     json_of(reply)["schedule"]["id"]
         .as_str()
         .unwrap()

@@ -34,6 +34,7 @@ pub fn request(id: &str, repo: &str, minutes: i64) -> ApprovalRequest {
         requester: PersonName::new("alice").unwrap(),
         requester_key: None,
         requester_groups: vec!["dev".into()],
+        requester_kind: Some(repo_console::domain::ActorKind::Person),
         kind: DeployKind::Deploy,
         reason: Some("the fix for CVE-2026-1".into()),
         override_freeze: false,

@@ -42,6 +42,7 @@ pub fn schedule(id: &str, repo: &str, made: i64, runs: i64) -> Schedule {
         author_key: author.key(CaseMatching::Caseless),
         author,
         author_groups: vec!["ops".into()],
+        author_kind: Some(repo_console::domain::ActorKind::Token),
         at: at(runs),
         created: at(made),
         request_id: None,

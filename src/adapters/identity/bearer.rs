@@ -11,7 +11,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use crate::domain::{Operator, PersonName, Scope};
+use crate::domain::{Operator, PersonName, Scope, TokenRoster, TokenStanding};
 use crate::ports::{Clock, IdentityContext, OperatorIdentity, Unidentified};
 
 /// One API token: who it is (its name, groups, scopes and owner, as an operator), the
@@ -63,6 +63,14 @@ impl ApiToken {
         self
     }
 
+    /// The token as the authority of what it asked is judged at run time.
+    pub fn standing(&self) -> TokenStanding {
+        TokenStanding {
+            operator: self.operator.clone(),
+            expires: self.expires,
+        }
+    }
+
     /// The same token, refused from `at` on.
     pub fn expiring(mut self, at: DateTime<Utc>) -> Self {
         self.expires = Some(at);
@@ -104,6 +112,11 @@ impl BearerTokens {
             otherwise,
             clock,
         }
+    }
+
+    /// The tokens as they stand, for the authority of what they asked at run time.
+    pub fn roster(&self) -> TokenRoster {
+        TokenRoster::new(self.tokens.iter().map(ApiToken::standing).collect())
     }
 
     /// The token whose digest `presented` hashes to; every digest is compared.

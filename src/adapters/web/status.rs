@@ -116,7 +116,7 @@ impl HttpStatus for Refusal {
             Self::UnknownVersion(_) => StatusCode::NOT_FOUND,
             Self::RollbackTargetGone(_) => StatusCode::GONE,
             Self::RollbackTargetNeverServed { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::NotAllowed(_) => StatusCode::FORBIDDEN,
+            Self::NotAllowed(_) | Self::AuthorityLapsed { .. } => StatusCode::FORBIDDEN,
             Self::NotVerified(_)
             | Self::AlreadyDeployed { .. }
             | Self::ProductionMoved { .. }

@@ -210,6 +210,7 @@ fn request_of(
         requester: operator.name().clone(),
         requester_key: Some(operator.person().clone()),
         requester_groups: operator.groups(),
+        requester_kind: Some(crate::domain::ActorKind::of(operator)),
         kind: request.intent.kind(),
         reason: request.intent.reason().map(str::to_owned),
         override_freeze: request.override_freeze,

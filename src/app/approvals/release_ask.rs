@@ -55,6 +55,7 @@ pub(crate) async fn ask(
         requester: operator.name().clone(),
         requester_key: Some(operator.person().clone()),
         requester_groups: operator.groups(),
+        requester_kind: Some(crate::domain::ActorKind::of(operator)),
         kind: asked.intent.kind(),
         reason: asked.intent.reason().map(str::to_owned),
         override_freeze: asked.override_freeze,

@@ -252,8 +252,17 @@ pub async fn approve(
         }
         let approvers = current.state.approvers().len() as u32 + 1;
         let completes = approvers >= current.needed.max(1);
-        let requester = request.requester(state.policy.matching());
+        let mut requester = request.requester(state.policy.matching());
+        // A requester whose authority lapsed: the completing approval is recorded and the
+        // request ends refused (`authority_lapsed`), nothing run.
+        let mut lapsed = None;
         if completes {
+            match requester_now(state, request).await {
+                Ok(now) => requester = now,
+                Err(refusal) => lapsed = Some(refusal),
+            }
+        }
+        if completes && lapsed.is_none() {
             // The deploy's policy gate, for the requester when it runs (now, or at the
             // schedule's time): refused before the approval is spent (e.g. frozen then).
             let when = match &request.schedule {
@@ -275,6 +284,11 @@ pub async fn approve(
             Err(RequestStoreError::Conflict) => continue,
             Err(error) => return Err(ActError::Store(error)),
             Ok(()) => {}
+        }
+        if let Some(refusal) = lapsed {
+            let mut log = current.log.clone();
+            log.events.push(event);
+            return Err(end_lapsed(state, store, log, current.needed, refusal).await);
         }
         if !completes {
             let remaining = current.needed.saturating_sub(approvers);
@@ -310,6 +324,55 @@ pub async fn approve(
         return Ok(execute(state, store, ready).await);
     }
     Err(ActError::Store(RequestStoreError::Conflict))
+}
+
+/// Ends the request of `log` (its completing approval recorded) refused for `refusal`, the
+/// requester's authority lapsed: `failed`, nothing run, its last event sent; answers the
+/// refusal for the approver.
+async fn end_lapsed(
+    state: &AppState,
+    store: &dyn RequestStore,
+    mut log: RequestLog,
+    needed: u32,
+    refusal: Refusal,
+) -> ActError {
+    let deploy_id = DeployId::new(uuid::Uuid::new_v4().to_string());
+    let at = state.clock.now().await;
+    let outcome = DeployOutcome::Refused(refusal.clone());
+    let end = ending::end_of(&outcome, &deploy_id, at);
+    match store.append(&log.request.id, log.events.len(), &end).await {
+        Ok(()) => {
+            log.events.push(end);
+            ending::report(state, &log, needed).await;
+        }
+        Err(error) => {
+            tracing::error!(%error, "a request refused for its requester's lapsed authority could not be ended: it stays approved until it expires, and never runs")
+        }
+    }
+    ActError::Deploy(refusal)
+}
+
+/// The requester of `request` as they may act now (a token: as configured now), or the
+/// refusal `authority_lapsed` when their token was removed or expired or the policy no
+/// longer allows them (said in the log).
+async fn requester_now(state: &AppState, request: &ApprovalRequest) -> Result<Operator, Refusal> {
+    let now = state.clock.now().await;
+    let person = request.requester_person();
+    state
+        .policy
+        .author_now(
+            request.recorded_requester(&person),
+            &request.environment,
+            &state.tokens,
+            now,
+        )
+        .map_err(|lapsed| {
+            tracing::warn!(request_id = %request.id, requester = %request.requester, %lapsed, "a request's requester may no longer deploy: approval refused (authority_lapsed)");
+            Refusal::AuthorityLapsed {
+                author: request.requester.to_string(),
+                why: lapsed.to_string(),
+            }
+        })
 }
 
 /// Refuses the approval, marking the request stale, when its environment moved since it was

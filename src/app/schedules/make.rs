@@ -97,6 +97,7 @@ pub async fn schedule(
         author: operator.name().clone(),
         author_key: operator.person().clone(),
         author_groups: operator.groups(),
+        author_kind: Some(crate::domain::ActorKind::of(operator)),
         at,
         created: now,
         request_id: asked.as_ref().map(|r| r.id.clone()),

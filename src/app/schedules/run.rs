@@ -16,7 +16,8 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::{
     AuditOutcome, Claim, Confirmation, DeployId, DeployRecord, DeployRequest, Due, EventData,
-    Intent, ProductionChanged, Reason, RepoId, Schedule, ScheduleMark, ScheduleState, SeenLive,
+    Intent, ProductionChanged, Reason, Refusal, RepoId, Schedule, ScheduleMark, ScheduleState,
+    SeenLive,
 };
 use crate::ports::{ScheduleStore, ScheduleStoreError};
 
@@ -150,7 +151,23 @@ fn changed_word(changed: ProductionChanged) -> &'static str {
 
 /// Runs the deploy of `schedule` through the deploy use case; answers how it ended.
 async fn execute(state: &AppState, schedule: &Schedule, deploy_id: DeployId) -> Ending {
-    let author = schedule.author(state.policy.matching());
+    let now = state.clock.now().await;
+    let author = match state.policy.author_now(
+        schedule.recorded_author(),
+        &schedule.environment,
+        &state.tokens,
+        now,
+    ) {
+        Ok(author) => author,
+        Err(lapsed) => {
+            tracing::warn!(schedule = %schedule.id, author = %schedule.author, %lapsed, "a schedule's author may no longer deploy: refused (authority_lapsed)");
+            let refusal = Refusal::AuthorityLapsed {
+                author: schedule.author.to_string(),
+                why: lapsed.to_string(),
+            };
+            return Ending::Refused(refusal.to_string());
+        }
+    };
     let mark = ScheduleMark {
         schedule_id: schedule.id.clone(),
         author: schedule.author.clone(),

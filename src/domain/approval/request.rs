@@ -16,6 +16,7 @@ use crate::domain::environment::path::EnvironmentName;
 use crate::domain::identity::matching::CaseMatching;
 use crate::domain::identity::operator::Operator;
 use crate::domain::identity::person::{PersonKey, PersonName};
+use crate::domain::policy::authority::{ActorKind, RecordedAuthor};
 use crate::domain::release::name::ReleaseName;
 use crate::domain::release::record::MemberLine;
 use crate::domain::repository::version_number::VersionNumber;
@@ -44,6 +45,10 @@ pub struct ApprovalRequest {
     /// again with them when the deploy runs).
     #[serde(default)]
     pub requester_groups: Vec<String>,
+    /// Whether the requester asked as a person or through an API token (absent: kept before
+    /// it was recorded). The deploy runs only if the requester still may.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requester_kind: Option<ActorKind>,
     #[serde(default)]
     pub kind: DeployKind,
     pub reason: Option<String>,
@@ -86,14 +91,29 @@ impl ApprovalRequest {
         person_or_exact(&self.requester_key, &self.requester)
     }
 
+    /// The requester as recorded, for the check of their authority when the deploy runs.
+    /// `person` is [`Self::requester_person`], which the caller holds.
+    pub fn recorded_requester<'a>(&'a self, person: &'a PersonKey) -> RecordedAuthor<'a> {
+        RecordedAuthor {
+            name: &self.requester,
+            person,
+            groups: &self.requester_groups,
+            kind: self.requester_kind,
+        }
+    }
+
     /// The requester, as the deploy runs on their behalf (names compared under `matching`).
     pub fn requester(&self, matching: CaseMatching) -> Operator {
-        Operator::restored(
+        let requester = Operator::restored(
             &self.requester,
             self.requester_person(),
             &self.requester_groups,
             matching,
-        )
+        );
+        match self.requester_kind {
+            Some(ActorKind::Token) => requester.restored_as_token(),
+            _ => requester,
+        }
     }
 }
 

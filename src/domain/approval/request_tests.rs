@@ -20,6 +20,7 @@ fn request() -> ApprovalRequest {
         requester: name("alice"),
         requester_key: Some(name("alice").key(CaseMatching::Caseless)),
         requester_groups: vec!["dev".into()],
+        requester_kind: Some(crate::domain::ActorKind::Person),
         kind: DeployKind::Deploy,
         reason: Some("CVE-2026-1".into()),
         override_freeze: false,
@@ -328,4 +329,38 @@ fn log_without_approval_state(scheduled: &RequestLog, when: DateTime<Utc>) -> &'
         events: vec![],
     };
     pending.state(when, 1).word()
+}
+
+/// Issue 43: a request records whether its requester asked as a person or a token, reads it
+/// back as written, and restores a token requester under its token key (what `token:`
+/// subjects match), never as a person of the same name.
+#[test]
+fn the_requester_kind_is_read_back_and_a_token_requester_restored_as_a_token() {
+    use crate::domain::ActorKind;
+    for kind in [None, Some(ActorKind::Person), Some(ActorKind::Token)] {
+        let written = ApprovalRequest {
+            requester_kind: kind,
+            ..request()
+        };
+        let line = serde_json::to_string(&written).unwrap();
+        assert_eq!(
+            line.matches("\"requester_kind\"").count(),
+            kind.iter().count()
+        );
+        let read: ApprovalRequest = serde_json::from_str(&line).unwrap();
+        assert_eq!(read, written, "{line}");
+    }
+    let by_token = ApprovalRequest {
+        requester_kind: Some(ActorKind::Token),
+        ..request()
+    };
+    let restored = by_token.requester(CaseMatching::Caseless);
+    assert_eq!(restored.key().as_str(), "token:alice");
+    assert_eq!(
+        restored.person().as_str(),
+        "alice",
+        "its person as recorded"
+    );
+    let by_person = request().requester(CaseMatching::Caseless);
+    assert_eq!(by_person.key().as_str(), "alice");
 }

@@ -40,6 +40,11 @@ pub enum Refusal {
     UnknownEnvironment(String),
     #[error("Deploy refused. {0}")]
     NotAllowed(String),
+    /// A deploy asked earlier (a schedule, an approved request) whose author could no longer
+    /// ask it when it was to run: their token removed or expired, or the policy no longer
+    /// allowing them.
+    #[error("Deploy refused: it was asked by {author}, and their authority lapsed since: {why}. Nothing moved; whoever may deploy there now can ask again.")]
+    AuthorityLapsed { author: String, why: String },
     #[error("Deploy refused: {environment} is frozen {until} ([policy.{environment}] freeze in the console's configuration). Deploy after that{}.", if *may_override { ", or override the freeze: you are listed in its override, tick \"Override the freeze\" and give a reason" } else { "" })]
     Frozen {
         environment: EnvironmentName,

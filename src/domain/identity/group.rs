@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::domain::identity::matching::CaseMatching;
-use crate::domain::identity::person::{checked_name, InvalidName};
+use crate::domain::identity::person::{admitted, InvalidName};
 
 /// A group: its name as written (shown) and its key (compared). Two groups are equal when
 /// their keys are.
@@ -15,8 +15,10 @@ pub struct GroupName {
 }
 
 impl GroupName {
+    /// `text` (trimmed), when the identity rule admits it as a name (see
+    /// [`admitted`]: a group with an invisible code point is refused like a person's).
     pub fn new(text: &str, matching: CaseMatching) -> Result<Self, InvalidName> {
-        let shown = checked_name(text)?;
+        let shown = admitted(text, matching)?;
         Ok(Self {
             shown: shown.to_owned(),
             key: matching.canonical(shown),

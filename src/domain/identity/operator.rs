@@ -53,9 +53,10 @@ impl Operator {
         Self::with_matching(name, CaseMatching::default())
     }
 
-    /// `name` (trimmed), compared with others under `matching`.
+    /// `name` (trimmed), compared with others under `matching`: a name coming in, so one
+    /// the identity rule admits ([`PersonName::admit`]).
     pub fn with_matching(name: &str, matching: CaseMatching) -> Result<Self, InvalidOperator> {
-        let name = PersonName::new(name)?;
+        let name = PersonName::admit(name, matching)?;
         let key = name.key(matching);
         Ok(Self {
             person: key.clone(),
@@ -85,6 +86,14 @@ impl Operator {
         operator.with_groups(groups.to_vec())
     }
 
+    /// The same restored operator, an API token when it was one: compared by its token key
+    /// (`token:` subjects), with no scopes of its own (a token's standing now is judged by
+    /// the authority at run time, `domain/policy/authority.rs`).
+    pub fn restored_as_token(mut self) -> Self {
+        self.key = PersonKey::of_token(&self.name.key(self.matching));
+        self
+    }
+
     /// The same operator, member of `groups` (trimmed; empty ones and those holding a
     /// control character left out, each group once). Adapters that must refuse a bad group
     /// rather than leave it out check with [`GroupName::new`] first.
@@ -100,11 +109,17 @@ impl Operator {
     }
 
     /// The same operator as an API token with these scopes, owned by `owner` (whose key
-    /// becomes the person acting) or by nobody (the token is its own person).
+    /// becomes the person acting) or by nobody (the token is its own person). Its key
+    /// becomes `token:<key>`: only `token:` subjects name it, and no person shares its
+    /// write limit or its schedules.
     pub fn as_token(mut self, scopes: Vec<Scope>, owner: Option<PersonName>) -> Self {
-        if let Some(owner) = &owner {
-            self.person = owner.key(self.matching);
+        if self.token.is_none() {
+            self.key = PersonKey::of_token(&self.key);
         }
+        self.person = match &owner {
+            Some(owner) => owner.key(self.matching),
+            None => self.key.clone(),
+        };
         self.token = Some(TokenGrant { scopes, owner });
         self
     }
@@ -148,7 +163,8 @@ impl Operator {
         &self.name
     }
 
-    /// The name's key (what `user:` subjects match).
+    /// The name's key (what `user:` subjects match; `token:<key>` for an API token, what
+    /// `token:` subjects match).
     pub fn key(&self) -> &PersonKey {
         &self.key
     }
@@ -225,7 +241,8 @@ mod tests {
             .unwrap()
             .as_token(vec![Scope::Sync], Some(owner));
         assert_eq!(bot.person(), Operator::new("alice").unwrap().person());
-        assert_eq!(bot.key(), Operator::new("alice-bot").unwrap().key());
+        assert_eq!(bot.key().as_str(), "token:alice-bot");
+        assert_ne!(bot.key(), Operator::new("alice-bot").unwrap().key());
         assert!(bot.holds(&Scope::Sync).is_ok());
         let production = crate::domain::EnvironmentName::production();
         let missing = bot.holds(&Scope::deploy_to(&production)).unwrap_err();

@@ -12,24 +12,27 @@ use crate::domain::environment::path::EnvironmentName;
 use crate::domain::identity::group::GroupName;
 use crate::domain::identity::matching::CaseMatching;
 use crate::domain::identity::operator::{MissingScope, Operator};
-use crate::domain::identity::person::{PersonKey, PersonName};
+use crate::domain::identity::person::{InvalidName, PersonKey, PersonName};
 use crate::domain::identity::scope::Scope;
 use crate::domain::policy::checks::CheckPolicy;
 use crate::domain::policy::freeze::{active, Freeze, FreezeWindow};
 use crate::domain::policy::soak::SoakTime;
 
-/// Someone a policy names: `user:<name>` or `group:<name>`, compared by the canonical key
-/// of the name (as people and groups are), shown as written.
+/// Someone a policy names: `user:<name>` (a person), `token:<name>` (an API token) or
+/// `group:<name>` (a person's or a token's group), compared by the canonical key of the name
+/// (as people and groups are), shown as written. A `user:` subject never names a token, nor
+/// a `token:` subject a person.
 #[derive(Debug, Clone)]
 pub enum Subject {
     User { name: PersonName, key: PersonKey },
+    Token { name: PersonName, key: PersonKey },
     Group(GroupName),
 }
 
 /// Why a text is not a subject.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a subject: write user:<name> or group:<name>")]
-pub struct InvalidSubject(pub String);
+#[error("'{0}' is not a subject: write user:<name>, token:<name> or group:<name>{1}")]
+pub struct InvalidSubject(pub String, pub String);
 
 impl Subject {
     /// `text` under the default caseless matching.
@@ -37,29 +40,39 @@ impl Subject {
         Self::parse_with(text, CaseMatching::default())
     }
 
-    /// `text`, its name compared with people's and groups' under `matching`.
+    /// `text`, its name compared with people's and groups' under `matching`; a name the
+    /// identity rule does not admit is refused, saying why.
     pub fn parse_with(text: &str, matching: CaseMatching) -> Result<Self, InvalidSubject> {
-        let invalid = || InvalidSubject(text.to_owned());
-        let (kind, name) = text.split_once(':').ok_or_else(invalid)?;
+        let invalid = |why: String| InvalidSubject(text.to_owned(), why);
+        let because = |e: InvalidName| invalid(format!(" ({e})"));
+        let (kind, name) = text.split_once(':').ok_or_else(|| invalid(String::new()))?;
         match kind.trim() {
             "user" => {
-                let name = PersonName::new(name).map_err(|_| invalid())?;
+                let name = PersonName::admit(name, matching).map_err(because)?;
                 Ok(Self::User {
                     key: name.key(matching),
                     name,
                 })
             }
+            "token" => {
+                let name = PersonName::admit(name, matching).map_err(because)?;
+                Ok(Self::Token {
+                    key: PersonKey::of_token(&name.key(matching)),
+                    name,
+                })
+            }
             "group" => GroupName::new(name, matching)
                 .map(Self::Group)
-                .map_err(|_| invalid()),
-            _ => Err(invalid()),
+                .map_err(because),
+            _ => Err(invalid(String::new())),
         }
     }
 
-    /// Whether `operator` is this subject (by the key of its name, or by one of its groups).
+    /// Whether `operator` is this subject (by the key of its name, a person's or a token's,
+    /// or by one of its groups).
     pub fn admits(&self, operator: &Operator) -> bool {
         match self {
-            Self::User { key, .. } => operator.key() == key,
+            Self::User { key, .. } | Self::Token { key, .. } => operator.key() == key,
             Self::Group(group) => operator.is_member_of(group),
         }
     }
@@ -68,11 +81,20 @@ impl Subject {
         matches!(self, Self::User { .. })
     }
 
+    /// The person's name of a `user:` subject.
+    pub fn user_name(&self) -> Option<&PersonName> {
+        match self {
+            Self::User { name, .. } => Some(name),
+            _ => None,
+        }
+    }
+
     /// What a subject is compared by: its kind, then its key.
     fn identity(&self) -> (u8, &str) {
         match self {
             Self::User { key, .. } => (0, key.as_str()),
             Self::Group(group) => (1, group.key()),
+            Self::Token { key, .. } => (2, key.as_str()),
         }
     }
 }
@@ -101,6 +123,7 @@ impl fmt::Display for Subject {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::User { name, .. } => write!(f, "user:{name}"),
+            Self::Token { name, .. } => write!(f, "token:{name}"),
             Self::Group(name) => write!(f, "group:{name}"),
         }
     }
@@ -241,6 +264,30 @@ impl Policy {
     pub fn with_matching(mut self, matching: CaseMatching) -> Self {
         self.matching = matching;
         self
+    }
+
+    /// Every subject the policy names, each with the configuration key that lists it
+    /// (`policy.syncers`, `policy.<environment>.deployers`, `.approvers`, `.override`).
+    pub fn subjects(&self) -> Vec<(String, &Subject)> {
+        fn listed(key: String, allowed: &Allowed) -> Vec<(String, &Subject)> {
+            match allowed {
+                Allowed::Everyone => Vec::new(),
+                Allowed::Only(subjects) => subjects.iter().map(|s| (key.clone(), s)).collect(),
+            }
+        }
+        let mut subjects = listed("policy.syncers".to_owned(), &self.syncers);
+        for (environment, allowed) in &self.deployers {
+            subjects.extend(listed(format!("policy.{environment}.deployers"), allowed));
+        }
+        for (environment, approvals) in &self.approvals {
+            let key = format!("policy.{environment}.approvers");
+            subjects.extend(approvals.approvers.iter().map(|s| (key.clone(), s)));
+        }
+        for (environment, overriders) in &self.overriders {
+            let key = format!("policy.{environment}.override");
+            subjects.extend(overriders.iter().map(|s| (key.clone(), s)));
+        }
+        subjects
     }
 
     /// How the names of people and groups are compared.
@@ -505,6 +552,46 @@ mod tests {
         assert!(policy
             .may_deploy(&production(), &op("dave", &["alice"]))
             .is_err());
+    }
+
+    /// Issue 43: `user:` names people, `token:` tokens; a token's groups match `group:`.
+    #[test]
+    fn tokens_and_people_are_named_apart() {
+        let token = |name: &str, groups: &[&str]| {
+            op(name, groups).as_token(vec![Scope::deploy_to(&production())], None)
+        };
+        let listed = |texts: &[&str]| {
+            Policy::new(
+                BTreeMap::from([(
+                    production(),
+                    Allowed::Only(texts.iter().map(|t| Subject::parse(t).unwrap()).collect()),
+                )]),
+                Allowed::Everyone,
+            )
+        };
+        let by_user = listed(&["user:ci"]);
+        assert!(by_user
+            .may_deploy(&production(), &token("ci", &[]))
+            .is_err());
+        assert!(by_user.may_deploy(&production(), &op("CI", &[])).is_ok());
+        let by_token = listed(&["token:ci"]);
+        assert!(by_token
+            .may_deploy(&production(), &token("ci", &[]))
+            .is_ok());
+        assert!(by_token
+            .may_deploy(&production(), &token("ＣＩ", &[]))
+            .is_ok());
+        assert!(by_token.may_deploy(&production(), &op("ci", &[])).is_err());
+        let by_group = listed(&["group:release"]);
+        assert!(by_group
+            .may_deploy(&production(), &token("ci", &["release"]))
+            .is_ok());
+        assert_eq!(Subject::parse("token:CI").unwrap().to_string(), "token:CI");
+        assert_ne!(Subject::parse("token:ci"), Subject::parse("user:ci"));
+        let refused = Subject::parse("user:ali\u{00AD}ce")
+            .unwrap_err()
+            .to_string();
+        assert!(refused.contains("U+00AD (soft hyphen)"), "{refused}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! environment before (soak), which checks a version needs before it goes on (and when it goes
 //! on by itself), and how often anyone may write (the write rate).
 
+pub mod authority;
 pub mod checks;
 pub mod duration;
 pub mod freeze;

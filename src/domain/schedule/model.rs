@@ -10,6 +10,7 @@ use crate::domain::environment::path::EnvironmentName;
 use crate::domain::identity::matching::CaseMatching;
 use crate::domain::identity::operator::Operator;
 use crate::domain::identity::person::{PersonKey, PersonName};
+use crate::domain::policy::authority::{ActorKind, RecordedAuthor};
 use crate::domain::repository::version_number::VersionNumber;
 pub use crate::domain::schedule::id::ScheduleId;
 
@@ -104,6 +105,10 @@ pub struct Schedule {
     /// them again at its time).
     #[serde(default)]
     pub author_groups: Vec<String>,
+    /// Whether the author asked as a person or through an API token (absent: kept before it
+    /// was recorded). At its time the schedule runs only if its author still may.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author_kind: Option<ActorKind>,
     #[serde(serialize_with = "rfc3339_utc")]
     pub at: DateTime<Utc>,
     #[serde(serialize_with = "rfc3339_utc")]
@@ -129,12 +134,26 @@ impl Schedule {
 
     /// The author, as the deploy runs on their behalf (names compared under `matching`).
     pub fn author(&self, matching: CaseMatching) -> Operator {
-        Operator::restored(
+        let author = Operator::restored(
             &self.author,
             self.author_key.clone(),
             &self.author_groups,
             matching,
-        )
+        );
+        match self.author_kind {
+            Some(ActorKind::Token) => author.restored_as_token(),
+            _ => author,
+        }
+    }
+
+    /// The author as recorded, for the check of their authority at its time.
+    pub fn recorded_author(&self) -> RecordedAuthor<'_> {
+        RecordedAuthor {
+            name: &self.author,
+            person: &self.author_key,
+            groups: &self.author_groups,
+            kind: self.author_kind,
+        }
     }
 
     /// The same schedule in `state`, one revision on.

@@ -24,6 +24,7 @@ fn schedule(when: &str) -> Schedule {
         author_key: author.key(CaseMatching::Caseless),
         author,
         author_groups: vec!["ops".into()],
+        author_kind: Some(crate::domain::ActorKind::Token),
         at: at(when),
         created: at("2026-10-20T09:00:00Z"),
         request_id: None,
@@ -128,4 +129,31 @@ fn a_schedule_reads_back_as_written() {
     assert_eq!(json["at"], "2026-12-01T01:00:00Z");
     let back: Schedule = serde_json::from_value(json).unwrap();
     assert_eq!(back, s);
+}
+
+/// Issue 43: a schedule records whether its author asked as a person or a token, reads it
+/// back as written, and restores a token author under its token key.
+#[test]
+fn the_author_kind_is_read_back_and_a_token_author_restored_as_a_token() {
+    use crate::domain::ActorKind;
+    for kind in [None, Some(ActorKind::Person), Some(ActorKind::Token)] {
+        let written = Schedule {
+            author_kind: kind,
+            ..schedule("2026-11-22T11:00:00Z")
+        };
+        let line = serde_json::to_string(&written).unwrap();
+        let read: Schedule = serde_json::from_str(&line).unwrap();
+        assert_eq!(read, written, "{line}");
+    }
+    let token = schedule("2026-11-22T11:00:00Z").author(CaseMatching::Caseless);
+    assert_eq!(
+        token.key().as_str(),
+        format!("token:{}", token.name().key(CaseMatching::Caseless))
+    );
+    let person = Schedule {
+        author_kind: Some(ActorKind::Person),
+        ..schedule("2026-11-22T11:00:00Z")
+    }
+    .author(CaseMatching::Caseless);
+    assert!(!person.key().is_token());
 }

@@ -68,6 +68,11 @@ pub(crate) fn validate(
     let policy = crate::wiring::sections::policy::validate(raw.policy, &in_use, matching)?;
     let releases = crate::wiring::sections::releases::validate(raw.releases)?;
     check_requests_kept(&audit, &policy.policy, &in_use)?;
+    let token_names: Vec<_> = api_tokens
+        .iter()
+        .map(|t| t.operator.name().clone())
+        .collect();
+    crate::wiring::sections::policy::tokens_apart(&policy.policy, &token_names)?;
     let webhooks = crate::wiring::sections::webhooks::validate(raw.webhooks, raw.webhook_delivery)?;
     let drift_interval = crate::wiring::sections::webhooks::drift_interval(raw.drift)?;
     let schedules = crate::wiring::sections::schedules::validate(raw.schedules)?;

@@ -1138,3 +1138,49 @@ fn schedules_are_looked_at_often_enough_and_claims_outlast_a_deploy() {
         assert!(shown.starts_with(expected), "{file}\n{shown}");
     }
 }
+
+/// Issue 43: `user:` names people only. A policy naming a token with `user:` is refused at
+/// start, naming the fix; `token:` names it, and `user:` of a person is still read.
+#[test]
+fn a_policy_naming_a_token_with_user_is_refused_with_the_fix() {
+    use crate::domain::{EnvironmentName, Operator};
+    let token = "[[api.tokens]]\nname = \"ci\"\nsha256 = \"4b0a2d3f3a3a0b5f1c5b1c1b7c5b1a36a8a0b8a1b0b0a7e3f6f1a0b1c2d3e4f5\"\n\
+                 scopes = [\"deploy:staging\"]\n";
+    let shown = refused_key(&format!(
+        "{token}[policy.staging]\ndeployers = [\"user:CI\"]\n"
+    ));
+    assert!(
+        shown.starts_with("policy.staging.deployers: 'user:CI' names the API token 'ci'"),
+        "{shown}"
+    );
+    assert!(shown.contains("Write \"token:ci\" instead"), "{shown}");
+    let approvers = refused_key(&format!(
+        "{token}[policy.production]\napprovals = 1\napprovers = [\"user:ci\"]\n"
+    ));
+    assert!(
+        approvers.starts_with("policy.production.approvers"),
+        "{approvers}"
+    );
+    let syncers = refused_key(&format!("{token}[policy]\nsyncers = [\"user:ci\"]\n"));
+    assert!(syncers.starts_with("policy.syncers"), "{syncers}");
+
+    let file = format!("{token}[policy.staging]\ndeployers = [\"token:ci\", \"user:alice\"]\n");
+    let config = layered(None, Some(&file), flags()).unwrap();
+    let staging = EnvironmentName::parse("staging").unwrap();
+    let ci = &config.api_tokens[0].operator;
+    assert!(config.policy.may_deploy(&staging, ci).is_ok());
+    let person_ci = Operator::new("CI").unwrap();
+    assert!(config.policy.may_deploy(&staging, &person_ci).is_err());
+    assert!(config
+        .policy
+        .may_deploy(&staging, &Operator::new("ＡＬＩＣＥ").unwrap())
+        .is_ok());
+}
+
+/// A policy naming an invisible spelling is refused at start, saying why.
+#[test]
+fn a_policy_subject_with_an_invisible_code_point_is_refused() {
+    let shown = refused_key("[policy.staging]\ndeployers = [\"user:ali\u{00AD}ce\"]\n");
+    assert!(shown.starts_with("policy.staging.deployers"), "{shown}");
+    assert!(shown.contains("U+00AD (soft hyphen)"), "{shown}");
+}

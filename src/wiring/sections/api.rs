@@ -2,7 +2,8 @@
 //! of its text (the plain token is never written down), with its groups, its scopes (what it
 //! may do at most; required), its owner (the person behind it, required with an `approve:`
 //! scope) and when it expires; the name is the operator in the audit log and the policy
-//! (`user:<name>`).
+//! (`token:<name>`). Names, groups and owners are refused when the identity rule does not
+//! admit them (an invisible or bidirectional-control code point, a `token:` prefix...).
 
 use chrono::{DateTime, Utc};
 
@@ -125,7 +126,7 @@ fn checked(i: usize, token: TokenTable, matching: CaseMatching) -> Result<ApiTok
         .map_err(|e| invalid(key("sha256"), e.to_string()))?;
     match token.owner {
         Some(owner) => {
-            let owner = PersonName::new(&owner)
+            let owner = PersonName::admit(&owner, matching)
                 .map_err(|e| invalid(key("owner"), format!("'{owner}': {e}")))?;
             api_token = api_token.owned_by(owner);
         }

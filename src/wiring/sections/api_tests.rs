@@ -191,3 +191,29 @@ mod from_every_layer {
         }
     }
 }
+
+/// Issue 43: a token's name, groups and owner are admitted as the proxy's are: an invisible
+/// code point or a `token:` prefix is refused at start, naming the key.
+#[test]
+fn a_token_name_group_or_owner_with_an_invisible_code_point_is_refused() {
+    let refused = |token: TokenTable| match validated(vec![RawToken::Table(token)]) {
+        Err(ConfigError::Invalid { key, reason }) => format!("{key}: {reason}"),
+        other => panic!("refused, not {other:?}"),
+    };
+    let named = refused(table("ci\u{200B}", DIGEST));
+    assert!(named.starts_with("api.tokens[0].name"), "{named}");
+    assert!(named.contains("U+200B (zero-width space)"), "{named}");
+    let mut grouped = table("ci", DIGEST);
+    grouped.groups = vec!["rel\u{00AD}ease".into()];
+    assert!(refused(grouped).starts_with("api.tokens[0].groups"));
+    let mut owned = table("ci", DIGEST);
+    owned.owner = Some("ali\u{202E}ce".into());
+    let owner = refused(owned);
+    assert!(owner.starts_with("api.tokens[0].owner"), "{owner}");
+    assert!(owner.contains("bidirectional control U+202E"), "{owner}");
+    let prefixed = refused(table("token:ci", DIGEST));
+    assert!(
+        prefixed.contains("names beginning with 'token:'"),
+        "{prefixed}"
+    );
+}

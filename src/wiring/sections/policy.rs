@@ -154,10 +154,35 @@ fn automation(text: &str, matching: CaseMatching) -> Result<Option<PersonName>, 
     let refused = |reason: String| invalid("policy.automation", reason);
     match Subject::parse_with(text, matching).map_err(|e| refused(e.to_string()))? {
         Subject::User { name, .. } => Ok(Some(name)),
-        Subject::Group(_) => Err(refused(format!(
-            "'{text}': automatic promotions act as one user, e.g. \"user:promotion-bot\", not a group"
+        Subject::Group(_) | Subject::Token { .. } => Err(refused(format!(
+            "'{text}': automatic promotions act as one user, e.g. \"user:promotion-bot\", not \
+             a group or an API token"
         ))),
     }
+}
+
+/// Refuses a `user:` subject naming an API token (`tokens`, their names): `user:` names
+/// people only, so such an entry would give the token nothing and a person of that name
+/// the token's place. The refusal names the fix, `token:<name>`.
+pub(crate) fn tokens_apart(policy: &Policy, tokens: &[PersonName]) -> Result<(), ConfigError> {
+    let matching = policy.matching();
+    for (key, subject) in policy.subjects() {
+        let Some(name) = subject.user_name() else {
+            continue;
+        };
+        if let Some(token) = tokens
+            .iter()
+            .find(|t| t.key(matching) == name.key(matching))
+        {
+            let reason = format!(
+                "'user:{name}' names the API token '{token}' ([[api.tokens]]): since this \
+                 version user: names people only and token: names tokens, so that a person \
+                 named like a token gets nothing of it. Write \"token:{token}\" instead"
+            );
+            return Err(invalid(key, reason));
+        }
+    }
+    Ok(())
 }
 
 /// Automatic promotions need someone to act as, who may deploy to each environment that

@@ -157,9 +157,11 @@ impl<W> TestAppBuilder<W> {
         self.configure(move |state| state.policy(policy))
     }
 
-    /// Callers of the JSON API, by bearer token.
+    /// Callers of the JSON API, by bearer token (also the tokens configured now, for the
+    /// authority of what they asked when it runs).
     pub fn tokens(self, tokens: BearerTokens) -> Self {
-        self.configure(move |state| state.api_callers(Arc::new(tokens)))
+        let roster = tokens.roster();
+        self.configure(move |state| state.api_callers(Arc::new(tokens)).tokens(roster))
     }
 
     /// Approval requests kept in memory, for 24 hours each.

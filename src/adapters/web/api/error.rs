@@ -218,6 +218,7 @@ fn refusal_code(refusal: &Refusal) -> &'static str {
         | Refusal::ConfiguredDistributionMissing(_) => "no_distribution",
         Refusal::UnknownEnvironment(_) => "unknown_environment",
         Refusal::NotAllowed(_) => "forbidden",
+        Refusal::AuthorityLapsed { .. } => "authority_lapsed",
         Refusal::Frozen { .. } => "frozen",
         Refusal::Soak(_) => "soak",
         Refusal::ApprovalsNeeded(_) => "approvals_needed",
