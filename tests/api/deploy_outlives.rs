@@ -140,6 +140,8 @@ async fn the_versions_page_opened_meanwhile_shows_the_deploy_running() {
     );
 
     outcome_lines(&app, Duration::from_secs(20)).await;
+    // The outcome line is written first, then the deploy is shown ended.
+    phases_until_ended(&app, &id).await;
     let region = app.get(&format!("/repos/{id}/deploys/under-way")).await;
     let html = region.html();
     let section = &select(&html, "section#under-way")[0];
