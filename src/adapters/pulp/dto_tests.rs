@@ -209,7 +209,10 @@ fn gpg_switches_may_be_ints_bools_or_strings() {
     let verified = repo(
         json!({"pulp_href": HREF, "checksum_type": "sha256", "repo_config": {"gpgcheck": 1, "repo_gpgcheck": "1"}}),
     );
-    assert_eq!(verified.verification.badge(UnsignedMetadata::Refuse), Badge::Verified);
+    assert_eq!(
+        verified.verification.badge(UnsignedMetadata::Refuse),
+        Badge::Verified
+    );
 }
 
 #[test]
@@ -223,7 +226,10 @@ fn absent_or_odd_repo_config_means_unknown_settings() {
     ] {
         let r = repo(json!({"pulp_href": HREF, "repo_config": config}));
         assert_eq!(r.verification.gpgcheck, None, "{config}");
-        assert_eq!(r.verification.badge(UnsignedMetadata::Refuse), Badge::Unverified);
+        assert_eq!(
+            r.verification.badge(UnsignedMetadata::Refuse),
+            Badge::Unverified
+        );
     }
     let bare = repo(json!({"pulp_href": HREF}));
     assert_eq!(bare.name, None);

@@ -240,7 +240,8 @@ pub fn plan_deploy(facts: &DeployFacts, target: VersionNumber) -> Result<DeployP
     if let Some(reason) = facts
         .repo
         .verification
-        .gate_failure(facts.unsigned_metadata) {
+        .gate_failure(facts.unsigned_metadata)
+    {
         return Err(Refusal::NotVerified(reason));
     }
     let version = facts

@@ -210,7 +210,10 @@ fn unchecked_metadata_is_deployed_only_where_the_policy_allows_it() {
     let Err(Refusal::NotVerified(why)) = plan_deploy(&f, VersionNumber::new(4)) else {
         panic!("refused under refuse");
     };
-    assert!(why.contains("the policy refuses unsigned metadata"), "{why}");
+    assert!(
+        why.contains("the policy refuses unsigned metadata"),
+        "{why}"
+    );
     f.unsigned_metadata = UnsignedMetadata::Allow;
     assert!(plan_deploy(&f, VersionNumber::new(4)).is_ok());
     f.repo.verification.repo_gpgcheck = Some(true);

@@ -200,7 +200,7 @@ impl RepoVerification {
                 "off: clients install packages without checking their signatures".to_owned()
             },
             fix: (!ok).then(|| {
-                "turn gpgcheck on in the repository's repo_config (pulp rpm repository update                  --repo-config '{\"gpgcheck\": 1, ...}')"
+                "turn gpgcheck on in the repository's repo_config (pulp rpm repository update --repo-config '{\"gpgcheck\": 1, ...}')"
                     .to_owned()
             }),
         }
@@ -218,7 +218,7 @@ impl RepoVerification {
             ok,
             state,
             fix: (!ok).then(|| {
-                "set the repository's checksum_type to sha256 (or sha384, sha512), then publish                  again"
+                "set the repository's checksum_type to sha256 (or sha384, sha512), then publish again"
                     .to_owned()
             }),
         }
@@ -237,10 +237,10 @@ impl RepoVerification {
                 None,
             ),
             MetadataState::RefusedByClients => (
-                "repo_gpgcheck is on but no metadata signing service is set: clients refuse                  the repository (no repomd.xml.asc)"
+                "repo_gpgcheck is on but no metadata signing service is set: clients refuse the repository (no repomd.xml.asc)"
                     .to_owned(),
                 Some(
-                    "set a metadata_signing_service on the repository and publish again, or                      turn repo_gpgcheck off where the policy allows unsigned metadata                      ([verification] unsigned_metadata = \"allow\")"
+                    "set a metadata_signing_service on the repository and publish again, or turn repo_gpgcheck off where the policy allows unsigned metadata ([verification] unsigned_metadata = \"allow\")"
                         .to_owned(),
                 ),
             ),
@@ -252,10 +252,10 @@ impl RepoVerification {
             ),
             MetadataState::UncheckedRefused => (
                 format!(
-                    "{signed}, not checked by clients (repo_gpgcheck off): the policy refuses                      unsigned metadata"
+                    "{signed}, not checked by clients (repo_gpgcheck off): the policy refuses unsigned metadata"
                 ),
                 Some(
-                    "set a metadata_signing_service and turn repo_gpgcheck on, then publish                      again, or allow unsigned metadata ([verification] unsigned_metadata = \"allow\")"
+                    "set a metadata_signing_service and turn repo_gpgcheck on, then publish again, or allow unsigned metadata ([verification] unsigned_metadata = \"allow\")"
                         .to_owned(),
                 ),
             ),
@@ -291,17 +291,9 @@ impl RepoVerification {
             .conditions(policy)
             .into_iter()
             .filter(|c| !c.ok)
-            .map(|c| {
-                format!(
-                    "{} ({}): {}",
-                    c.name,
-                    c.state,
-                    c.fix.unwrap_or_default()
-                )
-            })
+            .map(|c| format!("{} ({}): {}", c.name, c.state, c.fix.unwrap_or_default()))
             .collect();
-        (!failing.is_empty())
-            .then(|| format!("verification does not pass: {}", failing.join("; ")))
+        (!failing.is_empty()).then(|| format!("verification does not pass: {}", failing.join("; ")))
     }
 }
 
@@ -344,8 +336,22 @@ mod tests {
             (true, false, Allow, RefusedByClients, Badge::Partial, true),
             (false, true, Refuse, UncheckedRefused, Badge::Partial, false),
             (false, true, Allow, UncheckedAllowed, Badge::Verified, false),
-            (false, false, Refuse, UncheckedRefused, Badge::Partial, false),
-            (false, false, Allow, UncheckedAllowed, Badge::Verified, false),
+            (
+                false,
+                false,
+                Refuse,
+                UncheckedRefused,
+                Badge::Partial,
+                false,
+            ),
+            (
+                false,
+                false,
+                Allow,
+                UncheckedAllowed,
+                Badge::Verified,
+                false,
+            ),
         ];
         for (repo_gpgcheck, signing, policy, state, badge, refused) in table {
             let v = metadata(repo_gpgcheck, signing);
@@ -386,9 +392,15 @@ mod tests {
         let refused = metadata(true, false)
             .gate_failure(UnsignedMetadata::Allow)
             .unwrap();
-        assert!(refused.starts_with("verification does not pass: metadata"), "{refused}");
+        assert!(
+            refused.starts_with("verification does not pass: metadata"),
+            "{refused}"
+        );
         assert!(refused.contains("clients refuse"), "{refused}");
-        assert!(refused.contains("set a metadata_signing_service"), "{refused}");
+        assert!(
+            refused.contains("set a metadata_signing_service"),
+            "{refused}"
+        );
         assert!(!refused.contains("gpgcheck (off"), "{refused}");
     }
 
@@ -397,8 +409,14 @@ mod tests {
         let refused = metadata(false, false)
             .gate_failure(UnsignedMetadata::Refuse)
             .unwrap();
-        assert!(refused.contains("the policy refuses unsigned metadata"), "{refused}");
-        assert!(refused.contains("unsigned_metadata = \"allow\""), "{refused}");
+        assert!(
+            refused.contains("the policy refuses unsigned metadata"),
+            "{refused}"
+        );
+        assert!(
+            refused.contains("unsigned_metadata = \"allow\""),
+            "{refused}"
+        );
     }
 
     #[test]
@@ -407,7 +425,10 @@ mod tests {
             metadata_signed: None,
             ..metadata(true, true)
         };
-        assert_eq!(unknown.metadata(UnsignedMetadata::Refuse), MetadataState::Checked);
+        assert_eq!(
+            unknown.metadata(UnsignedMetadata::Refuse),
+            MetadataState::Checked
+        );
         assert!(!unknown.unsigned_metadata());
     }
 

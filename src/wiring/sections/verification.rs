@@ -110,3 +110,7 @@ fn policy_of(key: &str, written: &str) -> Result<UnsignedMetadata, ConfigError> 
         )),
     }
 }
+
+#[cfg(test)]
+#[path = "verification_tests.rs"]
+mod tests;

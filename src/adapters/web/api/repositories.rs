@@ -230,7 +230,10 @@ pub async fn show(
         uuid: id.to_string(),
         name: page.repo_name.clone(),
         verification: Verification {
-            badge: verification.badge(page.unsigned_metadata).as_str().to_owned(),
+            badge: verification
+                .badge(page.unsigned_metadata)
+                .as_str()
+                .to_owned(),
             metadata: verification
                 .metadata(page.unsigned_metadata)
                 .as_str()

@@ -286,11 +286,7 @@ fn production_name(data: &VersionsPage) -> Option<&str> {
 /// With several environments: a deploy button for each one before production (the last
 /// keeps the plain Deploy button), disabled where that environment serves this version, has
 /// no distribution, or verification does not pass under its policy.
-fn earlier_deploy_buttons(
-    data: &VersionsPage,
-    number: &str,
-    serving_envs: &[&str],
-) -> Markup {
+fn earlier_deploy_buttons(data: &VersionsPage, number: &str, serving_envs: &[&str]) -> Markup {
     let earlier = &data.environments[..data.environments.len().saturating_sub(1)];
     html! {
         @for env in earlier {
