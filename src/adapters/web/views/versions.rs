@@ -297,10 +297,8 @@ fn earlier_deploy_buttons(data: &VersionsPage, number: &str, serving_envs: &[&st
                 Some(format!("{} serves this version", env.name))
             } else if env.no_distribution {
                 Some(format!("{} has no distribution for this repository", env.name))
-            } else if let Some(why) = &env.not_verified {
-                Some(capitalized(why))
             } else {
-                None
+                env.not_verified.as_deref().map(capitalized)
             };
             @match why_not {
                 None => {
