@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use crate::domain::{
     promotion_check, served_since, versions_served, DeployFacts, DeployRecord, EnvironmentName,
     PreviousServing, ProductionState, PromotionCheck, Refusal, RepoId, RepoVersion, Repository,
-    VersionNumber,
+    UnsignedMetadata, VersionNumber,
 };
 use crate::ports::{RepositoryManager, UpstreamError};
 
@@ -175,6 +175,7 @@ pub async fn deploy_facts(
         production: production.target,
         order,
         previous,
+        unsigned_metadata: state.policy.metadata().at(environment),
     })
 }
 
@@ -203,4 +204,14 @@ pub async fn existing_versions(
         return Ok(Vec::new());
     }
     upstream.versions_numbered(id, numbers).await
+}
+
+/// The policy on unsigned metadata a repository's badge is computed under: the strictest of
+/// the path's environments, so that "Verified" means a deploy passes verification everywhere
+/// (each deploy is held to its own environment's, see [`deploy_facts`]).
+pub fn badge_policy(state: &AppState) -> UnsignedMetadata {
+    state
+        .policy
+        .metadata()
+        .everywhere(state.environments.iter().map(|e| &e.name))
 }

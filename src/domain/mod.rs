@@ -98,7 +98,9 @@ pub use repository::model::{
 };
 pub use repository::retention::{retention_risk, RetentionRisk, SYNCS_AHEAD};
 pub use repository::screen::{Screen, VERSIONS_PER_SCREEN};
-pub use repository::verification::{Badge, ChecksumType, RepoVerification};
+pub use repository::verification::{
+    Badge, ChecksumType, Condition, MetadataState, RepoVerification, UnsignedMetadata,
+};
 pub use repository::version_number::{newest_first, VersionNumber};
 pub use repository::version_view::{build_version_views, signed, VersionView};
 pub use schedule::model::{Claim, Schedule, ScheduleId, ScheduleState};

@@ -313,17 +313,26 @@ async fn each_version_row_links_its_changes_against_the_previous_version() {
 }
 
 #[tokio::test]
-async fn repo_gpgcheck_without_a_signing_service_is_warned_on_the_page_and_in_the_confirm_step() {
+async fn repo_gpgcheck_without_a_signing_service_is_warned_on_the_page_and_refused_in_the_confirm_step(
+) {
     let app = spawn_app().await;
     let unsigned = RepoVerification {
         metadata_signed: Some(false),
         ..verified()
     };
     let acme = add_acme(&app.memory, unsigned);
-    for path in [
-        format!("/repos/{acme}/versions"),
-        format!("/repos/{acme}/deploy/confirm?version=5"),
+    // Clients refuse it, so it is not verified: the confirm step is refused, saying why.
+    let confirm = app
+        .get(&format!("/repos/{acme}/deploy/confirm?version=5"))
+        .await;
+    for needed in [
+        "clients refuse",
+        "metadata_signing_service",
+        "repo_gpgcheck",
     ] {
+        assert!(confirm.body.contains(needed), "confirm: {}", confirm.body);
+    }
+    for path in [format!("/repos/{acme}/versions")] {
         let html = app.get(&path).await.html();
         let warning = select(&html, "[data-warning=unsigned-metadata]");
         assert_eq!(warning.len(), 1, "{path}");

@@ -160,7 +160,7 @@ async fn an_unverified_repository_is_refused_on_the_server() {
     let reply = app.deploy(&app.fixture.tools, "2", "tools").await;
     assert_refused(&app, reply, 409, "verification does not pass").await;
     let reply = app.deploy(&app.fixture.partial, "1", "partial").await;
-    assert_refused(&app, reply, 409, "repo-gpgcheck not enabled").await;
+    assert_refused(&app, reply, 409, "the policy refuses unsigned metadata").await;
 }
 
 #[tokio::test]

@@ -84,6 +84,7 @@ mod test_app;
 #[path = "../common/tokens.rs"]
 mod tokens;
 mod unknown_repository;
+mod unsigned_metadata;
 mod usecases;
 #[path = "../common/verified.rs"]
 mod verified;

@@ -91,8 +91,8 @@ async fn versions_page_shows_the_verification_detail() {
         .collect();
     let expected = [
         ("gpgcheck", "true"),
-        ("repo-gpgcheck", "false"),
         ("checksum", "true"),
+        ("metadata", "false"),
     ];
     assert_eq!(checks, expected.map(|(a, b)| (a.to_owned(), b.to_owned())));
     assert!(app

@@ -64,7 +64,12 @@ fn sigterm(child: &KillOnDrop) {
 #[tokio::test]
 async fn sigterm_lets_a_deploy_in_flight_finish_then_exits() {
     let dir = tempfile::tempdir().unwrap();
-    let (mut child, address) = start_console(dir.path(), "[demo]\ntask_delay_ms = 1500\n", None);
+    let (mut child, address) = start_console(
+        dir.path(),
+        // epel9-appstream's metadata is unsigned and unchecked: deployable where allowed.
+        "[demo]\ntask_delay_ms = 1500\n[verification]\nunsigned_metadata = \"allow\"\n",
+        None,
+    );
     let app = WebClient { address };
     let dashboard = app.get("/").await;
     let id = dashboard

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 
 use repo_console::domain::{
     Badge, ChangeState, ChecksumType, DeployId, DistributionHref, PublicationHref, RepoId,
-    RepoVersion, SyncState, VersionNumber,
+    RepoVersion, SyncState, UnsignedMetadata, VersionNumber,
 };
 use repo_console::ports::{
     correlation, PageRequest, RepositoryManager, UpstreamError, WriteOutcome,
@@ -99,7 +99,10 @@ async fn reads_the_repository_and_its_verification(m: &dyn RepositoryManager, id
     assert_eq!(repo.verification.gpgcheck, Some(true));
     assert_eq!(repo.verification.repo_gpgcheck, Some(true));
     assert_eq!(repo.verification.checksum, Some(ChecksumType::Sha256));
-    assert_eq!(repo.verification.badge(), Badge::Verified);
+    assert_eq!(
+        repo.verification.badge(UnsignedMetadata::Refuse),
+        Badge::Verified
+    );
     assert_eq!(
         repo.latest_version.and_then(|v| v.number()),
         Some(VersionNumber::new(5))

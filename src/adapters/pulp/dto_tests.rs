@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::domain::{Badge, VersionNumber};
+use crate::domain::{Badge, UnsignedMetadata, VersionNumber};
 
 const REPO: &str = r#"{
   "pulp_href": "/pulp/api/v3/repositories/rpm/rpm/01a202de-e818-7629-a483-70ecc3240361/",
@@ -209,7 +209,10 @@ fn gpg_switches_may_be_ints_bools_or_strings() {
     let verified = repo(
         json!({"pulp_href": HREF, "checksum_type": "sha256", "repo_config": {"gpgcheck": 1, "repo_gpgcheck": "1"}}),
     );
-    assert_eq!(verified.verification.badge(), Badge::Verified);
+    assert_eq!(
+        verified.verification.badge(UnsignedMetadata::Refuse),
+        Badge::Verified
+    );
 }
 
 #[test]
@@ -223,7 +226,10 @@ fn absent_or_odd_repo_config_means_unknown_settings() {
     ] {
         let r = repo(json!({"pulp_href": HREF, "repo_config": config}));
         assert_eq!(r.verification.gpgcheck, None, "{config}");
-        assert_eq!(r.verification.badge(), Badge::Unverified);
+        assert_eq!(
+            r.verification.badge(UnsignedMetadata::Refuse),
+            Badge::Unverified
+        );
     }
     let bare = repo(json!({"pulp_href": HREF}));
     assert_eq!(bare.name, None);

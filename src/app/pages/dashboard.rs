@@ -3,7 +3,8 @@
 use std::collections::HashMap;
 
 use crate::domain::{
-    Badge, EnvironmentName, Release, ReleaseName, RepoId, Repository, SyncState, VersionNumber,
+    Badge, EnvironmentName, Release, ReleaseName, RepoId, Repository, SyncState, UnsignedMetadata,
+    VersionNumber,
 };
 use crate::ports::{PageRequest, UpstreamError};
 
@@ -13,6 +14,7 @@ use crate::app::diffs::ahead::newest_against_production;
 use crate::app::environments::rows::environments_of_rows;
 pub use crate::app::environments::rows::RowProduction;
 use crate::app::events;
+use crate::app::facts::badge_policy;
 use crate::app::state::AppState;
 use crate::app::sync::SyncCell;
 
@@ -132,6 +134,7 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
             HashMap::new()
         }
     };
+    let badge = badge_policy(state);
     board.rows = repos
         .items
         .iter()
@@ -144,7 +147,7 @@ pub async fn dashboard(state: &AppState, page: u64) -> Dashboard {
                     .collect()
             });
             let release = state.releases.of_member(repo.display_name());
-            let mut row = row(repo, syncs.get(&repo.id), environments);
+            let mut row = row(repo, syncs.get(&repo.id), environments, badge);
             row.release = release.map(|r| r.name.clone());
             row
         })
@@ -160,11 +163,12 @@ fn row(
     repo: &Repository,
     sync: Option<&SyncState>,
     environments: Vec<RowProduction>,
+    badge: UnsignedMetadata,
 ) -> DashboardRow {
     DashboardRow {
         id: repo.id.clone(),
         name: repo.display_name().to_owned(),
-        badge: repo.verification.badge(),
+        badge: repo.verification.badge(badge),
         sync: SyncCell::of(repo, sync.cloned().unwrap_or(SyncState::Idle)),
         environments,
         release: None,

@@ -9,6 +9,7 @@ use futures::future::join_all;
 use chrono::{DateTime, Utc};
 
 use crate::domain::check::report::CheckReport;
+use crate::domain::repository::verification::UnsignedMetadata;
 use crate::domain::{
     build_version_views, check_soak, served_since, Distribution, Drift, EnvironmentName,
     PreviousServing, RepoId, RepoVerification, Schedule, Screen, VersionHref, VersionNumber,
@@ -22,7 +23,7 @@ use crate::app::deploy::policy_gate::{freeze_shown, Blocked};
 use crate::app::diffs::ahead::newest_against_production;
 use crate::app::environments::lookup::has_no_distribution;
 use crate::app::environments::{environments_of, ProductionRecord};
-use crate::app::facts::{candidates_for, known_repo, ReadError, UnknownRepository};
+use crate::app::facts::{badge_policy, candidates_for, known_repo, ReadError, UnknownRepository};
 use crate::app::schedules::list as schedules_list;
 use crate::app::state::AppState;
 use crate::domain::deploy::progress::UnderWay;
@@ -46,6 +47,11 @@ pub struct PageEnvironment {
     /// What the environment before serves has not soaked here yet: when it will have (RFC
     /// 3339), if that environment keeps serving it.
     pub soak_until: Option<String>,
+    /// Why verification does not pass for a deploy here (each failing condition and its
+    /// fix, under this environment's policy on unsigned metadata); `None` when it passes.
+    pub not_verified: Option<String>,
+    /// The policy on unsigned metadata here (`[verification.<environment>]`).
+    pub unsigned_metadata: UnsignedMetadata,
 }
 
 /// Everything the versions page shows (the spec's page content), for one screen.
@@ -60,6 +66,9 @@ pub struct VersionsPage {
     /// The number of versions in all.
     pub total: u64,
     pub verification: Option<RepoVerification>,
+    /// The policy on unsigned metadata the badge is computed under (the strictest of the
+    /// path: see [`crate::app::facts::badge_policy`]).
+    pub unsigned_metadata: UnsignedMetadata,
     /// The version production serves; `None` when none or unknown.
     pub deployed: Option<VersionNumber>,
     /// Set when the deployed version could not be determined (distributions not listed).
@@ -110,6 +119,7 @@ impl VersionsPage {
             screen,
             total: 0,
             verification: None,
+            unsigned_metadata: UnsignedMetadata::default(),
             deployed: None,
             deployed_unknown: None,
             error: Some(error.clone()),
@@ -213,6 +223,8 @@ pub async fn versions_page(
                 last_updated(distribution),
             ),
         });
+        let unsigned_metadata = state.policy.metadata().at(&name);
+        let not_verified = repo.verification.gate_failure(unsigned_metadata);
         environments.push(PageEnvironment {
             frozen: freeze_shown(state, &name, now),
             name,
@@ -220,6 +232,8 @@ pub async fn versions_page(
             no_distribution: env.is_some_and(|e| has_no_distribution(&e.state)),
             drift: distribution.and_then(|d| record.drift(d)),
             soak_until,
+            not_verified,
+            unsigned_metadata,
         });
     }
     let production = environments.last();
@@ -241,7 +255,8 @@ pub async fn versions_page(
         }
     }
     let rows = usize::try_from(screen.size()).unwrap_or(usize::MAX);
-    let badge = repo.verification.badge();
+    let unsigned_metadata = badge_policy(state);
+    let badge = repo.verification.badge(unsigned_metadata);
     Ok(VersionsPage {
         repo_name: repo.display_name().to_owned(),
         uuid: id.clone(),
@@ -249,6 +264,7 @@ pub async fn versions_page(
         screen,
         total: versions.total,
         verification: Some(repo.verification.clone()),
+        unsigned_metadata,
         deployed,
         deployed_unknown: read.as_ref().err().cloned(),
         error: None,

@@ -11,6 +11,7 @@ use crate::domain::environment::path::{EnvironmentName, PromotionCheck};
 use crate::domain::policy::previous::PreviousServing;
 use crate::domain::repository::href::{PublicationHref, RepoId};
 use crate::domain::repository::model::{Distribution, Publication, RepoVersion, Repository};
+use crate::domain::repository::verification::UnsignedMetadata;
 use crate::domain::repository::version_number::VersionNumber;
 
 /// The version production serves and through which distribution and publication.
@@ -114,6 +115,8 @@ pub struct DeployFacts {
     /// What the environment before serves, and since when (for its soak); `None` for the
     /// first environment.
     pub previous: Option<PreviousServing>,
+    /// The policy's word on unsigned metadata in `environment`.
+    pub unsigned_metadata: UnsignedMetadata,
 }
 
 /// What the operator asked for.
@@ -234,7 +237,11 @@ impl DeployPlan {
 /// Checks every precondition of a deploy except the typed confirmation.
 /// The order follows the spec: the verification gate first.
 pub fn plan_deploy(facts: &DeployFacts, target: VersionNumber) -> Result<DeployPlan, Refusal> {
-    if let Some(reason) = facts.repo.verification.gate_failure() {
+    if let Some(reason) = facts
+        .repo
+        .verification
+        .gate_failure(facts.unsigned_metadata)
+    {
         return Err(Refusal::NotVerified(reason));
     }
     let version = facts

@@ -5,7 +5,7 @@ use chrono::DateTime;
 use super::*;
 use crate::domain::deploy::intent::Intent;
 use crate::domain::repository::href::{DistributionHref, VersionHref};
-use crate::domain::repository::verification::{ChecksumType, RepoVerification};
+use crate::domain::repository::verification::{ChecksumType, RepoVerification, UnsignedMetadata};
 use crate::domain::{EnvironmentName, PromotionCheck};
 
 const ID: &str = "01a202de-e818-7629-a483-70ecc3240361";
@@ -179,6 +179,7 @@ fn facts(deployed: Option<u64>) -> DeployFacts {
         deployed,
         order: PromotionCheck::FirstEnvironment,
         previous: None,
+        unsigned_metadata: UnsignedMetadata::Refuse,
     }
 }
 
@@ -199,6 +200,27 @@ fn an_unverified_repository_is_refused_first() {
         plan_deploy(&f, VersionNumber::new(99)),
         Err(Refusal::NotVerified(_))
     ));
+}
+
+#[test]
+fn unchecked_metadata_is_deployed_only_where_the_policy_allows_it() {
+    let mut f = facts(Some(2));
+    f.repo.verification.repo_gpgcheck = Some(false);
+    f.repo.verification.metadata_signed = Some(false);
+    let Err(Refusal::NotVerified(why)) = plan_deploy(&f, VersionNumber::new(4)) else {
+        panic!("refused under refuse");
+    };
+    assert!(
+        why.contains("the policy refuses unsigned metadata"),
+        "{why}"
+    );
+    f.unsigned_metadata = UnsignedMetadata::Allow;
+    assert!(plan_deploy(&f, VersionNumber::new(4)).is_ok());
+    f.repo.verification.repo_gpgcheck = Some(true);
+    let Err(Refusal::NotVerified(why)) = plan_deploy(&f, VersionNumber::new(4)) else {
+        panic!("clients refuse it, whatever the policy");
+    };
+    assert!(why.contains("clients refuse"), "{why}");
 }
 
 #[test]

@@ -16,6 +16,7 @@ use crate::domain::identity::person::{InvalidName, PersonKey, PersonName};
 use crate::domain::identity::scope::Scope;
 use crate::domain::policy::checks::CheckPolicy;
 use crate::domain::policy::freeze::{active, Freeze, FreezeWindow};
+use crate::domain::policy::metadata::MetadataPolicy;
 use crate::domain::policy::soak::SoakTime;
 
 /// Someone a policy names: `user:<name>` (a person), `token:<name>` (an API token) or
@@ -206,6 +207,8 @@ pub struct Policy {
     soaks: BTreeMap<EnvironmentName, SoakTime>,
     /// Which checks a deploy to each environment needs, and where versions go by themselves.
     checks: CheckPolicy,
+    /// Where unsigned metadata passes verification.
+    metadata: MetadataPolicy,
     /// How the names of people and groups are compared (`identity.case_sensitive`); the
     /// subjects were parsed under it, and stored requesters are restored under it.
     matching: CaseMatching,
@@ -245,6 +248,7 @@ impl Policy {
             overriders: BTreeMap::new(),
             soaks: BTreeMap::new(),
             checks: CheckPolicy::default(),
+            metadata: MetadataPolicy::default(),
             matching: CaseMatching::default(),
         }
     }
@@ -258,6 +262,17 @@ impl Policy {
     /// Which checks a deploy to each environment needs, and where versions go by themselves.
     pub fn checks(&self) -> &CheckPolicy {
         &self.checks
+    }
+
+    /// The same policy, with this rule on unsigned metadata.
+    pub fn with_metadata(mut self, metadata: MetadataPolicy) -> Self {
+        self.metadata = metadata;
+        self
+    }
+
+    /// Where unsigned metadata passes verification.
+    pub fn metadata(&self) -> &MetadataPolicy {
+        &self.metadata
     }
 
     /// The same policy, whose subjects were parsed under `matching`.

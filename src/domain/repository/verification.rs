@@ -51,15 +51,94 @@ pub struct RepoVerification {
     pub metadata_signed: Option<bool>,
 }
 
+/// What the policy says of metadata that clients do not check (`repo_gpgcheck` off): dnf then
+/// accepts the repository whether its metadata is signed or not, so only the policy can refuse
+/// it (`[verification] unsigned_metadata`, per environment possible).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnsignedMetadata {
+    /// Unchecked metadata does not pass verification (the default).
+    #[default]
+    Refuse,
+    /// Unchecked metadata passes verification (a team without a signing service).
+    Allow,
+}
+
+impl UnsignedMetadata {
+    /// The value as written in the configuration.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Refuse => "refuse",
+            Self::Allow => "allow",
+        }
+    }
+
+    /// The stricter of two policies (refuse wins).
+    pub fn stricter(self, other: Self) -> Self {
+        if self == Self::Refuse || other == Self::Refuse {
+            Self::Refuse
+        } else {
+            Self::Allow
+        }
+    }
+}
+
+/// What a dnf client configured as the repository says does with its metadata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MetadataState {
+    /// `repo_gpgcheck` on and a signing service set (or upstream did not say): clients check
+    /// the metadata's signature and accept it.
+    Checked,
+    /// `repo_gpgcheck` on and no signing service: publications have no `repomd.xml.asc`, so
+    /// every client refuses the repository.
+    RefusedByClients,
+    /// `repo_gpgcheck` off, and the policy allows unchecked metadata: clients accept it.
+    UncheckedAllowed,
+    /// `repo_gpgcheck` off, and the policy refuses unchecked metadata.
+    UncheckedRefused,
+}
+
+impl MetadataState {
+    /// The stable hook value (`data-metadata`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Checked => "checked",
+            Self::RefusedByClients => "refused-by-clients",
+            Self::UncheckedAllowed => "unchecked-allowed",
+            Self::UncheckedRefused => "unchecked-refused",
+        }
+    }
+
+    /// Whether this passes verification.
+    pub fn holds(self) -> bool {
+        matches!(self, Self::Checked | Self::UncheckedAllowed)
+    }
+}
+
+/// One condition of verification, with whether it holds, its state in words and, when it does
+/// not hold, the fix.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Condition {
+    /// The stable hook value (`data-check`): `gpgcheck`, `checksum` or `metadata`.
+    pub name: &'static str,
+    pub ok: bool,
+    /// The state, as an operator reads it.
+    pub state: String,
+    /// One sentence saying what to do, when the condition does not hold.
+    pub fix: Option<String>,
+}
+
 /// The verification badge of a version; it also gates deployment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Badge {
-    /// Every check holds: package signatures, metadata signature and a strong checksum.
+    /// Every condition holds: a client configured as the repository says accepts it, and
+    /// checks what the policy asks.
     Verified,
-    /// Some checks hold, not all.
+    /// Some conditions hold, not all.
     Partial,
-    /// No check holds.
+    /// No condition holds.
     Unverified,
 }
 
@@ -89,26 +168,115 @@ impl Badge {
 }
 
 impl RepoVerification {
-    /// The individual checks, named as an operator knows them, each with whether it holds.
-    pub fn checks(&self) -> [(&'static str, bool); 3] {
+    /// What clients do with the metadata, under `policy`.
+    pub fn metadata(&self, policy: UnsignedMetadata) -> MetadataState {
+        match (self.repo_gpgcheck == Some(true), policy) {
+            (true, _) if self.metadata_signed == Some(false) => MetadataState::RefusedByClients,
+            (true, _) => MetadataState::Checked,
+            (false, UnsignedMetadata::Allow) => MetadataState::UncheckedAllowed,
+            (false, UnsignedMetadata::Refuse) => MetadataState::UncheckedRefused,
+        }
+    }
+
+    /// The three conditions of verification, in the order the detail lists them: package
+    /// signatures checked (`gpgcheck`), a strong checksum type, and metadata clients accept
+    /// as the policy asks.
+    pub fn conditions(&self, policy: UnsignedMetadata) -> [Condition; 3] {
         [
-            ("gpgcheck", self.gpgcheck == Some(true)),
-            ("repo-gpgcheck", self.repo_gpgcheck == Some(true)),
-            (
-                "checksum",
-                self.checksum.as_ref().is_some_and(ChecksumType::is_strong),
-            ),
+            self.gpgcheck_condition(),
+            self.checksum_condition(),
+            self.metadata_condition(policy),
         ]
+    }
+
+    fn gpgcheck_condition(&self) -> Condition {
+        let ok = self.gpgcheck == Some(true);
+        Condition {
+            name: "gpgcheck",
+            ok,
+            state: if ok {
+                "on: clients check each package's signature".to_owned()
+            } else {
+                "off: clients install packages without checking their signatures".to_owned()
+            },
+            fix: (!ok).then(|| {
+                "turn gpgcheck on in the repository's repo_config (pulp rpm repository update --repo-config '{\"gpgcheck\": 1, ...}')"
+                    .to_owned()
+            }),
+        }
+    }
+
+    fn checksum_condition(&self) -> Condition {
+        let ok = self.checksum.as_ref().is_some_and(ChecksumType::is_strong);
+        let state = match &self.checksum {
+            Some(c) if ok => c.as_str().to_owned(),
+            Some(c) => format!("{} (weak)", c.as_str()),
+            None => "not set".to_owned(),
+        };
+        Condition {
+            name: "checksum",
+            ok,
+            state,
+            fix: (!ok).then(|| {
+                "set the repository's checksum_type to sha256 (or sha384, sha512), then publish again"
+                    .to_owned()
+            }),
+        }
+    }
+
+    fn metadata_condition(&self, policy: UnsignedMetadata) -> Condition {
+        let signed = match self.metadata_signed {
+            Some(true) => "signed by a signing service",
+            Some(false) => "not signed",
+            None => "signing service unknown",
+        };
+        let state = self.metadata(policy);
+        let (state_text, fix) = match state {
+            MetadataState::Checked => (
+                format!("{signed}, checked by clients (repo_gpgcheck on)"),
+                None,
+            ),
+            MetadataState::RefusedByClients => (
+                "repo_gpgcheck is on but no metadata signing service is set: clients refuse the repository (no repomd.xml.asc)"
+                    .to_owned(),
+                Some(
+                    "set a metadata_signing_service on the repository and publish again, or turn repo_gpgcheck off where the policy allows unsigned metadata ([verification] unsigned_metadata = \"allow\")"
+                        .to_owned(),
+                ),
+            ),
+            MetadataState::UncheckedAllowed => (
+                format!(
+                    "{signed}, not checked by clients (repo_gpgcheck off): allowed by the policy"
+                ),
+                None,
+            ),
+            MetadataState::UncheckedRefused => (
+                format!(
+                    "{signed}, not checked by clients (repo_gpgcheck off): the policy refuses unsigned metadata"
+                ),
+                Some(
+                    "set a metadata_signing_service and turn repo_gpgcheck on, then publish again, or allow unsigned metadata ([verification] unsigned_metadata = \"allow\")"
+                        .to_owned(),
+                ),
+            ),
+        };
+        Condition {
+            name: "metadata",
+            ok: state.holds(),
+            state: state_text,
+            fix,
+        }
     }
 
     /// What clients will really do: with repo-gpgcheck on and no metadata signing service,
     /// the published repository has no `repomd.xml.asc` and every dnf client refuses it.
     pub fn unsigned_metadata(&self) -> bool {
-        self.repo_gpgcheck == Some(true) && self.metadata_signed == Some(false)
+        self.metadata(UnsignedMetadata::Refuse) == MetadataState::RefusedByClients
     }
 
-    pub fn badge(&self) -> Badge {
-        let passed = self.checks().iter().filter(|(_, ok)| *ok).count();
+    /// The badge under `policy`: every condition holds, some, or none.
+    pub fn badge(&self, policy: UnsignedMetadata) -> Badge {
+        let passed = self.conditions(policy).iter().filter(|c| c.ok).count();
         match passed {
             3 => Badge::Verified,
             0 => Badge::Unverified,
@@ -116,20 +284,16 @@ impl RepoVerification {
         }
     }
 
-    /// Why deployment is refused, naming the checks that do not hold; `None` when it may go ahead.
-    pub fn gate_failure(&self) -> Option<String> {
-        let failing: Vec<&str> = self
-            .checks()
-            .iter()
-            .filter(|(_, ok)| !ok)
-            .map(|(name, _)| *name)
+    /// Why deployment is refused under `policy`, naming each condition that does not hold and
+    /// its fix; `None` when it may go ahead.
+    pub fn gate_failure(&self, policy: UnsignedMetadata) -> Option<String> {
+        let failing: Vec<String> = self
+            .conditions(policy)
+            .into_iter()
+            .filter(|c| !c.ok)
+            .map(|c| format!("{} ({}): {}", c.name, c.state, c.fix.unwrap_or_default()))
             .collect();
-        (!failing.is_empty()).then(|| {
-            format!(
-                "verification does not pass: {} not enabled",
-                failing.join(", ")
-            )
-        })
+        (!failing.is_empty()).then(|| format!("verification does not pass: {}", failing.join("; ")))
     }
 }
 
@@ -150,59 +314,155 @@ mod tests {
         }
     }
 
+    fn metadata(repo_gpgcheck: bool, signing_service: bool) -> RepoVerification {
+        RepoVerification {
+            metadata_signed: Some(signing_service),
+            ..settings(Some(true), Some(repo_gpgcheck), Some("sha256"))
+        }
+    }
+
+    /// The badge's truth table: `repo_gpgcheck` x signing service x the policy, with
+    /// `gpgcheck` on and a strong checksum. dnf refuses exactly the row `repo_gpgcheck` on
+    /// without a signing service (see `tests/real_pulp/dnf.rs`).
     #[test]
-    fn all_checks_on_is_verified_and_deployable() {
-        let s = settings(Some(true), Some(true), Some("sha256"));
-        assert_eq!(s.badge(), Badge::Verified);
-        assert!(s.badge().allows_deploy());
-        assert_eq!(s.gate_failure(), None);
+    fn the_badge_follows_what_dnf_does_and_the_policy() {
+        use MetadataState::*;
+        use UnsignedMetadata::{Allow, Refuse};
+        let table = [
+            // repo_gpgcheck, signing service, policy => metadata, badge, clients refuse
+            (true, true, Refuse, Checked, Badge::Verified, false),
+            (true, true, Allow, Checked, Badge::Verified, false),
+            (true, false, Refuse, RefusedByClients, Badge::Partial, true),
+            (true, false, Allow, RefusedByClients, Badge::Partial, true),
+            (false, true, Refuse, UncheckedRefused, Badge::Partial, false),
+            (false, true, Allow, UncheckedAllowed, Badge::Verified, false),
+            (
+                false,
+                false,
+                Refuse,
+                UncheckedRefused,
+                Badge::Partial,
+                false,
+            ),
+            (
+                false,
+                false,
+                Allow,
+                UncheckedAllowed,
+                Badge::Verified,
+                false,
+            ),
+        ];
+        for (repo_gpgcheck, signing, policy, state, badge, refused) in table {
+            let v = metadata(repo_gpgcheck, signing);
+            let cell = (repo_gpgcheck, signing, policy);
+            assert_eq!(v.metadata(policy), state, "{cell:?}");
+            assert_eq!(v.badge(policy), badge, "{cell:?}");
+            assert_eq!(v.unsigned_metadata(), refused, "{cell:?}");
+            assert_eq!(
+                v.gate_failure(policy).is_none(),
+                badge.allows_deploy(),
+                "{cell:?}"
+            );
+        }
     }
 
     #[test]
-    fn some_checks_on_is_partial_and_not_deployable() {
-        let s = settings(Some(true), Some(false), Some("sha512"));
-        assert_eq!(s.badge(), Badge::Partial);
-        assert!(!s.badge().allows_deploy());
+    fn every_condition_on_is_verified_and_deployable() {
+        let s = settings(Some(true), Some(true), Some("sha256"));
+        assert_eq!(s.badge(UnsignedMetadata::Refuse), Badge::Verified);
+        assert_eq!(s.gate_failure(UnsignedMetadata::Refuse), None);
+        let ok: Vec<(&str, bool)> = s
+            .conditions(UnsignedMetadata::Refuse)
+            .iter()
+            .map(|c| (c.name, c.ok))
+            .collect();
         assert_eq!(
-            s.gate_failure().unwrap(),
-            "verification does not pass: repo-gpgcheck not enabled"
+            ok,
+            [("gpgcheck", true), ("checksum", true), ("metadata", true)]
         );
+        assert!(s
+            .conditions(UnsignedMetadata::Refuse)
+            .iter()
+            .all(|c| c.fix.is_none()));
+    }
+
+    #[test]
+    fn repo_gpgcheck_without_a_signing_service_is_refused_with_its_fix() {
+        let refused = metadata(true, false)
+            .gate_failure(UnsignedMetadata::Allow)
+            .unwrap();
+        assert!(
+            refused.starts_with("verification does not pass: metadata"),
+            "{refused}"
+        );
+        assert!(refused.contains("clients refuse"), "{refused}");
+        assert!(
+            refused.contains("set a metadata_signing_service"),
+            "{refused}"
+        );
+        assert!(!refused.contains("gpgcheck (off"), "{refused}");
+    }
+
+    #[test]
+    fn unchecked_metadata_the_policy_refuses_names_the_policy() {
+        let refused = metadata(false, false)
+            .gate_failure(UnsignedMetadata::Refuse)
+            .unwrap();
+        assert!(
+            refused.contains("the policy refuses unsigned metadata"),
+            "{refused}"
+        );
+        assert!(
+            refused.contains("unsigned_metadata = \"allow\""),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn an_unknown_signing_service_with_repo_gpgcheck_on_is_trusted_as_checked() {
+        let unknown = RepoVerification {
+            metadata_signed: None,
+            ..metadata(true, true)
+        };
+        assert_eq!(
+            unknown.metadata(UnsignedMetadata::Refuse),
+            MetadataState::Checked
+        );
+        assert!(!unknown.unsigned_metadata());
     }
 
     #[test]
     fn nothing_on_or_absent_is_unverified() {
-        assert_eq!(settings(None, None, None).badge(), Badge::Unverified);
         assert_eq!(
-            settings(Some(false), Some(false), None).badge(),
+            settings(None, None, None).badge(UnsignedMetadata::Refuse),
             Badge::Unverified
         );
-    }
-
-    #[test]
-    fn repo_gpgcheck_without_a_signing_service_is_metadata_clients_refuse() {
-        let signed = settings(Some(true), Some(true), Some("sha256"));
-        assert!(!signed.unsigned_metadata());
-        let unsigned = RepoVerification {
-            metadata_signed: Some(false),
-            ..signed.clone()
-        };
-        assert!(unsigned.unsigned_metadata());
-        let unknown = RepoVerification {
-            metadata_signed: None,
-            ..signed
-        };
-        assert!(!unknown.unsigned_metadata());
-        let no_repo_gpgcheck = RepoVerification {
-            metadata_signed: Some(false),
-            ..settings(Some(true), Some(false), Some("sha256"))
-        };
-        assert!(!no_repo_gpgcheck.unsigned_metadata());
+        assert_eq!(
+            settings(Some(false), Some(false), None).badge(UnsignedMetadata::Refuse),
+            Badge::Unverified
+        );
+        let failure = settings(None, None, None)
+            .gate_failure(UnsignedMetadata::Refuse)
+            .unwrap();
+        for name in ["gpgcheck (off", "checksum (not set", "metadata ("] {
+            assert!(failure.contains(name), "{failure}");
+        }
     }
 
     #[test]
     fn a_weak_checksum_does_not_count() {
         let s = settings(Some(true), Some(true), Some("sha1"));
-        assert_eq!(s.badge(), Badge::Partial);
+        assert_eq!(s.badge(UnsignedMetadata::Allow), Badge::Partial);
         assert_eq!(ChecksumType::parse("SHA384"), ChecksumType::Sha384);
+    }
+
+    #[test]
+    fn refuse_is_the_stricter_policy() {
+        use UnsignedMetadata::{Allow, Refuse};
+        assert_eq!(Allow.stricter(Allow), Allow);
+        assert_eq!(Allow.stricter(Refuse), Refuse);
+        assert_eq!(Refuse.stricter(Allow), Refuse);
+        assert_eq!(UnsignedMetadata::default(), Refuse);
     }
 }

@@ -66,6 +66,7 @@ pub(crate) fn validate(
         crate::wiring::sections::environments::demo_path(&environments, &raw.production, demo)
             .unwrap_or_else(|| environments.clone());
     let policy = crate::wiring::sections::policy::validate(raw.policy, &in_use, matching)?;
+    let metadata = crate::wiring::sections::verification::validate(raw.verification, &in_use)?;
     let releases = crate::wiring::sections::releases::validate(raw.releases)?;
     check_requests_kept(&audit, &policy.policy, &in_use)?;
     let token_names: Vec<_> = api_tokens
@@ -87,7 +88,7 @@ pub(crate) fn validate(
         page_size: raw.dashboard.page_size,
         production: raw.production,
         environments,
-        policy: policy.policy,
+        policy: policy.policy.with_metadata(metadata),
         releases,
         request_ttl: policy.request_ttl,
         request_retention: policy.request_retention,

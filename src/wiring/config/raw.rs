@@ -35,6 +35,8 @@ pub(crate) struct RawConfig {
     /// `[releases.<name>]`, set in a file.
     pub releases: BTreeMap<String, crate::wiring::sections::releases::RawRelease>,
     pub policy: RawPolicy,
+    /// `[verification]`, read by hand (one table per environment).
+    pub verification: crate::wiring::sections::verification::RawVerification,
     pub identity: RawIdentity,
     pub api: RawApi,
     pub log: RawLog,

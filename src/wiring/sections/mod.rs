@@ -2,7 +2,8 @@
 //! Pulp client's settings, `[server]` into the web edge's limits, `[environments]` into the
 //! domain's path, `[policy]` into the domain's `Policy`, `[identity]` into an identity
 //! adapter, `[api]` into the bearer tokens, `[[webhooks]]` into subscriptions, `[releases]` into the
-//! releases, `[schedules]` into the timing of scheduled deploys. Each refusal names
+//! releases, `[schedules]` into the timing of scheduled deploys, `[verification]` into the
+//! policy on unsigned metadata. Each refusal names
 //! its key.
 
 pub(crate) mod api;
@@ -13,4 +14,5 @@ pub(crate) mod pulp;
 pub(crate) mod releases;
 pub(crate) mod schedules;
 pub(crate) mod server_edge;
+pub(crate) mod verification;
 pub(crate) mod webhooks;

@@ -194,12 +194,14 @@ fn seed_baseos(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     );
 }
 
-/// epel9-appstream: verified and never deployed; its production distribution exists but
-/// serves nothing yet (named by [`production`]). No service signs its metadata, so the
-/// console warns that clients will refuse it.
+/// epel9-appstream: never deployed; its production distribution exists but serves nothing
+/// yet (named by [`production`]). A team without a signing service: its metadata is unsigned
+/// and clients do not check it (repo_gpgcheck off), so it is verified only where the policy
+/// allows unsigned metadata (`[verification] unsigned_metadata = "allow"`).
 fn seed_appstream(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     let start = now - Days::days(30);
     let unsigned = RepoVerification {
+        repo_gpgcheck: Some(false),
         metadata_signed: Some(false),
         ..verified()
     };
@@ -246,12 +248,13 @@ fn seed_internal_tools(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     );
 }
 
-/// vendor-drivers: package signatures checked, metadata signature not: partly verified.
+/// vendor-drivers: package signatures checked, and repo_gpgcheck on without a metadata
+/// signing service: clients refuse it, so it is partly verified and the console warns.
 fn seed_vendor(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     let start = now - Days::days(60);
     let settings = RepoVerification {
         gpgcheck: Some(true),
-        repo_gpgcheck: Some(false),
+        repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
         metadata_signed: Some(false),
     };

@@ -176,6 +176,13 @@ pub struct Verification {
     pub gpgcheck: Option<bool>,
     pub repo_gpgcheck: Option<bool>,
     pub checksum: Option<String>,
+    /// A metadata signing service is set (`null`: upstream did not say).
+    pub metadata_signed: Option<bool>,
+    /// What clients do with the metadata under the policy the badge is computed under:
+    /// `checked`, `refused-by-clients` (repo_gpgcheck on without a signing service),
+    /// `unchecked-allowed` or `unchecked-refused` (repo_gpgcheck off, and the policy on
+    /// unsigned metadata).
+    pub metadata: String,
 }
 
 fn environments(page: &VersionsPage) -> Vec<EnvironmentState> {
@@ -223,9 +230,17 @@ pub async fn show(
         uuid: id.to_string(),
         name: page.repo_name.clone(),
         verification: Verification {
-            badge: verification.badge().as_str().to_owned(),
+            badge: verification
+                .badge(page.unsigned_metadata)
+                .as_str()
+                .to_owned(),
+            metadata: verification
+                .metadata(page.unsigned_metadata)
+                .as_str()
+                .to_owned(),
             gpgcheck: verification.gpgcheck,
             repo_gpgcheck: verification.repo_gpgcheck,
+            metadata_signed: verification.metadata_signed,
             checksum: verification.checksum.map(|c| c.as_str().to_owned()),
         },
         versions: page.total,

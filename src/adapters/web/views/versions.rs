@@ -5,7 +5,7 @@ use maud::{html, Markup};
 
 use crate::app::deploy::policy_gate::Blocked;
 use crate::app::pages::versions::VersionsPage;
-use crate::domain::{signed, RepoVerification, VersionNumber, VersionView};
+use crate::domain::{signed, RepoVerification, UnsignedMetadata, VersionNumber, VersionView};
 
 use super::banners::{drift_banner, freeze_banner};
 use super::environments::environment_strip;
@@ -35,7 +35,7 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
             }
             @if let Some(verification) = &data.verification {
                 (client_warnings(verification))
-                (verification_detail(verification))
+                (verification_detail(data, verification))
             }
             div id="banner-area" {}
             (under_way::page_region(&data.uuid, &data.under_way))
@@ -47,36 +47,42 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
     )
 }
 
-/// The verification settings the badge is computed from.
-fn verification_detail(v: &RepoVerification) -> Markup {
-    let badge = v.badge();
+/// The conditions the badge is computed from, each with its state and, when it does not
+/// hold, its fix; then where the policy allows unsigned metadata, when not everywhere.
+fn verification_detail(data: &VersionsPage, v: &RepoVerification) -> Markup {
+    let policy = data.unsigned_metadata;
+    let badge = v.badge(policy);
+    let allowed_in: Vec<&str> = data
+        .environments
+        .iter()
+        .filter(|e| e.unsigned_metadata == UnsignedMetadata::Allow)
+        .map(|e| e.name.as_str())
+        .collect();
+    let mixed = !allowed_in.is_empty() && allowed_in.len() < data.environments.len();
     html! {
         section.panel id="verification" aria-label="Verification detail" {
             h2 { "Verification " span.badge data-badge=(badge.as_str()) { (badge.text()) } }
             dl.checks {
-                @for (name, ok) in v.checks() {
-                    div.check data-check=(name) data-ok=(ok) {
-                        dt { (name) }
-                        dd { (setting_text(name, v, ok)) }
+                @for condition in v.conditions(policy) {
+                    div.check data-check=(condition.name) data-ok=(condition.ok)
+                        data-metadata=[(condition.name == "metadata").then(|| v.metadata(policy).as_str())] {
+                        dt { (condition.name) }
+                        dd {
+                            (condition.state)
+                            @if let Some(fix) = &condition.fix {
+                                br; span.fix data-fix=(condition.name) { "Fix: " (fix) "." }
+                            }
+                        }
                     }
                 }
             }
+            @if mixed && !v.metadata(policy).holds() && v.metadata(UnsignedMetadata::Allow).holds() {
+                p data-unsigned-allowed-in=(allowed_in.join(",")) {
+                    "Unsigned metadata is allowed in " (allowed_in.join(", "))
+                    ": deploys there pass verification."
+                }
+            }
         }
-    }
-}
-
-fn setting_text(name: &str, v: &RepoVerification, ok: bool) -> String {
-    if name == "checksum" {
-        return match &v.checksum {
-            Some(c) if ok => c.as_str().to_owned(),
-            Some(c) => format!("{} (weak)", c.as_str()),
-            None => "not set".to_owned(),
-        };
-    }
-    if ok {
-        "on".to_owned()
-    } else {
-        "off".to_owned()
     }
 }
 
@@ -217,7 +223,7 @@ fn version_row(data: &VersionsPage, v: &VersionView) -> Markup {
                 (check_badges(data, v))
             }
             td.action {
-                @if multi(data) { (earlier_deploy_buttons(data, v, &number, &serving_envs)) }
+                @if multi(data) { (earlier_deploy_buttons(data, &number, &serving_envs)) }
                 (deploy_button(data, v, &number))
             }
         }
@@ -278,14 +284,9 @@ fn production_name(data: &VersionsPage) -> Option<&str> {
 }
 
 /// With several environments: a deploy button for each one before production (the last
-/// keeps the plain Deploy button), disabled where that environment serves this version or
-/// has no distribution.
-fn earlier_deploy_buttons(
-    data: &VersionsPage,
-    v: &VersionView,
-    number: &str,
-    serving_envs: &[&str],
-) -> Markup {
+/// keeps the plain Deploy button), disabled where that environment serves this version, has
+/// no distribution, or verification does not pass under its policy.
+fn earlier_deploy_buttons(data: &VersionsPage, number: &str, serving_envs: &[&str]) -> Markup {
     let earlier = &data.environments[..data.environments.len().saturating_sub(1)];
     html! {
         @for env in earlier {
@@ -296,10 +297,8 @@ fn earlier_deploy_buttons(
                 Some(format!("{} serves this version", env.name))
             } else if env.no_distribution {
                 Some(format!("{} has no distribution for this repository", env.name))
-            } else if !v.badge.allows_deploy() {
-                Some("Verification does not pass: deploy is not allowed".to_owned())
             } else {
-                None
+                env.not_verified.as_deref().map(capitalized)
             };
             @match why_not {
                 None => {
@@ -322,21 +321,25 @@ fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str) -> Markup {
         .environments
         .last()
         .and_then(|production| data.blocked(&production.name));
+    let not_verified = data
+        .environments
+        .last()
+        .and_then(|production| production.not_verified.as_deref());
     let why_not = if let Some(blocked) = &blocked {
-        blocked.reason()
+        blocked.reason().to_owned()
     } else if v.deployed {
-        "This version is live in production"
-    } else if !v.badge.allows_deploy() {
-        "Verification does not pass: deploy is not allowed"
+        "This version is live in production".to_owned()
+    } else if let Some(why) = not_verified {
+        capitalized(why)
     } else {
-        ""
+        String::new()
     };
     let label = match production_name(data) {
         Some(name) if multi(data) => format!("To {name}"),
         _ => "Deploy".to_owned(),
     };
     html! {
-        @if v.can_deploy() && blocked.is_none() {
+        @if !v.deployed && v.number.is_some() && not_verified.is_none() && blocked.is_none() {
             button.primary type="button" data-deploy-version=(number)
                 hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (number) }
                 hx-target="#modal-host" hx-swap="innerHTML" { (label) }
@@ -345,4 +348,12 @@ fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str) -> Markup {
                 disabled title=(why_not) { (label) }
         }
     }
+}
+
+/// `text` with its first letter upper-cased (a refusal's reason as a button's title).
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }

@@ -15,7 +15,8 @@ pub fn client_warnings(v: &RepoVerification) -> Markup {
                 "have no " code { "repomd.xml.asc" } " and every dnf client fails with a "
                 "repomd.xml signature error. Set the repository's " code { "metadata_signing_service" }
                 " in Pulp (then publish again), or turn " code { "repo_gpgcheck" } " off in its "
-                code { "repo_config" } "."
+                code { "repo_config" } " where the policy allows unsigned metadata ("
+                code { "[verification] unsigned_metadata = \"allow\"" } ")."
             }
         }
     }
