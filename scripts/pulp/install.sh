@@ -9,7 +9,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # --- Debian packages: command -> package providing it --------------------------
-declare -A wanted=([rpmbuild]=rpm [curl]=curl [openssl]=openssl [jq]=jq)
+declare -A wanted=([rpmbuild]=rpm [curl]=curl [openssl]=openssl [jq]=jq [gpg]=gnupg)
 missing=()
 for cmd in "${!wanted[@]}"; do
   command -v "$cmd" >/dev/null 2>&1 || missing+=("${wanted[$cmd]}")

@@ -7,14 +7,16 @@
 #   hello 1.0 1.1 1.2, world 2.0 2.1, extra 0.1, alpha 1.0 1.1 1.2,
 #   beta 1.0, gamma 1.0, delta 1.0
 # Repositories (versions; "+" adds, "-" removes) and what serves them:
-#   rc-verified    gpgcheck=1 repo_gpgcheck=1 sha256, v1..v5 like the samples' demo;
+#   rc-verified    gpgcheck=1 repo_gpgcheck=1 sha256, metadata signed by rc-metadata-signer (every
+#                  repository said "verified" here is), v1..v5 like the samples' demo;
 #                  rc-verified-prod -> pub(v3), rc-verified-staging -> repository
 #   rc-deploy      verified, v1..v4; rc-deploy-prod -> pub(v2)
 #   rc-vanishing   verified, v1..v3; rc-vanishing-prod -> pub(v1)
 #   rc-unverified  gpgcheck=0 repo_gpgcheck=0, v1..v2, no distribution
 #   rc-partial     gpgcheck=1 repo_gpgcheck=0 sha256, v1..v2
 #   <b>rc-html</b> "quoted" & 'single'   v1
-#   rc-changes     verified (no metadata signing service), v1..v5 + advisories; rc-changes-prod -> pub(v2).
+#   rc-changes     verified, v1..v5 + advisories; rc-changes-prod -> pub(v2).
+#   rc-unsigned-meta  gpgcheck=1 repo_gpgcheck=1 sha256 and no signing service (clients refuse it), v1
 #                  v2 -> v5 is every kind of change: acme-a added, acme-b removed, acme-c 1 -> 2,
 #                  acme-d 2 -> 1, acme-e removed in v3 and back in v4 (no change), acme-f kept;
 #                  advisories RC-SA-0001 (security), RC-BA-0001 (bugfix), RC-EA-0001 (enhancement)
@@ -217,15 +219,26 @@ ensure_advisory RC-EA-0001 enhancement "" acme-a
 
 # --- Repositories, versions, publications, distributions, remotes --------------
 VERIFIED='{"gpgcheck":1,"repo_gpgcheck":1}'
+# Verified as dnf sees it: packages and metadata checked, the metadata signed by the signing
+# service start.sh added (signing_service.sh).
+SIGNER="$(find_one signing-services/ rc-metadata-signer)"
+[[ -n "$SIGNER" ]] || die "Pulp has no signing service rc-metadata-signer (scripts/pulp/start.sh adds it)"
+VERIFIED_REPO="{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\",\"metadata_signing_service\":\"$SIGNER\"}"
 
 # ensure_repo NAME JSON-FIELDS: prints the href (creates the repo when missing).
 ensure_repo() {
-  local href
+  local href signer
   href="$(find_one repositories/rpm/rpm/ "$1")"
   if [[ -z "$href" ]]; then
     href="$(api POST repositories/rpm/rpm/ "$(jq -c --arg n "$1" '. + {name: $n}' <<<"$2")" \
       | jq -r .pulp_href)"
     log "created repository $1"
+  fi
+  # A repository seeded before it had one gets its signing service.
+  signer="$(jq -r '.metadata_signing_service // empty' <<<"$2")"
+  if [[ -n "$signer" && "$(api GET "$href" | jq -r '.metadata_signing_service // empty')" != "$signer" ]]; then
+    api_wait PATCH "$href" "$(jq -cn --arg s "$signer" '{metadata_signing_service: $s}')" >/dev/null
+    log "repository $1 signs its metadata with rc-metadata-signer"
   fi
   echo "$href"
 }
@@ -299,29 +312,33 @@ ensure_repo_remote() {
   fi
 }
 
-repo="$(ensure_repo rc-verified "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+repo="$(ensure_repo rc-verified "$VERIFIED_REPO")"
 ensure_versions "$repo" "+hello-1.0 +world-2.0" "+hello-1.1 +extra-0.1" "+hello-1.2 -extra-0.1" \
   "+world-2.1 -hello-1.0" "+extra-0.1 -world-2.0"
 ensure_distribution rc-verified-prod publication "$(ensure_publication "$repo" 3)"
 ensure_distribution rc-verified-staging repository "$repo"
 
-repo="$(ensure_repo rc-deploy "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+repo="$(ensure_repo rc-deploy "$VERIFIED_REPO")"
 ensure_versions "$repo" "+alpha-1.0 +beta-1.0" "+alpha-1.1" "+gamma-1.0 -beta-1.0" "+alpha-1.2 -alpha-1.0"
 ensure_distribution rc-deploy-prod publication "$(ensure_publication "$repo" 2)"
 
-repo="$(ensure_repo rc-vanishing "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+repo="$(ensure_repo rc-vanishing "$VERIFIED_REPO")"
 ensure_versions "$repo" "+hello-1.0" "+world-2.0" "+extra-0.1 -hello-1.0"
 ensure_distribution rc-vanishing-prod publication "$(ensure_publication "$repo" 1)"
 
-repo="$(ensure_repo rc-changes "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+repo="$(ensure_repo rc-changes "$VERIFIED_REPO")"
 ensure_versions "$repo" "+acme-b-1 +acme-c-1 +acme-d-2 +acme-e-1 +RC-SA-OLD" "+acme-f-1 +RC-BA-KEEP" \
   "+acme-a-1 -acme-e-1" "+acme-e-1 +acme-c-2 -acme-b-1 -acme-c-1 +RC-SA-0001 +RC-BA-0001 +RC-EA-0001" \
   "+acme-d-1 -acme-d-2 -RC-SA-OLD"
 ensure_distribution rc-changes-prod publication "$(ensure_publication "$repo" 2)"
 
-repo="$(ensure_repo rc-builds "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+repo="$(ensure_repo rc-builds "$VERIFIED_REPO")"
 ensure_versions "$repo" "+multi-u-1 +multi-u-2 +multi-o-1 +multi-o-2 +multi-d-1 +multi-d-2 +multi-n-1" \
   "+multi-u-3 -multi-o-1 -multi-d-2 +multi-n-0.9" "+multi-x-1"
+
+# rc-unsigned-meta: repo_gpgcheck on and no signing service: clients refuse it (not verified).
+repo="$(ensure_repo rc-unsigned-meta "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+ensure_versions "$repo" "+hello-1.0"
 
 repo="$(ensure_repo rc-unverified '{"repo_config":{"gpgcheck":0,"repo_gpgcheck":0}}')"
 ensure_versions "$repo" "+beta-1.0 +gamma-1.0" "+delta-1.0"
@@ -342,7 +359,7 @@ ensure_repo_remote "$repo" "$(ensure_remote rc-broken-remote "http://127.0.0.1:9
 # rc-history: verified, v1..v3, a publication of each; rc-history-prod -> pub(v1).
 seed_history() {
   local repo
-  repo="$(ensure_repo rc-history "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  repo="$(ensure_repo rc-history "$VERIFIED_REPO")"
   ensure_versions "$repo" "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
   ensure_publication "$repo" 2 >/dev/null
   ensure_publication "$repo" 3 >/dev/null
@@ -355,7 +372,7 @@ seed_history
 # rc-envs-prod -> pub(v1). The environments tests move them and put them back.
 seed_envs() {
   local repo v1 env
-  repo="$(ensure_repo rc-envs "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  repo="$(ensure_repo rc-envs "$VERIFIED_REPO")"
   ensure_versions "$repo" "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
   ensure_publication "$repo" 2 >/dev/null
   ensure_publication "$repo" 3 >/dev/null
@@ -372,7 +389,7 @@ seed_envs
 # and move it with Pulp's API (a stale request), then put it back at v1.
 seed_policy() {
   local repo
-  repo="$(ensure_repo rc-policy "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  repo="$(ensure_repo rc-policy "$VERIFIED_REPO")"
   ensure_versions "$repo" "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
   ensure_publication "$repo" 2 >/dev/null
   ensure_publication "$repo" 3 >/dev/null
@@ -386,7 +403,7 @@ seed_policy
 # which deploys to NAME-prod and puts it back at v1.
 seed_production() {
   local name=$1 repo; shift
-  repo="$(ensure_repo "$name" "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  repo="$(ensure_repo "$name" "$VERIFIED_REPO")"
   ensure_versions "$repo" "$@"
   ensure_publication "$repo" 2 >/dev/null
   ensure_publication "$repo" 3 >/dev/null
@@ -402,7 +419,7 @@ seed_production rc-api "+hello-1.0 +beta-1.0 +alpha-1.2" "+world-2.0" \
 # set (through a proxy that refuses one distribution's update, too) and puts it back.
 seed_release_member() {
   local name=$1 repo v1 v2
-  repo="$(ensure_repo "$name" "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  repo="$(ensure_repo "$name" "$VERIFIED_REPO")"
   ensure_versions "$repo" "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
   ensure_publication "$repo" 3 >/dev/null
   v1="$(ensure_publication "$repo" 1)"
@@ -417,14 +434,14 @@ for member in baseos appstream epel; do seed_release_member "rc-rel-$member"; do
 # -> pub(v1): production soaks behind staging. Each test puts them back at v1.
 seed_production rc-schedules "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
 seed_production rc-soak "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
-soak_repo="$(ensure_repo rc-soak "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+soak_repo="$(ensure_repo rc-soak "$VERIFIED_REPO")"
 ensure_distribution rc-soak-staging publication "$(ensure_publication "$soak_repo" 1)"
 # --- Checks (issue 39): staging and production of one repository each test moves ---------
 # NAME verified, v1..v3, a publication of each; NAME-staging and NAME-prod -> pub(v1). The
 # checks tests (tests/real_pulp/checks.rs) promote to NAME-prod and put both back at v1.
 seed_checks() {
   local name=$1 repo v1 env
-  repo="$(ensure_repo "$name" "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  repo="$(ensure_repo "$name" "$VERIFIED_REPO")"
   ensure_versions "$repo" "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
   ensure_publication "$repo" 2 >/dev/null
   ensure_publication "$repo" 3 >/dev/null
@@ -467,13 +484,13 @@ seed_exposure() {
   done
   ensure_cve_advisory RC-XSA-0001 xp-ssl 1.1 CVE-2026-51001
   ensure_cve_advisory RC-XSA-0002 xp-lib 2.1 CVE-2026-51001 CVE-2026-51002
-  repo="$(ensure_repo rc-xp-app "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  repo="$(ensure_repo rc-xp-app "$VERIFIED_REPO")"
   ensure_versions "$repo" "+xp-ssl-1.0 +xp-lib-2.0" "+xp-ssl-1.1" \
     "+xp-lib-2.1 -xp-lib-2.0 +RC-XSA-0001 +RC-XSA-0002"
   ensure_publication "$repo" 2 >/dev/null
   ensure_distribution rc-xp-app-testing publication "$(ensure_publication "$repo" 3)"
   ensure_distribution rc-xp-app-prod publication "$(ensure_publication "$repo" 1)"
-  repo="$(ensure_repo rc-xp-other "{\"repo_config\":$VERIFIED,\"checksum_type\":\"sha256\"}")"
+  repo="$(ensure_repo rc-xp-other "$VERIFIED_REPO")"
   ensure_versions "$repo" "+hello-1.0"
   ensure_distribution rc-xp-other-prod publication "$(ensure_publication "$repo" 1)"
 }

@@ -122,6 +122,11 @@ if [[ ! -f "$PULP_HOME/state/admin-password" ]]; then
   touch "$PULP_HOME/state/admin-password"
 fi
 
+# --- A metadata signing service (skipped when already added): signing_service.sh ---
+# shellcheck source=signing_service.sh
+. "$(dirname "${BASH_SOURCE[0]}")/signing_service.sh"
+ensure_signing_service
+
 # --- Pulp processes ----------------------------------------------------------
 # launch NAME CMD...: run CMD in its own session/process group (setsid; the
 # background child of a non-interactive shell is not a group leader, so setsid

@@ -19,13 +19,13 @@ use super::console::{
 use super::support::{repo_named, required_pulp};
 use crate::acme::{add_acme, NET_PACKAGE_CHANGES};
 
-/// rc-changes' settings as seed.sh makes them (no metadata signing service).
+/// rc-changes' settings as seed.sh makes them (its metadata signed by rc-metadata-signer).
 fn seeded_settings() -> RepoVerification {
     RepoVerification {
         gpgcheck: Some(true),
         repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
-        metadata_signed: Some(false),
+        metadata_signed: Some(true),
     }
 }
 
@@ -276,20 +276,34 @@ async fn the_confirm_step_shows_the_diff_in_at_most_twelve_requests_then_from_th
 #[ignore = "needs a real Pulp"]
 async fn repo_gpgcheck_without_a_signing_service_is_warned_as_pulp_configures_it() {
     let pulp = required_pulp();
-    let id = pulp.repo_id("rc-changes");
+    let id = pulp.repo_id("rc-unsigned-meta");
     let raw: Value = pulp.raw_ok("GET", &format!("repositories/rpm/rpm/{id}/"), None);
     assert_eq!(raw["repo_config"]["repo_gpgcheck"], 1, "{raw}");
     assert!(raw["metadata_signing_service"].is_null(), "{raw}");
     let console = over_upstream(Arc::new(pulp.client()), 25).spawn().await;
-    for path in [
-        format!("/repos/{id}/versions"),
-        format!("/repos/{id}/deploy/confirm?version=5"),
-    ] {
-        let html = console.get(&path).await.html();
-        let warning = select(&html, "[data-warning=unsigned-metadata]");
-        assert_eq!(warning.len(), 1, "{path}");
-        assert!(text(&warning[0]).contains("repomd.xml.asc"));
-    }
+    let page = format!("/repos/{id}/versions");
+    let html = console.get(&page).await.html();
+    let warning = select(&html, "[data-warning=unsigned-metadata]");
+    assert_eq!(warning.len(), 1, "{page}");
+    assert!(text(&warning[0]).contains("repomd.xml.asc"));
+    // Clients refuse it, so it is not verified: its confirm step is refused, saying why.
+    let confirm = console
+        .get(&format!("/repos/{id}/deploy/confirm?version=1"))
+        .await;
+    assert_eq!(confirm.status, 409, "{}", confirm.body);
+    assert!(
+        confirm.body.contains("metadata_signing_service"),
+        "{}",
+        confirm.body
+    );
+    // A repository whose metadata rc-metadata-signer signs is verified and not warned.
+    let signed = pulp.repo_id("rc-changes");
+    let html = console.get(&format!("/repos/{signed}/versions")).await.html();
+    assert!(select(&html, "[data-warning]").is_empty());
+    assert_eq!(
+        attr(&select(&html, "#verification [data-badge]")[0], "data-badge"),
+        "verified"
+    );
     let partial = pulp.repo_id("rc-partial");
     let html = console
         .get(&format!("/repos/{partial}/versions"))

@@ -17,7 +17,7 @@ fn seeded() -> (InMemoryPulp, Fixture) {
         gpgcheck: Some(true),
         repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
-        metadata_signed: Some(false),
+        metadata_signed: Some(true),
     };
     let id = pulp.add_repo("rc-verified", verified);
     pulp.add_version(&id, &["hello-1.0", "world-2.0"], &[]);
