@@ -155,25 +155,45 @@ fn same_file(file: &File, path: &Path) -> std::io::Result<bool> {
     Ok(open.dev() == named.dev() && open.ino() == named.ino())
 }
 
-/// Rewrites the locked file (holding `before`) without the lines of requests `ids`: a new
-/// file beside it, synced, renamed over it (atomic; a crash leaves the old file whole), the
-/// directory synced. Every other line is kept as it was. Answers how many requests went.
+/// Rewrites the locked file (holding `before`) without the lines of requests `ids`. Answers
+/// how many requests went.
 fn rewrite_without(path: &Path, before: &[u8], ids: &[RequestId]) -> std::io::Result<usize> {
     let gone: std::collections::HashSet<&RequestId> = ids.iter().collect();
     let mut removed = std::collections::HashSet::new();
-    let mut kept = Vec::with_capacity(before.len());
-    for raw in before.split_inclusive(|b| *b == b'\n') {
-        let id = serde_json::from_slice::<Line>(raw.trim_ascii_end())
+    rewrite_keeping(path, before, |raw| {
+        let id = serde_json::from_slice::<Line>(raw)
             .ok()
             .map(|line| line.request_id);
         match id {
             Some(id) if gone.contains(&id) => {
                 removed.insert(id);
+                false
             }
-            _ => kept.extend_from_slice(raw),
+            _ => true,
+        }
+    })?;
+    Ok(removed.len())
+}
+
+/// Rewrites the locked file (holding `before`) with only the lines `keep` keeps (given each
+/// line without its newline): a new file beside it, synced, renamed over it (atomic; a
+/// crash leaves the old file whole), the directory synced. Every line kept stays as it was.
+/// Nothing is written when every line is kept. Answers how many lines went.
+pub(super) fn rewrite_keeping(
+    path: &Path,
+    before: &[u8],
+    mut keep: impl FnMut(&[u8]) -> bool,
+) -> std::io::Result<usize> {
+    let mut kept = Vec::with_capacity(before.len());
+    let mut removed = 0;
+    for raw in before.split_inclusive(|b| *b == b'\n') {
+        if keep(raw.trim_ascii_end()) {
+            kept.extend_from_slice(raw);
+        } else {
+            removed += 1;
         }
     }
-    if removed.is_empty() {
+    if removed == 0 {
         return Ok(0);
     }
     let mut name = path.file_name().unwrap_or_default().to_os_string();
@@ -184,7 +204,7 @@ fn rewrite_without(path: &Path, before: &[u8], ids: &[RequestId]) -> std::io::Re
     out.sync_all()?;
     fs::rename(&temporary, path)?;
     sync_directory(path);
-    Ok(removed.len())
+    Ok(removed)
 }
 
 /// Appends `line` (one JSON object) to the locked `file`, as `index` read it, in one write,

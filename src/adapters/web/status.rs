@@ -358,6 +358,8 @@ impl HttpStatus for ScheduleStoreError {
             Self::Conflict | Self::Missing(_) | Self::Unavailable { .. } => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
+            // Not passing: the record stays unreadable until an operator mends it.
+            Self::Unreadable(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }

@@ -5,4 +5,5 @@
 
 pub mod id;
 pub mod model;
+pub mod record;
 pub mod rules;

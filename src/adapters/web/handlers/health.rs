@@ -10,7 +10,8 @@ use super::super::answer::Readiness;
 /// GET /readyz: 200 when everything a deploy needs answers now: Pulp (an authenticated
 /// request) and the audit store (a record could be written: the file, or the PostgreSQL
 /// database of replicas). Otherwise 503 naming each part that is down and why. Both are
-/// asked at once.
+/// asked at once. Ready, it still names the schedules whose record cannot be read (200,
+/// `ready; attention: ...`).
 pub async fn ready(State(state): State<AppState>) -> Readiness {
     let pulp = state.manager.list_repos(PageRequest {
         offset: 0,
@@ -25,11 +26,31 @@ pub async fn ready(State(state): State<AppState>) -> Readiness {
     .into_iter()
     .flatten()
     .collect();
-    if down.is_empty() {
-        Readiness::Ready
-    } else {
-        Readiness::NotReady(down.join("; "))
+    if !down.is_empty() {
+        return Readiness::NotReady(down.join("; "));
     }
+    match unreadable_records(&state).await {
+        None => Readiness::Ready,
+        Some(attention) => Readiness::Attention(attention),
+    }
+}
+
+/// The records of the stores that cannot be read (every replica reads the same ones, so they
+/// do not make this one unready): each schedule not run because of one, and where it is.
+async fn unreadable_records(state: &AppState) -> Option<String> {
+    let store = state.schedules.as_deref()?;
+    let said = match store.unreadable().await {
+        Ok(unreadable) if unreadable.is_empty() => return None,
+        Ok(unreadable) => unreadable
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; "),
+        Err(error) => format!("the schedules' unreadable records could not be listed: {error}"),
+    };
+    Some(format!(
+        "{said} (not run until an administrator mends or removes the record)"
+    ))
 }
 
 /// GET /metrics: what the console measured (the state's metrics; OpenMetrics text).
