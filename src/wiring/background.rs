@@ -36,7 +36,8 @@ pub(super) fn webhooks(
         .hooks
         .iter()
         .map(|h| (h.subscription.url.clone(), h.secret.clone()));
-    let mut sender = HttpWebhookSender::new(secrets, settings.source.clone(), settings.timeout);
+    let mut sender = HttpWebhookSender::new(secrets, settings.source.clone(), settings.timeout)
+        .with_deprecated_signature(settings.deprecated_signature);
     for hook in &settings.hooks {
         if let Some(roots) = &hook.trusted {
             sender = sender.trusting(hook.subscription.url.clone(), roots.clone());
@@ -76,7 +77,7 @@ impl Background {
         drift_every: Duration,
         retention: Duration,
         request_retention: chrono::Duration,
-        schedules_every: Duration,
+        schedules: crate::wiring::sections::schedules::ScheduleSettings,
     ) -> Self {
         let (stop, stopped) = watch::channel(false);
         let until_stopped = move || {
@@ -94,7 +95,12 @@ impl Background {
             )),
             tokio::spawn(schedules::run::work(
                 state.clone(),
-                schedules_every,
+                schedules.every,
+                until_stopped(),
+            )),
+            tokio::spawn(schedules::retention::work(
+                state.clone(),
+                schedules.retention,
                 until_stopped(),
             )),
         ];

@@ -18,6 +18,7 @@ use crate::app::schedules::cancel::NotCancelled;
 use crate::app::schedules::make::NotScheduled;
 use crate::app::schedules::StoreProblem;
 use crate::app::sync::SyncError;
+use crate::app::exposure::limit::TooManyQuestions;
 use crate::app::write_limit::TooManyWrites;
 use crate::domain::approval::listing::UnknownState;
 use crate::domain::{
@@ -283,6 +284,13 @@ impl HttpStatus for AuditReadError {
 
 /// A write beyond the caller's limit: nothing was recorded.
 impl HttpStatus for TooManyWrites {
+    fn status(&self) -> StatusCode {
+        StatusCode::TOO_MANY_REQUESTS
+    }
+}
+
+/// An anonymous exposure question beyond its address's limit: nothing was asked of Pulp.
+impl HttpStatus for TooManyQuestions {
     fn status(&self) -> StatusCode {
         StatusCode::TOO_MANY_REQUESTS
     }

@@ -6,4 +6,5 @@
 pub mod id;
 pub mod model;
 pub mod record;
+pub mod retention;
 pub mod rules;

@@ -297,6 +297,8 @@ pub(crate) struct RawWebhookDelivery {
     pub retry_max_secs: u64,
     pub give_up_hours: u64,
     pub retention_days: u64,
+    /// Also sign with the deprecated body-only `X-Repo-Console-Signature` (replayable).
+    pub deprecated_signature: bool,
 }
 
 #[derive(Debug, Deserialize)]

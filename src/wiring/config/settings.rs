@@ -79,6 +79,9 @@ pub struct Config {
     pub api_tokens: Vec<crate::adapters::identity::bearer::ApiToken>,
     /// How many changes each caller may make a minute (`api.writes_per_minute`).
     pub writes_per_minute: std::num::NonZeroU32,
+    /// How many exposure questions an unidentified caller may ask a minute from one address
+    /// (`api.anonymous_exposure_per_minute`).
+    pub anonymous_exposure_per_minute: std::num::NonZeroU32,
     pub log_format: LogFormat,
     pub page_size: u64,
     /// The `[production]` table as configured (the demo adds its own at startup).

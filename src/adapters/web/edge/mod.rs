@@ -11,6 +11,7 @@ pub mod body_read;
 pub mod connection;
 pub mod cross_site;
 pub mod host_check;
+pub mod question_limit;
 pub mod repo_names;
 pub mod request_log;
 pub mod security;
