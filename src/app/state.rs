@@ -18,8 +18,8 @@ use crate::app::diffs::flights::DiffFlights;
 use crate::app::diffs::queue::DiffAhead;
 use crate::app::events::state::Events;
 use crate::app::exposure::keeper::CveIndexKeeper;
-use crate::app::exposure::reads::ExposureReads;
 use crate::app::exposure::limit::QuestionLimit;
+use crate::app::exposure::reads::ExposureReads;
 use crate::app::write_limit::WriteLimit;
 
 /// Repositories per dashboard page unless configured otherwise.

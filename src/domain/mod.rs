@@ -13,9 +13,9 @@ pub mod exposure;
 pub mod history;
 pub mod identity;
 pub mod policy;
-pub mod record_keys;
 #[cfg(test)]
 mod properties;
+pub mod record_keys;
 pub mod release;
 pub mod repository;
 pub mod schedule;

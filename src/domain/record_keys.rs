@@ -148,7 +148,11 @@ mod tests {
         let written =
             Written::parse(br#"{"a":1,"b":{"c":1,"c":2},"d":[{"e":1,"e":1}],"a":2}"#).unwrap();
         assert_eq!(written.duplicate_keys(), ["b.c", "d[0].e", "a"]);
-        assert_eq!(written.into_value()["a"], 2, "the last one wins, as serde_json reads it");
+        assert_eq!(
+            written.into_value()["a"],
+            2,
+            "the last one wins, as serde_json reads it"
+        );
     }
 
     #[test]

@@ -534,13 +534,19 @@ async fn anonymous_questions_are_limited_per_client_address() {
         .spawn()
         .await;
     for package in ["zlib", "bash", "curl"] {
-        let asked = app.get(&format!("/api/v1/exposure?package={package}")).await;
+        let asked = app
+            .get(&format!("/api/v1/exposure?package={package}"))
+            .await;
         assert_eq!(asked.status, 200, "{}", asked.body);
     }
     let reads = app.memory.calls().len();
     let refused = app.get("/api/v1/exposure?package=openssl").await;
     assert_eq!(refused.status, 429, "{}", refused.body);
-    let wait: u64 = refused.headers["retry-after"].to_str().unwrap().parse().unwrap();
+    let wait: u64 = refused.headers["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!((1..=60).contains(&wait), "{wait}");
     let body: Value = serde_json::from_str(&refused.body).unwrap();
     assert_eq!(body["error"]["code"], "too_many_questions");
@@ -554,10 +560,18 @@ async fn anonymous_questions_are_limited_per_client_address() {
     let page = app.get("/exposure?package=openssl").await;
     assert_eq!(page.status, 429, "{}", page.body);
     assert!(page.headers.contains_key("retry-after"));
-    assert!(page.body.contains("Too many exposure questions"), "{}", page.body);
+    assert!(
+        page.body.contains("Too many exposure questions"),
+        "{}",
+        page.body
+    );
     assert_eq!(app.get("/exposure.csv?package=openssl").await.status, 429);
     assert_eq!(app.memory.calls().len(), reads, "nothing asked of Pulp");
-    assert_eq!(app.get("/exposure").await.status, 200, "the form is no question");
+    assert_eq!(
+        app.get("/exposure").await.status,
+        200,
+        "the form is no question"
+    );
     let named = app
         .send_as("GET", "/exposure?package=openssl", "alice", "", "")
         .await;

@@ -84,7 +84,11 @@ async fn jsonl_keeps_schedules_across_instances_and_holds_a_torn_line() {
     file.write_all(b"{\"id\": \"s-torn\", \"repos").unwrap();
     let again = in_dir(&dir);
     assert_eq!(again.get(&made.id).await.unwrap(), Some(made.clone()));
-    assert_eq!(again.unreadable().await.unwrap(), [], "being written: not read yet");
+    assert_eq!(
+        again.unreadable().await.unwrap(),
+        [],
+        "being written: not read yet"
+    );
     let next = schedule("s-next", REPO_A, 1, 60);
     again.create(&next).await.unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
@@ -169,14 +173,21 @@ async fn jsonl_a_line_naming_no_schedule_holds_every_open_one_before_it() {
     let later = schedule("s-later", REPO_A, 3, 60);
     store.create(&later).await.unwrap();
     assert_eq!(ids_of(store.open().await.unwrap()), ["s-later"]);
-    assert_eq!(store.get(&ended.id).await.unwrap(), Some(cancelled), "ended: not held");
+    assert_eq!(
+        store.get(&ended.id).await.unwrap(),
+        Some(cancelled),
+        "ended: not held"
+    );
     let unreadable = store.unreadable().await.unwrap();
     let named: Vec<Option<&str>> = unreadable
         .iter()
         .map(|u| u.id.as_ref().map(ScheduleId::as_str))
         .collect();
     assert_eq!(named.len(), 2, "{unreadable:?}");
-    assert!(named.contains(&None) && named.contains(&Some("s-open")), "{unreadable:?}");
+    assert!(
+        named.contains(&None) && named.contains(&Some("s-open")),
+        "{unreadable:?}"
+    );
 }
 
 /// The index reads what another process appended, and a file another process rewrote
@@ -197,13 +208,23 @@ async fn jsonl_the_index_follows_appends_and_rewrites_by_another_instance() {
     });
     mine.replace(&done).await.unwrap();
     assert_eq!(theirs.remove_ended(&[second.id.clone()]).await, Ok(1));
-    assert_eq!(mine.get(&second.id).await, Ok(None), "the rewritten file read anew");
+    assert_eq!(
+        mine.get(&second.id).await,
+        Ok(None),
+        "the rewritten file read anew"
+    );
     assert_eq!(ids_of(mine.recent(None, 10).await.unwrap()), ["s-1"]);
     let third = schedule("s-3", REPO_A, 3, 60);
     mine.create(&third).await.unwrap();
-    assert_eq!(ids_of(theirs.recent(None, 10).await.unwrap()), ["s-3", "s-1"]);
+    assert_eq!(
+        ids_of(theirs.recent(None, 10).await.unwrap()),
+        ["s-3", "s-1"]
+    );
 }
 
 fn ids_of(schedules: Vec<repo_console::domain::Schedule>) -> Vec<String> {
-    schedules.into_iter().map(|s| s.id.as_str().to_owned()).collect()
+    schedules
+        .into_iter()
+        .map(|s| s.id.as_str().to_owned())
+        .collect()
 }

@@ -22,8 +22,7 @@ use repo_console::domain::schedule::rules::claimed;
 use repo_console::domain::{
     Allowed, Approvals, AuditOutcome, DeployId, DeployKind, DeployRecord, EnvironmentName,
     EventData, EventKind, FreezeWindow, PersonName, Policy, Schedule, ScheduleId, ScheduleState,
-    Subject,
-    Subscription, WebhookUrl,
+    Subject, Subscription, WebhookUrl,
 };
 use repo_console::ports::ScheduleStore;
 use serde_json::{json, Value};
@@ -604,7 +603,10 @@ async fn a_refused_schedule_stays_refused_across_a_restart_and_past_its_claim() 
     let moved = before
         .call(
             "POST",
-            &format!("/api/v1/repositories/{}/deployments", before.app.fixture.base_os),
+            &format!(
+                "/api/v1/repositories/{}/deployments",
+                before.app.fixture.base_os
+            ),
             CAROL,
             &json!({"version": 3, "expected_current": 2}),
         )
@@ -626,12 +628,19 @@ async fn a_refused_schedule_stays_refused_across_a_restart_and_past_its_claim() 
     let after = spawn_with(release_only(), file()).await;
     assert_eq!(after.serving(), Some(2), "the environment serves v2 again");
     after.clock.advance(Duration::hours(2));
-    assert_eq!(after.run().await, Ran::default(), "a refused schedule never runs");
+    assert_eq!(
+        after.run().await,
+        Ran::default(),
+        "a refused schedule never runs"
+    );
     assert_eq!(after.serving(), Some(2));
     let listed = &after.schedules().await[0];
     assert_eq!(listed["id"], id.as_str());
     assert_eq!(listed["state"], "refused");
-    assert_eq!(listed["reason"], "patch Tuesday", "the schedule's own reason");
+    assert_eq!(
+        listed["reason"], "patch Tuesday",
+        "the schedule's own reason"
+    );
     let why = listed["message"].as_str().unwrap();
     assert!(why.contains("it now serves v3"), "the refusal: {why}");
 }
@@ -656,7 +665,10 @@ async fn a_refused_line_written_with_reason_twice_is_read_and_not_run_again() {
     let line = serde_json::to_string(&refused)
         .unwrap()
         .replace("\"refusal\":", "\"reason\":");
-    assert_eq!(Written::parse(line.as_bytes()).unwrap().duplicate_keys(), ["reason"]);
+    assert_eq!(
+        Written::parse(line.as_bytes()).unwrap().duplicate_keys(),
+        ["reason"]
+    );
     std::fs::OpenOptions::new()
         .append(true)
         .open(&path)
@@ -665,7 +677,11 @@ async fn a_refused_line_written_with_reason_twice_is_read_and_not_run_again() {
         .unwrap();
 
     s.clock.advance(Duration::hours(2));
-    assert_eq!(s.run().await, Ran::default(), "it would deploy v4, were it waiting");
+    assert_eq!(
+        s.run().await,
+        Ran::default(),
+        "it would deploy v4, were it waiting"
+    );
     assert_eq!(s.serving(), Some(2));
     let read = s.store.get(&made.id).await.unwrap().unwrap();
     assert_eq!(read, refused, "both reasons read back where they belong");
@@ -694,7 +710,11 @@ async fn a_corrupt_line_makes_its_schedule_unreadable_and_not_run() {
 
     let s = spawn_with(release_only(), file()).await;
     s.clock.advance(Duration::hours(2));
-    assert_eq!(s.run().await, Ran::default(), "an unreadable schedule is not run");
+    assert_eq!(
+        s.run().await,
+        Ran::default(),
+        "an unreadable schedule is not run"
+    );
     assert_eq!(s.serving(), Some(2));
     assert_eq!(s.publications(), 0);
 
@@ -728,7 +748,12 @@ async fn a_corrupt_line_makes_its_schedule_unreadable_and_not_run() {
         ready.body
     );
     let cancel = s
-        .call("POST", &format!("/api/v1/schedules/{id}/cancel"), ALICE, &json!({}))
+        .call(
+            "POST",
+            &format!("/api/v1/schedules/{id}/cancel"),
+            ALICE,
+            &json!({}),
+        )
         .await;
     assert_eq!(cancel.status, 500, "{}", cancel.body);
     assert!(cancel.body.contains("cannot be read"), "{}", cancel.body);

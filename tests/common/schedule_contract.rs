@@ -194,11 +194,18 @@ pub async fn only_ended_schedules_are_removed(store: &dyn ScheduleStore) {
     );
     assert_eq!(store.get(&ended.id).await, Ok(None));
     assert_eq!(store.get(&waiting.id).await.unwrap(), Some(waiting.clone()));
-    assert_eq!(ids(&store.recent(None, 10).await.unwrap()), ["s-kept", "s-waiting"]);
+    assert_eq!(
+        ids(&store.recent(None, 10).await.unwrap()),
+        ["s-kept", "s-waiting"]
+    );
     assert_eq!(ids(&store.open().await.unwrap()), ["s-waiting"]);
     assert_eq!(store.remove_ended(&[]).await, Ok(0));
     assert_eq!(store.unreadable().await, Ok(Vec::new()));
     let again = cancelled(&waiting);
     store.replace(&again).await.unwrap();
-    assert_eq!(store.get(&waiting.id).await.unwrap(), Some(again), "still written after a removal");
+    assert_eq!(
+        store.get(&waiting.id).await.unwrap(),
+        Some(again),
+        "still written after a removal"
+    );
 }

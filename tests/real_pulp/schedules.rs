@@ -94,8 +94,14 @@ async fn only_ended_schedules_are_removed_and_an_unreadable_row_is_held_in_postg
     let unreadable = store.unreadable().await.unwrap();
     assert_eq!(unreadable.len(), 1, "{unreadable:?}");
     assert_eq!(unreadable[0].id, Some(id.clone()));
-    assert!(unreadable[0].place.starts_with("row s-waiting of deploy_schedules"));
-    assert_eq!(store.remove_ended(&[id]).await, Ok(0), "never removed while unreadable");
+    assert!(unreadable[0]
+        .place
+        .starts_with("row s-waiting of deploy_schedules"));
+    assert_eq!(
+        store.remove_ended(&[id]).await,
+        Ok(0),
+        "never removed while unreadable"
+    );
 }
 
 /// A deploy of `version` of `repo` to `environment` as the API asks it: expecting `expected`.

@@ -135,12 +135,7 @@ impl JsonlScheduleStore {
 
 /// Appends `line` to the locked `file` in one write (after a newline ending a torn last
 /// line), synced before it returns.
-fn append(
-    file: &mut File,
-    path: &Path,
-    index: &ScheduleIndex,
-    line: &[u8],
-) -> std::io::Result<()> {
+fn append(file: &mut File, path: &Path, index: &ScheduleIndex, line: &[u8]) -> std::io::Result<()> {
     let mut out = Vec::with_capacity(line.len() + 1);
     if index.ends_torn() {
         out.push(b'\n');

@@ -177,7 +177,11 @@ impl ScheduleStore for PgScheduleStore {
             .fetch_all(&self.db.pool)
             .await
             .map_err(|e| self.unavailable(e))?;
-        Ok(self.decode(&rows).into_iter().filter_map(Result::err).collect())
+        Ok(self
+            .decode(&rows)
+            .into_iter()
+            .filter_map(Result::err)
+            .collect())
     }
 
     async fn remove_ended(&self, ids: &[ScheduleId]) -> Result<usize, ScheduleStoreError> {

@@ -11,6 +11,7 @@ use crate::app::approvals::requests::{ActError, Acted, ListError};
 use crate::app::checks::{ReadError as ChecksReadError, ReportError};
 use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
 use crate::app::diffs::compare::CompareError;
+use crate::app::exposure::limit::TooManyQuestions;
 use crate::app::exposure::ExposureError;
 use crate::app::facts::{ReadError, UnknownRepository};
 use crate::app::releases::ReleaseOutcome;
@@ -18,7 +19,6 @@ use crate::app::schedules::cancel::NotCancelled;
 use crate::app::schedules::make::NotScheduled;
 use crate::app::schedules::StoreProblem;
 use crate::app::sync::SyncError;
-use crate::app::exposure::limit::TooManyQuestions;
 use crate::app::write_limit::TooManyWrites;
 use crate::domain::approval::listing::UnknownState;
 use crate::domain::{

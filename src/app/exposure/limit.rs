@@ -58,9 +58,10 @@ impl QuestionLimit {
                 }
             },
         };
-        rate.admit(&key, now).map_err(|retry_after| TooManyQuestions {
-            per_minute,
-            retry_after,
-        })
+        rate.admit(&key, now)
+            .map_err(|retry_after| TooManyQuestions {
+                per_minute,
+                retry_after,
+            })
     }
 }

@@ -6,5 +6,7 @@
 pub mod id;
 pub mod model;
 pub mod record;
+#[cfg(test)]
+mod record_properties;
 pub mod retention;
 pub mod rules;

@@ -29,7 +29,11 @@ pub struct UnreadableSchedule {
 impl fmt::Display for UnreadableSchedule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.id {
-            Some(id) => write!(f, "schedule {id} cannot be read ({}: {})", self.place, self.why),
+            Some(id) => write!(
+                f,
+                "schedule {id} cannot be read ({}: {})",
+                self.place, self.why
+            ),
             None => write!(
                 f,
                 "a schedule record cannot be read ({}: {})",
@@ -94,7 +98,11 @@ fn read_refused_before_0_9(bytes: &[u8]) -> Option<Schedule> {
     }
     let mut object = Map::new();
     for (i, (key, value)) in entries.into_iter().enumerate() {
-        let key = if i == reasons[1] { "refusal".into() } else { key };
+        let key = if i == reasons[1] {
+            "refusal".into()
+        } else {
+            key
+        };
         if object.insert(key, value.into_value()).is_some() {
             return None;
         }

@@ -1062,18 +1062,32 @@ fn the_anonymous_question_limit_comes_from_the_file_the_environment_or_the_comma
     assert_eq!(limit(file, env), 20, "the environment wins over the file");
     let flag = flags().flag("api.anonymous_exposure_per_minute", "5");
     assert_eq!(limit(file, flag), 5);
-    let err = layered(None, None, flags().flag("api.anonymous_exposure_per_minute", "0"))
-        .unwrap_err()
-        .to_string();
+    let err = layered(
+        None,
+        None,
+        flags().flag("api.anonymous_exposure_per_minute", "0"),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("api.anonymous_exposure_per_minute"), "{err}");
 }
 
 #[test]
 fn the_deprecated_webhook_signature_is_off_unless_configured() {
-    let sent = |overrides: Overrides| layered(None, None, overrides).unwrap().webhooks.deprecated_signature;
+    let sent = |overrides: Overrides| {
+        layered(None, None, overrides)
+            .unwrap()
+            .webhooks
+            .deprecated_signature
+    };
     assert!(!sent(flags()), "off by default");
-    assert!(sent(flags().env("REPO_CONSOLE_WEBHOOK_DELIVERY_DEPRECATED_SIGNATURE", "true")));
-    assert!(sent(flags().flag("webhook_delivery.deprecated_signature", "true")));
+    assert!(sent(flags().env(
+        "REPO_CONSOLE_WEBHOOK_DELIVERY_DEPRECATED_SIGNATURE",
+        "true"
+    )));
+    assert!(sent(
+        flags().flag("webhook_delivery.deprecated_signature", "true")
+    ));
 }
 
 #[test]

@@ -33,7 +33,8 @@ pub async fn limit_anonymous_questions(
         return next.run(request).await;
     };
     let path = request.uri().path();
-    let asks = QUESTION_PATHS.contains(&path) && request.uri().query().is_some_and(|q| !q.is_empty());
+    let asks =
+        QUESTION_PATHS.contains(&path) && request.uri().query().is_some_and(|q| !q.is_empty());
     if !asks {
         return next.run(request).await;
     }
