@@ -144,7 +144,10 @@ async fn jsonl_a_corrupt_later_line_holds_its_schedule() {
         store.replace(&claim).await,
         Err(ScheduleStoreError::Unreadable(_))
     ));
-    assert_eq!(store.remove_ended(&[made.id.clone()]).await, Ok(0));
+    assert_eq!(
+        store.remove_ended(std::slice::from_ref(&made.id)).await,
+        Ok(0)
+    );
     assert_eq!(store.unreadable().await.unwrap().len(), 1);
 }
 
@@ -207,7 +210,10 @@ async fn jsonl_the_index_follows_appends_and_rewrites_by_another_instance() {
         ended: at(2),
     });
     mine.replace(&done).await.unwrap();
-    assert_eq!(theirs.remove_ended(&[second.id.clone()]).await, Ok(1));
+    assert_eq!(
+        theirs.remove_ended(std::slice::from_ref(&second.id)).await,
+        Ok(1)
+    );
     assert_eq!(
         mine.get(&second.id).await,
         Ok(None),
