@@ -234,3 +234,7 @@ impl CheckStore for JsonlCheckStore {
         self.path.display().to_string()
     }
 }
+
+#[cfg(test)]
+#[path = "checks_properties.rs"]
+mod properties;

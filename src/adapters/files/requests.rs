@@ -352,3 +352,7 @@ impl RequestStore for JsonlRequestStore {
         self.path.display().to_string()
     }
 }
+
+#[cfg(test)]
+#[path = "requests_properties.rs"]
+mod properties;
