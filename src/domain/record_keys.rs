@@ -2,12 +2,72 @@
 //! reader needs to tell a record that holds a key twice, which `serde_json::Value` would
 //! silently collapse (the last one winning). The stores' readers use it to read an old line
 //! unambiguously; the round-trip properties use it to show that no record type writes a key
-//! twice.
+//! twice. Also what the stores say of a record they cannot read ([`Unreadable`]), and the
+//! id a damaged record still names ([`leading_string`]).
 
 use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
+
+/// The id of a kind of record, and what such a record is called in messages.
+pub trait RecordId: fmt::Display {
+    /// `schedule`, `request`.
+    const WHAT: &'static str;
+}
+
+/// A record that cannot be read: the record it concerns (when it still tells), where it is
+/// (a line of a file, a row) and why it cannot be read. The record is never skipped in
+/// silence: what it concerns is held (not run, not changed) until an operator mends it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable<Id> {
+    /// `None`: too damaged to tell.
+    pub id: Option<Id>,
+    pub place: String,
+    pub why: String,
+}
+
+impl<Id: RecordId> fmt::Display for Unreadable<Id> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.id {
+            Some(id) => write!(
+                f,
+                "{} {id} cannot be read ({}: {})",
+                Id::WHAT,
+                self.place,
+                self.why
+            ),
+            None => write!(
+                f,
+                "a {} record cannot be read ({}: {})",
+                Id::WHAT,
+                self.place,
+                self.why
+            ),
+        }
+    }
+}
+
+/// The string value of `key` in the object `bytes` holds: read as JSON when it is whole, else
+/// (a record torn by a crash) taken from its start when `key` is its first key and its value
+/// is whole there. The stores write each record's id first, so a torn record still names it.
+pub fn leading_string(bytes: &[u8], key: &str) -> Option<String> {
+    if let Ok(Written::Object(entries)) = Written::parse(bytes) {
+        return entries.into_iter().find_map(|(k, value)| match value {
+            Written::Scalar(Value::String(text)) if k == key => Some(text),
+            _ => None,
+        });
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => std::str::from_utf8(&bytes[..error.valid_up_to()]).ok()?,
+    };
+    let rest = text.trim_start().strip_prefix('{')?.trim_start();
+    let rest = rest.strip_prefix(&format!("\"{key}\""))?.trim_start();
+    let rest = rest.strip_prefix(':')?.trim_start().strip_prefix('"')?;
+    let (value, _) = rest.split_once('"')?;
+    (!value.contains('\\')).then(|| value.to_owned())
+}
 
 /// A JSON value with its objects' entries as written, in order, duplicates kept.
 #[derive(Debug, Clone, PartialEq)]

@@ -21,6 +21,7 @@ use async_trait::async_trait;
 use chrono::SecondsFormat;
 use serde::Serialize;
 
+use crate::domain::approval::request_id::UnreadableRequest;
 use crate::domain::{ApprovalRequest, RepoId, RequestEvent, RequestId, RequestLog};
 use crate::ports::{RequestStore, RequestStoreError};
 
@@ -59,6 +60,7 @@ enum Entry<'a> {
 enum Refused {
     Conflict,
     NoRequest(RequestId),
+    Unreadable(UnreadableRequest),
     Io(std::io::Error),
 }
 
@@ -71,10 +73,12 @@ impl From<std::io::Error> for Refused {
 impl JsonlRequestStore {
     /// Requests kept in `path` (created with its directory when first written).
     pub fn new(path: impl Into<PathBuf>) -> Self {
+        let path = path.into();
+        let index = RequestIndex::of(path.display().to_string());
         Self {
-            path: path.into(),
+            path,
             turn: tokio::sync::Mutex::new(()),
-            index: Arc::default(),
+            index: Arc::new(Mutex::new(index)),
         }
     }
 
@@ -100,6 +104,7 @@ impl JsonlRequestStore {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(Refused::Conflict)) => Err(RequestStoreError::Conflict),
             Ok(Err(Refused::NoRequest(id))) => Err(self.unavailable(format!("no request {id}"))),
+            Ok(Err(Refused::Unreadable(u))) => Err(RequestStoreError::Unreadable(u)),
             Ok(Err(Refused::Io(error))) => Err(self.unavailable(error)),
         }
     }
@@ -116,7 +121,7 @@ impl JsonlRequestStore {
             match File::open(&path) {
                 Ok(mut file) => index.refresh(&mut file)?,
                 Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                    *index = RequestIndex::default();
+                    index.clear();
                 }
                 Err(error) => return Err(Refused::Io(error)),
             }
@@ -265,7 +270,7 @@ impl RequestStore for JsonlRequestStore {
             let mut file = open_locked(&path)?;
             let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
             index.refresh(&mut file)?;
-            if index.get(&id).is_some() {
+            if index.knows(&id) {
                 return Err(Refused::Conflict);
             }
             append_line(&path, &mut file, &index, &line)?;
@@ -295,6 +300,7 @@ impl RequestStore for JsonlRequestStore {
             index.refresh(&mut file)?;
             let log = index
                 .get(&id)
+                .map_err(|u| Refused::Unreadable(u.clone()))?
                 .ok_or_else(|| Refused::NoRequest(id.clone()))?;
             if log.events.len() != seen {
                 return Err(Refused::Conflict);
@@ -307,7 +313,14 @@ impl RequestStore for JsonlRequestStore {
 
     async fn get(&self, id: &RequestId) -> Result<Option<RequestLog>, RequestStoreError> {
         let id = id.clone();
-        self.read(move |index| index.get(&id).cloned()).await
+        self.read(move |index| {
+            index
+                .get(&id)
+                .map(Option::<&RequestLog>::cloned)
+                .map_err(Clone::clone)
+        })
+        .await?
+        .map_err(RequestStoreError::Unreadable)
     }
 
     async fn recent(
@@ -346,6 +359,10 @@ impl RequestStore for JsonlRequestStore {
             Ok(rewrite_without(&path, &before, &ids)?)
         })
         .await
+    }
+
+    async fn unreadable(&self) -> Result<Vec<UnreadableRequest>, RequestStoreError> {
+        self.read(RequestIndex::unreadable).await
     }
 
     fn target(&self) -> String {

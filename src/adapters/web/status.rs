@@ -269,6 +269,8 @@ impl HttpStatus for RequestStoreError {
     fn status(&self) -> StatusCode {
         match self {
             Self::Conflict | Self::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            // Not passing: the record stays unreadable until an operator mends it.
+            Self::Unreadable(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }

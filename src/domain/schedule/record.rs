@@ -8,39 +8,17 @@
 //! the order the writer used: the first `reason` is the schedule's and the second the
 //! refusal's. Any other record holding a key twice is unreadable.
 
-use std::fmt;
-
 use serde_json::{Map, Value};
 
-use crate::domain::record_keys::Written;
+use crate::domain::record_keys::{leading_string, RecordId, Unreadable, Written};
 use crate::domain::schedule::model::{Schedule, ScheduleId};
 
-/// A schedule record that cannot be read: the schedule it concerns (when the record still
-/// tells), where the record is (a line of a file, a row) and why it cannot be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnreadableSchedule {
-    /// `None`: the record is too damaged to tell; every schedule still open when it was
-    /// written is then held as well (see the stores).
-    pub id: Option<ScheduleId>,
-    pub place: String,
-    pub why: String,
-}
+/// A schedule record that cannot be read (`id`: `None` when the record is too damaged to
+/// tell; every schedule still open when it was written is then held as well, see the stores).
+pub type UnreadableSchedule = Unreadable<ScheduleId>;
 
-impl fmt::Display for UnreadableSchedule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.id {
-            Some(id) => write!(
-                f,
-                "schedule {id} cannot be read ({}: {})",
-                self.place, self.why
-            ),
-            None => write!(
-                f,
-                "a schedule record cannot be read ({}: {})",
-                self.place, self.why
-            ),
-        }
-    }
+impl RecordId for ScheduleId {
+    const WHAT: &'static str = "schedule";
 }
 
 /// The record of `schedule`, as JSON.
@@ -59,22 +37,7 @@ pub fn read(bytes: &[u8]) -> Result<Schedule, String> {
 /// The id a record names, when it can still be told (a record torn after its id, or one
 /// whose other fields are wrong): the stores hold that schedule rather than skip the record.
 pub fn id_of(bytes: &[u8]) -> Option<ScheduleId> {
-    if let Ok(Written::Object(entries)) = Written::parse(bytes) {
-        return entries.into_iter().find_map(|(key, value)| match value {
-            Written::Scalar(Value::String(id)) if key == "id" => ScheduleId::parse(&id),
-            _ => None,
-        });
-    }
-    // Torn: the writer puts the id first, so a line cut after it still names it.
-    let text = std::str::from_utf8(bytes).ok().or_else(|| {
-        let valid = std::str::from_utf8(bytes).err()?.valid_up_to();
-        std::str::from_utf8(&bytes[..valid]).ok()
-    })?;
-    let rest = text.trim_start().strip_prefix('{')?.trim_start();
-    let rest = rest.strip_prefix("\"id\"")?.trim_start();
-    let rest = rest.strip_prefix(':')?.trim_start().strip_prefix('"')?;
-    let (id, _) = rest.split_once('"')?;
-    ScheduleId::parse(id)
+    ScheduleId::parse(&leading_string(bytes, "id")?)
 }
 
 /// A `refused` record written before 0.9 (`reason` twice): read with the second `reason` as
