@@ -11,7 +11,7 @@ use crate::adapters::clock_system::SystemClock;
 use crate::adapters::webhook::HttpWebhookSender;
 use crate::app::events::delivery::{self, Deliverer, DeliverySettings};
 use crate::app::events::{catch_up, retention};
-use crate::app::{approvals, diffs::ahead, events::reconcile, schedules, AppState, Events};
+use crate::app::{approvals, checks, diffs::ahead, events::reconcile, schedules, AppState, Events};
 use crate::ports::{EventMetrics, EventOutbox};
 
 use crate::wiring::sections::webhooks::WebhookSettings;
@@ -77,6 +77,7 @@ impl Background {
         drift_every: Duration,
         retention: Duration,
         request_retention: chrono::Duration,
+        check_retention: chrono::Duration,
         schedules: crate::wiring::sections::schedules::ScheduleSettings,
     ) -> Self {
         let (stop, stopped) = watch::channel(false);
@@ -96,6 +97,11 @@ impl Background {
             tokio::spawn(schedules::run::work(
                 state.clone(),
                 schedules.every,
+                until_stopped(),
+            )),
+            tokio::spawn(checks::retention::work(
+                state.clone(),
+                check_retention,
                 until_stopped(),
             )),
             tokio::spawn(schedules::retention::work(

@@ -212,6 +212,7 @@ pub async fn run(mut config: Config) -> Result<(), String> {
         config.drift_interval,
         retention,
         config.request_retention,
+        config.check_retention,
         config.schedules,
     );
     let stop = background.stopper();

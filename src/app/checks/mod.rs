@@ -5,6 +5,7 @@
 
 pub mod promote;
 pub mod report;
+pub mod retention;
 
 pub use promote::Promotion;
 pub use report::{find_repository, latest, report, CheckAsk, ReadError, ReportError, Reported};

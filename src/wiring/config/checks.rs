@@ -91,6 +91,7 @@ pub(crate) fn validate(
         releases,
         request_ttl: policy.request_ttl,
         request_retention: policy.request_retention,
+        check_retention: policy.check_retention,
         webhooks,
         drift_interval,
         schedules,

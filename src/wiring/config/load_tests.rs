@@ -1091,6 +1091,27 @@ fn the_deprecated_webhook_signature_is_off_unless_configured() {
 }
 
 #[test]
+fn the_check_retention_comes_from_the_file_the_environment_or_the_command_line() {
+    let days = |file: Option<&str>, overrides: Overrides| {
+        layered(None, file, overrides)
+            .unwrap()
+            .check_retention
+            .num_days()
+    };
+    let file = Some("[policy]\ncheck_retention_days = 30");
+    assert_eq!(days(None, flags()), 90, "the built-in default");
+    assert_eq!(days(file, flags()), 30);
+    let env = flags().env("REPO_CONSOLE_POLICY_CHECK_RETENTION_DAYS", "7");
+    assert_eq!(days(file, env), 7, "the environment wins over the file");
+    let flag = flags().flag("policy.check_retention_days", "2");
+    assert_eq!(days(file, flag), 2);
+    let err = layered(None, None, flags().flag("policy.check_retention_days", "0"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("policy.check_retention_days"), "{err}");
+}
+
+#[test]
 fn the_request_retention_comes_from_the_file_the_environment_or_the_command_line() {
     let days = |file: Option<&str>, overrides: Overrides| {
         layered(None, file, overrides)

@@ -104,6 +104,8 @@ pub struct Config {
     pub request_ttl: chrono::Duration,
     /// How long a closed request is kept (`policy.request_retention_days`).
     pub request_retention: chrono::Duration,
+    /// How long a superseded check report is kept (`policy.check_retention_days`).
+    pub check_retention: chrono::Duration,
     pub demo_task_delay: Duration,
     /// The HTTP edge: timeouts, allowed hosts, and how long a shutdown waits for requests
     /// in flight (the task timeout, twice: a deploy waits for two tasks, plus a margin).
