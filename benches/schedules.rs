@@ -1,8 +1,9 @@
 //! The schedule file with a long history: what the background task's look at the due
 //! schedules (`open`), the schedules list (`recent(200)`) and a claim (`replace`, under the
-//! file lock, read whole) cost when `schedules.jsonl` holds 2,000 schedules that ended (each
-//! made, claimed and ended: three lines), about fifteen years of a team scheduling a dozen
-//! deploys a month. Prints medians; asserts nothing about speed.
+//! file lock) cost when `schedules.jsonl` holds 2,000 schedules that ended (each made,
+//! claimed and ended: three lines), about fifteen years of a team scheduling a dozen deploys
+//! a month without retention; then the first read of a fresh process (the whole file), and
+//! the retention's removal of every ended one. Prints medians; asserts nothing about speed.
 //!
 //!     cargo bench --bench schedules
 
@@ -83,4 +84,20 @@ async fn main() {
     })
     .await;
     println!("  replace(a claim), compare-and-swap          {claim:?} (median of 5)");
+    let first = median_of(5, async || {
+        let fresh = JsonlScheduleStore::new(store.path());
+        fresh.open().await.expect("read")
+    })
+    .await;
+    println!("  open() of a fresh process, the whole file   {first:?} (median of 5)");
+    let ended: Vec<ScheduleId> = (0..ENDED)
+        .map(|n| ScheduleId::parse(&format!("ended-{n:010}")).expect("an id"))
+        .collect();
+    let started = std::time::Instant::now();
+    let removed = store.remove_ended(&ended).await.expect("pruned");
+    let took = started.elapsed();
+    let size = std::fs::metadata(store.path()).expect("the file").len();
+    println!("  remove_ended({removed}), the retention       {took:?} (once; {size} bytes left)");
+    let open = median_of(10, async || store.open().await.expect("read")).await;
+    println!("  open() after the retention                  {open:?} (median of 10)");
 }

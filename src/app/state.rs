@@ -19,6 +19,7 @@ use crate::app::diffs::flights::DiffFlights;
 use crate::app::diffs::queue::DiffAhead;
 use crate::app::events::state::Events;
 use crate::app::exposure::keeper::CveIndexKeeper;
+use crate::app::exposure::limit::QuestionLimit;
 use crate::app::exposure::reads::ExposureReads;
 use crate::app::write_limit::WriteLimit;
 
@@ -93,6 +94,8 @@ pub struct AppState {
     pub(crate) metrics: Arc<dyn EventMetrics>,
     /// The limit on each caller's writes; `None`: no limit.
     pub(crate) write_limit: Option<Arc<WriteLimit>>,
+    /// The limit on anonymous exposure questions per client address (none: unlimited).
+    pub(crate) question_limit: Option<Arc<QuestionLimit>>,
     /// The upstream is the built-in demo, not a Pulp: every page says so.
     pub(crate) demo: bool,
     /// The CVE index of the exposure (in memory, and in its store when it has one).
@@ -140,6 +143,7 @@ impl AppState {
             api_callers: None,
             metrics: Arc::new(NotMeasured),
             write_limit: None,
+            question_limit: None,
             demo: false,
             cve_index: CveIndexKeeper::default(),
             exposure_reads: ExposureReads::default(),
@@ -179,6 +183,10 @@ impl AppState {
     /// The limit on each caller's writes, when there is one.
     pub fn write_limit(&self) -> Option<&WriteLimit> {
         self.write_limit.as_deref()
+    }
+
+    pub fn question_limit(&self) -> Option<&QuestionLimit> {
+        self.question_limit.as_deref()
     }
 
     /// The upstream is the built-in demo.
@@ -368,6 +376,14 @@ impl AppStateBuilder {
     /// set the clock first).
     pub fn write_limit(mut self, per_minute: NonZeroU32) -> Self {
         self.0.write_limit = Some(Arc::new(WriteLimit::new(per_minute, self.0.clock.clone())));
+        self
+    }
+
+    /// Limits anonymous exposure questions to `per_minute` per client address (on the
+    /// clock set so far).
+    pub fn question_limit(mut self, per_minute: NonZeroU32) -> Self {
+        let limit = QuestionLimit::new(per_minute, self.0.clock.clone());
+        self.0.question_limit = Some(Arc::new(limit));
         self
     }
 

@@ -15,6 +15,7 @@ pub mod identity;
 pub mod policy;
 #[cfg(test)]
 mod properties;
+pub mod record_keys;
 pub mod release;
 pub mod repository;
 pub mod schedule;

@@ -4,6 +4,7 @@
 //! database).
 
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 
 use crate::domain::check::report::{CheckReport, PromotionKey};
 use crate::domain::RepoId;
@@ -37,6 +38,12 @@ pub trait CheckStore: Send + Sync {
     /// Gives claim `key` back: the promotion was refused before anything changed, so a later
     /// report may try it again.
     async fn release_promotion(&self, key: &PromotionKey) -> Result<(), CheckStoreError>;
+
+    /// Removes the reports [`crate::domain::check::retention::prunable`] names when the
+    /// retention keeps what was reported at or after `kept_from` (superseded and older; the
+    /// latest of each check and every claim stay). Answers how many went. Durable when it
+    /// returns `Ok`.
+    async fn prune(&self, kept_from: DateTime<Utc>) -> Result<usize, CheckStoreError>;
 
     /// Where the checks are kept, in words (a path, a database), for messages.
     fn target(&self) -> String;

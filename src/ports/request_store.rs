@@ -4,6 +4,7 @@
 
 use async_trait::async_trait;
 
+use crate::domain::approval::request_id::UnreadableRequest;
 use crate::domain::{ApprovalRequest, RepoId, RequestEvent, RequestId, RequestLog};
 
 /// Why the store did not do what was asked.
@@ -15,6 +16,12 @@ pub enum RequestStoreError {
     Conflict,
     #[error("the requests could not be read or written ({target}): {reason}")]
     Unavailable { target: String, reason: String },
+    /// A record of the request cannot be read: it is not acted on or run until an operator
+    /// mends or removes the record.
+    #[error(
+        "{0}: it is not acted on; mend or remove that record (see the file formats reference)"
+    )]
+    Unreadable(UnreadableRequest),
 }
 
 #[async_trait]
@@ -32,10 +39,12 @@ pub trait RequestStore: Send + Sync {
         event: &RequestEvent,
     ) -> Result<(), RequestStoreError>;
 
-    /// The request and its events in order; `None` when there is no such request.
+    /// The request and its events in order; `None` when there is no such request;
+    /// [`RequestStoreError::Unreadable`] when one of its records cannot be read.
     async fn get(&self, id: &RequestId) -> Result<Option<RequestLog>, RequestStoreError>;
 
-    /// The newest requests (of `repo` only, when given), newest first, at most `limit`.
+    /// The newest requests (of `repo` only, when given), newest first, at most `limit`; never
+    /// one with a record that cannot be read (see [`Self::unreadable`]).
     async fn recent(
         &self,
         repo: Option<&RepoId>,
@@ -46,6 +55,10 @@ pub trait RequestStore: Send + Sync {
     /// answers how many were removed. A request written meanwhile is kept. Durable when it
     /// returns `Ok`.
     async fn remove(&self, ids: &[RequestId]) -> Result<usize, RequestStoreError>;
+
+    /// The requests with a record that cannot be read, and records too damaged to tell their
+    /// request, in the order kept.
+    async fn unreadable(&self) -> Result<Vec<UnreadableRequest>, RequestStoreError>;
 
     /// Where the requests are kept, in words (a path, a database), for messages.
     fn target(&self) -> String;

@@ -4,6 +4,7 @@
 
 use async_trait::async_trait;
 
+use crate::domain::schedule::record::UnreadableSchedule;
 use crate::domain::{RepoId, Schedule, ScheduleId};
 
 /// Why the store did not do what was asked.
@@ -17,6 +18,10 @@ pub enum ScheduleStoreError {
     Missing(ScheduleId),
     #[error("the schedules could not be read or written ({target}): {reason}")]
     Unavailable { target: String, reason: String },
+    /// The schedule's last record cannot be read: it is not run and cannot be changed until
+    /// an operator mends or removes the record.
+    #[error("{0}: it is not run; mend or remove that record (see the file formats reference)")]
+    Unreadable(UnreadableSchedule),
 }
 
 #[async_trait]
@@ -30,10 +35,12 @@ pub trait ScheduleStore: Send + Sync {
     /// returns `Ok`.
     async fn replace(&self, next: &Schedule) -> Result<(), ScheduleStoreError>;
 
-    /// The schedule as kept now; `None` when there is no such schedule.
+    /// The schedule as kept now; `None` when there is no such schedule;
+    /// [`ScheduleStoreError::Unreadable`] when its last record cannot be read.
     async fn get(&self, id: &ScheduleId) -> Result<Option<Schedule>, ScheduleStoreError>;
 
-    /// Every schedule still waiting or running, soonest first.
+    /// Every schedule still waiting or running, soonest first; never one whose last record
+    /// cannot be read (see [`Self::unreadable`]).
     async fn open(&self) -> Result<Vec<Schedule>, ScheduleStoreError>;
 
     /// The newest schedules (of `repo` only, when given), newest made first, at most `limit`.
@@ -42,6 +49,15 @@ pub trait ScheduleStore: Send + Sync {
         repo: Option<&RepoId>,
         limit: usize,
     ) -> Result<Vec<Schedule>, ScheduleStoreError>;
+
+    /// The schedules whose last record cannot be read (never run, never listed by
+    /// [`Self::recent`]), and records too damaged to tell their schedule, in the order kept.
+    async fn unreadable(&self) -> Result<Vec<UnreadableSchedule>, ScheduleStoreError>;
+
+    /// Removes those of schedules `ids` that ended (done, failed, cancelled or refused, as
+    /// kept now: retention); an open or unreadable one is kept. Answers how many were
+    /// removed. Durable when it returns `Ok`.
+    async fn remove_ended(&self, ids: &[ScheduleId]) -> Result<usize, ScheduleStoreError>;
 
     /// Where the schedules are kept, in words (a path, a database), for messages.
     fn target(&self) -> String;

@@ -11,7 +11,7 @@ use crate::adapters::clock_system::SystemClock;
 use crate::adapters::webhook::HttpWebhookSender;
 use crate::app::events::delivery::{self, Deliverer, DeliverySettings};
 use crate::app::events::{catch_up, retention};
-use crate::app::{approvals, diffs::ahead, events::reconcile, schedules, AppState, Events};
+use crate::app::{approvals, checks, diffs::ahead, events::reconcile, schedules, AppState, Events};
 use crate::ports::{EventMetrics, EventOutbox};
 
 use crate::wiring::sections::webhooks::WebhookSettings;
@@ -36,7 +36,8 @@ pub(super) fn webhooks(
         .hooks
         .iter()
         .map(|h| (h.subscription.url.clone(), h.secret.clone()));
-    let mut sender = HttpWebhookSender::new(secrets, settings.source.clone(), settings.timeout);
+    let mut sender = HttpWebhookSender::new(secrets, settings.source.clone(), settings.timeout)
+        .with_deprecated_signature(settings.deprecated_signature);
     for hook in &settings.hooks {
         if let Some(roots) = &hook.trusted {
             sender = sender.trusting(hook.subscription.url.clone(), roots.clone());
@@ -76,7 +77,8 @@ impl Background {
         drift_every: Duration,
         retention: Duration,
         request_retention: chrono::Duration,
-        schedules_every: Duration,
+        check_retention: chrono::Duration,
+        schedules: crate::wiring::sections::schedules::ScheduleSettings,
     ) -> Self {
         let (stop, stopped) = watch::channel(false);
         let until_stopped = move || {
@@ -94,7 +96,17 @@ impl Background {
             )),
             tokio::spawn(schedules::run::work(
                 state.clone(),
-                schedules_every,
+                schedules.every,
+                until_stopped(),
+            )),
+            tokio::spawn(checks::retention::work(
+                state.clone(),
+                check_retention,
+                until_stopped(),
+            )),
+            tokio::spawn(schedules::retention::work(
+                state.clone(),
+                schedules.retention,
                 until_stopped(),
             )),
         ];

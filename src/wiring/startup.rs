@@ -91,7 +91,8 @@ pub async fn build_state(
         ))
         .releases(config.releases.clone())
         .page_size(config.page_size)
-        .write_limit(config.writes_per_minute);
+        .write_limit(config.writes_per_minute)
+        .question_limit(config.anonymous_exposure_per_minute);
     let state = if config.diffs.compute_ahead {
         state.diff_ahead(DiffAhead::default())
     } else {
@@ -214,7 +215,8 @@ pub async fn run(mut config: Config) -> Result<(), String> {
         config.drift_interval,
         retention,
         config.request_retention,
-        config.schedules.every,
+        config.check_retention,
+        config.schedules,
     );
     let stop = background.stopper();
     let signal = async move {

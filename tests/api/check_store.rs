@@ -12,8 +12,8 @@ use repo_console::domain::RepoId;
 use repo_console::ports::CheckStore;
 
 use super::check_contract::{
-    a_promotion_is_claimed_once_until_given_back, one_of_many_concurrent_claimers_wins, report,
-    the_latest_report_of_each_check_counts, REPO_A,
+    a_promotion_is_claimed_once_until_given_back, one_of_many_concurrent_claimers_wins,
+    only_old_superseded_reports_are_pruned, report, the_latest_report_of_each_check_counts, REPO_A,
 };
 
 fn in_dir(dir: &tempfile::TempDir) -> JsonlCheckStore {
@@ -34,6 +34,32 @@ async fn memory_a_promotion_is_claimed_once_until_given_back() {
 async fn memory_one_of_many_concurrent_claimers_wins() {
     let store: Arc<dyn CheckStore> = Arc::new(MemoryCheckStore::default());
     one_of_many_concurrent_claimers_wins(&[store], 32).await;
+}
+
+#[tokio::test]
+async fn memory_only_old_superseded_reports_are_pruned() {
+    only_old_superseded_reports_are_pruned(&MemoryCheckStore::default()).await;
+}
+
+/// The file rewritten: every line but the two pruned stays as it was, and a store that read
+/// it before reads the new file.
+#[tokio::test]
+async fn jsonl_only_old_superseded_reports_are_pruned() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = in_dir(&dir);
+    only_old_superseded_reports_are_pruned(&store).await;
+    let text = std::fs::read_to_string(dir.path().join("logs").join("checks.jsonl")).unwrap();
+    assert_eq!(
+        text.lines().count(),
+        4,
+        "three reports and the claim:\n{text}"
+    );
+    store
+        .record(&report(REPO_A, "testing", 9, "smoke", true, 200))
+        .await
+        .unwrap();
+    let repo = RepoId::parse(REPO_A).unwrap();
+    assert_eq!(in_dir(&dir).latest(&repo, Some(9)).await.unwrap().len(), 1);
 }
 
 #[tokio::test]

@@ -4,10 +4,12 @@
 //! filled incrementally, kept in a file and rebuilt when missing; one read per served
 //! version, none when warm; refusals of questions that cannot be asked.
 
+use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use chrono::Duration;
 use repo_console::adapters::files::cve_index::{FileCveIndex, FILE_NAME};
+use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{demo, Fault, InMemoryPulp, Op};
 use repo_console::adapters::metrics::Metrics;
 use repo_console::domain::VersionNumber;
@@ -573,4 +575,63 @@ async fn the_demo_answers_its_cve_from_the_advisory_naming_it() {
         "openssl 7.230 served: {production}"
     );
     assert_eq!(production["packages"][0]["name"], "openssl");
+}
+
+/// Issue 43, an attack: an anonymous caller asking new exposure questions in a loop (each
+/// costs Pulp reads) gets 429 with `Retry-After` past the limit of its address, on the API,
+/// the page and the CSV alike, and Pulp is asked nothing more; the form without a question
+/// is not counted; a caller the trusted proxy names is not limited.
+#[tokio::test]
+async fn anonymous_questions_are_limited_per_client_address() {
+    let identity = TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()]);
+    let app = TestApp::builder()
+        .world(exposure_world)
+        .environments(demo::environments())
+        .identity(Arc::new(identity))
+        .configure(|state| state.question_limit(NonZeroU32::new(3).unwrap()))
+        .spawn()
+        .await;
+    for package in ["zlib", "bash", "curl"] {
+        let asked = app
+            .get(&format!("/api/v1/exposure?package={package}"))
+            .await;
+        assert_eq!(asked.status, 200, "{}", asked.body);
+    }
+    let reads = app.memory.calls().len();
+    let refused = app.get("/api/v1/exposure?package=openssl").await;
+    assert_eq!(refused.status, 429, "{}", refused.body);
+    let wait: u64 = refused.headers["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    let body: Value = serde_json::from_str(&refused.body).unwrap();
+    assert_eq!(body["error"]["code"], "too_many_questions");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("api.anonymous_exposure_per_minute"),
+        "{body}"
+    );
+    let page = app.get("/exposure?package=openssl").await;
+    assert_eq!(page.status, 429, "{}", page.body);
+    assert!(page.headers.contains_key("retry-after"));
+    assert!(
+        page.body.contains("Too many exposure questions"),
+        "{}",
+        page.body
+    );
+    assert_eq!(app.get("/exposure.csv?package=openssl").await.status, 429);
+    assert_eq!(app.memory.calls().len(), reads, "nothing asked of Pulp");
+    assert_eq!(
+        app.get("/exposure").await.status,
+        200,
+        "the form is no question"
+    );
+    let named = app
+        .send_as("GET", "/exposure?package=openssl", "alice", "", "")
+        .await;
+    assert_eq!(named.status, 200, "an identified caller is not limited");
 }

@@ -232,3 +232,53 @@ async fn jsonl_remove_racing_another_writer_loses_nothing() {
     .unwrap();
     assert_eq!(in_dir(&dir).recent(None, 1000).await.unwrap().len(), 40);
 }
+
+/// Issue 43: a complete line that cannot be read (here a cancel whose time was damaged)
+/// never changes a request in silence: the request is unreadable (not listed, not acted on,
+/// named with its line) until the line is mended; a line naming no request is listed too,
+/// and the other requests read on.
+#[tokio::test]
+async fn jsonl_a_corrupt_line_makes_its_request_unreadable_until_mended() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = in_dir(&dir);
+    let id = RequestId::parse("held").unwrap();
+    store.create(&request("held", REPO_A, 0)).await.unwrap();
+    store.create(&request("other", REPO_A, 1)).await.unwrap();
+    store.append(&id, 0, &approved("bob", 1)).await.unwrap();
+    let corrupt = "{\"request_id\":\"held\",\"seq\":2,\"event\":\"cancelled\",\"by\":\"alice\",\"at\":\"not a time\"}\n";
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(store.path())
+        .unwrap();
+    file.write_all(corrupt.as_bytes()).unwrap();
+    file.write_all(b"\x00\x01 not json\n").unwrap();
+    drop(file);
+    for reader in [&store, &in_dir(&dir)] {
+        match reader.get(&id).await {
+            Err(RequestStoreError::Unreadable(unreadable)) => {
+                assert_eq!(unreadable.id, Some(id.clone()));
+                assert!(unreadable.place.starts_with("line 4 of "), "{unreadable}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let listed = reader.recent(None, 10).await.unwrap();
+        let ids: Vec<&str> = listed.iter().map(|l| l.request.id.as_str()).collect();
+        assert_eq!(ids, ["other"], "held apart");
+        let unreadable = reader.unreadable().await.unwrap();
+        assert_eq!(unreadable.len(), 2, "{unreadable:?}");
+        assert_eq!(unreadable[0].id, Some(id.clone()));
+        assert_eq!(unreadable[1].id, None, "a line naming no request");
+    }
+    assert!(matches!(
+        store.append(&id, 1, &approved("carol", 2)).await,
+        Err(RequestStoreError::Unreadable(_))
+    ));
+    let mended = std::fs::read_to_string(store.path())
+        .unwrap()
+        .replace("not a time", "2026-12-10T09:05:00Z")
+        .replace("\u{0}\u{1} not json\n", "");
+    std::fs::write(store.path(), mended).unwrap();
+    let log = in_dir(&dir).get(&id).await.unwrap().expect("mended");
+    assert_eq!(log.events.len(), 2);
+    assert_eq!(in_dir(&dir).unreadable().await.unwrap(), []);
+}

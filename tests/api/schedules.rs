@@ -5,6 +5,7 @@
 //! since), across a restart, and after a replica's claim lapsed (the audit lines decide).
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
@@ -16,11 +17,12 @@ use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{ManualClock, MemoryOutbox, MemoryScheduleStore};
 use repo_console::app::schedules::run::{run_due, Ran};
 use repo_console::app::Events;
+use repo_console::domain::record_keys::Written;
 use repo_console::domain::schedule::rules::claimed;
 use repo_console::domain::{
     Allowed, Approvals, AuditOutcome, DeployId, DeployKind, DeployRecord, EnvironmentName,
-    EventData, EventKind, FreezeWindow, PersonName, Policy, ScheduleId, ScheduleState, Subject,
-    Subscription, WebhookUrl,
+    EventData, EventKind, FreezeWindow, PersonName, Policy, Schedule, ScheduleId, ScheduleState,
+    Subject, Subscription, WebhookUrl,
 };
 use repo_console::ports::ScheduleStore;
 use serde_json::{json, Value};
@@ -597,4 +599,203 @@ async fn the_confirm_steps_form_schedules_and_the_pages_list_it() {
     let list = s.app.get("/schedules").await.html();
     let rows = select(&list, "tr[data-schedule-id]");
     assert_eq!(attr(&rows[0], "data-schedule-state"), "cancelled");
+}
+
+/// Issue 43: a refused schedule's line holds no key twice, reads back refused, and stays
+/// refused across a restart and past its claim's lapse, even where the environment serves
+/// again what it served when the schedule was made (the new console's upstream starts over).
+#[tokio::test]
+async fn a_refused_schedule_stays_refused_across_a_restart_and_past_its_claim() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("schedules.jsonl");
+    let file = || -> Arc<dyn ScheduleStore> { Arc::new(JsonlScheduleStore::new(&path)) };
+    let before = spawn_with(release_only(), file()).await;
+    let id = schedule_id(&before.schedule(ALICE, AT).await);
+    let moved = before
+        .call(
+            "POST",
+            &format!(
+                "/api/v1/repositories/{}/deployments",
+                before.app.fixture.base_os
+            ),
+            CAROL,
+            &json!({"version": 3, "expected_current": 2}),
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{}", moved.body);
+    before.clock.advance(Duration::hours(1));
+    assert_eq!(before.run().await.ran, 1);
+    assert_eq!(before.schedules().await[0]["state"], "refused");
+    drop(before);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let last = text.lines().last().unwrap();
+    assert_eq!(
+        Written::parse(last.as_bytes()).unwrap().duplicate_keys(),
+        Vec::<String>::new(),
+        "{last}"
+    );
+    assert!(last.contains("\"refusal\":"), "{last}");
+
+    let after = spawn_with(release_only(), file()).await;
+    assert_eq!(after.serving(), Some(2), "the environment serves v2 again");
+    after.clock.advance(Duration::hours(2));
+    assert_eq!(
+        after.run().await,
+        Ran::default(),
+        "a refused schedule never runs"
+    );
+    assert_eq!(after.serving(), Some(2));
+    let listed = &after.schedules().await[0];
+    assert_eq!(listed["id"], id.as_str());
+    assert_eq!(listed["state"], "refused");
+    assert_eq!(
+        listed["reason"], "patch Tuesday",
+        "the schedule's own reason"
+    );
+    let why = listed["message"].as_str().unwrap();
+    assert!(why.contains("it now serves v3"), "the refusal: {why}");
+}
+
+/// A `refused` line written before 0.9 holds `reason` twice: it is read by the order its
+/// writer used (the schedule's, then the refusal's), so the schedule stays refused.
+#[tokio::test]
+async fn a_refused_line_written_with_reason_twice_is_read_and_not_run_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("schedules.jsonl");
+    let s = spawn_with(release_only(), Arc::new(JsonlScheduleStore::new(&path))).await;
+    let made = Schedule {
+        reason: Some("patch Tuesday".into()),
+        repository_uuid: s.app.fixture.base_os.to_string(),
+        ..waiting_schedule()
+    };
+    s.store.create(&made).await.unwrap();
+    let refused = made.clone().into_state(ScheduleState::Refused {
+        ended: pinned_time() + Duration::hours(1),
+        reason: "production moved: it served v2, it now serves v3".into(),
+    });
+    let line = serde_json::to_string(&refused)
+        .unwrap()
+        .replace("\"refusal\":", "\"reason\":");
+    assert_eq!(
+        Written::parse(line.as_bytes()).unwrap().duplicate_keys(),
+        ["reason"]
+    );
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap()
+        .write_all(format!("{line}\n").as_bytes())
+        .unwrap();
+
+    s.clock.advance(Duration::hours(2));
+    assert_eq!(
+        s.run().await,
+        Ran::default(),
+        "it would deploy v4, were it waiting"
+    );
+    assert_eq!(s.serving(), Some(2));
+    let read = s.store.get(&made.id).await.unwrap().unwrap();
+    assert_eq!(read, refused, "both reasons read back where they belong");
+}
+
+/// A line that cannot be read, naming a schedule, makes that schedule unreadable: never run
+/// (its time passed, its environment still serving what it expects), listed as unreadable by
+/// the API and the page, named by /readyz (still ready), and not cancelled (500).
+#[tokio::test]
+async fn a_corrupt_line_makes_its_schedule_unreadable_and_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("schedules.jsonl");
+    let file = || -> Arc<dyn ScheduleStore> { Arc::new(JsonlScheduleStore::new(&path)) };
+    let before = spawn_with(release_only(), file()).await;
+    let id = schedule_id(&before.schedule(ALICE, AT).await);
+    drop(before);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let corrupt = text
+        .lines()
+        .last()
+        .unwrap()
+        .replace("\"target_version\":4", "\"target_version\":\"four\"")
+        .replace("\"revision\":0", "\"revision\":1");
+    assert_ne!(corrupt, text.lines().last().unwrap());
+    std::fs::write(&path, format!("{text}{corrupt}\n")).unwrap();
+
+    let s = spawn_with(release_only(), file()).await;
+    s.clock.advance(Duration::hours(2));
+    assert_eq!(
+        s.run().await,
+        Ran::default(),
+        "an unreadable schedule is not run"
+    );
+    assert_eq!(s.serving(), Some(2));
+    assert_eq!(s.publications(), 0);
+
+    let reply = s.app.get("/api/v1/schedules").await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let listed = json_of(&reply);
+    assert_eq!(listed["items"], json!([]), "not listed as readable");
+    assert_eq!(listed["unreadable"][0]["id"], id.as_str());
+    assert!(
+        listed["unreadable"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("invalid type"),
+        "{listed}"
+    );
+    let page = s.app.get("/schedules").await;
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body
+            .contains(&format!("data-schedule-unreadable=\"{id}\"")),
+        "{}",
+        page.body
+    );
+    let ready = s.app.get("/readyz").await;
+    assert_eq!(ready.status, 200, "{}", ready.body);
+    assert!(
+        ready.body.starts_with("ready; attention: schedule ")
+            && ready.body.contains(&id)
+            && ready.body.contains("line 2 of"),
+        "{}",
+        ready.body
+    );
+    let cancel = s
+        .call(
+            "POST",
+            &format!("/api/v1/schedules/{id}/cancel"),
+            ALICE,
+            &json!({}),
+        )
+        .await;
+    assert_eq!(cancel.status, 500, "{}", cancel.body);
+    assert!(cancel.body.contains("cannot be read"), "{}", cancel.body);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap().lines().count(),
+        2,
+        "nothing written over it"
+    );
+}
+
+/// A schedule waiting for its time, as the store keeps it.
+fn waiting_schedule() -> Schedule {
+    let author = PersonName::new("alice").unwrap();
+    Schedule {
+        id: ScheduleId::parse("s-old").unwrap(),
+        repository_uuid: String::new(),
+        repository_name: "base-os".into(),
+        environment: EnvironmentName::production(),
+        target_version: 4,
+        expected: Some(2),
+        kind: DeployKind::Deploy,
+        reason: None,
+        override_freeze: false,
+        author_key: author.key(repo_console::domain::CaseMatching::Caseless),
+        author,
+        author_groups: vec!["release".into()],
+        author_kind: None,
+        at: pinned_time() + Duration::hours(1),
+        created: pinned_time(),
+        request_id: None,
+        revision: 0,
+        state: ScheduleState::Waiting,
+    }
 }

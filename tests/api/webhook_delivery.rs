@@ -50,6 +50,17 @@ pub(crate) async fn sending_signed(
     timeout: Duration,
     give_up_after: Duration,
 ) -> Sending {
+    sending_signed_also_deprecated(receiver, secret, timeout, give_up_after, false).await
+}
+
+/// The same, also with the deprecated body-only header when `deprecated`.
+pub(crate) async fn sending_signed_also_deprecated(
+    receiver: &Receiver,
+    secret: WebhookSecret,
+    timeout: Duration,
+    give_up_after: Duration,
+    deprecated: bool,
+) -> Sending {
     let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
         task_delay: Duration::ZERO,
         ..Default::default()
@@ -65,7 +76,8 @@ pub(crate) async fn sending_signed(
         events: EventKind::ALL.into_iter().collect(),
     };
     let events = Events::new(outbox.clone(), vec![hook], Arc::new(SystemClock));
-    let sender = HttpWebhookSender::new([(url, secret)], "https://console.test".into(), timeout);
+    let sender = HttpWebhookSender::new([(url, secret)], "https://console.test".into(), timeout)
+        .with_deprecated_signature(deprecated);
     let metrics = Arc::new(Metrics::new());
     let deliverer = Deliverer {
         events: events.clone(),

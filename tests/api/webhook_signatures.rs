@@ -17,7 +17,7 @@ use repo_console::adapters::webhook::WebhookSecret;
 use sha2::Sha256;
 
 use crate::receiver::{Answer, Received, Receiver};
-use crate::webhook_delivery::sending_signed;
+use crate::webhook_delivery::sending_signed_also_deprecated;
 
 /// The new key of the rotation (its `whsec_` line) and the old one (a raw line).
 const NEW_KEY: &[u8] = b"the new key, 32 bytes long......";
@@ -44,13 +44,19 @@ fn standard_signature(key: &[u8], got: &Received) -> String {
 
 /// Two attempts of one delivery (the first refused), signed with both keys of a rotation.
 async fn two_attempts_signed_during_a_rotation() -> Vec<Received> {
+    two_attempts_signed_also_deprecated(false).await
+}
+
+/// The same, also with the deprecated body-only header when `deprecated`.
+async fn two_attempts_signed_also_deprecated(deprecated: bool) -> Vec<Received> {
     let receiver = Receiver::start(Answer::RefuseFirst(1)).await;
     let secret = WebhookSecret::parse(&format!("{}\n{OLD_SECRET}\n", whsec())).unwrap();
-    let s = sending_signed(
+    let s = sending_signed_also_deprecated(
         &receiver,
         secret,
         Duration::from_secs(5),
         Duration::from_secs(60),
+        deprecated,
     )
     .await;
     s.deploy_v4().await;
@@ -83,10 +89,27 @@ async fn deliveries_are_signed_the_standard_way_with_every_key_of_a_rotation() {
                 standard_signature(OLD_SECRET.as_bytes(), attempt)
             )
         );
-        assert!(
-            attempt.signed_with(NEW_KEY),
-            "the deprecated header, first key"
+        assert!(attempt.signed_with(NEW_KEY) && attempt.signed_with(OLD_SECRET.as_bytes()));
+        assert_eq!(
+            attempt.signature, "",
+            "issue 43: the replayable body-only header is not sent unless configured"
         );
+    }
+}
+
+/// `webhook_delivery.deprecated_signature = true`: the body-only header too, with the first
+/// key, beside the Standard Webhooks ones.
+#[tokio::test]
+async fn the_deprecated_header_is_sent_only_when_configured() {
+    let got = two_attempts_signed_also_deprecated(true).await;
+    for attempt in &got {
+        assert!(attempt.signed_with(NEW_KEY), "the standard signature still");
+        assert!(
+            attempt.signed_the_deprecated_way_with(NEW_KEY),
+            "the deprecated header, first key: {}",
+            attempt.signature
+        );
+        assert!(!attempt.signed_the_deprecated_way_with(OLD_SECRET.as_bytes()));
     }
 }
 

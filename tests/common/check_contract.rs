@@ -161,3 +161,50 @@ pub async fn one_of_many_concurrent_claimers_wins(stores: &[Arc<dyn CheckStore>]
         .count();
     assert_eq!(won, 1, "one claim of {callers} wins");
 }
+
+/// Retention (issue 43): only reports a later one of the same check replaced, and older than
+/// the retention, go; the latest of each check stays however old, and so do the claims.
+pub async fn only_old_superseded_reports_are_pruned(store: &dyn CheckStore) {
+    let reports = [
+        report(REPO_A, "testing", 7, "smoke", false, 0),
+        report(REPO_A, "testing", 7, "smoke", true, 10),
+        report(REPO_A, "testing", 7, "e2e", true, 0),
+        report(REPO_A, "testing", 8, "smoke", false, 20),
+        report(REPO_A, "testing", 8, "smoke", true, 120),
+    ];
+    for r in &reports {
+        store.record(r).await.unwrap();
+    }
+    let key = PromotionKey {
+        repository_uuid: REPO_A.into(),
+        environment: EnvironmentName::parse("staging").unwrap(),
+        version: 7,
+    };
+    assert!(store.claim_promotion(&key).await.unwrap());
+    let before = store.latest(&repo(REPO_A), None).await.unwrap();
+    assert_eq!(
+        store.prune(at(0)).await,
+        Ok(0),
+        "nothing older than the retention"
+    );
+    assert_eq!(
+        store.prune(at(60)).await,
+        Ok(2),
+        "v7 smoke's first, v8 smoke's first"
+    );
+    assert_eq!(store.prune(at(60)).await, Ok(0), "once");
+    assert_eq!(
+        store.latest(&repo(REPO_A), None).await.unwrap(),
+        before,
+        "the latest of each check is what it was"
+    );
+    assert!(
+        !store.claim_promotion(&key).await.unwrap(),
+        "the claim is kept"
+    );
+    assert_eq!(
+        store.prune(at(1000)).await,
+        Ok(0),
+        "the latest of each check stays"
+    );
+}

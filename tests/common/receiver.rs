@@ -11,6 +11,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use axum::Router;
+use base64::Engine;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
@@ -30,7 +31,7 @@ pub enum Answer {
 pub struct Received {
     pub body: Vec<u8>,
     pub content_type: String,
-    /// The deprecated `X-Repo-Console-Signature`.
+    /// The deprecated `X-Repo-Console-Signature` (empty when not sent: the default).
     pub signature: String,
     /// The Standard Webhooks headers: `webhook-id`, `webhook-timestamp`, `webhook-signature`.
     pub webhook_id: String,
@@ -43,8 +44,23 @@ impl Received {
         serde_json::from_slice(&self.body).expect("a JSON body")
     }
 
-    /// The signature header is `sha256=<hex HMAC-SHA256 of the body>` with `secret`.
+    /// `webhook-signature` holds `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with
+    /// `secret` (one of its space-separated signatures).
     pub fn signed_with(&self, secret: &[u8]) -> bool {
+        let mut mac = Hmac::<Sha256>::new_from_slice(secret).unwrap();
+        mac.update(format!("{}.{}.", self.webhook_id, self.webhook_timestamp).as_bytes());
+        mac.update(&self.body);
+        let expected = format!(
+            "v1,{}",
+            base64::engine::general_purpose::STANDARD.encode(mac.finalize().into_bytes())
+        );
+        self.webhook_signature
+            .split(' ')
+            .any(|signature| signature == expected)
+    }
+
+    /// The deprecated header is `sha256=<hex HMAC-SHA256 of the body>` with `secret`.
+    pub fn signed_the_deprecated_way_with(&self, secret: &[u8]) -> bool {
         let mut mac = Hmac::<Sha256>::new_from_slice(secret).unwrap();
         mac.update(&self.body);
         let hex: String = mac

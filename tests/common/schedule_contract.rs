@@ -167,3 +167,46 @@ pub async fn one_of_many_concurrent_claims_wins(stores: &[Arc<dyn ScheduleStore>
         other => panic!("{other:?}"),
     }
 }
+
+/// Retention removes the ended schedules named, never an open one; a store of good records
+/// has nothing unreadable.
+pub async fn only_ended_schedules_are_removed(store: &dyn ScheduleStore) {
+    let waiting = schedule("s-waiting", REPO_A, 0, 60);
+    let ended = schedule("s-ended", REPO_A, 1, 60);
+    let kept = schedule("s-kept", REPO_B, 2, 60);
+    for s in [&waiting, &ended, &kept] {
+        store.create(s).await.unwrap();
+    }
+    let cancelled = |s: &Schedule| {
+        s.clone().into_state(ScheduleState::Cancelled {
+            by: PersonName::new("bob").unwrap(),
+            ended: at(5),
+        })
+    };
+    store.replace(&cancelled(&ended)).await.unwrap();
+    store.replace(&cancelled(&kept)).await.unwrap();
+    let none = ScheduleId::parse("s-none").unwrap();
+    assert_eq!(
+        store
+            .remove_ended(&[waiting.id.clone(), ended.id.clone(), none])
+            .await,
+        Ok(1),
+        "only the ended one named"
+    );
+    assert_eq!(store.get(&ended.id).await, Ok(None));
+    assert_eq!(store.get(&waiting.id).await.unwrap(), Some(waiting.clone()));
+    assert_eq!(
+        ids(&store.recent(None, 10).await.unwrap()),
+        ["s-kept", "s-waiting"]
+    );
+    assert_eq!(ids(&store.open().await.unwrap()), ["s-waiting"]);
+    assert_eq!(store.remove_ended(&[]).await, Ok(0));
+    assert_eq!(store.unreadable().await, Ok(Vec::new()));
+    let again = cancelled(&waiting);
+    store.replace(&again).await.unwrap();
+    assert_eq!(
+        store.get(&waiting.id).await.unwrap(),
+        Some(again),
+        "still written after a removal"
+    );
+}

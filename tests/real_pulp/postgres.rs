@@ -345,6 +345,15 @@ async fn the_latest_report_of_each_check_counts_and_every_report_is_kept() {
 
 #[tokio::test]
 #[ignore = "needs PostgreSQL"]
+async fn only_old_superseded_reports_are_pruned_in_postgres() {
+    let database = required_database();
+    let store = check_store(&database).await;
+    super::check_contract::only_old_superseded_reports_are_pruned(store.as_ref()).await;
+    assert_eq!(database.query("SELECT count(*) FROM check_reports"), "3");
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn a_promotion_is_claimed_once_until_given_back() {
     let database = required_database();
     let store = check_store(&database).await;

@@ -72,6 +72,38 @@ async fn replicas_claiming_one_schedule_at_once_one_wins_in_postgres() {
     );
 }
 
+/// Issue 43: retention removes only ended schedules; a row whose JSON cannot be read is
+/// held (not open, refused to `get`) and listed as unreadable, naming its row.
+#[tokio::test]
+#[ignore = "needs PostgreSQL"]
+async fn only_ended_schedules_are_removed_and_an_unreadable_row_is_held_in_postgres() {
+    let database = required_database();
+    let store = schedule_store(&database).await;
+    schedule_contract::only_ended_schedules_are_removed(store.as_ref()).await;
+    database.query(
+        "UPDATE deploy_schedules SET state = 'waiting', \
+         schedule = replace(schedule, '\"target_version\":7', '\"target_version\":\"seven\"') \
+         WHERE id = 's-waiting'",
+    );
+    assert_eq!(store.open().await.unwrap(), Vec::new());
+    let id = repo_console::domain::ScheduleId::parse("s-waiting").unwrap();
+    assert!(matches!(
+        store.get(&id).await,
+        Err(repo_console::ports::ScheduleStoreError::Unreadable(_))
+    ));
+    let unreadable = store.unreadable().await.unwrap();
+    assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+    assert_eq!(unreadable[0].id, Some(id.clone()));
+    assert!(unreadable[0]
+        .place
+        .starts_with("row s-waiting of deploy_schedules"));
+    assert_eq!(
+        store.remove_ended(&[id]).await,
+        Ok(0),
+        "never removed while unreadable"
+    );
+}
+
 /// A deploy of `version` of `repo` to `environment` as the API asks it: expecting `expected`.
 fn ask(version: u64, environment: &str, expected: u64) -> DeployAsk<'static> {
     DeployAsk {

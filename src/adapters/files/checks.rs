@@ -14,16 +14,20 @@
 //! of reports (see the book's performance page).
 
 use std::collections::BTreeSet;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::check::report::{latest_of, CheckReport, PromotionKey};
+use crate::domain::check::retention::prunable;
 use crate::domain::RepoId;
 use crate::ports::{CheckStore, CheckStoreError};
+
+use super::requests::rewrite_keeping;
 
 pub struct JsonlCheckStore {
     path: PathBuf,
@@ -103,20 +107,11 @@ fn read_all(path: &Path) -> std::io::Result<Vec<u8>> {
 }
 
 /// The file opened to read and append (created with its directory), locked exclusively.
+/// The file locked exclusively, re-opened when a pruning renamed a new file over it.
 fn open_locked(path: &Path) -> std::io::Result<File> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir)?;
-    }
-    let file = OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .open(path)?;
-    file.lock()?;
-    Ok(file)
+    super::requests::open_locked(path)
 }
 
-/// What the locked `file` holds.
 fn locked_bytes(file: &mut File) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     file.seek(SeekFrom::Start(0))?;
@@ -230,7 +225,45 @@ impl CheckStore for JsonlCheckStore {
         .await
     }
 
+    /// Under the file lock: the reports the retention names go (the file rewritten beside it
+    /// and renamed over it); every other line stays as it was.
+    async fn prune(&self, kept_from: DateTime<Utc>) -> Result<usize, CheckStoreError> {
+        self.blocking(move |path| {
+            let mut file = open_locked(path)?;
+            let before = locked_bytes(&mut file)?;
+            let lines: Vec<Option<Line>> = before
+                .split_inclusive(|b| *b == b'\n')
+                .map(|raw| serde_json::from_slice(raw.trim_ascii_end()).ok())
+                .collect();
+            let (at, reports): (Vec<usize>, Vec<CheckReport>) = lines
+                .iter()
+                .enumerate()
+                .filter_map(|(i, line)| match line {
+                    Some(Line::Report(report)) => Some((i, report.clone())),
+                    _ => None,
+                })
+                .unzip();
+            let gone: BTreeSet<usize> = prunable(&reports, kept_from)
+                .into_iter()
+                .map(|r| at[r])
+                .collect();
+            if gone.is_empty() {
+                return Ok(0);
+            }
+            let mut line = 0;
+            rewrite_keeping(path, &before, |_| {
+                line += 1;
+                !gone.contains(&(line - 1))
+            })
+        })
+        .await
+    }
+
     fn target(&self) -> String {
         self.path.display().to_string()
     }
 }
+
+#[cfg(test)]
+#[path = "checks_properties.rs"]
+mod properties;

@@ -102,4 +102,49 @@ mod tests {
         std::fs::write(dir.path().join("diffs").join(FILE_NAME), b"{not json").unwrap();
         assert_eq!(store.load().await.unwrap(), None);
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+
+        /// Issue 43: any index is written with no key twice and read back as it was.
+        #[test]
+        fn any_index_is_written_without_a_key_twice_and_read_back(
+            page in proptest::collection::vec(
+                ("/[a-z0-9/]{0,20}", ".{0,20}", 0i64..4_000_000_000, proptest::collection::btree_set(0u32..99_999, 0..3)),
+                0..6,
+            ),
+            refreshed in proptest::option::of(0i64..4_000_000_000),
+        ) {
+            use chrono::TimeZone;
+            let at = |s: i64| chrono::Utc.timestamp_opt(s, 0).single().unwrap();
+            let mut index = CveIndex::default();
+            let page = page
+                .into_iter()
+                .map(|(href, id, created, cves)| IndexedAdvisory {
+                    href,
+                    id,
+                    created: at(created),
+                    cves: cves
+                        .into_iter()
+                        .map(|n| CveId::parse(&format!("CVE-2026-{n:04}")).unwrap())
+                        .collect(),
+                })
+                .collect();
+            index.add_page(page, None, true);
+            if let Some(s) = refreshed {
+                index.refreshed_at(at(s));
+            }
+            let dir = tempfile::tempdir().unwrap();
+            let store = FileCveIndex::in_dir(dir.path());
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            let loaded = runtime.block_on(async {
+                store.save(&index).await.unwrap();
+                FileCveIndex::in_dir(dir.path()).load().await.unwrap()
+            });
+            let bytes = std::fs::read(dir.path().join(FILE_NAME)).unwrap();
+            let written = crate::domain::record_keys::Written::parse(&bytes).unwrap();
+            proptest::prop_assert_eq!(written.duplicate_keys(), Vec::<String>::new());
+            proptest::prop_assert_eq!(loaded, Some(index));
+        }
+    }
 }

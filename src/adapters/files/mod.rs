@@ -15,3 +15,5 @@ mod outbox_line;
 pub mod requests;
 mod requests_index;
 pub mod schedules;
+mod schedules_index;
+mod tail;

@@ -21,6 +21,7 @@ use async_trait::async_trait;
 use chrono::SecondsFormat;
 use serde::Serialize;
 
+use crate::domain::approval::request_id::UnreadableRequest;
 use crate::domain::{ApprovalRequest, RepoId, RequestEvent, RequestId, RequestLog};
 use crate::ports::{RequestStore, RequestStoreError};
 
@@ -59,6 +60,7 @@ enum Entry<'a> {
 enum Refused {
     Conflict,
     NoRequest(RequestId),
+    Unreadable(UnreadableRequest),
     Io(std::io::Error),
 }
 
@@ -71,10 +73,12 @@ impl From<std::io::Error> for Refused {
 impl JsonlRequestStore {
     /// Requests kept in `path` (created with its directory when first written).
     pub fn new(path: impl Into<PathBuf>) -> Self {
+        let path = path.into();
+        let index = RequestIndex::of(path.display().to_string());
         Self {
-            path: path.into(),
+            path,
             turn: tokio::sync::Mutex::new(()),
-            index: Arc::default(),
+            index: Arc::new(Mutex::new(index)),
         }
     }
 
@@ -100,6 +104,7 @@ impl JsonlRequestStore {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(Refused::Conflict)) => Err(RequestStoreError::Conflict),
             Ok(Err(Refused::NoRequest(id))) => Err(self.unavailable(format!("no request {id}"))),
+            Ok(Err(Refused::Unreadable(u))) => Err(RequestStoreError::Unreadable(u)),
             Ok(Err(Refused::Io(error))) => Err(self.unavailable(error)),
         }
     }
@@ -116,7 +121,7 @@ impl JsonlRequestStore {
             match File::open(&path) {
                 Ok(mut file) => index.refresh(&mut file)?,
                 Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                    *index = RequestIndex::default();
+                    index.clear();
                 }
                 Err(error) => return Err(Refused::Io(error)),
             }
@@ -155,25 +160,45 @@ fn same_file(file: &File, path: &Path) -> std::io::Result<bool> {
     Ok(open.dev() == named.dev() && open.ino() == named.ino())
 }
 
-/// Rewrites the locked file (holding `before`) without the lines of requests `ids`: a new
-/// file beside it, synced, renamed over it (atomic; a crash leaves the old file whole), the
-/// directory synced. Every other line is kept as it was. Answers how many requests went.
+/// Rewrites the locked file (holding `before`) without the lines of requests `ids`. Answers
+/// how many requests went.
 fn rewrite_without(path: &Path, before: &[u8], ids: &[RequestId]) -> std::io::Result<usize> {
     let gone: std::collections::HashSet<&RequestId> = ids.iter().collect();
     let mut removed = std::collections::HashSet::new();
-    let mut kept = Vec::with_capacity(before.len());
-    for raw in before.split_inclusive(|b| *b == b'\n') {
-        let id = serde_json::from_slice::<Line>(raw.trim_ascii_end())
+    rewrite_keeping(path, before, |raw| {
+        let id = serde_json::from_slice::<Line>(raw)
             .ok()
             .map(|line| line.request_id);
         match id {
             Some(id) if gone.contains(&id) => {
                 removed.insert(id);
+                false
             }
-            _ => kept.extend_from_slice(raw),
+            _ => true,
+        }
+    })?;
+    Ok(removed.len())
+}
+
+/// Rewrites the locked file (holding `before`) with only the lines `keep` keeps (given each
+/// line without its newline): a new file beside it, synced, renamed over it (atomic; a
+/// crash leaves the old file whole), the directory synced. Every line kept stays as it was.
+/// Nothing is written when every line is kept. Answers how many lines went.
+pub(super) fn rewrite_keeping(
+    path: &Path,
+    before: &[u8],
+    mut keep: impl FnMut(&[u8]) -> bool,
+) -> std::io::Result<usize> {
+    let mut kept = Vec::with_capacity(before.len());
+    let mut removed = 0;
+    for raw in before.split_inclusive(|b| *b == b'\n') {
+        if keep(raw.trim_ascii_end()) {
+            kept.extend_from_slice(raw);
+        } else {
+            removed += 1;
         }
     }
-    if removed.is_empty() {
+    if removed == 0 {
         return Ok(0);
     }
     let mut name = path.file_name().unwrap_or_default().to_os_string();
@@ -184,7 +209,7 @@ fn rewrite_without(path: &Path, before: &[u8], ids: &[RequestId]) -> std::io::Re
     out.sync_all()?;
     fs::rename(&temporary, path)?;
     sync_directory(path);
-    Ok(removed.len())
+    Ok(removed)
 }
 
 /// Appends `line` (one JSON object) to the locked `file`, as `index` read it, in one write,
@@ -245,7 +270,7 @@ impl RequestStore for JsonlRequestStore {
             let mut file = open_locked(&path)?;
             let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
             index.refresh(&mut file)?;
-            if index.get(&id).is_some() {
+            if index.knows(&id) {
                 return Err(Refused::Conflict);
             }
             append_line(&path, &mut file, &index, &line)?;
@@ -275,6 +300,7 @@ impl RequestStore for JsonlRequestStore {
             index.refresh(&mut file)?;
             let log = index
                 .get(&id)
+                .map_err(|u| Refused::Unreadable(u.clone()))?
                 .ok_or_else(|| Refused::NoRequest(id.clone()))?;
             if log.events.len() != seen {
                 return Err(Refused::Conflict);
@@ -287,7 +313,14 @@ impl RequestStore for JsonlRequestStore {
 
     async fn get(&self, id: &RequestId) -> Result<Option<RequestLog>, RequestStoreError> {
         let id = id.clone();
-        self.read(move |index| index.get(&id).cloned()).await
+        self.read(move |index| {
+            index
+                .get(&id)
+                .map(Option::<&RequestLog>::cloned)
+                .map_err(Clone::clone)
+        })
+        .await?
+        .map_err(RequestStoreError::Unreadable)
     }
 
     async fn recent(
@@ -328,7 +361,15 @@ impl RequestStore for JsonlRequestStore {
         .await
     }
 
+    async fn unreadable(&self) -> Result<Vec<UnreadableRequest>, RequestStoreError> {
+        self.read(RequestIndex::unreadable).await
+    }
+
     fn target(&self) -> String {
         self.path.display().to_string()
     }
 }
+
+#[cfg(test)]
+#[path = "requests_properties.rs"]
+mod properties;

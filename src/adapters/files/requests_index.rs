@@ -4,6 +4,12 @@
 //! device or inode, or the last bytes read no longer where they were, since an inode number
 //! may be reused) or one that shrank is read again whole. A last line without
 //! its newline (being written, or torn by a crash) is not read until the newline comes.
+//!
+//! A line that cannot be read is never skipped in silence: the request it names (its
+//! `request_id` comes first, so a torn line still names it once that is whole) is unreadable
+//! (not listed, not acted on) until the line is mended or removed, or a later line of that
+//! request at the same entry number or beyond can be read (the write that tore it, made
+//! again); a line naming none is listed as such. Each is logged once, at `error`, when read.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -13,6 +19,8 @@ use std::os::unix::fs::MetadataExt;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use crate::domain::approval::request_id::UnreadableRequest;
+use crate::domain::record_keys::leading_string;
 use crate::domain::{ApprovalRequest, RequestEvent, RequestId, RequestLog};
 
 /// One line as read: the entry's fields are read by `seq` (0: the request, else an event).
@@ -40,9 +48,31 @@ pub struct RequestIndex {
     last_read: Vec<u8>,
     logs: Vec<RequestLog>,
     by_id: HashMap<RequestId, usize>,
+    /// Where the file is, for messages.
+    target: String,
+    /// Complete lines read.
+    lines: usize,
+    /// The requests with a line that cannot be read: the line, its entry number (0 when it
+    /// cannot be told) and why.
+    unreadable: HashMap<RequestId, (usize, usize, UnreadableRequest)>,
+    /// Lines that name no request.
+    damaged: Vec<(usize, UnreadableRequest)>,
 }
 
 impl RequestIndex {
+    /// The index of the file named `target` in messages, not read yet.
+    pub fn of(target: String) -> Self {
+        Self {
+            target,
+            ..Self::default()
+        }
+    }
+
+    /// Forgets what was read (the file is missing).
+    pub fn clear(&mut self) {
+        *self = Self::of(std::mem::take(&mut self.target));
+    }
+
     /// Reads what `file` holds beyond what was read before (all of it when it is another
     /// file, or shorter than what was read).
     pub fn refresh(&mut self, file: &mut File) -> std::io::Result<()> {
@@ -51,7 +81,7 @@ impl RequestIndex {
         if self.file != Some(identity) || meta.len() < self.parsed_to || !self.still_there(file)? {
             *self = Self {
                 file: Some(identity),
-                ..Self::default()
+                ..Self::of(std::mem::take(&mut self.target))
             };
         }
         self.len = meta.len();
@@ -98,27 +128,85 @@ impl RequestIndex {
         self.len > self.parsed_to
     }
 
-    pub fn get(&self, id: &RequestId) -> Option<&RequestLog> {
-        self.by_id.get(id).map(|&i| &self.logs[i])
+    /// The request as read; `Err` when one of its lines cannot be read.
+    pub fn get(&self, id: &RequestId) -> Result<Option<&RequestLog>, &UnreadableRequest> {
+        match self.unreadable.get(id) {
+            Some((_, _, unreadable)) => Err(unreadable),
+            None => Ok(self.by_id.get(id).map(|&i| &self.logs[i])),
+        }
     }
 
-    /// The requests, newest first.
+    /// Whether request `id` was made (its first line read).
+    pub fn knows(&self, id: &RequestId) -> bool {
+        self.by_id.contains_key(id)
+    }
+
+    /// The readable requests, newest first.
     pub fn newest_first(&self) -> impl Iterator<Item = &RequestLog> {
-        self.logs.iter().rev()
+        self.logs
+            .iter()
+            .rev()
+            .filter(|log| !self.unreadable.contains_key(&log.request.id))
+    }
+
+    /// The unreadable requests and the lines naming none, in the order of their lines.
+    pub fn unreadable(&self) -> Vec<UnreadableRequest> {
+        let mut all: Vec<(usize, &UnreadableRequest)> = self
+            .unreadable
+            .values()
+            .map(|(line, _, u)| (*line, u))
+            .chain(self.damaged.iter().map(|(line, u)| (*line, u)))
+            .collect();
+        all.sort_by_key(|(line, _)| *line);
+        all.into_iter().map(|(_, u)| u.clone()).collect()
     }
 
     fn feed(&mut self, bytes: &[u8]) {
-        let mut skipped = 0usize;
-        for raw in bytes.split(|b| *b == b'\n') {
-            if raw.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            if !self.apply(raw) {
-                skipped += 1;
+        for raw in bytes.split_inclusive(|b| *b == b'\n') {
+            self.lines += 1;
+            let raw = raw.trim_ascii();
+            if !raw.is_empty() && !self.apply(raw) {
+                self.cannot_read(raw);
             }
         }
-        if skipped > 0 {
-            tracing::debug!(skipped, "request store lines skipped (torn or not entries)");
+    }
+
+    /// Holds the request line `raw` names (or lists the line, naming none).
+    fn cannot_read(&mut self, raw: &[u8]) {
+        let line = self.lines;
+        let why = match serde_json::from_slice::<Line>(raw) {
+            Err(error) => error.to_string(),
+            Ok(Line {
+                seq: 0, mut rest, ..
+            }) => {
+                match rest
+                    .remove("request")
+                    .map(serde_json::from_value::<ApprovalRequest>)
+                {
+                    Some(Err(error)) => error.to_string(),
+                    _ => "not a request, or a request made twice".to_owned(),
+                }
+            }
+            Ok(Line { rest, .. }) => {
+                match serde_json::from_value::<RequestEvent>(Value::Object(rest)) {
+                    Err(error) => error.to_string(),
+                    Ok(_) => "an event of a request not made before it".to_owned(),
+                }
+            }
+        };
+        let id = leading_string(raw, "request_id").and_then(|id| RequestId::parse(&id));
+        let unreadable = UnreadableRequest {
+            id: id.clone(),
+            place: format!("line {line} of {}", self.target),
+            why,
+        };
+        tracing::error!(%unreadable, "a request's line cannot be read: the request is not acted on until the line is mended or removed");
+        match id {
+            Some(id) => {
+                let seq = seq_of(raw).unwrap_or(0);
+                self.unreadable.entry(id).or_insert((line, seq, unreadable));
+            }
+            None => self.damaged.push((line, unreadable)),
         }
     }
 
@@ -139,6 +227,13 @@ impl RequestIndex {
                 .filter(|request| request.id == request_id);
             return match request {
                 Some(request) if !self.by_id.contains_key(&request_id) => {
+                    if self
+                        .unreadable
+                        .get(&request_id)
+                        .is_some_and(|(_, seq, _)| *seq == 0)
+                    {
+                        self.unreadable.remove(&request_id);
+                    }
                     self.by_id.insert(request_id, self.logs.len());
                     self.logs.push(RequestLog {
                         request,
@@ -153,9 +248,35 @@ impl RequestIndex {
         match (self.by_id.get(&request_id), event) {
             (Some(&i), Ok(event)) => {
                 self.logs[i].events.push(event);
+                if self
+                    .unreadable
+                    .get(&request_id)
+                    .is_some_and(|(_, torn_seq, _)| seq >= *torn_seq)
+                {
+                    self.unreadable.remove(&request_id);
+                }
                 true
             }
             _ => false,
         }
     }
+}
+
+/// The entry number a line that cannot be read still tells (`"seq":N` whole, after its
+/// request's id).
+fn seq_of(raw: &[u8]) -> Option<usize> {
+    let text = match std::str::from_utf8(raw) {
+        Ok(text) => text,
+        Err(error) => std::str::from_utf8(&raw[..error.valid_up_to()]).ok()?,
+    };
+    let (_, rest) = text.split_once("\"seq\":")?;
+    let digits: String = rest
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let after = rest.trim_start()[digits.len()..].chars().next()?;
+    (!digits.is_empty() && (after == ',' || after == '}' || after.is_whitespace()))
+        .then(|| digits.parse().ok())
+        .flatten()
 }

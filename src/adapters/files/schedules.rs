@@ -1,73 +1,47 @@
 //! `JsonlScheduleStore`: scheduled deploys in one JSON Lines file beside the audit file
 //! (`schedules.jsonl`), one line per revision of a schedule (the whole schedule, with its
-//! `revision`); the last line of an id is the schedule as it is now.
+//! `revision`, written and read by [`crate::domain::schedule::record`]); the last line of an
+//! id is the schedule as it is now.
 //!
 //! Creating and replacing are compare-and-swap across processes as well as tasks: under this
 //! process's mutex and an exclusive lock on the file (`flock`, released when the file is
-//! closed), the file is read, the schedule's last revision compared, and the new line written
-//! in one `write` and synced to disk before `Ok` is returned. Reading takes no lock: a line
-//! being written (or torn by a crash: never acknowledged) is an incomplete last line, not read;
-//! once a later line follows it, it is a line that does not parse, and is skipped.
-//! A team schedules a handful of deploys a month: the file is read whole each time.
+//! closed), what was appended since the last read is read into the index
+//! ([`super::schedules_index`]: a look at the due schedules costs what was written since, not
+//! the whole file), the schedule's last revision compared, and the new line written in one
+//! `write` and synced to disk before `Ok` is returned. Reading takes no lock: a line being
+//! written (or torn by a crash: never acknowledged) is an incomplete last line, not read yet;
+//! once a later line follows it, it is a line that cannot be read, and the schedule it names
+//! is unreadable (never run) until the line is mended or removed. Ended schedules past their
+//! retention are removed by rewriting the file beside it and renaming it over (atomic).
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 
+use crate::domain::schedule::record::{self, UnreadableSchedule};
 use crate::domain::{RepoId, Schedule, ScheduleId};
 use crate::ports::{ScheduleStore, ScheduleStoreError};
 
-use super::requests::{open_locked, sync_directory};
+use super::requests::{open_locked, rewrite_keeping, sync_directory};
+use super::schedules_index::ScheduleIndex;
 
 pub struct JsonlScheduleStore {
     path: PathBuf,
     /// Serializes this process's writers (the file lock serializes processes).
     turn: tokio::sync::Mutex<()>,
-}
-
-/// The file's schedules as they are now, in the order they were first written.
-#[derive(Default)]
-struct Kept {
-    order: Vec<ScheduleId>,
-    latest: HashMap<ScheduleId, Schedule>,
-    /// The file does not end with a newline (a torn last line).
-    torn: bool,
-}
-
-impl Kept {
-    fn read(bytes: &[u8]) -> std::io::Result<Self> {
-        let mut kept = Self::default();
-        let complete = match bytes.iter().rposition(|b| *b == b'\n') {
-            Some(end) => &bytes[..=end],
-            None => &[][..],
-        };
-        kept.torn = complete.len() != bytes.len();
-        for line in complete.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-            // A line torn by a crash (never acknowledged), ended by the next writer's newline.
-            let Ok(schedule) = serde_json::from_slice::<Schedule>(line) else {
-                tracing::warn!(line = %String::from_utf8_lossy(line), "a torn schedule line is skipped");
-                continue;
-            };
-            if !kept.latest.contains_key(&schedule.id) {
-                kept.order.push(schedule.id.clone());
-            }
-            kept.latest.insert(schedule.id.clone(), schedule);
-        }
-        Ok(kept)
-    }
-
-    fn all(&self) -> impl Iterator<Item = &Schedule> {
-        self.order.iter().filter_map(|id| self.latest.get(id))
-    }
+    /// What the file holds, read as it grows.
+    index: Arc<Mutex<ScheduleIndex>>,
 }
 
 /// Why a write under the lock was not made.
 enum Refused {
     Conflict,
     Missing(ScheduleId),
+    Unreadable(UnreadableSchedule),
     Io(std::io::Error),
 }
 
@@ -83,6 +57,7 @@ impl JsonlScheduleStore {
         Self {
             path: path.into(),
             turn: tokio::sync::Mutex::new(()),
+            index: Arc::default(),
         }
     }
 
@@ -97,30 +72,42 @@ impl JsonlScheduleStore {
         }
     }
 
-    /// Runs `work` on the blocking pool.
+    /// Runs `work` on the blocking pool, with the index.
     async fn blocking<T: Send + 'static>(
         &self,
-        work: impl FnOnce(PathBuf) -> Result<T, Refused> + Send + 'static,
+        work: impl FnOnce(&Path, &str, &mut ScheduleIndex) -> Result<T, Refused> + Send + 'static,
     ) -> Result<T, ScheduleStoreError> {
         let path = self.path.clone();
-        match tokio::task::spawn_blocking(move || work(path)).await {
+        let target = self.target();
+        let index = self.index.clone();
+        let done = tokio::task::spawn_blocking(move || {
+            let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
+            work(&path, &target, &mut index)
+        })
+        .await;
+        match done {
             Err(joined) => Err(self.unavailable(joined)),
             Ok(Ok(value)) => Ok(value),
             Ok(Err(Refused::Conflict)) => Err(ScheduleStoreError::Conflict),
             Ok(Err(Refused::Missing(id))) => Err(ScheduleStoreError::Missing(id)),
+            Ok(Err(Refused::Unreadable(u))) => Err(ScheduleStoreError::Unreadable(u)),
             Ok(Err(Refused::Io(error))) => Err(self.unavailable(error)),
         }
     }
 
-    /// What the file holds now (no lock); a missing file holds nothing.
+    /// Runs `read` on the index brought up to date with the file (no lock: a line being
+    /// written is not read yet). A missing file holds nothing.
     async fn read<T: Send + 'static>(
         &self,
-        read: impl FnOnce(Kept) -> T + Send + 'static,
+        read: impl FnOnce(&ScheduleIndex) -> Result<T, Refused> + Send + 'static,
     ) -> Result<T, ScheduleStoreError> {
-        self.blocking(move |path| match std::fs::read(&path) {
-            Ok(bytes) => Ok(read(Kept::read(&bytes)?)),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(read(Kept::default())),
-            Err(error) => Err(Refused::Io(error)),
+        self.blocking(move |path, target, index| {
+            match File::open(path) {
+                Ok(mut file) => index.refresh(&mut file, target)?,
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => index.clear(),
+                Err(error) => return Err(Refused::Io(error)),
+            }
+            read(index)
         })
         .await
     }
@@ -129,19 +116,17 @@ impl JsonlScheduleStore {
     async fn write(
         &self,
         schedule: &Schedule,
-        fits: fn(&Kept, &Schedule) -> Result<(), Refused>,
+        fits: fn(&ScheduleIndex, &Schedule) -> Result<(), Refused>,
     ) -> Result<(), ScheduleStoreError> {
-        let mut line = serde_json::to_vec(schedule).map_err(|e| self.unavailable(e))?;
+        let mut line = record::write(schedule).map_err(|e| self.unavailable(e))?;
         line.push(b'\n');
         let schedule = schedule.clone();
         let _turn = self.turn.lock().await;
-        self.blocking(move |path| {
-            let mut file = open_locked(&path)?;
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes)?;
-            let kept = Kept::read(&bytes)?;
-            fits(&kept, &schedule)?;
-            append(&mut file, &path, &kept, bytes.is_empty(), &line)?;
+        self.blocking(move |path, target, index| {
+            let mut file = open_locked(path)?;
+            index.refresh(&mut file, target)?;
+            fits(index, &schedule)?;
+            append(&mut file, path, index, &line)?;
             Ok(())
         })
         .await
@@ -150,38 +135,33 @@ impl JsonlScheduleStore {
 
 /// Appends `line` to the locked `file` in one write (after a newline ending a torn last
 /// line), synced before it returns.
-fn append(
-    file: &mut File,
-    path: &Path,
-    kept: &Kept,
-    empty: bool,
-    line: &[u8],
-) -> std::io::Result<()> {
+fn append(file: &mut File, path: &Path, index: &ScheduleIndex, line: &[u8]) -> std::io::Result<()> {
     let mut out = Vec::with_capacity(line.len() + 1);
-    if kept.torn {
+    if index.ends_torn() {
         out.push(b'\n');
     }
     out.extend_from_slice(line);
     file.write_all(&out)?;
     file.sync_data()?;
-    if empty {
+    if index.is_empty_file() {
         sync_directory(path);
     }
     Ok(())
 }
 
-fn new_id(kept: &Kept, schedule: &Schedule) -> Result<(), Refused> {
-    if kept.latest.contains_key(&schedule.id) {
+fn new_id(index: &ScheduleIndex, schedule: &Schedule) -> Result<(), Refused> {
+    if index.knows(&schedule.id) {
         return Err(Refused::Conflict);
     }
     Ok(())
 }
 
-fn next_revision(kept: &Kept, next: &Schedule) -> Result<(), Refused> {
-    match kept.latest.get(&next.id) {
-        None => Err(Refused::Missing(next.id.clone())),
-        Some(current) if current.revision + 1 == next.revision => Ok(()),
-        Some(_) => Err(Refused::Conflict),
+fn next_revision(index: &ScheduleIndex, next: &Schedule) -> Result<(), Refused> {
+    match index.get(&next.id) {
+        Err(unreadable) => Err(Refused::Unreadable(unreadable.clone())),
+        Ok(None) => Err(Refused::Missing(next.id.clone())),
+        Ok(Some(current)) if current.revision + 1 == next.revision => Ok(()),
+        Ok(Some(_)) => Err(Refused::Conflict),
     }
 }
 
@@ -197,15 +177,22 @@ impl ScheduleStore for JsonlScheduleStore {
 
     async fn get(&self, id: &ScheduleId) -> Result<Option<Schedule>, ScheduleStoreError> {
         let id = id.clone();
-        self.read(move |mut kept| kept.latest.remove(&id)).await
+        self.read(move |index| match index.get(&id) {
+            Ok(schedule) => Ok(schedule.cloned()),
+            Err(unreadable) => Err(Refused::Unreadable(unreadable.clone())),
+        })
+        .await
     }
 
     async fn open(&self) -> Result<Vec<Schedule>, ScheduleStoreError> {
-        self.read(|kept| {
-            let mut open: Vec<Schedule> =
-                kept.all().filter(|s| s.state.is_open()).cloned().collect();
+        self.read(|index| {
+            let mut open: Vec<Schedule> = index
+                .readable()
+                .filter(|s| s.state.is_open())
+                .cloned()
+                .collect();
             open.sort_by(|a, b| a.at.cmp(&b.at).then_with(|| a.id.cmp(&b.id)));
-            open
+            Ok(open)
         })
         .await
     }
@@ -216,15 +203,50 @@ impl ScheduleStore for JsonlScheduleStore {
         limit: usize,
     ) -> Result<Vec<Schedule>, ScheduleStoreError> {
         let repo = repo.map(|r| r.as_str().to_owned());
-        self.read(move |kept| {
-            let mut chosen: Vec<Schedule> = kept
-                .all()
+        self.read(move |index| {
+            let mut chosen: Vec<Schedule> = index
+                .readable()
                 .filter(|s| repo.as_deref().is_none_or(|r| s.repository_uuid == r))
                 .cloned()
                 .collect();
             chosen.sort_by(|a, b| b.created.cmp(&a.created).then_with(|| b.id.cmp(&a.id)));
             chosen.truncate(limit);
-            chosen
+            Ok(chosen)
+        })
+        .await
+    }
+
+    async fn unreadable(&self) -> Result<Vec<UnreadableSchedule>, ScheduleStoreError> {
+        self.read(|index| Ok(index.unreadable())).await
+    }
+
+    /// Under the file lock (so no other process appends meanwhile; each re-opens the file
+    /// once it has the lock, see `open_locked`) and this process's turn: only the lines of
+    /// schedules that ended (as the file says now) go; every other line is kept as it was.
+    async fn remove_ended(&self, ids: &[ScheduleId]) -> Result<usize, ScheduleStoreError> {
+        if ids.is_empty() {
+            return Ok(0);
+        }
+        let ids = ids.to_vec();
+        let _turn = self.turn.lock().await;
+        self.blocking(move |path, target, index| {
+            let mut locked = open_locked(path)?;
+            index.refresh(&mut locked, target)?;
+            let gone: HashSet<ScheduleId> = ids
+                .into_iter()
+                .filter(|id| matches!(index.get(id), Ok(Some(s)) if !s.state.is_open()))
+                .collect();
+            if gone.is_empty() {
+                return Ok(0);
+            }
+            let mut before = Vec::new();
+            locked.seek(std::io::SeekFrom::Start(0))?;
+            locked.read_to_end(&mut before)?;
+            rewrite_keeping(path, &before, |line| {
+                record::id_of(line).is_none_or(|id| !gone.contains(&id))
+            })?;
+            index.clear();
+            Ok(gone.len())
         })
         .await
     }

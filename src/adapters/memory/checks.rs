@@ -51,6 +51,20 @@ impl CheckStore for MemoryCheckStore {
         Ok(())
     }
 
+    async fn prune(
+        &self,
+        kept_from: chrono::DateTime<chrono::Utc>,
+    ) -> Result<usize, CheckStoreError> {
+        let mut reports = locked(&self.reports);
+        let gone = crate::domain::check::retention::prunable(&reports, kept_from);
+        let mut i = 0;
+        reports.retain(|_| {
+            i += 1;
+            !gone.contains(&(i - 1))
+        });
+        Ok(gone.len())
+    }
+
     fn target(&self) -> String {
         "memory (lost when the console stops)".to_owned()
     }

@@ -85,6 +85,14 @@ impl RequestStore for MemoryRequestStore {
             .collect())
     }
 
+    /// Kept as values, never as records: nothing is unreadable.
+    async fn unreadable(
+        &self,
+    ) -> Result<Vec<crate::domain::approval::request_id::UnreadableRequest>, RequestStoreError>
+    {
+        Ok(Vec::new())
+    }
+
     fn target(&self) -> String {
         "memory (lost when the console stops)".to_owned()
     }

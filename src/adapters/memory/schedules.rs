@@ -5,6 +5,7 @@ use std::sync::Mutex;
 
 use async_trait::async_trait;
 
+use crate::domain::schedule::record::UnreadableSchedule;
 use crate::domain::{RepoId, Schedule, ScheduleId};
 use crate::ports::{ScheduleStore, ScheduleStoreError};
 
@@ -72,6 +73,18 @@ impl ScheduleStore for MemoryScheduleStore {
         chosen.sort_by(|a, b| b.created.cmp(&a.created).then_with(|| b.id.cmp(&a.id)));
         chosen.truncate(limit);
         Ok(chosen)
+    }
+
+    /// Kept as values, never as records: nothing is unreadable.
+    async fn unreadable(&self) -> Result<Vec<UnreadableSchedule>, ScheduleStoreError> {
+        Ok(Vec::new())
+    }
+
+    async fn remove_ended(&self, ids: &[ScheduleId]) -> Result<usize, ScheduleStoreError> {
+        let mut kept = self.kept();
+        let before = kept.len();
+        kept.retain(|s| s.state.is_open() || !ids.contains(&s.id));
+        Ok(before - kept.len())
     }
 
     fn target(&self) -> String {

@@ -26,6 +26,13 @@ const LATEST: &str = "SELECT DISTINCT ON (version, environment, name) report \
 const CLAIM: &str = "INSERT INTO promotion_claims (repository_uuid, environment, version) \
     VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
 
+/// `domain::check::retention::prunable` in SQL: a report older than `$1` that a later report
+/// of the same check replaced (later in time, or as late and written after it).
+const PRUNE: &str = "DELETE FROM check_reports r WHERE r.reported_at < $1 AND EXISTS ( \
+    SELECT 1 FROM check_reports n WHERE n.repository_uuid = r.repository_uuid \
+    AND n.environment = r.environment AND n.version = r.version AND n.name = r.name \
+    AND (n.reported_at > r.reported_at OR (n.reported_at = r.reported_at AND n.id > r.id)))";
+
 const RELEASE: &str = "DELETE FROM promotion_claims \
     WHERE repository_uuid = $1 AND environment = $2 AND version = $3";
 
@@ -104,6 +111,18 @@ impl CheckStore for PgCheckStore {
             .await
             .map_err(|e| self.unavailable(e))?;
         Ok(())
+    }
+
+    async fn prune(
+        &self,
+        kept_from: chrono::DateTime<chrono::Utc>,
+    ) -> Result<usize, CheckStoreError> {
+        let removed = sqlx::query(PRUNE)
+            .bind(kept_from)
+            .execute(&self.db.pool)
+            .await
+            .map_err(|e| self.unavailable(e))?;
+        Ok(usize::try_from(removed.rows_affected()).unwrap_or(usize::MAX))
     }
 
     fn target(&self) -> String {

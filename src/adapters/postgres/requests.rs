@@ -8,6 +8,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 
+use crate::domain::approval::request_id::UnreadableRequest;
 use crate::domain::{ApprovalRequest, RepoId, RequestEvent, RequestId, RequestLog};
 use crate::ports::{RequestStore, RequestStoreError};
 
@@ -28,7 +29,7 @@ const APPEND: &str = "INSERT INTO deploy_request_events (request_id, seq, record
 const EXISTS: &str = "SELECT EXISTS (SELECT 1 FROM deploy_requests WHERE id = $1)";
 
 /// One request and its events in order, in one statement (one snapshot).
-const GET: &str = "SELECT r.request, e.event FROM deploy_requests r \
+const GET: &str = "SELECT r.id, r.request, e.event FROM deploy_requests r \
     LEFT JOIN deploy_request_events e ON e.request_id = r.id \
     WHERE r.id = $1 ORDER BY e.seq";
 
@@ -41,6 +42,12 @@ const RECENT: &str = "WITH chosen AS ( \
     SELECT c.id, c.request, e.event FROM chosen c \
     LEFT JOIN deploy_request_events e ON e.request_id = c.id \
     ORDER BY c.created_at DESC, c.id DESC, e.seq";
+
+/// Every request and its events, to find those with a row that cannot be read (closed ones
+/// are pruned after the retention).
+const ALL: &str = "SELECT r.id, r.request, e.event FROM deploy_requests r \
+    LEFT JOIN deploy_request_events e ON e.request_id = r.id \
+    ORDER BY r.created_at, r.id, e.seq";
 
 /// PostgreSQL's unique_violation and foreign_key_violation.
 const UNIQUE_VIOLATION: &str = "23505";
@@ -62,8 +69,57 @@ impl PgRequestStore {
         self.unavailable(format!("no request {id}"))
     }
 
-    fn decode<T: serde::de::DeserializeOwned>(&self, json: &str) -> Result<T, RequestStoreError> {
-        serde_json::from_str(json).map_err(|e| self.unavailable(format!("a stored row: {e}")))
+    /// Each request of `rows` (ordered by request, then event) read back, or why one of its
+    /// rows cannot be.
+    fn fold(&self, rows: &[sqlx::postgres::PgRow]) -> Vec<Result<RequestLog, UnreadableRequest>> {
+        let mut logs: Vec<Result<RequestLog, UnreadableRequest>> = Vec::new();
+        let mut current: Option<&str> = None;
+        for row in rows {
+            let id: &str = row.get("id");
+            let unreadable = |table: &str, error: serde_json::Error| UnreadableRequest {
+                id: RequestId::parse(id),
+                place: format!("a row of {table} ({id}) in {}", self.db.target),
+                why: error.to_string(),
+            };
+            if current != Some(id) {
+                current = Some(id);
+                let request = row.get::<&str, _>("request");
+                logs.push(
+                    serde_json::from_str(request)
+                        .map(|request| RequestLog {
+                            request,
+                            events: Vec::new(),
+                        })
+                        .map_err(|e| unreadable("deploy_requests", e)),
+                );
+            }
+            let (Some(event), Some(Ok(log))) =
+                (row.get::<Option<&str>, _>("event"), logs.last_mut())
+            else {
+                continue;
+            };
+            match serde_json::from_str(event) {
+                Ok(event) => log.events.push(event),
+                Err(e) => {
+                    *logs.last_mut().expect("pushed above") =
+                        Err(unreadable("deploy_request_events", e))
+                }
+            }
+        }
+        logs
+    }
+
+    /// The requests of `rows` that can be read; the others are logged and left out.
+    fn readable(&self, rows: &[sqlx::postgres::PgRow]) -> Vec<RequestLog> {
+        self.fold(rows)
+            .into_iter()
+            .filter_map(|log| {
+                log.inspect_err(|unreadable| {
+                    tracing::error!(%unreadable, "a request's row cannot be read: the request is not acted on until the row is mended or removed");
+                })
+                .ok()
+            })
+            .collect()
     }
 }
 
@@ -150,19 +206,11 @@ impl RequestStore for PgRequestStore {
             .fetch_all(&self.db.pool)
             .await
             .map_err(|e| self.unavailable(e))?;
-        let Some(first) = rows.first() else {
-            return Ok(None);
-        };
-        let mut log = RequestLog {
-            request: self.decode(first.get::<&str, _>("request"))?,
-            events: Vec::new(),
-        };
-        for row in &rows {
-            if let Some(event) = row.get::<Option<&str>, _>("event") {
-                log.events.push(self.decode(event)?);
-            }
+        match self.fold(&rows).pop() {
+            None => Ok(None),
+            Some(Ok(log)) => Ok(Some(log)),
+            Some(Err(unreadable)) => Err(RequestStoreError::Unreadable(unreadable)),
         }
-        Ok(Some(log))
     }
 
     async fn recent(
@@ -177,23 +225,7 @@ impl RequestStore for PgRequestStore {
             .fetch_all(&self.db.pool)
             .await
             .map_err(|e| self.unavailable(e))?;
-        let mut logs: Vec<RequestLog> = Vec::new();
-        let mut current: Option<&str> = None;
-        for row in &rows {
-            let id: &str = row.get("id");
-            if current != Some(id) {
-                current = Some(id);
-                logs.push(RequestLog {
-                    request: self.decode(row.get::<&str, _>("request"))?,
-                    events: Vec::new(),
-                });
-            }
-            if let Some(event) = row.get::<Option<&str>, _>("event") {
-                let log = logs.last_mut().expect("pushed above");
-                log.events.push(self.decode(event)?);
-            }
-        }
-        Ok(logs)
+        Ok(self.readable(&rows))
     }
 
     /// In batches of 500 ids, each one transaction (events first, then the requests).
@@ -222,6 +254,18 @@ impl RequestStore for PgRequestStore {
             removed += usize::try_from(gone).unwrap_or(usize::MAX);
         }
         Ok(removed)
+    }
+
+    async fn unreadable(&self) -> Result<Vec<UnreadableRequest>, RequestStoreError> {
+        let rows = sqlx::query(ALL)
+            .fetch_all(&self.db.pool)
+            .await
+            .map_err(|e| self.unavailable(e))?;
+        Ok(self
+            .fold(&rows)
+            .into_iter()
+            .filter_map(Result::err)
+            .collect())
     }
 
     fn target(&self) -> String {

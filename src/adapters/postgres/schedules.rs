@@ -1,11 +1,14 @@
 //! `PgScheduleStore`: scheduled deploys as rows of `deploy_schedules`, so that every replica
 //! sees the same schedules. A schedule is replaced only over the revision the writer read
 //! (`UPDATE ... WHERE revision = $n - 1`): of two replicas claiming it at once, exactly one
-//! updates a row, and the other gets `Conflict`.
+//! updates a row, and the other gets `Conflict`. A row whose JSON cannot be read back is
+//! unreadable: never returned as open or recent, refused to `get` (so never replaced), and listed
+//! by `unreadable` (the database's `state` column keeps saying what it was).
 
 use async_trait::async_trait;
 use sqlx::Row;
 
+use crate::domain::schedule::record::{self, UnreadableSchedule};
 use crate::domain::{RepoId, Schedule, ScheduleId};
 use crate::ports::{ScheduleStore, ScheduleStoreError};
 
@@ -24,14 +27,20 @@ const REPLACE: &str = "UPDATE deploy_schedules SET state = $2, revision = $3, sc
 
 const EXISTS: &str = "SELECT EXISTS (SELECT 1 FROM deploy_schedules WHERE id = $1)";
 
-const GET: &str = "SELECT schedule FROM deploy_schedules WHERE id = $1";
+const GET: &str = "SELECT id, schedule FROM deploy_schedules WHERE id = $1";
 
-const OPEN: &str = "SELECT schedule FROM deploy_schedules \
+const OPEN: &str = "SELECT id, schedule FROM deploy_schedules \
     WHERE state IN ('waiting', 'running') ORDER BY run_at, id";
 
-const RECENT: &str = "SELECT schedule FROM deploy_schedules \
+const RECENT: &str = "SELECT id, schedule FROM deploy_schedules \
     WHERE $1::text IS NULL OR repository_uuid = $1 \
     ORDER BY created_at DESC, id DESC LIMIT $2";
+
+/// Every row, to find those that cannot be read (a handful of schedules a month, pruned).
+const ALL: &str = "SELECT id, schedule FROM deploy_schedules ORDER BY created_at, id";
+
+const REMOVE_ENDED: &str = "DELETE FROM deploy_schedules \
+    WHERE id = ANY($1) AND state IN ('done', 'failed', 'cancelled', 'refused')";
 
 impl PgScheduleStore {
     pub fn new(db: Database) -> Self {
@@ -51,11 +60,31 @@ impl PgScheduleStore {
         Ok((json, revision))
     }
 
-    fn decode(&self, rows: &[sqlx::postgres::PgRow]) -> Result<Vec<Schedule>, ScheduleStoreError> {
+    /// Each row read back, or why it cannot be.
+    fn decode(&self, rows: &[sqlx::postgres::PgRow]) -> Vec<Result<Schedule, UnreadableSchedule>> {
         rows.iter()
             .map(|row| {
-                serde_json::from_str(row.get::<&str, _>("schedule"))
-                    .map_err(|e| self.unavailable(format!("a stored row: {e}")))
+                let id: &str = row.get("id");
+                record::read(row.get::<&str, _>("schedule").as_bytes()).map_err(|why| {
+                    UnreadableSchedule {
+                        id: ScheduleId::parse(id),
+                        place: format!("row {id} of deploy_schedules in {}", self.db.target),
+                        why,
+                    }
+                })
+            })
+            .collect()
+    }
+
+    /// The rows that can be read; those that cannot are logged and left out.
+    fn readable(&self, rows: &[sqlx::postgres::PgRow]) -> Vec<Schedule> {
+        self.decode(rows)
+            .into_iter()
+            .filter_map(|row| {
+                row.inspect_err(|unreadable| {
+                    tracing::error!(%unreadable, "a schedule's row cannot be read: the schedule is not run until the row is mended or removed");
+                })
+                .ok()
             })
             .collect()
     }
@@ -113,7 +142,11 @@ impl ScheduleStore for PgScheduleStore {
             .fetch_all(&self.db.pool)
             .await
             .map_err(|e| self.unavailable(e))?;
-        Ok(self.decode(&rows)?.pop())
+        match self.decode(&rows).pop() {
+            None => Ok(None),
+            Some(Ok(schedule)) => Ok(Some(schedule)),
+            Some(Err(unreadable)) => Err(ScheduleStoreError::Unreadable(unreadable)),
+        }
     }
 
     async fn open(&self) -> Result<Vec<Schedule>, ScheduleStoreError> {
@@ -121,7 +154,7 @@ impl ScheduleStore for PgScheduleStore {
             .fetch_all(&self.db.pool)
             .await
             .map_err(|e| self.unavailable(e))?;
-        self.decode(&rows)
+        Ok(self.readable(&rows))
     }
 
     async fn recent(
@@ -136,7 +169,29 @@ impl ScheduleStore for PgScheduleStore {
             .fetch_all(&self.db.pool)
             .await
             .map_err(|e| self.unavailable(e))?;
-        self.decode(&rows)
+        Ok(self.readable(&rows))
+    }
+
+    async fn unreadable(&self) -> Result<Vec<UnreadableSchedule>, ScheduleStoreError> {
+        let rows = sqlx::query(ALL)
+            .fetch_all(&self.db.pool)
+            .await
+            .map_err(|e| self.unavailable(e))?;
+        Ok(self
+            .decode(&rows)
+            .into_iter()
+            .filter_map(Result::err)
+            .collect())
+    }
+
+    async fn remove_ended(&self, ids: &[ScheduleId]) -> Result<usize, ScheduleStoreError> {
+        let ids: Vec<&str> = ids.iter().map(ScheduleId::as_str).collect();
+        let removed = sqlx::query(REMOVE_ENDED)
+            .bind(&ids)
+            .execute(&self.db.pool)
+            .await
+            .map_err(|e| self.unavailable(e))?;
+        Ok(usize::try_from(removed.rows_affected()).unwrap_or(usize::MAX))
     }
 
     fn target(&self) -> String {

@@ -96,9 +96,12 @@ impl<T: Serialize> IntoResponse for JsonAnswer<T> {
     }
 }
 
-/// What `/readyz` answers: ready, or not ready saying which part is down and why.
+/// What `/readyz` answers: ready, ready with what needs an operator's attention (records
+/// that cannot be read: the console serves and deploys, but those are not run), or not
+/// ready saying which part is down and why.
 pub enum Readiness {
     Ready,
+    Attention(String),
     NotReady(String),
 }
 
@@ -106,6 +109,9 @@ impl IntoResponse for Readiness {
     fn into_response(self) -> Response {
         match self {
             Self::Ready => (status::SHOWN, "ready\n".to_owned()).into_response(),
+            Self::Attention(what) => {
+                (status::SHOWN, format!("ready; attention: {what}\n")).into_response()
+            }
             Self::NotReady(down) => {
                 (status::NOT_READY, format!("not ready: {down}\n")).into_response()
             }

@@ -152,6 +152,10 @@ fn outer_layers(app: Router, state: AppState) -> Router {
     let [csp, nosniff, referrer, frames] = edge::security::headers();
     app.layer(axum::middleware::from_fn_with_state(
         state.clone(),
+        edge::question_limit::limit_anonymous_questions,
+    ))
+    .layer(axum::middleware::from_fn_with_state(
+        state.clone(),
         edge::upstream_words::hide_from_the_unidentified,
     ))
     .layer(axum::middleware::from_fn(errors::htmx_fragments))

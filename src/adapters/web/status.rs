@@ -11,6 +11,7 @@ use crate::app::approvals::requests::{ActError, Acted, ListError};
 use crate::app::checks::{ReadError as ChecksReadError, ReportError};
 use crate::app::deploy::{DeployOutcome, NotStarted, PreviewError, StepError};
 use crate::app::diffs::compare::CompareError;
+use crate::app::exposure::limit::TooManyQuestions;
 use crate::app::exposure::ExposureError;
 use crate::app::facts::{ReadError, UnknownRepository};
 use crate::app::releases::ReleaseOutcome;
@@ -268,6 +269,8 @@ impl HttpStatus for RequestStoreError {
     fn status(&self) -> StatusCode {
         match self {
             Self::Conflict | Self::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            // Not passing: the record stays unreadable until an operator mends it.
+            Self::Unreadable(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
@@ -283,6 +286,13 @@ impl HttpStatus for AuditReadError {
 
 /// A write beyond the caller's limit: nothing was recorded.
 impl HttpStatus for TooManyWrites {
+    fn status(&self) -> StatusCode {
+        StatusCode::TOO_MANY_REQUESTS
+    }
+}
+
+/// An anonymous exposure question beyond its address's limit: nothing was asked of Pulp.
+impl HttpStatus for TooManyQuestions {
     fn status(&self) -> StatusCode {
         StatusCode::TOO_MANY_REQUESTS
     }
@@ -358,6 +368,8 @@ impl HttpStatus for ScheduleStoreError {
             Self::Conflict | Self::Missing(_) | Self::Unavailable { .. } => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
+            // Not passing: the record stays unreadable until an operator mends it.
+            Self::Unreadable(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }

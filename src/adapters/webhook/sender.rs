@@ -1,7 +1,7 @@
 //! `HttpWebhookSender`: one POST per attempt, on hyper-util's pooled client over rustls
 //! (the web roots and the system's trust store), the whole exchange bounded by the
 //! delivery timeout, signed as the Standard Webhooks specification says (and with the
-//! deprecated header). Knows each configured webhook's secret; never logs it. A webhook with
+//! deprecated body-only header only when configured to). Knows each configured webhook's secret; never logs it. A webhook with
 //! a `ca_file` is reached with its own client trusting that CA too.
 
 use std::collections::HashMap;
@@ -38,6 +38,8 @@ pub struct HttpWebhookSender {
     /// The CloudEvents `source`.
     source: String,
     timeout: Duration,
+    /// Also sign with the deprecated, replayable `X-Repo-Console-Signature`.
+    deprecated_signature: bool,
 }
 
 impl HttpWebhookSender {
@@ -57,7 +59,15 @@ impl HttpWebhookSender {
             secrets: webhooks.into_iter().collect(),
             source,
             timeout,
+            deprecated_signature: false,
         }
+    }
+
+    /// Also signs every delivery with the deprecated body-only header when `send` (for a
+    /// receiver not yet moved to the Standard Webhooks headers). Off unless asked.
+    pub fn with_deprecated_signature(mut self, send: bool) -> Self {
+        self.deprecated_signature = send;
+        self
     }
 
     /// Connects to `webhook` trusting `roots` (the defaults and its `ca_file`).
@@ -81,17 +91,19 @@ impl HttpWebhookSender {
                 .map_err(|e| SendError::Unreachable(format!("cannot sign: {e}")))
         };
         let standard = header(sign_standard(secret, id, timestamp, &body))?;
-        let deprecated = header(sign(secret.signing_key(), &body))?;
         let agent = concat!("repo-console/", env!("CARGO_PKG_VERSION"));
-        Request::builder()
+        let mut request = Request::builder()
             .method(Method::POST)
             .uri(webhook.as_str())
             .header(CONTENT_TYPE, cloudevent::CONTENT_TYPE)
             .header(USER_AGENT, agent)
             .header(ID_HEADER, header(id.to_owned())?)
             .header(TIMESTAMP_HEADER, timestamp)
-            .header(STANDARD_SIGNATURE_HEADER, standard)
-            .header(SIGNATURE_HEADER, deprecated)
+            .header(STANDARD_SIGNATURE_HEADER, standard);
+        if self.deprecated_signature {
+            request = request.header(SIGNATURE_HEADER, header(sign(secret.signing_key(), &body))?);
+        }
+        request
             .body(Full::new(Bytes::from(body)))
             .map_err(|e| SendError::Unreachable(format!("cannot build the request: {e}")))
     }

@@ -3,8 +3,9 @@
 //! time, in seconds) and `webhook-signature`: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`
 //! per key, space-separated. A receiver refuses a timestamp far from its clock (the
 //! reference libraries: more than 5 minutes), so a captured delivery cannot be replayed
-//! later. Also, for one release, the deprecated `X-Repo-Console-Signature`:
-//! `sha256=<hex HMAC-SHA256 of the body>` (no timestamp: replayable forever).
+//! later. Also, only where `webhook_delivery.deprecated_signature` asks for it, the deprecated
+//! `X-Repo-Console-Signature`: `sha256=<hex HMAC-SHA256 of the body>` (no timestamp:
+//! replayable forever).
 
 use base64::Engine;
 use hmac::{Hmac, Mac};
@@ -16,7 +17,7 @@ pub const ID_HEADER: &str = "webhook-id";
 pub const TIMESTAMP_HEADER: &str = "webhook-timestamp";
 pub const STANDARD_SIGNATURE_HEADER: &str = "webhook-signature";
 
-/// The deprecated header (sent for one release more; see the upgrade notes).
+/// The deprecated header (sent only where configured; see the upgrade notes).
 pub const SIGNATURE_HEADER: &str = "x-repo-console-signature";
 
 fn hmac_sha256(key: &[u8], parts: &[&[u8]]) -> Vec<u8> {

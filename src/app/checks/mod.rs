@@ -7,6 +7,7 @@
 pub mod promote;
 pub mod report;
 pub mod served;
+pub mod retention;
 
 pub use promote::Promotion;
 pub use report::{find_repository, latest, report, CheckAsk, ReadError, ReportError, Reported};

@@ -9,6 +9,7 @@ pub mod answer;
 pub mod ask;
 pub mod index;
 pub mod keeper;
+pub mod limit;
 pub mod reads;
 
 pub use answer::{ExposureAnswer, ExposureRow};

@@ -1,5 +1,6 @@
 //! The schedules pages and the API list: the newest made, of one repository or all.
 
+use crate::domain::schedule::record::UnreadableSchedule;
 use crate::domain::{RepoId, Schedule, ScheduleId};
 
 use crate::app::schedules::{store, StoreProblem};
@@ -8,12 +9,21 @@ use crate::app::state::AppState;
 /// How many schedules a list shows.
 pub const LISTED: usize = 200;
 
-/// The newest schedules (of `repo` when given), newest made first.
-pub async fn recent(
-    state: &AppState,
-    repo: Option<&RepoId>,
-) -> Result<Vec<Schedule>, StoreProblem> {
-    Ok(store(state)?.recent(repo, LISTED).await?)
+/// What a list of schedules shows: the newest readable ones, and those whose last record
+/// cannot be read (never run; shown so that an operator mends them).
+#[derive(Debug, Clone, Default)]
+pub struct Listed {
+    pub schedules: Vec<Schedule>,
+    pub unreadable: Vec<UnreadableSchedule>,
+}
+
+/// The newest schedules (of `repo` when given), newest made first, and every unreadable one.
+pub async fn recent(state: &AppState, repo: Option<&RepoId>) -> Result<Listed, StoreProblem> {
+    let store = store(state)?;
+    Ok(Listed {
+        schedules: store.recent(repo, LISTED).await?,
+        unreadable: store.unreadable().await?,
+    })
 }
 
 /// The schedules of `repo` still waiting or running, soonest first (the versions page).

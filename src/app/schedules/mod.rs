@@ -2,11 +2,13 @@
 //! make at the schedule's time ([`make`]), listed ([`list`]), cancelled by their author or a
 //! deployer of the environment ([`cancel`]), and run at their time, once across replicas, by
 //! a background task that claims each due schedule in the shared store ([`run`]) and deploys
-//! it through the same deploy use case, every check made again.
+//! it through the same deploy use case, every check made again; ended ones are pruned past
+//! their retention ([`retention`]).
 
 pub mod cancel;
 pub mod list;
 pub mod make;
+pub mod retention;
 pub mod run;
 
 use crate::ports::ScheduleStore;

@@ -21,6 +21,14 @@ impl RequestId {
     }
 }
 
+impl crate::domain::record_keys::RecordId for RequestId {
+    const WHAT: &'static str = "request";
+}
+
+/// A request's record (a line, a row) that cannot be read: the request is held (not shown as
+/// a request, not acted on, not run) until an operator mends the record.
+pub type UnreadableRequest = crate::domain::record_keys::Unreadable<RequestId>;
+
 impl std::fmt::Display for RequestId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)

@@ -1,5 +1,7 @@
 //! Checks: what a pipeline reports about a repository version in an environment (a named
 //! test run that passed or failed, with a link to the run), and the key a later report of
-//! the same check replaces the earlier under.
+//! the same check replaces the earlier under; superseded reports pruned past their retention
+//! ([`retention`]).
 
 pub mod report;
+pub mod retention;

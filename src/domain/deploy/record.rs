@@ -316,6 +316,66 @@ mod tests {
         }
     }
 
+    fn outcome() -> impl proptest::strategy::Strategy<Value = AuditOutcome> {
+        use proptest::prelude::*;
+        prop_oneof![
+            Just(AuditOutcome::Started),
+            Just(AuditOutcome::Deployed),
+            (
+                prop_oneof![
+                    Just(ProductionChanged::No),
+                    Just(ProductionChanged::Yes),
+                    Just(ProductionChanged::Unknown)
+                ],
+                ".{0,30}"
+            )
+                .prop_map(|(production_changed, error)| AuditOutcome::Failed {
+                    production_changed,
+                    error
+                }),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Issue 43: a deploy's audit line, with any outcome, text and optional parts, holds
+        /// no key twice and reads back as written.
+        #[test]
+        fn every_deploy_line_is_written_without_a_key_twice_and_read_back(
+            outcome in outcome(),
+            operator in ".{0,20}",
+            reason in proptest::option::of(".{0,30}"),
+            publication in proptest::option::of("/[a-z0-9/]{0,20}"),
+            scheduled in proptest::option::of("[a-z0-9-]{1,20}"),
+            unmet in proptest::option::of(".{0,20}"),
+            seconds in 0i64..4_000_000_000,
+        ) {
+            let at = DateTime::from_timestamp(seconds, 0).unwrap();
+            let mut record = DeployRecord::of_plan(
+                DeployId::new("d"),
+                &plan(),
+                &Intent::Deploy(None),
+                at,
+                &operator,
+                publication.map(PublicationHref::new),
+                outcome,
+            );
+            record.reason = reason;
+            record.schedule = scheduled.map(|id| ScheduleMark {
+                schedule_id: crate::domain::ScheduleId::parse(&id).unwrap(),
+                author: crate::domain::PersonName::new("alice").unwrap(),
+            });
+            record.checks_override = unmet.map(|unmet| ChecksOverride {
+                checked_in: EnvironmentName::production(),
+                unmet,
+            });
+            let bytes = serde_json::to_vec(&record).unwrap();
+            let written = crate::domain::record_keys::Written::parse(&bytes).unwrap();
+            proptest::prop_assert_eq!(written.duplicate_keys(), Vec::<String>::new());
+            let read: DeployRecord = serde_json::from_slice(&bytes).unwrap();
+            proptest::prop_assert_eq!(read, record);
+        }
+    }
+
     #[test]
     fn a_record_serializes_to_one_flat_json_object() {
         let at = DateTime::parse_from_rfc3339("2026-11-22T10:00:00Z")

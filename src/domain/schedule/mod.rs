@@ -5,4 +5,8 @@
 
 pub mod id;
 pub mod model;
+pub mod record;
+#[cfg(test)]
+mod record_properties;
+pub mod retention;
 pub mod rules;

@@ -55,10 +55,12 @@ pub enum ScheduleState {
         ended: DateTime<Utc>,
     },
     /// At its time a check refused it (the environment moved, a freeze, the policy, the
-    /// soak...): nothing moved.
+    /// soak...): nothing moved. Kept as `refusal`: the schedule's own `reason` is beside it
+    /// in the same object.
     Refused {
         #[serde(serialize_with = "rfc3339_utc")]
         ended: DateTime<Utc>,
+        #[serde(rename = "refusal")]
         reason: String,
     },
 }

@@ -55,7 +55,11 @@ pub(crate) fn validate(
     let edge = crate::wiring::sections::server_edge::edge_settings(&raw.server, grace)?;
     let matching = crate::domain::CaseMatching::from_case_sensitive(raw.identity.case_sensitive);
     let identity = crate::wiring::sections::identity::validate(raw.identity)?;
-    let writes_per_minute = writes_per_minute(raw.api.writes_per_minute)?;
+    let writes_per_minute = per_minute("api.writes_per_minute", raw.api.writes_per_minute)?;
+    let anonymous_exposure_per_minute = per_minute(
+        "api.anonymous_exposure_per_minute",
+        raw.api.anonymous_exposure_per_minute,
+    )?;
     let api_tokens = crate::wiring::sections::api::validate(raw.api, matching)?;
     let environments =
         crate::wiring::sections::environments::validate(raw.environments, raw.production.clone())?;
@@ -84,6 +88,7 @@ pub(crate) fn validate(
         identity,
         api_tokens,
         writes_per_minute,
+        anonymous_exposure_per_minute,
         log_format: raw.log.format,
         page_size: raw.dashboard.page_size,
         production: raw.production,
@@ -92,6 +97,7 @@ pub(crate) fn validate(
         releases,
         request_ttl: policy.request_ttl,
         request_retention: policy.request_retention,
+        check_retention: policy.check_retention,
         webhooks,
         drift_interval,
         schedules,
@@ -226,13 +232,13 @@ fn timeout(key: &'static str, secs: u64) -> Result<(), ConfigError> {
     ))
 }
 
-fn writes_per_minute(value: u64) -> Result<std::num::NonZeroU32, ConfigError> {
+fn per_minute(key: &'static str, value: u64) -> Result<std::num::NonZeroU32, ConfigError> {
     u32::try_from(value)
         .ok()
         .and_then(std::num::NonZeroU32::new)
         .ok_or_else(|| {
             invalid(
-                "api.writes_per_minute",
+                key,
                 format!("{value}: must be a whole number from 1 to {}", u32::MAX),
             )
         })

@@ -1048,6 +1048,70 @@ fn the_write_limit_comes_from_the_file_the_environment_or_the_command_line() {
 }
 
 #[test]
+fn the_anonymous_question_limit_comes_from_the_file_the_environment_or_the_command_line() {
+    let limit = |file: Option<&str>, overrides: Overrides| {
+        layered(None, file, overrides)
+            .unwrap()
+            .anonymous_exposure_per_minute
+            .get()
+    };
+    let file = Some("[api]\nanonymous_exposure_per_minute = 10");
+    assert_eq!(limit(None, flags()), 30, "the built-in default");
+    assert_eq!(limit(file, flags()), 10);
+    let env = flags().env("REPO_CONSOLE_API_ANONYMOUS_EXPOSURE_PER_MINUTE", "20");
+    assert_eq!(limit(file, env), 20, "the environment wins over the file");
+    let flag = flags().flag("api.anonymous_exposure_per_minute", "5");
+    assert_eq!(limit(file, flag), 5);
+    let err = layered(
+        None,
+        None,
+        flags().flag("api.anonymous_exposure_per_minute", "0"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("api.anonymous_exposure_per_minute"), "{err}");
+}
+
+#[test]
+fn the_deprecated_webhook_signature_is_off_unless_configured() {
+    let sent = |overrides: Overrides| {
+        layered(None, None, overrides)
+            .unwrap()
+            .webhooks
+            .deprecated_signature
+    };
+    assert!(!sent(flags()), "off by default");
+    assert!(sent(flags().env(
+        "REPO_CONSOLE_WEBHOOK_DELIVERY_DEPRECATED_SIGNATURE",
+        "true"
+    )));
+    assert!(sent(
+        flags().flag("webhook_delivery.deprecated_signature", "true")
+    ));
+}
+
+#[test]
+fn the_check_retention_comes_from_the_file_the_environment_or_the_command_line() {
+    let days = |file: Option<&str>, overrides: Overrides| {
+        layered(None, file, overrides)
+            .unwrap()
+            .check_retention
+            .num_days()
+    };
+    let file = Some("[policy]\ncheck_retention_days = 30");
+    assert_eq!(days(None, flags()), 90, "the built-in default");
+    assert_eq!(days(file, flags()), 30);
+    let env = flags().env("REPO_CONSOLE_POLICY_CHECK_RETENTION_DAYS", "7");
+    assert_eq!(days(file, env), 7, "the environment wins over the file");
+    let flag = flags().flag("policy.check_retention_days", "2");
+    assert_eq!(days(file, flag), 2);
+    let err = layered(None, None, flags().flag("policy.check_retention_days", "0"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("policy.check_retention_days"), "{err}");
+}
+
+#[test]
 fn the_request_retention_comes_from_the_file_the_environment_or_the_command_line() {
     let days = |file: Option<&str>, overrides: Overrides| {
         layered(None, file, overrides)
@@ -1114,12 +1178,15 @@ fn schedules_are_looked_at_often_enough_and_claims_outlast_a_deploy() {
     let config = layered(None, None, flags()).unwrap();
     assert_eq!(config.schedules.every, Duration::from_secs(10));
     assert_eq!(config.schedules.lapse, chrono::Duration::minutes(10));
+    assert_eq!(config.schedules.retention, chrono::Duration::days(90));
     let env = flags()
         .env("REPO_CONSOLE_SCHEDULES_CHECK_INTERVAL_SECS", "2")
+        .env("REPO_CONSOLE_SCHEDULES_RETENTION_DAYS", "7")
         .flag("schedules.claim_lapse_secs", "120");
     let config = layered(None, None, env).unwrap();
     assert_eq!(config.schedules.every, Duration::from_secs(2));
     assert_eq!(config.schedules.lapse, chrono::Duration::minutes(2));
+    assert_eq!(config.schedules.retention, chrono::Duration::days(7));
     for (file, expected) in [
         (
             "[schedules]\ncheck_interval_secs = 0",
@@ -1132,6 +1199,10 @@ fn schedules_are_looked_at_often_enough_and_claims_outlast_a_deploy() {
         (
             "[schedules]\nclaim_lapse_secs = 59",
             "schedules.claim_lapse_secs: 59",
+        ),
+        (
+            "[schedules]\nretention_days = 0",
+            "schedules.retention_days: 0",
         ),
     ] {
         let shown = refused_key(file);

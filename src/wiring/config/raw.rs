@@ -54,6 +54,9 @@ pub(crate) struct RawPolicy {
     pub request_ttl_hours: i64,
     /// How long a closed request is kept, in days (declared in `config/default.toml`).
     pub request_retention_days: i64,
+    /// How long a superseded check report is kept, in days (declared in
+    /// `config/default.toml`).
+    pub check_retention_days: i64,
     /// Who automatic promotions act as, `user:<name>`; empty: nobody (declared in
     /// `config/default.toml`).
     pub automation: String,
@@ -96,6 +99,7 @@ impl RawPolicy {
         let mut policy = Self::default();
         let mut ttl = None;
         let mut retention = None;
+        let mut check_retention = None;
         let mut automation = None;
         for (key, value) in table {
             match key.as_str() {
@@ -111,6 +115,10 @@ impl RawPolicy {
                     retention = Some(typed("policy.request_retention_days", value)?);
                     continue;
                 }
+                "check_retention_days" => {
+                    check_retention = Some(typed("policy.check_retention_days", value)?);
+                    continue;
+                }
                 "automation" => {
                     automation = Some(typed("policy.automation", value)?);
                     continue;
@@ -120,7 +128,8 @@ impl RawPolicy {
             let Value::Table(environment) = value else {
                 return Err(format!(
                     "unknown key policy.{key}: [policy] holds `syncers`, `request_ttl_hours`, \
-                     `request_retention_days`, `automation` and one table per environment, e.g. \
+                     `request_retention_days`, `check_retention_days`, `automation` and one table \
+                     per environment, e.g. \
                      [policy.{key}]"
                 ));
             };
@@ -130,6 +139,8 @@ impl RawPolicy {
         policy.request_ttl_hours = ttl.ok_or("policy.request_ttl_hours is missing")?;
         policy.request_retention_days =
             retention.ok_or("policy.request_retention_days is missing")?;
+        policy.check_retention_days =
+            check_retention.ok_or("policy.check_retention_days is missing")?;
         policy.automation = automation.ok_or("policy.automation is missing")?;
         Ok(policy)
     }
@@ -299,6 +310,8 @@ pub(crate) struct RawWebhookDelivery {
     pub retry_max_secs: u64,
     pub give_up_hours: u64,
     pub retention_days: u64,
+    /// Also sign with the deprecated body-only `X-Repo-Console-Signature` (replayable).
+    pub deprecated_signature: bool,
 }
 
 #[derive(Debug, Deserialize)]

@@ -79,6 +79,9 @@ pub struct Config {
     pub api_tokens: Vec<crate::adapters::identity::bearer::ApiToken>,
     /// How many changes each caller may make a minute (`api.writes_per_minute`).
     pub writes_per_minute: std::num::NonZeroU32,
+    /// How many exposure questions an unidentified caller may ask a minute from one address
+    /// (`api.anonymous_exposure_per_minute`).
+    pub anonymous_exposure_per_minute: std::num::NonZeroU32,
     pub log_format: LogFormat,
     pub page_size: u64,
     /// The `[production]` table as configured (the demo adds its own at startup).
@@ -101,6 +104,8 @@ pub struct Config {
     pub request_ttl: chrono::Duration,
     /// How long a closed request is kept (`policy.request_retention_days`).
     pub request_retention: chrono::Duration,
+    /// How long a superseded check report is kept (`policy.check_retention_days`).
+    pub check_retention: chrono::Duration,
     pub demo_task_delay: Duration,
     /// The HTTP edge: timeouts, allowed hosts, and how long a shutdown waits for requests
     /// in flight (the task timeout, twice: a deploy waits for two tasks, plus a margin).

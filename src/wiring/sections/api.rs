@@ -18,6 +18,7 @@ use crate::wiring::config::error::{invalid, ConfigError};
 pub(crate) struct RawApi {
     pub tokens: Vec<RawToken>,
     pub writes_per_minute: u64,
+    pub anonymous_exposure_per_minute: u64,
 }
 
 /// One token: a `[[api.tokens]]` table, or (from the environment or a flag, where values

@@ -6,6 +6,7 @@ fn raw(tokens: Vec<RawToken>) -> RawApi {
     RawApi {
         tokens,
         writes_per_minute: 60,
+        anonymous_exposure_per_minute: 30,
     }
 }
 

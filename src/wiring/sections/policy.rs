@@ -28,6 +28,8 @@ pub(crate) struct Validated {
     pub policy: Policy,
     pub request_ttl: chrono::Duration,
     pub request_retention: chrono::Duration,
+    /// How long a superseded check report is kept (`policy.check_retention_days`).
+    pub check_retention: chrono::Duration,
 }
 
 /// `raw` over `path`, its subjects' names compared with people's and groups' under
@@ -40,6 +42,7 @@ pub(crate) fn validate(
     let syncers = allowed("policy.syncers", raw.syncers, matching)?;
     let request_ttl = request_ttl(raw.request_ttl_hours)?;
     let request_retention = request_retention(raw.request_retention_days)?;
+    let check_retention = check_retention(raw.check_retention_days)?;
     let mut deployers = BTreeMap::new();
     let mut freezes = BTreeMap::new();
     let mut approvals = BTreeMap::new();
@@ -114,6 +117,7 @@ pub(crate) fn validate(
         policy,
         request_ttl,
         request_retention,
+        check_retention,
     })
 }
 
@@ -238,6 +242,16 @@ fn request_retention(days: i64) -> Result<chrono::Duration, ConfigError> {
     }
     let reason = format!("{days}: closed requests are kept a whole number of days, from 1 to 3650");
     Err(invalid("policy.request_retention_days", reason))
+}
+
+/// `policy.check_retention_days`: 1 day to ten years.
+fn check_retention(days: i64) -> Result<chrono::Duration, ConfigError> {
+    if (1..=3650).contains(&days) {
+        return Ok(chrono::Duration::days(days));
+    }
+    let reason =
+        format!("{days}: superseded check reports are kept a whole number of days, from 1 to 3650");
+    Err(invalid("policy.check_retention_days", reason))
 }
 
 /// `approvals` and `approvers` of `[policy.<name>]`: both or neither (0 approvals is none).

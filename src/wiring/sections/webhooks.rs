@@ -29,6 +29,8 @@ pub struct WebhookSettings {
     pub retry: RetryPolicy,
     /// How long the outbox keeps an event after its deliveries ended.
     pub retention: Duration,
+    /// Also sign with the deprecated body-only header (`webhook_delivery.deprecated_signature`).
+    pub deprecated_signature: bool,
 }
 
 /// One webhook: what it wants, its secret, and what its receiver's TLS is trusted by.
@@ -115,6 +117,7 @@ pub(crate) fn validate(
             give_up_after: Duration::from_secs(hours * 3600),
         },
         retention: Duration::from_secs(retention_days * 86_400),
+        deprecated_signature: delivery.deprecated_signature,
     })
 }
 

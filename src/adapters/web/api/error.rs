@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 
 use crate::app::approvals::requests::ActError;
 use crate::app::deploy::DeployOutcome;
+use crate::app::exposure::limit::TooManyQuestions;
 use crate::app::exposure::ExposureError;
 use crate::app::schedules::make::NotScheduled;
 use crate::domain::{Refusal, ReleaseRefusal, ScheduleRefusal};
@@ -61,6 +62,14 @@ impl ApiError {
             status,
             code: code_of(status),
             message: message.into(),
+        }
+    }
+
+    /// An anonymous exposure question beyond its address's limit.
+    pub fn too_many_questions(wait: &TooManyQuestions) -> Self {
+        Self {
+            code: "too_many_questions",
+            ..Self::of(wait)
         }
     }
 

@@ -109,17 +109,38 @@ pub enum Accepted {
 pub struct ScheduleList {
     /// Newest made first, at most 200.
     pub items: Vec<ScheduleItem>,
+    /// The schedules whose record cannot be read: never run until an administrator mends
+    /// or removes the record (the log and `/readyz` say where it is).
+    pub unreadable: Vec<UnreadableItem>,
+}
+
+/// A schedule whose record cannot be read.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UnreadableItem {
+    /// The schedule's id; null when the record is too damaged to name one (every schedule
+    /// open before it is then held as well, each listed by its id).
+    pub id: Option<String>,
+    /// Why the record cannot be read.
+    pub reason: String,
 }
 
 /// Every scheduled deploy, newest made first (at most 200).
 #[utoipa::path(get, path = "/api/v1/schedules", tag = "schedules",
     responses((status = 200, body = ScheduleList), (status = 503, body = ErrorBody)))]
 pub async fn list(State(state): State<AppState>) -> Result<Json<ScheduleList>, ApiError> {
-    let schedules = list::recent(&state, None)
+    let listed = list::recent(&state, None)
         .await
         .map_err(|e| ApiError::of(&e))?;
     Ok(Json(ScheduleList {
-        items: schedules.iter().map(schedule_item).collect(),
+        items: listed.schedules.iter().map(schedule_item).collect(),
+        unreadable: listed
+            .unreadable
+            .into_iter()
+            .map(|one| UnreadableItem {
+                id: one.id.map(|id| id.as_str().to_owned()),
+                reason: one.why,
+            })
+            .collect(),
     }))
 }
 

@@ -13,6 +13,7 @@ pub mod connection;
 pub mod correlation;
 pub mod cross_site;
 pub mod host_check;
+pub mod question_limit;
 pub mod repo_names;
 pub mod request_log;
 pub mod security;

@@ -10,7 +10,8 @@ use super::super::answer::Readiness;
 /// GET /readyz: 200 when everything a deploy needs answers now: Pulp (an authenticated
 /// request) and the audit store (a record could be written: the file, or the PostgreSQL
 /// database of replicas). Otherwise 503 naming each part that is down and why. Both are
-/// asked at once.
+/// asked at once. Ready, it still names the schedules and requests whose record cannot be
+/// read (200, `ready; attention: ...`).
 pub async fn ready(State(state): State<AppState>) -> Readiness {
     let pulp = state.manager.list_repos(PageRequest {
         offset: 0,
@@ -25,11 +26,42 @@ pub async fn ready(State(state): State<AppState>) -> Readiness {
     .into_iter()
     .flatten()
     .collect();
-    if down.is_empty() {
-        Readiness::Ready
-    } else {
-        Readiness::NotReady(down.join("; "))
+    if !down.is_empty() {
+        return Readiness::NotReady(down.join("; "));
     }
+    match unreadable_records(&state).await {
+        None => Readiness::Ready,
+        Some(attention) => Readiness::Attention(attention),
+    }
+}
+
+/// The records of the stores that cannot be read (every replica reads the same ones, so they
+/// do not make this one unready): each schedule and request held because of one, and where.
+async fn unreadable_records(state: &AppState) -> Option<String> {
+    let mut said: Vec<String> = Vec::new();
+    if let Some(store) = state.schedules.as_deref() {
+        match store.unreadable().await {
+            Ok(unreadable) => said.extend(unreadable.iter().map(ToString::to_string)),
+            Err(error) => said.push(format!(
+                "the schedules' records could not be checked: {error}"
+            )),
+        }
+    }
+    if let Some(store) = state.requests.as_deref() {
+        match store.unreadable().await {
+            Ok(unreadable) => said.extend(unreadable.iter().map(ToString::to_string)),
+            Err(error) => said.push(format!(
+                "the requests' records could not be checked: {error}"
+            )),
+        }
+    }
+    if said.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{} (held until an administrator mends or removes the record)",
+        said.join("; ")
+    ))
 }
 
 /// GET /metrics: what the console measured (the state's metrics; OpenMetrics text).

@@ -19,8 +19,11 @@ use super::super::views::schedules::schedules_page;
 /// GET /schedules: every schedule, newest made first.
 pub async fn list(State(state): State<AppState>) -> Result<Answer, WebError> {
     Ok(match list::recent(&state, None).await {
-        Ok(schedules) => Answer::Shown(schedules_page(&schedules, None)),
-        Err(error) => Answer::as_of(&error, schedules_page(&[], Some(&error.to_string()))),
+        Ok(listed) => Answer::Shown(schedules_page(&listed, None)),
+        Err(error) => Answer::as_of(
+            &error,
+            schedules_page(&list::Listed::default(), Some(&error.to_string())),
+        ),
     })
 }
 

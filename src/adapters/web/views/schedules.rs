@@ -1,10 +1,13 @@
 //! Scheduled deploys: the answer to a deploy scheduled from the confirm step, the list on
 //! `/schedules` and on a repository's versions page (`data-schedule-id`,
 //! `data-schedule-state`: waiting, running, done, failed, cancelled or refused), each
-//! waiting one with its cancel button.
+//! waiting one with its cancel button; on `/schedules`, those whose record cannot be read
+//! (`data-schedule-unreadable`: the schedule's id, empty when the record names none).
 
 use maud::{html, Markup};
 
+use crate::app::schedules::list::Listed;
+use crate::domain::schedule::record::UnreadableSchedule;
 use crate::domain::{Schedule, ScheduleState};
 
 use super::layout::{back_link, notice, page};
@@ -95,8 +98,9 @@ pub fn repository_schedules(schedules: &[Schedule]) -> Markup {
     }
 }
 
-/// `/schedules`: every schedule, newest made first; `error` when they could not be read.
-pub fn schedules_page(schedules: &[Schedule], error: Option<&str>) -> Markup {
+/// `/schedules`: every schedule, newest made first, after those that cannot be read; `error`
+/// when they could not be read at all.
+pub fn schedules_page(listed: &Listed, error: Option<&str>) -> Markup {
     page(
         "Scheduled deploys",
         html! {
@@ -105,11 +109,36 @@ pub fn schedules_page(schedules: &[Schedule], error: Option<&str>) -> Markup {
             @if let Some(error) = error {
                 (notice("error", Some("page-error"), html! { strong { "Could not read the schedules. " } (error) }))
             }
-            @if schedules.is_empty() && error.is_none() {
+            @if !listed.unreadable.is_empty() {
+                (unreadable_list(&listed.unreadable))
+            }
+            @if listed.schedules.is_empty() && error.is_none() {
                 p.muted data-schedules-empty { "No deploy is scheduled." }
             } @else {
-                (schedule_table(schedules))
+                (schedule_table(&listed.schedules))
             }
         },
     )
+}
+
+/// The schedules whose record cannot be read: not run, and why (where the record is, the
+/// log and `/readyz` say).
+fn unreadable_list(unreadable: &[UnreadableSchedule]) -> Markup {
+    html! {
+        (notice("error", Some("schedules-unreadable"), html! {
+            strong { "Some schedules cannot be read, and are not run. " }
+            "The log and /readyz say where each record is; an administrator mends or removes it."
+            ul {
+                @for one in unreadable {
+                    li data-schedule-unreadable=(one.id.as_ref().map(|id| id.as_str()).unwrap_or("")) {
+                        @match &one.id {
+                            Some(id) => { "Schedule " code { (id) } ": " }
+                            None => { "A record naming no schedule: " }
+                        }
+                        (one.why)
+                    }
+                }
+            }
+        }))
+    }
 }
