@@ -99,7 +99,9 @@ pub async fn sync_cells_hover_and_theme(b: &Browser, app: &App) {
     // Pulp's words (they name the remote's host) stay in the log: the title says where to
     // look, with the task.
     assert!(
-        failed.4.contains("failed in Pulp (task /pulp/api/v3/tasks/")
+        failed
+            .4
+            .contains("failed in Pulp (task /pulp/api/v3/tasks/")
             && !failed.4.contains("Name or service not known"),
         "the reason in the console's words in the title: {failed:?}"
     );

@@ -298,10 +298,16 @@ async fn repo_gpgcheck_without_a_signing_service_is_warned_as_pulp_configures_it
     );
     // A repository whose metadata rc-metadata-signer signs is verified and not warned.
     let signed = pulp.repo_id("rc-changes");
-    let html = console.get(&format!("/repos/{signed}/versions")).await.html();
+    let html = console
+        .get(&format!("/repos/{signed}/versions"))
+        .await
+        .html();
     assert!(select(&html, "[data-warning]").is_empty());
     assert_eq!(
-        attr(&select(&html, "#verification [data-badge]")[0], "data-badge"),
+        attr(
+            &select(&html, "#verification [data-badge]")[0],
+            "data-badge"
+        ),
         "verified"
     );
     let partial = pulp.repo_id("rc-partial");

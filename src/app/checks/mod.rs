@@ -6,8 +6,8 @@
 
 pub mod promote;
 pub mod report;
-pub mod served;
 pub mod retention;
+pub mod served;
 
 pub use promote::Promotion;
 pub use report::{find_repository, latest, report, CheckAsk, ReadError, ReportError, Reported};

@@ -41,14 +41,21 @@ pub enum Drained {
 }
 
 impl RunningDeploys {
-    /// Runs `work` (a deploy, a release promotion) in a task of its own, and waits for it.
-    /// If the caller goes away (its client disconnected), the task runs on to its end.
+    /// Runs `work` (a deploy, a release promotion) in a task of its own, under the caller's
+    /// correlation id, and waits for it. If the caller goes away (its client disconnected),
+    /// the task runs on to its end.
     /// A panic in `work` is the caller's again, as if it had run in place.
     pub async fn run<F>(&self, work: F) -> F::Output
     where
         F: Future + Send + 'static,
         F::Output: Send + 'static,
     {
+        // The task carries on the correlation id of the request that asked for it (what its
+        // answers and log lines name).
+        let work = match crate::ports::correlation::current() {
+            Some(id) => futures::future::Either::Left(crate::ports::correlation::scope(id, work)),
+            None => futures::future::Either::Right(work),
+        };
         match self.tasks.spawn(work).await {
             Ok(output) => output,
             Err(error) => match error.try_into_panic() {
@@ -198,6 +205,18 @@ mod tests {
             running.drain(Duration::from_millis(20)).await,
             Drained::StillRunning(1)
         );
+    }
+
+    #[tokio::test]
+    async fn the_work_keeps_the_callers_correlation_id() {
+        let running = RunningDeploys::default();
+        let seen = crate::ports::correlation::scope("request-1".into(), async {
+            running
+                .run(async { crate::ports::correlation::current() })
+                .await
+        })
+        .await;
+        assert_eq!(seen.as_deref(), Some("request-1"));
     }
 
     #[tokio::test]
