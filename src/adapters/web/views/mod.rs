@@ -13,6 +13,7 @@ pub mod moment;
 pub mod releases;
 pub mod requests;
 pub mod schedules;
+pub mod site_nav;
 pub mod sync_cell;
 mod version_anchor;
 pub mod versions;
