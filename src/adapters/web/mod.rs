@@ -122,6 +122,7 @@ fn pages(state: AppState) -> Router {
         )
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(handlers::health::metrics))
+        .route("/api/docs", get(handlers::api_docs::show))
         .route("/readyz", get(handlers::health::ready))
         .route(assets::HTMX_PATH, get(assets::htmx))
         .route(assets::CSS_PATH, get(assets::css))
