@@ -48,6 +48,7 @@ mod json_api;
 mod json_logs;
 mod logs;
 mod metrics;
+mod navigation;
 mod openapi_valid;
 #[path = "../common/needs.rs"]
 mod needs;
