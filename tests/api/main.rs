@@ -49,9 +49,9 @@ mod json_logs;
 mod logs;
 mod metrics;
 mod navigation;
-mod openapi_valid;
 #[path = "../common/needs.rs"]
 mod needs;
+mod openapi_valid;
 mod outage;
 mod outbox;
 #[path = "../common/outbox_contract.rs"]

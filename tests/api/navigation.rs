@@ -41,11 +41,21 @@ async fn browse(app: &TestApp, path: &str, user: &str, groups: &str) -> Reply {
 /// The navigation's links of a page, and the one marked current with its value.
 fn nav_of(reply: &Reply) -> (Vec<(String, String)>, Vec<(String, String)>) {
     let html = reply.html();
-    assert_eq!(select(&html, "nav#site-nav[aria-label]").len(), 1, "{}", reply.body);
+    assert_eq!(
+        select(&html, "nav#site-nav[aria-label]").len(),
+        1,
+        "{}",
+        reply.body
+    );
     let links = select(&html, "nav#site-nav a[data-nav-link]");
     let all = links
         .iter()
-        .map(|a| (attr(a, "data-nav-link").to_owned(), attr(a, "href").to_owned()))
+        .map(|a| {
+            (
+                attr(a, "data-nav-link").to_owned(),
+                attr(a, "href").to_owned(),
+            )
+        })
         .collect();
     let current = links
         .iter()
@@ -75,9 +85,18 @@ async fn every_page_has_the_navigation_with_its_section_marked() {
     let base = app.fixture.base_os.as_str();
     let pages = [
         ("/".to_owned(), Some(("repositories", "page"))),
-        (format!("/repos/{base}/versions"), Some(("repositories", "true"))),
-        (format!("/repos/{base}/history"), Some(("repositories", "true"))),
-        (format!("/repos/{base}/versions/3/changes?against=2"), Some(("repositories", "true"))),
+        (
+            format!("/repos/{base}/versions"),
+            Some(("repositories", "true")),
+        ),
+        (
+            format!("/repos/{base}/history"),
+            Some(("repositories", "true")),
+        ),
+        (
+            format!("/repos/{base}/versions/3/changes?against=2"),
+            Some(("repositories", "true")),
+        ),
         ("/releases".to_owned(), Some(("releases", "page"))),
         ("/requests".to_owned(), Some(("requests", "page"))),
         ("/schedules".to_owned(), Some(("schedules", "page"))),
@@ -90,7 +109,10 @@ async fn every_page_has_the_navigation_with_its_section_marked() {
         let reply = browse(&app, &path, "", "").await;
         let expected = if marked.is_some() { 200 } else { 404 };
         assert_eq!(reply.status, expected, "{path}: {}", reply.body);
-        assert!(reply.header("content-type").starts_with("text/html"), "{path}");
+        assert!(
+            reply.header("content-type").starts_with("text/html"),
+            "{path}"
+        );
         let (links, current) = nav_of(&reply);
         let want: Vec<(String, String)> = LINKS
             .iter()
@@ -131,42 +153,71 @@ async fn requests_counts_those_the_viewer_may_approve_and_no_other() {
     let body = "version=4&confirm=base-os&live=2&reason=CVE-2026-1234";
     let asked = app.send_as("POST", &deploy, "alice", "release", body).await;
     assert_eq!(asked.status, 202, "{}", asked.body);
-    let id = attr(&select(&asked.html(), "[data-request-id]")[0], "data-request-id").to_owned();
+    let id = attr(
+        &select(&asked.html(), "[data-request-id]")[0],
+        "data-request-id",
+    )
+    .to_owned();
 
     // An approver other than the requester is waited for, on every page.
     for path in ["/", "/releases", "/requests", "/api/docs"] {
-        assert_eq!(waiting(&browse(&app, path, "bob", "release").await).as_deref(), Some("1"), "{path}");
+        assert_eq!(
+            waiting(&browse(&app, path, "bob", "release").await).as_deref(),
+            Some("1"),
+            "{path}"
+        );
     }
     let page = browse(&app, "/", "bob", "release").await;
-    assert!(page.body.contains("1 waiting for you"), "read aloud with its meaning");
+    assert!(
+        page.body.contains("1 waiting for you"),
+        "read aloud with its meaning"
+    );
     // Attacks: the requester is not waited for (she may not approve her own request), nor is
     // someone who may not approve production, nor a sender the console cannot identify.
     assert_eq!(waiting(&browse(&app, "/", "alice", "release").await), None);
     assert_eq!(waiting(&browse(&app, "/", "carol", "dev").await), None);
-    let anonymous = app.client.send("GET", "/", &[("accept", BROWSER)], "").await;
+    let anonymous = app
+        .client
+        .send("GET", "/", &[("accept", BROWSER)], "")
+        .await;
     assert_eq!(waiting(&anonymous), None);
     // An htmx fragment does not pay for the count.
     let fragment = app.send_as("GET", "/requests", "bob", "release", "").await;
     assert_eq!(waiting(&fragment), None);
 
     let approved = app
-        .send_as("POST", &format!("/requests/{id}/approve"), "bob", "release", "confirm=base-os")
+        .send_as(
+            "POST",
+            &format!("/requests/{id}/approve"),
+            "bob",
+            "release",
+            "confirm=base-os",
+        )
         .await;
     assert!(approved.status < 400, "{}", approved.body);
-    assert_eq!(waiting(&browse(&app, "/", "bob", "release").await), None, "nothing waits once it ran");
+    assert_eq!(
+        waiting(&browse(&app, "/", "bob", "release").await),
+        None,
+        "nothing waits once it ran"
+    );
     assert_eq!(waiting(&browse(&app, "/", "dave", "release").await), None);
 }
 
 #[tokio::test]
 async fn releases_lists_each_release_with_each_environments_set() {
-    let app = crate::releases::app(&crate::releases::MEMBERS).spawn().await;
+    let app = crate::releases::app(&crate::releases::MEMBERS)
+        .spawn()
+        .await;
     let reply = app.get("/releases").await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     let html = reply.html();
     let items = select(&html, "[data-release-item]");
     assert_eq!(items.len(), 1, "{}", reply.body);
     assert_eq!(attr(&items[0], "data-release-item"), "el9");
-    assert_eq!(select(&html, "[data-release-item=el9] h2 a[href='/releases/el9']").len(), 1);
+    assert_eq!(
+        select(&html, "[data-release-item=el9] h2 a[href='/releases/el9']").len(),
+        1
+    );
     let cells: Vec<(String, String)> = select(&html, "[data-release-item=el9] td[data-env]")
         .iter()
         .map(|td| {
@@ -178,12 +229,19 @@ async fn releases_lists_each_release_with_each_environments_set() {
         .collect();
     assert_eq!(cells.len(), 6, "each member in each environment: {cells:?}");
     assert!(cells.contains(&("staging".into(), "2".into())), "{cells:?}");
-    assert!(cells.contains(&("production".into(), "1".into())), "{cells:?}");
+    assert!(
+        cells.contains(&("production".into(), "1".into())),
+        "{cells:?}"
+    );
 
     let none = spawn_app().await;
     let reply = none.get("/releases").await;
     assert_eq!(reply.status, 200);
-    assert_eq!(select(&reply.html(), "#releases-empty").len(), 1, "how to declare one");
+    assert_eq!(
+        select(&reply.html(), "#releases-empty").len(),
+        1,
+        "how to declare one"
+    );
 }
 
 #[tokio::test]
@@ -204,27 +262,51 @@ async fn the_api_reference_renders_every_operation_from_the_document_and_nothing
     for id in &ids {
         let section = select(&html, &format!("section[data-operation='{id}']#{id}"));
         assert_eq!(section.len(), 1, "{id} is on the page");
-        assert_eq!(select(&html, &format!(".api-contents a[href='#{id}']")).len(), 1, "{id} in the contents");
+        assert_eq!(
+            select(&html, &format!(".api-contents a[href='#{id}']")).len(),
+            1,
+            "{id} in the contents"
+        );
     }
     for name in doc["components"]["schemas"].as_object().unwrap().keys() {
-        assert_eq!(select(&html, &format!("[data-schema='{name}']#schema-{name}")).len(), 1, "{name}");
+        assert_eq!(
+            select(&html, &format!("[data-schema='{name}']#schema-{name}")).len(),
+            1,
+            "{name}"
+        );
     }
     // Every link to a schema leads to one on the page.
     for link in select(&html, "a[href^='#schema-']") {
         let target = attr(&link, "href").trim_start_matches('#').to_owned();
-        assert_eq!(select(&html, &format!("[id='{target}']")).len(), 1, "{target}");
+        assert_eq!(
+            select(&html, &format!("[id='{target}']")).len(),
+            1,
+            "{target}"
+        );
     }
-    let page = select(&html, "[data-operation=listVersions] tr[data-parameter=page]");
+    let page = select(
+        &html,
+        "[data-operation=listVersions] tr[data-parameter=page]",
+    );
     assert_eq!(attr(&page[0], "data-in"), "query");
-    assert_eq!(select(&html, "a[data-openapi-link][href='/api/v1/openapi.json']").len(), 1);
+    assert_eq!(
+        select(&html, "a[data-openapi-link][href='/api/v1/openapi.json']").len(),
+        1
+    );
     for outside in ["src=\"http", "href=\"http", "src=\"//", "href=\"//"] {
-        assert!(!reply.body.contains(outside), "nothing from outside: {outside}");
+        assert!(
+            !reply.body.contains(outside),
+            "nothing from outside: {outside}"
+        );
     }
 }
 
 /// The `# TYPE` lines of an exposition.
 fn types(exposition: &str) -> Vec<&str> {
-    exposition.lines().filter(|l| l.starts_with("# TYPE ")).collect()
+    exposition
+        .lines()
+        .filter(|l| l.starts_with("# TYPE "))
+        .collect()
 }
 
 #[tokio::test]
@@ -234,22 +316,45 @@ async fn metrics_is_a_page_for_a_browser_and_the_exposition_for_prometheus() {
     app.get("/metrics").await;
     let plain = app.get("/metrics").await;
     assert_eq!(plain.status, 200);
-    assert!(plain.header("content-type").starts_with("application/openmetrics-text"), "no Accept: {}", plain.header("content-type"));
-    assert!(plain.body.contains("# TYPE repo_console_deploy_duration_seconds histogram"));
+    assert!(
+        plain
+            .header("content-type")
+            .starts_with("application/openmetrics-text"),
+        "no Accept: {}",
+        plain.header("content-type")
+    );
+    assert!(plain
+        .body
+        .contains("# TYPE repo_console_deploy_duration_seconds histogram"));
     assert!(plain.body.trim_end().ends_with("# EOF"));
-    let prometheus = "application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.4,*/*;q=0.1";
+    let prometheus =
+        "application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.4,*/*;q=0.1";
     for accept in [prometheus, "text/plain", "*/*"] {
-        let scraped = app.client.send("GET", "/metrics", &[("accept", accept)], "").await;
+        let scraped = app
+            .client
+            .send("GET", "/metrics", &[("accept", accept)], "")
+            .await;
         // The same exposition (the request counter moves between two scrapes).
-        assert_eq!(scraped.header("content-type"), plain.header("content-type"), "{accept}");
+        assert_eq!(
+            scraped.header("content-type"),
+            plain.header("content-type"),
+            "{accept}"
+        );
         assert_eq!(types(&scraped.body), types(&plain.body), "{accept}");
         assert!(scraped.body.trim_end().ends_with("# EOF"), "{accept}");
         assert_eq!(scraped.header("vary"), "Accept");
     }
 
-    let page = app.client.send("GET", "/metrics", &[("accept", BROWSER)], "").await;
+    let page = app
+        .client
+        .send("GET", "/metrics", &[("accept", BROWSER)], "")
+        .await;
     assert_eq!(page.status, 200);
-    assert!(page.header("content-type").starts_with("text/html"), "{}", page.header("content-type"));
+    assert!(
+        page.header("content-type").starts_with("text/html"),
+        "{}",
+        page.header("content-type")
+    );
     assert_eq!(page.header("vary"), "Accept");
     let html = page.html();
     // Every metric of the exposition is on the page, each sample's value with it.
@@ -261,8 +366,16 @@ async fn metrics_is_a_page_for_a_browser_and_the_exposition_for_prometheus() {
         .collect();
     assert!(families.len() > 3, "{families:?}");
     for family in families {
-        assert_eq!(select(&html, &format!("[data-metric='{family}']")).len(), 1, "{family}");
+        assert_eq!(
+            select(&html, &format!("[data-metric='{family}']")).len(),
+            1,
+            "{family}"
+        );
     }
-    let samples = plain.body.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).count();
+    let samples = plain
+        .body
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .count();
     assert_eq!(select(&html, "tr[data-sample]").len(), samples);
 }

@@ -128,7 +128,10 @@ fn pages(state: AppState) -> Router {
         .route(assets::CSS_PATH, get(assets::css))
         .route(assets::JS_PATH, get(assets::js))
         .fallback(|| async { WebError::NotFound("No such page.".into()) })
-        .layer(axum::middleware::from_fn_with_state(state.clone(), nav::mark))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            nav::mark,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             edge::write_limit::limit_page_writes,

@@ -44,7 +44,9 @@ pub async fn mark(State(state): State<AppState>, request: Request, next: Next) -
         }
         _ => None,
     };
-    PLACE.scope(Place { path, waiting }, next.run(request)).await
+    PLACE
+        .scope(Place { path, waiting }, next.run(request))
+        .await
 }
 
 /// A full page may be answered: a GET that is not htmx's, of a page rather than an asset,

@@ -37,7 +37,7 @@ pub fn api_reference_page(doc: &Value) -> Markup {
                     h2 { (tag) }
                     ul {
                         @for op in operations.iter().filter(|o| o.tag() == *tag) {
-                            li { a href={ "#" (op.id()) } { code { (op.method.to_uppercase()) " " (op.path) } } " " (first_line(op.summary())) }
+                            li { a href={ "#" (op.id()) } { code { (op.method.to_uppercase()) " " (op.path) } } " " (prose(&first_line(op.summary()))) }
                         }
                     }
                 }
@@ -87,8 +87,14 @@ fn operations(doc: &Value) -> Vec<Operation<'_>> {
 }
 
 fn operation(op: &Operation) -> Markup {
-    let parameters: Vec<&Value> = op.body["parameters"].as_array().into_iter().flatten().collect();
-    let secured = op.body["security"].as_array().is_some_and(|s| !s.is_empty());
+    let parameters: Vec<&Value> = op.body["parameters"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .collect();
+    let secured = op.body["security"]
+        .as_array()
+        .is_some_and(|s| !s.is_empty());
     html! {
         section.api-operation id=(op.id()) data-operation=(op.id()) aria-labelledby={ (op.id()) "-title" } {
             h3 id={ (op.id()) "-title" } {

@@ -54,8 +54,8 @@ pub fn metrics_page(exposition: &str) -> Markup {
                                         td { code { (sample.name) } }
                                         td.metric-labels {
                                             @for (i, (key, value)) in sample.labels.iter().enumerate() {
-                                                @if i > 0 { ", " }
-                                                (key) "=" bdi { (value) }
+                                                @if i > 0 { " " }
+                                                span.metric-label { (key) "=" bdi { (value) } }
                                             }
                                         }
                                         td.num { (sample.value) }
@@ -97,7 +97,9 @@ fn families(text: &str) -> Vec<Family> {
             }
         } else if let Some(sample) = sample(line) {
             match families.last_mut() {
-                Some(family) if sample.name.starts_with(&family.name) => family.samples.push(sample),
+                Some(family) if sample.name.starts_with(&family.name) => {
+                    family.samples.push(sample)
+                }
                 _ => families.push(Family {
                     name: sample.name.clone(),
                     samples: vec![sample],

@@ -19,13 +19,48 @@ struct Section {
 }
 
 const SECTIONS: [Section; 7] = [
-    Section { key: "repositories", label: "Repositories", href: "/", inside: &["/repos/"] },
-    Section { key: "releases", label: "Releases", href: "/releases", inside: &["/releases/"] },
-    Section { key: "requests", label: "Requests", href: "/requests", inside: &["/requests/"] },
-    Section { key: "schedules", label: "Schedules", href: "/schedules", inside: &["/schedules/"] },
-    Section { key: "exposure", label: "Exposure", href: "/exposure", inside: &[] },
-    Section { key: "api", label: "API reference", href: "/api/docs", inside: &[] },
-    Section { key: "metrics", label: "Metrics", href: "/metrics", inside: &[] },
+    Section {
+        key: "repositories",
+        label: "Repositories",
+        href: "/",
+        inside: &["/repos/"],
+    },
+    Section {
+        key: "releases",
+        label: "Releases",
+        href: "/releases",
+        inside: &["/releases/"],
+    },
+    Section {
+        key: "requests",
+        label: "Requests",
+        href: "/requests",
+        inside: &["/requests/"],
+    },
+    Section {
+        key: "schedules",
+        label: "Schedules",
+        href: "/schedules",
+        inside: &["/schedules/"],
+    },
+    Section {
+        key: "exposure",
+        label: "Exposure",
+        href: "/exposure",
+        inside: &[],
+    },
+    Section {
+        key: "api",
+        label: "API reference",
+        href: "/api/docs",
+        inside: &[],
+    },
+    Section {
+        key: "metrics",
+        label: "Metrics",
+        href: "/metrics",
+        inside: &[],
+    },
 ];
 
 /// The navigation of the request being answered.
@@ -77,7 +112,11 @@ mod tests {
     use super::*;
 
     fn marked(path: &str) -> Vec<(String, String)> {
-        let html = nav_at(&Place { path: path.into(), waiting: None }).into_string();
+        let html = nav_at(&Place {
+            path: path.into(),
+            waiting: None,
+        })
+        .into_string();
         let document = scraper::Html::parse_fragment(&html);
         let selector = scraper::Selector::parse("a[aria-current]").unwrap();
         document
@@ -105,7 +144,13 @@ mod tests {
 
     #[test]
     fn the_count_shows_only_when_someone_waits() {
-        let at = |waiting| nav_at(&Place { path: "/".into(), waiting }).into_string();
+        let at = |waiting| {
+            nav_at(&Place {
+                path: "/".into(),
+                waiting,
+            })
+            .into_string()
+        };
         assert!(at(Some(2)).contains(r#"data-waiting="2""#));
         assert!(at(Some(2)).contains("2 waiting for you"));
         assert!(!at(Some(0)).contains("data-waiting"));
