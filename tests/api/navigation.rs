@@ -38,8 +38,11 @@ async fn browse(app: &TestApp, path: &str, user: &str, groups: &str) -> Reply {
     app.client.send("GET", path, &headers, "").await
 }
 
-/// The navigation's links of a page, and the one marked current with its value.
-fn nav_of(reply: &Reply) -> (Vec<(String, String)>, Vec<(String, String)>) {
+/// Links as (`data-nav-link`, an attribute's value).
+type Links = Vec<(String, String)>;
+
+/// The navigation's links of a page with their href, and the one marked current with its value.
+fn nav_of(reply: &Reply) -> (Links, Links) {
     let html = reply.html();
     assert_eq!(
         select(&html, "nav#site-nav[aria-label]").len(),
