@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh Debian 12 machine or a developer's:
 #   1. installs what the tests need and is missing (Rust build deps, Chromium + ChromeDriver,
-#      axe-core from the npm registry, standardwebhooks from PyPI, PostgreSQL binaries, a Pulp 3 virtualenv:
+#      axe-core from the npm registry, standardwebhooks and openapi-spec-validator from PyPI, PostgreSQL binaries, a Pulp 3 virtualenv:
 #      scripts/pulp/install.sh);
 #   2. starts a real Pulp 3 on free 127.0.0.1 ports and seeds it (scripts/pulp/up.sh);
 #   3. runs every test target (unit, HTTP, real-Pulp, browser) with cargo test, the tests that
@@ -78,6 +78,21 @@ if ! "$swh_dir/bin/python" -c 'import standardwebhooks' >/dev/null 2>&1; then
   fi
 fi
 export RC_TEST_STANDARDWEBHOOKS_PYTHON="$swh_dir/bin/python"
+
+# openapi-spec-validator, which checks the served OpenAPI document (tests/api/openapi_valid.rs):
+# the version pinned in tests/api/openapi-spec-validator.version, from PyPI, in a cached
+# virtualenv. Not installed (no registry), that test fails, saying what is missing.
+osv_version="$(tr -d '[:space:]' <"$root/tests/api/openapi-spec-validator.version")"
+osv_dir="${RC_TEST_CACHE:-$HOME/.cache/repo-console}/openapi-spec-validator-$osv_version"
+if ! "$osv_dir/bin/python" -c 'import openapi_spec_validator' >/dev/null 2>&1; then
+  log "installing openapi-spec-validator==$osv_version from PyPI into $osv_dir"
+  rm -rf "$osv_dir" && mkdir -p "$(dirname "$osv_dir")"
+  if ! { python3 -m venv "$osv_dir" && "$osv_dir/bin/pip" install -q "openapi-spec-validator==$osv_version"; }; then
+    rm -rf "$osv_dir"
+    log "could not install openapi-spec-validator==$osv_version (pip install failed)"
+  fi
+fi
+export RC_TEST_OPENAPI_VALIDATOR_PYTHON="$osv_dir/bin/python"
 
 pulp_env="${PULP_HOME:-$root/target/pulp}/env"
 started_pulp=0

@@ -50,8 +50,10 @@ mod json_api;
 mod json_logs;
 mod logs;
 mod metrics;
+mod navigation;
 #[path = "../common/needs.rs"]
 mod needs;
+mod openapi_valid;
 mod outage;
 mod outbox;
 #[path = "../common/outbox_contract.rs"]

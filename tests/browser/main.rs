@@ -9,7 +9,8 @@
 //! whose production is frozen on a fixed clock; `schedules` one that keeps scheduled deploys;
 //! `required_checks` one whose production requires a check passed on staging; `release_promotion`
 //! one with a release of three repositories; `exposure_page` the exposure page over its own
-//! world. They never run at once. axe-core checks
+//! world; `navigation` the header's navigation on every page at 1280 and 390 px, for an
+//! approver a request waits for. They never run at once. axe-core checks
 //! every page and dialog state in both themes (`a11y.rs`). Each starts ChromeDriver on a free port and ends it by its process group id when
 //! it ends, passes or fails. After each scenario the browser console must hold no CSP
 //! violation and no error but the scenario's own expected failed requests. Screenshots:
@@ -30,6 +31,7 @@ mod exposure;
 mod freeze;
 mod history;
 mod look;
+mod navigation;
 #[path = "../common/needs.rs"]
 mod needs;
 mod releases;
@@ -271,6 +273,24 @@ async fn required_checks() {
             "required checks: badges, the confirm step, a refusal",
             &["409 (Conflict)", "Error Code 409"],
             checks::required_checks(b, &app)
+        );
+    };
+    let outcome = caught(scenarios).await;
+    session.end(outcome).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium"]
+async fn navigation() {
+    let app = navigation::spawn_app().await;
+    let session = Session::open("navigation", &app.bob).await;
+    let b = &session.browser;
+    let scenarios = async {
+        scenario!(
+            b,
+            "the navigation on every page at 1280 and 390 px, and by keyboard",
+            &[],
+            navigation::every_page_at_both_widths(b, &app)
         );
     };
     let outcome = caught(scenarios).await;

@@ -9,6 +9,7 @@ use crate::domain::{BadExposureQuery, ExposureQuery, RawQuery};
 
 /// The question's parameters, each as typed (blank is absent).
 #[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ExposureParams {
     /// A package name: which builds each environment serves.

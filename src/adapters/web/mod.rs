@@ -1,6 +1,7 @@
 //! The web adapter: axum routes, thin handlers, maud views, embedded assets, and the HTTP
 //! edge that serves them (timeouts, host and body checks, graceful shutdown).
 
+mod accept;
 mod answer;
 mod api;
 pub mod assets;
@@ -13,6 +14,7 @@ mod extract;
 mod handlers;
 mod htmx;
 mod identity;
+mod nav;
 mod paging;
 mod sender;
 mod status;
@@ -87,6 +89,7 @@ fn pages(state: AppState) -> Router {
             "/repos/{uuid}/sync",
             get(handlers::sync::cell).post(handlers::sync::start),
         )
+        .route("/releases", get(handlers::releases::list))
         .route("/releases/{name}", get(handlers::releases::show))
         .route(
             "/releases/{name}/promote/confirm",
@@ -119,11 +122,16 @@ fn pages(state: AppState) -> Router {
         )
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(handlers::health::metrics))
+        .route("/api/docs", get(handlers::api_docs::show))
         .route("/readyz", get(handlers::health::ready))
         .route(assets::HTMX_PATH, get(assets::htmx))
         .route(assets::CSS_PATH, get(assets::css))
         .route(assets::JS_PATH, get(assets::js))
         .fallback(|| async { WebError::NotFound("No such page.".into()) })
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            nav::mark,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             edge::write_limit::limit_page_writes,

@@ -165,7 +165,7 @@ fn promotion_item(promotion: Promotion) -> PromotionItem {
 /// Records that a version passed or failed a check in an environment (a later report of the
 /// same check replaces this one); promotes the version where that completes the checks the
 /// next environment requires and it promotes by itself.
-#[utoipa::path(post, path = "/api/v1/checks", tag = "checks",
+#[utoipa::path(post, path = "/api/v1/checks", operation_id = "reportCheck", tag = "checks",
     request_body = CheckBody,
     security(("bearer" = [])),
     responses(
@@ -228,7 +228,7 @@ pub struct CheckList {
 }
 
 /// The latest report of each check of a repository (of one version, when given).
-#[utoipa::path(get, path = "/api/v1/checks", tag = "checks",
+#[utoipa::path(get, path = "/api/v1/checks", operation_id = "listChecks", tag = "checks",
     params(CheckQuery),
     responses((status = 200, body = CheckList), (status = 400, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 502, body = ErrorBody), (status = 503, body = ErrorBody)))]

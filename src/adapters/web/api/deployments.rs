@@ -60,7 +60,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u64>>, D::Er
 }
 
 /// Deploys a version to an environment, through every check and the policy the pages apply.
-#[utoipa::path(post, path = "/api/v1/repositories/{uuid}/deployments", tag = "deployments",
+#[utoipa::path(post, path = "/api/v1/repositories/{uuid}/deployments", operation_id = "createDeployment", tag = "deployments",
     params(("uuid" = String, Path, description = "The repository's Pulp UUID")),
     request_body = DeploymentBody,
     security(("bearer" = [])),
@@ -214,7 +214,7 @@ fn deployment(lines: &[DeployRecord]) -> Option<Deployment> {
 }
 
 /// A deploy read back from the audit log.
-#[utoipa::path(get, path = "/api/v1/deployments/{deploy_id}", tag = "deployments",
+#[utoipa::path(get, path = "/api/v1/deployments/{deploy_id}", operation_id = "getDeployment", tag = "deployments",
     params(("deploy_id" = String, Path, description = "The deploy id of a deploy's answer or audit lines")),
     responses((status = 200, body = Deployment), (status = 404, body = ErrorBody), (status = 503, body = ErrorBody)))]
 pub async fn show(

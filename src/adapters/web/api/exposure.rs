@@ -128,7 +128,7 @@ fn body(answer: &ExposureAnswer, affected_only: bool) -> ExposureBody {
 }
 
 /// Where a package, an advisory or a CVE is served, in every repository and environment.
-#[utoipa::path(get, path = "/api/v1/exposure", params(ExposureParams), tag = "exposure",
+#[utoipa::path(get, path = "/api/v1/exposure", operation_id = "getExposure", params(ExposureParams), tag = "exposure",
     responses((status = 200, body = ExposureBody), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 502, body = ErrorBody), (status = 503, body = ErrorBody), (status = 504, body = ErrorBody)))]
 pub async fn show(

@@ -57,7 +57,7 @@ impl Modify for BearerScheme {
 }
 
 /// This document.
-#[utoipa::path(get, path = "/api/v1/openapi.json", tag = "repositories",
+#[utoipa::path(get, path = "/api/v1/openapi.json", operation_id = "getOpenApiDocument", tag = "repositories",
     responses((status = 200, description = "The OpenAPI 3.1 document of this API", body = Object)))]
 async fn openapi() -> Json<utoipa::openapi::OpenApi> {
     Json(ApiDoc::openapi())

@@ -39,7 +39,7 @@ pub struct ReleaseList {
 }
 
 /// Every release the console is configured with (`[releases.<name>]`).
-#[utoipa::path(get, path = "/api/v1/releases", tag = "releases",
+#[utoipa::path(get, path = "/api/v1/releases", operation_id = "listReleases", tag = "releases",
     responses((status = 200, body = ReleaseList)))]
 pub async fn list(State(state): State<AppState>) -> Json<ReleaseList> {
     let items = state
@@ -115,7 +115,7 @@ pub struct ReleaseDetail {
 }
 
 /// One release: every member in every environment, each environment's set and drift.
-#[utoipa::path(get, path = "/api/v1/releases/{name}", tag = "releases",
+#[utoipa::path(get, path = "/api/v1/releases/{name}", operation_id = "getRelease", tag = "releases",
     params(("name" = String, Path, description = "The release's name")),
     responses((status = 200, body = ReleaseDetail), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn show(
@@ -231,7 +231,7 @@ pub struct PromotionOutcome {
 }
 
 /// Promotes a set of versions of a release's members to one environment, all or none.
-#[utoipa::path(post, path = "/api/v1/releases/{name}/promotions", tag = "releases",
+#[utoipa::path(post, path = "/api/v1/releases/{name}/promotions", operation_id = "promoteRelease", tag = "releases",
     params(("name" = String, Path, description = "The release's name")),
     request_body = PromotionBody,
     security(("bearer" = [])),

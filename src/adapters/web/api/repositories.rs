@@ -20,6 +20,7 @@ use super::error::{ApiError, ErrorBody};
 
 /// A page number, from 0.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct PageQuery {
     /// The page, from 0.
@@ -132,7 +133,7 @@ fn summary(row: &DashboardRow) -> RepositorySummary {
 }
 
 /// Every repository, a page at a time (the dashboard's page size).
-#[utoipa::path(get, path = "/api/v1/repositories", params(PageQuery), tag = "repositories",
+#[utoipa::path(get, path = "/api/v1/repositories", operation_id = "listRepositories", params(PageQuery), tag = "repositories",
     responses((status = 200, body = RepositoryList), (status = 502, body = ErrorBody), (status = 503, body = ErrorBody), (status = 504, body = ErrorBody)))]
 pub async fn list(
     State(state): State<AppState>,
@@ -216,7 +217,7 @@ async fn read_page(
 }
 
 /// One repository: its verification and what each environment serves, with drift.
-#[utoipa::path(get, path = "/api/v1/repositories/{uuid}", tag = "repositories",
+#[utoipa::path(get, path = "/api/v1/repositories/{uuid}", operation_id = "getRepository", tag = "repositories",
     params(("uuid" = String, Path, description = "The repository's Pulp UUID")),
     responses((status = 200, body = RepositoryDetail), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn show(
@@ -274,7 +275,7 @@ pub struct VersionItem {
 }
 
 /// One page of versions, newest first (50 a page).
-#[utoipa::path(get, path = "/api/v1/repositories/{uuid}/versions", tag = "repositories",
+#[utoipa::path(get, path = "/api/v1/repositories/{uuid}/versions", operation_id = "listVersions", tag = "repositories",
     params(("uuid" = String, Path, description = "The repository's Pulp UUID"), PageQuery),
     responses((status = 200, body = VersionList), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn versions(
@@ -322,6 +323,7 @@ pub async fn versions(
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct ChangesQuery {
     /// The version compared against.
@@ -333,7 +335,7 @@ pub struct ChangesQuery {
 /// The changes between two versions, as the compare page's JSON download:
 /// `{"repository", "from", "to", "packages": [{"name", "arch", "kind", "old", "new", "security"}…],
 /// "advisories": {"added", "dropped", "updated"}}`.
-#[utoipa::path(get, path = "/api/v1/repositories/{uuid}/changes", tag = "repositories",
+#[utoipa::path(get, path = "/api/v1/repositories/{uuid}/changes", operation_id = "getChanges", tag = "repositories",
     params(("uuid" = String, Path, description = "The repository's Pulp UUID"), ChangesQuery),
     responses((status = 200, description = "The comparison", content_type = "application/json", body = Object), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn changes(

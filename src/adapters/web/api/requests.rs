@@ -43,6 +43,7 @@ pub struct RequestList {
 
 /// `?state=` and `?after=`.
 #[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Only requests in this state: pending, executing, scheduled, executed, failed, stale, rejected,
     /// cancelled or expired.
@@ -52,7 +53,7 @@ pub struct ListQuery {
 }
 
 /// Every request, newest first, a page at a time; `next` links the following page.
-#[utoipa::path(get, path = "/api/v1/requests", tag = "requests", params(ListQuery),
+#[utoipa::path(get, path = "/api/v1/requests", operation_id = "listRequests", tag = "requests", params(ListQuery),
     responses((status = 200, body = RequestList), (status = 400, body = ErrorBody),
         (status = 503, body = ErrorBody)))]
 pub async fn list(
@@ -88,7 +89,7 @@ pub struct ApprovalCounted {
 
 /// Approves a request (by an approver other than the requester); the approval that
 /// completes the count runs the deploy and answers its outcome, as a deploy does.
-#[utoipa::path(post, path = "/api/v1/requests/{id}/approve", tag = "requests",
+#[utoipa::path(post, path = "/api/v1/requests/{id}/approve", operation_id = "approveRequest", tag = "requests",
     params(("id" = String, Path, description = "The request's id")),
     security(("bearer" = [])),
     responses(

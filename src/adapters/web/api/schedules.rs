@@ -125,7 +125,7 @@ pub struct UnreadableItem {
 }
 
 /// Every scheduled deploy, newest made first (at most 200).
-#[utoipa::path(get, path = "/api/v1/schedules", tag = "schedules",
+#[utoipa::path(get, path = "/api/v1/schedules", operation_id = "listSchedules", tag = "schedules",
     responses((status = 200, body = ScheduleList), (status = 503, body = ErrorBody)))]
 pub async fn list(State(state): State<AppState>) -> Result<Json<ScheduleList>, ApiError> {
     let listed = list::recent(&state, None)
@@ -146,7 +146,7 @@ pub async fn list(State(state): State<AppState>) -> Result<Json<ScheduleList>, A
 
 /// Cancels a waiting schedule: its author, or someone who may deploy to its environment (a
 /// token needs `deploy:<environment>` either way).
-#[utoipa::path(post, path = "/api/v1/schedules/{id}/cancel", tag = "schedules",
+#[utoipa::path(post, path = "/api/v1/schedules/{id}/cancel", operation_id = "cancelSchedule", tag = "schedules",
     params(("id" = String, Path, description = "The schedule's id")),
     security(("bearer" = [])),
     responses((status = 200, description = "Cancelled", body = ScheduleItem),

@@ -20,7 +20,7 @@ pub struct SyncStarted {
 }
 
 /// Starts a synchronization from the repository's remote.
-#[utoipa::path(post, path = "/api/v1/repositories/{uuid}/sync", tag = "repositories",
+#[utoipa::path(post, path = "/api/v1/repositories/{uuid}/sync", operation_id = "startSync", tag = "repositories",
     params(("uuid" = String, Path, description = "The repository's Pulp UUID")),
     security(("bearer" = [])),
     responses((status = 200, body = SyncStarted), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),

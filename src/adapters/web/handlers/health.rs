@@ -1,11 +1,15 @@
 //! The process's health: `/readyz` (can a deploy run now?) and `/metrics`.
 
 use axum::extract::State;
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
 
 use crate::app::AppState;
 use crate::ports::PageRequest;
 
-use super::super::answer::Readiness;
+use super::super::accept::prefers_html;
+use super::super::answer::{Answer, Readiness};
+use super::super::views::metrics::metrics_page;
 
 /// GET /readyz: 200 when everything a deploy needs answers now: Pulp (an authenticated
 /// request) and the audit store (a record could be written: the file, or the PostgreSQL
@@ -64,11 +68,19 @@ async fn unreadable_records(state: &AppState) -> Option<String> {
     ))
 }
 
-/// GET /metrics: what the console measured (the state's metrics; OpenMetrics text).
-pub async fn metrics(State(state): State<AppState>) -> impl axum::response::IntoResponse {
+/// GET /metrics: what the console measured (the state's metrics): the exposition text for
+/// Prometheus and every program (OpenMetrics; no `Accept` or any but HTML), the same
+/// figures as a page for a browser that prefers `text/html`.
+pub async fn metrics(State(state): State<AppState>, headers: HeaderMap) -> Response {
     let metrics = state.metrics();
+    // One address, two answers: a cache keeps them apart by the Accept header.
+    let vary = (header::VARY, "Accept");
+    if prefers_html(&headers) {
+        return ([vary], Answer::Shown(metrics_page(&metrics.render()))).into_response();
+    }
     (
-        [(axum::http::header::CONTENT_TYPE, metrics.content_type())],
+        [(header::CONTENT_TYPE, metrics.content_type()), vary],
         metrics.render(),
     )
+        .into_response()
 }

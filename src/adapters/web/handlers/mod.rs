@@ -1,5 +1,6 @@
 //! Handlers: extract, call one use case, render.
 
+pub mod api_docs;
 pub mod changes;
 pub mod changes_download;
 mod compare_query;

@@ -1,4 +1,4 @@
-//! The release pages: the page itself, the confirm step of a promotion (or of a rollback of
+//! The release pages: the list of releases, the page of one, the confirm step of a promotion (or of a rollback of
 //! the set a promotion replaced), and the promotion's post. Each parses, calls the release
 //! use cases and renders; the statuses are the outcome's (`web/status.rs`).
 
@@ -28,6 +28,7 @@ use super::super::views::deploy::message_modal;
 use super::super::views::deploy::refused::unidentified;
 use super::super::views::layout::{error_page, notice};
 use super::super::views::releases::confirm::release_confirm;
+use super::super::views::releases::list::releases_page;
 use super::super::views::releases::outcome::release_ended;
 use super::super::views::releases::page::release_page;
 use super::super::views::requests::requested;
@@ -39,6 +40,17 @@ fn release_of(state: &AppState, name: &str) -> Result<Release, WebError> {
         .get(name)
         .cloned()
         .ok_or_else(|| WebError::of(&ReleaseRefusal::UnknownRelease(name.to_owned())))
+}
+
+/// GET /releases: every configured release with its members in every environment, all read
+/// at once.
+pub async fn list(State(state): State<AppState>) -> Answer {
+    let releases: Vec<Release> = state.releases().iter().cloned().collect();
+    let views =
+        futures::future::join_all(releases.iter().map(|release| release_view(&state, release)))
+            .await;
+    let listed: Vec<_> = releases.into_iter().zip(views).collect();
+    Answer::Shown(releases_page(&listed))
 }
 
 /// GET /releases/{name}: every member in every environment, each environment's set, drift

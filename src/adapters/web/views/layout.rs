@@ -4,6 +4,7 @@ use maud::{html, Markup, DOCTYPE};
 
 use super::super::demo::serving_demo;
 use super::super::sender::{current_sender, not_identified};
+use super::site_nav::site_nav;
 
 /// htmx settings: swap error responses too (they carry a readable message), no inline
 /// styles or eval (the Content-Security-Policy forbids them).
@@ -12,7 +13,8 @@ const HTMX_CONFIG: &str = r#"{"responseHandling":[{"code":"204","swap":false},{"
 /// A small icon inline (the CSP allows `data:` images), so browsers ask for no /favicon.ico.
 const FAVICON: &str = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%230b5cad'/%3E%3Cpath d='M4 5h8M4 8h8M4 11h5' stroke='white' stroke-width='1.6'/%3E%3C/svg%3E";
 
-/// A full HTML page with the console's header.
+/// A full HTML page with the console's header: the brand, the operator, the theme, and the
+/// navigation to every section.
 pub fn page(title: &str, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
@@ -34,6 +36,7 @@ pub fn page(title: &str, body: Markup) -> Markup {
                     (sender_badge())
                     button.ghost.theme-toggle type="button" id="theme-toggle" aria-label="Switch between light and dark theme" { "Theme" }
                 }
+                (site_nav())
                 (demo_banner())
                 main.container { (unidentified_notice()) (body) }
             }

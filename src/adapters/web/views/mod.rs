@@ -1,5 +1,6 @@
 //! Views: plain functions that return `Markup`. Every value is escaped by maud.
 
+pub mod api_reference;
 pub mod banners;
 pub mod changes;
 pub mod compare;
@@ -9,10 +10,12 @@ pub mod environments;
 pub mod exposure;
 pub mod history;
 pub mod layout;
+pub mod metrics;
 pub mod moment;
 pub mod releases;
 pub mod requests;
 pub mod schedules;
+pub mod site_nav;
 pub mod sync_cell;
 mod version_anchor;
 pub mod versions;

@@ -42,19 +42,7 @@ pub fn release_page(view: &ReleaseView, blocked: &BTreeMap<EnvironmentName, Bloc
             @if let Err(error) = &view.promotions {
                 (notice("warn", Some("audit-unreadable"), html! { "The release's promotions are not listed: " (error) "." }))
             }
-            div.table-wrap {
-                table.release data-release=(name) {
-                    caption.sr-only { "What each environment serves of each member of " (name) }
-                    thead { tr {
-                        th scope="col" { "Member" }
-                        @for column in &view.environments { th scope="col" { (column.name) } }
-                        th scope="col" { "Drift" }
-                    } }
-                    tbody {
-                        @for row in &view.members { (member_row(view, row)) }
-                    }
-                }
-            }
+            (members_table(view))
             h2 { "Promote" }
             ul.release-sets {
                 @for column in &view.environments { (set_item(view, column, blocked.get(&column.name))) }
@@ -71,6 +59,27 @@ pub fn release_page(view: &ReleaseView, blocked: &BTreeMap<EnvironmentName, Bloc
             }
             div id="modal-host" {}
         }))
+    }
+}
+
+/// Every member in every environment (the version it serves) and its drift: the release
+/// page's table, and each release's on the list of releases.
+pub fn members_table(view: &ReleaseView) -> Markup {
+    let name = &view.release.name;
+    html! {
+        div.table-wrap {
+            table.release data-release=(name) {
+                caption.sr-only { "What each environment serves of each member of " (name) }
+                thead { tr {
+                    th scope="col" { "Member" }
+                    @for column in &view.environments { th scope="col" { (column.name) } }
+                    th scope="col" { "Drift" }
+                } }
+                tbody {
+                    @for row in &view.members { (member_row(view, row)) }
+                }
+            }
+        }
     }
 }
 
