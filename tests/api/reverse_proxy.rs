@@ -12,7 +12,7 @@ use scraper::Html;
 
 use crate::console_process::ConsoleProcess;
 use crate::host_tools::required;
-use crate::web::{attr, select};
+use crate::web::{attr, select, select_in};
 
 const SHIPPED: &str = include_str!("../../deploy/nginx.conf");
 const USER: &str = "alice";
@@ -284,7 +284,11 @@ fn behind_nginx_the_operator_is_the_user_nginx_authenticated() {
     let html = Html::parse_document(&dashboard.body);
     let operator: String = select(&html, "#operator")[0].text().collect();
     assert_eq!(operator.trim(), USER);
-    let repo = attr(&select(&html, "tr[data-repo]")[0], "data-repo").to_owned();
+    let row = select(&html, "tr[data-repo]")
+        .into_iter()
+        .find(|row| !select_in(row, "[data-badge='verified']").is_empty())
+        .expect("a verified repository on the demo's dashboard");
+    let repo = attr(&row, "data-repo").to_owned();
 
     // A deploy through nginx, as a browser sends it (its Origin is nginx's site).
     let versions = client.as_alice("GET", &format!("/repos/{repo}/versions"), &[], None);

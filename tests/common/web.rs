@@ -153,11 +153,15 @@ pub fn text(el: &ElementRef<'_>) -> String {
         .join(" ")
 }
 
-/// Deploys a deployable version of the demo's first repository, as the pages do.
+/// Deploys a deployable version of the demo's first verified repository, as the pages do.
 pub async fn deploy_on_the_demo(client: &WebClient) {
     let dashboard = client.get("/").await;
     let html = dashboard.html();
-    let repo = attr(&select(&html, "tr[data-repo]")[0], "data-repo").to_owned();
+    let row = select(&html, "tr[data-repo]")
+        .into_iter()
+        .find(|row| !select_in(row, "[data-badge='verified']").is_empty())
+        .expect("a verified repository on the demo's dashboard");
+    let repo = attr(&row, "data-repo").to_owned();
     let versions = client.get(&format!("/repos/{repo}/versions")).await.html();
     let version = select(&versions, "button[data-deploy-version]:not([disabled])")
         .first()
