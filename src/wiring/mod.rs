@@ -15,6 +15,7 @@ mod audit_sinks;
 mod background;
 pub mod config;
 mod demo_state;
+pub(crate) mod demo_story;
 mod first_run;
 mod sections;
 pub mod startup;

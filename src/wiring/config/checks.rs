@@ -65,8 +65,19 @@ pub(crate) fn validate(
     let in_use =
         crate::wiring::sections::environments::demo_path(&environments, &raw.production, demo)
             .unwrap_or_else(|| environments.clone());
-    let policy = crate::wiring::sections::policy::validate(raw.policy, &in_use, matching)?;
-    let releases = crate::wiring::sections::releases::validate(raw.releases)?;
+    // On the demo's own environments, the demo's policy and release unless configured
+    // (approvals need the requests kept beside a jsonl audit).
+    let demo_own = demo && in_use != environments;
+    let mut raw_policy = raw.policy;
+    if demo_own && raw_policy.environments.is_empty() && audit.sink == "jsonl" {
+        raw_policy.environments = crate::wiring::demo_story::policy();
+    }
+    let mut raw_releases = raw.releases;
+    if demo_own && raw_releases.is_empty() {
+        raw_releases = crate::wiring::demo_story::releases();
+    }
+    let policy = crate::wiring::sections::policy::validate(raw_policy, &in_use, matching)?;
+    let releases = crate::wiring::sections::releases::validate(raw_releases)?;
     check_requests_kept(&audit, &policy.policy, &in_use)?;
     let webhooks = crate::wiring::sections::webhooks::validate(raw.webhooks, raw.webhook_delivery)?;
     let drift_interval = crate::wiring::sections::webhooks::drift_interval(raw.drift)?;
@@ -205,6 +216,19 @@ fn check_base_url(text: &str) -> Result<(), ConfigError> {
         return Err(invalid(
             KEY,
             format!("'{text}' must not have a query (?...) or a fragment (#...)"),
+        ));
+    }
+    if !matches!(url.path(), "" | "/") {
+        let mut server = url.clone();
+        server.set_path("");
+        return Err(invalid(
+            KEY,
+            format!(
+                "'{text}' has a path ({}): write the server alone, e.g. {}; the path of \
+                 Pulp's API is pulp.api_root (/pulp/ by default, the console adds api/v3/)",
+                url.path(),
+                server.as_str().trim_end_matches('/')
+            ),
         ));
     }
     Ok(())
