@@ -1,5 +1,6 @@
 //! The demo upstream: what the console shows when no Pulp is configured.
-//! Realistic names and sizes, built deterministically (same data every start).
+//! Realistic names and sizes, built deterministically (same data every start): the packages
+//! and their updates (`packages`), the advisories they carry (`errata`).
 
 mod errata;
 mod packages;
