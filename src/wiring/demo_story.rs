@@ -47,12 +47,7 @@ fn environment(name: &str) -> EnvironmentName {
     EnvironmentName::parse(name).expect("a valid name")
 }
 
-fn ask<'a>(
-    target: u64,
-    to: &str,
-    serving: u64,
-    rollback: Option<&'a str>,
-) -> DeployAsk<'a> {
+fn ask<'a>(target: u64, to: &str, serving: u64, rollback: Option<&'a str>) -> DeployAsk<'a> {
     DeployAsk {
         target: VersionNumber::new(target),
         environment: environment(to),
@@ -75,8 +70,15 @@ pub async fn tell(state: &AppState) -> Result<(), String> {
         .id;
     let (alice, bob) = (person("alice"), person("bob"));
     deployed(state, &baseos, ask(44, "production", 38, None), &alice).await?;
-    let reason = "RHEA-2026:0420 (chrony's NTS pool) is gone from v44: back to v38 until we know why";
-    deployed(state, &baseos, ask(38, "production", 44, Some(reason)), &bob).await?;
+    let reason =
+        "RHEA-2026:0420 (chrony's NTS pool) is gone from v44: back to v38 until we know why";
+    deployed(
+        state,
+        &baseos,
+        ask(38, "production", 44, Some(reason)),
+        &bob,
+    )
+    .await?;
     let testing = environment("testing");
     let ci = person("ci").as_token(vec![Scope::check_in(&testing)], None);
     let smoke = CheckAsk {
@@ -87,9 +89,7 @@ pub async fn tell(state: &AppState) -> Result<(), String> {
         passed: true,
         url: Some("https://ci.example.com/rhel9-baseos/46/smoke".to_owned()),
     };
-    report(state, smoke, &ci)
-        .await
-        .map_err(|e| e.to_string())?;
+    report(state, smoke, &ci).await.map_err(|e| e.to_string())?;
     match deploy_asked(state, &baseos, ask(46, "staging", 44, None), &alice).await {
         DeployOutcome::Requested(_) => {}
         other => return Err(format!("the staging request was not made: {other:?}")),
@@ -98,9 +98,15 @@ pub async fn tell(state: &AppState) -> Result<(), String> {
         .duration_trunc(Duration::days(1))
         .map_err(|e| e.to_string())?
         + Duration::hours(30);
-    schedule(state, &baseos, ask(46, "production", 38, None), tomorrow, &bob)
-        .await
-        .map_err(|e| format!("the schedule was not made: {e}"))?;
+    schedule(
+        state,
+        &baseos,
+        ask(46, "production", 38, None),
+        tomorrow,
+        &bob,
+    )
+    .await
+    .map_err(|e| format!("the schedule was not made: {e}"))?;
     Ok(())
 }
 

@@ -129,14 +129,21 @@ async fn a_failed_sync_shows_a_short_reason_with_the_full_one_in_the_title() {
     );
     // The whole reason is readable under the cell, in the polled answer and on the page;
     // a later answer of the cell replaces it (out of band).
-    let whole = select(&html, format!("#sync-reason-{id}[data-sync-reason]").as_str());
+    let whole = select(
+        &html,
+        format!("#sync-reason-{id}[data-sync-reason]").as_str(),
+    );
     assert_eq!(text(&whole[0]), format!("Synchronization failed: {reason}"));
     assert_eq!(attr(&whole[0], "hx-swap-oob"), "true");
     let page = app.get("/").await.html();
     let row = format!("tr[data-repo='{id}'] [data-sync-reason]");
     assert!(text(&select(&page, &row)[0]).contains(reason));
     let base_os = format!("tr[data-repo='{}'] [data-sync-reason]", app.fixture.base_os);
-    assert_eq!(text(&select(&page, &base_os)[0]), "", "no failure, no reason");
+    assert_eq!(
+        text(&select(&page, &base_os)[0]),
+        "",
+        "no failure, no reason"
+    );
 }
 
 #[tokio::test]
@@ -148,16 +155,30 @@ async fn production_without_its_distribution_says_distribution_missing_and_the_f
     let shown = text(cell);
     assert!(shown.contains("distribution missing"), "{shown}");
     assert!(!shown.contains("nothing"), "{shown}");
-    assert!(shown.contains("pulp rpm distribution create"), "{shown}");
+    assert!(shown.contains("Create it in Pulp"), "{shown}");
     // A distribution that exists but serves nothing still says "nothing".
-    let fresh = &select(&page, &format!("tr[data-repo='{}'] td.production", app.fixture.fresh))[0];
+    let fresh = &select(
+        &page,
+        &format!("tr[data-repo='{}'] td.production", app.fixture.fresh),
+    )[0];
     assert!(text(fresh).contains("nothing"), "{}", text(fresh));
-    assert!(select(&page, &format!("tr[data-repo='{}'] [data-no-distribution]", app.fixture.fresh)).is_empty());
+    assert!(select(
+        &page,
+        &format!(
+            "tr[data-repo='{}'] [data-no-distribution]",
+            app.fixture.fresh
+        )
+    )
+    .is_empty());
     // The versions page disables the deploy and names the fix.
     let versions = app.get(&format!("/repos/{orphan}/versions")).await.html();
-    assert_eq!(select(&versions, "#distribution-missing").len(), 1);
+    let notice = select(&versions, "#distribution-missing");
+    assert!(text(&notice[0]).contains("pulp rpm distribution create"));
     let button = &select(&versions, "button[data-deploy-version='1']")[0];
-    assert!(button.value().attr("disabled").is_some(), "the deploy is disabled");
+    assert!(
+        button.value().attr("disabled").is_some(),
+        "the deploy is disabled"
+    );
     assert!(attr(button, "title").contains("Distribution missing"));
 }
 

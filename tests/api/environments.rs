@@ -298,7 +298,12 @@ async fn button_classes(app: &Envs, n: u64) -> Vec<(String, String)> {
     let production = select(&html, &format!("{row} button[data-deploy-version]"));
     earlier
         .iter()
-        .map(|b| (attr(b, "data-deploy-env").to_owned(), attr(b, "class").to_owned()))
+        .map(|b| {
+            (
+                attr(b, "data-deploy-env").to_owned(),
+                attr(b, "class").to_owned(),
+            )
+        })
         .chain(
             production
                 .iter()

@@ -518,5 +518,8 @@ async fn the_demo_answers_its_cve_from_the_advisory_naming_it() {
     );
     assert_eq!(production["packages"][0]["name"], "openssl");
     let staging = cell(&body, "rhel9-baseos", "staging");
-    assert_eq!(staging["state"], "fixed", "openssl 3.5.1-2 served: {staging}");
+    assert_eq!(
+        staging["state"], "fixed",
+        "openssl 3.5.1-2 served: {staging}"
+    );
 }

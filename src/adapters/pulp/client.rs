@@ -136,7 +136,11 @@ impl PulpClient {
         if response.status.is_success() {
             Ok(response)
         } else {
-            Err(status_error_at(response.status.as_u16(), &response.body, url))
+            Err(status_error_at(
+                response.status.as_u16(),
+                &response.body,
+                url,
+            ))
         }
     }
 

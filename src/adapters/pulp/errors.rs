@@ -23,16 +23,17 @@ pub(crate) fn status_error(status: u16, body: &[u8]) -> UpstreamError {
 /// settings, the usual cause being a `pulp.base_url` that repeats the API's path.
 pub(crate) fn status_error_at(status: u16, body: &[u8], url: &str) -> UpstreamError {
     match status_error(status, body) {
-        UpstreamError::Http { status: 404, message } if !names_an_object(url) => {
-            UpstreamError::Http {
-                status: 404,
-                message: format!(
-                    "{message}. Pulp has no {url}: pulp.base_url must be the server alone \
+        UpstreamError::Http {
+            status: 404,
+            message,
+        } if !names_an_object(url) => UpstreamError::Http {
+            status: 404,
+            message: format!(
+                "{message}. Pulp has no {url}: pulp.base_url must be the server alone \
                      (e.g. https://pulp.example.com, without /pulp/api/v3/) and pulp.api_root \
                      Pulp's API root (/pulp/ by default); `repo-console config check` shows both"
-                ),
-            }
-        }
+            ),
+        },
         other => other,
     }
 }
@@ -271,8 +272,14 @@ mod tests {
     fn a_404_of_a_list_hints_at_the_base_url_and_a_404_of_an_object_does_not() {
         let root = "https://pulp.example.com/pulp/api/v3/pulp/api/v3/repositories/rpm/rpm/?limit=1";
         let hinted = status_error_at(404, b"<h1>Not Found</h1>", root).to_string();
-        assert!(hinted.starts_with("Pulp answered HTTP 404: Not Found."), "{hinted}");
-        assert!(hinted.contains("pulp.base_url must be the server alone"), "{hinted}");
+        assert!(
+            hinted.starts_with("Pulp answered HTTP 404: Not Found."),
+            "{hinted}"
+        );
+        assert!(
+            hinted.contains("pulp.base_url must be the server alone"),
+            "{hinted}"
+        );
         assert!(hinted.contains(root), "{hinted}");
         let object = "https://pulp.example.com/pulp/api/v3/repositories/rpm/rpm/01a202de-0000-7000-8000-000000000010/";
         let gone = status_error_at(404, br#"{"detail": "Not found."}"#, object).to_string();

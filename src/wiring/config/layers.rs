@@ -7,8 +7,8 @@ use std::path::Path;
 use toml::{Table, Value};
 
 use crate::wiring::config::error::ConfigError;
-use crate::wiring::config::raw::RawConfig;
 use crate::wiring::config::nearest::nearest;
+use crate::wiring::config::raw::RawConfig;
 
 /// The two keys of `[pulp]` that together say where the password comes from.
 const SECRET_KEYS: [&str; 2] = ["password", "password_file"];
@@ -139,10 +139,13 @@ fn explain_unknown(reason: &str, text: Option<&str>) -> String {
     };
     let nearest = nearest(key, expected.iter().copied())
         .map_or(String::new(), |known| format!(" Did you mean `{known}`?"));
-    let line = text.and_then(|t| line_of(t, key)).map_or(String::new(), |n| {
-        format!(" (line {n})")
-    });
-    format!("`{key}`{line} is no setting here.{nearest} ({})", reason.trim())
+    let line = text
+        .and_then(|t| line_of(t, key))
+        .map_or(String::new(), |n| format!(" (line {n})"));
+    format!(
+        "`{key}`{line} is no setting here.{nearest} ({})",
+        reason.trim()
+    )
 }
 
 /// The key and the known keys of serde's "unknown field `key`, expected one of `a`, `b`".

@@ -224,7 +224,9 @@ pub(crate) fn flags_layer(
                 .map(|(section, key, _)| format!("{section}.{key}"))
                 .collect();
             let nearest = nearest(dotted, dotted_keys.iter().map(String::as_str))
-                .map_or(String::new(), |known| format!(" Did you mean --set {known}?"));
+                .map_or(String::new(), |known| {
+                    format!(" Did you mean --set {known}?")
+                });
             return Err(ConfigError::Parse {
                 source_name: "from the command line".into(),
                 reason: format!(

@@ -28,8 +28,11 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
             @if let Some(error) = &board.sync_error { (notice("warn", None, html! { "Could not read synchronization tasks: " (error) })) }
             @if let Some(error) = &board.production_error { (notice("warn", None, html! { "Could not read production: " (error) })) }
             @if !board.releases.is_empty() { (releases_list(board)) }
-            @if !earlier(board).is_empty() {
-                p.scroll-hint data-scroll-hint { "The table scrolls sideways: " (board.environments.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")) " and synchronization \u{2192}" }
+            // Shown on narrow screens only (CSS): what lies beyond the table's right edge.
+            p.scroll-hint data-scroll-hint {
+                "The table scrolls sideways: "
+                (board.environments.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "))
+                " and synchronization \u{2192}"
             }
             div.table-wrap {
                 table.repos {
@@ -131,7 +134,9 @@ fn production_cell(row: &DashboardRow) -> Markup {
                 Ok(Some(n)) => { (n.label()) }
                 Ok(None) if row.production().no_distribution => {
                     span.badge.warn data-no-distribution { "distribution missing" }
-                    span.cell-note data-no-distribution-fix { (MISSING_DISTRIBUTION_FIX) }
+                    span.cell-note data-no-distribution-fix title=(MISSING_DISTRIBUTION_FIX) {
+                        "Create it in Pulp, or name an existing one in the configuration."
+                    }
                 }
                 Ok(None) => { span.muted { "nothing" } }
                 Err(_) => { span.muted { "unknown" } }
