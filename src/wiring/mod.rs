@@ -9,12 +9,14 @@
 //!   `Policy`, `[identity]` into an identity adapter, `[[webhooks]]`, `[api]`, ...);
 //! - [`startup`]: the adapters built and served; `audit_sinks`: the stores each sink brings;
 //!   `background`: the work started beside the server; `demo_state`: where the demo writes;
+//!   `demo_story`: the demo's release and policy, and what has happened on a fresh demo;
 //!   `first_run`: what start-up says about a console open to anyone.
 
 mod audit_sinks;
 mod background;
 pub mod config;
 mod demo_state;
+mod demo_story;
 mod first_run;
 mod sections;
 pub mod startup;

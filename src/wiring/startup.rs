@@ -182,7 +182,8 @@ pub(crate) fn production(config: &Config) -> HashMap<String, String> {
 
 /// Serves the console until Ctrl-C or SIGTERM.
 pub async fn run(mut config: Config) -> Result<(), String> {
-    if let Some(dir) = super::demo_state::place(&mut config)? {
+    let fresh_demo = super::demo_state::place(&mut config)?;
+    if let Some(dir) = &fresh_demo {
         tracing::info!(
             dir = %dir.display(),
             "the demo's audit, approval requests and outbox are kept in a fresh directory \
@@ -191,6 +192,14 @@ pub async fn run(mut config: Config) -> Result<(), String> {
     }
     super::first_run::warn_when_open(&config);
     let (state, upstream, deliverer) = build_state(&config).await?;
+    // The demo's story (history, a request, a schedule, a check) on a fresh demo only, and
+    // without webhooks, whose receivers would be told of it as of real deploys.
+    if fresh_demo.is_some() && deliverer.is_none() {
+        match super::demo_story::tell(&state).await {
+            Ok(()) => tracing::info!("the demo's story is told: history with a rollback, a pending request, a schedule, a check"),
+            Err(error) => tracing::warn!(%error, "the demo's story could not be told in full"),
+        }
+    }
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {} (server.listen): {e}", config.listen))?;

@@ -142,6 +142,64 @@ async fn a_failed_sync_shows_that_it_failed_and_its_task_never_pulps_words() {
     );
     let api = app.get("/api/v1/repositories").await;
     assert!(!api.body.contains("mirror.example.com"), "{}", api.body);
+    // The whole reason is readable under the cell, in the polled answer and on the page;
+    // a later answer of the cell replaces it (out of band).
+    let whole = select(
+        &html,
+        format!("#sync-reason-{id}[data-sync-reason]").as_str(),
+    );
+    let whole_text = text(&whole[0]);
+    assert!(
+        whole_text.starts_with("Synchronization failed: ") && whole_text.contains("failed in Pulp"),
+        "{whole_text}"
+    );
+    assert!(!whole_text.contains("mirror.example.com"), "{whole_text}");
+    assert_eq!(attr(&whole[0], "hx-swap-oob"), "true");
+    let page = app.get("/").await.html();
+    let row = format!("tr[data-repo='{id}'] [data-sync-reason]");
+    assert!(text(&select(&page, &row)[0]).contains("failed in Pulp"));
+    let base_os = format!("tr[data-repo='{}'] [data-sync-reason]", app.fixture.base_os);
+    assert_eq!(
+        text(&select(&page, &base_os)[0]),
+        "",
+        "no failure, no reason"
+    );
+}
+
+#[tokio::test]
+async fn production_without_its_distribution_says_distribution_missing_and_the_fix() {
+    let app = spawn_app().await;
+    let orphan = &app.fixture.orphan;
+    let page = app.get("/").await.html();
+    let cell = &select(&page, &format!("tr[data-repo='{orphan}'] td.production"))[0];
+    let shown = text(cell);
+    assert!(shown.contains("distribution missing"), "{shown}");
+    assert!(!shown.contains("nothing"), "{shown}");
+    assert!(shown.contains("Create it in Pulp"), "{shown}");
+    // A distribution that exists but serves nothing still says "nothing".
+    let fresh = &select(
+        &page,
+        &format!("tr[data-repo='{}'] td.production", app.fixture.fresh),
+    )[0];
+    assert!(text(fresh).contains("nothing"), "{}", text(fresh));
+    assert!(select(
+        &page,
+        &format!(
+            "tr[data-repo='{}'] [data-no-distribution]",
+            app.fixture.fresh
+        )
+    )
+    .is_empty());
+    // The versions page disables the deploy and names the fix.
+    let versions = app.get(&format!("/repos/{orphan}/versions")).await.html();
+    let notice = select(&versions, "#distribution-missing");
+    assert!(text(&notice[0]).contains("pulp rpm distribution create"));
+    let button = &select(&versions, "button[data-deploy-version='1']")[0];
+    assert!(
+        button.value().attr("disabled").is_some(),
+        "the deploy is disabled"
+    );
+    assert!(attr(button, "title").contains("Distribution missing"));
 }
 
 #[tokio::test]

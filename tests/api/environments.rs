@@ -286,3 +286,53 @@ async fn a_refusal_names_its_environment_and_the_api_says_changed_for_any() {
     );
     assert!(outcome["changed"].is_object(), "{outcome}");
 }
+
+/// The classes of the deploy buttons of version `n` on the versions page, by environment.
+async fn button_classes(app: &Envs, n: u64) -> Vec<(String, String)> {
+    let html = app
+        .get(&format!("/repos/{}/versions", app.fixture))
+        .await
+        .html();
+    let row = format!("tr[data-version='{n}']");
+    let earlier = select(&html, &format!("{row} button[data-deploy-env]"));
+    let production = select(&html, &format!("{row} button[data-deploy-version]"));
+    earlier
+        .iter()
+        .map(|b| {
+            (
+                attr(b, "data-deploy-env").to_owned(),
+                attr(b, "class").to_owned(),
+            )
+        })
+        .chain(
+            production
+                .iter()
+                .map(|b| ("production".to_owned(), attr(b, "class").to_owned())),
+        )
+        .collect()
+}
+
+fn strong(classes: &[(String, String)]) -> Vec<&str> {
+    classes
+        .iter()
+        .filter(|(_, class)| class.split(' ').any(|c| c == "primary"))
+        .map(|(env, _)| env.as_str())
+        .collect()
+}
+
+#[tokio::test]
+async fn only_the_promotion_to_the_next_environment_is_a_strong_button() {
+    let app = spawn(false).await;
+    // Every environment serves v1: v4 goes to testing first.
+    let v4 = button_classes(&app, 4).await;
+    assert_eq!(v4.len(), 3, "{v4:?}");
+    assert_eq!(strong(&v4), ["testing"], "{v4:?}");
+    let deployed = app.deploy_to(4, "testing", 1).await;
+    assert_eq!(deployed.status, 200, "{}", deployed.body);
+    assert_eq!(strong(&button_classes(&app, 4).await), ["staging"]);
+    let deployed = app.deploy_to(4, "staging", 1).await;
+    assert_eq!(deployed.status, 200, "{}", deployed.body);
+    assert_eq!(strong(&button_classes(&app, 4).await), ["production"]);
+    // v2 and v3 are older than what testing now serves: no strong button (a rollback).
+    assert!(strong(&button_classes(&app, 2).await).is_empty());
+}

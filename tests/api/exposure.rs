@@ -569,12 +569,19 @@ async fn the_demo_answers_its_cve_from_the_advisory_naming_it() {
         .await;
     let body = json_of(&app, "cve=CVE-2026-1111").await;
     assert_eq!(body["advisories"], serde_json::json!(["RHSA-2026:1234"]));
+    // Production serves v38, before the advisory's v42: affected, as the confirm step of
+    // v46 lists the advisory as added; staging (v44) already has the fix.
     let production = cell(&body, "rhel9-baseos", "production");
     assert_eq!(
-        production["state"], "fixed",
-        "openssl 7.230 served: {production}"
+        production["state"], "affected",
+        "openssl 3.5.1-1 served: {production}"
     );
     assert_eq!(production["packages"][0]["name"], "openssl");
+    let staging = cell(&body, "rhel9-baseos", "staging");
+    assert_eq!(
+        staging["state"], "fixed",
+        "openssl 3.5.1-2 served: {staging}"
+    );
 }
 
 /// Issue 43, an attack: an anonymous caller asking new exposure questions in a loop (each

@@ -50,6 +50,53 @@ async fn every_page_of_the_demo_says_it_is_the_demo() {
     assert_eq!(dashboard.html().select(&demo_banner()).count(), 1);
 }
 
+/// What a newcomer finds on a fresh demo, read from its pages: a release of three
+/// repositories, production's history with a rollback and its reason, a passed check, a
+/// request waiting for the operator's approval, a waiting schedule.
+#[tokio::test]
+async fn a_fresh_demo_has_something_on_every_page() {
+    let home = tempfile::tempdir().unwrap();
+    let (_console, client) = start_demo(home.path());
+    let release = client.get("/releases/rhel9").await;
+    assert_eq!(release.status, 200, "{}", release.body);
+    for member in ["rhel9-baseos", "epel9-appstream", "vendor-drivers"] {
+        assert!(release.body.contains(member), "{member}");
+    }
+    let versions = client.get("/repos/rhel9-baseos/versions").await;
+    let base = versions.headers["location"]
+        .to_str()
+        .unwrap()
+        .trim_end_matches("/versions")
+        .to_owned();
+    let history = client.get(&format!("{base}/history")).await.html();
+    let entries: Vec<String> = crate::web::select(&history, "[data-history-entry]")
+        .iter()
+        .map(crate::web::text)
+        .collect();
+    assert_eq!(entries.len(), 2, "{entries:#?}");
+    assert!(
+        entries[0].contains("Rollback") && entries[0].contains("bob"),
+        "{}",
+        entries[0]
+    );
+    assert!(entries[0].contains("v44 \u{2192} v38") && entries[0].contains("RHEA-2026:0420"));
+    assert!(entries[1].contains("Deploy") && entries[1].contains("v38 \u{2192} v44"));
+    let page = client.get(&format!("{base}/versions")).await.html();
+    let smoke = crate::web::select(&page, "tr[data-version='46'] [data-check=smoke]");
+    assert_eq!(crate::web::attr(&smoke[0], "data-check-state"), "passed");
+    let requests = client.get("/requests").await.html();
+    let pending = crate::web::select(&requests, "[data-request-state=pending]");
+    assert_eq!(pending.len(), 1, "alice's request for staging");
+    let schedules = client.get("/schedules").await;
+    assert_eq!(schedules.status, 200);
+    assert!(
+        schedules.body.contains("bob") && schedules.body.contains("v46"),
+        "{}",
+        schedules.body
+    );
+    assert!(schedules.body.contains("data-schedule-state=\"waiting\""));
+}
+
 #[tokio::test]
 async fn the_demo_keeps_its_audit_in_a_fresh_directory_and_says_so() {
     let home = tempfile::tempdir().unwrap();

@@ -83,6 +83,21 @@ async fn the_history_lists_console_and_outside_changes_newest_first() {
 }
 
 #[tokio::test]
+async fn a_first_deploy_reads_first_deploy_not_unknown() {
+    let app = spawn_app().await;
+    let id = &app.fixture.fresh;
+    let deployed = app.deploy(id, "1", "fresh").await;
+    assert_eq!(deployed.status, 200, "{}", deployed.body);
+    let html = app.get(&format!("/repos/{id}/history")).await.html();
+    let entries = select(&html, "[data-history-entry]");
+    assert_eq!(entries.len(), 1);
+    let entry = text(&entries[0]);
+    assert!(entry.contains("first deploy of v1"), "{entry}");
+    assert!(!entry.contains("unknown"), "{entry}");
+    assert_eq!(select(&html, "[data-first-deploy]").len(), 1);
+}
+
+#[tokio::test]
 async fn an_outside_change_shows_drift_and_the_next_preview_says_it_overwrites_it() {
     let app = spawn_app().await;
     let id = &app.fixture.base_os;

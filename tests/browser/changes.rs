@@ -71,6 +71,7 @@ pub async fn confirm_step_with_a_diff(b: &Browser, app: &App) {
         .await;
     }
     b.use_theme("light").await;
+    opens_at_its_top_on_a_phone(b).await;
     open_modal(b, 5).await;
     b.find("#deploy-modal [data-changes-link]")
         .await
@@ -93,4 +94,27 @@ pub async fn confirm_step_with_a_diff(b: &Browser, app: &App) {
         a11y::check(b, &format!("the compare page ({theme})")).await;
     }
     b.screenshot("compare").await;
+}
+
+/// On a phone the dialog is taller than the screen: it opens at its top (what the deploy
+/// changes), the focus in its text field at the foot without scrolling there.
+async fn opens_at_its_top_on_a_phone(b: &Browser) {
+    b.set_viewport(390, 700).await;
+    open_modal(b, 5).await;
+    let (scrollable, top): (bool, f64) = b
+        .js(
+            "var m = document.getElementById('deploy-modal');
+             return [m.scrollHeight > m.clientHeight + 50, m.scrollTop]",
+            vec![],
+        )
+        .await;
+    assert!(scrollable, "the dialog is taller than a 700 px screen");
+    assert_eq!(top, 0.0, "the dialog opens at its top");
+    b.press(fantoccini::key::Key::Escape).await;
+    b.wait_until(
+        "the modal closed",
+        "return !document.getElementById('deploy-modal')",
+    )
+    .await;
+    b.set_viewport(1280, 900).await;
 }

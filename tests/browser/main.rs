@@ -369,6 +369,7 @@ async fn run_all(
         dashboard::sync_cells_hover_and_theme(b, app)
     );
     scenario!(b, "768 px", &[], look::narrow_screen(b, app));
+    scenario!(b, "390 px", &[], look::phone_screen(b, app));
     scenario!(
         b,
         "hostile name and the CSP detector",

@@ -115,6 +115,33 @@ async fn a_missing_repository_is_a_404_with_pulps_words() {
     }
 }
 
+/// Issue 45: a base URL that repeats the API's path (`…/pulp/api/v3/`, as pulp-cli users
+/// sometimes write it) makes every list a 404; the error says what to fix.
+#[tokio::test]
+#[ignore = "needs a real Pulp"]
+async fn a_base_url_with_the_api_path_gets_a_404_that_names_the_fix() {
+    let pulp = required_pulp();
+    let settings = pulp.settings();
+    let client = PulpClient::new(PulpSettings {
+        base_url: format!("{}/pulp/api/v3/", settings.base_url.trim_end_matches('/')),
+        ..settings
+    })
+    .expect("settings");
+    match client.list_distributions().await {
+        Err(UpstreamError::Http {
+            status: 404,
+            message,
+        }) => {
+            assert!(
+                message.contains("pulp.base_url must be the server alone"),
+                "{message}"
+            );
+            assert!(message.contains("/pulp/api/v3/pulp/api/v3/"), "{message}");
+        }
+        other => panic!("expected a 404, got {other:?}"),
+    }
+}
+
 #[tokio::test]
 #[ignore = "needs a real Pulp"]
 async fn one_login_serves_many_requests_even_concurrent_ones() {

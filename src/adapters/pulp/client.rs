@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::dto::TaskRefDto;
-use super::errors::{decode_error, status_error};
+use super::errors::{decode_error, status_error_at};
 use super::settings::PulpSettings;
 use crate::adapters::pulp::transport::http::{HttpTransport, RawResponse, SetupError};
 use crate::adapters::pulp::transport::memo::Memo;
@@ -136,7 +136,11 @@ impl PulpClient {
         if response.status.is_success() {
             Ok(response)
         } else {
-            Err(status_error(response.status.as_u16(), &response.body))
+            Err(status_error_at(
+                response.status.as_u16(),
+                &response.body,
+                url,
+            ))
         }
     }
 

@@ -20,6 +20,32 @@ pub(crate) fn status_error(status: u16, body: &[u8]) -> UpstreamError {
     .logged()
 }
 
+/// [`status_error`] of a request to `url`: a 404 for an address that names no object (a
+/// list, `status/`: Pulp's API root is wrong, not an object gone) says how to fix the
+/// settings, the usual cause being a `pulp.base_url` that repeats the API's path.
+pub(crate) fn status_error_at(status: u16, body: &[u8], url: &str) -> UpstreamError {
+    match status_error(status, body) {
+        UpstreamError::Http {
+            status: 404,
+            message,
+        } if !names_an_object(url) => UpstreamError::Http {
+            status: 404,
+            message: format!(
+                "{message}. Pulp has no {url}: pulp.base_url must be the server alone \
+                     (e.g. https://pulp.example.com, without /pulp/api/v3/) and pulp.api_root \
+                     Pulp's API root (/pulp/ by default); `repo-console config check` shows both"
+            ),
+        },
+        other => other,
+    }
+}
+
+/// Whether `url`'s path names one object (it holds a UUID), rather than a list or `status/`.
+fn names_an_object(url: &str) -> bool {
+    url.split(['/', '?'])
+        .any(|segment| uuid::Uuid::parse_str(segment).is_ok())
+}
+
 /// Pulp's explanation inside an error body: `detail`, field errors
 /// (`{"name": ["…"]}`), `non_field_errors`, `errors`, a bare list, or plain text/HTML.
 pub(crate) fn body_message(body: &[u8]) -> Option<String> {
@@ -246,5 +272,24 @@ mod tests {
             detail: "d".into(),
         });
         assert!(matches!(slow, UpstreamError::Timeout(_)));
+    }
+
+    #[test]
+    fn a_404_of_a_list_hints_at_the_base_url_and_a_404_of_an_object_does_not() {
+        let root = "https://pulp.example.com/pulp/api/v3/pulp/api/v3/repositories/rpm/rpm/?limit=1";
+        let hinted = status_error_at(404, b"<h1>Not Found</h1>", root).to_string();
+        assert!(
+            hinted.starts_with("Pulp answered HTTP 404: Not Found."),
+            "{hinted}"
+        );
+        assert!(
+            hinted.contains("pulp.base_url must be the server alone"),
+            "{hinted}"
+        );
+        assert!(hinted.contains(root), "{hinted}");
+        let object = "https://pulp.example.com/pulp/api/v3/repositories/rpm/rpm/01a202de-0000-7000-8000-000000000010/";
+        let gone = status_error_at(404, br#"{"detail": "Not found."}"#, object).to_string();
+        assert_eq!(gone, "Pulp answered HTTP 404: Not found.");
+        assert!(status_error_at(404, b"", root).is_not_found());
     }
 }

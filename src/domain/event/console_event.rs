@@ -56,7 +56,7 @@ pub enum EventKind {
 pub struct UnknownEvent(pub String);
 
 impl EventKind {
-    /// Every kind, in the order the README lists them.
+    /// Every kind, in the order the book lists them (reference/webhook-events.md).
     pub const ALL: [Self; 14] = [
         Self::DeploymentFinished,
         Self::DeploymentFailed,

@@ -69,9 +69,20 @@ pub(crate) fn validate(
     let in_use =
         crate::wiring::sections::environments::demo_path(&environments, &raw.production, demo)
             .unwrap_or_else(|| environments.clone());
-    let policy = crate::wiring::sections::policy::validate(raw.policy, &in_use, matching)?;
+    // On the demo's own environments, the demo's policy and release unless configured
+    // (approvals need the requests kept beside a jsonl audit).
+    let demo_own = demo && in_use != environments;
+    let mut raw_policy = raw.policy;
+    if demo_own && raw_policy.environments.is_empty() && audit.sink == "jsonl" {
+        raw_policy.environments = crate::wiring::demo_story::policy();
+    }
+    let mut raw_releases = raw.releases;
+    if demo_own && raw_releases.is_empty() {
+        raw_releases = crate::wiring::demo_story::releases();
+    }
+    let policy = crate::wiring::sections::policy::validate(raw_policy, &in_use, matching)?;
     let metadata = crate::wiring::sections::verification::validate(raw.verification, &in_use)?;
-    let releases = crate::wiring::sections::releases::validate(raw.releases)?;
+    let releases = crate::wiring::sections::releases::validate(raw_releases)?;
     check_requests_kept(&audit, &policy.policy, &in_use)?;
     let token_names: Vec<_> = api_tokens
         .iter()
@@ -217,6 +228,19 @@ fn check_base_url(text: &str) -> Result<(), ConfigError> {
         return Err(invalid(
             KEY,
             format!("'{text}' must not have a query (?...) or a fragment (#...)"),
+        ));
+    }
+    if !matches!(url.path(), "" | "/") {
+        let mut server = url.clone();
+        server.set_path("");
+        return Err(invalid(
+            KEY,
+            format!(
+                "'{text}' has a path ({}): write the server alone, e.g. {}; the path of \
+                 Pulp's API is pulp.api_root (/pulp/ by default, the console adds api/v3/)",
+                url.path(),
+                server.as_str().trim_end_matches('/')
+            ),
         ));
     }
     Ok(())

@@ -7,6 +7,7 @@ use std::path::Path;
 use toml::{Table, Value};
 
 use crate::wiring::config::error::ConfigError;
+use crate::wiring::config::nearest::nearest;
 use crate::wiring::config::raw::RawConfig;
 
 /// The two keys of `[pulp]` that together say where the password comes from.
@@ -17,6 +18,8 @@ pub(crate) struct Layer {
     /// Named in error messages: "built-in defaults", a file's path, "the environment", "the command line".
     pub source: String,
     pub table: Table,
+    /// The text the layer was parsed from (a file, the defaults), to name a key's line.
+    pub text: Option<String>,
 }
 
 impl Layer {
@@ -25,6 +28,7 @@ impl Layer {
         Self {
             source: source.to_owned(),
             table: Table::new(),
+            text: None,
         }
     }
 
@@ -36,6 +40,7 @@ impl Layer {
         Ok(Self {
             source: source.to_owned(),
             table,
+            text: Some(text.to_owned()),
         })
     }
 
@@ -103,26 +108,75 @@ impl Layer {
 /// Merges the higher layers over the defaults, in order, and reads the result. Each layer
 /// is checked as it lands, so an unknown key or a wrong type is reported with its source.
 pub(crate) fn merge_all(defaults: Layer, higher: Vec<Layer>) -> Result<RawConfig, ConfigError> {
-    let mut raw = read_raw(&defaults.table, &defaults.source)?;
+    let mut raw = read_raw(&defaults.table, &defaults)?;
     let mut merged = defaults.table;
-    for layer in higher {
+    for mut layer in higher {
         if layer.sets_secret()? {
             forget_secret(&mut merged);
         }
-        merge(&mut merged, layer.table);
-        raw = read_raw(&merged, &layer.source)?;
+        let table = std::mem::take(&mut layer.table);
+        merge(&mut merged, table);
+        raw = read_raw(&merged, &layer)?;
     }
     Ok(raw)
 }
 
-fn read_raw(merged: &Table, source: &str) -> Result<RawConfig, ConfigError> {
+fn read_raw(merged: &Table, layer: &Layer) -> Result<RawConfig, ConfigError> {
     merged
         .clone()
         .try_into()
         .map_err(|e: toml::de::Error| ConfigError::Parse {
-            source_name: source.to_owned(),
-            reason: e.to_string(),
+            source_name: layer.source.clone(),
+            reason: explain_unknown(&e.to_string(), layer.text.as_deref()),
         })
+}
+
+/// An unknown key's refusal, with the known key nearest to it ("did you mean") and, when
+/// the layer is a text, the line it is written on. Any other refusal is answered as is.
+fn explain_unknown(reason: &str, text: Option<&str>) -> String {
+    let Some((key, expected)) = unknown_field(reason) else {
+        return reason.to_owned();
+    };
+    let nearest = nearest(key, expected.iter().copied())
+        .map_or(String::new(), |known| format!(" Did you mean `{known}`?"));
+    let line = text
+        .and_then(|t| line_of(t, key))
+        .map_or(String::new(), |n| format!(" (line {n})"));
+    format!(
+        "`{key}`{line} is no setting here.{nearest} ({})",
+        reason.trim()
+    )
+}
+
+/// The key and the known keys of serde's "unknown field `key`, expected one of `a`, `b`".
+fn unknown_field(reason: &str) -> Option<(&str, Vec<&str>)> {
+    let rest = &reason[reason.find("unknown field `")? + "unknown field `".len()..];
+    let (key, rest) = rest.split_once('`')?;
+    let expected = rest
+        .split_once("expected")
+        .map(|(_, list)| list)
+        .unwrap_or("")
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .collect();
+    Some((key, expected))
+}
+
+/// The number (from 1) of the first line of `text` that sets `key` (`key = ...`).
+fn line_of(text: &str, key: &str) -> Option<usize> {
+    text.lines()
+        .position(|line| {
+            let line = line.trim_start();
+            let bare = line.strip_prefix(key).map(str::trim_start);
+            let quoted = line
+                .strip_prefix('"')
+                .and_then(|l| l.strip_prefix(key))
+                .and_then(|l| l.strip_prefix('"'))
+                .map(str::trim_start);
+            bare.or(quoted).is_some_and(|l| l.starts_with('='))
+        })
+        .map(|index| index + 1)
 }
 
 /// A higher layer decides the secret alone: what lower layers said is dropped.

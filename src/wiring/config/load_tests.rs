@@ -77,6 +77,34 @@ fn an_unknown_key_is_refused() {
 }
 
 #[test]
+fn a_mistyped_key_is_refused_with_its_line_and_the_key_meant() {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    writeln!(file, "# mine\n[server]\nlisen = \"127.0.0.1:1\"").unwrap();
+    let err = load(&Overrides {
+        config_file: Some(file.path().into()),
+        ..Default::default()
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("`lisen` (line 3)"), "{err}");
+    assert!(err.contains("Did you mean `listen`?"), "{err}");
+    assert!(err.contains(&file.path().display().to_string()), "{err}");
+}
+
+#[test]
+fn a_mistyped_flag_is_refused_with_the_flag_meant() {
+    let err = load(&Overrides::default().flag("pulp.baseurl", "https://pulp.example"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("--set pulp.baseurl: no such setting"), "{err}");
+    assert!(err.contains("Did you mean --set pulp.base_url?"), "{err}");
+    let err = load(&Overrides::default().flag("webhooks.everything", "x"))
+        .unwrap_err()
+        .to_string();
+    assert!(!err.contains("Did you mean"), "nothing near: {err}");
+}
+
+#[test]
 fn the_password_can_come_from_a_file_and_never_shows_in_debug() {
     let mut secret = tempfile::NamedTempFile::new().unwrap();
     writeln!(secret, "s3cret").unwrap();
@@ -324,6 +352,21 @@ fn base_url_must_be_an_http_or_https_url_with_a_host() {
         );
         assert_eq!(config.unwrap().pulp.base_url, good);
     }
+}
+
+#[test]
+fn a_base_url_with_a_path_is_refused_naming_the_server_alone() {
+    for (bad, path) in [
+        ("https://pulp.example.com/pulp/api/v3/", "/pulp/api/v3/"),
+        ("http://127.0.0.1:24817/pulp/", "/pulp/"),
+    ] {
+        let shown = refused(&format!("[pulp]\nbase_url = \"{bad}\""));
+        assert!(shown.contains("pulp.base_url"), "{shown}");
+        assert!(shown.contains(&format!("has a path ({path})")), "{shown}");
+        assert!(shown.contains("pulp.api_root"), "{shown}");
+    }
+    let shown = refused("[pulp]\nbase_url = \"https://pulp.example.com/pulp/api/v3/\"");
+    assert!(shown.contains("e.g. https://pulp.example.com;"), "{shown}");
 }
 
 #[test]

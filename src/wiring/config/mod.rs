@@ -7,6 +7,7 @@
 pub(crate) mod checks;
 pub(crate) mod error;
 pub(crate) mod layers;
+pub(crate) mod nearest;
 pub mod overrides;
 pub(crate) mod password_file;
 pub(crate) mod pulp_cli;

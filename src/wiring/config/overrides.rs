@@ -14,6 +14,7 @@ use toml::{Table, Value};
 
 use crate::wiring::config::error::ConfigError;
 use crate::wiring::config::layers::Layer;
+use crate::wiring::config::nearest::nearest;
 
 /// The prefix of every environment variable the console reads.
 pub const ENV_PREFIX: &str = "REPO_CONSOLE_";
@@ -218,11 +219,20 @@ pub(crate) fn flags_layer(
             .iter()
             .find(|(section, key, _)| dotted.split_once('.') == Some((section, key)));
         let Some((section, key, default)) = found else {
+            let dotted_keys: Vec<String> = keys
+                .iter()
+                .map(|(section, key, _)| format!("{section}.{key}"))
+                .collect();
+            let nearest = nearest(dotted, dotted_keys.iter().map(String::as_str))
+                .map_or(String::new(), |known| {
+                    format!(" Did you mean --set {known}?")
+                });
             return Err(ConfigError::Parse {
                 source_name: "from the command line".into(),
                 reason: format!(
-                    "--set {dotted}: no such setting (the keys are those of config/default.toml, \
-                     as section.key; tables such as [production] are set in a file)"
+                    "--set {dotted}: no such setting.{nearest} (the keys are those of \
+                     config/default.toml, as section.key; tables such as [production] are set \
+                     in a file)"
                 ),
             });
         };

@@ -5,6 +5,7 @@
 use toml::Table;
 
 use crate::wiring::config::error::ConfigError;
+use crate::wiring::config::nearest::distance;
 use crate::wiring::config::overrides::{env_name, settable_keys, ALIASES, ENV_PREFIX};
 
 /// `--config`'s variable, read by the command line parser.
@@ -43,22 +44,6 @@ pub fn refuse_unknown(
         "{name} is not a setting{nearest} (the variables are REPO_CONSOLE_<SECTION>_<KEY> for \
          the keys that `repo-console config defaults` prints; unset it or correct its name)"
     )))
-}
-
-/// Levenshtein's distance between two names (their bytes: the names are ASCII).
-fn distance(a: &str, b: &str) -> usize {
-    let b = b.as_bytes();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.bytes().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]

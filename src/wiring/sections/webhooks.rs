@@ -1,5 +1,5 @@
 //! `[[webhooks]]`, `[webhook_delivery]` and `[drift]`, checked: each webhook's URL, the
-//! events it wants (named as the README lists them; absent: every one), its secret read
+//! events it wants (named as the book lists them; absent: every one), its secret read
 //! from `secret_file` at start (never logged: one line, or two while rotating; `whsec_<base64>`
 //! or raw bytes), the CA of its receiver's TLS from `ca_file`; delivery timeouts and retries
 //! within bounds.

@@ -63,12 +63,15 @@ const ERRATA: &[(u64, &str, &str, &str, &str, &str)] = &[
 /// Advisories dropped at a step: (step, id).
 const DROPPED: &[(u64, &str)] = &[(44, "RHEA-2026:0420")];
 
-/// Packages a step adds besides the random ones: the build the security advisory fixes.
-pub fn extra_packages(step: u64) -> &'static [&'static str] {
-    match step {
-        42 => &["openssl-3.5.1-2.el9.x86_64"],
-        _ => &[],
-    }
+/// The packages the advisories of `step` name: updated at that step, in the version that
+/// carries the advisory.
+pub fn fixed_at(step: u64) -> impl Iterator<Item = &'static str> {
+    ERRATA.iter().filter(move |e| e.0 == step).map(|e| e.5)
+}
+
+/// Whether an advisory names `package`: it is updated only with its advisory.
+pub fn named_by_advisory(package: &str) -> bool {
+    ERRATA.iter().any(|e| e.5 == package)
 }
 
 /// Uploads every demo advisory (in no version yet).

@@ -1,7 +1,9 @@
 //! The demo upstream: what the console shows when no Pulp is configured.
-//! Realistic names and sizes, built deterministically (same data every start).
+//! Realistic names and sizes, built deterministically (same data every start): the packages
+//! and their updates (`packages`), the advisories they carry (`errata`).
 
 mod errata;
+mod packages;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -9,73 +11,13 @@ use std::time::Duration;
 use chrono::{DateTime, Duration as Days, Utc};
 
 use crate::adapters::memory::content::ContentChange;
-use crate::adapters::memory::demo::errata::{errata_of, extra_packages, upload_errata};
+use crate::adapters::memory::demo::errata::{errata_of, upload_errata};
+use crate::adapters::memory::demo::packages::{Lcg, Packages};
 use crate::adapters::memory::in_memory::{InMemoryPulp, MemoryOptions, SyncScript};
 use crate::domain::{
     ChecksumType, DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
     RepoVerification, VersionNumber,
 };
-
-/// The package names the demo draws from.
-const NAMES: &[&str] = &[
-    "bash",
-    "coreutils",
-    "openssl",
-    "glibc",
-    "kernel",
-    "systemd",
-    "curl",
-    "openssh",
-    "sudo",
-    "vim",
-    "python3",
-    "perl",
-    "tar",
-    "gzip",
-    "xz",
-    "zlib",
-    "libxml2",
-    "nginx",
-    "httpd",
-    "postgresql",
-    "rsync",
-    "git",
-    "tzdata",
-    "ca-certificates",
-    "dnf",
-    "rpm",
-    "grub2",
-    "firewalld",
-    "chrony",
-    "audit",
-    "selinux-policy",
-    "NetworkManager",
-    "util-linux",
-    "e2fsprogs",
-    "lvm2",
-    "krb5-libs",
-    "nss",
-    "pam",
-    "shadow-utils",
-    "procps-ng",
-    "iproute",
-    "bind-utils",
-    "less",
-    "findutils",
-];
-
-/// A small deterministic generator (so the demo looks the same every time).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, bound: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % bound.max(1)
-    }
-}
 
 fn verified() -> RepoVerification {
     RepoVerification {
@@ -126,40 +68,19 @@ pub fn demo_pulp(options: MemoryOptions, now: DateTime<Utc>) -> InMemoryPulp {
     pulp
 }
 
-/// rhel9-baseos: verified, 46 versions with gaps, hundreds of packages; production serves an older one.
+/// rhel9-baseos: verified, 46 versions with gaps, about two hundred packages, each updated
+/// in upgrade order (a newer release of the same version, as RHEL ships fixes); production
+/// serves an older one.
 fn seed_baseos(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     let start = now - Days::days(120);
     let id = pulp.add_repo_at("rhel9-baseos", verified(), start);
-    let mut rng = Lcg(9);
-    let mut live: Vec<String> = Vec::new();
-    let mut next_release = 0u64;
+    let mut packages = Packages::new(Lcg(9));
     upload_errata(pulp);
     for step in 1..=46u64 {
-        let mut add = Vec::new();
-        let mut remove = Vec::new();
-        let initial = if step == 1 { 320 } else { 0 };
-        for _ in 0..initial + rng.next(14) {
-            next_release += 1;
-            let name = NAMES[rng.next(NAMES.len() as u64) as usize];
-            add.push(format!(
-                "{name}-{}.{}-{}.el9.x86_64",
-                1 + next_release % 7,
-                next_release,
-                1 + rng.next(4)
-            ));
-        }
-        if step > 1 {
-            for _ in 0..rng.next(9) {
-                if !live.is_empty() {
-                    remove.push(live.remove(rng.next(live.len() as u64) as usize));
-                }
-            }
-        }
-        add.extend(extra_packages(step).iter().map(|p| (*p).to_owned()));
-        live.extend(add.iter().cloned());
+        let change = packages.step(step);
         let at = start + Days::hours(step as i64 * 60);
-        let adds: Vec<&str> = add.iter().map(String::as_str).collect();
-        let removes: Vec<&str> = remove.iter().map(String::as_str).collect();
+        let adds: Vec<&str> = change.add.iter().map(String::as_str).collect();
+        let removes: Vec<&str> = change.remove.iter().map(String::as_str).collect();
         let (add_advisories, remove_advisories) = errata_of(step);
         let change = ContentChange {
             add: &adds,
@@ -181,15 +102,14 @@ fn seed_baseos(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     pulp.add_distribution("rhel9-baseos-staging", Some(&staging));
     pulp.add_distribution("rhel9-baseos-testing", Some(&testing));
     pulp.add_repo_distribution("rhel9-baseos-latest", &id);
-    let add: Vec<String> = (0..24)
-        .map(|i| format!("security-fix-{i}.0-1.el9.x86_64"))
-        .collect();
+    // A sync brings the next updates, in upgrade order too.
+    let next = packages.step(47);
     pulp.add_remote(
         &id,
         SyncScript::Succeeds {
             duration: Duration::from_secs(10),
-            add,
-            remove: Vec::new(),
+            add: next.add,
+            remove: next.remove,
         },
     );
 }

@@ -103,7 +103,10 @@
     if (m) {
       syncConfirmButton();
       var input = m.querySelector("input[name=confirm]") || focusables(m)[0];
-      if (input) { input.focus(); }
+      // The field is at the dialog's foot: focusing it must not scroll the dialog past
+      // what the deploy changes; the dialog opens at its top.
+      if (input) { input.focus({ preventScroll: true }); }
+      m.scrollTop = 0;
     } else {
       giveFocusBack();
     }

@@ -8,6 +8,7 @@ use crate::domain::{ahead_by, EnvironmentName, RetentionRisk, SYNCS_AHEAD};
 use super::banners::freeze_banner;
 use super::layout::{notice, page};
 use super::sync_cell::{latest_version, sync_cell};
+use super::versions::MISSING_DISTRIBUTION_FIX;
 
 pub fn dashboard_page(board: &Dashboard) -> Markup {
     let page_number = board.page;
@@ -27,6 +28,12 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
             @if let Some(error) = &board.sync_error { (notice("warn", None, html! { "Could not read synchronization tasks: " (error) })) }
             @if let Some(error) = &board.production_error { (notice("warn", None, html! { "Could not read production: " (error) })) }
             @if !board.releases.is_empty() { (releases_list(board)) }
+            // Shown on narrow screens only (CSS): what lies beyond the table's right edge.
+            p.scroll-hint data-scroll-hint {
+                "The table scrolls sideways: "
+                (board.environments.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "))
+                " and synchronization \u{2192}"
+            }
             div.table-wrap {
                 table.repos {
                     thead { tr {
@@ -125,6 +132,12 @@ fn production_cell(row: &DashboardRow) -> Markup {
         td.production data-production-version=(serving) data-env=(row.production().environment) data-env-version=(serving) {
             @match &row.production().serving {
                 Ok(Some(n)) => { (n.label()) }
+                Ok(None) if row.production().no_distribution => {
+                    span.badge.warn data-no-distribution { "distribution missing" }
+                    span.cell-note data-no-distribution-fix title=(MISSING_DISTRIBUTION_FIX) {
+                        "Create it in Pulp, or name an existing one in the configuration."
+                    }
+                }
                 Ok(None) => { span.muted { "nothing" } }
                 Err(_) => { span.muted { "unknown" } }
             }

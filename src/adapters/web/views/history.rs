@@ -58,7 +58,11 @@ fn history_entry(data: &HistoryPage, entry: &HistoryEntry) -> Markup {
                 " " strong { (label(entry)) } " by " bdi.who { (entry.who) }
             }
             div.history-change {
-                span.from { (version(entry.from)) } " \u{2192} " span.to { (version(entry.to)) }
+                @if first_deploy(entry) {
+                    span.from data-first-deploy { "first deploy" } " of " span.to { (version(entry.to)) }
+                } @else {
+                    span.from { (version(entry.from)) } " \u{2192} " span.to { (version(entry.to)) }
+                }
                 " \u{2014} " span.outcome data-outcome=(outcome_key(entry.outcome)) { (outcome_text(entry.outcome)) }
             }
             @if let Origin::Console { release: Some(release), .. } = &entry.origin {
@@ -110,6 +114,13 @@ fn label(entry: &HistoryEntry) -> &'static str {
         } => "Rollback",
         Origin::Outside => "Changed outside the console",
     }
+}
+
+/// A deploy of the console to a distribution that served nothing before: its audit line
+/// names no previous version. (A change made outside the console has no known previous
+/// version either, but that is "unknown", not a first deploy.)
+fn first_deploy(entry: &HistoryEntry) -> bool {
+    entry.from.is_none() && matches!(entry.origin, Origin::Console { .. })
 }
 
 fn version(n: Option<u64>) -> String {

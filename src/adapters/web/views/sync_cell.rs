@@ -44,6 +44,20 @@ pub fn sync_cell(id: &RepoId, cell: &SyncCell, denied: Option<&str>) -> Markup {
                 }
             }
         }
+        (sync_reason(id, state))
+    }
+}
+
+/// A failed synchronization's whole reason, below the cell (which keeps its size and shows
+/// only its start). Always rendered, empty unless the sync failed, and swapped out-of-band
+/// with every answer of the cell, so that a later sync's answer clears it.
+fn sync_reason(id: &RepoId, state: &SyncState) -> Markup {
+    html! {
+        p.sync-reason id={ "sync-reason-" (id) } hx-swap-oob="true" data-sync-reason {
+            @if let SyncState::Failed(failure) = state {
+                "Synchronization failed: " (failure.reason)
+            }
+        }
     }
 }
 

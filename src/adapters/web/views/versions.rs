@@ -95,6 +95,12 @@ pub fn version_list(data: &VersionsPage, oob: bool) -> Markup {
             @if let Some(why) = &data.deployed_unknown {
                 (notice("warn", None, html! { "The version in production is unknown: " (why) }))
             }
+            @if let Some(production) = data.environments.last().filter(|p| p.no_distribution) {
+                (notice("warn", Some("distribution-missing"), html! {
+                    strong { (production.name) " has no distribution for this repository" }
+                    ": nothing can be deployed there. " (MISSING_DISTRIBUTION_FIX)
+                }))
+            }
             @if data.error.is_none() {
                 (production_line(data))
                 @if data.environments.len() > 1 { (environment_strip(data)) }
@@ -222,9 +228,10 @@ fn version_row(data: &VersionsPage, v: &VersionView) -> Markup {
                 }
                 (check_badges(data, v))
             }
+            @let next = next_environment(data, v, &serving_envs);
             td.action {
-                @if multi(data) { (earlier_deploy_buttons(data, &number, &serving_envs)) }
-                (deploy_button(data, v, &number))
+                @if multi(data) { (earlier_deploy_buttons(data, &number, &serving_envs, next)) }
+                (deploy_button(data, v, &number, next))
             }
         }
     }
@@ -273,6 +280,12 @@ fn change_cell(data: &VersionsPage, v: &VersionView, class: &str) -> Markup {
     }
 }
 
+/// What to do when an environment's distribution is missing (the dashboard and the
+/// versions page say it in the same words).
+pub(crate) const MISSING_DISTRIBUTION_FIX: &str = "Create the distribution in Pulp (pulp rpm \
+    distribution create --name <name> --base-path <path>) under the name the configuration \
+    gives it ([production] or [environments.<name>]), or name an existing one there.";
+
 /// More than one environment is configured.
 fn multi(data: &VersionsPage) -> bool {
     data.environments.len() > 1
@@ -285,8 +298,14 @@ fn production_name(data: &VersionsPage) -> Option<&str> {
 
 /// With several environments: a deploy button for each one before production (the last
 /// keeps the plain Deploy button), disabled where that environment serves this version, has
-/// no distribution, or verification does not pass under its policy.
-fn earlier_deploy_buttons(data: &VersionsPage, number: &str, serving_envs: &[&str]) -> Markup {
+/// no distribution, or verification does not pass under its policy; the one to `next` (the
+/// version's next environment) strong, the others quiet.
+fn earlier_deploy_buttons(
+    data: &VersionsPage,
+    number: &str,
+    serving_envs: &[&str],
+    next: Option<&str>,
+) -> Markup {
     let earlier = &data.environments[..data.environments.len().saturating_sub(1)];
     html! {
         @for env in earlier {
@@ -302,7 +321,7 @@ fn earlier_deploy_buttons(data: &VersionsPage, number: &str, serving_envs: &[&st
             };
             @match why_not {
                 None => {
-                    button.ghost.env-deploy type="button" data-deploy-to-version=(number) data-deploy-env=(env.name)
+                    button type="button" class={ "env-deploy " (strength(next, env.name.as_str())) } data-deploy-to-version=(number) data-deploy-env=(env.name)
                         hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (number) "&env=" (env.name) }
                         hx-target="#modal-host" hx-swap="innerHTML" { "To " (env.name) }
                 }
@@ -316,7 +335,39 @@ fn earlier_deploy_buttons(data: &VersionsPage, number: &str, serving_envs: &[&st
     }
 }
 
-fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str) -> Markup {
+/// The environment this version goes to next: the one after the last (in path order) that
+/// serves it, or the first when none does; `None` past production, or when going there would
+/// not move it forward (it serves a newer version: that is a rollback). Its button alone is
+/// strong, every other one of the row is secondary.
+fn next_environment<'a>(
+    data: &'a VersionsPage,
+    v: &VersionView,
+    serving_envs: &[&str],
+) -> Option<&'a str> {
+    let last_serving = data
+        .environments
+        .iter()
+        .rposition(|e| serving_envs.contains(&e.name.as_str()));
+    let next = &data.environments[last_serving.map_or(0, |i| i + 1)..];
+    let next = next.first()?;
+    let forward = match (next.serving, v.number) {
+        (Some(serving), Some(number)) => number > serving,
+        (None, _) => true,
+        (Some(_), None) => false,
+    };
+    forward.then_some(next.name.as_str())
+}
+
+/// The class of a deploy button to `environment`: strong only where it is the next one.
+fn strength(next: Option<&str>, environment: &str) -> &'static str {
+    if next == Some(environment) {
+        "primary"
+    } else {
+        "ghost"
+    }
+}
+
+fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str, next: Option<&str>) -> Markup {
     let blocked = data
         .environments
         .last()
@@ -325,8 +376,12 @@ fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str) -> Markup {
         .environments
         .last()
         .and_then(|production| production.not_verified.as_deref());
+    let missing = data.environments.last().is_some_and(|p| p.no_distribution);
     let why_not = if let Some(blocked) = &blocked {
         blocked.reason().to_owned()
+    } else if missing {
+        "Distribution missing: create it in Pulp, or name an existing one in the configuration"
+            .to_owned()
     } else if v.deployed {
         "This version is live in production".to_owned()
     } else if let Some(why) = not_verified {
@@ -339,12 +394,12 @@ fn deploy_button(data: &VersionsPage, v: &VersionView, number: &str) -> Markup {
         _ => "Deploy".to_owned(),
     };
     html! {
-        @if !v.deployed && v.number.is_some() && not_verified.is_none() && blocked.is_none() {
-            button.primary type="button" data-deploy-version=(number)
+        @if !v.deployed && v.number.is_some() && not_verified.is_none() && blocked.is_none() && !missing {
+            button type="button" class=(strength(next, production_name(data).unwrap_or_default())) data-deploy-version=(number)
                 hx-get={ "/repos/" (data.uuid) "/deploy/confirm?version=" (number) }
                 hx-target="#modal-host" hx-swap="innerHTML" { (label) }
         } @else {
-            button.primary type="button" data-deploy-version=(number) data-denied=[blocked.as_ref().map(Blocked::kind)]
+            button.ghost type="button" data-deploy-version=(number) data-denied=[blocked.as_ref().map(Blocked::kind)]
                 disabled title=(why_not) { (label) }
         }
     }
