@@ -59,11 +59,12 @@ pub async fn confirm_step_with_a_diff(b: &Browser, app: &App) {
         );
         b.screenshot(&format!("confirm-diff-{theme}")).await;
         a11y::check(b, &format!("the confirm dialog with a diff ({theme})")).await;
-        b.find("[data-modal-cancel]")
-            .await
-            .click()
-            .await
-            .expect("click Cancel");
+        // Cancel, scrolled into the dialog's view first (the dialog opens at its top).
+        b.js::<()>(
+            "var c = document.querySelector('[data-modal-cancel]'); c.scrollIntoView({block: 'center'}); c.click();",
+            vec![],
+        )
+        .await;
         b.wait_until(
             "the modal closed",
             "return !document.getElementById('deploy-modal')",
