@@ -135,6 +135,11 @@ fn seed_appstream(pulp: &InMemoryPulp, now: DateTime<Utc>) {
         pulp.add_version_at(&id, &adds, &[], start + Days::days(step * 3));
     }
     pulp.add_distribution("epel9-appstream-prod", None);
+    // Testing and staging serve it already (a member of the release `rhel9`).
+    let testing = pulp.publish(&id, VersionNumber::new(8));
+    let staging = pulp.publish(&id, VersionNumber::new(7));
+    pulp.add_distribution("epel9-appstream-testing", Some(&testing));
+    pulp.add_distribution("epel9-appstream-staging", Some(&staging));
 }
 
 /// internal-tools: signatures are not checked (gpgcheck off), so deploy is refused.
