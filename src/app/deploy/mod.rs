@@ -7,6 +7,7 @@
 pub mod checks_gate;
 pub mod lock;
 pub(crate) mod measure;
+pub(crate) mod member_gates;
 pub(crate) mod outcome;
 pub mod policy_gate;
 pub(crate) mod preview;
@@ -32,7 +33,7 @@ pub use crate::app::deploy::steps::StepError;
 pub(crate) use crate::app::deploy::steps::{
     ensure_unmoved, point_production, publish, StepFailure,
 };
-pub(crate) use crate::app::deploy::turn::{checked, replica_turn};
+pub(crate) use crate::app::deploy::turn::replica_turn;
 use crate::app::events;
 
 pub use crate::app::deploy::measure::unidentified;
@@ -243,14 +244,13 @@ async fn gated(
                 return DeployOutcome::Refused(refusal);
             }
         };
-    authority.checks_override = match checks_gate::pass(state, id, request, operator).await {
-        Ok(overridden) => overridden,
-        Err(outcome) => return outcome,
-    };
     authority.automation = given.automation;
     let _turn = state.deploy_locks.acquire(id, environment).await;
-    let checked = match checked(state, id, request, operator).await {
-        Ok(checked) => checked,
+    let checked = match member_gates::pass(state, id, request, operator).await {
+        Ok((checked, checks_override)) => {
+            authority.checks_override = checks_override;
+            checked
+        }
         Err(outcome) => return outcome,
     };
     if given.request.is_none() && state.policy.approvals_needed(environment) > 0 {

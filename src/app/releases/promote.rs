@@ -16,9 +16,9 @@ use tracing::Instrument;
 
 use crate::domain::deploy::progress::{DeployPhase, UnderWay};
 use crate::domain::{
-    ApprovalTrail, AuditOutcome, Authority, ChecksOverride, DeployId, DeployRecord, EventData,
-    Intent, MemberLine, MemberOutcome, Operator, ProductionChanged, Refusal, Release, ReleaseAsk,
-    ReleaseId, ReleaseLine, ReleaseRecord, ReleaseRef, ReleaseRefusal, ServedSet, VersionNumber,
+    ApprovalTrail, AuditOutcome, Authority, DeployId, DeployRecord, EventData, Intent, MemberLine,
+    MemberOutcome, Operator, ProductionChanged, Refusal, Release, ReleaseAsk, ReleaseId,
+    ReleaseLine, ReleaseRecord, ReleaseRef, ReleaseRefusal, ServedSet, VersionNumber,
 };
 use crate::ports::{AuditError, DeployAsked, DeployEnd};
 
@@ -26,10 +26,8 @@ use super::members::{members_of, Member};
 use super::outcome::{ReleaseEnded, ReleaseOutcome};
 use super::restore::restore;
 use super::steps::{move_one, publish_all, Moving};
-use crate::app::deploy::turn::Checked;
-use crate::app::deploy::{
-    checked, checks_gate, measure, policy_gate, replica_turn, DeployOutcome, NotStarted,
-};
+use crate::app::deploy::member_gates::{self, Gated};
+use crate::app::deploy::{measure, policy_gate, replica_turn, DeployOutcome, NotStarted};
 use crate::app::events;
 use crate::app::facts::ReadError;
 use crate::app::state::AppState;
@@ -221,9 +219,6 @@ async fn promote_gated(
     ReleaseOutcome::Ended(Box::new(ended))
 }
 
-/// A member's plan that passed every check, and the required checks it goes without.
-type Gated = (Checked, Option<ChecksOverride>);
-
 /// Each member's plan, checked as a single deploy's would be: the members that move, and
 /// those that already serve their target (nothing to do for them).
 struct Planned<'a> {
@@ -261,13 +256,8 @@ async fn plan_members<'a>(
         let request = ask
             .member_request(&member.name)
             .expect("the ask names every member (checked)");
-        // The checks the environment requires, then the plan: as a single deploy's gates.
-        let plan = match checks_gate::pass(state, &member.repo.id, &request, operator).await {
-            Ok(overridden) => checked(state, &member.repo.id, &request, operator)
-                .await
-                .map(|checked| (checked, overridden)),
-            Err(refused) => Err(refused),
-        };
+        // The gates of a single deploy's member, the same function.
+        let plan = member_gates::pass(state, &member.repo.id, &request, operator).await;
         (member, request, plan)
     }))
     .await;
