@@ -31,6 +31,9 @@ command -v cc >/dev/null || need_apt+=(build-essential)
 command -v systemd-analyze >/dev/null || need_apt+=(systemd)
 command -v openssl >/dev/null || need_apt+=(openssl)
 command -v curl >/dev/null || need_apt+=(curl)
+# dnf reads the real Pulp's distributions as a client would (tests/real_pulp/dnf.rs: the badge's
+# truth table against dnf's real answer).
+command -v dnf >/dev/null || need_apt+=(dnf)
 # lychee, the documentation's link checker, is installed into a Python virtualenv (scripts/docs.sh).
 python3 -c 'import ensurepip, venv' 2>/dev/null || need_apt+=(python3-venv)
 # npm brings axe-core, the accessibility checker of the browser tests (below).

@@ -28,10 +28,13 @@ mod contract;
 mod counting;
 mod database;
 mod deploy;
+mod dnf;
 mod drift;
 mod environments;
 mod exposure;
 mod history;
+#[path = "../api/host_tools.rs"]
+mod host_tools;
 mod memory;
 #[path = "../common/needs.rs"]
 mod needs;
