@@ -96,7 +96,9 @@ impl TestPulp {
     /// The href of the signing service `rc-metadata-signer` that scripts/pulp/start.sh adds.
     pub fn metadata_signer(&self) -> String {
         self.href_named("signing-services/", "rc-metadata-signer")
-            .expect("Pulp has the signing service rc-metadata-signer (scripts/pulp/start.sh adds it)")
+            .expect(
+                "Pulp has the signing service rc-metadata-signer (scripts/pulp/start.sh adds it)",
+            )
     }
 
     /// A new publication of the latest version of `repository`, served by the distribution
@@ -255,7 +257,12 @@ async fn the_badge_and_the_warning_agree_with_what_dnf_does() {
     let table: Vec<(&str, bool, &str, &str)> = rows
         .iter()
         .map(|(cell, dnf, refusing, allowing)| {
-            (cell.name, dnf.accepted, refusing.as_str(), allowing.as_str())
+            (
+                cell.name,
+                dnf.accepted,
+                refusing.as_str(),
+                allowing.as_str(),
+            )
         })
         .collect();
     // (repository, dnf accepts, badge with the default policy, badge allowing unsigned metadata)
