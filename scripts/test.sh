@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh Debian 12 machine or a developer's:
 #   1. installs what the tests need and is missing (Rust build deps, Chromium + ChromeDriver,
-#      axe-core from the npm registry, standardwebhooks and openapi-spec-validator from PyPI, PostgreSQL binaries, a Pulp 3 virtualenv:
+#      axe-core from the npm registry, standardwebhooks, openapi-spec-validator and pulp-cli from PyPI, dnf, PostgreSQL binaries, a Pulp 3 virtualenv:
 #      scripts/pulp/install.sh);
 #   2. starts a real Pulp 3 on free 127.0.0.1 ports and seeds it (scripts/pulp/up.sh);
 #   3. runs every test target (unit, HTTP, real-Pulp, browser) with cargo test, the tests that
@@ -31,6 +31,9 @@ command -v cc >/dev/null || need_apt+=(build-essential)
 command -v systemd-analyze >/dev/null || need_apt+=(systemd)
 command -v openssl >/dev/null || need_apt+=(openssl)
 command -v curl >/dev/null || need_apt+=(curl)
+# dnf reads the real Pulp's distributions as a client would (tests/real_pulp/dnf.rs: the badge's
+# truth table against dnf's real answer).
+command -v dnf >/dev/null || need_apt+=(dnf)
 # lychee, the documentation's link checker, is installed into a Python virtualenv (scripts/docs.sh).
 python3 -c 'import ensurepip, venv' 2>/dev/null || need_apt+=(python3-venv)
 # npm brings axe-core, the accessibility checker of the browser tests (below).
@@ -93,6 +96,21 @@ if ! "$osv_dir/bin/python" -c 'import openapi_spec_validator' >/dev/null 2>&1; t
   fi
 fi
 export RC_TEST_OPENAPI_VALIDATOR_PYTHON="$osv_dir/bin/python"
+
+# pulp-cli, which runs the book's commands against the real Pulp (tests/real_pulp/book_commands.rs):
+# the version pinned in tests/real_pulp/pulp-cli.version, from PyPI, in a cached virtualenv (its
+# `pulp rpm` commands come with it). Not installed (no registry), that test fails, saying so.
+pulp_cli_version="$(tr -d '[:space:]' <"$root/tests/real_pulp/pulp-cli.version")"
+pulp_cli_dir="${RC_TEST_CACHE:-$HOME/.cache/repo-console}/pulp-cli-$pulp_cli_version"
+if ! "$pulp_cli_dir/bin/pulp" --version >/dev/null 2>&1; then
+  log "installing pulp-cli==$pulp_cli_version from PyPI into $pulp_cli_dir"
+  rm -rf "$pulp_cli_dir" && mkdir -p "$(dirname "$pulp_cli_dir")"
+  if ! { python3 -m venv "$pulp_cli_dir" && "$pulp_cli_dir/bin/pip" install -q "pulp-cli==$pulp_cli_version"; }; then
+    rm -rf "$pulp_cli_dir"
+    log "could not install pulp-cli==$pulp_cli_version (pip install failed)"
+  fi
+fi
+export RC_TEST_PULP_CLI="$pulp_cli_dir/bin/pulp"
 
 pulp_env="${PULP_HOME:-$root/target/pulp}/env"
 started_pulp=0

@@ -10,6 +10,7 @@
 #[path = "../common/acme.rs"]
 mod acme;
 mod api;
+mod book_commands;
 #[path = "../common/builds.rs"]
 mod builds;
 mod builds_diff;
@@ -28,10 +29,13 @@ mod contract;
 mod counting;
 mod database;
 mod deploy;
+mod dnf;
 mod drift;
 mod environments;
 mod exposure;
 mod history;
+#[path = "../api/host_tools.rs"]
+mod host_tools;
 mod memory;
 #[path = "../common/needs.rs"]
 mod needs;
