@@ -90,6 +90,12 @@ fn pages(app: &NavApp) -> Vec<(&'static str, String, &'static str, &'static str)
             "repositories",
             "true",
         ),
+        (
+            "history",
+            format!("/repos/{}/history", app.repo),
+            "repositories",
+            "true",
+        ),
         ("releases", "/releases".into(), "releases", "page"),
         ("release", "/releases/el9".into(), "releases", "true"),
         ("requests", "/requests".into(), "requests", "page"),
@@ -125,14 +131,10 @@ pub async fn every_page_at_both_widths(b: &Browser, app: &NavApp) {
                     vec![],
                 )
                 .await;
-            // The versions page's table at 390 px is item 4 of issue 45 (its own branch): until
-            // it lands, only the header is held to the screen there.
-            if name != "versions" || width != 390 {
-                assert!(
-                    scroll <= inner,
-                    "{what} scrolls sideways: {scroll} > {inner}"
-                );
-            }
+            assert!(
+                scroll <= inner,
+                "{what} scrolls sideways: {scroll} > {inner}"
+            );
             let header: (f64, f64) = b
                 .js(
                     "var n = document.getElementById('site-nav'); return [n.scrollWidth, n.getBoundingClientRect().right]",
