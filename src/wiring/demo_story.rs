@@ -1,5 +1,5 @@
 //! What the demo shows besides its repositories, so that a newcomer finds something on every
-//! page: a release of two repositories and staging's approvals (configured as an operator
+//! page: a release of three repositories and staging's approvals (configured as an operator
 //! would, applied only on the demo's own environments), then, told through the same use cases
 //! as a person's clicks, production's history with a rollback, a check report, a pending
 //! approval request and a waiting schedule. The story is told only where the demo starts
@@ -19,11 +19,9 @@ use crate::domain::{
 use crate::wiring::config::raw::RawEnvironmentPolicy;
 use crate::wiring::sections::releases::RawRelease;
 
-/// The demo's release: the repositories a RHEL 9 host uses, promoted together
-/// (`vendor-drivers`, which clients refuse, is left out; `epel9-appstream`'s unsigned metadata
-/// must be allowed, `--set verification.unsigned_metadata=allow`, for the set to move).
+/// The demo's release: the three repositories a RHEL 9 host uses, promoted together.
 pub(crate) fn releases() -> BTreeMap<String, RawRelease> {
-    let repositories = ["rhel9-baseos", "epel9-appstream"]
+    let repositories = ["rhel9-baseos", "rhel9-appstream", "epel9-appstream"]
         .map(str::to_owned)
         .to_vec();
     BTreeMap::from([("rhel9".to_owned(), RawRelease { repositories })])

@@ -50,8 +50,8 @@ async fn every_page_of_the_demo_says_it_is_the_demo() {
     assert_eq!(dashboard.html().select(&demo_banner()).count(), 1);
 }
 
-/// What a newcomer finds on a fresh demo, read from its pages: a release of two
-/// repositories, production's history with a rollback and its reason, a passed check, a
+/// What a newcomer finds on a fresh demo, read from its pages: a release of three
+/// repositories that may be promoted, production's history with a rollback and its reason, a passed check, a
 /// request waiting for the operator's approval, a waiting schedule.
 #[tokio::test]
 async fn a_fresh_demo_has_something_on_every_page() {
@@ -59,9 +59,16 @@ async fn a_fresh_demo_has_something_on_every_page() {
     let (_console, client) = start_demo(home.path());
     let release = client.get("/releases/rhel9").await;
     assert_eq!(release.status, 200, "{}", release.body);
-    for member in ["rhel9-baseos", "epel9-appstream"] {
+    for member in ["rhel9-baseos", "rhel9-appstream", "epel9-appstream"] {
         assert!(release.body.contains(member), "{member}");
     }
+    let page = release.html();
+    let blocked = crate::web::select(&page, "button[data-promote-env][data-denied]");
+    assert!(
+        blocked.is_empty(),
+        "every member is verified: {}",
+        release.body
+    );
 
     let versions = client.get("/repos/rhel9-baseos/versions").await;
     let base = versions.headers["location"]

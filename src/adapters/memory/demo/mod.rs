@@ -57,12 +57,13 @@ pub fn environments() -> EnvironmentPath {
     .expect("a valid path")
 }
 
-/// Builds the demo: four repositories and their distributions.
+/// Builds the demo: five repositories and their distributions.
 /// `options` controls how long tasks take (the demo uses a visible delay).
 pub fn demo_pulp(options: MemoryOptions, now: DateTime<Utc>) -> InMemoryPulp {
     let pulp = InMemoryPulp::new(options);
     seed_baseos(&pulp, now);
     seed_appstream(&pulp, now);
+    seed_rhel_appstream(&pulp, now);
     seed_internal_tools(&pulp, now);
     seed_vendor(&pulp, now);
     pulp
@@ -114,18 +115,12 @@ fn seed_baseos(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     );
 }
 
-/// epel9-appstream: never deployed; its production distribution exists but serves nothing
-/// yet (named by [`production`]). A team without a signing service: its metadata is unsigned
-/// and clients do not check it (repo_gpgcheck off), so it is verified only where the policy
-/// allows unsigned metadata (`[verification] unsigned_metadata = "allow"`).
+/// epel9-appstream: never deployed to production; its production distribution exists but
+/// serves nothing yet (named by [`production`]); testing and staging serve it already. Its
+/// metadata is signed and checked by clients: verified.
 fn seed_appstream(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     let start = now - Days::days(30);
-    let unsigned = RepoVerification {
-        repo_gpgcheck: Some(false),
-        metadata_signed: Some(false),
-        ..verified()
-    };
-    let id = pulp.add_repo_at("epel9-appstream", unsigned, start);
+    let id = pulp.add_repo_at("epel9-appstream", verified(), start);
     let mut rng = Lcg(41);
     for step in 1..=8i64 {
         let add: Vec<String> = (0..40 + rng.next(30))
@@ -142,12 +137,49 @@ fn seed_appstream(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     pulp.add_distribution("epel9-appstream-staging", Some(&staging));
 }
 
-/// internal-tools: signatures are not checked (gpgcheck off), so deploy is refused.
+/// rhel9-appstream: verified, six versions of a few application streams, each an upgrade of
+/// the one before; production serves v4, staging v5, testing v6 (a member of the release
+/// `rhel9`, with `rhel9-baseos` and `epel9-appstream`).
+fn seed_rhel_appstream(pulp: &InMemoryPulp, now: DateTime<Utc>) {
+    let start = now - Days::days(40);
+    let id = pulp.add_repo_at("rhel9-appstream", verified(), start);
+    const STREAMS: [(&str, &str); 4] = [
+        ("httpd", "2.4.62"),
+        ("nodejs", "20.18"),
+        ("python3.12", "3.12.9"),
+        ("postgresql", "16.8"),
+    ];
+    let build = |step: i64| -> Vec<String> {
+        STREAMS
+            .iter()
+            .map(|(name, version)| format!("{name}-{version}-{step}.el9.x86_64"))
+            .collect()
+    };
+    let mut live: Vec<String> = Vec::new();
+    for step in 1..=6i64 {
+        let add = build(step);
+        let adds: Vec<&str> = add.iter().map(String::as_str).collect();
+        let removes: Vec<&str> = live.iter().map(String::as_str).collect();
+        pulp.add_version_at(&id, &adds, &removes, start + Days::days(step * 5));
+        live = add;
+    }
+    for (environment, version) in [("prod", 4), ("staging", 5), ("testing", 6)] {
+        let publication = pulp.publish(&id, VersionNumber::new(version));
+        pulp.add_distribution(
+            &format!("rhel9-appstream-{environment}"),
+            Some(&publication),
+        );
+    }
+}
+
+/// internal-tools: package signatures are not checked (gpgcheck off), and `repo_gpgcheck` is on
+/// without a metadata signing service, so clients would refuse its metadata: never verified,
+/// its deploy is refused, and the console warns.
 fn seed_internal_tools(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     let start = now - Days::days(12);
     let settings = RepoVerification {
         gpgcheck: Some(false),
-        repo_gpgcheck: Some(false),
+        repo_gpgcheck: Some(true),
         checksum: None,
         metadata_signed: Some(false),
     };
@@ -173,13 +205,14 @@ fn seed_internal_tools(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     );
 }
 
-/// vendor-drivers: package signatures checked, and repo_gpgcheck on without a metadata
-/// signing service: clients refuse it, so it is partly verified and the console warns.
+/// vendor-drivers: a vendor without a signing service: package signatures checked, its
+/// metadata unsigned and not checked by clients (repo_gpgcheck off), so it is verified only
+/// where the policy allows unsigned metadata (`[verification] unsigned_metadata = "allow"`).
 fn seed_vendor(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     let start = now - Days::days(60);
     let settings = RepoVerification {
         gpgcheck: Some(true),
-        repo_gpgcheck: Some(true),
+        repo_gpgcheck: Some(false),
         checksum: Some(ChecksumType::Sha256),
         metadata_signed: Some(false),
     };
