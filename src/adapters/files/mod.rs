@@ -7,6 +7,7 @@
 pub mod audit;
 mod audit_tail;
 pub mod checks;
+mod checks_index;
 pub mod cve_index;
 pub mod diff_store;
 pub mod outbox;
