@@ -21,7 +21,6 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
 use crate::domain::check::report::{CheckReport, PromotionKey};
 use crate::domain::check::retention::prunable;
@@ -29,6 +28,7 @@ use crate::domain::RepoId;
 use crate::ports::{CheckStore, CheckStoreError};
 
 use super::checks_index::CheckIndex;
+use super::checks_line::Line;
 use super::requests::rewrite_keeping;
 
 pub struct JsonlCheckStore {
@@ -37,15 +37,6 @@ pub struct JsonlCheckStore {
     turn: tokio::sync::Mutex<()>,
     /// What the file holds, read as it grows.
     index: Arc<Mutex<CheckIndex>>,
-}
-
-/// One line of the file.
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "line", rename_all = "snake_case")]
-pub(super) enum Line {
-    Report(CheckReport),
-    Claimed(PromotionKey),
-    Released(PromotionKey),
 }
 
 impl JsonlCheckStore {

@@ -15,7 +15,7 @@ use std::fs::File;
 
 use crate::domain::check::report::{CheckKey, CheckReport, PromotionKey};
 
-use super::checks::Line;
+use super::checks_line::Line;
 use super::tail::{Grown, Tail};
 
 /// The checks of the file, as its lines read so far say.
