@@ -2,7 +2,9 @@
 //! holds 1,000, 10,000 and 100,000 reports (many repositories, versions and re-runs), as the
 //! versions page (`latest` of one repository), a deploy's gate to an environment with required
 //! checks (`latest` of one version) and a report (`record`, then the promotion's `claim`, under
-//! the file lock) read and write it. Prints median times; asserts nothing about speed.
+//! the file lock) read and write it: the first read of a process (a fresh store), the reads
+//! after it, and a gate's read just after another process appended a report. Prints median
+//! times; asserts nothing about speed.
 //!
 //!     cargo bench --bench checks
 
@@ -73,6 +75,26 @@ async fn main() {
             store.latest(&one, Some(1)).await.expect("read")
         })
         .await;
+        let first = median_of(5, async || {
+            JsonlCheckStore::new(&path)
+                .latest(&one, Some(1))
+                .await
+                .expect("read")
+        })
+        .await;
+        let other_process = JsonlCheckStore::new(&path);
+        let mut samples = Vec::new();
+        for minute in 0..10 {
+            other_process
+                .record(&report(&repo(7), 1, "e2e", true, 2_000_000 + minute))
+                .await
+                .expect("kept");
+            let started = std::time::Instant::now();
+            store.latest(&one, Some(1)).await.expect("read");
+            samples.push(started.elapsed());
+        }
+        samples.sort();
+        let after_append = samples[samples.len() / 2];
         let mut minute = 1_000_000;
         let record = median_of(5, async || {
             minute += 1;
@@ -99,6 +121,8 @@ async fn main() {
         );
         println!("  latest(a repository), the versions page      {page:?} (median of 10)");
         println!("  latest(a version), a deploy's gate           {gate:?} (median of 10)");
+        println!("  latest(a version), a process's first read    {first:?} (median of 5)");
+        println!("  latest(a version) after another's report     {after_append:?} (median of 10)");
         println!("  record(a report)                             {record:?} (median of 5)");
         println!("  claim_promotion                              {claim:?} (median of 5)");
     }

@@ -8,11 +8,12 @@ use std::sync::Arc;
 
 use repo_console::adapters::files::checks::JsonlCheckStore;
 use repo_console::adapters::memory::MemoryCheckStore;
-use repo_console::domain::RepoId;
+use repo_console::domain::check::report::PromotionKey;
+use repo_console::domain::{EnvironmentName, RepoId};
 use repo_console::ports::CheckStore;
 
 use super::check_contract::{
-    a_promotion_is_claimed_once_until_given_back, one_of_many_concurrent_claimers_wins,
+    a_promotion_is_claimed_once_until_given_back, at, one_of_many_concurrent_claimers_wins,
     only_old_superseded_reports_are_pruned, report, the_latest_report_of_each_check_counts, REPO_A,
 };
 
@@ -113,4 +114,52 @@ async fn jsonl_reports_survive_a_restart_and_a_torn_last_line_is_left_out() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text.lines().count(), 3, "{text}");
     assert!(text.lines().last().unwrap().contains("\"name\":\"e2e\""));
+}
+
+/// Reads go through an index that reads only what was appended since: a store that has read
+/// the file sees the reports and claims another process appended after, and, once that other
+/// process pruned the file (a new file renamed over it), reads the new file and what follows.
+#[tokio::test]
+async fn jsonl_a_store_reads_what_another_appended_and_the_file_a_pruning_renamed_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let (reader, other) = (in_dir(&dir), in_dir(&dir));
+    let repo = RepoId::parse(REPO_A).unwrap();
+    assert_eq!(reader.latest(&repo, None).await.unwrap(), vec![]);
+    let failed = report(REPO_A, "staging", 7, "smoke", false, 1);
+    let passed = report(REPO_A, "staging", 7, "smoke", true, 2);
+    other.record(&failed).await.unwrap();
+    assert_eq!(reader.latest(&repo, Some(7)).await.unwrap(), vec![failed]);
+    other.record(&passed).await.unwrap();
+    let key = PromotionKey {
+        repository_uuid: REPO_A.into(),
+        environment: EnvironmentName::parse("staging").unwrap(),
+        version: 7,
+    };
+    assert!(other.claim_promotion(&key).await.unwrap());
+    assert_eq!(
+        reader.latest(&repo, Some(7)).await.unwrap(),
+        vec![passed.clone()]
+    );
+    assert!(
+        !reader.claim_promotion(&key).await.unwrap(),
+        "the other's claim was read"
+    );
+    assert_eq!(other.prune(at(60)).await.unwrap(), 1, "the failed run goes");
+    assert_eq!(
+        reader.latest(&repo, Some(7)).await.unwrap(),
+        vec![passed],
+        "the pruned file read"
+    );
+    assert!(
+        !reader.claim_promotion(&key).await.unwrap(),
+        "the claim kept"
+    );
+    other.release_promotion(&key).await.unwrap();
+    let again = report(REPO_A, "staging", 7, "smoke", false, 3);
+    other.record(&again).await.unwrap();
+    assert_eq!(reader.latest(&repo, Some(7)).await.unwrap(), vec![again]);
+    assert!(
+        reader.claim_promotion(&key).await.unwrap(),
+        "the release after the pruning was read"
+    );
 }

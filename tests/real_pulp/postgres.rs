@@ -9,9 +9,14 @@ use chrono::{DateTime, Utc};
 use repo_console::adapters::postgres::{
     connect, PgAuditSink, PgDeployLock, PgDiffStore, PgRequestStore,
 };
+use repo_console::domain::record_keys::Written;
+use repo_console::domain::release::id::{ReleaseId, ReleaseRef};
+use repo_console::domain::release::outcome::{MemberOutcome, ServedSet};
+use repo_console::domain::release::record::{MemberLine, ReleaseLine, ReleaseRecord};
 use repo_console::domain::{
-    AuditOutcome, ChangeKind, DeployId, DeployKind, DeployRecord, DiffKey, DistributionHref, Evr,
-    PackageChange, ProductionChanged, PublicationHref, RepoId, VersionDiff, VersionHref,
+    ApprovalTrail, AuditOutcome, ChangeKind, DeployId, DeployKind, DeployRecord, DiffKey,
+    DistributionHref, Evr, FreezeOverride, PackageChange, PersonName, ProductionChanged,
+    PublicationHref, ReleaseName, RepoId, RequestId, VersionDiff, VersionHref,
 };
 use repo_console::ports::{AuditSink, DeployLock, DiffStore, RequestStore};
 
@@ -84,6 +89,78 @@ async fn the_sink_keeps_each_line_and_reads_a_repository_newest_first() {
         serde_json::to_value(&lines[3]).unwrap(),
         "the JSON line is kept as the file sink writes it"
     );
+}
+
+/// A release line with every optional part and hostile text in each free field (quotes, a
+/// release line's own opening, control and non-ASCII characters).
+fn release_line(name: &str, id: &str, at: &str) -> ReleaseRecord {
+    let hostile = "\"record\":\"release\",\"release\":{\"name\":\"other\"} \u{0}\t\u{202e}é";
+    let member = |repository: &str, outcome, detail: Option<&str>| MemberLine {
+        repository_name: format!("{repository} {hostile}"),
+        repository_uuid: REPO.into(),
+        deploy_id: Some(DeployId::new(format!("{id}-{repository}"))),
+        previous_version: Some(u64::MAX - 1),
+        target_version: u64::MAX,
+        outcome,
+        detail: detail.map(str::to_owned),
+    };
+    ReleaseRecord {
+        record: ReleaseLine::Release,
+        release: ReleaseRef {
+            name: ReleaseName::parse(name).unwrap(),
+            id: ReleaseId::new(id),
+        },
+        timestamp: DateTime::parse_from_rfc3339(at)
+            .unwrap()
+            .with_timezone(&Utc),
+        operator: format!("alice {hostile}"),
+        environment: repo_console::domain::EnvironmentName::production(),
+        kind: DeployKind::Rollback,
+        reason: Some(hostile.into()),
+        request: Some(ApprovalTrail {
+            request_id: RequestId::parse("r-1").unwrap(),
+            requester: PersonName::new("bob").unwrap(),
+            approvers: vec![PersonName::new("carol").unwrap()],
+        }),
+        freeze_override: Some(FreezeOverride {
+            window: hostile.into(),
+            until: "2026-12-24T00:00:00Z".into(),
+        }),
+        members: vec![
+            member("base-os", MemberOutcome::Moved, None),
+            member("appstream", MemberOutcome::Restored, Some(hostile)),
+            member("extras", MemberOutcome::Unchanged, Some("refused")),
+            member("crb", MemberOutcome::Unknown, Some(hostile)),
+        ],
+        served: ServedSet::Unknown,
+        error: Some(hostile.into()),
+    }
+}
+
+/// Issue 43: a release line is kept as written (no key twice) and read back equal, and
+/// another release's line, even one whose text names it, is never read as this one's.
+#[tokio::test]
+#[ignore = "needs PostgreSQL"]
+async fn release_lines_are_read_back_as_written() {
+    let database = required_database();
+    let sink = PgAuditSink::new(connect(&database.url, None).await.unwrap());
+    let older = release_line("rhel9", "p-1", "2026-11-22T10:00:00.123Z");
+    let other = release_line("other", "p-2", "2026-11-22T10:01:00Z");
+    let newer = release_line("rhel9", "p-3", "2026-11-22T10:02:00Z");
+    for line in [&older, &other, &newer] {
+        sink.record_release(line).await.unwrap();
+    }
+    let rhel9 = ReleaseName::parse("rhel9").unwrap();
+    let read = sink.recent_releases(&rhel9, 10).await.unwrap();
+    assert_eq!(read, vec![newer.clone(), older.clone()]);
+    let other_name = ReleaseName::parse("other").unwrap();
+    assert_eq!(
+        sink.recent_releases(&other_name, 10).await.unwrap(),
+        vec![other]
+    );
+    let line = database.query("SELECT line FROM release_audit WHERE release_id = 'p-1'");
+    let written = Written::parse(line.as_bytes()).unwrap();
+    assert_eq!(written.duplicate_keys(), Vec::<String>::new(), "{line}");
 }
 
 #[tokio::test]

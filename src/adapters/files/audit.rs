@@ -280,3 +280,7 @@ impl AuditSink for JsonlAuditSink {
         self.path.display().to_string()
     }
 }
+
+#[cfg(test)]
+#[path = "audit_properties.rs"]
+mod properties;

@@ -9,39 +9,34 @@
 //! released when the file is closed), in one `write`, synced before `Ok`: a claim reads the
 //! file under that lock, so of two processes claiming the same promotion one finds the
 //! other's line. Reads take no lock: a line being written (or torn by a crash, never
-//! acknowledged) is not read. The file is read whole at each read, and only its lines that
-//! may matter (of the repository asked, or claims) are parsed: its size grows with the number
-//! of reports (see the book's performance page).
+//! acknowledged) is not read. Reads and claims go through an index ([`super::checks_index`]):
+//! only the lines appended since the last read are read, and a file a pruning renamed over it
+//! is read again whole (see the book's performance page).
 
 use std::collections::BTreeSet;
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
-use crate::domain::check::report::{latest_of, CheckReport, PromotionKey};
+use crate::domain::check::report::{CheckReport, PromotionKey};
 use crate::domain::check::retention::prunable;
 use crate::domain::RepoId;
 use crate::ports::{CheckStore, CheckStoreError};
 
+use super::checks_index::CheckIndex;
+use super::checks_line::Line;
 use super::requests::rewrite_keeping;
 
 pub struct JsonlCheckStore {
     path: PathBuf,
     /// Serializes this process's writers (the file lock serializes processes).
     turn: tokio::sync::Mutex<()>,
-}
-
-/// One line of the file.
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "line", rename_all = "snake_case")]
-enum Line {
-    Report(CheckReport),
-    Claimed(PromotionKey),
-    Released(PromotionKey),
+    /// What the file holds, read as it grows.
+    index: Arc<Mutex<CheckIndex>>,
 }
 
 impl JsonlCheckStore {
@@ -50,6 +45,7 @@ impl JsonlCheckStore {
         Self {
             path: path.into(),
             turn: tokio::sync::Mutex::new(()),
+            index: Arc::default(),
         }
     }
 
@@ -63,11 +59,25 @@ impl JsonlCheckStore {
     /// Runs `work` on the blocking pool, under this process's turn.
     async fn blocking<T: Send + 'static>(
         &self,
-        work: impl FnOnce(&Path) -> std::io::Result<T> + Send + 'static,
+        work: impl FnOnce(&Path, &str, &mut CheckIndex) -> std::io::Result<T> + Send + 'static,
     ) -> Result<T, CheckStoreError> {
         let _turn = self.turn.lock().await;
+        self.with_index(work).await
+    }
+
+    /// Runs `work` on the blocking pool, with the index (and no turn: reads take none).
+    async fn with_index<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Path, &str, &mut CheckIndex) -> std::io::Result<T> + Send + 'static,
+    ) -> Result<T, CheckStoreError> {
         let path = self.path.clone();
-        match tokio::task::spawn_blocking(move || work(&path)).await {
+        let target = self.target();
+        let index = self.index.clone();
+        let done = tokio::task::spawn_blocking(move || {
+            let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
+            work(&path, &target, &mut index)
+        });
+        match done.await {
             Err(joined) => Err(self.unavailable(joined)),
             Ok(Err(error)) => Err(self.unavailable(error)),
             Ok(Ok(value)) => Ok(value),
@@ -75,39 +85,8 @@ impl JsonlCheckStore {
     }
 }
 
-/// Every whole line of `bytes` holding `needle` (as this store writes its lines: compact JSON)
-/// that parses; a torn last line is left out. Only the lines that may matter are parsed.
-fn lines_with(bytes: &[u8], needle: &[u8]) -> Vec<Line> {
-    let finder = memchr::memmem::Finder::new(needle);
-    bytes
-        .split(|b| *b == b'\n')
-        .filter(|raw| finder.find(raw).is_some())
-        .filter_map(|raw| serde_json::from_slice(raw).ok())
-        .collect()
-}
-
-/// The lines of claims and their releases (`"line":"claimed"`, `"line":"released"`).
-fn claim_lines(bytes: &[u8]) -> Vec<Line> {
-    let claimed = memchr::memmem::Finder::new(b"\"line\":\"claimed\"");
-    let released = memchr::memmem::Finder::new(b"\"line\":\"released\"");
-    bytes
-        .split(|b| *b == b'\n')
-        .filter(|raw| claimed.find(raw).is_some() || released.find(raw).is_some())
-        .filter_map(|raw| serde_json::from_slice(raw).ok())
-        .collect()
-}
-
-/// The file's bytes; none when it does not exist yet.
-fn read_all(path: &Path) -> std::io::Result<Vec<u8>> {
-    match fs::read(path) {
-        Ok(bytes) => Ok(bytes),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(error) => Err(error),
-    }
-}
-
-/// The file opened to read and append (created with its directory), locked exclusively.
-/// The file locked exclusively, re-opened when a pruning renamed a new file over it.
+/// The file opened to read and append (created with its directory), locked exclusively,
+/// re-opened when a pruning renamed a new file over it.
 fn open_locked(path: &Path) -> std::io::Result<File> {
     super::requests::open_locked(path)
 }
@@ -144,28 +123,11 @@ fn append(file: &mut File, torn: bool, line: &Line) -> std::io::Result<()> {
     file.sync_data()
 }
 
-/// The promotions claimed and not released, by the lines in order.
-fn claimed(lines: &[Line]) -> BTreeSet<&PromotionKey> {
-    let mut claimed = BTreeSet::new();
-    for line in lines {
-        match line {
-            Line::Claimed(key) => {
-                claimed.insert(key);
-            }
-            Line::Released(key) => {
-                claimed.remove(key);
-            }
-            Line::Report(_) => {}
-        }
-    }
-    claimed
-}
-
 #[async_trait]
 impl CheckStore for JsonlCheckStore {
     async fn record(&self, report: &CheckReport) -> Result<(), CheckStoreError> {
         let line = Line::Report(report.clone());
-        self.blocking(move |path| {
+        self.blocking(move |path, _, _| {
             let mut file = open_locked(path)?;
             let torn = ends_torn(&mut file)?;
             append(&mut file, torn, &line)
@@ -178,38 +140,27 @@ impl CheckStore for JsonlCheckStore {
         repo: &RepoId,
         version: Option<u64>,
     ) -> Result<Vec<CheckReport>, CheckStoreError> {
-        let path = self.path.clone();
         let repo = repo.as_str().to_owned();
-        let read = tokio::task::spawn_blocking(move || read_all(&path))
-            .await
-            .map_err(|e| self.unavailable(e))?
-            .map_err(|e| self.unavailable(e))?;
-        let needle = format!("\"repository_uuid\":\"{repo}\"");
-        let reports =
-            lines_with(&read, needle.as_bytes())
-                .into_iter()
-                .filter_map(|line| match line {
-                    Line::Report(report)
-                        if report.key.repository_uuid == repo
-                            && version.is_none_or(|v| report.key.version == v) =>
-                    {
-                        Some(report)
-                    }
-                    _ => None,
-                });
-        Ok(latest_of(reports))
+        self.with_index(move |path, target, index| {
+            match File::open(path) {
+                Ok(mut file) => index.refresh(&mut file, target)?,
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => index.clear(),
+                Err(error) => return Err(error),
+            }
+            Ok(index.latest(&repo, version))
+        })
+        .await
     }
 
     async fn claim_promotion(&self, key: &PromotionKey) -> Result<bool, CheckStoreError> {
         let key = key.clone();
-        self.blocking(move |path| {
+        self.blocking(move |path, target, index| {
             let mut file = open_locked(path)?;
-            let before = locked_bytes(&mut file)?;
-            if claimed(&claim_lines(&before)).contains(&key) {
+            index.refresh(&mut file, target)?;
+            if index.is_claimed(&key) {
                 return Ok(false);
             }
-            let torn = before.last().is_some_and(|b| *b != b'\n');
-            append(&mut file, torn, &Line::Claimed(key))?;
+            append(&mut file, index.ends_torn(), &Line::Claimed(key))?;
             Ok(true)
         })
         .await
@@ -217,7 +168,7 @@ impl CheckStore for JsonlCheckStore {
 
     async fn release_promotion(&self, key: &PromotionKey) -> Result<(), CheckStoreError> {
         let line = Line::Released(key.clone());
-        self.blocking(move |path| {
+        self.blocking(move |path, _, _| {
             let mut file = open_locked(path)?;
             let torn = ends_torn(&mut file)?;
             append(&mut file, torn, &line)
@@ -228,7 +179,7 @@ impl CheckStore for JsonlCheckStore {
     /// Under the file lock: the reports the retention names go (the file rewritten beside it
     /// and renamed over it); every other line stays as it was.
     async fn prune(&self, kept_from: DateTime<Utc>) -> Result<usize, CheckStoreError> {
-        self.blocking(move |path| {
+        self.blocking(move |path, _, index| {
             let mut file = open_locked(path)?;
             let before = locked_bytes(&mut file)?;
             let lines: Vec<Option<Line>> = before
@@ -251,10 +202,12 @@ impl CheckStore for JsonlCheckStore {
                 return Ok(0);
             }
             let mut line = 0;
-            rewrite_keeping(path, &before, |_| {
+            let removed = rewrite_keeping(path, &before, |_| {
                 line += 1;
                 !gone.contains(&(line - 1))
-            })
+            })?;
+            index.clear();
+            Ok(removed)
         })
         .await
     }

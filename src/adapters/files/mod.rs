@@ -7,6 +7,8 @@
 pub mod audit;
 mod audit_tail;
 pub mod checks;
+mod checks_index;
+mod checks_line;
 pub mod cve_index;
 pub mod diff_store;
 pub mod outbox;

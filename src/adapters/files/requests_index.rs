@@ -1,9 +1,8 @@
 //! What `requests.jsonl` holds, kept in memory and brought up to date by reading only the
-//! bytes appended since the last read: listing requests and acting on one cost what was
-//! written since, not the whole history. A file renamed over it (a compaction: another
-//! device or inode, or the last bytes read no longer where they were, since an inode number
-//! may be reused) or one that shrank is read again whole. A last line without
-//! its newline (being written, or torn by a crash) is not read until the newline comes.
+//! bytes appended since the last read ([`super::tail`]): listing requests and acting on one
+//! cost what was written since, not the whole history. A file renamed over it (a compaction)
+//! or one that shrank is read again whole. A last line without its newline (being written, or
+//! torn by a crash) is not read until the newline comes.
 //!
 //! A line that cannot be read is never skipped in silence: the request it names (its
 //! `request_id` comes first, so a torn line still names it once that is whole) is unreadable
@@ -13,8 +12,6 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
-use std::os::unix::fs::MetadataExt;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -22,6 +19,8 @@ use serde_json::{Map, Value};
 use crate::domain::approval::request_id::UnreadableRequest;
 use crate::domain::record_keys::leading_string;
 use crate::domain::{ApprovalRequest, RequestEvent, RequestId, RequestLog};
+
+use super::tail::{Grown, Tail};
 
 /// One line as read: the entry's fields are read by `seq` (0: the request, else an event).
 #[derive(Deserialize)]
@@ -32,20 +31,10 @@ pub(super) struct Line {
     pub rest: Map<String, Value>,
 }
 
-/// How many of the last bytes read are compared to tell the file read from another.
-const CHECKED: usize = 64;
-
 /// The requests of the file, in the order they were made.
 #[derive(Debug, Default)]
 pub struct RequestIndex {
-    /// The file read: its device and inode.
-    file: Option<(u64, u64)>,
-    /// Bytes read and parsed: up to the last newline seen.
-    parsed_to: u64,
-    /// The file's length at the last read.
-    len: u64,
-    /// The last bytes read (up to [`CHECKED`]): still there, the file is the one read.
-    last_read: Vec<u8>,
+    tail: Tail,
     logs: Vec<RequestLog>,
     by_id: HashMap<RequestId, usize>,
     /// Where the file is, for messages.
@@ -76,56 +65,28 @@ impl RequestIndex {
     /// Reads what `file` holds beyond what was read before (all of it when it is another
     /// file, or shorter than what was read).
     pub fn refresh(&mut self, file: &mut File) -> std::io::Result<()> {
-        let meta = file.metadata()?;
-        let identity = (meta.dev(), meta.ino());
-        if self.file != Some(identity) || meta.len() < self.parsed_to || !self.still_there(file)? {
-            *self = Self {
-                file: Some(identity),
-                ..Self::of(std::mem::take(&mut self.target))
-            };
+        match self.tail.read(file)? {
+            Grown::Appended(bytes) => self.feed(&bytes),
+            Grown::Anew(bytes) => {
+                let tail = std::mem::take(&mut self.tail);
+                *self = Self {
+                    tail,
+                    ..Self::of(std::mem::take(&mut self.target))
+                };
+                self.feed(&bytes);
+            }
         }
-        self.len = meta.len();
-        if meta.len() <= self.parsed_to {
-            return Ok(());
-        }
-        file.seek(SeekFrom::Start(self.parsed_to))?;
-        let mut bytes = Vec::with_capacity((meta.len() - self.parsed_to) as usize);
-        file.take(meta.len() - self.parsed_to)
-            .read_to_end(&mut bytes)?;
-        let Some(last_newline) = memchr::memrchr(b'\n', &bytes) else {
-            return Ok(());
-        };
-        let complete = &bytes[..=last_newline];
-        self.feed(complete);
-        self.parsed_to += complete.len() as u64;
-        let keep = complete.len().min(CHECKED);
-        self.last_read
-            .drain(..self.last_read.len().saturating_sub(CHECKED - keep));
-        self.last_read
-            .extend_from_slice(&complete[complete.len() - keep..]);
         Ok(())
-    }
-
-    /// Whether the last bytes read are still where they were read.
-    fn still_there(&self, file: &mut File) -> std::io::Result<bool> {
-        if self.last_read.is_empty() {
-            return Ok(true);
-        }
-        let start = self.parsed_to - self.last_read.len() as u64;
-        file.seek(SeekFrom::Start(start))?;
-        let mut now = vec![0; self.last_read.len()];
-        file.read_exact(&mut now)?;
-        Ok(now == self.last_read)
     }
 
     /// Whether the file, as last read, is empty.
     pub fn is_empty_file(&self) -> bool {
-        self.len == 0
+        self.tail.is_empty_file()
     }
 
     /// Whether the file, as last read, ends with a line not ended (torn, or being written).
     pub fn ends_torn(&self) -> bool {
-        self.len > self.parsed_to
+        self.tail.ends_torn()
     }
 
     /// The request as read; `Err` when one of its lines cannot be read.
