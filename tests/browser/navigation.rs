@@ -26,6 +26,8 @@ use crate::web::WebClient;
 pub struct NavApp {
     pub bob: String,
     pub repo: RepoId,
+    /// Alice's request, waiting for bob.
+    pub request: String,
     _standing: Standing<RepoId>,
 }
 
@@ -73,9 +75,17 @@ pub async fn spawn_app() -> NavApp {
         "alice's deploy is a request: {}",
         asked.body
     );
+    let request = asked
+        .body
+        .split("data-request-id=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the answer names the request")
+        .to_owned();
     NavApp {
         bob,
         repo,
+        request,
         _standing: standing,
     }
 }
@@ -96,9 +106,21 @@ fn pages(app: &NavApp) -> Vec<(&'static str, String, &'static str, &'static str)
             "repositories",
             "true",
         ),
+        (
+            "compare",
+            format!("/repos/{}/versions/5/changes?against=3", app.repo),
+            "repositories",
+            "true",
+        ),
         ("releases", "/releases".into(), "releases", "page"),
         ("release", "/releases/el9".into(), "releases", "true"),
         ("requests", "/requests".into(), "requests", "page"),
+        (
+            "request",
+            format!("/requests/{}", app.request),
+            "requests",
+            "true",
+        ),
         ("schedules", "/schedules".into(), "schedules", "page"),
         ("exposure", "/exposure".into(), "exposure", "page"),
         ("api-docs", "/api/docs".into(), "api", "page"),
