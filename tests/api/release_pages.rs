@@ -113,6 +113,28 @@ async fn the_confirm_step_shows_each_member_and_posting_the_typed_name_promotes_
         attr(&select(&html, "[data-served-set]")[0], "data-served-set"),
         "new"
     );
+    // The dialog's place for the members' steps: each member's deploy, shown ended.
+    let confirmed = confirm.html();
+    let progress = &select(&confirmed, "#deploy-modal #deploy-progress")[0];
+    let url = attr(progress, "data-progress-url");
+    assert!(url.starts_with("/deploys/under-way?repos="), "{url}");
+    let steps = app.get(url).await;
+    assert_eq!(steps.status, 200, "{}", steps.body);
+    let runs = steps.html();
+    let phases: Vec<&str> = select(&runs, ".deploy-run")
+        .iter()
+        .map(|run| attr(run, "data-phase"))
+        .collect();
+    assert_eq!(
+        phases,
+        ["deployed", "deployed", "deployed"],
+        "{}",
+        steps.body
+    );
+    let garbled = app
+        .get("/deploys/under-way?repos=not-an-id&env=production")
+        .await;
+    assert_eq!(garbled.status, 400, "{}", garbled.body);
 
     // Posted again against what production served before: refused, nothing moves.
     let stale = post_form(&app, &promotion_form("el9")).await;

@@ -86,6 +86,10 @@ fn pages(state: AppState) -> Router {
             get(handlers::deploy::under_way),
         )
         .route(
+            "/deploys/under-way",
+            get(handlers::deploy::under_way_of_several),
+        )
+        .route(
             "/repos/{uuid}/sync",
             get(handlers::sync::cell).post(handlers::sync::start),
         )

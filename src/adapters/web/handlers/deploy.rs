@@ -240,22 +240,58 @@ pub async fn under_way(
     Ok(Answer::Shown(match query.env.as_deref() {
         Some(env) => {
             let environment = parse_environment(state.environments(), Some(env))?;
-            let since = match query.since.as_deref() {
-                Some(since) => Some(
-                    chrono::DateTime::parse_from_rfc3339(since)
-                        .map_err(|_| {
-                            WebError::BadRequest(
-                                "'since' must be a time such as 2026-11-27T18:00:00.000Z.".into(),
-                            )
-                        })?
-                        .to_utc(),
-                ),
-                None => None,
-            };
+            let since = parse_since(query.since.as_deref())?;
             let mut deploys = deploys_under_way(&state, &id, Some(&environment)).await;
             deploys.retain(|deploy| since.is_none_or(|since| deploy.started_at >= since));
             under_way_view::runs(&deploys)
         }
         None => under_way_view::page_region(&id, &deploys_under_way(&state, &id, None).await),
     }))
+}
+
+/// `since` as the dialogs send it (RFC 3339), or why not.
+fn parse_since(since: Option<&str>) -> Result<Option<chrono::DateTime<chrono::Utc>>, WebError> {
+    since
+        .map(|since| {
+            chrono::DateTime::parse_from_rfc3339(since)
+                .map(|at| at.to_utc())
+                .map_err(|_| {
+                    WebError::BadRequest(
+                        "'since' must be a time such as 2026-11-27T18:00:00.000Z.".into(),
+                    )
+                })
+        })
+        .transpose()
+}
+
+#[derive(Deserialize)]
+pub struct SeveralUnderWayQuery {
+    /// The repositories, by id, comma-separated (a release's members).
+    repos: Option<String>,
+    env: Option<String>,
+    since: Option<String>,
+}
+
+/// GET /deploys/under-way?repos=A,B&env=E[&since=T]: the deploys to `env` of those
+/// repositories running in this console (or ended within the last minute), started since
+/// `since`: what a release's confirm dialog shows while its promotion runs. Nothing is read
+/// from Pulp.
+pub async fn under_way_of_several(
+    State(state): State<AppState>,
+    query: Result<Query<SeveralUnderWayQuery>, QueryRejection>,
+) -> Result<Answer, WebError> {
+    let Query(query) = query.map_err(WebError::rejected)?;
+    let environment = parse_environment(state.environments(), query.env.as_deref())?;
+    let since = parse_since(query.since.as_deref())?;
+    let mut deploys = Vec::new();
+    for raw in query.repos.as_deref().unwrap_or_default().split(',') {
+        if raw.is_empty() {
+            continue;
+        }
+        let id = RepoId::parse(raw).map_err(|e| WebError::BadRequest(e.to_string()))?;
+        deploys.extend(deploys_under_way(&state, &id, Some(&environment)).await);
+    }
+    deploys.retain(|deploy| since.is_none_or(|since| deploy.started_at >= since));
+    deploys.sort_by_key(|deploy| deploy.started_at);
+    Ok(Answer::Shown(under_way_view::runs(&deploys)))
 }

@@ -34,6 +34,25 @@ pub fn dialog_progress(
     }
 }
 
+/// The release confirm dialog's place for its members' steps, as [`dialog_progress`]: the
+/// deploys to `environment` of the repositories `members` started since `opened`.
+pub fn release_dialog_progress(
+    members: &[&RepoId],
+    environment: &EnvironmentName,
+    opened: &DateTime<Utc>,
+) -> Markup {
+    let since = opened.to_rfc3339_opts(SecondsFormat::Millis, true);
+    let repos: Vec<String> = members.iter().map(|id| id.to_string()).collect();
+    let url = format!(
+        "/deploys/under-way?repos={}&env={environment}&since={since}",
+        repos.join(",")
+    );
+    html! {
+        div.deploy-progress id="deploy-progress" role="status" aria-live="polite" hidden
+            data-progress-url=(url) {}
+    }
+}
+
 /// The versions page's region: the repository's deploys under way (or just ended), asked
 /// again every 2 s while one of them runs; empty (and silent) when there is none.
 pub fn page_region(repo: &RepoId, deploys: &[UnderWay]) -> Markup {
@@ -59,7 +78,7 @@ pub fn page_region(repo: &RepoId, deploys: &[UnderWay]) -> Markup {
 pub fn runs(deploys: &[UnderWay]) -> Markup {
     html! {
         @if deploys.is_empty() {
-            p.muted data-under-way="none" { "No deploy of this repository is under way in this console." }
+            p.muted data-under-way="none" { "No deploy of it is under way in this console yet." }
         }
         @for deploy in deploys {
             div.deploy-run data-deploy-id=(deploy.deploy_id.as_str()) data-env=(deploy.environment)

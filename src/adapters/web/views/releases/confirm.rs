@@ -10,6 +10,7 @@ use crate::app::releases::preview::{MemberPreview, ReleasePreview};
 use crate::domain::{Advisory, DeployKind, PromotionCheck, VersionNumber};
 
 use crate::adapters::web::views::deploy::preview::plan_summary_of;
+use crate::adapters::web::views::deploy::under_way;
 use crate::adapters::web::views::deploy::{deploy_reason_field, override_field, reason_field};
 use crate::adapters::web::views::layout::notice;
 
@@ -23,6 +24,19 @@ pub fn release_confirm(preview: &ReleasePreview, title: &str) -> Markup {
         _ => None,
     });
     let promotable = preview.promotable();
+    // The members that move, and when their previews were made: the dialog shows their
+    // deploys started since, while the promotion runs.
+    let moving_ids: Vec<&crate::domain::RepoId> = preview
+        .moving()
+        .filter_map(|m| match m {
+            MemberPreview::Moves { id, .. } => Some(id),
+            _ => None,
+        })
+        .collect();
+    let opened = preview.moving().find_map(|m| match m {
+        MemberPreview::Moves { preview: Ok(p), .. } => Some(p.made_at),
+        _ => None,
+    });
     html! {
         div.modal-backdrop {
             div.modal.wide id="deploy-modal" role="dialog" aria-modal="true" aria-labelledby="release-title"
@@ -58,6 +72,7 @@ pub fn release_confirm(preview: &ReleasePreview, title: &str) -> Markup {
                             }
                         }
                     }
+                    @if let Some(opened) = opened { (under_way::release_dialog_progress(&moving_ids, &preview.environment, &opened)) }
                 } @else {
                     (notice("error", Some("release-blocked"), html! {
                         @if preview.moving().next().is_none() { (preview.environment) " already serves this set: nothing would move." }
