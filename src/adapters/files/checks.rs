@@ -30,6 +30,7 @@ use crate::ports::{CheckStore, CheckStoreError};
 use super::checks_index::CheckIndex;
 use super::checks_line::Line;
 use super::requests::rewrite_keeping;
+use super::tail::LineIndex;
 
 pub struct JsonlCheckStore {
     path: PathBuf,

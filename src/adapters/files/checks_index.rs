@@ -11,12 +11,11 @@
 //! [`latest_of`]: crate::domain::check::report::latest_of
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::fs::File;
 
 use crate::domain::check::report::{CheckKey, CheckReport, PromotionKey};
 
 use super::checks_line::Line;
-use super::tail::{Grown, Tail};
+use super::tail::{LineIndex, Tail};
 
 /// The checks of the file, as its lines read so far say.
 #[derive(Debug, Default)]
@@ -31,22 +30,6 @@ pub struct CheckIndex {
 }
 
 impl CheckIndex {
-    /// Reads what `file` (named `target` in messages) holds beyond what was read before.
-    pub fn refresh(&mut self, file: &mut File, target: &str) -> std::io::Result<()> {
-        match self.tail.read(file)? {
-            Grown::Appended(bytes) => self.feed(&bytes, target),
-            Grown::Anew(bytes) => {
-                let tail = std::mem::take(&mut self.tail);
-                *self = Self {
-                    tail,
-                    ..Self::default()
-                };
-                self.feed(&bytes, target);
-            }
-        }
-        Ok(())
-    }
-
     /// Forgets everything: the file is missing, or was just rewritten.
     pub fn clear(&mut self) {
         *self = Self::default();
@@ -73,7 +56,7 @@ impl CheckIndex {
         self.claimed.contains(key)
     }
 
-    fn feed(&mut self, bytes: &[u8], target: &str) {
+    fn feed_lines(&mut self, bytes: &[u8], target: &str) {
         for raw in bytes.split_inclusive(|b| *b == b'\n') {
             self.lines += 1;
             let raw = raw.trim_ascii();
@@ -114,8 +97,19 @@ impl CheckIndex {
     }
 }
 
+impl LineIndex for CheckIndex {
+    fn tail(&mut self) -> &mut Tail {
+        &mut self.tail
+    }
+
+    fn feed(&mut self, bytes: &[u8], target: &str) {
+        self.feed_lines(bytes, target);
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use std::fs::File;
     use std::io::Write;
 
     use chrono::{TimeZone, Utc};

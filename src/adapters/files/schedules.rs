@@ -28,6 +28,7 @@ use crate::ports::{ScheduleStore, ScheduleStoreError};
 
 use super::requests::{open_locked, rewrite_keeping, sync_directory};
 use super::schedules_index::ScheduleIndex;
+use super::tail::LineIndex;
 
 pub struct JsonlScheduleStore {
     path: PathBuf,

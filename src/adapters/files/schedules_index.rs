@@ -9,12 +9,11 @@
 //! of them. Each is logged once, when read.
 
 use std::collections::HashMap;
-use std::fs::File;
 
 use crate::domain::schedule::record::{self, UnreadableSchedule};
 use crate::domain::{Schedule, ScheduleId};
 
-use super::tail::{Grown, Tail};
+use super::tail::{LineIndex, Tail};
 
 /// The schedules of the file, in the order they were first written.
 #[derive(Debug, Default)]
@@ -31,22 +30,6 @@ pub struct ScheduleIndex {
 }
 
 impl ScheduleIndex {
-    /// Reads what `file` (named `target` in messages) holds beyond what was read before.
-    pub fn refresh(&mut self, file: &mut File, target: &str) -> std::io::Result<()> {
-        match self.tail.read(file)? {
-            Grown::Appended(bytes) => self.feed(&bytes, target),
-            Grown::Anew(bytes) => {
-                let tail = std::mem::take(&mut self.tail);
-                *self = Self {
-                    tail,
-                    ..Self::default()
-                };
-                self.feed(&bytes, target);
-            }
-        }
-        Ok(())
-    }
-
     /// Forgets everything: the file is missing.
     pub fn clear(&mut self) {
         *self = Self::default();
@@ -89,7 +72,7 @@ impl ScheduleIndex {
         all.into_iter().map(|(_, u)| u.clone()).collect()
     }
 
-    fn feed(&mut self, bytes: &[u8], target: &str) {
+    fn feed_lines(&mut self, bytes: &[u8], target: &str) {
         for raw in bytes.split_inclusive(|b| *b == b'\n') {
             self.lines += 1;
             let raw = raw.trim_ascii();
@@ -153,5 +136,15 @@ impl ScheduleIndex {
                 self.damaged.push((line, damaged));
             }
         }
+    }
+}
+
+impl LineIndex for ScheduleIndex {
+    fn tail(&mut self) -> &mut Tail {
+        &mut self.tail
+    }
+
+    fn feed(&mut self, bytes: &[u8], target: &str) {
+        self.feed_lines(bytes, target);
     }
 }

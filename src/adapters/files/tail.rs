@@ -91,3 +91,27 @@ impl Tail {
         self.len > self.parsed_to
     }
 }
+
+/// An index built line by line from a file read through a [`Tail`]: [`LineIndex::refresh`]
+/// feeds it what was appended since the last read, and starts it afresh (its tail kept) when
+/// the file was replaced.
+pub trait LineIndex: Default {
+    fn tail(&mut self) -> &mut Tail;
+
+    /// Takes the complete lines `bytes` hold, from the file named `target` in messages.
+    fn feed(&mut self, bytes: &[u8], target: &str);
+
+    /// Reads what `file` (named `target` in messages) holds beyond what was read before.
+    fn refresh(&mut self, file: &mut File, target: &str) -> std::io::Result<()> {
+        match self.tail().read(file)? {
+            Grown::Appended(bytes) => self.feed(&bytes, target),
+            Grown::Anew(bytes) => {
+                let tail = std::mem::take(self.tail());
+                *self = Self::default();
+                *self.tail() = tail;
+                self.feed(&bytes, target);
+            }
+        }
+        Ok(())
+    }
+}

@@ -9,8 +9,8 @@ use crate::domain::{
     DeployId, EventData, ExecutionOutcome, Refusal, RequestEvent, RequestLog, RequestState,
 };
 
+use crate::app::deploy::outcome::DeployOutcome;
 use crate::app::deploy::steps::StepError;
-use crate::app::deploy::DeployOutcome;
 use crate::app::events;
 use crate::app::releases::ReleaseOutcome;
 use crate::app::state::AppState;

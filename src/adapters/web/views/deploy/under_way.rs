@@ -26,12 +26,11 @@ pub fn dialog_progress(
     environment: &EnvironmentName,
     opened: &DateTime<Utc>,
 ) -> Markup {
-    let since = opened.to_rfc3339_opts(SecondsFormat::Millis, true);
-    let url = format!("{}?env={environment}&since={since}", page_url(repo));
-    html! {
-        div.deploy-progress id="deploy-progress" role="status" aria-live="polite" hidden
-            data-progress-url=(url) {}
-    }
+    progress_box(format!(
+        "{}?env={environment}&since={}",
+        page_url(repo),
+        since(opened)
+    ))
 }
 
 /// The release confirm dialog's place for its members' steps, as [`dialog_progress`]: the
@@ -41,12 +40,20 @@ pub fn release_dialog_progress(
     environment: &EnvironmentName,
     opened: &DateTime<Utc>,
 ) -> Markup {
-    let since = opened.to_rfc3339_opts(SecondsFormat::Millis, true);
     let repos: Vec<String> = members.iter().map(|id| id.to_string()).collect();
-    let url = format!(
-        "/deploys/under-way?repos={}&env={environment}&since={since}",
-        repos.join(",")
-    );
+    progress_box(format!(
+        "/deploys/under-way?repos={}&env={environment}&since={}",
+        repos.join(","),
+        since(opened)
+    ))
+}
+
+/// A dialog's opening time as its progress URL says it.
+fn since(opened: &DateTime<Utc>) -> String {
+    opened.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+fn progress_box(url: String) -> Markup {
     html! {
         div.deploy-progress id="deploy-progress" role="status" aria-live="polite" hidden
             data-progress-url=(url) {}
