@@ -746,13 +746,12 @@ const KNOWN_ROOM_CIRCLES: &[&[&str]] = &[
     &["adapters/pulp", "adapters/pulp/transport"],
     &[
         "app",
-        "app/approvals",
-        "app/deploy",
+        "app/approvals/asking",
         "app/diffs",
         "app/environments",
         "app/events",
         "app/exposure",
-        "app/releases",
+        "app/promotion",
     ],
     &[
         "adapters/web",

@@ -81,14 +81,14 @@ impl Metrics {
         let deploys = Family::<DeployLabels, Counter>::default();
         registry.register(
             "repo_console_deploys",
-            "Deploys by outcome (deployed, failed, refused, not_started, unidentified)",
+            "Deploys, one per repository and environment asked for, whatever asked it (each member of a release counts as one), by outcome (deployed, failed, refused, requested, not_started, unidentified), how it was asked (asked: deploy, rollback, release, schedule, automation, approval) and environment",
             deploys.clone(),
         );
         // 0.5 s to ~256 s: a deploy waits for two Pulp tasks.
         let deploy_duration = Histogram::new(exponential_buckets(0.5, 2.0, 10));
         registry.register(
             "repo_console_deploy_duration_seconds",
-            "Duration of deploys that started (deployed or failed)",
+            "Duration of deploys that started (deployed or failed), each member of a release from the start of its promotion",
             deploy_duration.clone(),
         );
         let pulp_duration =

@@ -26,14 +26,15 @@ pub mod events;
 pub mod exposure;
 pub mod facts;
 pub mod pages;
+pub mod promotion;
 pub mod releases;
 pub mod schedules;
 pub mod state;
 pub mod sync;
 pub mod write_limit;
 
-pub use deploy::lock::DeployLocks;
 pub use diffs::cache::DiffCache;
 pub use diffs::queue::DiffAhead;
 pub use events::state::Events;
+pub use promotion::lock::DeployLocks;
 pub use state::AppState;

@@ -12,8 +12,6 @@ use crate::ports::{
 };
 
 use super::environments::SeenEnvironments;
-use crate::app::deploy::lock::DeployLocks;
-use crate::app::deploy::under_way::RunningDeploys;
 use crate::app::diffs::cache::DiffCache;
 use crate::app::diffs::flights::DiffFlights;
 use crate::app::diffs::queue::DiffAhead;
@@ -21,6 +19,8 @@ use crate::app::events::state::Events;
 use crate::app::exposure::keeper::CveIndexKeeper;
 use crate::app::exposure::limit::QuestionLimit;
 use crate::app::exposure::reads::ExposureReads;
+use crate::app::promotion::lock::DeployLocks;
+use crate::app::promotion::under_way::RunningDeploys;
 use crate::app::write_limit::WriteLimit;
 
 /// Repositories per dashboard page unless configured otherwise.

@@ -13,6 +13,7 @@ pub mod exposure;
 pub mod history;
 pub mod identity;
 pub mod policy;
+pub mod promotion;
 #[cfg(test)]
 mod properties;
 pub mod record_keys;

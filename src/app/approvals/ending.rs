@@ -5,15 +5,11 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::{
-    DeployId, EventData, ExecutionOutcome, Refusal, RequestEvent, RequestLog, RequestState,
-};
+use crate::domain::{DeployId, ExecutionOutcome, Refusal, RequestEvent};
 
 use crate::app::deploy::outcome::DeployOutcome;
-use crate::app::deploy::steps::StepError;
-use crate::app::events;
+use crate::app::promotion::steps::StepError;
 use crate::app::releases::ReleaseOutcome;
-use crate::app::state::AppState;
 
 /// The event that ends a request whose deploy (`deploy_id`) ended with `outcome`.
 pub(super) fn end_of(
@@ -100,15 +96,5 @@ fn execution_outcome(outcome: &DeployOutcome) -> ExecutionOutcome {
                 .unwrap_or_default()
         )),
         DeployOutcome::Requested(_) => failed("the deploy asked for approvals again".into()),
-    }
-}
-
-/// Sends the request's last event, for the state `log` folds to with its end appended
-/// (nothing while it has not ended).
-pub(crate) async fn report(state: &AppState, log: &RequestLog, needed: u32) {
-    let now = state.clock.now().await;
-    let ended: RequestState = log.state(now, needed);
-    if let Some(data) = EventData::request_ended(&log.request, &ended) {
-        events::emit(state, data).await;
     }
 }

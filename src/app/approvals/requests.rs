@@ -14,10 +14,12 @@ use crate::domain::{
 };
 use crate::ports::{RequestStore, RequestStoreError};
 
+use crate::app::approvals::asking::report::report;
 use crate::app::approvals::ending;
-use crate::app::deploy::turn::checked_for;
 use crate::app::deploy::{deploy_approved, DeployOutcome, NotStarted};
 use crate::app::events;
+use crate::app::promotion::outcome::Stop;
+use crate::app::promotion::turn::checked_for;
 use crate::app::releases::promote::promote_approved;
 use crate::app::releases::ReleaseOutcome;
 use crate::app::state::AppState;
@@ -343,7 +345,7 @@ async fn end_lapsed(
     match store.append(&log.request.id, log.events.len(), &end).await {
         Ok(()) => {
             log.events.push(end);
-            ending::report(state, &log, needed).await;
+            report(state, &log, needed).await;
         }
         Err(error) => {
             tracing::error!(%error, "a request refused for its requester's lapsed authority could not be ended: it stays approved until it expires, and never runs")
@@ -395,7 +397,7 @@ async fn still_current(
         .map(|c| c.plan)
     {
         Ok(_) => Ok(()),
-        Err(DeployOutcome::Refused(Refusal::ProductionMoved {
+        Err(Stop::Refused(Refusal::ProductionMoved {
             environment,
             seen,
             now,
@@ -412,7 +414,7 @@ async fn still_current(
                 Ok(()) => {
                     let mut log = current.log.clone();
                     log.events.push(event);
-                    ending::report(state, &log, current.needed).await;
+                    report(state, &log, current.needed).await;
                 }
                 Err(error) => tracing::warn!(%error, "the request could not be marked stale"),
             }
@@ -422,12 +424,8 @@ async fn still_current(
                 now,
             })
         }
-        Err(DeployOutcome::Refused(refusal)) => Err(ActError::Deploy(refusal)),
-        Err(DeployOutcome::NotStarted(why)) => Err(ActError::NotStarted(why)),
-        // A plan's check ends in a plan, a refusal or unread facts; said plainly otherwise.
-        Err(other) => Err(ActError::Deploy(Refusal::NotAllowed(format!(
-            "the deploy could not be checked: {other:?}"
-        )))),
+        Err(Stop::Refused(refusal)) => Err(ActError::Deploy(refusal)),
+        Err(Stop::NotStarted(why)) => Err(ActError::NotStarted(why)),
     }
 }
 
@@ -484,7 +482,7 @@ async fn execute(state: &AppState, store: &dyn RequestStore, ready: Ready) -> Ac
         Ok(()) => {
             let mut log = ready.log;
             log.events.push(end);
-            ending::report(state, &log, ready.needed).await;
+            report(state, &log, ready.needed).await;
         }
         Err(error) => {
             tracing::error!(%error, "the outcome of the request's deploy was not recorded on it (the audit log has it)")
@@ -566,7 +564,7 @@ pub(crate) async fn scheduled_ran(
             Ok(()) => {
                 let mut log = current.log;
                 log.events.push(end);
-                ending::report(state, &log, current.needed).await;
+                report(state, &log, current.needed).await;
                 return;
             }
             Err(RequestStoreError::Conflict) => continue,

@@ -15,9 +15,9 @@ use crate::domain::{
 };
 use crate::ports::CheckStoreError;
 
-use crate::app::deploy::checks_gate::{promotion_key, verdict};
 use crate::app::deploy::{deploy_automated, DeployOutcome};
 use crate::app::facts::{environment_facts, ReadError};
+use crate::app::promotion::checks_gate::{promotion_key, verdict};
 use crate::app::state::AppState;
 
 /// What a passing report did about the environment after its own.

@@ -1,40 +1,15 @@
-//! How a deploy ended (or why it never started): what the deploy use case answers and its
-//! steps build up.
+//! How a single deploy ended (or why it never started): the pipeline's answer
+//! ([`Promoted`]) for a promotion of one repository, in the words the pages, the API,
+//! approvals and schedules use.
 
 use crate::domain::{
     ApprovalRequest, DeployId, DeployPlan, ProductionChanged, PublicationHref, Refusal, TaskHref,
 };
-use crate::ports::{AuditError, CheckStoreError, LockError, RequestStoreError};
+use crate::ports::{AuditError, UpstreamError};
 
-use crate::app::deploy::steps::StepError;
 use crate::app::facts::ReadError;
-
-/// Why a deploy did not start: nothing was changed upstream and nothing was audited.
-#[derive(Debug, thiserror::Error)]
-pub enum NotStarted {
-    /// The facts could not be read.
-    #[error(transparent)]
-    Unreadable(#[from] ReadError),
-    /// The audit log cannot take the deploy's lines.
-    #[error("Deploy refused: {0}. Fix the audit log first.")]
-    AuditUnavailable(AuditError),
-    /// The lock shared with the other replicas could not be taken.
-    #[error("Deploy refused: {0}. Check the console's database.")]
-    LockUnavailable(LockError),
-    /// The environment requires checks and they could not be read.
-    #[error("Deploy refused: {0}. The environment requires checks, and they are kept beside the audit log: fix it first.")]
-    ChecksUnreadable(CheckStoreError),
-    /// The environment needs approvals and the request could not be kept.
-    #[error("Deploy not requested: {0}. The environment needs approvals, and requests are kept beside the audit log: fix it first.")]
-    RequestNotKept(RequestStoreError),
-}
-
-/// The step of a deploy that failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DeployStep {
-    Publish,
-    PointDistribution,
-}
+use crate::app::promotion::outcome::{DeployStep, NotStarted, Promoted, Ran, Stop};
+use crate::app::promotion::steps::StepError;
 
 /// How a deploy ended.
 #[derive(Debug)]
@@ -65,4 +40,70 @@ pub enum DeployOutcome {
         task: Option<TaskHref>,
         audit: Result<(), AuditError>,
     },
+}
+
+impl From<Stop> for DeployOutcome {
+    fn from(stop: Stop) -> Self {
+        match stop {
+            Stop::Refused(refusal) => Self::Refused(refusal),
+            Stop::NotStarted(why) => Self::NotStarted(why),
+        }
+    }
+}
+
+impl From<Promoted> for DeployOutcome {
+    fn from(promoted: Promoted) -> Self {
+        match promoted {
+            Promoted::Refused { refusal, .. } => Self::Refused(refusal),
+            Promoted::NotStarted(why) => Self::NotStarted(why),
+            Promoted::Requested(request) => Self::Requested(request),
+            Promoted::NothingToDo => nothing_ran(),
+            Promoted::Ran(ran) => {
+                let Ran {
+                    mut members, audit, ..
+                } = *ran;
+                // A promotion of one repository runs one member; without it nothing ran.
+                let Some(member) = members.pop() else {
+                    return nothing_ran();
+                };
+                match (member.failure, member.publication) {
+                    (None, Some(publication)) => Self::Deployed {
+                        deploy_id: member.deploy_id,
+                        plan: Box::new(member.plan),
+                        publication,
+                        audit,
+                    },
+                    (Some((step, failure)), _) => Self::Failed {
+                        deploy_id: member.deploy_id,
+                        plan: Box::new(member.plan),
+                        step,
+                        error: failure.error,
+                        production_changed: failure.production_changed,
+                        task: failure.task,
+                        audit,
+                    },
+                    // Never made by the pipeline; said as what it would mean: not known.
+                    (None, None) => Self::Failed {
+                        deploy_id: member.deploy_id,
+                        plan: Box::new(member.plan),
+                        step: DeployStep::Publish,
+                        error: StepError::Upstream(UpstreamError::BadResponse(
+                            "the deploy ended without a publication".into(),
+                        )),
+                        production_changed: ProductionChanged::Unknown,
+                        task: None,
+                        audit,
+                    },
+                }
+            }
+        }
+    }
+}
+
+/// A promotion of one repository that found nothing to run (never made by the pipeline:
+/// a single deploy of a version already served is refused as such).
+fn nothing_ran() -> DeployOutcome {
+    DeployOutcome::NotStarted(NotStarted::Unreadable(ReadError::Upstream(
+        UpstreamError::BadResponse("the deploy found nothing to do".into()),
+    )))
 }

@@ -7,9 +7,9 @@ use crate::domain::{
 };
 use crate::ports::CheckStoreError;
 
-use crate::app::deploy::soak_gate;
 use crate::app::environments::ProductionRecord;
 use crate::app::facts::{deploy_facts, ReadError};
+use crate::app::promotion::soak_gate;
 use crate::app::state::AppState;
 
 /// Why a preview cannot be shown.
@@ -97,7 +97,7 @@ async fn checks_for(
     target: VersionNumber,
     viewer: Option<&Operator>,
 ) -> Result<Option<ChecksVerdict>, PreviewError> {
-    let verdict = crate::app::deploy::checks_gate::verdict(state, id, environment, target.get())
+    let verdict = crate::app::promotion::checks_gate::verdict(state, id, environment, target.get())
         .await
         .map_err(PreviewError::ChecksUnreadable)?;
     let Some(verdict) = verdict else {

@@ -8,13 +8,13 @@ use crate::domain::{
 };
 use crate::ports::{PageRequest, UpstreamError};
 
-use crate::app::deploy::policy_gate::frozen_environments;
-pub use crate::app::deploy::policy_gate::FrozenEnvironment;
 use crate::app::diffs::ahead::newest_against_production;
 use crate::app::environments::rows::environments_of_rows;
 pub use crate::app::environments::rows::RowProduction;
 use crate::app::events;
 use crate::app::facts::badge_policy;
+use crate::app::promotion::policy_gate::frozen_environments;
+pub use crate::app::promotion::policy_gate::FrozenEnvironment;
 use crate::app::state::AppState;
 use crate::app::sync::SyncCell;
 

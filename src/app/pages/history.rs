@@ -9,9 +9,9 @@ use crate::domain::{
 };
 use crate::ports::{AuditReadError, UpstreamError};
 
-use crate::app::deploy::policy_gate::{blocked, freeze_shown, Blocked};
 use crate::app::environments::ProductionRecord;
 use crate::app::facts::{environment_facts, existing_versions, ReadError};
+use crate::app::promotion::policy_gate::{blocked, freeze_shown, Blocked};
 use crate::app::state::AppState;
 
 /// Everything the history page shows.

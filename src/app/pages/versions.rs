@@ -19,11 +19,11 @@ use crate::ports::{PageRequest, UpstreamError};
 
 use crate::app::approvals::requests::{self, RequestView};
 use crate::app::deploy::deploys_under_way;
-use crate::app::deploy::policy_gate::{freeze_shown, Blocked};
 use crate::app::diffs::ahead::newest_against_production;
 use crate::app::environments::lookup::has_no_distribution;
 use crate::app::environments::{environments_of, ProductionRecord};
 use crate::app::facts::{badge_policy, candidates_for, known_repo, ReadError, UnknownRepository};
+use crate::app::promotion::policy_gate::{freeze_shown, Blocked};
 use crate::app::schedules::list as schedules_list;
 use crate::app::state::AppState;
 use crate::domain::deploy::progress::UnderWay;
@@ -84,7 +84,7 @@ pub struct VersionsPage {
     /// Every environment, in path order (production, the last, is also `deployed`).
     pub environments: Vec<PageEnvironment>,
     /// The environments the viewer cannot deploy to now, with why (set for the viewer by
-    /// [`crate::app::deploy::policy_gate::blocked_everywhere`]).
+    /// [`crate::app::promotion::policy_gate::blocked_everywhere`]).
     #[serde(skip)]
     pub blocked: BTreeMap<EnvironmentName, Blocked>,
     /// The repository's newest approval requests, newest first (see [`crate::app::approvals::requests`]).
@@ -97,13 +97,13 @@ pub struct VersionsPage {
     #[serde(skip)]
     pub checks: Vec<CheckReport>,
     /// The deploys of this repository running now in this console, or ended within the
-    /// last minute (see [`crate::app::deploy::under_way`]).
+    /// last minute (see [`crate::app::promotion::under_way`]).
     #[serde(skip)]
     pub under_way: Vec<UnderWay>,
 }
 
 impl VersionsPage {
-    /// Why this viewer cannot deploy to `environment` now (see [`crate::app::deploy::policy_gate::blocked`]).
+    /// Why this viewer cannot deploy to `environment` now (see [`crate::app::promotion::policy_gate::blocked`]).
     pub fn blocked(&self, environment: &EnvironmentName) -> Option<Blocked> {
         self.blocked.get(environment).cloned()
     }

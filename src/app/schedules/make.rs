@@ -14,10 +14,10 @@ use crate::domain::{
 };
 use crate::ports::RequestStoreError;
 
-use crate::app::approvals::ask::ask_scheduled;
+use crate::app::approvals::asking::ask::ask_scheduled;
 
-use crate::app::deploy::turn::checked_for;
 use crate::app::deploy::DeployOutcome;
+use crate::app::promotion::turn::checked_for;
 use crate::app::schedules::{store, StoreProblem};
 use crate::app::state::AppState;
 
@@ -68,7 +68,7 @@ pub async fn schedule(
         .map_err(|refusal| refused(refusal.into_refusal(environment)))?;
     let checked = checked_for(state, id, &request, operator, at)
         .await
-        .map_err(|outcome| NotScheduled::Deploy(Box::new(outcome)))?;
+        .map_err(|stop| NotScheduled::Deploy(Box::new(stop.into())))?;
     let plan = checked.plan;
     let id = ScheduleId::parse(&uuid::Uuid::new_v4().to_string()).expect("a uuid is an id");
     let asked = match state.policy.approvals_needed(environment) {

@@ -8,7 +8,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use crate::app::deploy::under_way::{Drained, RunningDeploys};
+use crate::app::promotion::under_way::{Drained, RunningDeploys};
 use crate::app::AppState;
 
 use crate::adapters::web::edge::connection::{builder, serve_connection, IdleLimits};

@@ -9,7 +9,7 @@ use axum::extract::{Extension, Path, Query, State};
 use axum::Form;
 use serde::Deserialize;
 
-use crate::app::deploy::policy_gate::blocked_everywhere;
+use crate::app::promotion::policy_gate::blocked_everywhere;
 use crate::app::releases::preview::release_preview;
 use crate::app::releases::view::{recorded_promotion, release_view};
 use crate::app::releases::{promote, ReleaseOutcome};

@@ -2,8 +2,8 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Extension, Query, State};
 use serde::Deserialize;
 
-use crate::app::deploy::policy_gate::blocked_everywhere;
 use crate::app::facts::UnknownRepository;
+use crate::app::promotion::policy_gate::blocked_everywhere;
 use crate::app::{pages::versions, AppState};
 use crate::domain::{RepoId, Screen, VersionNumber, VERSIONS_PER_SCREEN};
 

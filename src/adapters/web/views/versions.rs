@@ -3,8 +3,8 @@
 use crate::adapters::web::views::deploy::under_way;
 use maud::{html, Markup};
 
-use crate::app::deploy::policy_gate::Blocked;
 use crate::app::pages::versions::VersionsPage;
+use crate::app::promotion::policy_gate::Blocked;
 use crate::domain::{signed, RepoVerification, UnsignedMetadata, VersionNumber, VersionView};
 
 use super::banners::{drift_banner, freeze_banner};

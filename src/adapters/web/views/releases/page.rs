@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use maud::{html, Markup};
 
-use crate::app::deploy::policy_gate::Blocked;
+use crate::app::promotion::policy_gate::Blocked;
 use crate::app::releases::view::{EnvironmentColumn, MemberRow, ReleaseView};
 use crate::domain::{
     DeployKind, EnvironmentName, MemberDrift, ProposedSet, ReleaseRecord, VersionNumber,

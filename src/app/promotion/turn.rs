@@ -10,10 +10,10 @@ use crate::domain::{
 };
 use crate::ports::{DeployTurn, LockError};
 
-use crate::app::deploy::outcome::{DeployOutcome, NotStarted};
-use crate::app::deploy::soak_gate;
 use crate::app::environments::ProductionRecord;
 use crate::app::facts::deploy_facts;
+use crate::app::promotion::outcome::{NotStarted, Stop};
+use crate::app::promotion::soak_gate;
 use crate::app::state::AppState;
 
 /// A plan that passed every check, and the soak it goes through (an override), if any.
@@ -29,7 +29,7 @@ pub(crate) async fn checked(
     id: &RepoId,
     request: &DeployRequest,
     operator: &Operator,
-) -> Result<Checked, DeployOutcome> {
+) -> Result<Checked, Stop> {
     let now = state.clock.now().await;
     checked_for(state, id, request, operator, now).await
 }
@@ -41,7 +41,7 @@ pub(crate) async fn checked_for(
     request: &DeployRequest,
     operator: &Operator,
     when: DateTime<Utc>,
-) -> Result<Checked, DeployOutcome> {
+) -> Result<Checked, Stop> {
     // Fresh reads: the deploy re-checks what the preview showed.
     let facts = deploy_facts(
         state,
@@ -53,16 +53,16 @@ pub(crate) async fn checked_for(
     .await
     .map_err(|error| {
         tracing::warn!(%error, "deploy not started: the repository could not be read");
-        DeployOutcome::NotStarted(error.into())
+        Stop::NotStarted(error.into())
     })?;
-    let plan = check_request(&facts, request).map_err(DeployOutcome::Refused)?;
+    let plan = check_request(&facts, request).map_err(Stop::Refused)?;
     if request.intent.kind() == DeployKind::Rollback {
         served_before(state, id, &facts, request)
             .await
-            .map_err(DeployOutcome::Refused)?;
+            .map_err(Stop::Refused)?;
     }
     let soak_override =
-        soak_gate::pass(state, &facts, request, operator, when).map_err(DeployOutcome::Refused)?;
+        soak_gate::pass(state, &facts, request, operator, when).map_err(Stop::Refused)?;
     Ok(Checked {
         plan,
         soak_override,
@@ -108,14 +108,14 @@ pub(crate) async fn replica_turn(
     request: &DeployRequest,
     operator: &Operator,
     checked: Checked,
-) -> Result<(Option<DeployTurn>, Checked), DeployOutcome> {
+) -> Result<(Option<DeployTurn>, Checked), Stop> {
     let Some(lock) = &state.replica_lock else {
         return Ok((None, checked));
     };
     let plan = checked.plan;
     let unavailable = |error: LockError| {
         tracing::error!(%error, "deploy not started: the cross-replica lock cannot be taken");
-        DeployOutcome::NotStarted(NotStarted::LockUnavailable(error))
+        Stop::NotStarted(NotStarted::LockUnavailable(error))
     };
     let turn = lock
         .acquire(&plan.distribution.href)

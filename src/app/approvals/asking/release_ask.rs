@@ -9,9 +9,8 @@ use crate::domain::{
 };
 use crate::ports::RequestStoreError;
 
-use crate::app::approvals::ask::{keep, request_store, Kept, SameAsk};
-use crate::app::deploy::NotStarted;
-use crate::app::releases::ReleaseOutcome;
+use crate::app::approvals::asking::ask::{keep, request_store, Kept};
+use crate::app::approvals::asking::one_open::SameAsk;
 use crate::app::state::AppState;
 
 /// Records the request for promoting `members` (each from what it serves to its target) of
@@ -22,11 +21,8 @@ pub(crate) async fn ask(
     asked: &ReleaseAsk,
     members: &[MemberLine],
     operator: &Operator,
-) -> ReleaseOutcome {
-    let store = match request_store(state) {
-        Ok(store) => store,
-        Err(error) => return not_kept(error),
-    };
+) -> Result<Box<ApprovalRequest>, RequestStoreError> {
+    let store = request_store(state)?;
     let mut members = members.to_vec();
     members.sort_by_key(|m| {
         release
@@ -39,7 +35,7 @@ pub(crate) async fn ask(
         .find(|m| m.previous_version != Some(m.target_version))
     else {
         // The use case asks only when some member moves.
-        return not_kept(RequestStoreError::Unavailable {
+        return Err(RequestStoreError::Unavailable {
             target: "none".into(),
             reason: "the release has no member to move".into(),
         });
@@ -77,13 +73,7 @@ pub(crate) async fn ask(
         0,
         operator,
     );
-    match keep(state, store.as_ref(), request, &same).await {
-        Ok(Kept::Made(request) | Kept::Open(request)) => ReleaseOutcome::Requested(request),
-        Err(error) => not_kept(error),
+    match keep(state, store.as_ref(), request, &same).await? {
+        Kept::Made(request) | Kept::Open(request) => Ok(request),
     }
-}
-
-fn not_kept(error: RequestStoreError) -> ReleaseOutcome {
-    tracing::error!(%error, "release promotion not requested: the request could not be kept");
-    ReleaseOutcome::NotStarted(NotStarted::RequestNotKept(error))
 }

@@ -7,9 +7,9 @@
 
 use crate::domain::{ChecksOverride, DeployRequest, Operator, RepoId};
 
-use crate::app::deploy::checks_gate;
-use crate::app::deploy::outcome::DeployOutcome;
-use crate::app::deploy::turn::{checked, Checked};
+use crate::app::promotion::checks_gate;
+use crate::app::promotion::outcome::Stop;
+use crate::app::promotion::turn::{checked, Checked};
 use crate::app::state::AppState;
 
 /// A member's plan that passed every gate, and the required checks it goes without.
@@ -21,7 +21,7 @@ pub(crate) async fn pass(
     id: &RepoId,
     request: &DeployRequest,
     operator: &Operator,
-) -> Result<Gated, DeployOutcome> {
+) -> Result<Gated, Stop> {
     let checks_override = checks_gate::pass(state, id, request, operator).await?;
     let checked = checked(state, id, request, operator).await?;
     Ok((checked, checks_override))

@@ -12,7 +12,7 @@ use crate::domain::{
 };
 use crate::ports::CheckStoreError;
 
-use crate::app::deploy::outcome::{DeployOutcome, NotStarted};
+use crate::app::promotion::outcome::{NotStarted, Stop};
 use crate::app::state::AppState;
 
 /// How the checks `environment` requires stand for `version` of repository `id` on the
@@ -45,7 +45,7 @@ pub(crate) async fn pass(
     id: &RepoId,
     request: &DeployRequest,
     operator: &Operator,
-) -> Result<Option<ChecksOverride>, DeployOutcome> {
+) -> Result<Option<ChecksOverride>, Stop> {
     if request.intent.kind() == DeployKind::Rollback {
         return Ok(None);
     }
@@ -54,7 +54,7 @@ pub(crate) async fn pass(
         .await
         .map_err(|error| {
             tracing::error!(%error, "deploy not started: the checks cannot be read");
-            DeployOutcome::NotStarted(NotStarted::ChecksUnreadable(error))
+            Stop::NotStarted(NotStarted::ChecksUnreadable(error))
         })?;
     let Some(verdict) = verdict.filter(|v| !v.all_passed()) else {
         return Ok(None);
@@ -69,10 +69,10 @@ pub(crate) async fn pass(
                 unmet: unmet.to_string(),
             }))
         }
-        Some(_) if may_override => Err(DeployOutcome::Refused(Refusal::OverrideReasonMissing(
+        Some(_) if may_override => Err(Stop::Refused(Refusal::OverrideReasonMissing(
             environment.clone(),
         ))),
-        _ => Err(DeployOutcome::Refused(Refusal::ChecksMissing {
+        _ => Err(Stop::Refused(Refusal::ChecksMissing {
             version: request.target.get(),
             environment: environment.clone(),
             checked_in: verdict.checked_in,

@@ -1,5 +1,5 @@
 //! A deploy that needs approvals becomes a request: recorded after every check of a deploy
-//! passed, against what the environment serves now (see [`crate::app::approvals::requests`]
+//! passed, against what the environment serves now (see `app::approvals::requests`
 //! for what follows). Asking again what an open request already asks (same repository,
 //! environment, target version and requester) answers that request: no second request, no
 //! second event.
@@ -12,9 +12,8 @@ use crate::domain::{
 };
 use crate::ports::{RequestStore, RequestStoreError};
 
-use crate::app::approvals::ending;
-pub(crate) use crate::app::approvals::one_open::SameAsk;
-use crate::app::deploy::outcome::{DeployOutcome, NotStarted};
+use crate::app::approvals::asking::one_open::SameAsk;
+use crate::app::approvals::asking::report::report;
 use crate::app::events;
 use crate::app::state::AppState;
 
@@ -25,11 +24,8 @@ pub(crate) async fn ask(
     plan: &DeployPlan,
     request: &DeployRequest,
     operator: &Operator,
-) -> DeployOutcome {
-    let store = match request_store(state) {
-        Ok(store) => store,
-        Err(error) => return not_kept(error),
-    };
+) -> Result<Box<ApprovalRequest>, RequestStoreError> {
+    let store = request_store(state)?;
     let now = state.clock.now().await;
     let unnamed = RequestId::parse("unnamed").expect("a word is an id");
     let asked = request_of(
@@ -46,10 +42,12 @@ pub(crate) async fn ask(
         asked.target_version,
         operator,
     );
-    match keep(state, store.as_ref(), asked, &same).await {
-        Ok(Kept::Made(request)) => DeployOutcome::Requested(request),
-        Ok(Kept::Open(open)) => answer_open(open),
-        Err(error) => not_kept(error),
+    match keep(state, store.as_ref(), asked, &same).await? {
+        Kept::Made(request) => Ok(request),
+        Kept::Open(open) => {
+            tracing::info!(request_id = %open.id, "deploy asked again: the open request answers it");
+            Ok(open)
+        }
     }
 }
 
@@ -128,7 +126,7 @@ async fn seen(
     match store.append(&asked.id, log.events.len(), &stale).await {
         Ok(()) => {
             log.events.push(stale);
-            ending::report(state, &log, needed).await;
+            report(state, &log, needed).await;
             Ok(Seen::Closed)
         }
         Err(RequestStoreError::Conflict) => Ok(Seen::Changed),
@@ -144,16 +142,6 @@ fn asked_against(request: &ApprovalRequest) -> (Option<u64>, Option<Vec<Option<u
         .as_ref()
         .map(|r| r.members.iter().map(|m| m.previous_version).collect());
     (request.asked_against, members)
-}
-
-fn answer_open(open: Box<ApprovalRequest>) -> DeployOutcome {
-    tracing::info!(request_id = %open.id, "deploy asked again: the open request answers it");
-    DeployOutcome::Requested(open)
-}
-
-fn not_kept(error: RequestStoreError) -> DeployOutcome {
-    tracing::error!(%error, "deploy not requested: the request could not be kept");
-    DeployOutcome::NotStarted(NotStarted::RequestNotKept(error))
 }
 
 /// Records the request a schedule carries (every check of the deploy passed, judged at the

@@ -1,0 +1,121 @@
+use super::*;
+use crate::domain::{PersonName, RequestId, ScheduleId};
+
+fn member(target: u64, seen: SeenLive) -> Member {
+    Member {
+        name: "rhel9-baseos".into(),
+        repo: RepoId::parse("0190b1f4-0000-7000-8000-000000000001").expect("an id"),
+        target: VersionNumber::new(target),
+        confirm: Confirmation::ExpectedCurrent,
+        seen_live: seen,
+        deploy_id: None,
+    }
+}
+
+fn promotion(asked_by: AskedBy) -> Promotion {
+    Promotion {
+        environment: EnvironmentName::production(),
+        members: vec![member(3, SeenLive::Version(VersionNumber::new(2)))],
+        operator: Operator::new("alice").expect("a name"),
+        asked_by,
+        intent: Intent::Deploy(None),
+        override_freeze: false,
+        set: None,
+    }
+}
+
+fn trail() -> ApprovalTrail {
+    ApprovalTrail {
+        request_id: RequestId::parse("r-1").expect("an id"),
+        requester: PersonName::new("alice").expect("a name"),
+        approvers: vec![PersonName::new("bob").expect("a name")],
+    }
+}
+
+fn mark() -> ScheduleMark {
+    ScheduleMark {
+        schedule_id: ScheduleId::parse("s-1").expect("an id"),
+        author: PersonName::new("alice").expect("a name"),
+    }
+}
+
+#[test]
+fn where_no_approval_is_needed_every_way_of_asking_proceeds() {
+    for asked in [
+        AskedBy::Operator,
+        AskedBy::Approval(trail()),
+        AskedBy::Schedule {
+            mark: mark(),
+            approvals: None,
+        },
+    ] {
+        assert_eq!(promotion(asked).approval_step(0), ApprovalStep::Proceed);
+    }
+}
+
+#[test]
+fn approvals_turn_a_person_s_promotion_into_a_request_and_refuse_an_unapproved_schedule() {
+    assert_eq!(
+        promotion(AskedBy::Operator).approval_step(1),
+        ApprovalStep::Request
+    );
+    assert_eq!(
+        promotion(AskedBy::Approval(trail())).approval_step(2),
+        ApprovalStep::Proceed
+    );
+    let unapproved = AskedBy::Schedule {
+        mark: mark(),
+        approvals: None,
+    };
+    assert_eq!(promotion(unapproved).approval_step(1), ApprovalStep::Refuse);
+    let approved = AskedBy::Schedule {
+        mark: mark(),
+        approvals: Some(trail()),
+    };
+    assert_eq!(promotion(approved).approval_step(1), ApprovalStep::Proceed);
+}
+
+#[test]
+fn the_authority_on_the_audit_lines_says_how_it_was_asked() {
+    let scheduled = promotion(AskedBy::Schedule {
+        mark: mark(),
+        approvals: Some(trail()),
+    });
+    let authority = scheduled.authority();
+    assert_eq!(authority.schedule, Some(mark()));
+    assert_eq!(authority.request, Some(trail()));
+    assert_eq!(authority.automation, None);
+    assert_eq!(
+        promotion(AskedBy::Operator).authority(),
+        Authority::default()
+    );
+}
+
+#[test]
+fn only_a_set_leaves_a_member_already_serving_its_target_alone() {
+    let mut single = promotion(AskedBy::Operator);
+    let settled = member(3, SeenLive::Version(VersionNumber::new(3)));
+    assert!(!single.settled_is_nothing_to_do(&settled));
+    assert!(!single.all_or_none());
+    single.set = Some(ReleaseSet {
+        release: release(),
+        ask: crate::domain::ReleaseAsk {
+            environment: EnvironmentName::production(),
+            versions: Default::default(),
+            expected: Default::default(),
+            confirm: crate::domain::ReleaseConfirmation::Typed("rhel9".into()),
+            intent: Intent::Deploy(None),
+            override_freeze: false,
+        },
+    });
+    assert!(single.settled_is_nothing_to_do(&settled));
+    assert!(!single.settled_is_nothing_to_do(&member(3, SeenLive::Version(VersionNumber::new(2)))));
+    assert!(single.all_or_none());
+}
+
+fn release() -> crate::domain::Release {
+    let name = crate::domain::ReleaseName::parse("rhel9").expect("a name");
+    let releases =
+        crate::domain::Releases::new([(name, vec!["rhel9-baseos".to_owned()])]).expect("a release");
+    releases.get("rhel9").expect("configured").clone()
+}
