@@ -48,7 +48,7 @@ pub async fn deploys_under_way(
     environment: Option<&crate::domain::EnvironmentName>,
 ) -> Vec<UnderWay> {
     let now = state.clock.now().await;
-    state.running.of_repo(repo, environment, now)
+    state.running_deploys().of_repo(repo, environment, now)
 }
 
 /// Deploys what the page's form or the API asked ([`DeployAsk`]): refused at once when its
@@ -168,7 +168,7 @@ async fn deploy_as(
     if let Some(trail) = &given.request {
         tracing::Span::current().record("request_id", trail.request_id.as_str());
     }
-    state.running.begin(UnderWay {
+    state.running_deploys().begin(UnderWay {
         deploy_id: deploy_id.clone(),
         repo: id.clone(),
         environment: request.environment.clone(),
@@ -194,13 +194,13 @@ async fn deploy_as(
             )
             .await;
             let now = state.clock.now().await;
-            state.running.reach(&shown, ended_phase(&outcome), now);
+            state.running_deploys().reach(&shown, ended_phase(&outcome), now);
             measure::record(&state, &outcome, asked, &request.environment, began);
             outcome
         }
         .instrument(tracing::Span::current())
     };
-    state.running.run(work).await
+    state.running_deploys().run(work).await
 }
 
 /// The phase a deploy that ended with `outcome` is shown in.
@@ -245,7 +245,7 @@ async fn gated(
             }
         };
     authority.automation = given.automation;
-    let _turn = state.deploy_locks.acquire(id, environment).await;
+    let _turn = state.deploy_locks().acquire(id, environment).await;
     let checked = match member_gates::pass(state, id, request, operator).await {
         Ok((checked, checks_override)) => {
             authority.checks_override = checks_override;
@@ -296,14 +296,14 @@ type StepResult = Result<PublicationHref, (DeployStep, StepFailure)>;
 async fn run_steps(state: &AppState, deploy_id: &DeployId, plan: &DeployPlan) -> StepResult {
     let manager = state.manager.as_ref();
     let at_step = |step| move |failure| (step, failure);
-    let running = &state.running;
+    let running = state.running_deploys();
     running.reach(
         deploy_id,
         DeployPhase::Publishing(None),
         state.clock.now().await,
     );
     let publication =
-        under_way::publishing(running, deploy_id, publish(manager, &plan.target.href))
+        under_way::publishing(&running, deploy_id, publish(manager, &plan.target.href))
             .await
             .map_err(at_step(DeployStep::Publish))?;
     running.reach(deploy_id, DeployPhase::Moving, state.clock.now().await);

@@ -20,6 +20,8 @@ use crate::domain::deploy::record::DeployId;
 use crate::domain::environment::path::EnvironmentName;
 use crate::domain::repository::href::RepoId;
 use crate::ports::task_progress::{self, TaskListener};
+use crate::app::parts::StatePart;
+use crate::app::state::AppState;
 
 /// How long an ended deploy stays listed (so that a page polling it sees how it ended).
 const LINGER: chrono::Duration = chrono::Duration::seconds(60);
@@ -138,6 +140,19 @@ impl RunningDeploys {
 /// Runs `work` with the reports of the task it waits for shown as deploy `id`'s progress.
 pub async fn publishing<F: Future>(running: &RunningDeploys, id: &DeployId, work: F) -> F::Output {
     task_progress::scope(running.publishing_listener(id), work).await
+}
+
+/// The deploys a state runs: a rebuilt state runs its own.
+impl StatePart for RunningDeploys {
+    const ANEW_ON_REBUILD: bool = true;
+}
+
+impl AppState {
+    /// The deploys running now, each in a task of the application's, and where each is (a
+    /// shutdown waits for them).
+    pub fn running_deploys(&self) -> Arc<RunningDeploys> {
+        self.part()
+    }
 }
 
 #[cfg(test)]

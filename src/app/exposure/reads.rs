@@ -11,6 +11,8 @@ use std::sync::{Arc, Mutex};
 
 use crate::domain::{Package, VersionHref};
 use crate::ports::{ContentCatalog, UpstreamError};
+use crate::app::parts::StatePart;
+use crate::app::state::AppState;
 
 /// Reads kept of each kind, at most.
 const KEPT: usize = 20_000;
@@ -125,5 +127,19 @@ impl<K: Hash + Eq + Clone, V: Clone> Bounded<K, V> {
 
     fn len(&self) -> usize {
         self.map.len()
+    }
+}
+
+impl StatePart for ExposureReads {}
+
+impl AppState {
+    /// The exposure's reads of versions, kept (versions are immutable).
+    pub(crate) fn exposure_reads(&self) -> Arc<ExposureReads> {
+        self.part()
+    }
+
+    /// How many version reads the exposure keeps (benchmarks report it).
+    pub fn exposure_reads_kept(&self) -> usize {
+        self.exposure_reads().kept()
     }
 }

@@ -79,7 +79,7 @@ async fn promote_as(
         }
         .instrument(tracing::Span::current())
     };
-    state.running.run(work).await
+    state.running_deploys().run(work).await
 }
 
 /// Counts each member of the promotion as one deploy (asked `release`): those that moved or
@@ -150,7 +150,7 @@ async fn promote_gated(
     for member in &members.found {
         turns.push(
             state
-                .deploy_locks
+                .deploy_locks()
                 .acquire(&member.repo.id, environment)
                 .await,
         );
@@ -342,7 +342,7 @@ async fn started(state: &AppState, run: &Run<'_>, moving: &[Moving]) -> Result<(
     for member in moving {
         let line = deploy_line(state, run, member, AuditOutcome::Started).await;
         state.audit.record(&line).await?;
-        state.running.begin(UnderWay {
+        state.running_deploys().begin(UnderWay {
             deploy_id: member.deploy_id.clone(),
             repo: member.plan.repo.id.clone(),
             environment: member.plan.environment.clone(),
@@ -363,7 +363,7 @@ async fn run_steps(state: &AppState, moving: &mut [Moving]) -> Option<String> {
     let now = state.clock.now().await;
     for member in moving.iter() {
         state
-            .running
+            .running_deploys()
             .reach(&member.deploy_id, DeployPhase::Publishing(None), now);
     }
     if !publish_all(manager, moving).await {
@@ -388,7 +388,7 @@ async fn run_steps(state: &AppState, moving: &mut [Moving]) -> Option<String> {
     for (i, member) in moving.iter_mut().enumerate() {
         let now = state.clock.now().await;
         state
-            .running
+            .running_deploys()
             .reach(&member.deploy_id, DeployPhase::Moving, now);
         move_one(manager, member).await;
         if member.failure.is_some() {
@@ -475,7 +475,7 @@ async fn finish(
             _ => DeployPhase::Deployed,
         };
         state
-            .running
+            .running_deploys()
             .reach(&member.deploy_id, shown, line.timestamp);
         if let Err(e) = state.audit.record(&line).await {
             tracing::error!(error = %e, record = ?line, "audit line not written");
