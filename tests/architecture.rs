@@ -744,24 +744,7 @@ const KNOWN_ROOM_CIRCLES: &[&[&str]] = &[
         "domain/sync",
     ],
     &["adapters/pulp", "adapters/pulp/transport"],
-    &[
-        "app",
-        "app/approvals",
-        "app/deploy",
-        "app/diffs",
-        "app/environments",
-        "app/events",
-        "app/exposure",
-        "app/releases",
-    ],
-    &[
-        "adapters/web",
-        "adapters/web/api",
-        "adapters/web/edge",
-        "adapters/web/views",
-        "adapters/web/views/compare",
-        "adapters/web/views/deploy",
-    ],
+    &["app/approvals", "app/deploy", "app/releases"],
     &["wiring", "wiring/config", "wiring/sections"],
 ];
 

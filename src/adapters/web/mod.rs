@@ -16,6 +16,7 @@ mod htmx;
 mod identity;
 mod nav;
 mod paging;
+mod refusal_note;
 mod sender;
 mod status;
 #[cfg(test)]
@@ -170,7 +171,7 @@ fn outer_layers(app: Router, state: AppState) -> Router {
         state.clone(),
         edge::upstream_words::hide_from_the_unidentified,
     ))
-    .layer(axum::middleware::from_fn(errors::htmx_fragments))
+    .layer(axum::middleware::from_fn(views::error_page::htmx_fragments))
     .layer(csp)
     .layer(nosniff)
     .layer(referrer)

@@ -19,7 +19,7 @@ use crate::app::exposure::ExposureError;
 use crate::app::schedules::make::NotScheduled;
 use crate::domain::{Refusal, ReleaseRefusal, ScheduleRefusal};
 
-use super::super::edge::request_log::Refusal as RefusalNote;
+use super::super::refusal_note::Refusal as RefusalNote;
 use super::super::errors::WebError;
 use super::super::status::{HttpStatus, Refused};
 

@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 
 use crate::app::AppState;
 
-use crate::adapters::web::edge::request_log::Refusal;
+use crate::adapters::web::refusal_note::Refusal;
 use crate::adapters::web::errors::WebError;
 use crate::adapters::web::identity::context_of_request;
 

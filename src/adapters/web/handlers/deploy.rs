@@ -27,9 +27,10 @@ use super::super::views::deploy::refused::{
     modal_or_page, not_allowed, not_changed, not_deployed, not_possible, unidentified,
 };
 use super::super::views::deploy::under_way as under_way_view;
-use super::super::views::deploy::{confirm_modal, deployed, deployed_without_list, rolled_back};
+use super::super::views::deploy::{confirm_modal, deployed_without_list, rolled_back};
+use super::super::views::versions::deployed;
 use super::super::views::layout::notice;
-use super::super::views::requests::requested;
+use super::super::views::deploy::requested::requested;
 use super::super::views::schedules::scheduled as views_scheduled;
 
 #[derive(Deserialize)]

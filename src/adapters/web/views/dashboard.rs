@@ -8,7 +8,7 @@ use crate::domain::{ahead_by, EnvironmentName, RetentionRisk, SYNCS_AHEAD};
 use super::banners::freeze_banner;
 use super::layout::{notice, page};
 use super::sync_cell::{latest_version, sync_cell};
-use super::versions::MISSING_DISTRIBUTION_FIX;
+use super::environments::MISSING_DISTRIBUTION_FIX;
 
 pub fn dashboard_page(board: &Dashboard) -> Markup {
     let page_number = board.page;
