@@ -13,6 +13,7 @@ use crate::app::facts::{ReadError, UnknownRepository};
 use crate::domain::BadExposureQuery;
 use crate::ports::UpstreamError;
 
+use super::feature::FeatureRefusal;
 use super::refusal_note::Refusal;
 use super::status::{HttpStatus, Refused};
 
@@ -47,6 +48,13 @@ web_error_from!(
     ExposureError,
     BadExposureQuery
 );
+
+/// A feature's refusal (see [`super::feature`]): its status, its words.
+impl<R: FeatureRefusal> From<R> for WebError {
+    fn from(refusal: R) -> Self {
+        Self::of(&refusal)
+    }
+}
 
 impl WebError {
     /// A failure, with the status of its cause and the cause's own words.
