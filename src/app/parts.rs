@@ -52,7 +52,9 @@ impl Parts {
     /// The part of type `T`, when this state has one.
     pub(crate) fn get<T: StatePart>(&self) -> Option<Arc<T>> {
         let parts = self.0.read().expect("state parts lock");
-        parts.get(&TypeId::of::<T>()).map(|held| downcast(&held.part))
+        parts
+            .get(&TypeId::of::<T>())
+            .map(|held| downcast(&held.part))
     }
 
     /// Gives this state `part` (replacing one of its type).
@@ -104,10 +106,19 @@ mod tests {
     #[test]
     fn a_default_part_is_made_once_and_shared_by_clones() {
         let parts = Parts::default();
-        parts.get_or_default::<Counter>().0.fetch_add(1, Ordering::SeqCst);
+        parts
+            .get_or_default::<Counter>()
+            .0
+            .fetch_add(1, Ordering::SeqCst);
         let clone = parts.clone();
-        clone.get_or_default::<Counter>().0.fetch_add(1, Ordering::SeqCst);
-        assert_eq!(parts.get_or_default::<Counter>().0.load(Ordering::SeqCst), 2);
+        clone
+            .get_or_default::<Counter>()
+            .0
+            .fetch_add(1, Ordering::SeqCst);
+        assert_eq!(
+            parts.get_or_default::<Counter>().0.load(Ordering::SeqCst),
+            2
+        );
     }
 
     #[test]
@@ -121,12 +132,27 @@ mod tests {
     #[test]
     fn a_rebuilt_state_shares_kept_parts_and_starts_the_others_anew() {
         let parts = Parts::default();
-        parts.get_or_default::<Counter>().0.fetch_add(1, Ordering::SeqCst);
-        parts.get_or_default::<Cache>().0.fetch_add(1, Ordering::SeqCst);
+        parts
+            .get_or_default::<Counter>()
+            .0
+            .fetch_add(1, Ordering::SeqCst);
+        parts
+            .get_or_default::<Cache>()
+            .0
+            .fetch_add(1, Ordering::SeqCst);
         let rebuilt = parts.for_rebuild();
-        assert_eq!(rebuilt.get_or_default::<Counter>().0.load(Ordering::SeqCst), 1);
-        assert_eq!(rebuilt.get_or_default::<Cache>().0.load(Ordering::SeqCst), 0);
+        assert_eq!(
+            rebuilt.get_or_default::<Counter>().0.load(Ordering::SeqCst),
+            1
+        );
+        assert_eq!(
+            rebuilt.get_or_default::<Cache>().0.load(Ordering::SeqCst),
+            0
+        );
         rebuilt.set(Configured("new"));
-        assert!(parts.get::<Configured>().is_none(), "the rebuilt map is its own");
+        assert!(
+            parts.get::<Configured>().is_none(),
+            "the rebuilt map is its own"
+        );
     }
 }

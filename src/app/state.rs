@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use crate::domain::{EnvironmentPath, Policy, Releases, TokenRoster};
 use crate::ports::{
-    AuditSink, CheckStore, Clock, ContentCatalog, DeployLock, DiffStore,
-    EventMetrics, OperatorIdentity, RepositoryManager, RequestStore, ScheduleStore,
+    AuditSink, CheckStore, Clock, ContentCatalog, DeployLock, DiffStore, EventMetrics,
+    OperatorIdentity, RepositoryManager, RequestStore, ScheduleStore,
 };
 
 use super::parts::{Parts, StatePart};

@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
-use crate::domain::{EnvironmentName, RepoId};
 use crate::app::parts::StatePart;
 use crate::app::state::AppState;
+use crate::domain::{EnvironmentName, RepoId};
 
 /// One environment of one repository: what a deploy changes.
 type Key = (RepoId, EnvironmentName);

@@ -194,7 +194,9 @@ async fn deploy_as(
             )
             .await;
             let now = state.clock.now().await;
-            state.running_deploys().reach(&shown, ended_phase(&outcome), now);
+            state
+                .running_deploys()
+                .reach(&shown, ended_phase(&outcome), now);
             measure::record(&state, &outcome, asked, &request.environment, began);
             outcome
         }

@@ -15,13 +15,13 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use tokio_util::task::TaskTracker;
 
+use crate::app::parts::StatePart;
+use crate::app::state::AppState;
 use crate::domain::deploy::progress::{DeployPhase, StepProgress, UnderWay};
 use crate::domain::deploy::record::DeployId;
 use crate::domain::environment::path::EnvironmentName;
 use crate::domain::repository::href::RepoId;
 use crate::ports::task_progress::{self, TaskListener};
-use crate::app::parts::StatePart;
-use crate::app::state::AppState;
 
 /// How long an ended deploy stays listed (so that a page polling it sees how it ended).
 const LINGER: chrono::Duration = chrono::Duration::seconds(60);

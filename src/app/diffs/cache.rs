@@ -5,10 +5,10 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
-pub use crate::domain::DiffKey;
-use crate::domain::VersionDiff;
 use crate::app::parts::StatePart;
 use crate::app::state::AppState;
+pub use crate::domain::DiffKey;
+use crate::domain::VersionDiff;
 
 /// Shared by every clone of the state.
 #[derive(Clone)]

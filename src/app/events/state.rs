@@ -9,10 +9,10 @@ use std::time::Duration;
 use lru::LruCache;
 use tokio::sync::Notify;
 
-use crate::domain::{EventData, EventKind, Subscription};
-use crate::ports::{Clock, EventOutbox};
 use crate::app::parts::StatePart;
 use crate::app::state::{AppState, AppStateBuilder};
+use crate::domain::{EventData, EventKind, Subscription};
+use crate::ports::{Clock, EventOutbox};
 
 /// The longest a use case waits for its event to be written.
 pub const WRITE_WAIT: Duration = Duration::from_secs(2);

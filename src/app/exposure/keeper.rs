@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use tokio::sync::{Mutex, MutexGuard};
 
-use crate::domain::CveIndex;
-use crate::ports::CveIndexStore;
 use crate::app::parts::StatePart;
 use crate::app::state::{AppState, AppStateBuilder};
+use crate::domain::CveIndex;
+use crate::ports::CveIndexStore;
 
 /// The index in memory, and where it is kept (cheap to clone).
 #[derive(Clone, Default)]

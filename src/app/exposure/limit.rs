@@ -9,10 +9,10 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 
-use crate::domain::policy::write_rate::{RetryAfter, WriteRate};
-use crate::ports::Clock;
 use crate::app::parts::StatePart;
 use crate::app::state::{AppState, AppStateBuilder};
+use crate::domain::policy::write_rate::{RetryAfter, WriteRate};
+use crate::ports::Clock;
 
 /// An anonymous question refused by the limit: nothing was read; ask again after
 /// `retry_after`, or sign in.

@@ -9,10 +9,10 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 
-use crate::domain::{Package, VersionHref};
-use crate::ports::{ContentCatalog, UpstreamError};
 use crate::app::parts::StatePart;
 use crate::app::state::AppState;
+use crate::domain::{Package, VersionHref};
+use crate::ports::{ContentCatalog, UpstreamError};
 
 /// Reads kept of each kind, at most.
 const KEPT: usize = 20_000;

@@ -19,9 +19,9 @@ use crate::app::exposure::ExposureError;
 use crate::app::schedules::make::NotScheduled;
 use crate::domain::{Refusal, ReleaseRefusal, ScheduleRefusal};
 
-use super::super::refusal_note::Refusal as RefusalNote;
 use super::super::errors::WebError;
 use super::super::feature::FeatureRefusal;
+use super::super::refusal_note::Refusal as RefusalNote;
 use super::super::status::{HttpStatus, Refused};
 
 /// An error answer.

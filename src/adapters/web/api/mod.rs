@@ -25,9 +25,9 @@ use utoipa::{Modify, OpenApi};
 
 use crate::app::AppState;
 
-pub use error::ApiError;
 /// What a feature's room (`web/<name>/`) uses to write its API handlers as these are.
 pub(super) use caller::Caller;
+pub use error::ApiError;
 pub(super) use error::{ApiJson, ErrorBody};
 
 #[derive(OpenApi)]

@@ -16,7 +16,6 @@ use crate::app::AppState;
 use crate::adapters::web::assets;
 use crate::adapters::web::refusal_note::Refusal;
 
-
 #[derive(Clone)]
 pub struct RequestSpan;
 

@@ -280,7 +280,6 @@ fn change_cell(data: &VersionsPage, v: &VersionView, class: &str) -> Markup {
     }
 }
 
-
 /// More than one environment is configured.
 fn multi(data: &VersionsPage) -> bool {
     data.environments.len() > 1
