@@ -5,10 +5,12 @@
 //! token (`[[api.tokens]]`) or the trusted proxy's identity. No cookies: no CSRF surface, so
 //! a bearer-token request is not subject to the pages' Origin rule.
 
-mod caller;
+/// Who calls (a feature's room, `web/<name>/`, writes its API handlers with it too).
+pub(super) mod caller;
 mod checks;
 mod deployments;
-mod error;
+/// The JSON error and body (a feature's room writes its API handlers with them too).
+pub(super) mod error;
 mod exposure;
 pub(super) mod outcome;
 pub(super) mod releases;
@@ -25,10 +27,7 @@ use utoipa::{Modify, OpenApi};
 
 use crate::app::AppState;
 
-/// What a feature's room (`web/<name>/`) uses to write its API handlers as these are.
-pub(super) use caller::Caller;
 pub use error::ApiError;
-pub(super) use error::{ApiJson, ErrorBody};
 
 #[derive(OpenApi)]
 #[openapi(
