@@ -744,23 +744,6 @@ const KNOWN_ROOM_CIRCLES: &[&[&str]] = &[
         "domain/sync",
     ],
     &["adapters/pulp", "adapters/pulp/transport"],
-    &[
-        "app",
-        "app/approvals/asking",
-        "app/diffs",
-        "app/environments",
-        "app/events",
-        "app/exposure",
-        "app/promotion",
-    ],
-    &[
-        "adapters/web",
-        "adapters/web/api",
-        "adapters/web/edge",
-        "adapters/web/views",
-        "adapters/web/views/compare",
-        "adapters/web/views/deploy",
-    ],
     &["wiring", "wiring/config", "wiring/sections"],
 ];
 

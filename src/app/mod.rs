@@ -14,7 +14,8 @@
 //! - [`releases`]: several repositories promoted as one unit, all or none;
 //! - [`schedules`]: deploys scheduled for later, run once across replicas at their time;
 //! - [`sync`]: synchronizing a repository; [`facts`]: reading upstream's facts at a cost that
-//!   does not grow with Pulp; [`state`]: the ports every use case shares; [`write_limit`]: how
+//!   does not grow with Pulp; [`state`]: the ports every use case shares, and [`parts`]: each
+//!   feature's own part of it, kept by type so that the state names no feature; [`write_limit`]: how
 //!   many writes a caller may make a minute.
 
 pub mod approvals;
@@ -26,6 +27,7 @@ pub mod events;
 pub mod exposure;
 pub mod facts;
 pub mod pages;
+pub mod parts;
 pub mod promotion;
 pub mod releases;
 pub mod schedules;

@@ -1,5 +1,7 @@
-//! What every use case and handler shares: the ports, behind trait objects. Built in one
-//! place, [`AppState::builder`], by the composition root and by tests alike.
+//! What every use case and handler shares: the ports, behind trait objects, and each
+//! feature's own part ([`super::parts`]: its locks, caches, queue, kept by type, so that this
+//! file names no feature room). Built in one place, [`AppState::builder`], by the composition
+//! root and by tests alike.
 
 use std::collections::HashMap;
 use std::num::NonZeroU32;
@@ -7,21 +9,12 @@ use std::sync::Arc;
 
 use crate::domain::{EnvironmentPath, Policy, Releases, TokenRoster};
 use crate::ports::{
-    AuditSink, CheckStore, Clock, ContentCatalog, CveIndexStore, DeployLock, DiffStore,
-    EventMetrics, OperatorIdentity, RepositoryManager, RequestStore, ScheduleStore,
+    AuditSink, CheckStore, Clock, ContentCatalog, DeployLock, DiffStore, EventMetrics,
+    OperatorIdentity, RepositoryManager, RequestStore, ScheduleStore,
 };
 
-use super::environments::SeenEnvironments;
-use crate::app::diffs::cache::DiffCache;
-use crate::app::diffs::flights::DiffFlights;
-use crate::app::diffs::queue::DiffAhead;
-use crate::app::events::state::Events;
-use crate::app::exposure::keeper::CveIndexKeeper;
-use crate::app::exposure::limit::QuestionLimit;
-use crate::app::exposure::reads::ExposureReads;
-use crate::app::promotion::lock::DeployLocks;
-use crate::app::promotion::under_way::RunningDeploys;
-use crate::app::write_limit::WriteLimit;
+use super::parts::{Parts, StatePart};
+use super::write_limit::WriteLimit;
 
 /// Repositories per dashboard page unless configured otherwise.
 const DEFAULT_PAGE_SIZE: u64 = 25;
@@ -45,9 +38,6 @@ pub struct AppState {
     pub(crate) tokens: Arc<TokenRoster>,
     /// Repositories promoted together.
     pub(crate) releases: Arc<Releases>,
-    pub(crate) deploy_locks: DeployLocks,
-    /// The deploys running now, each in a task of the application's, and where each is.
-    pub(crate) running: RunningDeploys,
     /// The lock shared with the other replicas, when the console runs as several (PostgreSQL);
     /// `None` when it runs alone (the in-process lock is enough).
     pub(crate) replica_lock: Option<Arc<dyn DeployLock>>,
@@ -55,19 +45,9 @@ pub struct AppState {
     pub(crate) page_size: u64,
     /// What versions contain (packages, advisories), for diffs.
     pub(crate) content: Arc<dyn ContentCatalog>,
-    /// Diffs already computed (versions are immutable).
-    pub(crate) diffs: DiffCache,
-    /// Diffs being computed now.
-    pub(crate) diff_flights: DiffFlights,
-    /// Diffs to compute in the background, when the console does (see [`crate::app::diffs::ahead`]).
-    pub(crate) diff_ahead: Option<DiffAhead>,
     /// Where computed diffs are kept beyond the process (a directory, the replicas'
     /// database); `None`: in memory only. Read through [`crate::app::diffs::known`].
     pub(crate) diff_store: Option<Arc<dyn DiffStore>>,
-    /// Each environment's distribution of each repository when last read, and the
-    /// repositories' names (hints, so that records and distributions are read at once with
-    /// the rest; checked against what is read).
-    pub(crate) seen: Arc<SeenEnvironments>,
     /// Where approval requests are kept (beside the audit log); `None`: nowhere, so a deploy
     /// that needs approvals cannot be requested.
     pub(crate) requests: Option<Arc<dyn RequestStore>>,
@@ -83,8 +63,6 @@ pub struct AppState {
     /// Where the checks pipelines report are kept (beside the requests); `None`: nowhere, so
     /// no check can be reported and every required check is missing.
     pub(crate) checks: Option<Arc<dyn CheckStore>>,
-    /// Where the console's events are recorded for its webhooks; `None`: no webhooks.
-    pub(crate) events: Option<Events>,
     /// Who calls the JSON API (bearer tokens, or the trusted proxy); `None`: nobody may
     /// change anything through it.
     pub(crate) api_callers: Option<Arc<dyn OperatorIdentity>>,
@@ -94,14 +72,11 @@ pub struct AppState {
     pub(crate) metrics: Arc<dyn EventMetrics>,
     /// The limit on each caller's writes; `None`: no limit.
     pub(crate) write_limit: Option<Arc<WriteLimit>>,
-    /// The limit on anonymous exposure questions per client address (none: unlimited).
-    pub(crate) question_limit: Option<Arc<QuestionLimit>>,
     /// The upstream is the built-in demo, not a Pulp: every page says so.
     pub(crate) demo: bool,
-    /// The CVE index of the exposure (in memory, and in its store when it has one).
-    pub(crate) cve_index: CveIndexKeeper,
-    /// The exposure's reads of versions, kept (versions are immutable).
-    pub(crate) exposure_reads: ExposureReads,
+    /// Each feature's own part (see [`super::parts`]): reached through [`AppState::part`]
+    /// and [`AppState::given`], or the accessor the feature's room defines.
+    parts: Parts,
 }
 
 impl AppState {
@@ -123,30 +98,21 @@ impl AppState {
             policy: Arc::default(),
             tokens: Arc::default(),
             releases: Arc::default(),
-            deploy_locks: DeployLocks::default(),
-            running: RunningDeploys::default(),
             replica_lock: None,
             page_size: DEFAULT_PAGE_SIZE,
             content,
-            diffs: DiffCache::default(),
-            diff_flights: DiffFlights::default(),
-            diff_ahead: None,
             diff_store: None,
-            seen: Arc::default(),
             requests: None,
             request_ttl: chrono::Duration::hours(24),
             schedules: None,
             claim_lapse: chrono::Duration::minutes(10),
             replica: replica_name().into(),
             checks: None,
-            events: None,
             api_callers: None,
             metrics: Arc::new(NotMeasured),
             write_limit: None,
-            question_limit: None,
             demo: false,
-            cve_index: CveIndexKeeper::default(),
-            exposure_reads: ExposureReads::default(),
+            parts: Parts::default(),
         })
     }
 
@@ -165,9 +131,15 @@ impl AppState {
         &self.releases
     }
 
-    /// Where events are recorded for the webhooks, when there are webhooks.
-    pub fn events(&self) -> Option<&Events> {
-        self.events.as_ref()
+    /// The feature's part of type `T`, made from its `Default` on first use and shared by
+    /// every clone of this state.
+    pub fn part<T: StatePart + Default>(&self) -> Arc<T> {
+        self.parts.get_or_default()
+    }
+
+    /// The feature's part of type `T` that the composition root gave, if it gave one.
+    pub fn given<T: StatePart>(&self) -> Option<Arc<T>> {
+        self.parts.get()
     }
 
     /// Who calls the JSON API, when anyone may.
@@ -185,39 +157,15 @@ impl AppState {
         self.write_limit.as_deref()
     }
 
-    pub fn question_limit(&self) -> Option<&QuestionLimit> {
-        self.question_limit.as_deref()
-    }
-
     /// The upstream is the built-in demo.
     pub fn serves_demo(&self) -> bool {
         self.demo
     }
 
-    /// The deploys running now (a shutdown waits for them).
-    pub fn running_deploys(&self) -> &RunningDeploys {
-        &self.running
-    }
-
-    /// How many version reads the exposure keeps (benchmarks report it).
-    pub fn exposure_reads_kept(&self) -> usize {
-        self.exposure_reads.kept()
-    }
-
-    /// How many changes the diffs held in memory count (benchmarks report it).
-    pub fn diffs_held(&self) -> usize {
-        self.diffs.weight()
-    }
-
     /// A builder holding this state's parts, to change one of them (tests do).
     pub fn rebuild(&self) -> AppStateBuilder {
         AppStateBuilder(Self {
-            deploy_locks: DeployLocks::default(),
-            running: RunningDeploys::default(),
-            diffs: DiffCache::default(),
-            diff_flights: DiffFlights::default(),
-            diff_ahead: None,
-            seen: Arc::default(),
+            parts: self.parts.for_rebuild(),
             ..self.clone()
         })
     }
@@ -314,13 +262,6 @@ impl AppStateBuilder {
         self
     }
 
-    /// The CVE index is kept in `store` too, and read back from it (after a restart, or by
-    /// the other replicas).
-    pub fn cve_index_store(mut self, store: Arc<dyn CveIndexStore>) -> Self {
-        self.0.cve_index = CveIndexKeeper::kept_in(store);
-        self
-    }
-
     /// Approval requests are kept in `store`, for `ttl` each.
     pub fn requests(mut self, store: Arc<dyn RequestStore>, ttl: chrono::Duration) -> Self {
         self.0.requests = Some(store);
@@ -347,13 +288,6 @@ impl AppStateBuilder {
         self
     }
 
-    /// Events are recorded in `events`' outbox for its webhooks (deliver them with
-    /// [`crate::app::events::delivery::work`]).
-    pub fn events(mut self, events: Events) -> Self {
-        self.0.events = Some(events);
-        self
-    }
-
     /// What the console measures is reported to `metrics` (and `/metrics` reads it there).
     pub fn metrics(mut self, metrics: Arc<dyn EventMetrics>) -> Self {
         self.0.metrics = metrics;
@@ -365,13 +299,6 @@ impl AppStateBuilder {
         self
     }
 
-    /// Computes diffs in the background before they are asked for (run the worker with
-    /// [`crate::app::diffs::ahead::work`]).
-    pub fn diff_ahead(mut self, ahead: DiffAhead) -> Self {
-        self.0.diff_ahead = Some(ahead);
-        self
-    }
-
     /// Each caller may write at most `per_minute` times a minute (read on this state's clock:
     /// set the clock first).
     pub fn write_limit(mut self, per_minute: NonZeroU32) -> Self {
@@ -379,12 +306,16 @@ impl AppStateBuilder {
         self
     }
 
-    /// Limits anonymous exposure questions to `per_minute` per client address (on the
-    /// clock set so far).
-    pub fn question_limit(mut self, per_minute: NonZeroU32) -> Self {
-        let limit = QuestionLimit::new(per_minute, self.0.clock.clone());
-        self.0.question_limit = Some(Arc::new(limit));
+    /// Gives the state a feature's configured part (its store, its queue, its limit),
+    /// replacing one of its type.
+    pub fn part<T: StatePart>(self, part: T) -> Self {
+        self.0.parts.set(part);
         self
+    }
+
+    /// The clock set so far (a feature's part that reads it is made with it).
+    pub fn clock_so_far(&self) -> Arc<dyn Clock> {
+        self.0.clock.clone()
     }
 
     pub fn build(self) -> AppState {

@@ -1,14 +1,11 @@
-//! The HTML renderer of a failure: a readable page, or a fragment when htmx asked (it swaps
-//! the answer into the page), with the status [`super::status`] gives the failure's cause.
-//! (The JSON renderer is [`super::api::ApiError`].) The cause is logged once, in the
-//! request's line: it travels in the response as a [`Refusal`].
+//! A failure the HTML pages answer: its kind, its status ([`super::status`] gives the
+//! status of its cause) and its words. Its renderer, a readable page or a fragment when htmx
+//! asked, is [`super::views::error_page`] (the JSON renderer is [`super::api::ApiError`]). The
+//! cause is logged once, in the request's line: it travels in the response as a [`Refusal`].
 
-use axum::extract::Request;
 use axum::http::header::CONTENT_TYPE;
 use axum::http::StatusCode;
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use maud::{html, Markup};
 
 use crate::app::diffs::compare::CompareError;
 use crate::app::exposure::ExposureError;
@@ -16,11 +13,9 @@ use crate::app::facts::{ReadError, UnknownRepository};
 use crate::domain::BadExposureQuery;
 use crate::ports::UpstreamError;
 
-use super::edge::request_log::Refusal;
-use super::htmx::is_htmx;
+use super::feature::FeatureRefusal;
+use super::refusal_note::Refusal;
 use super::status::{HttpStatus, Refused};
-use super::views::deploy::message_modal;
-use super::views::layout::{error_page, notice};
 
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum WebError {
@@ -54,6 +49,13 @@ web_error_from!(
     BadExposureQuery
 );
 
+/// A feature's refusal (see [`super::feature`]): its status, its words.
+impl<R: FeatureRefusal> From<R> for WebError {
+    fn from(refusal: R) -> Self {
+        Self::of(&refusal)
+    }
+}
+
 impl WebError {
     /// A failure, with the status of its cause and the cause's own words.
     pub fn of(cause: &(impl HttpStatus + std::fmt::Display)) -> Self {
@@ -85,28 +87,6 @@ impl WebError {
         response.extensions_mut().insert(Refusal(self.to_string()));
         response
     }
-
-    fn title(&self) -> String {
-        let status = self.status();
-        let reason = status.canonical_reason().unwrap_or("Error");
-        format!("{} {reason}", status.as_u16())
-    }
-
-    fn message(&self) -> Markup {
-        notice("error", Some("page-error"), html! { (self.to_string()) })
-    }
-
-    /// What htmx swaps in: the modal when the request targets it, else the message alone.
-    fn fragment(&self, target: Option<&str>) -> Markup {
-        match target {
-            // As the modal's other refusals (409, 422) show theirs.
-            Some("modal-host") => message_modal(
-                &self.title(),
-                notice("error", Some("deploy-error"), html! { (self.to_string()) }),
-            ),
-            _ => self.message(),
-        }
-    }
 }
 
 /// A failure the HTML renderer carries: its own kind's status, or the one it was given by its
@@ -119,39 +99,4 @@ impl HttpStatus for WebError {
             Self::Rejected { status, .. } => *status,
         }
     }
-}
-
-impl IntoResponse for WebError {
-    /// The whole page; [`htmx_fragments`] turns it into a fragment for htmx. The error
-    /// travels in the response's extensions for that.
-    fn into_response(self) -> Response {
-        let status = self.status();
-        let body = error_page(&self.title(), self.message(), None);
-        let mut response = (status, body).into_response();
-        response.extensions_mut().insert(Refusal(self.to_string()));
-        response.extensions_mut().insert(self);
-        response
-    }
-}
-
-/// Middleware: an error answered to an htmx request is a fragment, never a whole page
-/// (htmx would put the page inside the modal or the table cell).
-pub async fn htmx_fragments(request: Request, next: Next) -> Response {
-    let htmx = is_htmx(request.headers());
-    let target = request
-        .headers()
-        .get("hx-target")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let response = next.run(request).await;
-    if !htmx {
-        return response;
-    }
-    let (mut parts, body) = response.into_parts();
-    let Some(error) = parts.extensions.get::<WebError>() else {
-        return Response::from_parts(parts, body);
-    };
-    let fragment = error.fragment(target.as_deref()).into_string();
-    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
-    Response::from_parts(parts, axum::body::Body::from(fragment))
 }

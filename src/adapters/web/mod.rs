@@ -11,11 +11,13 @@ mod edge;
 mod errors;
 mod exposure_params;
 mod extract;
+mod feature;
 mod handlers;
 mod htmx;
 mod identity;
 mod nav;
 mod paging;
+mod refusal_note;
 mod sender;
 mod status;
 #[cfg(test)]
@@ -34,6 +36,28 @@ pub use edge::server::{serve, serve_with, shutdown_signal};
 pub use edge::EdgeSettings;
 pub use errors::WebError;
 
+/// The features whose web room declares its own routes, refusals and API document (see
+/// [`feature`]): one name a feature, its room `web/<name>/`, whose `feature()` says what it
+/// brings. Adding a feature to the web is adding its name here.
+macro_rules! features {
+    ($($room:ident),* $(,)?) => {
+        $(mod $room;)*
+
+        /// What every feature listed in `features!` brings.
+        fn features() -> Vec<feature::WebFeature> {
+            vec![$($room::feature()),*]
+        }
+    };
+}
+
+features![schedules];
+
+/// The JSON API's OpenAPI document: the API's own paths, then each feature's.
+pub fn api_document() -> utoipa::openapi::OpenApi {
+    use utoipa::OpenApi;
+    feature::document(ApiDoc::openapi(), features())
+}
+
 /// The console's routes, ready to serve (tests call this without a network too). Without
 /// the edge of [`serve`]: no host check, and no body limit or timeout (the edge reads every
 /// body, within 16 KiB and the body timeout, before any route sees it).
@@ -42,9 +66,10 @@ pub fn router(state: AppState) -> Router {
 }
 
 fn routes(state: AppState) -> Router {
-    pages(state.clone()).merge(
+    let features = feature::assemble(features());
+    pages(state.clone(), features.pages).merge(
         Router::new()
-            .nest("/api/v1", api::router())
+            .nest("/api/v1", api::router().merge(features.api))
             .layer(axum::middleware::from_fn_with_state(
                 state.clone(),
                 edge::write_limit::limit_api_writes,
@@ -56,7 +81,7 @@ fn routes(state: AppState) -> Router {
     )
 }
 
-fn pages(state: AppState) -> Router {
+fn pages(state: AppState, features: Router<AppState>) -> Router {
     Router::new()
         .route("/", get(handlers::dashboard::show))
         .route("/repos/{uuid}/versions", get(handlers::versions::show))
@@ -119,11 +144,6 @@ fn pages(state: AppState) -> Router {
             "/requests/{id}/cancel",
             axum::routing::post(handlers::requests::cancel),
         )
-        .route("/schedules", get(handlers::schedules::list))
-        .route(
-            "/schedules/{id}/cancel",
-            axum::routing::post(handlers::schedules::cancel),
-        )
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(handlers::health::metrics))
         .route("/api/docs", get(handlers::api_docs::show))
@@ -131,6 +151,7 @@ fn pages(state: AppState) -> Router {
         .route(assets::HTMX_PATH, get(assets::htmx))
         .route(assets::CSS_PATH, get(assets::css))
         .route(assets::JS_PATH, get(assets::js))
+        .merge(features)
         .fallback(|| async { WebError::NotFound("No such page.".into()) })
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -170,7 +191,7 @@ fn outer_layers(app: Router, state: AppState) -> Router {
         state.clone(),
         edge::upstream_words::hide_from_the_unidentified,
     ))
-    .layer(axum::middleware::from_fn(errors::htmx_fragments))
+    .layer(axum::middleware::from_fn(views::error_page::htmx_fragments))
     .layer(csp)
     .layer(nosniff)
     .layer(referrer)

@@ -15,7 +15,6 @@ use crate::app::exposure::limit::TooManyQuestions;
 use crate::app::exposure::ExposureError;
 use crate::app::facts::{ReadError, UnknownRepository};
 use crate::app::releases::ReleaseOutcome;
-use crate::app::schedules::cancel::NotCancelled;
 use crate::app::schedules::make::NotScheduled;
 use crate::app::schedules::StoreProblem;
 use crate::app::sync::SyncError;
@@ -382,17 +381,6 @@ impl HttpStatus for NotScheduled {
             Self::Deploy(outcome) => outcome.status(),
             Self::NotKept(problem) => problem.status(),
             Self::RequestNotKept(error) => error.status(),
-        }
-    }
-}
-
-/// A schedule not cancelled.
-impl HttpStatus for NotCancelled {
-    fn status(&self) -> StatusCode {
-        match self {
-            Self::Unknown(_) => StatusCode::NOT_FOUND,
-            Self::Refused(refusal) => refusal.status(),
-            Self::Store(problem) => problem.status(),
         }
     }
 }

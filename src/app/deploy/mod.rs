@@ -33,7 +33,7 @@ pub async fn deploys_under_way(
     environment: Option<&crate::domain::EnvironmentName>,
 ) -> Vec<UnderWay> {
     let now = state.clock.now().await;
-    state.running.of_repo(repo, environment, now)
+    state.running_deploys().of_repo(repo, environment, now)
 }
 
 /// Deploys what the page's form or the API asked ([`DeployAsk`]): refused at once when its

@@ -24,7 +24,7 @@ pub(crate) fn newest_against_production(
     serving: Option<VersionNumber>,
     packages: impl Fn(VersionNumber) -> Option<u64>,
 ) {
-    let (Some(ahead), Some(newest), Some(serving)) = (&state.diff_ahead, newest, serving) else {
+    let (Some(ahead), Some(newest), Some(serving)) = (&state.diff_ahead(), newest, serving) else {
         return;
     };
     if newest == serving {
@@ -35,7 +35,7 @@ pub(crate) fn newest_against_production(
         packages: packages(n),
     };
     ahead.ask(
-        &state.diffs,
+        &state.diffs(),
         AheadJob {
             from: end(serving),
             to: end(newest),
@@ -47,7 +47,7 @@ pub(crate) fn newest_against_production(
 /// is then dropped). Does nothing when the state does not compute diffs ahead, or when a
 /// worker already took the queue.
 pub async fn work(state: AppState, stop: impl Future<Output = ()>) {
-    let Some(ahead) = state.diff_ahead.clone() else {
+    let Some(ahead) = state.diff_ahead() else {
         return;
     };
     let Some(mut jobs) = ahead.take_jobs() else {

@@ -5,6 +5,8 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
+use crate::app::parts::StatePart;
+use crate::app::state::AppState;
 pub use crate::domain::DiffKey;
 use crate::domain::VersionDiff;
 
@@ -96,6 +98,23 @@ impl DiffCache {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// Diffs a state holds: a rebuilt state (another upstream, in tests) starts empty.
+impl StatePart for DiffCache {
+    const ANEW_ON_REBUILD: bool = true;
+}
+
+impl AppState {
+    /// Diffs already computed (versions are immutable).
+    pub(crate) fn diffs(&self) -> Arc<DiffCache> {
+        self.part()
+    }
+
+    /// How many changes the diffs held in memory count (benchmarks report it).
+    pub fn diffs_held(&self) -> usize {
+        self.diffs().weight()
     }
 }
 

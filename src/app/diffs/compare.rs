@@ -21,7 +21,7 @@ pub async fn version_diff(
     to: DiffEnd<'_>,
 ) -> Result<Arc<VersionDiff>, UpstreamError> {
     let key = (from.map(|f| f.href.clone()), to.href.clone());
-    if let Some(diff) = state.diffs.get(&key) {
+    if let Some(diff) = state.diffs().get(&key) {
         return Ok(diff);
     }
     let compute = || async {
@@ -31,7 +31,7 @@ pub async fn version_diff(
         let difference = read_difference(state.content.as_ref(), from, to).await?;
         Ok(remember_diff(state, key.clone(), VersionDiff::new(difference)).await)
     };
-    state.diff_flights.share(&key, compute).await
+    state.diff_flights().share(&key, compute).await
 }
 
 /// What deploying `plan` changes in production: from the version production serves (none:

@@ -13,6 +13,8 @@ use crate::domain::VersionDiff;
 use crate::ports::UpstreamError;
 
 use crate::app::diffs::cache::DiffKey;
+use crate::app::parts::StatePart;
+use crate::app::state::AppState;
 
 type Answer = Option<Result<Arc<VersionDiff>, UpstreamError>>;
 
@@ -88,6 +90,17 @@ impl DiffFlights {
     #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+impl StatePart for DiffFlights {
+    const ANEW_ON_REBUILD: bool = true;
+}
+
+impl AppState {
+    /// Diffs being computed now.
+    pub(crate) fn diff_flights(&self) -> Arc<DiffFlights> {
+        self.part()
     }
 }
 

@@ -15,7 +15,7 @@ use crate::app::state::AppState;
 /// store that cannot be read is logged (`tracing::warn`) and answers `None`.
 #[tracing::instrument(skip_all, fields(from = ?key.0.as_ref().map(|h| h.as_str()), to = %key.1))]
 pub async fn known_diff(state: &AppState, key: &DiffKey) -> Option<Arc<VersionDiff>> {
-    if let Some(diff) = state.diffs.get(key) {
+    if let Some(diff) = state.diffs().get(key) {
         return Some(diff);
     }
     let store = state.diff_store.as_ref()?;
@@ -23,7 +23,7 @@ pub async fn known_diff(state: &AppState, key: &DiffKey) -> Option<Arc<VersionDi
         Ok(Some(mut diff)) => {
             diff.shrink_to_fit();
             let diff = Arc::new(diff);
-            state.diffs.insert(key.clone(), diff.clone());
+            state.diffs().insert(key.clone(), diff.clone());
             Some(diff)
         }
         Ok(None) => None,
@@ -52,7 +52,7 @@ pub async fn remember_diff(
         }
     }
     let diff = Arc::new(diff);
-    state.diffs.insert(key, diff.clone());
+    state.diffs().insert(key, diff.clone());
     diff
 }
 

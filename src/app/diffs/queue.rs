@@ -9,6 +9,8 @@ use tokio::sync::mpsc;
 use crate::domain::{DiffEnd, VersionHref};
 
 use crate::app::diffs::cache::{DiffCache, DiffKey};
+use crate::app::parts::StatePart;
+use crate::app::state::{AppState, AppStateBuilder};
 
 /// Diffs waiting to be computed, at most.
 const QUEUE: usize = 32;
@@ -88,5 +90,26 @@ impl DiffAhead {
     /// `job` was computed (or failed): it may be asked again.
     pub(crate) fn done(&self, job: &AheadJob) {
         self.asked().remove(&job.key());
+    }
+}
+
+/// Given by the composition root when the console computes diffs ahead.
+impl StatePart for DiffAhead {
+    const ANEW_ON_REBUILD: bool = true;
+}
+
+impl AppState {
+    /// Diffs to compute in the background, when the console does (see
+    /// [`crate::app::diffs::ahead`]).
+    pub(crate) fn diff_ahead(&self) -> Option<Arc<DiffAhead>> {
+        self.given()
+    }
+}
+
+impl AppStateBuilder {
+    /// Computes diffs in the background before they are asked for (run the worker with
+    /// [`crate::app::diffs::ahead::work`]).
+    pub fn diff_ahead(self, ahead: DiffAhead) -> Self {
+        self.part(ahead)
     }
 }

@@ -60,7 +60,7 @@ impl ProductionRecord {
         let audit = audit_of(state, id, environment).await;
         let changes = match production {
             Some(production) if has_baseline(&audit) => {
-                let seen = state.seen.get(id, environment);
+                let seen = state.seen().get(id, environment);
                 kept_or_read(state, id, environment, seen.as_ref(), production).await
             }
             _ => Ok(Vec::new()),
@@ -78,7 +78,7 @@ impl ProductionRecord {
         environment: &EnvironmentName,
     ) -> EarlyRecord {
         let audit = audit_of(state, id, environment).await;
-        let early = match state.seen.get(id, environment) {
+        let early = match state.seen().get(id, environment) {
             _ if !has_baseline(&audit) => Early::NotNeeded,
             None => Early::NotRead,
             Some(seen) if seen.record_current() => Early::Kept(seen),
@@ -139,7 +139,7 @@ impl EarlyRecord {
         serving: Option<VersionNumber>,
     ) -> ProductionRecord {
         let environment = &self.environment;
-        state.seen.saw(id, environment, production, serving);
+        state.seen().saw(id, environment, production, serving);
         let changes = match (self.early, production) {
             (Early::NotNeeded, _) | (_, None) => Ok(Vec::new()),
             (Early::Kept(seen), Some(now)) => {
@@ -222,7 +222,7 @@ fn keep_whole(
         return;
     };
     if let Some(record) = WholeRecord::of(revision, changes) {
-        state.seen.keep(id, environment, distribution, record);
+        state.seen().keep(id, environment, distribution, record);
     }
 }
 

@@ -15,6 +15,10 @@ use crate::domain::{
     Distribution, DistributionChange, DistributionHref, DistributionRevision, EnvironmentName,
     RepoId, VersionNumber, WholeRecord,
 };
+use std::sync::Arc;
+
+use crate::app::parts::StatePart;
+use crate::app::state::AppState;
 
 /// Environments of repositories remembered, at most: the least recently read go first.
 const SEEN_KEPT: NonZeroUsize = NonZeroUsize::new(10_000).expect("not zero");
@@ -147,4 +151,18 @@ impl SeenEnvironments {
 
 fn key(id: &RepoId, environment: &EnvironmentName) -> Key {
     (id.clone(), environment.clone())
+}
+
+/// What a state saw: a rebuilt state (another upstream, in tests) has seen nothing yet.
+impl StatePart for SeenEnvironments {
+    const ANEW_ON_REBUILD: bool = true;
+}
+
+impl AppState {
+    /// Each environment's distribution of each repository when last read, and the
+    /// repositories' names (hints, so that records and distributions are read at once with
+    /// the rest; checked against what is read).
+    pub(crate) fn seen(&self) -> Arc<SeenEnvironments> {
+        self.part()
+    }
 }

@@ -67,7 +67,7 @@ async fn states_of(
     environments: &[&Environment],
     candidates: Result<Candidates, UpstreamError>,
 ) -> Result<Vec<EnvironmentState>, UpstreamError> {
-    state.seen.saw_name(&repo.id, repo.display_name());
+    state.seen().saw_name(&repo.id, repo.display_name());
     let namings: Vec<Naming> = environments
         .iter()
         .map(|environment| naming(&state.environments, environment, repo))

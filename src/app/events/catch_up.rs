@@ -60,7 +60,7 @@ pub async fn complete_from_audit(state: &AppState) -> CaughtUp {
         let Some(data) = EventData::deployment(record) else {
             continue;
         };
-        if keep(events, data).await == Some(Recorded::New) {
+        if keep(&events, data).await == Some(Recorded::New) {
             caught.recorded += 1;
         }
     }

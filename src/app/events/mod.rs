@@ -22,7 +22,7 @@ use crate::app::state::AppState;
 /// kept). A fact recorded before (by this process, another replica, or before a restart) is
 /// not recorded again.
 pub(crate) async fn emit(state: &AppState, data: EventData) {
-    let Some(events) = state.events.as_ref().filter(|e| e.wants_told(&data)) else {
+    let Some(events) = state.events().filter(|e| e.wants_told(&data)) else {
         return;
     };
     let events = events.clone();

@@ -126,7 +126,7 @@ async fn drift_seen(state: &AppState, repo: &Repository, environment: &RowProduc
 /// wants to hear of it (else their tasks are not read).
 async fn failed_syncs(state: &AppState, repos: &[Repository]) {
     let wanted = state
-        .events
+        .events()
         .as_ref()
         .is_some_and(|e| e.wants(EventKind::SyncFailed));
     if !wanted {

@@ -9,6 +9,8 @@ use std::time::Duration;
 use lru::LruCache;
 use tokio::sync::Notify;
 
+use crate::app::parts::StatePart;
+use crate::app::state::{AppState, AppStateBuilder};
 use crate::domain::{EventData, EventKind, Subscription};
 use crate::ports::{Clock, EventOutbox};
 
@@ -70,5 +72,23 @@ impl Events {
     pub(crate) fn remember(&self, fact: String) {
         let mut remembered = self.remembered.lock().unwrap_or_else(|p| p.into_inner());
         remembered.put(fact, ());
+    }
+}
+
+/// Given by the composition root when the console has webhooks.
+impl StatePart for Events {}
+
+impl AppState {
+    /// Where the console's events are recorded for its webhooks; `None`: no webhooks.
+    pub fn events(&self) -> Option<Arc<Events>> {
+        self.given()
+    }
+}
+
+impl AppStateBuilder {
+    /// Events are recorded in `events`' outbox for its webhooks (deliver them with
+    /// [`crate::app::events::delivery::work`]).
+    pub fn events(self, events: Events) -> Self {
+        self.part(events)
     }
 }

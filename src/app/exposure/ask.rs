@@ -263,7 +263,7 @@ struct ServedEnvironments<'s> {
 
 fn served_environments(state: &AppState) -> ServedEnvironments<'_> {
     let hint = state
-        .exposure_reads
+        .exposure_reads()
         .last_needed()
         .map(|needed| match needed {
             Needed::Every => NeededDistributions::Every,
@@ -292,7 +292,7 @@ impl ServedEnvironments<'_> {
             (Some(Ok(read)), Some(hint)) if hint.covers(&needed) => read,
             _ => read_needed(self.state, &needed).await?,
         };
-        self.state.exposure_reads.needed(match &needed {
+        self.state.exposure_reads().needed(match &needed {
             NeededDistributions::Every => Needed::Every,
             NeededDistributions::Named(names) => Needed::Named(names.clone()),
         });
@@ -330,7 +330,8 @@ async fn read_versions(
     ids: &[String],
 ) -> HashMap<VersionHref, Result<VersionRead, String>> {
     let content = state.content.as_ref();
-    let kept = &state.exposure_reads;
+    let reads = state.exposure_reads();
+    let kept = reads.as_ref();
     stream::iter(versions)
         .map(|href| async move {
             let (builds, held) = futures::join!(

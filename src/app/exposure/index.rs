@@ -26,7 +26,7 @@ pub async fn advisories_naming(
     state: &AppState,
     cve: &CveId,
 ) -> Result<(Vec<String>, IndexFacts), UpstreamError> {
-    let keeper = &state.cve_index;
+    let keeper = state.cve_index();
     let mut held = keeper.lock().await;
     if held.is_none() {
         *held = keeper.load().await;

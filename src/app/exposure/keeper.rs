@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use tokio::sync::{Mutex, MutexGuard};
 
+use crate::app::parts::StatePart;
+use crate::app::state::{AppState, AppStateBuilder};
 use crate::domain::CveIndex;
 use crate::ports::CveIndexStore;
 
@@ -53,5 +55,23 @@ impl CveIndexKeeper {
                 tracing::warn!(%error, "the CVE index is kept in memory only until the next refresh");
             }
         }
+    }
+}
+
+/// In memory unless the composition root gives one kept in a store.
+impl StatePart for CveIndexKeeper {}
+
+impl AppState {
+    /// The CVE index of the exposure (in memory, and in its store when it has one).
+    pub(crate) fn cve_index(&self) -> Arc<CveIndexKeeper> {
+        self.part()
+    }
+}
+
+impl AppStateBuilder {
+    /// The CVE index is kept in `store` too, and read back from it (after a restart, or by
+    /// the other replicas).
+    pub fn cve_index_store(self, store: Arc<dyn CveIndexStore>) -> Self {
+        self.part(CveIndexKeeper::kept_in(store))
     }
 }

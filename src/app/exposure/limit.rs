@@ -9,6 +9,8 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 
+use crate::app::parts::StatePart;
+use crate::app::state::{AppState, AppStateBuilder};
 use crate::domain::policy::write_rate::{RetryAfter, WriteRate};
 use crate::ports::Clock;
 
@@ -63,5 +65,24 @@ impl QuestionLimit {
                 per_minute,
                 retry_after,
             })
+    }
+}
+
+/// Given by the composition root when anonymous questions are limited.
+impl StatePart for QuestionLimit {}
+
+impl AppState {
+    /// The limit on anonymous exposure questions per client address (none: unlimited).
+    pub fn question_limit(&self) -> Option<Arc<QuestionLimit>> {
+        self.given()
+    }
+}
+
+impl AppStateBuilder {
+    /// Limits anonymous exposure questions to `per_minute` per client address (on the
+    /// clock set so far).
+    pub fn question_limit(self, per_minute: NonZeroU32) -> Self {
+        let limit = QuestionLimit::new(per_minute, self.clock_so_far());
+        self.part(limit)
     }
 }

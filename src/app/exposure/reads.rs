@@ -9,6 +9,8 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 
+use crate::app::parts::StatePart;
+use crate::app::state::AppState;
 use crate::domain::{Package, VersionHref};
 use crate::ports::{ContentCatalog, UpstreamError};
 
@@ -125,5 +127,19 @@ impl<K: Hash + Eq + Clone, V: Clone> Bounded<K, V> {
 
     fn len(&self) -> usize {
         self.map.len()
+    }
+}
+
+impl StatePart for ExposureReads {}
+
+impl AppState {
+    /// The exposure's reads of versions, kept (versions are immutable).
+    pub(crate) fn exposure_reads(&self) -> Arc<ExposureReads> {
+        self.part()
+    }
+
+    /// How many version reads the exposure keeps (benchmarks report it).
+    pub fn exposure_reads_kept(&self) -> usize {
+        self.exposure_reads().kept()
     }
 }

@@ -52,7 +52,7 @@ pub(super) async fn clear(
     let mut local = Vec::with_capacity(promotion.members.len());
     for i in stable_order(promotion.members.iter().map(|m| m.repo.as_str())) {
         let repo = &promotion.members[i].repo;
-        local.push(state.deploy_locks.acquire(repo, environment).await);
+        local.push(state.deploy_locks().acquire(repo, environment).await);
     }
     let (planned, staying) = plan_members(state, promotion, ids).await?;
     if planned.is_empty() {

@@ -7,6 +7,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
+use crate::app::parts::StatePart;
+use crate::app::state::AppState;
 use crate::domain::{EnvironmentName, RepoId};
 
 /// One environment of one repository: what a deploy changes.
@@ -82,6 +84,18 @@ impl Drop for Claim {
                 map.remove(&self.repo);
             }
         }
+    }
+}
+
+/// The state's lock table: a rebuilt state starts its own.
+impl StatePart for DeployLocks {
+    const ANEW_ON_REBUILD: bool = true;
+}
+
+impl AppState {
+    /// The in-process turns deploys take, per repository and environment.
+    pub(crate) fn deploy_locks(&self) -> Arc<DeployLocks> {
+        self.part()
     }
 }
 

@@ -67,7 +67,7 @@ pub async fn promote(state: &AppState, promotion: Promotion) -> Promoted {
     }
     let now = state.clock.now().await;
     for (member, id) in promotion.members.iter().zip(&ids) {
-        state.running.begin(UnderWay {
+        state.running_deploys().begin(UnderWay {
             deploy_id: id.clone(),
             repo: member.repo.clone(),
             environment: promotion.environment.clone(),
@@ -100,7 +100,7 @@ pub async fn promote(state: &AppState, promotion: Promotion) -> Promoted {
                         production_changed: ProductionChanged::No,
                         summary: summary.clone(),
                     };
-                    state.running.reach(id, phase, now);
+                    state.running_deploys().reach(id, phase, now);
                 }
             }
             measure::record(&state, &promotion, &promoted, began);
@@ -108,7 +108,7 @@ pub async fn promote(state: &AppState, promotion: Promotion) -> Promoted {
         }
         .instrument(tracing::Span::current())
     };
-    state.running.run(work).await
+    state.running_deploys().run(work).await
 }
 
 async fn run(state: &AppState, promotion: &Promotion, ids: &[DeployId]) -> Promoted {

@@ -32,7 +32,7 @@ pub(super) async fn run(
     let now = state.clock.now().await;
     for member in moving.iter() {
         state
-            .running
+            .running_deploys()
             .reach(&member.deploy_id, DeployPhase::Publishing(None), now);
     }
     if !publish_all(state, promotion, moving).await {
@@ -57,7 +57,7 @@ pub(super) async fn run(
     for (i, member) in moving.iter_mut().enumerate() {
         let now = state.clock.now().await;
         state
-            .running
+            .running_deploys()
             .reach(&member.deploy_id, DeployPhase::Moving, now);
         move_one(manager, member).await;
         if member.failure.is_some() {
@@ -134,10 +134,11 @@ pub(super) fn failure_words(failure: &StepFailure) -> String {
 /// (the others' publications are kept on the members: publishing serves nothing by itself).
 async fn publish_all(state: &AppState, promotion: &Promotion, moving: &mut [MemberRun]) -> bool {
     let reuse = promotion.all_or_none();
+    let running = state.running_deploys();
     let publications = futures::future::join_all(moving.iter().map(|m| {
         correlation::scope(
             m.deploy_id.as_str().to_owned(),
-            publish_member(state.manager.as_ref(), &state.running, m, reuse),
+            publish_member(state.manager.as_ref(), &running, m, reuse),
         )
     }))
     .await;

@@ -65,7 +65,7 @@ pub(super) async fn ended(
         }
         let outcome = outcome_of(lines.promotion, member, &error);
         let line = line_of(state, lines, member, outcome).await;
-        state.running.reach(
+        state.running_deploys().reach(
             &member.deploy_id,
             shown(lines.promotion, member, &line),
             line.timestamp,

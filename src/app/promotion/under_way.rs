@@ -15,6 +15,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use tokio_util::task::TaskTracker;
 
+use crate::app::parts::StatePart;
+use crate::app::state::AppState;
 use crate::domain::deploy::progress::{DeployPhase, StepProgress, UnderWay};
 use crate::domain::deploy::record::DeployId;
 use crate::domain::environment::path::EnvironmentName;
@@ -138,6 +140,19 @@ impl RunningDeploys {
 /// Runs `work` with the reports of the task it waits for shown as deploy `id`'s progress.
 pub async fn publishing<F: Future>(running: &RunningDeploys, id: &DeployId, work: F) -> F::Output {
     task_progress::scope(running.publishing_listener(id), work).await
+}
+
+/// The deploys a state runs: a rebuilt state runs its own.
+impl StatePart for RunningDeploys {
+    const ANEW_ON_REBUILD: bool = true;
+}
+
+impl AppState {
+    /// The deploys running now, each in a task of the application's, and where each is (a
+    /// shutdown waits for them).
+    pub fn running_deploys(&self) -> Arc<RunningDeploys> {
+        self.part()
+    }
 }
 
 #[cfg(test)]

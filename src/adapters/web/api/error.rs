@@ -19,8 +19,9 @@ use crate::app::exposure::ExposureError;
 use crate::app::schedules::make::NotScheduled;
 use crate::domain::{Refusal, ReleaseRefusal, ScheduleRefusal};
 
-use super::super::edge::request_log::Refusal as RefusalNote;
 use super::super::errors::WebError;
+use super::super::feature::FeatureRefusal;
+use super::super::refusal_note::Refusal as RefusalNote;
 use super::super::status::{HttpStatus, Refused};
 
 /// An error answer.
@@ -173,6 +174,17 @@ impl ApiError {
 impl From<WebError> for ApiError {
     fn from(error: WebError) -> Self {
         Self::of(&error)
+    }
+}
+
+/// A feature's refusal (see [`super::super::feature`]): its own status and code, its words.
+impl<R: FeatureRefusal> From<R> for ApiError {
+    fn from(refusal: R) -> Self {
+        let answer = Self::of(&refusal);
+        Self {
+            code: refusal.code().unwrap_or(answer.code),
+            ..answer
+        }
     }
 }
 

@@ -5,17 +5,19 @@
 //! token (`[[api.tokens]]`) or the trusted proxy's identity. No cookies: no CSRF surface, so
 //! a bearer-token request is not subject to the pages' Origin rule.
 
-mod caller;
+/// Who calls (a feature's room, `web/<name>/`, writes its API handlers with it too).
+pub(super) mod caller;
 mod checks;
 mod deployments;
-mod error;
+/// The JSON error and body (a feature's room writes its API handlers with them too).
+pub(super) mod error;
 mod exposure;
 pub(super) mod outcome;
 pub(super) mod releases;
 mod repositories;
 mod request_item;
 mod requests;
-mod schedules;
+pub(super) mod schedules;
 mod sync;
 
 use axum::routing::{get, post};
@@ -34,7 +36,7 @@ pub use error::ApiError;
         repositories::list, repositories::show, repositories::versions, repositories::changes,
         sync::start, deployments::create, deployments::show, requests::list, requests::approve,
         releases::list, releases::show, releases::promotions,
-        schedules::list, schedules::cancel, checks::report, checks::list, exposure::show, openapi
+        checks::report, checks::list, exposure::show, openapi
     ),
     modifiers(&BearerScheme),
     tags(
@@ -60,7 +62,7 @@ impl Modify for BearerScheme {
 #[utoipa::path(get, path = "/api/v1/openapi.json", operation_id = "getOpenApiDocument", tag = "repositories",
     responses((status = 200, description = "The OpenAPI 3.1 document of this API", body = Object)))]
 async fn openapi() -> Json<utoipa::openapi::OpenApi> {
-    Json(ApiDoc::openapi())
+    Json(super::api_document())
 }
 
 /// The API's routes, to nest under `/api/v1`.
@@ -83,8 +85,6 @@ pub fn router() -> Router<AppState> {
         .route("/exposure", get(exposure::show))
         .route("/requests", get(requests::list))
         .route("/requests/{id}/approve", post(requests::approve))
-        .route("/schedules", get(schedules::list))
-        .route("/schedules/{id}/cancel", post(schedules::cancel))
         .route("/openapi.json", get(openapi))
         .fallback(|| async { ApiError::not_found("No such API route: see /api/v1/openapi.json.") })
 }

@@ -14,11 +14,7 @@ use tracing::{field, Span};
 use crate::app::AppState;
 
 use crate::adapters::web::assets;
-
-/// Why a request was refused, left in the response's extensions by the error that refused it,
-/// so that the request's one log line carries it (the error itself logs nothing).
-#[derive(Debug, Clone)]
-pub struct Refusal(pub String);
+use crate::adapters::web::refusal_note::Refusal;
 
 #[derive(Clone)]
 pub struct RequestSpan;

@@ -14,9 +14,9 @@ use axum::response::{IntoResponse, Response};
 
 use crate::app::AppState;
 
-use crate::adapters::web::edge::request_log::Refusal;
 use crate::adapters::web::errors::WebError;
 use crate::adapters::web::identity::context_of_request;
+use crate::adapters::web::refusal_note::Refusal;
 
 /// The most of a JSON error body read back to keep its code.
 const JSON_BODY_LIMIT: usize = 64 * 1024;

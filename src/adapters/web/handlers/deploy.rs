@@ -26,11 +26,12 @@ use super::super::identity::Identified;
 use super::super::views::deploy::refused::{
     modal_or_page, not_allowed, not_changed, not_deployed, not_possible, unidentified,
 };
+use super::super::views::deploy::requested::requested;
 use super::super::views::deploy::under_way as under_way_view;
-use super::super::views::deploy::{confirm_modal, deployed, deployed_without_list, rolled_back};
+use super::super::views::deploy::{confirm_modal, deployed_without_list, rolled_back};
 use super::super::views::layout::notice;
-use super::super::views::requests::requested;
 use super::super::views::schedules::scheduled as views_scheduled;
+use super::super::views::versions::deployed;
 
 #[derive(Deserialize)]
 pub struct VersionQuery {

@@ -24,14 +24,14 @@ use super::super::errors::WebError;
 use super::super::extract::{parse_environment, parse_seen_live, parse_version};
 use super::super::htmx::HxRequest;
 use super::super::identity::Identified;
-use super::super::views::deploy::message_modal;
 use super::super::views::deploy::refused::unidentified;
+use super::super::views::deploy::requested::requested;
 use super::super::views::layout::{error_page, notice};
+use super::super::views::modal::message_modal;
 use super::super::views::releases::confirm::release_confirm;
 use super::super::views::releases::list::releases_page;
 use super::super::views::releases::outcome::release_ended;
 use super::super::views::releases::page::release_page;
-use super::super::views::requests::requested;
 
 /// The release named in the path, or 404.
 fn release_of(state: &AppState, name: &str) -> Result<Release, WebError> {

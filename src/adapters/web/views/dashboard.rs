@@ -6,9 +6,9 @@ use crate::app::pages::dashboard::{Dashboard, DashboardRow, RowProduction};
 use crate::domain::{ahead_by, EnvironmentName, RetentionRisk, SYNCS_AHEAD};
 
 use super::banners::freeze_banner;
+use super::environments::MISSING_DISTRIBUTION_FIX;
 use super::layout::{notice, page};
 use super::sync_cell::{latest_version, sync_cell};
-use super::versions::MISSING_DISTRIBUTION_FIX;
 
 pub fn dashboard_page(board: &Dashboard) -> Markup {
     let page_number = board.page;

@@ -72,3 +72,9 @@ fn step_to(data: &VersionsPage, env: &PageEnvironment, next: &PageEnvironment) -
         }
     }
 }
+
+/// What to do when an environment's distribution is missing (the dashboard and the
+/// versions page say it in the same words).
+pub(crate) const MISSING_DISTRIBUTION_FIX: &str = "Create the distribution in Pulp (pulp rpm \
+    distribution create --name <name> --base-path <path>) under the name the configuration \
+    gives it ([production] or [environments.<name>]), or name an existing one there.";

@@ -4,6 +4,7 @@
 pub mod client_checks;
 pub mod preview;
 pub mod refused;
+pub mod requested;
 pub mod required_checks;
 pub mod under_way;
 
@@ -12,7 +13,6 @@ use std::sync::Arc;
 use maud::{html, Markup};
 
 use crate::app::deploy::{DeployStep, Preview, StepError};
-use crate::app::pages::versions::VersionsPage;
 use crate::domain::{
     DeployKind, DeployPlan, EnvironmentName, ProductionChanged, PromotionCheck, Refusal, TaskHref,
     VersionDiff, REASON_MAX_CHARS,
@@ -23,7 +23,6 @@ use crate::adapters::web::views::banners::{overwrite_warning, success_banner};
 use crate::adapters::web::views::deploy::preview::{confirm_field, plan_summary};
 use crate::adapters::web::views::deploy::required_checks::{checks_override_field, checks_panel};
 use crate::adapters::web::views::layout::notice;
-use crate::adapters::web::views::versions::version_list;
 
 /// The preview and the type-to-confirm modal. A rollback's asks for a reason; so does an
 /// override of the environment's freeze or of its unmet required checks (offered to those
@@ -192,27 +191,6 @@ pub(crate) fn reason_field() -> Markup {
         input type="hidden" name="rollback" value="1";
         label for="reason-input" { "Reason for the rollback (required, kept in the audit log)" }
         input id="reason-input" name="reason" type="text" required maxlength=(REASON_MAX_CHARS) autocomplete="off";
-    }
-}
-
-/// A modal that only says why the preview is not possible.
-pub fn message_modal(title: &str, message: Markup) -> Markup {
-    html! {
-        div.modal-backdrop {
-            div.modal id="deploy-modal" role="dialog" aria-modal="true" aria-labelledby="deploy-title" data-confirm="" {
-                h2 id="deploy-title" { (title) }
-                (message)
-                div.modal-actions { button.ghost type="button" data-modal-cancel { "Close" } }
-            }
-        }
-    }
-}
-
-/// Success: empties the modal host (closing it), and replaces the list and the banner out-of-band.
-pub fn deployed(plan: &DeployPlan, page: &VersionsPage, audit: &Result<(), AuditError>) -> Markup {
-    html! {
-        (version_list(page, true))
-        div id="banner-area" hx-swap-oob="true" { (success_banner(plan, audit)) }
     }
 }
 

@@ -9,9 +9,10 @@ use crate::domain::{Denied, EnvironmentName, Refusal, RepoId};
 use crate::ports::Unidentified;
 
 use crate::adapters::web::identity::refusal_text;
-use crate::adapters::web::views::deploy::{failure_message, message_modal};
+use crate::adapters::web::views::deploy::failure_message;
+use crate::adapters::web::views::deploy::requested::requested;
 use crate::adapters::web::views::layout::{error_page, notice};
-use crate::adapters::web::views::requests::requested;
+use crate::adapters::web::views::modal::message_modal;
 
 /// In the modal for htmx, as a page of repository `id` otherwise.
 pub fn modal_or_page(hx: bool, id: &RepoId, title: &str, message: Markup) -> Markup {

@@ -8,7 +8,7 @@ use crate::app::promotion::policy_gate::Blocked;
 use crate::domain::{signed, RepoVerification, UnsignedMetadata, VersionNumber, VersionView};
 
 use super::banners::{drift_banner, freeze_banner};
-use super::environments::environment_strip;
+use super::environments::{environment_strip, MISSING_DISTRIBUTION_FIX};
 use super::layout::{back_link, notice, page};
 use super::requests::repository_requests;
 use super::schedules::repository_schedules;
@@ -280,12 +280,6 @@ fn change_cell(data: &VersionsPage, v: &VersionView, class: &str) -> Markup {
     }
 }
 
-/// What to do when an environment's distribution is missing (the dashboard and the
-/// versions page say it in the same words).
-pub(crate) const MISSING_DISTRIBUTION_FIX: &str = "Create the distribution in Pulp (pulp rpm \
-    distribution create --name <name> --base-path <path>) under the name the configuration \
-    gives it ([production] or [environments.<name>]), or name an existing one there.";
-
 /// More than one environment is configured.
 fn multi(data: &VersionsPage) -> bool {
     data.environments.len() > 1
@@ -411,4 +405,16 @@ fn capitalized(text: &str) -> String {
     chars.next().map_or_else(String::new, |first| {
         first.to_uppercase().chain(chars).collect()
     })
+}
+
+/// Success: empties the modal host (closing it), and replaces the list and the banner out-of-band.
+pub fn deployed(
+    plan: &crate::domain::DeployPlan,
+    page: &VersionsPage,
+    audit: &Result<(), crate::ports::AuditError>,
+) -> Markup {
+    html! {
+        (version_list(page, true))
+        div id="banner-area" hx-swap-oob="true" { (super::banners::success_banner(plan, audit)) }
+    }
 }

@@ -75,7 +75,7 @@ pub async fn candidates_for(
     candidates(
         upstream,
         &state.environments,
-        state.seen.name(id).as_deref(),
+        state.seen().name(id).as_deref(),
     )
     .await
 }
@@ -114,7 +114,7 @@ pub async fn deploy_facts(
     let path = &state.environments;
     let previous = path.previous(environment).map(|e| e.name.clone());
     let expected_live = state
-        .seen
+        .seen()
         .get(id, environment)
         .and_then(|seen| seen.serving);
     let numbers: Vec<VersionNumber> = std::iter::once(target)
@@ -148,7 +148,7 @@ pub async fn deploy_facts(
         versions.extend(upstream.versions_numbered(id, &[current]).await?);
     }
     let distribution = production.target.as_ref().ok().map(|t| t.distribution());
-    state.seen.saw(id, environment, distribution, current);
+    state.seen().saw(id, environment, distribution, current);
     let records = audit.as_deref().unwrap_or_default();
     let previous = before
         .as_ref()

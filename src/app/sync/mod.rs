@@ -105,7 +105,10 @@ pub async fn current_sync(state: &AppState, id: &RepoId) -> Result<SyncCell, Syn
     if let Some(made) = now.made() {
         // A finished sync made a version: against production as last seen.
         let production = &state.environments.last().name;
-        let serving = state.seen.get(id, production).and_then(|seen| seen.serving);
+        let serving = state
+            .seen()
+            .get(id, production)
+            .and_then(|seen| seen.serving);
         newest_against_production(state, &repo, Some(made), serving, |_| None);
     }
     Ok(SyncCell::of(&repo, now))
