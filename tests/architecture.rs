@@ -817,3 +817,110 @@ fn the_room_check_finds_a_circle_hidden_behind_a_re_export() {
     ]);
     assert!(room_circles(&apart).is_empty());
 }
+
+/// The rooms of `src/domain`, from the ground up: a room imports only rooms before it in this
+/// list (and itself). `domain` is the layer's own room (`mod.rs` and `record_keys.rs`); `ids`
+/// holds the ids several features share. The same order is written in the developer guide's
+/// design page ("Rooms that lean one way"); change both together.
+const DOMAIN_ROOM_ORDER: &[&str] = &[
+    "domain",
+    "domain/repository",
+    "domain/environment",
+    "domain/identity",
+    "domain/check",
+    "domain/ids",
+    "domain/diff",
+    "domain/exposure",
+    "domain/sync",
+    "domain/deploy",
+    "domain/policy",
+    "domain/release",
+    "domain/approval",
+    "domain/schedule",
+    "domain/history",
+    "domain/event",
+];
+
+/// Every import of a domain room that does not run downward in `order`, as
+/// `from -> to (room -> room above it)`, and every domain room missing from `order`.
+fn domain_imports_running_up(house: &House, order: &[&str]) -> Vec<String> {
+    let place = |room: &str| order.iter().position(|r| *r == room);
+    let mut found = BTreeSet::new();
+    for (&from, targets) in &house.imports() {
+        if house.layer(from) != "domain" {
+            continue;
+        }
+        let from_room = room(house, from);
+        let Some(from_place) = place(&from_room) else {
+            found.insert(format!("{from_room} is in no place of the order"));
+            continue;
+        };
+        for &to in targets {
+            let to_room = room(house, to);
+            if house.layer(to) != "domain" || to_room == from_room {
+                continue;
+            }
+            match place(&to_room) {
+                Some(to_place) if to_place < from_place => {}
+                Some(_) => {
+                    found.insert(format!(
+                        "{} -> {} ({from_room} -> {to_room} above it)",
+                        shown(house, from),
+                        shown(house, to)
+                    ));
+                }
+                None => {
+                    found.insert(format!("{to_room} is in no place of the order"));
+                }
+            }
+        }
+    }
+    found.into_iter().collect()
+}
+
+#[test]
+fn domain_rooms_import_only_rooms_below_them() {
+    let found = domain_imports_running_up(&house(), DOMAIN_ROOM_ORDER);
+    assert!(
+        found.is_empty(),
+        "{} import(s) in src/domain run back up the order of rooms ({}). Move what the lower \
+         room needs down (an id or a small value several features share goes to domain/ids, \
+         one concept per file), or, for a new room, give it its place in DOMAIN_ROOM_ORDER \
+         and in docs/src/developer/design.md:\n{}",
+        found.len(),
+        DOMAIN_ROOM_ORDER.join(" -> "),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_order_check_finds_an_import_running_up_and_a_room_without_a_place() {
+    let house = House::synthetic(&[
+        (
+            "domain/mod.rs",
+            "pub mod ids; pub mod deploy; pub mod release; pub mod stray;",
+        ),
+        ("domain/ids/mod.rs", "pub mod release_id;"),
+        ("domain/ids/release_id.rs", "pub struct ReleaseId;"),
+        ("domain/deploy/mod.rs", "pub mod record;"),
+        (
+            "domain/deploy/record.rs",
+            "use crate::domain::ids::release_id::ReleaseId; use crate::domain::release::name::ReleaseName;",
+        ),
+        ("domain/release/mod.rs", "pub mod name;"),
+        (
+            "domain/release/name.rs",
+            "use crate::domain::deploy::record::Record; pub struct ReleaseName;",
+        ),
+        ("domain/stray/mod.rs", "use crate::domain::ids::release_id::ReleaseId;"),
+    ]);
+    let order = ["domain", "domain/ids", "domain/deploy", "domain/release"];
+    assert_eq!(
+        domain_imports_running_up(&house, &order),
+        [
+            "domain/stray is in no place of the order",
+            "src/domain/deploy/record.rs -> src/domain/release/name.rs \
+             (domain/deploy -> domain/release above it)",
+        ]
+    );
+}
