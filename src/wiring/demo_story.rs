@@ -13,9 +13,10 @@ use crate::app::checks::report::{find_repository, report, CheckAsk};
 use crate::app::deploy::{deploy_asked, DeployOutcome};
 use crate::app::schedules::make::schedule;
 use crate::app::AppState;
-use crate::domain::{
-    Confirmation, DeployAsk, EnvironmentName, Operator, RepoId, Scope, SeenLive, VersionNumber,
-};
+use crate::domain::deploy::{Confirmation, DeployAsk, SeenLive};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::{Operator, Scope};
+use crate::domain::repository::{RepoId, VersionNumber};
 use crate::wiring::config::raw::RawEnvironmentPolicy;
 use crate::wiring::sections::releases::RawRelease;
 
@@ -125,7 +126,7 @@ async fn deployed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::DeployKind;
+    use crate::domain::deploy::DeployKind;
     use crate::wiring::config::{load, Overrides};
     use crate::wiring::demo_state::place;
     use crate::wiring::startup::build_state;
@@ -144,7 +145,7 @@ mod tests {
         let production: Vec<_> = history
             .iter()
             .filter(|r| r.environment.as_str() == "production")
-            .filter(|r| matches!(r.outcome, crate::domain::AuditOutcome::Deployed))
+            .filter(|r| matches!(r.outcome, crate::domain::deploy::AuditOutcome::Deployed))
             .map(|r| (r.kind, r.previous_version, r.target_version))
             .collect();
         assert_eq!(

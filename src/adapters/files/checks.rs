@@ -24,7 +24,7 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::check::report::{CheckReport, PromotionKey};
 use crate::domain::check::retention::prunable;
-use crate::domain::RepoId;
+use crate::domain::repository::RepoId;
 use crate::ports::{CheckStore, CheckStoreError};
 
 use super::checks_index::CheckIndex;

@@ -116,7 +116,7 @@ mod tests {
 
     use super::*;
     use crate::domain::check::report::CheckName;
-    use crate::domain::EnvironmentName;
+    use crate::domain::environment::EnvironmentName;
 
     const REPO: &str = "0199a1b2-0000-7000-8000-0000000000aa";
 

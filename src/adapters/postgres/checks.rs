@@ -5,7 +5,7 @@
 use async_trait::async_trait;
 
 use crate::domain::check::report::{CheckReport, PromotionKey};
-use crate::domain::RepoId;
+use crate::domain::repository::RepoId;
 use crate::ports::{CheckStore, CheckStoreError};
 
 use super::Database;

@@ -17,7 +17,7 @@ use crate::adapters::pulp::transport::http::{HttpTransport, RawResponse, SetupEr
 use crate::adapters::pulp::transport::memo::Memo;
 use crate::adapters::pulp::transport::operation::pulp_operation;
 use crate::adapters::pulp::transport::session::Session;
-use crate::domain::{Publication, PublicationHref, RepoId, TaskHref};
+use crate::domain::repository::{Publication, PublicationHref, RepoId, TaskHref};
 use crate::ports::{EventMetrics, UpstreamError};
 
 /// Publications remembered (about 200 bytes each).

@@ -13,7 +13,7 @@ use maud::{html, Markup};
 use crate::app::diffs::compare::CompareError;
 use crate::app::exposure::ExposureError;
 use crate::app::facts::{ReadError, UnknownRepository};
-use crate::domain::BadExposureQuery;
+use crate::domain::exposure::BadExposureQuery;
 use crate::ports::UpstreamError;
 
 use super::edge::request_log::Refusal;

@@ -5,9 +5,9 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::{
-    DeployId, EventData, ExecutionOutcome, Refusal, RequestEvent, RequestLog, RequestState,
-};
+use crate::domain::approval::{ExecutionOutcome, RequestEvent, RequestLog, RequestState};
+use crate::domain::deploy::{DeployId, Refusal};
+use crate::domain::event::EventData;
 
 use crate::app::deploy::outcome::DeployOutcome;
 use crate::app::deploy::steps::StepError;

@@ -8,11 +8,13 @@
 //! anything changed, so that a later report may try again.
 
 use crate::domain::check::report::{CheckReport, PromotionKey};
-use crate::domain::policy::checks::{promotion_due, NotDue};
-use crate::domain::{
-    Automation, CheckTrigger, Confirmation, DeployRequest, EnvironmentName, Intent, Operator,
-    Reason, RepoId, SeenLive, VersionNumber,
+use crate::domain::deploy::{
+    Automation, CheckTrigger, Confirmation, DeployRequest, Intent, Reason, SeenLive,
 };
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::Operator;
+use crate::domain::policy::checks::{promotion_due, NotDue};
+use crate::domain::repository::{RepoId, VersionNumber};
 use crate::ports::CheckStoreError;
 
 use crate::app::deploy::checks_gate::{promotion_key, verdict};

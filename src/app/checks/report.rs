@@ -3,10 +3,10 @@
 //! completes ([`super::promote`]); and read the latest reports back.
 
 use crate::domain::check::report::{CheckKey, CheckName, CheckReport, RunUrl};
-use crate::domain::identity::operator::MissingScope;
-use crate::domain::{
-    EnvironmentName, Operator, RepoId, Repository, Scope, UnknownEnvironment, VersionNumber,
-};
+use crate::domain::environment::{EnvironmentName, UnknownEnvironment};
+use crate::domain::identity::MissingScope;
+use crate::domain::identity::{Operator, Scope};
+use crate::domain::repository::{RepoId, Repository, VersionNumber};
 use crate::ports::{CheckStoreError, UpstreamError};
 
 use crate::app::checks::promote::{promote_after, Promotion};

@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
-use crate::domain::{EnvironmentName, RepoId};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::repository::RepoId;
 
 /// One environment of one repository: what a deploy changes.
 type Key = (RepoId, EnvironmentName);

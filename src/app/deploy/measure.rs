@@ -5,7 +5,8 @@
 
 use std::time::Instant;
 
-use crate::domain::{Authority, DeployKind, EnvironmentName, Intent};
+use crate::domain::deploy::{Authority, DeployKind, Intent};
+use crate::domain::environment::EnvironmentName;
 use crate::ports::{DeployAsked, DeployEnd};
 
 use crate::app::deploy::outcome::DeployOutcome;
@@ -70,7 +71,7 @@ pub fn unidentified(state: &AppState) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::Reason;
+    use crate::domain::deploy::Reason;
 
     #[test]
     fn a_deploy_and_a_rollback_of_an_operator_are_told_apart() {

@@ -21,11 +21,13 @@ use std::time::Instant;
 use tracing::Instrument;
 
 use crate::domain::deploy::progress::{DeployPhase, UnderWay};
-use crate::domain::{
+use crate::domain::deploy::{
     ApprovalTrail, AuditOutcome, Authority, Automation, DeployAsk, DeployId, DeployPlan,
-    DeployRecord, DeployRequest, EventData, Intent, Operator, ProductionChanged, PublicationHref,
-    Refusal, RepoId, ScheduleMark, TaskHref,
+    DeployRecord, DeployRequest, Intent, ProductionChanged, Refusal, ScheduleMark,
 };
+use crate::domain::event::EventData;
+use crate::domain::identity::Operator;
+use crate::domain::repository::{PublicationHref, RepoId, TaskHref};
 use crate::ports::{correlation, AuditError};
 
 pub use crate::app::deploy::outcome::{DeployOutcome, DeployStep, NotStarted};
@@ -45,7 +47,7 @@ use crate::app::state::AppState;
 pub async fn deploys_under_way(
     state: &AppState,
     repo: &RepoId,
-    environment: Option<&crate::domain::EnvironmentName>,
+    environment: Option<&crate::domain::environment::EnvironmentName>,
 ) -> Vec<UnderWay> {
     let now = state.clock.now().await;
     state.running.of_repo(repo, environment, now)

@@ -1,9 +1,9 @@
 //! How a deploy ended (or why it never started): what the deploy use case answers and its
 //! steps build up.
 
-use crate::domain::{
-    ApprovalRequest, DeployId, DeployPlan, ProductionChanged, PublicationHref, Refusal, TaskHref,
-};
+use crate::domain::approval::ApprovalRequest;
+use crate::domain::deploy::{DeployId, DeployPlan, ProductionChanged, Refusal};
+use crate::domain::repository::{PublicationHref, TaskHref};
 use crate::ports::{AuditError, CheckStoreError, LockError, RequestStoreError};
 
 use crate::app::deploy::steps::StepError;

@@ -5,8 +5,8 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
-pub use crate::domain::DiffKey;
-use crate::domain::VersionDiff;
+pub use crate::domain::diff::DiffKey;
+use crate::domain::diff::VersionDiff;
 
 /// Shared by every clone of the state.
 #[derive(Clone)]
@@ -102,7 +102,8 @@ impl DiffCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{ChangeKind, Evr, PackageChange, VersionHref};
+    use crate::domain::diff::{ChangeKind, Evr, PackageChange};
+    use crate::domain::repository::VersionHref;
 
     fn diff_of(n: usize) -> Arc<VersionDiff> {
         let change = PackageChange {

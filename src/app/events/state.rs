@@ -9,7 +9,7 @@ use std::time::Duration;
 use lru::LruCache;
 use tokio::sync::Notify;
 
-use crate::domain::{EventData, EventKind, Subscription};
+use crate::domain::event::{EventData, EventKind, Subscription};
 use crate::ports::{Clock, EventOutbox};
 
 /// The longest a use case waits for its event to be written.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use tokio::sync::{Mutex, MutexGuard};
 
-use crate::domain::CveIndex;
+use crate::domain::exposure::CveIndex;
 use crate::ports::CveIndexStore;
 
 /// The index in memory, and where it is kept (cheap to clone).

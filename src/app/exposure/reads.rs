@@ -9,7 +9,8 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 
-use crate::domain::{Package, VersionHref};
+use crate::domain::diff::Package;
+use crate::domain::repository::VersionHref;
 use crate::ports::{ContentCatalog, UpstreamError};
 
 /// Reads kept of each kind, at most.

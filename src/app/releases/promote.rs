@@ -15,11 +15,18 @@ use std::time::{Duration, Instant};
 use tracing::Instrument;
 
 use crate::domain::deploy::progress::{DeployPhase, UnderWay};
-use crate::domain::{
-    ApprovalTrail, AuditOutcome, Authority, DeployId, DeployRecord, EventData, Intent, MemberLine,
-    MemberOutcome, Operator, ProductionChanged, Refusal, Release, ReleaseAsk, ReleaseId,
-    ReleaseLine, ReleaseRecord, ReleaseRef, ReleaseRefusal, ServedSet, VersionNumber,
+use crate::domain::deploy::{
+    ApprovalTrail, AuditOutcome, Authority, DeployId, DeployRecord, Intent, ProductionChanged,
+    Refusal,
 };
+use crate::domain::event::EventData;
+use crate::domain::identity::Operator;
+use crate::domain::ids::{ReleaseId, ReleaseRef};
+use crate::domain::release::{
+    MemberLine, MemberOutcome, Release, ReleaseAsk, ReleaseLine, ReleaseRecord, ReleaseRefusal,
+    ServedSet,
+};
+use crate::domain::repository::VersionNumber;
 use crate::ports::{AuditError, DeployAsked, DeployEnd};
 
 use super::members::{members_of, Member};
@@ -88,7 +95,7 @@ async fn promote_as(
 fn count(
     state: &AppState,
     name: &str,
-    environment: &crate::domain::EnvironmentName,
+    environment: &crate::domain::environment::EnvironmentName,
     outcome: &ReleaseOutcome,
     began: Instant,
 ) {
@@ -222,7 +229,7 @@ async fn promote_gated(
 /// Each member's plan, checked as a single deploy's would be: the members that move, and
 /// those that already serve their target (nothing to do for them).
 struct Planned<'a> {
-    moving: Vec<(&'a Member, crate::domain::DeployRequest, Gated)>,
+    moving: Vec<(&'a Member, crate::domain::deploy::DeployRequest, Gated)>,
     staying: Vec<MemberLine>,
 }
 
@@ -503,7 +510,7 @@ async fn finish(
         environment: moving
             .first()
             .map(|m| m.plan.environment.clone())
-            .unwrap_or_else(crate::domain::EnvironmentName::production),
+            .unwrap_or_else(crate::domain::environment::EnvironmentName::production),
         kind: run.intent.kind(),
         reason: run.intent.reason().map(str::to_owned),
         request: run.authority.request.clone(),

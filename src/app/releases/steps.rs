@@ -1,9 +1,9 @@
 //! The upstream steps of a release promotion: publish every member, then move their
 //! distributions one by one; each member's requests carry its own deploy's correlation id.
 
-use crate::domain::{
-    ChecksOverride, DeployId, DeployPlan, MemberOutcome, PublicationHref, SoakOverride,
-};
+use crate::domain::deploy::{ChecksOverride, DeployId, DeployPlan, SoakOverride};
+use crate::domain::release::MemberOutcome;
+use crate::domain::repository::PublicationHref;
 use crate::ports::{correlation, RepositoryManager};
 
 use crate::app::deploy::{ensure_unmoved, point_production, publish, StepFailure};

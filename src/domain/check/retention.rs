@@ -36,7 +36,7 @@ mod tests {
 
     use super::*;
     use crate::domain::check::report::CheckName;
-    use crate::domain::EnvironmentName;
+    use crate::domain::environment::EnvironmentName;
 
     #[test]
     fn only_old_reports_a_later_one_of_the_same_check_replaced_are_pruned() {

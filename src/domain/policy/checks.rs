@@ -6,14 +6,14 @@
 //! goes through that same gate.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 use serde::Serialize;
 
 use crate::domain::check::report::{CheckName, CheckReport, CheckState, RunUrl};
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::identity::person::PersonName;
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::check::Unmet;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::PersonName;
+use crate::domain::repository::VersionNumber;
 
 /// What the policy says about checks, per environment.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -91,21 +91,6 @@ impl ChecksVerdict {
                 .map(|s| (s.name.clone(), s.state))
                 .collect(),
         )
-    }
-}
-
-/// Required checks not passed, e.g. "smoke failed, e2e missing".
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Unmet(pub Vec<(CheckName, CheckState)>);
-
-impl fmt::Display for Unmet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let words: Vec<String> = self
-            .0
-            .iter()
-            .map(|(name, state)| format!("{name} {}", state.as_str()))
-            .collect();
-        f.write_str(&words.join(", "))
     }
 }
 

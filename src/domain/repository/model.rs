@@ -3,11 +3,11 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::domain::repository::href::{
+use crate::domain::repository::RepoVerification;
+use crate::domain::repository::VersionNumber;
+use crate::domain::repository::{
     DistributionHref, PublicationHref, RemoteHref, RepoId, VersionHref,
 };
-use crate::domain::repository::verification::RepoVerification;
-use crate::domain::repository::version_number::VersionNumber;
 
 /// An RPM repository.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::domain::{EnvironmentPath, Policy};
+use crate::domain::environment::EnvironmentPath;
+use crate::domain::policy::Policy;
 
 use crate::wiring::config::error::{invalid, ConfigError};
 use crate::wiring::config::raw::{RawConfig, RawPulp};
@@ -53,7 +54,8 @@ pub(crate) fn validate(
     check_pulp(&raw.pulp)?;
     let grace = Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10);
     let edge = crate::wiring::sections::server_edge::edge_settings(&raw.server, grace)?;
-    let matching = crate::domain::CaseMatching::from_case_sensitive(raw.identity.case_sensitive);
+    let matching =
+        crate::domain::identity::CaseMatching::from_case_sensitive(raw.identity.case_sensitive);
     let identity = crate::wiring::sections::identity::validate(raw.identity)?;
     let writes_per_minute = per_minute("api.writes_per_minute", raw.api.writes_per_minute)?;
     let anonymous_exposure_per_minute = per_minute(

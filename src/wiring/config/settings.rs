@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::adapters::web::EdgeSettings;
-use crate::domain::{EnvironmentPath, Policy, Releases};
+use crate::domain::environment::EnvironmentPath;
+use crate::domain::policy::Policy;
+use crate::domain::release::Releases;
 
 use crate::wiring::config::raw::{LogFormat, RawPulp};
 use crate::wiring::sections::identity::IdentitySettings;

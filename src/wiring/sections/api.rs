@@ -8,7 +8,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::adapters::identity::bearer::ApiToken;
-use crate::domain::{CaseMatching, GroupName, Operator, PersonName, Scope};
+use crate::domain::identity::{CaseMatching, GroupName, Operator, PersonName, Scope};
 
 use crate::wiring::config::error::{invalid, ConfigError};
 

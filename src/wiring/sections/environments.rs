@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::domain::{
+use crate::domain::environment::{
     DistributionNaming, Environment, EnvironmentName, EnvironmentPath, InvalidPath, NamePattern,
 };
 

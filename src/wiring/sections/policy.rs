@@ -10,11 +10,10 @@ use std::num::NonZeroU32;
 use toml::Value;
 
 use crate::domain::check::report::CheckName;
+use crate::domain::environment::{EnvironmentName, EnvironmentPath};
+use crate::domain::identity::{CaseMatching, Operator, PersonName};
 use crate::domain::policy::checks::CheckPolicy;
-use crate::domain::{
-    Allowed, Approvals, CaseMatching, EnvironmentName, EnvironmentPath, FreezeWindow, Operator,
-    PersonName, Policy, SoakTime, Subject,
-};
+use crate::domain::policy::{Allowed, Approvals, FreezeWindow, Policy, SoakTime, Subject};
 
 use crate::wiring::config::error::{invalid, ConfigError};
 use crate::wiring::config::raw::{RawEnvironmentPolicy, RawPolicy};

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use crate::domain::EnvironmentName;
+use crate::domain::environment::EnvironmentName;
 use crate::wiring::config::error::ConfigError;
 use crate::wiring::config::settings::Config;
 use crate::wiring::config::{load, Overrides};

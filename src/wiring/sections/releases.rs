@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::domain::{ReleaseName, Releases};
+use crate::domain::ids::ReleaseName;
+use crate::domain::release::Releases;
 
 use crate::wiring::config::error::{invalid, ConfigError};
 

@@ -10,8 +10,9 @@ use serde::de::{Deserializer, Error as _};
 use serde::Deserialize;
 use toml::{Table, Value};
 
+use crate::domain::environment::EnvironmentPath;
 use crate::domain::policy::metadata::MetadataPolicy;
-use crate::domain::{EnvironmentPath, UnsignedMetadata};
+use crate::domain::repository::UnsignedMetadata;
 use crate::wiring::config::error::{invalid, ConfigError};
 
 /// `[verification]` as written.

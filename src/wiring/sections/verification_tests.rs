@@ -4,7 +4,8 @@
 
 use std::io::Write;
 
-use crate::domain::{EnvironmentName, UnsignedMetadata};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::repository::UnsignedMetadata;
 use crate::wiring::config::error::ConfigError;
 use crate::wiring::config::settings::Config;
 use crate::wiring::config::{load, Overrides};

@@ -11,7 +11,7 @@ use rustls::RootCertStore;
 
 use crate::adapters::shared::tls_roots;
 use crate::adapters::webhook::WebhookSecret;
-use crate::domain::{EventKind, RetryPolicy, Subscription, WebhookUrl};
+use crate::domain::event::{EventKind, RetryPolicy, Subscription, WebhookUrl};
 
 use crate::wiring::config::error::{invalid, ConfigError};
 use crate::wiring::config::raw::{RawDrift, RawWebhook, RawWebhookDelivery};

@@ -10,7 +10,9 @@ use crate::domain::approval::listing::{StateFilter, STATE_WORDS};
 
 use crate::app::approvals::requests::RequestView;
 use crate::app::deploy::Preview;
-use crate::domain::{ApprovalRequest, PersonName, RequestState, VersionDiff};
+use crate::domain::approval::{ApprovalRequest, RequestState};
+use crate::domain::diff::VersionDiff;
+use crate::domain::identity::PersonName;
 use crate::ports::UpstreamError;
 
 use super::layout::{back_link, notice, page};
@@ -45,7 +47,7 @@ fn request_facts(request: &ApprovalRequest) -> Markup {
             div { dt { "Version" } dd {
                 span.from data-asked-against=[request.asked_against] { (label(request.asked_against)) }
                 " \u{2192} " span.to data-version=(request.target_version) { "v" (request.target_version) }
-                @if request.kind == crate::domain::DeployKind::Rollback { " (rollback)" }
+                @if request.kind == crate::domain::deploy::DeployKind::Rollback { " (rollback)" }
             } }
             div { dt { "Requested by" } dd { bdi.who data-requester=(request.requester) { (request.requester) } } }
             div { dt { "Reason" } dd { (request.reason.as_deref().unwrap_or("none given")) } }
@@ -215,8 +217,8 @@ pub fn request_page(view: &RequestView, preview: &RequestPreview, actions: &Acti
                     @if let RequestState::Executed { deploy_id, outcome, .. } = &view.state {
                         " Deploy " code data-deploy-id=(deploy_id.as_str()) { (deploy_id.as_str()) } ": "
                         @match outcome {
-                            crate::domain::ExecutionOutcome::Deployed => "deployed.",
-                            crate::domain::ExecutionOutcome::Failed { message } => (message),
+                            crate::domain::approval::ExecutionOutcome::Deployed => "deployed.",
+                            crate::domain::approval::ExecutionOutcome::Failed { message } => (message),
                         }
                     }
                 }

@@ -5,7 +5,9 @@ use maud::{html, Markup};
 
 use crate::app::deploy::policy_gate::Blocked;
 use crate::app::pages::versions::VersionsPage;
-use crate::domain::{signed, RepoVerification, UnsignedMetadata, VersionNumber, VersionView};
+use crate::domain::repository::{
+    signed, RepoVerification, UnsignedMetadata, VersionNumber, VersionView,
+};
 
 use super::banners::{drift_banner, freeze_banner};
 use super::environments::environment_strip;

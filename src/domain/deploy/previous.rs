@@ -3,8 +3,8 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::repository::VersionNumber;
 
 /// What the environment before the target's serves, and since when, as read for a deploy.
 #[derive(Debug, Clone, PartialEq, Eq)]
