@@ -156,7 +156,10 @@ fn test_only_modules(module: &ModPath, code: &str) -> Vec<ModPath> {
         rest = &rest[at + "#[cfg(test)]".len()..];
         let declared = rest.trim_start().strip_prefix("mod ").and_then(|after| {
             let name: String = after.chars().take_while(|&c| is_ident_char(c)).collect();
-            after[name.len()..].trim_start().starts_with(';').then_some(name)
+            after[name.len()..]
+                .trim_start()
+                .starts_with(';')
+                .then_some(name)
         });
         if let Some(name) = declared {
             let mut test_module = module.clone();
@@ -705,7 +708,10 @@ fn the_reader_sees_imports_through_re_exports_and_braces() {
         &vec!["domain".to_owned()],
         "pub mod deploy;\n#[cfg(test)]\nmod properties;\n#[cfg(test)]\nmod inline { }\n",
     );
-    assert_eq!(declared, [vec!["domain".to_owned(), "properties".to_owned()]]);
+    assert_eq!(
+        declared,
+        [vec!["domain".to_owned(), "properties".to_owned()]]
+    );
     // The house itself: the web adapter's files import the domain through its mod.rs re-exports.
     let house = house();
     let edges = house.imports();

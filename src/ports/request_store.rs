@@ -5,8 +5,7 @@
 use async_trait::async_trait;
 
 use crate::domain::approval::{ApprovalRequest, RequestEvent, RequestLog};
-use crate::domain::ids::RequestId;
-use crate::domain::ids::UnreadableRequest;
+use crate::domain::ids::{RequestId, UnreadableRequest};
 use crate::domain::repository::RepoId;
 
 /// Why the store did not do what was asked.

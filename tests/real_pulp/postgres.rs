@@ -15,11 +15,11 @@ use repo_console::domain::deploy::{
 };
 use repo_console::domain::diff::{ChangeKind, DiffKey, Evr, PackageChange, VersionDiff};
 use repo_console::domain::identity::PersonName;
-use repo_console::domain::ids::{ReleaseId, ReleaseRef};
-use repo_console::domain::ids::{ReleaseName, RequestId};
+use repo_console::domain::ids::{ReleaseId, ReleaseName, ReleaseRef, RequestId};
 use repo_console::domain::record_keys::Written;
-use repo_console::domain::release::{MemberLine, ReleaseLine, ReleaseRecord};
-use repo_console::domain::release::{MemberOutcome, ServedSet};
+use repo_console::domain::release::{
+    MemberLine, MemberOutcome, ReleaseLine, ReleaseRecord, ServedSet,
+};
 use repo_console::domain::repository::{DistributionHref, PublicationHref, RepoId, VersionHref};
 use repo_console::ports::{AuditSink, DeployLock, DiffStore, RequestStore};
 

@@ -9,11 +9,9 @@ use proptest::prelude::*;
 use crate::domain::deploy::{ApprovalTrail, DeployId, DeployKind, FreezeOverride};
 use crate::domain::environment::EnvironmentName;
 use crate::domain::identity::PersonName;
-use crate::domain::ids::{ReleaseId, ReleaseRef};
-use crate::domain::ids::{ReleaseName, RequestId};
+use crate::domain::ids::{ReleaseId, ReleaseName, ReleaseRef, RequestId};
 use crate::domain::record_keys::Written;
-use crate::domain::release::{MemberLine, ReleaseLine, ReleaseRecord};
-use crate::domain::release::{MemberOutcome, ServedSet};
+use crate::domain::release::{MemberLine, MemberOutcome, ReleaseLine, ReleaseRecord, ServedSet};
 use crate::ports::AuditSink;
 
 use super::JsonlAuditSink;

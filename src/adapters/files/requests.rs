@@ -22,8 +22,7 @@ use chrono::SecondsFormat;
 use serde::Serialize;
 
 use crate::domain::approval::{ApprovalRequest, RequestEvent, RequestLog};
-use crate::domain::ids::RequestId;
-use crate::domain::ids::UnreadableRequest;
+use crate::domain::ids::{RequestId, UnreadableRequest};
 use crate::domain::repository::RepoId;
 use crate::ports::{RequestStore, RequestStoreError};
 

@@ -17,8 +17,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::domain::approval::{ApprovalRequest, RequestEvent, RequestLog};
-use crate::domain::ids::RequestId;
-use crate::domain::ids::UnreadableRequest;
+use crate::domain::ids::{RequestId, UnreadableRequest};
 use crate::domain::record_keys::leading_string;
 
 use super::tail::{Grown, Tail};

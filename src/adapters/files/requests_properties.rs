@@ -5,8 +5,9 @@
 use chrono::{DateTime, TimeZone, Utc};
 use proptest::prelude::*;
 
-use crate::domain::approval::{Actor, ExecutionOutcome, ScheduledFor};
-use crate::domain::approval::{ApprovalRequest, RequestEvent};
+use crate::domain::approval::{
+    Actor, ApprovalRequest, ExecutionOutcome, RequestEvent, ScheduledFor,
+};
 use crate::domain::deploy::{DeployId, DeployKind};
 use crate::domain::environment::EnvironmentName;
 use crate::domain::identity::{CaseMatching, PersonName};

@@ -9,8 +9,7 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use crate::domain::approval::{ApprovalRequest, RequestEvent, RequestLog};
-use crate::domain::ids::RequestId;
-use crate::domain::ids::UnreadableRequest;
+use crate::domain::ids::{RequestId, UnreadableRequest};
 use crate::domain::repository::RepoId;
 use crate::ports::{RequestStore, RequestStoreError};
 

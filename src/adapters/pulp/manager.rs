@@ -15,8 +15,7 @@ use crate::domain::repository::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
     RepoId, RepoVersion, Repository, TaskHref, VersionHref, VersionNumber,
 };
-use crate::domain::sync::SyncState;
-use crate::domain::sync::TaskReport;
+use crate::domain::sync::{SyncState, TaskReport};
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_checksum_type,\

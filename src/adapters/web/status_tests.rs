@@ -17,8 +17,7 @@ use crate::domain::deploy::Refusal;
 use crate::domain::environment::{EnvironmentName, UnknownEnvironment};
 use crate::domain::identity::PersonName;
 use crate::domain::ids::RequestId;
-use crate::domain::policy::Denied;
-use crate::domain::policy::NotListed;
+use crate::domain::policy::{Denied, NotListed};
 use crate::domain::repository::{RepoId, VersionNumber};
 use crate::ports::{
     AuditError, AuditReadError, LockError, RequestStoreError, Unidentified, UpstreamError,

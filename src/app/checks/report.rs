@@ -4,8 +4,7 @@
 
 use crate::domain::check::report::{CheckKey, CheckName, CheckReport, RunUrl};
 use crate::domain::environment::{EnvironmentName, UnknownEnvironment};
-use crate::domain::identity::MissingScope;
-use crate::domain::identity::{Operator, Scope};
+use crate::domain::identity::{MissingScope, Operator, Scope};
 use crate::domain::repository::{RepoId, Repository, VersionNumber};
 use crate::ports::{CheckStoreError, UpstreamError};
 

@@ -144,8 +144,7 @@ pub async fn publishing<F: Future>(running: &RunningDeploys, id: &DeployId, work
 mod tests {
     use super::*;
     use crate::domain::identity::Operator;
-    use crate::domain::repository::TaskHref;
-    use crate::domain::repository::VersionNumber;
+    use crate::domain::repository::{TaskHref, VersionNumber};
     use crate::domain::sync::{ProgressReport, TaskReport, TaskState};
 
     fn repo(n: u8) -> RepoId {

@@ -13,10 +13,9 @@ use crate::domain::deploy::PreviousServing;
 use crate::domain::environment::EnvironmentName;
 use crate::domain::history::Drift;
 use crate::domain::policy::{check_soak, served_since};
-use crate::domain::repository::UnsignedMetadata;
 use crate::domain::repository::{
-    build_version_views, Distribution, RepoId, RepoVerification, Screen, VersionHref,
-    VersionNumber, VersionView,
+    build_version_views, Distribution, RepoId, RepoVerification, Screen, UnsignedMetadata,
+    VersionHref, VersionNumber, VersionView,
 };
 use crate::domain::schedule::Schedule;
 use crate::ports::{PageRequest, UpstreamError};

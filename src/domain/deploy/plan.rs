@@ -5,14 +5,12 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::domain::deploy::PreviousServing;
-use crate::domain::deploy::Refusal;
-use crate::domain::deploy::{refusal_for, Intent};
+use crate::domain::deploy::{refusal_for, Intent, PreviousServing, Refusal};
 use crate::domain::environment::{EnvironmentName, PromotionCheck};
-use crate::domain::repository::UnsignedMetadata;
-use crate::domain::repository::VersionNumber;
-use crate::domain::repository::{Distribution, Publication, RepoVersion, Repository};
-use crate::domain::repository::{PublicationHref, RepoId};
+use crate::domain::repository::{
+    Distribution, Publication, PublicationHref, RepoId, RepoVersion, Repository, UnsignedMetadata,
+    VersionNumber,
+};
 
 /// The version production serves and through which distribution and publication.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -5,8 +5,9 @@ use chrono::DateTime;
 use super::*;
 use crate::domain::deploy::Intent;
 use crate::domain::environment::{EnvironmentName, PromotionCheck};
-use crate::domain::repository::{ChecksumType, RepoVerification, UnsignedMetadata};
-use crate::domain::repository::{DistributionHref, VersionHref};
+use crate::domain::repository::{
+    ChecksumType, DistributionHref, RepoVerification, UnsignedMetadata, VersionHref,
+};
 
 const ID: &str = "01a202de-e818-7629-a483-70ecc3240361";
 const OTHER: &str = "01a202de-e818-7629-a483-70ecc3240399";

@@ -4,12 +4,10 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::deploy::DeployId;
-use crate::domain::deploy::ProductionChanged;
+use crate::domain::deploy::{DeployId, ProductionChanged};
 use crate::domain::environment::EnvironmentName;
 use crate::domain::identity::Operator;
-use crate::domain::repository::RepoId;
-use crate::domain::repository::VersionNumber;
+use crate::domain::repository::{RepoId, VersionNumber};
 use crate::domain::sync::{ProgressReport, TaskReport};
 
 /// How far a deploy got. The phases follow each other in this order; a deploy ends in one

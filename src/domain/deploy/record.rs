@@ -8,14 +8,10 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::domain::check::report::{CheckName, RunUrl};
-use crate::domain::deploy::{DeployKind, Intent};
-use crate::domain::deploy::{DeployPlan, ProductionChanged};
+use crate::domain::deploy::{DeployKind, DeployPlan, Intent, ProductionChanged};
 use crate::domain::environment::EnvironmentName;
-use crate::domain::ids::ReleaseRef;
-use crate::domain::ids::RequestId;
-use crate::domain::ids::ScheduleId;
-use crate::domain::repository::PublicationHref;
-use crate::domain::repository::VersionNumber;
+use crate::domain::ids::{ReleaseRef, RequestId, ScheduleId};
+use crate::domain::repository::{PublicationHref, VersionNumber};
 
 /// Links the lines written for one deployment.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -278,9 +274,9 @@ fn rfc3339_utc<S: Serializer>(at: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Erro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::repository::VersionNumber;
-    use crate::domain::repository::{Distribution, RepoVersion, Repository};
-    use crate::domain::repository::{DistributionHref, RepoId, VersionHref};
+    use crate::domain::repository::{
+        Distribution, DistributionHref, RepoId, RepoVersion, Repository, VersionHref, VersionNumber,
+    };
 
     fn plan() -> DeployPlan {
         let id = "01a202de-e818-7629-a483-70ecc3240361";

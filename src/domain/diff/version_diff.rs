@@ -2,8 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::diff::{diff_packages, PackageChange, PackageDifference};
-use crate::domain::diff::{Advisory, AdvisoryDiff};
+use crate::domain::diff::{
+    diff_packages, Advisory, AdvisoryDiff, PackageChange, PackageDifference,
+};
 
 /// The content only in one version and only in the other, as upstream answers it.
 #[derive(Debug, Clone, Default)]

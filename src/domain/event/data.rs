@@ -7,15 +7,13 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::approval::ApprovalRequest;
-use crate::domain::deploy::DeployKind;
-use crate::domain::deploy::ProductionChanged;
-use crate::domain::deploy::{AuditOutcome, CheckTrigger, DeployId, DeployRecord, ScheduleMark};
+use crate::domain::deploy::{
+    AuditOutcome, CheckTrigger, DeployId, DeployKind, DeployRecord, ProductionChanged, ScheduleMark,
+};
 use crate::domain::environment::EnvironmentName;
 use crate::domain::identity::PersonName;
-use crate::domain::ids::RequestId;
-use crate::domain::ids::ScheduleId;
-use crate::domain::repository::TaskHref;
-use crate::domain::repository::{Distribution, Repository};
+use crate::domain::ids::{RequestId, ScheduleId};
+use crate::domain::repository::{Distribution, Repository, TaskHref};
 use crate::domain::schedule::{Schedule, ScheduleState};
 
 /// A repository, as events name it.

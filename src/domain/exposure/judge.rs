@@ -8,8 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::diff::Evr;
-use crate::domain::diff::Package;
+use crate::domain::diff::{Evr, Package};
 
 use super::query::EvrBound;
 use super::state::ExposureState;

@@ -6,13 +6,11 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::deploy::DeployKind;
-use crate::domain::deploy::ProductionChanged;
-use crate::domain::deploy::{AuditOutcome, DeployId, DeployRecord};
+use crate::domain::deploy::{AuditOutcome, DeployId, DeployKind, DeployRecord, ProductionChanged};
 use crate::domain::ids::ReleaseRef;
-use crate::domain::repository::VersionNumber;
-use crate::domain::repository::{ChangeState, DistributionChange};
-use crate::domain::repository::{PublicationHref, TaskHref};
+use crate::domain::repository::{
+    ChangeState, DistributionChange, PublicationHref, TaskHref, VersionNumber,
+};
 
 /// Where a change of production came from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,10 +4,7 @@
 
 use std::fmt;
 
-use crate::domain::identity::CaseMatching;
-use crate::domain::identity::GroupName;
-use crate::domain::identity::Scope;
-use crate::domain::identity::{InvalidName, PersonKey, PersonName};
+use crate::domain::identity::{CaseMatching, GroupName, InvalidName, PersonKey, PersonName, Scope};
 
 /// Why a name is not an operator's name (kept under its former name).
 pub type InvalidOperator = InvalidName;

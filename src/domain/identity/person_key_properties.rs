@@ -2,8 +2,7 @@
 
 use proptest::prelude::*;
 
-use crate::domain::identity::CaseMatching;
-use crate::domain::identity::PersonName;
+use crate::domain::identity::{CaseMatching, PersonName};
 
 fn key(text: &str) -> String {
     PersonName::new(text)

@@ -9,9 +9,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::domain::environment::EnvironmentName;
-use crate::domain::identity::CaseMatching;
-use crate::domain::identity::Operator;
-use crate::domain::identity::{PersonKey, PersonName};
+use crate::domain::identity::{CaseMatching, Operator, PersonKey, PersonName};
 use crate::domain::policy::{Denied, Policy};
 
 /// How an author acted when they asked: as a person (the proxy's name) or through an API

@@ -9,15 +9,12 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::deploy::Refusal;
 use crate::domain::environment::EnvironmentName;
-use crate::domain::identity::CaseMatching;
-use crate::domain::identity::GroupName;
-use crate::domain::identity::Scope;
-use crate::domain::identity::{InvalidName, PersonKey, PersonName};
-use crate::domain::identity::{MissingScope, Operator};
+use crate::domain::identity::{
+    CaseMatching, GroupName, InvalidName, MissingScope, Operator, PersonKey, PersonName, Scope,
+};
 use crate::domain::policy::checks::CheckPolicy;
 use crate::domain::policy::metadata::MetadataPolicy;
-use crate::domain::policy::SoakTime;
-use crate::domain::policy::{active, Freeze, FreezeWindow};
+use crate::domain::policy::{active, Freeze, FreezeWindow, SoakTime};
 
 /// Someone a policy names: `user:<name>` (a person), `token:<name>` (an API token) or
 /// `group:<name>` (a person's or a token's group), compared by the canonical key of the name

@@ -10,9 +10,7 @@ use std::fmt;
 
 use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
 
-use crate::domain::deploy::PreviousServing;
-use crate::domain::deploy::ProductionChanged;
-use crate::domain::deploy::{AuditOutcome, DeployRecord};
+use crate::domain::deploy::{AuditOutcome, DeployRecord, PreviousServing, ProductionChanged};
 use crate::domain::environment::EnvironmentName;
 use crate::domain::policy::duration::{parse_duration, BadDuration, DAYS, HOURS, MINUTES, SECONDS};
 use crate::domain::repository::VersionNumber;

@@ -4,11 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::domain::deploy::Intent;
-use crate::domain::deploy::{Confirmation, DeployRequest, SeenLive};
+use crate::domain::deploy::{Confirmation, DeployRequest, Intent, SeenLive};
 use crate::domain::environment::EnvironmentName;
-use crate::domain::release::Release;
-use crate::domain::release::ReleaseRefusal;
+use crate::domain::release::{Release, ReleaseRefusal};
 use crate::domain::repository::VersionNumber;
 
 /// How a promotion is confirmed: the release's name typed (the page), or nothing more than

@@ -2,8 +2,7 @@
 //! promotion of the release there: a member moved on its own since, or the promotion was
 //! left half done (a mix, or a member whose state was unknown).
 
-use crate::domain::release::ReleaseRecord;
-use crate::domain::release::ServedSet;
+use crate::domain::release::{ReleaseRecord, ServedSet};
 use crate::domain::repository::VersionNumber;
 
 /// One member that disagrees, and how.

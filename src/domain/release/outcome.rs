@@ -4,8 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::deploy::ProductionChanged;
-use crate::domain::deploy::WriteVerdict;
+use crate::domain::deploy::{ProductionChanged, WriteVerdict};
 use crate::domain::repository::PublicationHref;
 
 /// One member's environment after the promotion.

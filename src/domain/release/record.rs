@@ -4,8 +4,7 @@
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::domain::deploy::DeployKind;
-use crate::domain::deploy::{ApprovalTrail, DeployId, FreezeOverride};
+use crate::domain::deploy::{ApprovalTrail, DeployId, DeployKind, FreezeOverride};
 use crate::domain::environment::EnvironmentName;
 use crate::domain::ids::ReleaseRef;
 use crate::domain::release::{MemberOutcome, ServedSet};
@@ -106,8 +105,7 @@ fn rfc3339_utc<S: Serializer>(at: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Erro
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::domain::ids::ReleaseId;
-    use crate::domain::ids::ReleaseName;
+    use crate::domain::ids::{ReleaseId, ReleaseName};
 
     pub(crate) fn member(
         name: &str,

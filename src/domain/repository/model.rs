@@ -3,10 +3,9 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::domain::repository::RepoVerification;
-use crate::domain::repository::VersionNumber;
 use crate::domain::repository::{
-    DistributionHref, PublicationHref, RemoteHref, RepoId, VersionHref,
+    DistributionHref, PublicationHref, RemoteHref, RepoId, RepoVerification, VersionHref,
+    VersionNumber,
 };
 
 /// An RPM repository.

@@ -5,9 +5,7 @@ use std::cmp::Ordering;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::domain::repository::Badge;
-use crate::domain::repository::RepoVersion;
-use crate::domain::repository::{newest_first, VersionNumber};
+use crate::domain::repository::{newest_first, Badge, RepoVersion, VersionNumber};
 
 /// One row of the versions page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -3,14 +3,10 @@
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::domain::deploy::DeployId;
-use crate::domain::deploy::DeployKind;
+use crate::domain::deploy::{DeployId, DeployKind};
 use crate::domain::environment::EnvironmentName;
-use crate::domain::identity::CaseMatching;
-use crate::domain::identity::Operator;
-use crate::domain::identity::{PersonKey, PersonName};
-use crate::domain::ids::RequestId;
-use crate::domain::ids::ScheduleId;
+use crate::domain::identity::{CaseMatching, Operator, PersonKey, PersonName};
+use crate::domain::ids::{RequestId, ScheduleId};
 use crate::domain::policy::{ActorKind, RecordedAuthor};
 use crate::domain::repository::VersionNumber;
 

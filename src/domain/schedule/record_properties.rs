@@ -5,17 +5,13 @@
 use chrono::{DateTime, TimeZone, Utc};
 use proptest::prelude::*;
 
-use crate::domain::deploy::DeployId;
-use crate::domain::deploy::DeployKind;
+use crate::domain::deploy::{DeployId, DeployKind};
 use crate::domain::environment::EnvironmentName;
-use crate::domain::identity::CaseMatching;
-use crate::domain::identity::PersonName;
-use crate::domain::ids::RequestId;
-use crate::domain::ids::ScheduleId;
+use crate::domain::identity::{CaseMatching, PersonName};
+use crate::domain::ids::{RequestId, ScheduleId};
 use crate::domain::policy::ActorKind;
 use crate::domain::record_keys::Written;
-use crate::domain::schedule::record;
-use crate::domain::schedule::{Claim, Schedule, ScheduleState};
+use crate::domain::schedule::{record, Claim, Schedule, ScheduleState};
 
 fn instant() -> impl Strategy<Value = DateTime<Utc>> {
     (0i64..4_000_000_000, 0u32..1000)

@@ -4,8 +4,7 @@
 use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
 
 use crate::domain::deploy::DeployId;
-use crate::domain::identity::Scope;
-use crate::domain::identity::{MissingScope, Operator};
+use crate::domain::identity::{MissingScope, Operator, Scope};
 use crate::domain::schedule::{Claim, Schedule, ScheduleState};
 
 /// The furthest ahead a schedule may be made: 366 days.

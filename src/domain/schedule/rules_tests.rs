@@ -1,8 +1,7 @@
 use super::*;
 use crate::domain::deploy::DeployKind;
 use crate::domain::environment::EnvironmentName;
-use crate::domain::identity::CaseMatching;
-use crate::domain::identity::PersonName;
+use crate::domain::identity::{CaseMatching, PersonName};
 use crate::domain::ids::ScheduleId;
 
 fn at(text: &str) -> DateTime<Utc> {

@@ -3,8 +3,7 @@
 //! adapter translates its own task format (Pulp's JSON, the in-memory Pulp's state) into
 //! this one.
 
-use crate::domain::repository::ChangeState;
-use crate::domain::repository::{TaskHref, VersionHref};
+use crate::domain::repository::{ChangeState, TaskHref, VersionHref};
 use crate::domain::sync::{SyncFailure, SyncProgress, SyncState};
 
 /// The state of an upstream task.

@@ -19,8 +19,7 @@ use crate::domain::repository::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
     RepoId, RepoVersion, Repository, TaskHref, VersionHref, VersionNumber,
 };
-use crate::domain::sync::SyncState;
-use crate::domain::sync::{TaskReport, TaskState};
+use crate::domain::sync::{SyncState, TaskReport, TaskState};
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 /// An in-memory Pulp with faults. Faults stay until cleared (or their strikes are spent).
