@@ -769,7 +769,6 @@ fn room_circles(house: &House) -> Vec<Vec<String>> {
 /// circle may shrink or go; no room may join one, and no new one may appear. When one goes,
 /// remove it here.
 const KNOWN_ROOM_CIRCLES: &[&[&str]] = &[
-    &["adapters/pulp", "adapters/pulp/transport"],
     &[
         "app",
         "app/approvals",

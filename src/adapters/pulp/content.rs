@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 
 use super::content_dto::{AdvisoryDto, PackageDto, ADVISORY_FIELDS, PACKAGE_FIELDS};
 use super::PulpClient;
-use crate::adapters::pulp::transport::pagination::{encode, with_query};
+use crate::adapters::pulp::pagination::{encode, with_query};
 use crate::domain::diff::{Advisory, ContentRead, Package};
 use crate::domain::exposure::{AdvisoryFix, IndexedAdvisory};
 use crate::domain::repository::VersionHref;

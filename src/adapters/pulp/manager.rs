@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::dto::{DistributionDto, PageDto, PublicationDto, RepositoryDto, TaskDto};
 use super::PulpClient;
-use crate::adapters::pulp::transport::pagination::{encode, with_query};
+use crate::adapters::pulp::pagination::{encode, with_query};
 use crate::adapters::shared::sync_failure::sync_state_logged;
 use crate::adapters::shared::task_outcome::{created_publication, write_outcome, PollPace};
 use crate::domain::repository::{

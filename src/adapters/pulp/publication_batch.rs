@@ -7,7 +7,7 @@ use futures::future::try_join_all;
 use super::dto::PublicationDto;
 use super::manager::PUBLICATION_FIELDS;
 use super::PulpClient;
-use crate::adapters::pulp::transport::pagination::with_query;
+use crate::adapters::pulp::pagination::with_query;
 use crate::domain::repository::{Publication, PublicationHref};
 use crate::ports::UpstreamError;
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::dto::PageDto;
 use super::PulpClient;
-use crate::adapters::pulp::transport::pagination::with_query;
+use crate::adapters::pulp::pagination::with_query;
 use crate::domain::repository::{PublicationHref, RepoId, VersionHref};
 use crate::ports::UpstreamError;
 
