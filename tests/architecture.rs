@@ -787,7 +787,6 @@ const KNOWN_ROOM_CIRCLES: &[&[&str]] = &[
         "adapters/web/views/compare",
         "adapters/web/views/deploy",
     ],
-    &["wiring", "wiring/config", "wiring/sections"],
 ];
 
 #[test]

@@ -5,8 +5,6 @@
 //! approval request and a waiting schedule. The story is told only where the demo starts
 //! afresh (its fresh directory): a kept audit already has its own history.
 
-use std::collections::BTreeMap;
-
 use chrono::{Duration, DurationRound, Utc};
 
 use crate::app::checks::report::{find_repository, report, CheckAsk};
@@ -17,27 +15,6 @@ use crate::domain::deploy::{Confirmation, DeployAsk, SeenLive};
 use crate::domain::environment::EnvironmentName;
 use crate::domain::identity::{Operator, Scope};
 use crate::domain::repository::{RepoId, VersionNumber};
-use crate::wiring::config::raw::RawEnvironmentPolicy;
-use crate::wiring::sections::releases::RawRelease;
-
-/// The demo's release: the three repositories a RHEL 9 host uses, promoted together.
-pub(crate) fn releases() -> BTreeMap<String, RawRelease> {
-    let repositories = ["rhel9-baseos", "rhel9-appstream", "epel9-appstream"]
-        .map(str::to_owned)
-        .to_vec();
-    BTreeMap::from([("rhel9".to_owned(), RawRelease { repositories })])
-}
-
-/// The demo's policy: a deploy to staging needs one approval, which the demo's operator (the
-/// placeholder `operator`) may give; every other environment is open.
-pub(crate) fn policy() -> BTreeMap<String, RawEnvironmentPolicy> {
-    let staging = RawEnvironmentPolicy {
-        approvers: Some(vec!["user:operator".to_owned()]),
-        approvals: Some(1),
-        ..RawEnvironmentPolicy::default()
-    };
-    BTreeMap::from([("staging".to_owned(), staging)])
-}
 
 /// The people of the story (the demo's own operator is `operator`).
 fn person(name: &str) -> Operator {

@@ -9,8 +9,8 @@ use serde::Deserialize;
 
 use super::dto::{task_state, PageDto};
 use super::PulpClient;
-use crate::adapters::pulp::transport::memo::Memo;
 use crate::adapters::pulp::pagination::with_query;
+use crate::adapters::pulp::transport::memo::Memo;
 use crate::domain::repository::{ChangeState, DistributionChange, DistributionHref, TaskHref};
 use crate::ports::UpstreamError;
 

@@ -27,5 +27,5 @@ mod transport;
 mod versions;
 
 pub use client::PulpClient;
-pub use transport::settings::{PulpSettings, Secret};
 pub use transport::http::SetupError;
+pub use transport::settings::{PulpSettings, Secret};

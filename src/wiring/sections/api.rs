@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use crate::adapters::identity::bearer::ApiToken;
 use crate::domain::identity::{CaseMatching, GroupName, Operator, PersonName, Scope};
 
-use crate::wiring::config::error::{invalid, ConfigError};
+use crate::wiring::sections::error::{invalid, ConfigError};
 
 /// The `[api]` table as written.
 #[derive(Debug, serde::Deserialize)]

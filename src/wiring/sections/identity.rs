@@ -10,7 +10,7 @@ use crate::adapters::identity::proxy_header::TrustedProxyHeader;
 use crate::domain::identity::CaseMatching;
 use crate::ports::OperatorIdentity;
 
-use crate::wiring::config::error::{invalid, ConfigError};
+use crate::wiring::sections::error::{invalid, ConfigError};
 
 /// The `[identity]` table as written.
 #[derive(Debug, serde::Deserialize)]

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use crate::domain::ids::ReleaseName;
 use crate::domain::release::Releases;
 
-use crate::wiring::config::error::{invalid, ConfigError};
+use crate::wiring::sections::error::{invalid, ConfigError};
 
 /// One `[releases.<name>]` table as written.
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -13,7 +13,7 @@ use toml::{Table, Value};
 use crate::domain::environment::EnvironmentPath;
 use crate::domain::policy::metadata::MetadataPolicy;
 use crate::domain::repository::UnsignedMetadata;
-use crate::wiring::config::error::{invalid, ConfigError};
+use crate::wiring::sections::error::{invalid, ConfigError};
 
 /// `[verification]` as written.
 #[derive(Debug, Default)]

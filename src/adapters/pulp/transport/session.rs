@@ -14,8 +14,8 @@ use hyper::{Method, StatusCode};
 use tokio::sync::Mutex;
 
 use crate::adapters::pulp::transport::errors::{body_message, status_error, transport_error};
-use crate::adapters::pulp::transport::settings::PulpSettings;
 use crate::adapters::pulp::transport::http::{HttpTransport, RawResponse};
+use crate::adapters::pulp::transport::settings::PulpSettings;
 use crate::ports::UpstreamError;
 
 /// The credentials requests are currently sent with.
