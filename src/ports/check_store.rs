@@ -6,7 +6,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::check::report::{CheckReport, PromotionKey};
+use crate::domain::check::{CheckReport, PromotionKey};
 use crate::domain::repository::RepoId;
 
 /// Why the store did not do what was asked.

@@ -13,7 +13,7 @@ use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity::bearer::BearerTokens;
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{demo, Fault, InMemoryPulp, Op};
-use repo_console::domain::check::report::CheckName;
+use repo_console::domain::check::CheckName;
 use repo_console::domain::environment::EnvironmentName;
 use repo_console::domain::identity::PersonName;
 use repo_console::domain::policy::checks::CheckPolicy;

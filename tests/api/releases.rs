@@ -558,7 +558,7 @@ async fn the_api_lists_shows_and_promotes_a_release_and_refuses_a_stale_one_nami
 
 #[tokio::test]
 async fn a_release_cannot_walk_around_the_checks_a_member_needs() {
-    use repo_console::domain::check::report::CheckName;
+    use repo_console::domain::check::CheckName;
     use repo_console::domain::policy::checks::CheckPolicy;
     let required = BTreeMap::from([(production(), vec![CheckName::parse("smoke").unwrap()])]);
     let policy =

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 use futures::future::join_all;
-use repo_console::domain::check::report::{CheckKey, CheckName, CheckReport, PromotionKey, RunUrl};
+use repo_console::domain::check::{CheckKey, CheckName, CheckReport, PromotionKey, RunUrl};
 use repo_console::domain::environment::EnvironmentName;
 use repo_console::domain::repository::RepoId;
 use repo_console::ports::CheckStore;

@@ -16,7 +16,7 @@ use repo_console::adapters::identity::bearer::BearerTokens;
 use repo_console::adapters::postgres::{
     connect, PgAuditSink, PgCheckStore, PgDeployLock, PgRequestStore,
 };
-use repo_console::domain::check::report::CheckName;
+use repo_console::domain::check::CheckName;
 use repo_console::domain::environment::{
     DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
 };

@@ -4,7 +4,7 @@
 
 use async_trait::async_trait;
 
-use crate::domain::check::report::{CheckReport, PromotionKey};
+use crate::domain::check::{CheckReport, PromotionKey};
 use crate::domain::repository::RepoId;
 use crate::ports::{CheckStore, CheckStoreError};
 

@@ -173,8 +173,8 @@ fn refusals() -> Vec<(&'static str, Refusal, u16)> {
                 environment: env(),
                 checked_in: EnvironmentName::parse("staging").unwrap(),
                 unmet: crate::domain::check::Unmet(vec![(
-                    crate::domain::check::report::CheckName::parse("smoke").unwrap(),
-                    crate::domain::check::report::CheckState::Failed,
+                    crate::domain::check::CheckName::parse("smoke").unwrap(),
+                    crate::domain::check::CheckState::Failed,
                 )]),
             },
             409,

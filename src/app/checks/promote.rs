@@ -7,7 +7,7 @@
 //! (shared by the replicas) before it runs, and given back when it was refused before
 //! anything changed, so that a later report may try again.
 
-use crate::domain::check::report::{CheckReport, PromotionKey};
+use crate::domain::check::{CheckReport, PromotionKey};
 use crate::domain::deploy::{
     Automation, CheckTrigger, Confirmation, DeployRequest, Intent, Reason, SeenLive,
 };

@@ -2,7 +2,7 @@
 //! version its environment serves or has served ([`super::served`]), then promote what it
 //! completes ([`super::promote`]); and read the latest reports back.
 
-use crate::domain::check::report::{CheckKey, CheckName, CheckReport, RunUrl};
+use crate::domain::check::{CheckKey, CheckName, CheckReport, RunUrl};
 use crate::domain::environment::{EnvironmentName, UnknownEnvironment};
 use crate::domain::identity::{MissingScope, Operator, Scope};
 use crate::domain::repository::{RepoId, Repository, VersionNumber};

@@ -8,7 +8,7 @@ use futures::future::join_all;
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::check::report::CheckReport;
+use crate::domain::check::CheckReport;
 use crate::domain::deploy::PreviousServing;
 use crate::domain::environment::EnvironmentName;
 use crate::domain::history::Drift;

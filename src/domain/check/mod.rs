@@ -8,4 +8,8 @@ pub mod report;
 pub mod retention;
 pub mod unmet;
 
+pub use report::{
+    latest_of, CheckKey, CheckName, CheckReport, CheckState, InvalidCheckName, InvalidRunUrl,
+    PromotionKey, RunUrl, MAX_URL_LEN,
+};
 pub use unmet::Unmet;

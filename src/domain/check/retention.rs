@@ -35,7 +35,7 @@ mod tests {
     use chrono::Duration;
 
     use super::*;
-    use crate::domain::check::report::CheckName;
+    use crate::domain::check::CheckName;
     use crate::domain::environment::EnvironmentName;
 
     #[test]

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::domain::check::report::{CheckName, CheckState};
+use crate::domain::check::{CheckName, CheckState};
 
 /// Required checks not passed, e.g. "smoke failed, e2e missing".
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -11,6 +11,7 @@ use crate::domain::repository::VersionNumber;
 pub struct PreviousServing {
     pub environment: EnvironmentName,
     pub serving: Option<VersionNumber>,
-    /// Since when it serves it without a break (see [`served_since`]); `None`: unknown.
+    /// Since when it serves it without a break (see
+    /// [`served_since`](crate::domain::policy::served_since)); `None`: unknown.
     pub since: Option<DateTime<Utc>>,
 }

@@ -7,7 +7,7 @@ use crate::domain::identity::PersonName;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::domain::check::report::{CheckName, RunUrl};
+use crate::domain::check::{CheckName, RunUrl};
 use crate::domain::deploy::{DeployKind, DeployPlan, Intent, ProductionChanged};
 use crate::domain::environment::EnvironmentName;
 use crate::domain::ids::{ReleaseRef, RequestId, ScheduleId};

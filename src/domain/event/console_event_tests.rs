@@ -133,7 +133,7 @@ fn a_drift_is_named_by_the_distributions_revision_so_each_outside_change_is_one_
 
 #[test]
 fn an_automatic_promotion_tells_the_check_that_triggered_it() {
-    use crate::domain::check::report::CheckName;
+    use crate::domain::check::CheckName;
     use crate::domain::deploy::{Automation, CheckTrigger};
     let manual = EventData::deployment(&record(AuditOutcome::Deployed)).unwrap();
     let EventData::DeploymentFinished(data) = &manual else {

@@ -9,8 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::domain::check::report::{CheckName, CheckReport, CheckState, RunUrl};
-use crate::domain::check::Unmet;
+use crate::domain::check::{CheckName, CheckReport, CheckState, RunUrl, Unmet};
 use crate::domain::environment::EnvironmentName;
 use crate::domain::identity::PersonName;
 use crate::domain::repository::VersionNumber;
@@ -103,7 +102,7 @@ pub fn judge(
     version: u64,
     reports: &[CheckReport],
 ) -> ChecksVerdict {
-    let latest = crate::domain::check::report::latest_of(
+    let latest = crate::domain::check::latest_of(
         reports
             .iter()
             .filter(|r| &r.key.environment == checked_in && r.key.version == version)
@@ -188,7 +187,7 @@ pub fn promotion_due(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::check::report::CheckKey;
+    use crate::domain::check::CheckKey;
 
     fn env(name: &str) -> EnvironmentName {
         EnvironmentName::parse(name).unwrap()

@@ -11,7 +11,7 @@ use serde::de::{Deserializer, Error as _};
 use serde::Deserialize;
 use toml::{Table, Value};
 
-use crate::domain::check::report::CheckName;
+use crate::domain::check::CheckName;
 use crate::domain::environment::{EnvironmentName, EnvironmentPath};
 use crate::domain::identity::{CaseMatching, Operator, PersonName};
 use crate::domain::policy::checks::CheckPolicy;
