@@ -19,7 +19,7 @@ use crate::wiring::sections::webhooks::WebhookSettings;
 /// test).
 pub const AUDIT_SINKS: [&str; 3] = ["jsonl", "stdout", "postgres"];
 
-/// Where audit records go: the `[audit]` table, its sink name one of [`AUDIT_SINKS`].
+/// Where audit records go: the `[audit]` table, its sink name one of `AUDIT_SINKS`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditSettings {
     /// The sink's name (`jsonl`, `stdout`…).
