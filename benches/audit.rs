@@ -13,7 +13,8 @@ mod timing;
 
 use chrono::{TimeZone, Utc};
 use repo_console::adapters::files::audit::JsonlAuditSink;
-use repo_console::domain::{AuditOutcome, DeployId, DeployKind, DeployRecord, RepoId};
+use repo_console::domain::deploy::{AuditOutcome, DeployId, DeployKind, DeployRecord};
+use repo_console::domain::repository::RepoId;
 use repo_console::ports::AuditSink;
 
 const REPOSITORIES: u64 = 500;
@@ -32,7 +33,7 @@ fn line(n: u64) -> DeployRecord {
         repository_name: format!("repo-{}", n % REPOSITORIES),
         previous_version: Some(n),
         target_version: n + 1,
-        environment: repo_console::domain::EnvironmentName::production(),
+        environment: repo_console::domain::environment::EnvironmentName::production(),
         distribution: format!("repo-{}-prod", n % REPOSITORIES),
         publication: None,
         kind: DeployKind::Deploy,

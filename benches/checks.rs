@@ -14,8 +14,9 @@ use timing::median_of;
 
 use chrono::{TimeZone, Utc};
 use repo_console::adapters::files::checks::JsonlCheckStore;
-use repo_console::domain::check::report::{CheckKey, CheckName, CheckReport, PromotionKey, RunUrl};
-use repo_console::domain::{EnvironmentName, RepoId};
+use repo_console::domain::check::{CheckKey, CheckName, CheckReport, PromotionKey, RunUrl};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::repository::RepoId;
 use repo_console::ports::CheckStore;
 
 const REPOSITORIES: usize = 100;

@@ -17,9 +17,8 @@ use axum::routing::get;
 use axum::{Json, Router};
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
 use repo_console::adapters::web::views::changes::{diff_summary, SUMMARY_LIMIT};
-use repo_console::domain::{
-    ContentDifference, ContentRead, PackageDifference, VersionDiff, VersionHref,
-};
+use repo_console::domain::diff::{ContentDifference, ContentRead, PackageDifference, VersionDiff};
+use repo_console::domain::repository::VersionHref;
 use repo_console::ports::ContentCatalog;
 use repo_console::wiring::default_pulp_settings;
 use serde_json::{json, Value};

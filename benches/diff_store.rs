@@ -13,10 +13,10 @@ use std::time::Instant;
 
 use repo_console::adapters::files::diff_store::FileDiffStore;
 use repo_console::app::diffs::cache::{DiffCache, DEFAULT_BUDGET};
-use repo_console::domain::{
+use repo_console::domain::diff::{
     Advisory, AdvisoryDiff, AdvisoryType, ChangeKind, DiffKey, Evr, PackageChange, VersionDiff,
-    VersionHref,
 };
+use repo_console::domain::repository::VersionHref;
 use repo_console::ports::DiffStore;
 
 use figures::{median, status_mib};

@@ -31,10 +31,10 @@ use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::pulp::{PulpClient, PulpSettings, Secret};
 use repo_console::app::exposure::{exposure, ExposureAnswer};
 use repo_console::app::AppState;
-use repo_console::domain::{
-    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, ExposureQuery,
-    ExposureState, NamePattern, RawQuery,
+use repo_console::domain::environment::{
+    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
 };
+use repo_console::domain::exposure::{ExposureQuery, ExposureState, RawQuery};
 use repo_console::ports::{PageRequest, RepositoryManager};
 use repo_console::wiring::default_pulp_settings;
 

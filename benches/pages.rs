@@ -9,7 +9,7 @@ use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::{FixedClock, InMemoryPulp, MemoryOptions, RecordingAuditSink};
 use repo_console::adapters::web::views::{dashboard::dashboard_page, versions::versions_page};
 use repo_console::app::{pages::dashboard, pages::versions, AppState};
-use repo_console::domain::{
+use repo_console::domain::repository::{
     ChecksumType, RepoVerification, Screen, VersionNumber, VERSIONS_PER_SCREEN,
 };
 

@@ -12,7 +12,9 @@ use timing::median_of;
 
 use chrono::{TimeZone, Utc};
 use repo_console::adapters::files::requests::JsonlRequestStore;
-use repo_console::domain::{ApprovalRequest, EnvironmentName, RequestEvent, RequestId};
+use repo_console::domain::approval::{ApprovalRequest, RequestEvent};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::ids::RequestId;
 use repo_console::ports::RequestStore;
 
 const CLOSED: usize = 100_000;

@@ -35,7 +35,7 @@ use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
 use repo_console::adapters::web;
 use repo_console::app::{deploy, AppState};
-use repo_console::domain::EnvironmentPath;
+use repo_console::domain::environment::EnvironmentPath;
 use repo_console::ports::{PageRequest, RepositoryManager};
 use repo_console::wiring::default_pulp_settings;
 
@@ -129,11 +129,13 @@ async fn spawn_console(client: Arc<PulpClient>, path: EnvironmentPath) -> (Strin
 /// Deploys version `target` of `id` through the console (its audit then holds a change of
 /// production: drift is judged from it).
 async fn deploy_through_console(state: &AppState, id: &str, target: u64) {
-    use repo_console::domain::{DeployRequest, Intent, Operator, RepoId, SeenLive, VersionNumber};
+    use repo_console::domain::deploy::{DeployRequest, Intent, SeenLive};
+    use repo_console::domain::identity::Operator;
+    use repo_console::domain::repository::{RepoId, VersionNumber};
     let id = RepoId::parse(id).expect("a repository id");
     let request = DeployRequest {
         target: VersionNumber::new(target),
-        environment: repo_console::domain::EnvironmentName::production(),
+        environment: repo_console::domain::environment::EnvironmentName::production(),
         confirm: "rc-scale".into(),
         seen_live: SeenLive::NotSent,
         intent: Intent::Deploy(None),
@@ -434,7 +436,7 @@ async fn with_environments(
 ) {
     use repo_console::ports::RepositoryManager;
     let versions = |id: &str| {
-        let id = repo_console::domain::RepoId::parse(id).expect("an id");
+        let id = repo_console::domain::repository::RepoId::parse(id).expect("an id");
         let client = client.clone();
         async move {
             client

@@ -13,8 +13,10 @@ use timing::median_of;
 
 use chrono::{Duration, TimeZone, Utc};
 use repo_console::adapters::files::schedules::JsonlScheduleStore;
+use repo_console::domain::deploy::DeployId;
+use repo_console::domain::ids::ScheduleId;
 use repo_console::domain::schedule::rules::claimed;
-use repo_console::domain::{DeployId, Schedule, ScheduleId, ScheduleState};
+use repo_console::domain::schedule::{Schedule, ScheduleState};
 use repo_console::ports::ScheduleStore;
 
 const ENDED: usize = 2_000;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
-use repo_console::domain::Repository;
+use repo_console::domain::repository::Repository;
 use repo_console::ports::{PageRequest, RepositoryManager};
 
 use super::{get, median, ms, session_cookie, spawn_console, Http, LatencyProxy, SAMPLES};
@@ -157,7 +157,7 @@ pub async fn run(proxy: &LatencyProxy, settings: &PulpSettings, http: &Http) {
         let client = Arc::new(PulpClient::new(settings.clone()).expect("client"));
         let (console, _) = spawn_console(
             client,
-            repo_console::domain::EnvironmentPath::production_only(production),
+            repo_console::domain::environment::EnvironmentPath::production_only(production),
         )
         .await;
         println!(

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
-use repo_console::domain::{
+use repo_console::domain::environment::{
     DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
 };
 

@@ -5,7 +5,10 @@ use std::io::Write;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::{DeployId, DeployRecord, ReleaseName, ReleaseRecord, RepoId};
+use crate::domain::deploy::{DeployId, DeployRecord};
+use crate::domain::ids::ReleaseName;
+use crate::domain::release::ReleaseRecord;
+use crate::domain::repository::RepoId;
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 
 #[derive(Default)]

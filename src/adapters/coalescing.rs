@@ -12,10 +12,11 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use tokio::sync::watch;
 
-use crate::domain::{
+use crate::domain::repository::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
-    RepoId, RepoVersion, Repository, SyncState, VersionHref, VersionNumber,
+    RepoId, RepoVersion, Repository, VersionHref, VersionNumber,
 };
+use crate::domain::sync::SyncState;
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 type Answer<V> = Option<Result<V, UpstreamError>>;

@@ -15,7 +15,7 @@ use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::metrics::info::Info;
 use prometheus_client::registry::Registry;
 
-use crate::domain::EnvironmentName;
+use crate::domain::environment::EnvironmentName;
 use crate::ports::{AttemptEnd, DeployAsked, DeployEnd, DriftReading, EventMetrics};
 
 /// The content type of [`Metrics::render`].
@@ -250,7 +250,7 @@ mod tests {
         let m = Metrics::new();
         let reading = |repository: &str, drifted| DriftReading {
             repository: repository.into(),
-            environment: crate::domain::EnvironmentName::production(),
+            environment: crate::domain::environment::EnvironmentName::production(),
             drifted,
         };
         m.drift_checked(&[reading("a", true), reading("b", false)], true);
@@ -288,7 +288,7 @@ mod tests {
         m.http_answered("/repos/{uuid}/versions", 200);
         let reading = |repository: &str, drifted| crate::ports::DriftReading {
             repository: repository.into(),
-            environment: crate::domain::EnvironmentName::parse("staging").unwrap(),
+            environment: crate::domain::environment::EnvironmentName::parse("staging").unwrap(),
             drifted,
         };
         m.drift_checked(&[reading("base-os", true), reading("gone", false)], true);

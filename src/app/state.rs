@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use crate::domain::{EnvironmentPath, Policy, Releases, TokenRoster};
+use crate::domain::environment::EnvironmentPath;
+use crate::domain::policy::{Policy, TokenRoster};
+use crate::domain::release::Releases;
 use crate::ports::{
     AuditSink, CheckStore, Clock, ContentCatalog, DeployLock, DiffStore, EventMetrics,
     OperatorIdentity, RepositoryManager, RequestStore, ScheduleStore,
@@ -332,7 +334,7 @@ impl EventMetrics for NotMeasured {
         &self,
         _: crate::ports::DeployEnd,
         _: crate::ports::DeployAsked,
-        _: Option<&crate::domain::EnvironmentName>,
+        _: Option<&crate::domain::environment::EnvironmentName>,
         _: Option<std::time::Duration>,
     ) {
     }

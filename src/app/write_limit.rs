@@ -6,8 +6,8 @@
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 
+use crate::domain::identity::Operator;
 use crate::domain::policy::write_rate::{RetryAfter, WriteRate};
-use crate::domain::Operator;
 use crate::ports::Clock;
 
 /// A write refused by the limit: nothing was recorded; the caller may write again after

@@ -5,7 +5,11 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use proptest::prelude::*;
 
-use super::*;
+use crate::domain::deploy::{find_deployed, production_state};
+use crate::domain::repository::{
+    build_version_views, Badge, Distribution, DistributionHref, Publication, PublicationHref,
+    RepoId, RepoVersion, VersionHref, VersionNumber,
+};
 
 fn uuid() -> impl Strategy<Value = String> {
     "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"

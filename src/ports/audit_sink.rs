@@ -5,7 +5,10 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::{DeployId, DeployRecord, ReleaseName, ReleaseRecord, RepoId};
+use crate::domain::deploy::{DeployId, DeployRecord};
+use crate::domain::ids::ReleaseName;
+use crate::domain::release::ReleaseRecord;
+use crate::domain::repository::RepoId;
 
 /// Why an audit record could not be kept.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

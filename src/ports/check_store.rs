@@ -6,8 +6,8 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::check::report::{CheckReport, PromotionKey};
-use crate::domain::RepoId;
+use crate::domain::check::{CheckReport, PromotionKey};
+use crate::domain::repository::RepoId;
 
 /// Why the store did not do what was asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

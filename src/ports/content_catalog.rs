@@ -5,7 +5,9 @@
 
 use async_trait::async_trait;
 
-use crate::domain::{Advisory, AdvisoryFix, ContentRead, IndexedAdvisory, Package, VersionHref};
+use crate::domain::diff::{Advisory, ContentRead, Package};
+use crate::domain::exposure::{AdvisoryFix, IndexedAdvisory};
+use crate::domain::repository::VersionHref;
 
 use super::repository_manager::{Page, PageRequest, UpstreamError};
 

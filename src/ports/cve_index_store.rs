@@ -5,7 +5,7 @@
 
 use async_trait::async_trait;
 
-use crate::domain::CveIndex;
+use crate::domain::exposure::CveIndex;
 
 /// Why the index could not be read or written. It can always be built again from Pulp, so
 /// the application logs this and carries on.

@@ -4,7 +4,7 @@
 
 use async_trait::async_trait;
 
-use crate::domain::DistributionHref;
+use crate::domain::repository::DistributionHref;
 
 /// A held turn: released when dropped, on every path (and by the lock's holder going away,
 /// e.g. a replica killed mid-deploy).

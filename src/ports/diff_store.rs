@@ -4,7 +4,7 @@
 
 use async_trait::async_trait;
 
-use crate::domain::{DiffKey, VersionDiff};
+use crate::domain::diff::{DiffKey, VersionDiff};
 
 /// Why the store could not be read or written. A diff can always be computed again, so the
 /// application logs this and carries on: it never fails a page.

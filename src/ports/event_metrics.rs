@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use crate::domain::EnvironmentName;
+use crate::domain::environment::EnvironmentName;
 
 /// One environment of one repository, as a drift check found it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::{ConsoleEvent, Delivery, Settlement, WebhookUrl};
+use crate::domain::event::{ConsoleEvent, Delivery, Settlement, WebhookUrl};
 
 /// Why the outbox did not do what was asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -7,7 +7,7 @@ use std::net::IpAddr;
 
 use async_trait::async_trait;
 
-use crate::domain::Operator;
+use crate::domain::identity::Operator;
 
 impl Unidentified {
     /// `problem` with header `header` as a reason not to identify anyone.

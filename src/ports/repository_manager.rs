@@ -5,10 +5,12 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 
 pub use super::upstream_error::UpstreamError;
-use crate::domain::{
+use crate::domain::deploy::WriteVerdict;
+use crate::domain::repository::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
-    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber, WriteVerdict,
+    RepoId, RepoVersion, Repository, TaskHref, VersionHref, VersionNumber,
 };
+use crate::domain::sync::SyncState;
 
 /// What upstream did with a change the console asked for. The adapter sends the request
 /// and waits for upstream's work to end (retrying a failed look at it until the task

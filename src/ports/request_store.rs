@@ -4,8 +4,9 @@
 
 use async_trait::async_trait;
 
-use crate::domain::approval::request_id::UnreadableRequest;
-use crate::domain::{ApprovalRequest, RepoId, RequestEvent, RequestId, RequestLog};
+use crate::domain::approval::{ApprovalRequest, RequestEvent, RequestLog};
+use crate::domain::ids::{RequestId, UnreadableRequest};
+use crate::domain::repository::RepoId;
 
 /// Why the store did not do what was asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -4,8 +4,10 @@
 
 use async_trait::async_trait;
 
+use crate::domain::ids::ScheduleId;
+use crate::domain::repository::RepoId;
 use crate::domain::schedule::record::UnreadableSchedule;
-use crate::domain::{RepoId, Schedule, ScheduleId};
+use crate::domain::schedule::Schedule;
 
 /// Why the store did not do what was asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

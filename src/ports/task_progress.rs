@@ -6,7 +6,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use crate::domain::sync::task::TaskReport;
+use crate::domain::sync::TaskReport;
 
 /// Told each report of a task the work waits for.
 pub type TaskListener = Arc<dyn Fn(&TaskReport) + Send + Sync>;
@@ -30,8 +30,8 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::*;
-    use crate::domain::repository::href::TaskHref;
-    use crate::domain::sync::task::TaskState;
+    use crate::domain::repository::TaskHref;
+    use crate::domain::sync::TaskState;
 
     fn report() -> TaskReport {
         TaskReport {

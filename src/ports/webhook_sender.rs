@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 
-use crate::domain::{ConsoleEvent, WebhookUrl};
+use crate::domain::event::{ConsoleEvent, WebhookUrl};
 
 /// Why an attempt did not deliver the event.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,5 +1,7 @@
 //! The audit sinks `audit.sink` can name. A new sink is one adapter file (implementing
-//! [`crate::ports::AuditSink`]) plus one line in [`SINKS`]. Each brings the diff store, the
+//! [`crate::ports::AuditSink`]) plus one line in [`SINKS`] and its name in
+//! [`AUDIT_SINKS`](crate::wiring::config::settings::AUDIT_SINKS), the names the configuration
+//! accepts (a test holds the two equal). Each brings the diff store, the
 //! request store, the event outbox and the CVE index store that go with it: files beside a
 //! file, tables of the same database; for standard output, no diff store nor CVE index store,
 //! and requests and events in memory (the configuration refuses a policy needing approvals
@@ -143,11 +145,6 @@ fn read_password(path: &Path) -> Result<Option<String>, String> {
         .map_err(|e| format!("cannot read audit.password_file {}: {e}", path.display()))
 }
 
-/// The names `audit.sink` accepts.
-pub fn names() -> Vec<&'static str> {
-    SINKS.iter().map(|(name, _)| *name).collect()
-}
-
 /// The sink the settings name, with its diff store unless `diffs.max_disk_mb` is 0.
 pub async fn build(audit: &AuditSettings, diffs: &DiffSettings) -> Result<Built, String> {
     let (_, build) = SINKS
@@ -209,7 +206,12 @@ mod tests {
         assert!(built.requests.target().starts_with("memory"));
         assert!(built.checks.target().starts_with("memory"));
         assert_eq!(built.outbox.target(), "memory");
-        assert_eq!(names(), ["jsonl", "stdout", "postgres"]);
+        let names: Vec<&str> = SINKS.iter().map(|(name, _)| *name).collect();
+        assert_eq!(
+            names,
+            crate::wiring::config::settings::AUDIT_SINKS,
+            "every name audit.sink accepts has a sink, and no sink is unnamed"
+        );
         let unreachable = AuditSettings {
             sink: "postgres".into(),
             url: "postgres://nobody@127.0.0.1:1/none".into(),

@@ -5,38 +5,16 @@
 //! approval request and a waiting schedule. The story is told only where the demo starts
 //! afresh (its fresh directory): a kept audit already has its own history.
 
-use std::collections::BTreeMap;
-
 use chrono::{Duration, DurationRound, Utc};
 
 use crate::app::checks::report::{find_repository, report, CheckAsk};
 use crate::app::deploy::{deploy_asked, DeployOutcome};
 use crate::app::schedules::make::schedule;
 use crate::app::AppState;
-use crate::domain::{
-    Confirmation, DeployAsk, EnvironmentName, Operator, RepoId, Scope, SeenLive, VersionNumber,
-};
-use crate::wiring::config::raw::RawEnvironmentPolicy;
-use crate::wiring::sections::releases::RawRelease;
-
-/// The demo's release: the three repositories a RHEL 9 host uses, promoted together.
-pub(crate) fn releases() -> BTreeMap<String, RawRelease> {
-    let repositories = ["rhel9-baseos", "rhel9-appstream", "epel9-appstream"]
-        .map(str::to_owned)
-        .to_vec();
-    BTreeMap::from([("rhel9".to_owned(), RawRelease { repositories })])
-}
-
-/// The demo's policy: a deploy to staging needs one approval, which the demo's operator (the
-/// placeholder `operator`) may give; every other environment is open.
-pub(crate) fn policy() -> BTreeMap<String, RawEnvironmentPolicy> {
-    let staging = RawEnvironmentPolicy {
-        approvers: Some(vec!["user:operator".to_owned()]),
-        approvals: Some(1),
-        ..RawEnvironmentPolicy::default()
-    };
-    BTreeMap::from([("staging".to_owned(), staging)])
-}
+use crate::domain::deploy::{Confirmation, DeployAsk, SeenLive};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::{Operator, Scope};
+use crate::domain::repository::{RepoId, VersionNumber};
 
 /// The people of the story (the demo's own operator is `operator`).
 fn person(name: &str) -> Operator {
@@ -125,7 +103,7 @@ async fn deployed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::DeployKind;
+    use crate::domain::deploy::DeployKind;
     use crate::wiring::config::{load, Overrides};
     use crate::wiring::demo_state::place;
     use crate::wiring::startup::build_state;
@@ -144,7 +122,7 @@ mod tests {
         let production: Vec<_> = history
             .iter()
             .filter(|r| r.environment.as_str() == "production")
-            .filter(|r| matches!(r.outcome, crate::domain::AuditOutcome::Deployed))
+            .filter(|r| matches!(r.outcome, crate::domain::deploy::AuditOutcome::Deployed))
             .map(|r| (r.kind, r.previous_version, r.target_version))
             .collect();
         assert_eq!(

@@ -35,7 +35,7 @@ mod tests {
             header: "x-remote-user".into(),
             groups_header: None,
             trusted_proxies: vec!["127.0.0.1/32".parse().unwrap()],
-            matching: crate::domain::identity::matching::CaseMatching::default(),
+            matching: crate::domain::identity::CaseMatching::default(),
         }
     }
 

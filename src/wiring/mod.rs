@@ -22,4 +22,4 @@ mod sections;
 pub mod startup;
 
 pub use config::overrides;
-pub use sections::pulp::default_pulp_settings;
+pub use config::pulp_settings::default_pulp_settings;

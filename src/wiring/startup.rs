@@ -14,7 +14,7 @@ use crate::adapters::pulp::{PulpClient, SetupError};
 use crate::adapters::web;
 use crate::app::events::delivery::Deliverer;
 use crate::app::{AppState, DiffAhead};
-use crate::domain::EnvironmentPath;
+use crate::domain::environment::EnvironmentPath;
 use crate::ports::{ContentCatalog, EventMetrics, RepositoryManager};
 
 use super::audit_sinks;
@@ -86,7 +86,7 @@ pub async fn build_state(
         .api_callers(api_callers)
         .environments(environments(config))
         .policy(config.policy.clone())
-        .tokens(crate::domain::TokenRoster::new(
+        .tokens(crate::domain::policy::TokenRoster::new(
             config.api_tokens.iter().map(|t| t.standing()).collect(),
         ))
         .releases(config.releases.clone())

@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::ManualClock;
-use repo_console::domain::{
-    Approvals, EnvironmentName, FreezeWindow, Policy, Subject, VersionNumber,
-};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::policy::{Approvals, FreezeWindow, Policy, Subject};
+use repo_console::domain::repository::VersionNumber;
 
 use crate::helpers::*;
 use crate::policy::Guarded;

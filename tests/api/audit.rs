@@ -4,9 +4,8 @@ use std::process::Command;
 
 use chrono::Utc;
 use repo_console::adapters::files::audit::JsonlAuditSink;
-use repo_console::domain::{
-    AuditOutcome, DeployId, DeployKind, DeployRecord, PublicationHref, RepoId,
-};
+use repo_console::domain::deploy::{AuditOutcome, DeployId, DeployKind, DeployRecord};
+use repo_console::domain::repository::{PublicationHref, RepoId};
 use repo_console::ports::AuditSink;
 
 const CHILD_ENV: &str = "RC_TEST_AUDIT_CHILD_FILE";
@@ -23,7 +22,7 @@ fn record(i: usize, writer: &str) -> DeployRecord {
         ),
         previous_version: Some(i as u64),
         target_version: i as u64 + 1,
-        environment: repo_console::domain::EnvironmentName::production(),
+        environment: repo_console::domain::environment::EnvironmentName::production(),
         distribution: "prod".into(),
         publication: Some(PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/x/")),
         kind: DeployKind::Deploy,

@@ -16,7 +16,9 @@ use serde_json::json;
 use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{ManualClock, MemoryScheduleStore};
-use repo_console::domain::{Allowed, Approvals, EnvironmentName, EventData, Policy, Subject};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::event::EventData;
+use repo_console::domain::policy::{Allowed, Approvals, Policy, Subject};
 use repo_console::ports::{OperatorIdentity, ScheduleStore};
 
 use crate::helpers::*;

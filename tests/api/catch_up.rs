@@ -9,7 +9,8 @@ use repo_console::adapters::memory::{FixedClock, MemoryOutbox};
 use repo_console::app::deploy::{deploy, DeployOutcome};
 use repo_console::app::events::catch_up::{complete_from_audit, CaughtUp};
 use repo_console::app::{AppState, Events};
-use repo_console::domain::{EventData, EventKind, Operator, Subscription, WebhookUrl};
+use repo_console::domain::event::{EventData, EventKind, Subscription, WebhookUrl};
+use repo_console::domain::identity::Operator;
 
 use crate::events::{recording, Recording};
 use crate::helpers::*;

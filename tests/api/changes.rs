@@ -2,7 +2,7 @@
 //! warning, over the in-memory upstream.
 
 use repo_console::adapters::memory::{demo_pulp, Fault, MemoryOptions, Op};
-use repo_console::domain::RepoVerification;
+use repo_console::domain::repository::RepoVerification;
 
 use crate::acme::{add_acme, ACME, NET_PACKAGE_CHANGES};
 use crate::helpers::*;
@@ -208,7 +208,7 @@ async fn the_confirm_step_shows_the_first_fifty_with_counts_and_a_link() {
     app.memory.add_version(&id, &["seed-1"], &[]);
     let live = app
         .memory
-        .publish(&id, repo_console::domain::VersionNumber::new(1));
+        .publish(&id, repo_console::domain::repository::VersionNumber::new(1));
     app.memory.add_distribution("wide-prod", Some(&live));
     let many: Vec<String> = (0..120).map(|i| format!("pkg-{i:03}-1")).collect();
     let refs: Vec<&str> = many.iter().map(String::as_str).collect();
@@ -284,8 +284,10 @@ async fn the_compare_page_says_clearly_what_is_wrong_with_a_request() {
 async fn each_version_row_links_its_changes_against_the_previous_version() {
     let app = spawn_app().await;
     let acme = add_acme(&app.memory, verified());
-    app.memory
-        .delete_version(&acme, repo_console::domain::VersionNumber::new(3));
+    app.memory.delete_version(
+        &acme,
+        repo_console::domain::repository::VersionNumber::new(3),
+    );
     let html = app.get(&format!("/repos/{acme}/versions")).await.html();
     let links: Vec<(String, String)> = select(&html, "tr[data-version]")
         .iter()

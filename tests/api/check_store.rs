@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use repo_console::adapters::files::checks::JsonlCheckStore;
 use repo_console::adapters::memory::MemoryCheckStore;
-use repo_console::domain::check::report::PromotionKey;
-use repo_console::domain::{EnvironmentName, RepoId};
+use repo_console::domain::check::PromotionKey;
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::repository::RepoId;
 use repo_console::ports::CheckStore;
 
 use super::check_contract::{

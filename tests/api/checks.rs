@@ -13,11 +13,12 @@ use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity::bearer::BearerTokens;
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{demo, Fault, InMemoryPulp, Op};
-use repo_console::domain::check::report::CheckName;
+use repo_console::domain::check::CheckName;
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::identity::PersonName;
 use repo_console::domain::policy::checks::CheckPolicy;
-use repo_console::domain::{
-    Allowed, Approvals, EnvironmentName, PersonName, Policy, RepoId, Subject, VersionNumber,
-};
+use repo_console::domain::policy::{Allowed, Approvals, Policy, Subject};
+use repo_console::domain::repository::{RepoId, VersionNumber};
 use serde_json::Value;
 
 use crate::helpers::{verified, Reply};
@@ -672,9 +673,10 @@ async fn where_approvals_are_needed_the_promotion_opens_a_request() {
 async fn a_refused_promotion_is_given_back_for_a_later_report() {
     // Production frozen now: the promotion is refused before anything changes, and a report
     // after the freeze may try again.
-    let window =
-        repo_console::domain::FreezeWindow::interval("2026-11-22T00:00:00Z/2026-11-23T00:00:00Z")
-            .unwrap();
+    let window = repo_console::domain::policy::FreezeWindow::interval(
+        "2026-11-22T00:00:00Z/2026-11-23T00:00:00Z",
+    )
+    .unwrap();
     let frozen = policy(true, 0).with_freezes(BTreeMap::from([(env("production"), vec![window])]));
     let app = spawn(frozen).await;
     app.stage(3);

@@ -73,7 +73,7 @@ async fn a_deploy_reads_fresh_while_pages_share() {
     let (state, memory, fx, _dir) = coalesced();
     let request = deploy_request(4, "base-os");
     let before = memory.calls().len();
-    let operator = repo_console::domain::Operator::placeholder();
+    let operator = repo_console::domain::identity::Operator::placeholder();
     let (page, outcome) = futures::join!(
         versions_page(&state, &fx.base_os, first_screen()),
         repo_console::app::deploy::deploy(&state, &fx.base_os, &request, &operator)

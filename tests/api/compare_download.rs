@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use repo_console::adapters::memory::{Fault, Op};
-use repo_console::domain::RepoId;
+use repo_console::domain::repository::RepoId;
 
 use crate::acme::{add_acme, NET_PACKAGE_CHANGES};
 use crate::helpers::*;

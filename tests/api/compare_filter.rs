@@ -1,7 +1,8 @@
 //! The compare page's filter (kind and name): what matches, the counts, the pager that keeps
 //! the filter, a filter that matches nothing, and an unknown kind.
 
-use repo_console::domain::{ChangeKind, RepoId};
+use repo_console::domain::diff::ChangeKind;
+use repo_console::domain::repository::RepoId;
 
 use crate::acme::{add_acme, NET_PACKAGE_CHANGES};
 use crate::helpers::*;

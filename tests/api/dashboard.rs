@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use repo_console::adapters::memory::{InMemoryPulp, SyncScript};
 use repo_console::app::pages::dashboard::dashboard;
-use repo_console::domain::{RepoId, VersionNumber};
+use repo_console::domain::repository::{RepoId, VersionNumber};
 
 use crate::helpers::*;
 
@@ -80,7 +80,7 @@ async fn a_sync_runs_with_progress_then_shows_the_version_it_made() {
 }
 
 /// Starts a sync of `id` the way the dashboard's button does; it must be accepted.
-async fn start_sync(app: &TestApp, id: &repo_console::domain::RepoId) -> Reply {
+async fn start_sync(app: &TestApp, id: &repo_console::domain::repository::RepoId) -> Reply {
     let reply = app
         .request(
             "POST",
@@ -93,7 +93,11 @@ async fn start_sync(app: &TestApp, id: &repo_console::domain::RepoId) -> Reply {
     reply
 }
 
-async fn poll_until(app: &TestApp, id: &repo_console::domain::RepoId, state: &str) -> String {
+async fn poll_until(
+    app: &TestApp,
+    id: &repo_console::domain::repository::RepoId,
+    state: &str,
+) -> String {
     for _ in 0..100 {
         let body = app.get(&format!("/repos/{id}/sync")).await.body;
         if body.contains(&format!("data-sync-state=\"{state}\"")) {

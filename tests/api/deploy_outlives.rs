@@ -8,7 +8,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
 use repo_console::adapters::web;
-use repo_console::domain::RepoId;
+use repo_console::domain::repository::RepoId;
 
 use crate::helpers::*;
 

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use repo_console::adapters::memory::InMemoryPulp;
 use repo_console::app::{diffs::ahead, DiffAhead};
-use repo_console::domain::{
-    Advisory, AdvisoryFix, ContentRead, IndexedAdvisory, Package, VersionHref,
-};
+use repo_console::domain::diff::{Advisory, ContentRead, Package};
+use repo_console::domain::exposure::{AdvisoryFix, IndexedAdvisory};
+use repo_console::domain::repository::VersionHref;
 use repo_console::ports::{ContentCatalog, Page, PageRequest, UpstreamError};
 use tokio::sync::oneshot;
 

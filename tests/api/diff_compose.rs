@@ -3,7 +3,7 @@
 //! that come back cancel out, and a version deleted in between makes the console fall back
 //! to the filter with the same answer.
 
-use repo_console::domain::{RepoId, VersionNumber};
+use repo_console::domain::repository::{RepoId, VersionNumber};
 
 use crate::helpers::*;
 use crate::web::{change_kinds, package_changes};

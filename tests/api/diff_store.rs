@@ -9,7 +9,8 @@ use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions};
 use repo_console::app::diffs::compare::version_diff;
 use repo_console::app::diffs::known::known_diff;
 use repo_console::app::AppState;
-use repo_console::domain::{DiffEnd, VersionNumber};
+use repo_console::domain::diff::DiffEnd;
+use repo_console::domain::repository::VersionNumber;
 use repo_console::ports::RepositoryManager;
 
 use super::helpers::{content_calls, fixture, Fixture};

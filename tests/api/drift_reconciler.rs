@@ -11,7 +11,8 @@ use std::time::Duration;
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::metrics::Metrics;
 use repo_console::app::{events::reconcile, Events};
-use repo_console::domain::{EventData, EventKind, VersionNumber};
+use repo_console::domain::event::{EventData, EventKind};
+use repo_console::domain::repository::VersionNumber;
 use repo_console::ports::{DriftReading, EventMetrics};
 use tokio::sync::oneshot;
 

@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use repo_console::adapters::memory::{InMemoryPulp, OUTSIDE_USER};
 use repo_console::app::{deploy, pages::versions::versions_page, AppState};
-use repo_console::domain::{DeployKind, Operator, RepoId, VersionNumber};
+use repo_console::domain::deploy::DeployKind;
+use repo_console::domain::identity::Operator;
+use repo_console::domain::repository::{RepoId, VersionNumber};
 
 use crate::helpers::*;
 
@@ -93,7 +95,7 @@ async fn a_whole_record_is_read_once_and_again_after_any_write_of_the_distributi
     );
 
     // The preview judges on the same record: kept while unwritten, read after a write.
-    let production = repo_console::domain::EnvironmentName::production();
+    let production = repo_console::domain::environment::EnvironmentName::production();
     let preview = || {
         deploy::preview(
             &state,

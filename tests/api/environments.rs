@@ -4,7 +4,8 @@
 //! environment's distribution in one call.
 
 use repo_console::adapters::memory::{demo, InMemoryPulp};
-use repo_console::domain::{EnvironmentName, EnvironmentPath, RepoId, VersionNumber};
+use repo_console::domain::environment::{EnvironmentName, EnvironmentPath};
+use repo_console::domain::repository::{RepoId, VersionNumber};
 
 use crate::helpers::{enc, verified, Reply};
 use crate::test_app::TestApp;

@@ -14,10 +14,13 @@ use repo_console::adapters::memory::{
 };
 use repo_console::app::deploy::{deploy, DeployOutcome};
 use repo_console::app::{approvals::requests, pages::dashboard, sync, AppState, Events};
-use repo_console::domain::{
-    Approvals, ConsoleEvent, EnvironmentName, EventData, EventKind, Operator, Policy,
-    ProductionChanged, RequestId, Subject, Subscription, SyncState, WebhookUrl,
-};
+use repo_console::domain::deploy::ProductionChanged;
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::event::{ConsoleEvent, EventData, EventKind, Subscription, WebhookUrl};
+use repo_console::domain::identity::Operator;
+use repo_console::domain::ids::RequestId;
+use repo_console::domain::policy::{Approvals, Policy, Subject};
+use repo_console::domain::sync::SyncState;
 
 use crate::helpers::*;
 

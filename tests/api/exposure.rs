@@ -12,7 +12,7 @@ use repo_console::adapters::files::cve_index::{FileCveIndex, FILE_NAME};
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{demo, Fault, InMemoryPulp, Op};
 use repo_console::adapters::metrics::Metrics;
-use repo_console::domain::VersionNumber;
+use repo_console::domain::repository::VersionNumber;
 use serde_json::Value;
 
 use crate::exposure_world::{advisories_created, exposure_world, fix, ExposureWorld};

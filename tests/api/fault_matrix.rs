@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use repo_console::adapters::memory::{Fault, FaultyPulp, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::deploy::{deploy, DeployOutcome, DeployStep};
-use repo_console::domain::{DeployRequest, Operator, ProductionChanged, SeenLive, VersionNumber};
+use repo_console::domain::deploy::{DeployRequest, ProductionChanged, SeenLive};
+use repo_console::domain::identity::Operator;
+use repo_console::domain::repository::VersionNumber;
 
 use crate::helpers::*;
 

@@ -12,9 +12,10 @@ use repo_console::adapters::memory::{FaultyPulp, InMemoryPulp};
 use repo_console::adapters::web;
 use repo_console::app::deploy::{deploy, DeployOutcome};
 use repo_console::app::AppState;
-use repo_console::domain::{
-    DeployRequest, Intent, Operator, RepoId, RepoVerification, Screen, SeenLive, VersionNumber,
-    VERSIONS_PER_SCREEN,
+use repo_console::domain::deploy::{DeployRequest, Intent, SeenLive};
+use repo_console::domain::identity::Operator;
+use repo_console::domain::repository::{
+    RepoId, RepoVerification, Screen, VersionNumber, VERSIONS_PER_SCREEN,
 };
 
 pub const HOSTILE: &str = r#"<script>alert("x")</script> 'q' & "dq""#;
@@ -24,7 +25,7 @@ pub const HOSTILE: &str = r#"<script>alert("x")</script> 'q' & "dq""#;
 pub fn deploy_request(target: u64, confirm: &str) -> DeployRequest {
     DeployRequest {
         target: VersionNumber::new(target),
-        environment: repo_console::domain::EnvironmentName::production(),
+        environment: repo_console::domain::environment::EnvironmentName::production(),
         confirm: confirm.into(),
         seen_live: SeenLive::NotSent,
         intent: Intent::Deploy(None),

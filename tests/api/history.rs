@@ -6,7 +6,7 @@ use std::sync::Arc;
 use repo_console::adapters::audit_stdout::StdoutAuditSink;
 use repo_console::adapters::memory::OUTSIDE_USER;
 use repo_console::app::pages::history::history_page;
-use repo_console::domain::VersionNumber;
+use repo_console::domain::repository::VersionNumber;
 
 use crate::helpers::*;
 use crate::web::select_in;
@@ -170,7 +170,7 @@ async fn a_sink_that_cannot_be_read_says_so_and_pulps_record_is_still_shown() {
     let page = history_page(
         &state,
         &fx.base_os,
-        &repo_console::domain::EnvironmentName::production(),
+        &repo_console::domain::environment::EnvironmentName::production(),
         None,
     )
     .await
@@ -186,7 +186,7 @@ async fn a_sink_that_cannot_be_read_says_so_and_pulps_record_is_still_shown() {
 #[tokio::test]
 async fn the_dashboard_shows_production_latest_not_deployed_and_drift() {
     let app = spawn_app().await;
-    let row = |html: &scraper::Html, id: &repo_console::domain::RepoId| {
+    let row = |html: &scraper::Html, id: &repo_console::domain::repository::RepoId| {
         let cell = &select(
             html,
             &format!("tr[data-repo='{id}'] [data-production-version]"),

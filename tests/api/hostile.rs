@@ -1,7 +1,7 @@
 //! Hostile input: cross-site requests, oversized bodies, odd names, and readiness.
 
 use repo_console::adapters::memory::{Fault, Op};
-use repo_console::domain::RepoVerification;
+use repo_console::domain::repository::RepoVerification;
 
 use crate::helpers::*;
 

@@ -15,7 +15,9 @@ use serde_json::json;
 use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::FixedClock;
-use repo_console::domain::{Allowed, Approvals, EnvironmentName, PersonName, Policy, Subject};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::identity::PersonName;
+use repo_console::domain::policy::{Allowed, Approvals, Policy, Subject};
 use repo_console::ports::OperatorIdentity;
 
 use crate::helpers::*;

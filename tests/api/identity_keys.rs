@@ -17,7 +17,8 @@ use serde_json::{json, Value};
 use repo_console::adapters::identity::bearer::BearerTokens;
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{ManualClock, MemoryScheduleStore};
-use repo_console::domain::{Allowed, EnvironmentName, Policy, Subject};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::policy::{Allowed, Policy, Subject};
 use repo_console::ports::OperatorIdentity;
 
 use crate::helpers::*;
@@ -186,7 +187,8 @@ const ALICE_RELEASE_BOT: &str = "alice-release-bot-4f2a";
 #[tokio::test]
 async fn alices_bots_release_request_is_hers_in_every_spelling() {
     use crate::releases::{app as release_app, serving as members_serving, MEMBERS};
-    use repo_console::domain::{Approvals, PersonName};
+    use repo_console::domain::identity::PersonName;
+    use repo_console::domain::policy::Approvals;
     let proxy: Arc<dyn OperatorIdentity> = Arc::new(
         TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
             .with_groups("X-Remote-Groups"),

@@ -12,7 +12,9 @@ use serde_json::{json, Value};
 
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
-use repo_console::domain::{Allowed, Approvals, EnvironmentName, PersonName, Policy, Subject};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::identity::PersonName;
+use repo_console::domain::policy::{Allowed, Approvals, Policy, Subject};
 
 use crate::helpers::*;
 use crate::policy::Guarded;

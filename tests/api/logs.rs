@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::{deploy, pages::dashboard::dashboard, sync};
-use repo_console::domain::Operator;
+use repo_console::domain::identity::Operator;
 use tokio_test::assert_err;
 use tracing_subscriber::fmt::format::FmtSpan;
 

@@ -7,7 +7,8 @@ use std::num::NonZeroU32;
 
 use serde_json::json;
 
-use repo_console::domain::{Allowed, Approvals, EnvironmentName, Policy, Subject};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::policy::{Allowed, Approvals, Policy, Subject};
 
 use crate::helpers::*;
 use crate::json_api::{call, deployments, json_of, spawn, CI, LEAD};

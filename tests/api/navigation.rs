@@ -11,7 +11,8 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
-use repo_console::domain::{Approvals, EnvironmentName, Policy, Subject};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::policy::{Approvals, Policy, Subject};
 
 use crate::helpers::*;
 

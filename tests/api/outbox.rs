@@ -4,7 +4,7 @@
 
 use repo_console::adapters::files::outbox::JsonlOutbox;
 use repo_console::adapters::memory::MemoryOutbox;
-use repo_console::domain::Settlement;
+use repo_console::domain::event::Settlement;
 use repo_console::ports::{EventOutbox, Recorded};
 
 use crate::outbox_contract::{at, compaction_contract, event, hook, outbox_contract, LEASE};
@@ -125,7 +125,7 @@ async fn a_compaction_racing_writers_loses_no_line() {
         outbox
             .settle(
                 &d,
-                &repo_console::domain::Settlement::Delivered { at: at(1) },
+                &repo_console::domain::event::Settlement::Delivered { at: at(1) },
             )
             .await
             .unwrap();

@@ -248,7 +248,7 @@ async fn repository_names_are_bidi_isolated_so_an_override_cannot_reverse_the_te
     app.memory.add_version(&id, &["a"], &[]);
     let live = app
         .memory
-        .publish(&id, repo_console::domain::VersionNumber::new(1));
+        .publish(&id, repo_console::domain::repository::VersionNumber::new(1));
     app.memory.add_distribution("evil-prod", Some(&live));
     app.memory.add_version(&id, &["b"], &[]);
     let versions = app.get(&format!("/repos/{id}/versions")).await.html();

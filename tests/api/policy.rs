@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{demo, SyncScript};
-use repo_console::domain::{Allowed, EnvironmentName, FreezeWindow, Policy, Subject};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::policy::{Allowed, FreezeWindow, Policy, Subject};
 
 use crate::helpers::*;
 

@@ -3,7 +3,9 @@
 use std::time::Duration;
 
 use repo_console::app::deploy::{deploy, DeployOutcome, StepError};
-use repo_console::domain::{Operator, ProductionChanged, Refusal, SeenLive, VersionNumber};
+use repo_console::domain::deploy::{ProductionChanged, Refusal, SeenLive};
+use repo_console::domain::identity::Operator;
+use repo_console::domain::repository::VersionNumber;
 
 use crate::helpers::*;
 
@@ -121,8 +123,8 @@ async fn production_moved_by_someone_else_during_the_deploy_is_not_overwritten()
 
 #[tokio::test]
 async fn a_refusal_names_the_version_now_live() {
-    let err = repo_console::domain::check_unmoved(
-        &repo_console::domain::EnvironmentName::production(),
+    let err = repo_console::domain::deploy::check_unmoved(
+        &repo_console::domain::environment::EnvironmentName::production(),
         Some(VersionNumber::new(5)),
         SeenLive::Version(VersionNumber::new(4)),
     );

@@ -226,7 +226,7 @@ fn four_members(
             for n in 1..=versions {
                 pulp.add_version(&id, &[&format!("{name}-pkg-{n}")], &[]);
             }
-            let live = pulp.publish(&id, repo_console::domain::VersionNumber::new(1));
+            let live = pulp.publish(&id, repo_console::domain::repository::VersionNumber::new(1));
             for env in ["testing", "staging", "prod"] {
                 pulp.add_distribution(&format!("{name}-{env}"), Some(&live));
             }
@@ -236,7 +236,8 @@ fn four_members(
 
 /// The port calls one release page makes over a world of `versions` versions per member.
 async fn page_calls(versions: u64) -> Vec<&'static str> {
-    use repo_console::domain::{ReleaseName, Releases};
+    use repo_console::domain::ids::ReleaseName;
+    use repo_console::domain::release::Releases;
     let memory = repo_console::adapters::memory::InMemoryPulp::new(Default::default());
     four_members(versions)(&memory);
     let counting = std::sync::Arc::new(crate::counting::Counting::new(memory));

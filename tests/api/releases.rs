@@ -12,11 +12,17 @@ use repo_console::adapters::files::audit::JsonlAuditSink;
 use repo_console::adapters::identity::bearer::BearerTokens;
 use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::releases::{promote, ReleaseOutcome};
-use repo_console::domain::{
-    Approvals, DistributionNaming, Environment, EnvironmentName, EnvironmentPath, Intent,
-    MemberOutcome, NamePattern, Operator, Policy, Refusal, ReleaseAsk, ReleaseConfirmation,
-    ReleaseName, ReleaseRefusal, Releases, ServedSet, Subject, VersionNumber,
+use repo_console::domain::deploy::{Intent, Refusal};
+use repo_console::domain::environment::{
+    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
 };
+use repo_console::domain::identity::Operator;
+use repo_console::domain::ids::ReleaseName;
+use repo_console::domain::policy::{Approvals, Policy, Subject};
+use repo_console::domain::release::{
+    MemberOutcome, ReleaseAsk, ReleaseConfirmation, ReleaseRefusal, Releases, ServedSet,
+};
+use repo_console::domain::repository::VersionNumber;
 use repo_console::ports::AuditSink;
 
 use crate::helpers::*;
@@ -119,20 +125,24 @@ pub(crate) fn serving(memory: &InMemoryPulp) -> Vec<Option<u64>> {
         .collect()
 }
 
-fn ended(outcome: ReleaseOutcome) -> repo_console::domain::ReleaseRecord {
+fn ended(outcome: ReleaseOutcome) -> repo_console::domain::release::ReleaseRecord {
     match outcome {
         ReleaseOutcome::Ended(ended) => ended.record,
         other => panic!("expected an ended promotion, got {other:?}"),
     }
 }
 
-fn outcomes(record: &repo_console::domain::ReleaseRecord) -> Vec<MemberOutcome> {
+fn outcomes(record: &repo_console::domain::release::ReleaseRecord) -> Vec<MemberOutcome> {
     record.members.iter().map(|m| m.outcome).collect()
 }
 
 /// Every member's outcome agrees with what Pulp serves: moved serves the target, restored
 /// and unchanged the previous version; the set is what the members say.
-fn assert_truthful(case: &str, record: &repo_console::domain::ReleaseRecord, live: &[Option<u64>]) {
+fn assert_truthful(
+    case: &str,
+    record: &repo_console::domain::release::ReleaseRecord,
+    live: &[Option<u64>],
+) {
     for (member, live) in record.members.iter().zip(live) {
         if let Some(after) = member.serves_after() {
             assert_eq!(*live, after.map(|v| v.get()), "{case}: {member:?}");
@@ -432,7 +442,7 @@ async fn where_approvals_are_needed_the_release_is_one_request_and_its_approval_
         &app.state,
         &request.id,
         &bob,
-        repo_console::domain::Confirmation::Typed("el9".into()),
+        repo_console::domain::deploy::Confirmation::Typed("el9".into()),
     )
     .await
     .unwrap();
@@ -548,7 +558,7 @@ async fn the_api_lists_shows_and_promotes_a_release_and_refuses_a_stale_one_nami
 
 #[tokio::test]
 async fn a_release_cannot_walk_around_the_checks_a_member_needs() {
-    use repo_console::domain::check::report::CheckName;
+    use repo_console::domain::check::CheckName;
     use repo_console::domain::policy::checks::CheckPolicy;
     let required = BTreeMap::from([(production(), vec![CheckName::parse("smoke").unwrap()])]);
     let policy =

@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions};
 use repo_console::app::deploy::{deploy, DeployOutcome, NotStarted};
-use repo_console::domain::{
-    DeployRequest, DistributionHref, Operator, Refusal, SeenLive, VersionNumber,
-};
+use repo_console::domain::deploy::{DeployRequest, Refusal, SeenLive};
+use repo_console::domain::identity::Operator;
+use repo_console::domain::repository::{DistributionHref, VersionNumber};
 use repo_console::ports::{DeployLock, DeployTurn, LockError};
 
 use crate::helpers::*;

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use repo_console::adapters::files::requests::JsonlRequestStore;
 use repo_console::adapters::memory::MemoryRequestStore;
-use repo_console::domain::{RepoId, RequestId};
+use repo_console::domain::ids::RequestId;
+use repo_console::domain::repository::RepoId;
 use repo_console::ports::{RequestStore, RequestStoreError};
 
 use super::request_contract::{

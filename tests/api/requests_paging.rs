@@ -8,7 +8,8 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use repo_console::adapters::memory::MemoryRequestStore;
-use repo_console::domain::{ApprovalRequest, RequestEvent, RequestId};
+use repo_console::domain::approval::{ApprovalRequest, RequestEvent};
+use repo_console::domain::ids::RequestId;
 use repo_console::ports::RequestStore;
 
 use crate::helpers::*;

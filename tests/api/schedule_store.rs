@@ -10,7 +10,8 @@ use repo_console::adapters::files::schedules::JsonlScheduleStore;
 use repo_console::adapters::memory::MemoryScheduleStore;
 use repo_console::ports::ScheduleStore;
 
-use repo_console::domain::{ScheduleId, ScheduleState};
+use repo_console::domain::ids::ScheduleId;
+use repo_console::domain::schedule::ScheduleState;
 use repo_console::ports::ScheduleStoreError;
 
 use super::schedule_contract::{
@@ -162,7 +163,7 @@ async fn jsonl_a_line_naming_no_schedule_holds_every_open_one_before_it() {
     store.create(&open).await.unwrap();
     store.create(&ended).await.unwrap();
     let cancelled = ended.clone().into_state(ScheduleState::Cancelled {
-        by: repo_console::domain::PersonName::new("bob").unwrap(),
+        by: repo_console::domain::identity::PersonName::new("bob").unwrap(),
         ended: at(2),
     });
     store.replace(&cancelled).await.unwrap();
@@ -206,7 +207,7 @@ async fn jsonl_the_index_follows_appends_and_rewrites_by_another_instance() {
     theirs.create(&second).await.unwrap();
     assert_eq!(ids_of(mine.open().await.unwrap()), ["s-2", "s-1"]);
     let done = second.clone().into_state(ScheduleState::Cancelled {
-        by: repo_console::domain::PersonName::new("bob").unwrap(),
+        by: repo_console::domain::identity::PersonName::new("bob").unwrap(),
         ended: at(2),
     });
     mine.replace(&done).await.unwrap();
@@ -228,7 +229,7 @@ async fn jsonl_the_index_follows_appends_and_rewrites_by_another_instance() {
     );
 }
 
-fn ids_of(schedules: Vec<repo_console::domain::Schedule>) -> Vec<String> {
+fn ids_of(schedules: Vec<repo_console::domain::schedule::Schedule>) -> Vec<String> {
     schedules
         .into_iter()
         .map(|s| s.id.as_str().to_owned())

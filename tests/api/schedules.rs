@@ -17,13 +17,15 @@ use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{ManualClock, MemoryOutbox, MemoryScheduleStore};
 use repo_console::app::schedules::run::{run_due, Ran};
 use repo_console::app::Events;
+use repo_console::domain::deploy::{AuditOutcome, DeployId, DeployKind, DeployRecord};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::event::{EventData, EventKind, Subscription, WebhookUrl};
+use repo_console::domain::identity::PersonName;
+use repo_console::domain::ids::ScheduleId;
+use repo_console::domain::policy::{Allowed, Approvals, FreezeWindow, Policy, Subject};
 use repo_console::domain::record_keys::Written;
 use repo_console::domain::schedule::rules::claimed;
-use repo_console::domain::{
-    Allowed, Approvals, AuditOutcome, DeployId, DeployKind, DeployRecord, EnvironmentName,
-    EventData, EventKind, FreezeWindow, PersonName, Policy, Schedule, ScheduleId, ScheduleState,
-    Subject, Subscription, WebhookUrl,
-};
+use repo_console::domain::schedule::{Schedule, ScheduleState};
 use repo_console::ports::ScheduleStore;
 use serde_json::{json, Value};
 
@@ -788,7 +790,7 @@ fn waiting_schedule() -> Schedule {
         kind: DeployKind::Deploy,
         reason: None,
         override_freeze: false,
-        author_key: author.key(repo_console::domain::CaseMatching::Caseless),
+        author_key: author.key(repo_console::domain::identity::CaseMatching::Caseless),
         author,
         author_groups: vec!["release".into()],
         author_kind: None,

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use repo_console::adapters::memory::InMemoryPulp;
 use repo_console::app::{deploy, pages::versions::versions_page};
-use repo_console::domain::{DeployKind, RepoId, Screen, VersionNumber};
+use repo_console::domain::deploy::DeployKind;
+use repo_console::domain::repository::{RepoId, Screen, VersionNumber};
 
 use crate::helpers::*;
 use crate::web::{attr, select, text};
@@ -233,7 +234,7 @@ async fn the_page_and_the_confirm_step_cost_the_same_at_ten_or_a_thousand_versio
                 deploy::preview(
                     &state,
                     &id,
-                    &repo_console::domain::EnvironmentName::production(),
+                    &repo_console::domain::environment::EnvironmentName::production(),
                     VersionNumber::new(target),
                     DeployKind::Deploy,
                     None,
@@ -258,7 +259,7 @@ async fn the_page_and_the_confirm_step_cost_the_same_at_ten_or_a_thousand_versio
 
     // Once the console changed production, drift is judged on production's record: read
     // after the deploy, then kept while the distribution is unwritten (`drift_record.rs`).
-    let operator = repo_console::domain::Operator::placeholder();
+    let operator = repo_console::domain::identity::Operator::placeholder();
     for (id, name, target) in [(&small, "small", 5), (&big, "big", 401)] {
         let request = deploy_request(target, name);
         let outcome = deploy::deploy(&state, id, &request, &operator).await;
@@ -311,7 +312,7 @@ async fn the_confirm_step_reads_the_target_and_the_live_version_in_one_call_once
             let preview = deploy::preview(
                 &state,
                 &id,
-                &repo_console::domain::EnvironmentName::production(),
+                &repo_console::domain::environment::EnvironmentName::production(),
                 VersionNumber::new(target),
                 DeployKind::Deploy,
                 None,

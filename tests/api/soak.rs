@@ -11,7 +11,9 @@ use chrono::Duration;
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::{demo, InMemoryPulp, ManualClock, MemoryScheduleStore};
 use repo_console::app::schedules::run::run_due;
-use repo_console::domain::{EnvironmentName, Policy, RepoId, SoakTime, Subject, VersionNumber};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::policy::{Policy, SoakTime, Subject};
+use repo_console::domain::repository::{RepoId, VersionNumber};
 
 use crate::test_app::{pinned_time, TestApp};
 use crate::web::{attr, enc, select, Reply};

@@ -38,7 +38,7 @@ async fn the_confirm_step_of_an_unknown_repository_is_a_404_fragment() {
 #[tokio::test]
 async fn a_deploy_to_an_unknown_repository_is_a_404_and_changes_nothing() {
     let app = spawn_app().await;
-    let id = repo_console::domain::RepoId::parse(NOBODY).unwrap();
+    let id = repo_console::domain::repository::RepoId::parse(NOBODY).unwrap();
     let htmx = app.deploy(&id, "1", "x").await;
     assert_says_missing("deploy (htmx)", &htmx);
     assert!(htmx.body.contains("Production was not changed"));

@@ -5,10 +5,10 @@
 
 use std::collections::BTreeMap;
 
+use repo_console::domain::environment::EnvironmentName;
 use repo_console::domain::policy::metadata::MetadataPolicy;
-use repo_console::domain::{
-    Allowed, EnvironmentName, Policy, RepoVerification, UnsignedMetadata, VersionNumber,
-};
+use repo_console::domain::policy::{Allowed, Policy};
+use repo_console::domain::repository::{RepoVerification, UnsignedMetadata, VersionNumber};
 
 use crate::helpers::*;
 use crate::verified::verified;
@@ -18,7 +18,10 @@ fn allowing(default: UnsignedMetadata) -> Policy {
         .with_metadata(MetadataPolicy::new(default, BTreeMap::new()))
 }
 
-async fn detail(app: &TestApp, id: &repo_console::domain::RepoId) -> (String, String, String) {
+async fn detail(
+    app: &TestApp,
+    id: &repo_console::domain::repository::RepoId,
+) -> (String, String, String) {
     let html = app.get(&format!("/repos/{id}/versions")).await.html();
     let badge = select(&html, "#verification [data-badge]");
     let metadata = select(&html, "#verification [data-check=\"metadata\"]");

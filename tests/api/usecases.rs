@@ -6,9 +6,9 @@ use std::sync::Arc;
 use repo_console::adapters::memory::{Fault, InMemoryPulp, MemoryOptions, Op};
 use repo_console::app::deploy::{deploy, DeployOutcome, DeployStep, StepError};
 use repo_console::app::pages::versions::versions_page;
-use repo_console::domain::{
-    DeployRequest, Operator, ProductionChanged, Refusal, RepoId, VersionNumber,
-};
+use repo_console::domain::deploy::{DeployRequest, ProductionChanged, Refusal};
+use repo_console::domain::identity::Operator;
+use repo_console::domain::repository::{RepoId, VersionNumber};
 use tokio_test::assert_ok;
 
 use crate::helpers::*;

@@ -14,7 +14,8 @@ use repo_console::adapters::webhook::{HttpWebhookSender, WebhookSecret};
 use repo_console::app::deploy::{deploy, DeployOutcome};
 use repo_console::app::events::delivery::{self, Deliverer, DeliverySettings};
 use repo_console::app::{AppState, Events};
-use repo_console::domain::{EventKind, Operator, RetryPolicy, Subscription, WebhookUrl};
+use repo_console::domain::event::{EventKind, RetryPolicy, Subscription, WebhookUrl};
+use repo_console::domain::identity::Operator;
 use repo_console::ports::EventMetrics;
 use tokio::sync::oneshot;
 

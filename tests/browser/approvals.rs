@@ -10,7 +10,10 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use repo_console::adapters::memory::{InMemoryPulp, RecordingAuditSink};
-use repo_console::domain::{Approvals, AuditOutcome, EnvironmentName, Policy, RepoId, Subject};
+use repo_console::domain::deploy::AuditOutcome;
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::policy::{Approvals, Policy, Subject};
+use repo_console::domain::repository::RepoId;
 use serde_json::json;
 
 use super::a11y;

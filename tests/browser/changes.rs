@@ -1,7 +1,7 @@
 //! Issue 12 in the browser: the confirm step with a diff (packages, advisories, the
 //! dropped-security regression), and the compare page.
 
-use repo_console::domain::RepoVerification;
+use repo_console::domain::repository::RepoVerification;
 use serde_json::json;
 
 use crate::a11y;
@@ -18,7 +18,7 @@ fn signed() -> RepoVerification {
     RepoVerification {
         gpgcheck: Some(true),
         repo_gpgcheck: Some(true),
-        checksum: Some(repo_console::domain::ChecksumType::Sha256),
+        checksum: Some(repo_console::domain::repository::ChecksumType::Sha256),
         metadata_signed: Some(true),
     }
 }

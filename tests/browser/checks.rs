@@ -8,9 +8,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use repo_console::adapters::memory::{InMemoryPulp, MemoryCheckStore};
-use repo_console::domain::check::report::{CheckKey, CheckName, CheckReport, RunUrl};
+use repo_console::domain::check::{CheckKey, CheckName, CheckReport, RunUrl};
+use repo_console::domain::environment::EnvironmentName;
 use repo_console::domain::policy::checks::CheckPolicy;
-use repo_console::domain::{Allowed, EnvironmentName, Policy, RepoId, VersionNumber};
+use repo_console::domain::policy::{Allowed, Policy};
+use repo_console::domain::repository::{RepoId, VersionNumber};
 use repo_console::ports::CheckStore;
 
 use super::a11y;

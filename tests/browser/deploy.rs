@@ -2,7 +2,7 @@
 
 use fantoccini::key::Key;
 use repo_console::adapters::memory::{Fault, Op};
-use repo_console::domain::AuditOutcome;
+use repo_console::domain::deploy::AuditOutcome;
 use serde_json::json;
 
 use super::a11y;

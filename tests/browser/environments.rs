@@ -3,7 +3,9 @@
 //! warning for production while staging never served the version.
 
 use repo_console::adapters::memory::InMemoryPulp;
-use repo_console::domain::{AuditOutcome, EnvironmentPath, RepoId, VersionNumber};
+use repo_console::domain::deploy::AuditOutcome;
+use repo_console::domain::environment::EnvironmentPath;
+use repo_console::domain::repository::{RepoId, VersionNumber};
 use serde_json::json;
 
 use super::a11y;

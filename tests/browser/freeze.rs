@@ -8,7 +8,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use repo_console::adapters::memory::InMemoryPulp;
-use repo_console::domain::{EnvironmentName, FreezeWindow, Policy, RepoId, Subject};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::policy::{FreezeWindow, Policy, Subject};
+use repo_console::domain::repository::RepoId;
 
 use super::a11y;
 use super::browser::Browser;

@@ -1,6 +1,6 @@
 //! Rolling back from the history page: the same type-to-confirm gate, plus a reason.
 
-use repo_console::domain::{AuditOutcome, DeployKind};
+use repo_console::domain::deploy::{AuditOutcome, DeployKind};
 
 use super::a11y;
 use super::browser::Browser;

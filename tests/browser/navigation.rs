@@ -12,9 +12,11 @@ use std::sync::Arc;
 
 use fantoccini::key::Key;
 use repo_console::adapters::memory::MemoryScheduleStore;
-use repo_console::domain::{
-    Approvals, EnvironmentName, Policy, ReleaseName, Releases, RepoId, Subject,
-};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::ids::ReleaseName;
+use repo_console::domain::policy::{Approvals, Policy, Subject};
+use repo_console::domain::release::Releases;
+use repo_console::domain::repository::RepoId;
 
 use super::a11y;
 use super::browser::Browser;

@@ -3,7 +3,9 @@
 //! typed), and the answer saying per member what moved; axe-core on the page and the dialog.
 
 use repo_console::adapters::memory::InMemoryPulp;
-use repo_console::domain::{ReleaseName, Releases, VersionNumber};
+use repo_console::domain::ids::ReleaseName;
+use repo_console::domain::release::Releases;
+use repo_console::domain::repository::VersionNumber;
 
 use super::a11y;
 use super::browser::Browser;

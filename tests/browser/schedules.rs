@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use repo_console::adapters::memory::{InMemoryPulp, MemoryScheduleStore};
-use repo_console::domain::RepoId;
+use repo_console::domain::repository::RepoId;
 use serde_json::json;
 
 use super::a11y;

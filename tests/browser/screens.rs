@@ -2,7 +2,7 @@
 //! production's row on another screen, and a confirm dialog whose package list scrolls.
 
 use fantoccini::key::Key;
-use repo_console::domain::VersionNumber;
+use repo_console::domain::repository::VersionNumber;
 
 use super::a11y;
 use super::browser::Browser;

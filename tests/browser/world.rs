@@ -9,7 +9,8 @@ use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::{InMemoryPulp, SyncScript};
 use repo_console::adapters::web;
-use repo_console::domain::{Operator, RepoId, RepoVerification, VersionNumber};
+use repo_console::domain::identity::Operator;
+use repo_console::domain::repository::{RepoId, RepoVerification, VersionNumber};
 
 use crate::test_app::{TestApp, TestAppBuilder};
 pub use crate::verified::verified;

@@ -7,7 +7,8 @@
 #![allow(dead_code)] // each binary uses its own part
 
 use repo_console::adapters::memory::{ContentChange, InMemoryPulp};
-use repo_console::domain::{Advisory, AdvisoryType, RepoId, RepoVerification, VersionNumber};
+use repo_console::domain::diff::{Advisory, AdvisoryType};
+use repo_console::domain::repository::{RepoId, RepoVerification, VersionNumber};
 
 pub const ACME: &str = "acme";
 

@@ -6,7 +6,7 @@
 #![allow(dead_code)] // each binary uses its own part
 
 use repo_console::adapters::memory::{ContentChange, InMemoryPulp};
-use repo_console::domain::{RepoId, RepoVerification};
+use repo_console::domain::repository::{RepoId, RepoVerification};
 
 pub const BUILDS: &str = "rc-builds";
 

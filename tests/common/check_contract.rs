@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 use futures::future::join_all;
-use repo_console::domain::check::report::{CheckKey, CheckName, CheckReport, PromotionKey, RunUrl};
-use repo_console::domain::{EnvironmentName, RepoId};
+use repo_console::domain::check::{CheckKey, CheckName, CheckReport, PromotionKey, RunUrl};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::repository::RepoId;
 use repo_console::ports::CheckStore;
 
 pub const REPO_A: &str = "0199a1b2-0000-7000-8000-0000000000ca";

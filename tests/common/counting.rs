@@ -8,11 +8,13 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use repo_console::domain::{
-    Advisory, AdvisoryFix, ContentRead, Distribution, DistributionChange, DistributionHref,
-    IndexedAdvisory, Package, Publication, PublicationHref, RemoteHref, RepoId, RepoVersion,
-    Repository, SyncState, VersionHref, VersionNumber,
+use repo_console::domain::diff::{Advisory, ContentRead, Package};
+use repo_console::domain::exposure::{AdvisoryFix, IndexedAdvisory};
+use repo_console::domain::repository::{
+    Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
+    RepoId, RepoVersion, Repository, VersionHref, VersionNumber,
 };
+use repo_console::domain::sync::SyncState;
 use repo_console::ports::{
     ContentCatalog, Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome,
 };

@@ -12,7 +12,8 @@
 
 use chrono::{DateTime, Duration, Utc};
 use repo_console::adapters::memory::{package_of, ContentChange, InMemoryPulp};
-use repo_console::domain::{AdvisoryFix, RepoId, VersionNumber};
+use repo_console::domain::exposure::AdvisoryFix;
+use repo_console::domain::repository::{RepoId, VersionNumber};
 
 pub struct ExposureWorld {
     pub web: RepoId,

@@ -9,10 +9,10 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use repo_console::domain::{
-    ConsoleEvent, EventData, EventId, RepositoryRef, Settlement, SyncFailedData, TaskHref,
-    WebhookUrl,
+use repo_console::domain::event::{
+    ConsoleEvent, EventData, EventId, RepositoryRef, Settlement, SyncFailedData, WebhookUrl,
 };
+use repo_console::domain::repository::TaskHref;
 use repo_console::ports::{EventOutbox, Recorded};
 
 pub const LEASE: Duration = Duration::from_secs(60);

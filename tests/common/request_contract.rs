@@ -6,10 +6,14 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 use futures::future::join_all;
-use repo_console::domain::{
-    Actor, ApprovalRequest, DeployId, DeployKind, EnvironmentName, ExecutionOutcome, Operator,
-    PersonName, RepoId, RequestEvent, RequestId, RequestLog,
+use repo_console::domain::approval::{
+    Actor, ApprovalRequest, ExecutionOutcome, RequestEvent, RequestLog,
 };
+use repo_console::domain::deploy::{DeployId, DeployKind};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::identity::{Operator, PersonName};
+use repo_console::domain::ids::RequestId;
+use repo_console::domain::repository::RepoId;
 use repo_console::ports::{RequestStore, RequestStoreError};
 
 pub const REPO_A: &str = "0199a1b2-0000-7000-8000-0000000000aa";
@@ -34,7 +38,7 @@ pub fn request(id: &str, repo: &str, minutes: i64) -> ApprovalRequest {
         requester: PersonName::new("alice").unwrap(),
         requester_key: None,
         requester_groups: vec!["dev".into()],
-        requester_kind: Some(repo_console::domain::ActorKind::Person),
+        requester_kind: Some(repo_console::domain::policy::ActorKind::Person),
         kind: DeployKind::Deploy,
         reason: Some("the fix for CVE-2026-1".into()),
         override_freeze: false,

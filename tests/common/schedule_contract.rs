@@ -8,11 +8,13 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 use futures::future::join_all;
+use repo_console::domain::deploy::{DeployId, DeployKind};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::identity::{CaseMatching, PersonName};
+use repo_console::domain::ids::ScheduleId;
+use repo_console::domain::repository::RepoId;
 use repo_console::domain::schedule::rules::claimed;
-use repo_console::domain::{
-    CaseMatching, DeployId, DeployKind, EnvironmentName, PersonName, RepoId, Schedule, ScheduleId,
-    ScheduleState,
-};
+use repo_console::domain::schedule::{Schedule, ScheduleState};
 use repo_console::ports::{ScheduleStore, ScheduleStoreError};
 
 pub const REPO_A: &str = "0199a1b2-0000-7000-8000-0000000000aa";
@@ -42,7 +44,7 @@ pub fn schedule(id: &str, repo: &str, made: i64, runs: i64) -> Schedule {
         author_key: author.key(CaseMatching::Caseless),
         author,
         author_groups: vec!["ops".into()],
-        author_kind: Some(repo_console::domain::ActorKind::Token),
+        author_kind: Some(repo_console::domain::policy::ActorKind::Token),
         at: at(runs),
         created: at(made),
         request_id: None,

@@ -4,7 +4,7 @@
 #![allow(dead_code)] // each binary uses its own part
 
 use repo_console::adapters::identity::bearer::ApiToken;
-use repo_console::domain::{Operator, Scope};
+use repo_console::domain::identity::{Operator, Scope};
 use sha2::{Digest, Sha256};
 
 /// The hex SHA-256 of `text`, as `[[api.tokens]] sha256` holds it.

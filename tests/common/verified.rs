@@ -2,7 +2,7 @@
 //! repo_gpgcheck, SHA-256 checksums, signed metadata), as the fixtures of several suites
 //! want it. Included with `#[path]`.
 
-use repo_console::domain::{ChecksumType, RepoVerification};
+use repo_console::domain::repository::{ChecksumType, RepoVerification};
 
 /// Every check on: the repository shows as verified.
 pub fn verified() -> RepoVerification {

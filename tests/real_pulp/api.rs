@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
-use repo_console::domain::{Operator, Scope};
+use repo_console::domain::identity::{Operator, Scope};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 

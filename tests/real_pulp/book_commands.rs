@@ -14,7 +14,8 @@ use std::process::Command;
 use std::sync::Arc;
 
 use repo_console::domain::policy::metadata::MetadataPolicy;
-use repo_console::domain::{Allowed, Policy, UnsignedMetadata};
+use repo_console::domain::policy::{Allowed, Policy};
+use repo_console::domain::repository::UnsignedMetadata;
 use serde_json::{json, Value};
 
 use super::console::{attr, over_upstream, select};

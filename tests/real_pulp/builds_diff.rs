@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use repo_console::adapters::memory::InMemoryPulp;
-use repo_console::domain::{ChecksumType, RepoVerification};
+use repo_console::domain::repository::{ChecksumType, RepoVerification};
 
 use super::builds::{add_builds, BUILDS, BUILD_DIFFS};
 use super::console::{change_kinds, over_upstream, package_changes};
@@ -46,14 +46,15 @@ async fn the_kinds_are_dnfs_with_several_builds_on_pulp_and_in_memory_alike() {
 #[ignore = "needs a real Pulp"]
 async fn composed_changes_equal_pulps_filter_on_the_real_server() {
     use repo_console::app::diffs::read::read_by_plan;
-    use repo_console::domain::{filtered_reads, DiffEnd, DiffReads, SideReads, VersionDiff};
+    use repo_console::domain::diff::{filtered_reads, DiffEnd, DiffReads, SideReads, VersionDiff};
 
     let pulp = required_pulp();
     let client = pulp.client();
     let repo = pulp
         .href_named("repositories/rpm/rpm/", BUILDS)
         .expect("rc-builds is seeded");
-    let href = |n: u64| repo_console::domain::VersionHref::new(format!("{repo}versions/{n}/"));
+    let href =
+        |n: u64| repo_console::domain::repository::VersionHref::new(format!("{repo}versions/{n}/"));
     let (v1, v3) = (href(1), href(3));
     let end = |href| DiffEnd { href, count: None };
     for (old, new, backwards) in [(&v1, &v3, false), (&v3, &v1, true)] {

@@ -7,9 +7,8 @@ use std::sync::Arc;
 
 use repo_console::adapters::memory::InMemoryPulp;
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
-use repo_console::domain::{
-    Advisory, ChecksumType, ContentRead, Package, RepoVerification, Repository, VersionNumber,
-};
+use repo_console::domain::diff::{Advisory, ContentRead, Package};
+use repo_console::domain::repository::{ChecksumType, RepoVerification, Repository, VersionNumber};
 use repo_console::ports::{ContentCatalog, RepositoryManager};
 use serde_json::Value;
 

@@ -16,12 +16,13 @@ use repo_console::adapters::identity::bearer::BearerTokens;
 use repo_console::adapters::postgres::{
     connect, PgAuditSink, PgCheckStore, PgDeployLock, PgRequestStore,
 };
-use repo_console::domain::check::report::CheckName;
-use repo_console::domain::policy::checks::CheckPolicy;
-use repo_console::domain::{
-    Allowed, DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
-    PersonName, Policy,
+use repo_console::domain::check::CheckName;
+use repo_console::domain::environment::{
+    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
 };
+use repo_console::domain::identity::PersonName;
+use repo_console::domain::policy::checks::CheckPolicy;
+use repo_console::domain::policy::{Allowed, Policy};
 use serde_json::{json, Value};
 
 use super::console::{over_upstream, Console, Reply};

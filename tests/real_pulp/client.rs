@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use futures::future::join_all;
 use repo_console::adapters::pulp::{PulpClient, PulpSettings, Secret};
-use repo_console::domain::DistributionHref;
+use repo_console::domain::repository::DistributionHref;
 use repo_console::ports::{PageRequest, RepositoryManager, UpstreamError};
 use repo_console::wiring::default_pulp_settings;
 use serde_json::json;
@@ -103,7 +103,8 @@ async fn a_refused_port_is_unreachable_at_once() {
 async fn a_missing_repository_is_a_404_with_pulps_words() {
     let pulp = required_pulp();
     let nobody =
-        repo_console::domain::RepoId::parse("00000000-0000-0000-0000-000000000000").expect("uuid");
+        repo_console::domain::repository::RepoId::parse("00000000-0000-0000-0000-000000000000")
+            .expect("uuid");
     match pulp.client().get_repo(&nobody).await {
         Err(UpstreamError::Http {
             status: 404,
@@ -331,7 +332,8 @@ async fn each_request_to_pulp_is_timed_by_operation_and_status() {
     let client = pulp.client().measured_by(metrics.clone());
     let id = repo_named(&client, "rc-verified").await;
     let missing =
-        repo_console::domain::RepoId::parse("0199a1b2-0000-7000-8000-00000000000a").unwrap();
+        repo_console::domain::repository::RepoId::parse("0199a1b2-0000-7000-8000-00000000000a")
+            .unwrap();
     assert!(client.get_repo(&missing).await.is_err());
     let text = metrics.render();
     let count = |operation: &str, status: &str| {

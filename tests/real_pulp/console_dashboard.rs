@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
-use repo_console::domain::RepoId;
+use repo_console::domain::repository::RepoId;
 use scraper::Html;
 
 use super::console::{attr, over_upstream, select, text, Console, Counting, CountingProxy};

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use repo_console::adapters::pulp::{PulpClient, PulpSettings, Secret};
-use repo_console::domain::RepoId;
+use repo_console::domain::repository::RepoId;
 use scraper::Html;
 use serde_json::{json, Value};
 

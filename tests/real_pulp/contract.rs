@@ -9,10 +9,12 @@
 
 use std::collections::HashSet;
 
-use repo_console::domain::{
-    Badge, ChangeState, ChecksumType, DeployId, DistributionHref, PublicationHref, RepoId,
-    RepoVersion, SyncState, UnsignedMetadata, VersionNumber,
+use repo_console::domain::deploy::DeployId;
+use repo_console::domain::repository::{
+    Badge, ChangeState, ChecksumType, DistributionHref, PublicationHref, RepoId, RepoVersion,
+    UnsignedMetadata, VersionNumber,
 };
+use repo_console::domain::sync::SyncState;
 use repo_console::ports::{
     correlation, PageRequest, RepositoryManager, UpstreamError, WriteOutcome,
 };

@@ -1,7 +1,7 @@
 //! A real deploy through the client on `rc-deploy`: publish v4, point `rc-deploy-prod`
 //! at it, read the result back through Pulp's API (not through the client), restore.
 
-use repo_console::domain::{DistributionHref, PublicationHref, VersionNumber};
+use repo_console::domain::repository::{DistributionHref, PublicationHref, VersionNumber};
 use repo_console::ports::{RepositoryManager, WriteOutcome};
 
 use super::support::{exclusive, repo_named, required_pulp, TestPulp};

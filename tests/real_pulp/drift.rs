@@ -12,10 +12,11 @@ use repo_console::adapters::metrics::Metrics;
 use repo_console::adapters::postgres::{connect, PgAuditSink, PgDeployLock, PgOutbox};
 use repo_console::app::deploy::{deploy, DeployOutcome};
 use repo_console::app::{events::reconcile, AppState, Events};
-use repo_console::domain::{
-    DeployRequest, EnvironmentName, EventKind, Intent, Operator, SeenLive, Subscription,
-    VersionNumber, WebhookUrl,
-};
+use repo_console::domain::deploy::{DeployRequest, Intent, SeenLive};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::event::{EventKind, Subscription, WebhookUrl};
+use repo_console::domain::identity::Operator;
+use repo_console::domain::repository::VersionNumber;
 use repo_console::ports::EventMetrics;
 use serde_json::json;
 use tokio::sync::oneshot;

@@ -5,9 +5,10 @@
 
 use std::sync::Arc;
 
-use repo_console::domain::{
-    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern, RepoId,
+use repo_console::domain::environment::{
+    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
 };
+use repo_console::domain::repository::RepoId;
 use scraper::Html;
 use serde_json::json;
 

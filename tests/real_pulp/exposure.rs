@@ -8,7 +8,8 @@
 use std::sync::Arc;
 
 use repo_console::adapters::pulp::PulpSettings;
-use repo_console::domain::{EnvironmentPath, RepoId};
+use repo_console::domain::environment::EnvironmentPath;
+use repo_console::domain::repository::RepoId;
 use serde_json::{json, Value};
 
 use super::console::{over_upstream, Console, Counting};

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use repo_console::domain::PublicationHref;
+use repo_console::domain::repository::PublicationHref;
 use repo_console::ports::RepositoryManager;
 use scraper::Html;
 use serde_json::json;
@@ -26,7 +26,7 @@ async fn page(console: &Console, path: &str) -> Html {
 /// rc-history with production at v1 (an earlier run may have left anything), a console over
 /// it, and production deployed to `version` through the console.
 struct History {
-    id: repo_console::domain::RepoId,
+    id: repo_console::domain::repository::RepoId,
     repo: String,
     dist: String,
     console: Console,

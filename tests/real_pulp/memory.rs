@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions, SyncScript};
-use repo_console::domain::{ChecksumType, RepoVerification, VersionNumber};
+use repo_console::domain::repository::{ChecksumType, RepoVerification, VersionNumber};
 
 use super::contract::{repository_manager_contract, Fixture};
 

@@ -11,7 +11,7 @@ use repo_console::adapters::postgres::{connect, PgOutbox};
 use repo_console::adapters::webhook::{HttpWebhookSender, WebhookSecret};
 use repo_console::app::events::delivery::{self, Deliverer, DeliverySettings};
 use repo_console::app::Events;
-use repo_console::domain::{EventKind, RetryPolicy, Subscription, WebhookUrl};
+use repo_console::domain::event::{EventKind, RetryPolicy, Subscription, WebhookUrl};
 use repo_console::ports::{EventOutbox, Recorded};
 use tokio::sync::oneshot;
 

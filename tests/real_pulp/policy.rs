@@ -20,7 +20,8 @@ use std::time::Instant;
 use repo_console::adapters::files::requests::JsonlRequestStore;
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::ManualClock;
-use repo_console::domain::{Allowed, Approvals, EnvironmentName, FreezeWindow, Policy, Subject};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::policy::{Allowed, Approvals, FreezeWindow, Policy, Subject};
 use serde_json::{json, Value};
 
 use super::console::{attr, over_upstream, select, Console, Reply};

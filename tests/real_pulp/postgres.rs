@@ -9,15 +9,18 @@ use chrono::{DateTime, Utc};
 use repo_console::adapters::postgres::{
     connect, PgAuditSink, PgDeployLock, PgDiffStore, PgRequestStore,
 };
-use repo_console::domain::record_keys::Written;
-use repo_console::domain::release::id::{ReleaseId, ReleaseRef};
-use repo_console::domain::release::outcome::{MemberOutcome, ServedSet};
-use repo_console::domain::release::record::{MemberLine, ReleaseLine, ReleaseRecord};
-use repo_console::domain::{
-    ApprovalTrail, AuditOutcome, ChangeKind, DeployId, DeployKind, DeployRecord, DiffKey,
-    DistributionHref, Evr, FreezeOverride, PackageChange, PersonName, ProductionChanged,
-    PublicationHref, ReleaseName, RepoId, RequestId, VersionDiff, VersionHref,
+use repo_console::domain::deploy::{
+    ApprovalTrail, AuditOutcome, DeployId, DeployKind, DeployRecord, FreezeOverride,
+    ProductionChanged,
 };
+use repo_console::domain::diff::{ChangeKind, DiffKey, Evr, PackageChange, VersionDiff};
+use repo_console::domain::identity::PersonName;
+use repo_console::domain::ids::{ReleaseId, ReleaseName, ReleaseRef, RequestId};
+use repo_console::domain::record_keys::Written;
+use repo_console::domain::release::{
+    MemberLine, MemberOutcome, ReleaseLine, ReleaseRecord, ServedSet,
+};
+use repo_console::domain::repository::{DistributionHref, PublicationHref, RepoId, VersionHref};
 use repo_console::ports::{AuditSink, DeployLock, DiffStore, RequestStore};
 
 use super::database::{required_database, TestDatabase};
@@ -36,7 +39,7 @@ fn record(id: &str, at: &str, outcome: AuditOutcome) -> DeployRecord {
         repository_name: "base-os".into(),
         previous_version: Some(2),
         target_version: 4,
-        environment: repo_console::domain::EnvironmentName::production(),
+        environment: repo_console::domain::environment::EnvironmentName::production(),
         distribution: "base-os-prod".into(),
         publication: Some(PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/p/")),
         kind: DeployKind::Rollback,
@@ -114,7 +117,7 @@ fn release_line(name: &str, id: &str, at: &str) -> ReleaseRecord {
             .unwrap()
             .with_timezone(&Utc),
         operator: format!("alice {hostile}"),
-        environment: repo_console::domain::EnvironmentName::production(),
+        environment: repo_console::domain::environment::EnvironmentName::production(),
         kind: DeployKind::Rollback,
         reason: Some(hostile.into()),
         request: Some(ApprovalTrail {
@@ -449,7 +452,7 @@ async fn two_replicas_claiming_one_promotion_at_once_one_wins() {
 #[ignore = "needs PostgreSQL"]
 async fn the_cve_index_one_replica_saved_is_loaded_by_another_and_a_damaged_one_is_missing() {
     use repo_console::adapters::postgres::PgCveIndex;
-    use repo_console::domain::{CveId, CveIndex, IndexedAdvisory};
+    use repo_console::domain::exposure::{CveId, CveIndex, IndexedAdvisory};
     use repo_console::ports::CveIndexStore;
 
     let database = required_database();

@@ -10,10 +10,11 @@ use std::time::Instant;
 
 use repo_console::adapters::postgres::{connect, PgAuditSink, PgDeployLock};
 use repo_console::adapters::pulp::PulpClient;
-use repo_console::domain::{
-    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern, ReleaseName,
-    Releases,
+use repo_console::domain::environment::{
+    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
 };
+use repo_console::domain::ids::ReleaseName;
+use repo_console::domain::release::Releases;
 use serde_json::json;
 
 use super::console::{over_upstream, Console};

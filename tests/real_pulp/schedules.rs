@@ -12,11 +12,16 @@ use repo_console::adapters::postgres::{connect, PgAuditSink, PgDeployLock, PgSch
 use repo_console::app::deploy::{deploy, DeployOutcome};
 use repo_console::app::schedules::{make, run};
 use repo_console::app::AppState;
-use repo_console::domain::{
-    Confirmation, DeployAsk, DeployRequest, DistributionNaming, Environment, EnvironmentName,
-    EnvironmentPath, Intent, NamePattern, Operator, Policy, Refusal, RepoId, ScheduleState,
-    SeenLive, SoakTime, VersionNumber,
+use repo_console::domain::deploy::{
+    Confirmation, DeployAsk, DeployRequest, Intent, Refusal, SeenLive,
 };
+use repo_console::domain::environment::{
+    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
+};
+use repo_console::domain::identity::Operator;
+use repo_console::domain::policy::{Policy, SoakTime};
+use repo_console::domain::repository::{RepoId, VersionNumber};
+use repo_console::domain::schedule::ScheduleState;
 use repo_console::ports::ScheduleStore;
 use serde_json::json;
 
@@ -86,7 +91,7 @@ async fn only_ended_schedules_are_removed_and_an_unreadable_row_is_held_in_postg
          WHERE id = 's-waiting'",
     );
     assert_eq!(store.open().await.unwrap(), Vec::new());
-    let id = repo_console::domain::ScheduleId::parse("s-waiting").unwrap();
+    let id = repo_console::domain::ids::ScheduleId::parse("s-waiting").unwrap();
     assert!(matches!(
         store.get(&id).await,
         Err(repo_console::ports::ScheduleStoreError::Unreadable(_))
@@ -226,7 +231,7 @@ async fn two_replicas_on_one_database_run_a_due_schedule_once() {
 async fn ended(
     state: &AppState,
     store: &dyn ScheduleStore,
-    id: &repo_console::domain::ScheduleId,
+    id: &repo_console::domain::ids::ScheduleId,
 ) -> ScheduleState {
     let deadline = Instant::now() + Duration::from_secs(90);
     loop {

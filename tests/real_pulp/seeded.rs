@@ -8,7 +8,7 @@
 
 use serde_json::json;
 
-use repo_console::domain::RepoId;
+use repo_console::domain::repository::RepoId;
 
 use super::support::TestPulp;
 use super::web::enc;

@@ -13,7 +13,7 @@ use repo_console::adapters::clock_system::SystemClock;
 use repo_console::adapters::files::requests::JsonlRequestStore;
 use repo_console::adapters::identity::bearer::{ApiToken, BearerTokens};
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
-use repo_console::domain::PersonName;
+use repo_console::domain::identity::PersonName;
 use repo_console::ports::OperatorIdentity;
 use serde_json::json;
 

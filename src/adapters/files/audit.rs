@@ -11,7 +11,10 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
-use crate::domain::{AuditOutcome, DeployId, DeployRecord, ReleaseName, ReleaseRecord, RepoId};
+use crate::domain::deploy::{AuditOutcome, DeployId, DeployRecord};
+use crate::domain::ids::ReleaseName;
+use crate::domain::release::ReleaseRecord;
+use crate::domain::repository::RepoId;
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 
 use crate::adapters::files::audit_tail::newest_lines;

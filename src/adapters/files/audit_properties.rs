@@ -6,14 +6,12 @@
 use chrono::{DateTime, TimeZone, Utc};
 use proptest::prelude::*;
 
+use crate::domain::deploy::{ApprovalTrail, DeployId, DeployKind, FreezeOverride};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::PersonName;
+use crate::domain::ids::{ReleaseId, ReleaseName, ReleaseRef, RequestId};
 use crate::domain::record_keys::Written;
-use crate::domain::release::id::{ReleaseId, ReleaseRef};
-use crate::domain::release::outcome::{MemberOutcome, ServedSet};
-use crate::domain::release::record::{MemberLine, ReleaseLine, ReleaseRecord};
-use crate::domain::{
-    ApprovalTrail, DeployId, DeployKind, EnvironmentName, FreezeOverride, PersonName, ReleaseName,
-    RequestId,
-};
+use crate::domain::release::{MemberLine, MemberOutcome, ReleaseLine, ReleaseRecord, ServedSet};
 use crate::ports::AuditSink;
 
 use super::JsonlAuditSink;

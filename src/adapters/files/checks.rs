@@ -22,9 +22,9 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::check::report::{CheckReport, PromotionKey};
 use crate::domain::check::retention::prunable;
-use crate::domain::RepoId;
+use crate::domain::check::{CheckReport, PromotionKey};
+use crate::domain::repository::RepoId;
 use crate::ports::{CheckStore, CheckStoreError};
 
 use super::checks_index::CheckIndex;

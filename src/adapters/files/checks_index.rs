@@ -8,11 +8,11 @@
 //! that cannot be read is skipped, as it was when the file was read whole, and logged once,
 //! when read, with its place.
 //!
-//! [`latest_of`]: crate::domain::check::report::latest_of
+//! [`latest_of`]: crate::domain::check::latest_of
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::domain::check::report::{CheckKey, CheckReport, PromotionKey};
+use crate::domain::check::{CheckKey, CheckReport, PromotionKey};
 
 use super::checks_line::Line;
 use super::tail::{LineIndex, Tail};
@@ -115,8 +115,8 @@ mod tests {
     use chrono::{TimeZone, Utc};
 
     use super::*;
-    use crate::domain::check::report::CheckName;
-    use crate::domain::EnvironmentName;
+    use crate::domain::check::CheckName;
+    use crate::domain::environment::EnvironmentName;
 
     const REPO: &str = "0199a1b2-0000-7000-8000-0000000000aa";
 

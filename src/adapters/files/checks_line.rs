@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::check::report::{CheckReport, PromotionKey};
+use crate::domain::check::{CheckReport, PromotionKey};
 
 /// One line of the file.
 #[derive(Serialize, Deserialize)]

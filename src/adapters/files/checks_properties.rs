@@ -5,9 +5,10 @@
 use chrono::{DateTime, TimeZone, Utc};
 use proptest::prelude::*;
 
-use crate::domain::check::report::{CheckKey, CheckName, CheckReport, PromotionKey, RunUrl};
+use crate::domain::check::{CheckKey, CheckName, CheckReport, PromotionKey, RunUrl};
+use crate::domain::environment::EnvironmentName;
 use crate::domain::record_keys::Written;
-use crate::domain::{EnvironmentName, RepoId};
+use crate::domain::repository::RepoId;
 use crate::ports::CheckStore;
 
 use super::JsonlCheckStore;

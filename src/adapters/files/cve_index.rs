@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use async_trait::async_trait;
 
-use crate::domain::CveIndex;
+use crate::domain::exposure::CveIndex;
 use crate::ports::{CveIndexStore, CveIndexStoreError};
 
 /// The file's name in its directory.
@@ -79,7 +79,7 @@ impl CveIndexStore for FileCveIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{CveId, IndexedAdvisory};
+    use crate::domain::exposure::{CveId, IndexedAdvisory};
 
     #[tokio::test]
     async fn an_index_saved_is_loaded_back_and_a_damaged_one_is_missing() {

@@ -13,7 +13,7 @@ use std::time::{Duration, SystemTime};
 
 use async_trait::async_trait;
 
-use crate::domain::{DiffKey, VersionDiff};
+use crate::domain::diff::{DiffKey, VersionDiff};
 use crate::ports::{DiffStore, DiffStoreError};
 
 use crate::adapters::shared::diff_codec::{decode, encode, key_hash};
@@ -207,7 +207,8 @@ fn files(dir: &Path) -> std::io::Result<Vec<File>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{ChangeKind, Evr, PackageChange, VersionHref};
+    use crate::domain::diff::{ChangeKind, Evr, PackageChange};
+    use crate::domain::repository::VersionHref;
 
     fn diff_of(n: usize) -> VersionDiff {
         let packages = (0..n)

@@ -14,7 +14,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::{ConsoleEvent, Delivery, Settlement, WebhookUrl};
+use crate::domain::event::{ConsoleEvent, Delivery, Settlement, WebhookUrl};
 use crate::ports::{EventOutbox, OutboxError, Recorded};
 
 use crate::adapters::shared::outbox_ledger::{AttemptResult, Ledger};

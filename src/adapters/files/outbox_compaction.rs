@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 
 use crate::adapters::shared::outbox_ledger::AttemptResult;
-use crate::domain::{EventId, WebhookUrl};
+use crate::domain::event::{EventId, WebhookUrl};
 
 use super::outbox_line::Line;
 

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::adapters::shared::outbox_ledger::AttemptResult;
-use crate::domain::{ConsoleEvent, EventId, WebhookUrl};
+use crate::domain::event::{ConsoleEvent, EventId, WebhookUrl};
 
 /// One line of the file.
 #[derive(Debug, Serialize, Deserialize)]

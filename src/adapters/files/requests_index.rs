@@ -16,9 +16,9 @@ use std::fs::File;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::domain::approval::request_id::UnreadableRequest;
+use crate::domain::approval::{ApprovalRequest, RequestEvent, RequestLog};
+use crate::domain::ids::{RequestId, UnreadableRequest};
 use crate::domain::record_keys::leading_string;
-use crate::domain::{ApprovalRequest, RequestEvent, RequestId, RequestLog};
 
 use super::tail::{Grown, Tail};
 

@@ -5,13 +5,15 @@
 use chrono::{DateTime, TimeZone, Utc};
 use proptest::prelude::*;
 
-use crate::domain::approval::request::{Actor, ExecutionOutcome, ScheduledFor};
-use crate::domain::policy::authority::ActorKind;
-use crate::domain::record_keys::Written;
-use crate::domain::{
-    ApprovalRequest, CaseMatching, DeployId, DeployKind, EnvironmentName, PersonName, RequestEvent,
-    RequestId, ScheduleId,
+use crate::domain::approval::{
+    Actor, ApprovalRequest, ExecutionOutcome, RequestEvent, ScheduledFor,
 };
+use crate::domain::deploy::{DeployId, DeployKind};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::{CaseMatching, PersonName};
+use crate::domain::ids::{RequestId, ScheduleId};
+use crate::domain::policy::ActorKind;
+use crate::domain::record_keys::Written;
 use crate::ports::RequestStore;
 
 use super::JsonlRequestStore;

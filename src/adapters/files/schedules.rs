@@ -22,8 +22,10 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 
+use crate::domain::ids::ScheduleId;
+use crate::domain::repository::RepoId;
 use crate::domain::schedule::record::{self, UnreadableSchedule};
-use crate::domain::{RepoId, Schedule, ScheduleId};
+use crate::domain::schedule::Schedule;
 use crate::ports::{ScheduleStore, ScheduleStoreError};
 
 use super::requests::{open_locked, rewrite_keeping, sync_directory};

@@ -10,8 +10,9 @@
 
 use std::collections::HashMap;
 
+use crate::domain::ids::ScheduleId;
 use crate::domain::schedule::record::{self, UnreadableSchedule};
-use crate::domain::{Schedule, ScheduleId};
+use crate::domain::schedule::Schedule;
 
 use super::tail::{LineIndex, Tail};
 

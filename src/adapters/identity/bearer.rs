@@ -11,7 +11,8 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use crate::domain::{Operator, PersonName, Scope, TokenRoster, TokenStanding};
+use crate::domain::identity::{Operator, PersonName, Scope};
+use crate::domain::policy::{TokenRoster, TokenStanding};
 use crate::ports::{Clock, IdentityContext, OperatorIdentity, Unidentified};
 
 /// One API token: who it is (its name, groups, scopes and owner, as an operator), the
@@ -216,7 +217,7 @@ mod tests {
         assert_eq!(caller.as_str(), "ci-pipeline");
         assert_eq!(caller.groups(), ["release".to_owned()]);
         assert!(caller.holds(&Scope::Sync).is_ok());
-        let production = crate::domain::EnvironmentName::production();
+        let production = crate::domain::environment::EnvironmentName::production();
         assert!(caller.holds(&Scope::deploy_to(&production)).is_err());
         let lower = tokens().identify(&context("bearer s3cret-token")).await;
         assert!(lower.is_ok(), "the scheme is case-insensitive");

@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 
-use crate::domain::Operator;
+use crate::domain::identity::Operator;
 use crate::ports::{IdentityContext, OperatorIdentity, Unidentified};
 
 pub struct FixedOperator(pub Operator);

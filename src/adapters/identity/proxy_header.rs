@@ -5,7 +5,7 @@
 use async_trait::async_trait;
 use ipnet::IpNet;
 
-use crate::domain::{CaseMatching, GroupName, Operator};
+use crate::domain::identity::{CaseMatching, GroupName, Operator};
 use crate::ports::{IdentityContext, OperatorIdentity, Unidentified};
 
 pub struct TrustedProxyHeader {

@@ -10,9 +10,9 @@ use chrono::{DateTime, Utc};
 
 use super::in_memory::InMemoryPulp;
 use super::state::AdvisoryUnit;
-use crate::domain::{
-    Advisory, AdvisoryFix, AdvisoryType, CveId, IndexedAdvisory, RepoId, VersionHref,
-};
+use crate::domain::diff::{Advisory, AdvisoryType};
+use crate::domain::exposure::{AdvisoryFix, CveId, IndexedAdvisory};
+use crate::domain::repository::{RepoId, VersionHref};
 use crate::ports::{Page, PageRequest, UpstreamError};
 
 impl InMemoryPulp {

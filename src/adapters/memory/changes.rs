@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::in_memory::InMemoryPulp;
 use super::state::{Effect, State, TaskEntry};
-use crate::domain::{DistributionChange, DistributionHref, PublicationHref, TaskHref};
+use crate::domain::repository::{DistributionChange, DistributionHref, PublicationHref, TaskHref};
 
 /// Who makes the changes the console did not make (an operator using pulp-cli).
 pub const OUTSIDE_USER: &str = "outside-operator";

@@ -6,8 +6,8 @@ use std::sync::{Mutex, MutexGuard};
 
 use async_trait::async_trait;
 
-use crate::domain::check::report::{latest_of, CheckReport, PromotionKey};
-use crate::domain::RepoId;
+use crate::domain::check::{latest_of, CheckReport, PromotionKey};
+use crate::domain::repository::RepoId;
 use crate::ports::{CheckStore, CheckStoreError};
 
 #[derive(Default)]

@@ -10,10 +10,9 @@ use chrono::{DateTime, Utc};
 use super::advisory_units::AdvisoryUnits;
 use super::in_memory::InMemoryPulp;
 use super::state::{bad_request, State, VersionEntry};
-use crate::domain::{
-    Advisory, AdvisoryFix, ContentRead, Evr, IndexedAdvisory, Package, RepoId, VersionHref,
-    VersionNumber,
-};
+use crate::domain::diff::{Advisory, ContentRead, Evr, Package};
+use crate::domain::exposure::{AdvisoryFix, IndexedAdvisory};
+use crate::domain::repository::{RepoId, VersionHref, VersionNumber};
 use crate::ports::{ContentCatalog, Page, PageRequest, UpstreamError};
 
 /// One new version's changes: packages and advisories added and removed.

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 
 pub use super::state::SyncScript;
 use super::state::{DistEntry, RepoEntry, State, API};
-use crate::domain::{
+use crate::domain::repository::{
     Distribution, DistributionHref, PublicationHref, RemoteHref, RepoId, RepoVerification,
     Repository, VersionNumber,
 };
@@ -260,7 +260,7 @@ impl InMemoryPulp {
 
 impl InMemoryPulp {
     /// Sets a repository's `retain_repo_versions` (the versions are not deleted here).
-    pub fn set_retain_versions(&self, id: &crate::domain::RepoId, retain: Option<u64>) {
+    pub fn set_retain_versions(&self, id: &crate::domain::repository::RepoId, retain: Option<u64>) {
         if let Ok(entry) = self.lock().repo_mut(id) {
             entry.repo.retain_versions = retain;
         }

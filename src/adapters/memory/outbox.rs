@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
 use crate::adapters::shared::outbox_ledger::{AttemptResult, Ledger};
-use crate::domain::{ConsoleEvent, Delivery, Settlement, WebhookUrl};
+use crate::domain::event::{ConsoleEvent, Delivery, Settlement, WebhookUrl};
 use crate::ports::{EventOutbox, OutboxError, Recorded};
 
 #[derive(Default)]

@@ -8,10 +8,11 @@ use super::in_memory::InMemoryPulp;
 use super::state::not_found;
 use crate::adapters::shared::sync_failure::sync_state_logged;
 use crate::adapters::shared::task_outcome::created_publication;
-use crate::domain::{
+use crate::domain::repository::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
-    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
+    RepoId, RepoVersion, Repository, TaskHref, VersionHref, VersionNumber,
 };
+use crate::domain::sync::SyncState;
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 #[async_trait]

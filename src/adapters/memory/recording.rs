@@ -5,7 +5,10 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::{AuditOutcome, DeployId, DeployRecord, ReleaseName, ReleaseRecord, RepoId};
+use crate::domain::deploy::{AuditOutcome, DeployId, DeployRecord};
+use crate::domain::ids::ReleaseName;
+use crate::domain::release::ReleaseRecord;
+use crate::domain::repository::RepoId;
 use crate::ports::{AuditError, AuditReadError, AuditSink, Clock};
 
 /// Keeps every record in memory; can be told to fail, to test what a failed write does.

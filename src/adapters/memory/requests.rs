@@ -5,7 +5,9 @@ use std::sync::Mutex;
 
 use async_trait::async_trait;
 
-use crate::domain::{ApprovalRequest, RepoId, RequestEvent, RequestId, RequestLog};
+use crate::domain::approval::{ApprovalRequest, RequestEvent, RequestLog};
+use crate::domain::ids::RequestId;
+use crate::domain::repository::RepoId;
 use crate::ports::{RequestStore, RequestStoreError};
 
 /// Requests in the order they were made.
@@ -88,8 +90,7 @@ impl RequestStore for MemoryRequestStore {
     /// Kept as values, never as records: nothing is unreadable.
     async fn unreadable(
         &self,
-    ) -> Result<Vec<crate::domain::approval::request_id::UnreadableRequest>, RequestStoreError>
-    {
+    ) -> Result<Vec<crate::domain::ids::UnreadableRequest>, RequestStoreError> {
         Ok(Vec::new())
     }
 

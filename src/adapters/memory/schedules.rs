@@ -5,8 +5,10 @@ use std::sync::Mutex;
 
 use async_trait::async_trait;
 
+use crate::domain::ids::ScheduleId;
+use crate::domain::repository::RepoId;
 use crate::domain::schedule::record::UnreadableSchedule;
-use crate::domain::{RepoId, Schedule, ScheduleId};
+use crate::domain::schedule::Schedule;
 use crate::ports::{ScheduleStore, ScheduleStoreError};
 
 /// Schedules in the order they were made.

@@ -7,11 +7,12 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::TaskState;
-use crate::domain::{
-    Advisory, Distribution, DistributionHref, DistributionRevision, Publication, PublicationHref,
-    RemoteHref, RepoId, RepoVersion, Repository, TaskHref, VersionHref, VersionNumber,
+use crate::domain::diff::Advisory;
+use crate::domain::repository::{
+    Distribution, DistributionHref, DistributionRevision, Publication, PublicationHref, RemoteHref,
+    RepoId, RepoVersion, Repository, TaskHref, VersionHref, VersionNumber,
 };
+use crate::domain::sync::TaskState;
 use crate::ports::UpstreamError;
 
 pub(super) const API: &str = "/pulp/api/v3/";
@@ -90,8 +91,8 @@ pub(super) struct TaskEntry {
 /// One advisory unit uploaded with its builds and references (see `advisory_units.rs`).
 #[derive(Debug, Clone)]
 pub struct AdvisoryUnit {
-    pub indexed: crate::domain::IndexedAdvisory,
-    pub fix: crate::domain::AdvisoryFix,
+    pub indexed: crate::domain::exposure::IndexedAdvisory,
+    pub fix: crate::domain::exposure::AdvisoryFix,
 }
 
 #[derive(Default)]
@@ -100,7 +101,7 @@ pub(super) struct State {
     pub distributions: Vec<DistEntry>,
     pub publications: HashMap<PublicationHref, Publication>,
     /// The settings of the repository each publication was made with.
-    pub published_with: HashMap<PublicationHref, crate::domain::RepoVerification>,
+    pub published_with: HashMap<PublicationHref, crate::domain::repository::RepoVerification>,
     pub remotes: HashMap<RemoteHref, SyncScript>,
     pub tasks: HashMap<TaskHref, TaskEntry>,
     pub counter: u64,

@@ -8,8 +8,10 @@ use std::time::Duration;
 use super::in_memory::InMemoryPulp;
 use super::state::{bad_request, Effect};
 use crate::adapters::shared::task_outcome::{write_outcome, PollPace};
-use crate::domain::TaskReport;
-use crate::domain::{DistributionHref, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref};
+use crate::domain::repository::{
+    DistributionHref, PublicationHref, RemoteHref, RepoId, TaskHref, VersionHref,
+};
+use crate::domain::sync::TaskReport;
 use crate::ports::{UpstreamError, WriteOutcome};
 
 impl InMemoryPulp {

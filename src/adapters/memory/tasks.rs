@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 
 use super::state::{not_found, version_href, Effect, State, SyncScript, TaskEntry, API};
-use crate::domain::{ProgressReport, TaskReport, TaskState};
-use crate::domain::{RepoId, TaskHref};
+use crate::domain::repository::{RepoId, TaskHref};
+use crate::domain::sync::{ProgressReport, TaskReport, TaskState};
 use crate::ports::UpstreamError;
 
 /// The user the console's requests run as in the in-memory Pulp.

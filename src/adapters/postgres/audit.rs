@@ -1,9 +1,10 @@
 //! `PgAuditSink`: audit lines as rows of `deploy_audit`, each written in its own
 //! transaction; every replica reads the same history.
 
-use crate::domain::{
-    AuditOutcome, DeployId, DeployRecord, ProductionChanged, ReleaseName, ReleaseRecord, RepoId,
-};
+use crate::domain::deploy::{AuditOutcome, DeployId, DeployRecord, ProductionChanged};
+use crate::domain::ids::ReleaseName;
+use crate::domain::release::ReleaseRecord;
+use crate::domain::repository::RepoId;
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};

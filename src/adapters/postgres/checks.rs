@@ -4,8 +4,8 @@
 
 use async_trait::async_trait;
 
-use crate::domain::check::report::{CheckReport, PromotionKey};
-use crate::domain::RepoId;
+use crate::domain::check::{CheckReport, PromotionKey};
+use crate::domain::repository::RepoId;
 use crate::ports::{CheckStore, CheckStoreError};
 
 use super::Database;

@@ -4,7 +4,7 @@
 
 use async_trait::async_trait;
 
-use crate::domain::CveIndex;
+use crate::domain::exposure::CveIndex;
 use crate::ports::{CveIndexStore, CveIndexStoreError};
 
 use super::Database;

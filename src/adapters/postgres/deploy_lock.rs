@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use sqlx::pool::PoolConnection;
 use sqlx::{Connection, PgConnection, Postgres};
 
-use crate::domain::DistributionHref;
+use crate::domain::repository::DistributionHref;
 use crate::ports::{DeployLock, DeployTurn, LockError};
 
 use super::Database;

@@ -6,7 +6,7 @@
 use async_trait::async_trait;
 
 use crate::adapters::shared::diff_codec::{decode, encode};
-use crate::domain::{DiffKey, VersionDiff};
+use crate::domain::diff::{DiffKey, VersionDiff};
 use crate::ports::{DiffStore, DiffStoreError};
 
 use super::Database;

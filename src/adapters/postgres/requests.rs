@@ -8,8 +8,9 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 
-use crate::domain::approval::request_id::UnreadableRequest;
-use crate::domain::{ApprovalRequest, RepoId, RequestEvent, RequestId, RequestLog};
+use crate::domain::approval::{ApprovalRequest, RequestEvent, RequestLog};
+use crate::domain::ids::{RequestId, UnreadableRequest};
+use crate::domain::repository::RepoId;
 use crate::ports::{RequestStore, RequestStoreError};
 
 use super::Database;

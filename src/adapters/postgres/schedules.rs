@@ -8,8 +8,10 @@
 use async_trait::async_trait;
 use sqlx::Row;
 
+use crate::domain::ids::ScheduleId;
+use crate::domain::repository::RepoId;
 use crate::domain::schedule::record::{self, UnreadableSchedule};
-use crate::domain::{RepoId, Schedule, ScheduleId};
+use crate::domain::schedule::Schedule;
 use crate::ports::{ScheduleStore, ScheduleStoreError};
 
 use super::Database;

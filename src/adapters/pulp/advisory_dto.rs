@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
-use crate::domain::{AdvisoryFix, CveId, Evr, IndexedAdvisory, Package};
+use crate::domain::diff::{Evr, Package};
+use crate::domain::exposure::{AdvisoryFix, CveId, IndexedAdvisory};
 
 /// The fields asked of an advisory read for its fix.
 pub(super) const FIX_FIELDS: &str = "id,pkglist";

@@ -12,8 +12,9 @@ use super::advisory_dto::{
 use super::content::name_batches;
 use super::dto::PageDto;
 use super::PulpClient;
-use crate::adapters::pulp::transport::pagination::with_query;
-use crate::domain::{AdvisoryFix, IndexedAdvisory, VersionHref};
+use crate::adapters::pulp::pagination::with_query;
+use crate::domain::exposure::{AdvisoryFix, IndexedAdvisory};
+use crate::domain::repository::VersionHref;
 use crate::ports::{Page, PageRequest, UpstreamError};
 
 /// Bytes of ids (encoded) per `id__in=` request (see `NAMES_BYTES_PER_REQUEST`).

@@ -11,13 +11,13 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::dto::TaskRefDto;
-use super::errors::{decode_error, status_error_at};
-use super::settings::PulpSettings;
+use crate::adapters::pulp::transport::errors::{decode_error, status_error_at};
 use crate::adapters::pulp::transport::http::{HttpTransport, RawResponse, SetupError};
 use crate::adapters::pulp::transport::memo::Memo;
 use crate::adapters::pulp::transport::operation::pulp_operation;
 use crate::adapters::pulp::transport::session::Session;
-use crate::domain::{Publication, PublicationHref, RepoId, TaskHref};
+use crate::adapters::pulp::transport::settings::PulpSettings;
+use crate::domain::repository::{Publication, PublicationHref, RepoId, TaskHref};
 use crate::ports::{EventMetrics, UpstreamError};
 
 /// Publications remembered (about 200 bytes each).

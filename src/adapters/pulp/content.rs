@@ -10,8 +10,10 @@ use serde::de::DeserializeOwned;
 
 use super::content_dto::{AdvisoryDto, PackageDto, ADVISORY_FIELDS, PACKAGE_FIELDS};
 use super::PulpClient;
-use crate::adapters::pulp::transport::pagination::{encode, with_query};
-use crate::domain::{Advisory, AdvisoryFix, ContentRead, IndexedAdvisory, Package, VersionHref};
+use crate::adapters::pulp::pagination::{encode, with_query};
+use crate::domain::diff::{Advisory, ContentRead, Package};
+use crate::domain::exposure::{AdvisoryFix, IndexedAdvisory};
+use crate::domain::repository::VersionHref;
 use crate::ports::{ContentCatalog, Page, PageRequest, UpstreamError};
 
 /// Content units per request for what a version changed and for builds by name: small

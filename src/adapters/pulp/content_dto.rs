@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use crate::domain::{Advisory, AdvisoryType, Evr, Package};
+use crate::domain::diff::{Advisory, AdvisoryType, Evr, Package};
 
 /// The fields asked of a package: nothing more is shown.
 pub(super) const PACKAGE_FIELDS: &str = "name,epoch,version,release,arch";

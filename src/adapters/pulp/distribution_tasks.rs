@@ -9,9 +9,9 @@ use serde::Deserialize;
 
 use super::dto::{task_state, PageDto};
 use super::PulpClient;
+use crate::adapters::pulp::pagination::with_query;
 use crate::adapters::pulp::transport::memo::Memo;
-use crate::adapters::pulp::transport::pagination::with_query;
-use crate::domain::{ChangeState, DistributionChange, DistributionHref, TaskHref};
+use crate::domain::repository::{ChangeState, DistributionChange, DistributionHref, TaskHref};
 use crate::ports::UpstreamError;
 
 const DISTRIBUTION_PRN: &str = "prn:rpm.rpmdistribution:";

@@ -7,12 +7,12 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::domain::{
+use crate::domain::repository::{
     ChecksumType, Distribution, DistributionHref, DistributionRevision, Publication,
     PublicationHref, RemoteHref, RepoId, RepoVerification, RepoVersion, Repository, TaskHref,
     VersionHref,
 };
-use crate::domain::{ProgressReport, TaskReport, TaskState};
+use crate::domain::sync::{ProgressReport, TaskReport, TaskState};
 use crate::ports::UpstreamError;
 
 /// The content type whose counts the console shows.

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::domain::{Badge, UnsignedMetadata, VersionNumber};
+use crate::domain::repository::{Badge, UnsignedMetadata, VersionNumber};
 
 const REPO: &str = r#"{
   "pulp_href": "/pulp/api/v3/repositories/rpm/rpm/01a202de-e818-7629-a483-70ecc3240361/",

@@ -8,14 +8,14 @@ use serde_json::json;
 
 use super::dto::{DistributionDto, PageDto, PublicationDto, RepositoryDto, TaskDto};
 use super::PulpClient;
-use crate::adapters::pulp::transport::pagination::{encode, with_query};
+use crate::adapters::pulp::pagination::{encode, with_query};
 use crate::adapters::shared::sync_failure::sync_state_logged;
 use crate::adapters::shared::task_outcome::{created_publication, write_outcome, PollPace};
-use crate::domain::TaskReport;
-use crate::domain::{
+use crate::domain::repository::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
-    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
+    RepoId, RepoVersion, Repository, TaskHref, VersionHref, VersionNumber,
 };
+use crate::domain::sync::{SyncState, TaskReport};
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_checksum_type,\

@@ -1,9 +1,10 @@
 //! The Pulp 3 adapter: [`PulpClient`] implements [`crate::ports::RepositoryManager`] over
 //! Pulp's REST API (pulpcore + pulp_rpm), on hyper with rustls.
 //!
-//! One concept per file: `settings` (what to connect to), `http` (transport, TLS,
-//! timeouts), `session` (fast authentication), `errors` (statuses and bodies to
-//! `UpstreamError`), `dto` (Pulp JSON to domain types, tasks included), `pagination`,
+//! One concept per file. Below, the `transport` room (it imports nothing of this one):
+//! `settings` (what to connect to), `http` (transport, TLS, timeouts), `session` (fast
+//! authentication), `errors` (statuses and bodies to `UpstreamError`). Here: `dto` (Pulp JSON
+//! to domain types, tasks included), `pagination` (Pulp's lists read whole),
 //! `sync_tasks` (latest syncs), `versions` (a page of versions, or a few by number),
 //! `client` (URLs, helpers) and `manager` (the port's methods). Waiting for a task is the
 //! rule of [`crate::adapters::shared::task_outcome`], shared with the in-memory Pulp.
@@ -17,15 +18,14 @@ mod content;
 mod content_dto;
 mod distribution_tasks;
 mod dto;
-mod errors;
 mod manager;
+mod pagination;
 mod publication_batch;
 mod reusable;
-mod settings;
 mod sync_tasks;
 mod transport;
 mod versions;
 
 pub use client::PulpClient;
-pub use settings::{PulpSettings, Secret};
 pub use transport::http::SetupError;
+pub use transport::settings::{PulpSettings, Secret};

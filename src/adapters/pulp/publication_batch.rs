@@ -7,8 +7,8 @@ use futures::future::try_join_all;
 use super::dto::PublicationDto;
 use super::manager::PUBLICATION_FIELDS;
 use super::PulpClient;
-use crate::adapters::pulp::transport::pagination::with_query;
-use crate::domain::{Publication, PublicationHref};
+use crate::adapters::pulp::pagination::with_query;
+use crate::domain::repository::{Publication, PublicationHref};
 use crate::ports::UpstreamError;
 
 /// Hrefs per query (about 75 characters each: the URL stays far below 8 KB).

@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::dto::PageDto;
 use super::PulpClient;
-use crate::adapters::pulp::transport::pagination::with_query;
-use crate::domain::{PublicationHref, RepoId, VersionHref};
+use crate::adapters::pulp::pagination::with_query;
+use crate::domain::repository::{PublicationHref, RepoId, VersionHref};
 use crate::ports::UpstreamError;
 
 /// What a repository publishes with, and what a publication was made with.

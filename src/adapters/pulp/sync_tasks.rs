@@ -10,9 +10,9 @@ use futures::future::try_join_all;
 use super::dto::{PageDto, TaskDto};
 use super::manager::TASK_FIELDS;
 use super::PulpClient;
-use crate::adapters::pulp::transport::pagination::{next_path, with_query};
-use crate::domain::RepoId;
-use crate::domain::TaskReport;
+use crate::adapters::pulp::pagination::{next_path, with_query};
+use crate::domain::repository::RepoId;
+use crate::domain::sync::TaskReport;
 use crate::ports::UpstreamError;
 
 const SYNC_TASK_NAME: &str = "pulp_rpm.app.tasks.synchronizing.synchronize";

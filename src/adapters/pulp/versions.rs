@@ -8,8 +8,8 @@ use futures::future::try_join_all;
 
 use super::dto::{PageDto, VersionDto};
 use super::PulpClient;
-use crate::adapters::pulp::transport::pagination::with_query;
-use crate::domain::{RepoId, RepoVersion, VersionNumber};
+use crate::adapters::pulp::pagination::with_query;
+use crate::domain::repository::{RepoId, RepoVersion, VersionNumber};
 use crate::ports::{Page, PageRequest, UpstreamError};
 
 const VERSION_FIELDS: &str = "pulp_href,pulp_created,number,content_summary";

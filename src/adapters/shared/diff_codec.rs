@@ -7,7 +7,8 @@ use flate2::{read::GzDecoder, write::GzEncoder, Compression};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::domain::{DiffKey, VersionDiff, VersionHref};
+use crate::domain::diff::{DiffKey, VersionDiff};
+use crate::domain::repository::VersionHref;
 
 /// The meaning of a stored diff: raise it whenever what a diff holds or how it is computed
 /// changes, so that diffs stored by an earlier console are not believed (they read as misses,
@@ -88,7 +89,7 @@ pub fn key_hash(key: &DiffKey) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{ChangeKind, Evr, PackageChange};
+    use crate::domain::diff::{ChangeKind, Evr, PackageChange};
 
     fn key(from: Option<&str>, to: &str) -> DiffKey {
         (from.map(VersionHref::new), VersionHref::new(to))

@@ -9,7 +9,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::{ConsoleEvent, Delivery, EventId, Settlement, WebhookUrl};
+use crate::domain::event::{ConsoleEvent, Delivery, EventId, Settlement, WebhookUrl};
 use crate::ports::Recorded;
 
 /// A delivery not finished yet.

@@ -1,5 +1,6 @@
 use super::*;
-use crate::domain::{EventData, RepositoryRef, SyncFailedData, TaskHref};
+use crate::domain::event::{EventData, RepositoryRef, SyncFailedData};
+use crate::domain::repository::TaskHref;
 
 fn at(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text).unwrap().into()

@@ -1,10 +1,10 @@
 //! A synchronization read from an upstream's task: when it failed, upstream's own description
 //! of the failure (which can name the remote's host, a proxy, a database) is logged with
 //! the task and the correlation id of the work, and pages and answers say only that it
-//! failed, naming the task (see [`SyncFailure::told`](crate::domain::SyncFailure::told)).
+//! failed, naming the task (see [`SyncFailure::told`](crate::domain::sync::SyncFailure::told)).
 //! The rule every adapter that reads sync tasks follows.
 
-use crate::domain::{sync_state, SyncState, TaskReport};
+use crate::domain::sync::{sync_state, SyncState, TaskReport};
 use crate::ports::correlation;
 
 /// What `task` means for the dashboard, upstream's words about a failure logged.

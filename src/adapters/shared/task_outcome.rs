@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::domain::{PublicationHref, TaskHref, TaskReport, TaskState};
+use crate::domain::repository::{PublicationHref, TaskHref};
+use crate::domain::sync::{TaskReport, TaskState};
 use crate::ports::{UpstreamError, WriteOutcome};
 
 /// How often to look at a task: the first delay, doubled up to the longest.

@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use crate::app::diffs::compare::CompareError;
 use crate::app::exposure::ExposureError;
 use crate::app::facts::{ReadError, UnknownRepository};
-use crate::domain::BadExposureQuery;
+use crate::domain::exposure::BadExposureQuery;
 use crate::ports::UpstreamError;
 
 use super::feature::FeatureRefusal;

@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::domain::{BadExposureQuery, ExposureQuery, RawQuery};
+use crate::domain::exposure::{BadExposureQuery, ExposureQuery, RawQuery};
 
 /// The question's parameters, each as typed (blank is absent).
 #[derive(Debug, Default, Deserialize, IntoParams)]

@@ -3,7 +3,9 @@
 use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
 
-use crate::domain::{EnvironmentName, EnvironmentPath, RepoId, SeenLive, VersionNumber};
+use crate::domain::deploy::SeenLive;
+use crate::domain::environment::{EnvironmentName, EnvironmentPath};
+use crate::domain::repository::{RepoId, VersionNumber};
 
 use super::errors::WebError;
 

@@ -10,7 +10,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 
 use crate::app::AppState;
-use crate::domain::Operator;
+use crate::domain::identity::Operator;
 use crate::ports::{IdentityContext, Unidentified};
 
 use super::sender::{not_identified, with_sender};

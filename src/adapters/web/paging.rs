@@ -1,7 +1,7 @@
 //! The link to the next page of a list of requests, the same for the page and the API.
 
 use crate::domain::approval::listing::StateFilter;
-use crate::domain::RequestId;
+use crate::domain::ids::RequestId;
 
 /// `path` with the filter and the cursor of the page after `after`.
 pub fn next_link(path: &str, filter: StateFilter, after: &RequestId) -> String {

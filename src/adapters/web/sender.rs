@@ -2,7 +2,7 @@
 //! length of the request so that any page it renders can show it in the header bar, and the
 //! words that tell an unidentified operator why and what to do.
 
-use crate::domain::Operator;
+use crate::domain::identity::Operator;
 use crate::ports::Unidentified;
 
 tokio::task_local! {

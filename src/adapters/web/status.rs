@@ -20,10 +20,13 @@ use crate::app::schedules::StoreProblem;
 use crate::app::sync::SyncError;
 use crate::app::write_limit::TooManyWrites;
 use crate::domain::approval::listing::UnknownState;
-use crate::domain::{
-    BadExposureQuery, Denied, Refusal, ReleaseRefusal, RequestRefusal, ScheduleRefusal,
-    UnknownEnvironment,
-};
+use crate::domain::approval::RequestRefusal;
+use crate::domain::deploy::Refusal;
+use crate::domain::environment::UnknownEnvironment;
+use crate::domain::exposure::BadExposureQuery;
+use crate::domain::policy::Denied;
+use crate::domain::release::ReleaseRefusal;
+use crate::domain::schedule::ScheduleRefusal;
 use crate::ports::{
     AuditReadError, RequestStoreError, ScheduleStoreError, Unidentified, UpstreamError,
 };

@@ -12,11 +12,13 @@ use crate::app::diffs::compare::CompareError;
 use crate::app::exposure::ExposureError;
 use crate::app::facts::{ReadError, UnknownRepository};
 use crate::app::sync::SyncError;
-use crate::domain::policy::gate::NotListed;
-use crate::domain::{
-    Denied, EnvironmentName, PersonName, Refusal, RepoId, RequestId, RequestRefusal,
-    UnknownEnvironment, VersionNumber,
-};
+use crate::domain::approval::RequestRefusal;
+use crate::domain::deploy::Refusal;
+use crate::domain::environment::{EnvironmentName, UnknownEnvironment};
+use crate::domain::identity::PersonName;
+use crate::domain::ids::RequestId;
+use crate::domain::policy::{Denied, NotListed};
+use crate::domain::repository::{RepoId, VersionNumber};
 use crate::ports::{
     AuditError, AuditReadError, LockError, RequestStoreError, Unidentified, UpstreamError,
 };
@@ -152,7 +154,7 @@ fn refusals() -> Vec<(&'static str, Refusal, u16)> {
         ),
         (
             "Soak",
-            Refusal::Soak(Box::new(crate::domain::SoakRefusal {
+            Refusal::Soak(Box::new(crate::domain::deploy::SoakRefusal {
                 environment: env(),
                 previous: EnvironmentName::parse("staging").unwrap(),
                 version: 7,
@@ -170,9 +172,9 @@ fn refusals() -> Vec<(&'static str, Refusal, u16)> {
                 version: 4,
                 environment: env(),
                 checked_in: EnvironmentName::parse("staging").unwrap(),
-                unmet: crate::domain::policy::checks::Unmet(vec![(
-                    crate::domain::check::report::CheckName::parse("smoke").unwrap(),
-                    crate::domain::check::report::CheckState::Failed,
+                unmet: crate::domain::check::Unmet(vec![(
+                    crate::domain::check::CheckName::parse("smoke").unwrap(),
+                    crate::domain::check::CheckState::Failed,
                 )]),
             },
             409,
@@ -292,7 +294,7 @@ fn each_upstream_failure_has_one_status_on_pages_and_in_the_api() {
     let advisory = ExposureError::UnknownAdvisory("RHSA-0".into());
     table.push(("Exposure: UnknownAdvisory", both(&advisory), 404));
     assert_eq!(ApiError::exposure(&advisory).code, "unknown_advisory");
-    let question = crate::domain::BadExposureQuery("Ask one question at a time".into());
+    let question = crate::domain::exposure::BadExposureQuery("Ask one question at a time".into());
     table.push(("Exposure: BadExposureQuery", both(&question), 400));
     let version = CompareError::UnknownVersion(VersionNumber::new(9));
     table.push(("Compare: UnknownVersion", both(&version), 404));
@@ -457,11 +459,13 @@ fn each_other_failure_has_one_status_on_pages_and_in_the_api() {
         ),
         (
             "Report: OutOfScope",
-            both(&ReportError::OutOfScope(crate::domain::MissingScope {
-                token: PersonName::new("deployer").unwrap(),
-                needed: crate::domain::Scope::parse("check:staging").unwrap(),
-                held: "deploy:*".into(),
-            })),
+            both(&ReportError::OutOfScope(
+                crate::domain::identity::MissingScope {
+                    token: PersonName::new("deployer").unwrap(),
+                    needed: crate::domain::identity::Scope::parse("check:staging").unwrap(),
+                    held: "deploy:*".into(),
+                },
+            )),
             403,
         ),
         (
@@ -573,7 +577,8 @@ fn both_of_release(outcome: crate::app::releases::ReleaseOutcome) -> (u16, u16) 
 #[test]
 fn each_release_refusal_has_one_status_on_pages_and_in_the_api() {
     use crate::app::releases::ReleaseOutcome;
-    use crate::domain::{ReleaseName, ReleaseRefusal};
+    use crate::domain::ids::ReleaseName;
+    use crate::domain::release::ReleaseRefusal;
     let release = || ReleaseName::parse("rhel9").unwrap();
     let mut release_refusals = vec![
         (

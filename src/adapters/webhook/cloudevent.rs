@@ -5,7 +5,7 @@
 use chrono::SecondsFormat;
 use serde::Serialize;
 
-use crate::domain::ConsoleEvent;
+use crate::domain::event::ConsoleEvent;
 
 /// The content type of a CloudEvents JSON document.
 pub const CONTENT_TYPE: &str = "application/cloudevents+json";
@@ -41,7 +41,8 @@ pub fn body(event: &ConsoleEvent, source: &str) -> Result<Vec<u8>, serde_json::E
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{EventData, EventId, RepositoryRef, SyncFailedData, TaskHref};
+    use crate::domain::event::{EventData, EventId, RepositoryRef, SyncFailedData};
+    use crate::domain::repository::TaskHref;
 
     #[test]
     fn an_event_is_a_cloudevents_1_0_document() {

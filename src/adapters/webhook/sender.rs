@@ -19,7 +19,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use rustls::{ClientConfig, RootCertStore};
 
-use crate::domain::{ConsoleEvent, WebhookUrl};
+use crate::domain::event::{ConsoleEvent, WebhookUrl};
 use crate::ports::{SendError, WebhookSender};
 
 use super::cloudevent;

@@ -5,7 +5,8 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::{DeployId, ExecutionOutcome, Refusal, RequestEvent};
+use crate::domain::approval::{ExecutionOutcome, RequestEvent};
+use crate::domain::deploy::{DeployId, Refusal};
 
 use crate::app::deploy::outcome::DeployOutcome;
 use crate::app::promotion::steps::StepError;

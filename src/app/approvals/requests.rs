@@ -6,12 +6,19 @@
 //! approvals at once (on two replicas) run one deploy.
 
 use crate::domain::approval::listing::{page_of, Page, StateFilter, UnknownCursor};
-use crate::domain::{
-    check_approval, check_cancel, check_reject, Actor, ApprovalRequest, ApprovalTrail,
-    Confirmation, Denied, DeployId, DeployRequest, EventData, Intent, Operator, Reason, Refusal,
-    ReleaseAsk, ReleaseConfirmation, ReleaseRefusal, RepoId, RequestEvent, RequestId, RequestLog,
-    RequestRefusal, RequestState, Scope, SeenLive,
+use crate::domain::approval::{
+    check_approval, check_cancel, check_reject, Actor, ApprovalRequest, RequestEvent, RequestLog,
+    RequestRefusal, RequestState,
 };
+use crate::domain::deploy::{
+    ApprovalTrail, Confirmation, DeployId, DeployRequest, Intent, Reason, Refusal, SeenLive,
+};
+use crate::domain::event::EventData;
+use crate::domain::identity::{Operator, Scope};
+use crate::domain::ids::RequestId;
+use crate::domain::policy::Denied;
+use crate::domain::release::{ReleaseAsk, ReleaseConfirmation, ReleaseRefusal};
+use crate::domain::repository::RepoId;
 use crate::ports::{RequestStore, RequestStoreError};
 
 use crate::app::approvals::asking::report::report;
@@ -58,12 +65,12 @@ pub enum Acted {
     Executed {
         deploy_id: DeployId,
         /// The environment the request was for.
-        environment: crate::domain::EnvironmentName,
+        environment: crate::domain::environment::EnvironmentName,
         outcome: Box<DeployOutcome>,
     },
     /// The approval completed the count of a release's request: the promotion ran.
     ReleaseExecuted {
-        environment: crate::domain::EnvironmentName,
+        environment: crate::domain::environment::EnvironmentName,
         outcome: Box<ReleaseOutcome>,
     },
     Rejected,
@@ -649,11 +656,11 @@ fn deploy_request(
         .transpose()
         .map_err(ActError::Deploy)?;
     let intent = match (request.kind, reason) {
-        (crate::domain::DeployKind::Rollback, Some(reason)) => Intent::Rollback(reason),
-        (crate::domain::DeployKind::Rollback, None) => {
+        (crate::domain::deploy::DeployKind::Rollback, Some(reason)) => Intent::Rollback(reason),
+        (crate::domain::deploy::DeployKind::Rollback, None) => {
             return Err(ActError::Deploy(Refusal::ReasonMissing))
         }
-        (crate::domain::DeployKind::Deploy, reason) => Intent::Deploy(reason),
+        (crate::domain::deploy::DeployKind::Deploy, reason) => Intent::Deploy(reason),
     };
     Ok(DeployRequest {
         target: request.target(),

@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::app::approvals::requests;
 use crate::app::AppState;
 use crate::domain::approval::retention::prunable;
-use crate::domain::RequestId;
+use crate::domain::ids::RequestId;
 use crate::ports::RequestStoreError;
 
 /// Time between two prunings.

@@ -2,7 +2,8 @@
 //! which they did not make and have not approved yet. The console's header shows how many
 //! beside Requests, so an approver sees at once that someone waits for them.
 
-use crate::domain::{check_approval, Operator};
+use crate::domain::approval::check_approval;
+use crate::domain::identity::Operator;
 use crate::ports::RequestStoreError;
 
 use crate::app::approvals::requests::list;

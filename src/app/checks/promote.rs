@@ -7,12 +7,14 @@
 //! (shared by the replicas) before it runs, and given back when it was refused before
 //! anything changed, so that a later report may try again.
 
-use crate::domain::check::report::{CheckReport, PromotionKey};
-use crate::domain::policy::checks::{promotion_due, NotDue};
-use crate::domain::{
-    Automation, CheckTrigger, Confirmation, DeployRequest, EnvironmentName, Intent, Operator,
-    Reason, RepoId, SeenLive, VersionNumber,
+use crate::domain::check::{CheckReport, PromotionKey};
+use crate::domain::deploy::{
+    Automation, CheckTrigger, Confirmation, DeployRequest, Intent, Reason, SeenLive,
 };
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::Operator;
+use crate::domain::policy::checks::{promotion_due, NotDue};
+use crate::domain::repository::{RepoId, VersionNumber};
 use crate::ports::CheckStoreError;
 
 use crate::app::deploy::{deploy_automated, DeployOutcome};

@@ -2,11 +2,10 @@
 //! version its environment serves or has served ([`super::served`]), then promote what it
 //! completes ([`super::promote`]); and read the latest reports back.
 
-use crate::domain::check::report::{CheckKey, CheckName, CheckReport, RunUrl};
-use crate::domain::identity::operator::MissingScope;
-use crate::domain::{
-    EnvironmentName, Operator, RepoId, Repository, Scope, UnknownEnvironment, VersionNumber,
-};
+use crate::domain::check::{CheckKey, CheckName, CheckReport, RunUrl};
+use crate::domain::environment::{EnvironmentName, UnknownEnvironment};
+use crate::domain::identity::{MissingScope, Operator, Scope};
+use crate::domain::repository::{RepoId, Repository, VersionNumber};
 use crate::ports::{CheckStoreError, UpstreamError};
 
 use crate::app::checks::promote::{promote_after, Promotion};

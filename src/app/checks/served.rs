@@ -4,8 +4,11 @@
 //! A pipeline cannot vouch for a version its environment never served, so such a report
 //! can neither satisfy a required check nor promote anything.
 
+use crate::domain::deploy::versions_served;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::history::build_history;
 use crate::domain::history::timeline::versions_served_before;
-use crate::domain::{build_history, versions_served, EnvironmentName, Repository, VersionNumber};
+use crate::domain::repository::{Repository, VersionNumber};
 
 use crate::ports::UpstreamError;
 

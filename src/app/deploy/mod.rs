@@ -11,10 +11,12 @@ pub(crate) mod outcome;
 pub(crate) mod preview;
 
 use crate::domain::deploy::progress::UnderWay;
-use crate::domain::promotion::{AskedBy, Member, Promotion};
-use crate::domain::{
-    ApprovalTrail, Automation, DeployAsk, DeployId, DeployRequest, Operator, RepoId, ScheduleMark,
+use crate::domain::deploy::{
+    ApprovalTrail, Automation, DeployAsk, DeployId, DeployRequest, ScheduleMark,
 };
+use crate::domain::identity::Operator;
+use crate::domain::promotion::{AskedBy, Member, Promotion};
+use crate::domain::repository::RepoId;
 use crate::ports::DeployAsked;
 
 pub use crate::app::deploy::outcome::DeployOutcome;
@@ -30,7 +32,7 @@ use crate::app::state::AppState;
 pub async fn deploys_under_way(
     state: &AppState,
     repo: &RepoId,
-    environment: Option<&crate::domain::EnvironmentName>,
+    environment: Option<&crate::domain::environment::EnvironmentName>,
 ) -> Vec<UnderWay> {
     let now = state.clock.now().await;
     state.running_deploys().of_repo(repo, environment, now)

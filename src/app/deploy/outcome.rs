@@ -2,9 +2,9 @@
 //! ([`Promoted`]) for a promotion of one repository, in the words the pages, the API,
 //! approvals and schedules use.
 
-use crate::domain::{
-    ApprovalRequest, DeployId, DeployPlan, ProductionChanged, PublicationHref, Refusal, TaskHref,
-};
+use crate::domain::approval::ApprovalRequest;
+use crate::domain::deploy::{DeployId, DeployPlan, ProductionChanged, Refusal};
+use crate::domain::repository::{PublicationHref, TaskHref};
 use crate::ports::{AuditError, UpstreamError};
 
 use crate::app::facts::ReadError;

@@ -1,10 +1,12 @@
 //! Use case: the preview of a deploy or rollback, before the type-to-confirm gate.
 
+use crate::domain::deploy::{plan_deploy, refusal_for, DeployKind, DeployPlan, Refusal};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::history::Drift;
+use crate::domain::identity::Operator;
 use crate::domain::policy::checks::ChecksVerdict;
-use crate::domain::{
-    plan_deploy, refusal_for, DeployKind, DeployPlan, Drift, EnvironmentName, GateRefusal,
-    Operator, Refusal, RepoId, VersionNumber,
-};
+use crate::domain::policy::GateRefusal;
+use crate::domain::repository::{RepoId, VersionNumber};
 use crate::ports::CheckStoreError;
 
 use crate::app::environments::ProductionRecord;

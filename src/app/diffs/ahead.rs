@@ -8,7 +8,7 @@
 
 use std::future::Future;
 
-use crate::domain::{Repository, VersionNumber};
+use crate::domain::repository::{Repository, VersionNumber};
 
 use crate::app::diffs::compare::version_diff;
 use crate::app::diffs::queue::{AheadEnd, AheadJob};

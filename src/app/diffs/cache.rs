@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use crate::app::parts::StatePart;
 use crate::app::state::AppState;
-pub use crate::domain::DiffKey;
-use crate::domain::VersionDiff;
+pub use crate::domain::diff::DiffKey;
+use crate::domain::diff::VersionDiff;
 
 /// Shared by every clone of the state.
 #[derive(Clone)]
@@ -121,7 +121,8 @@ impl AppState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{ChangeKind, Evr, PackageChange, VersionHref};
+    use crate::domain::diff::{ChangeKind, Evr, PackageChange};
+    use crate::domain::repository::VersionHref;
 
     fn diff_of(n: usize) -> Arc<VersionDiff> {
         let change = PackageChange {

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use crate::domain::{DeployPlan, DiffEnd, RepoId, Repository, VersionDiff, VersionNumber};
+use crate::domain::deploy::DeployPlan;
+use crate::domain::diff::{DiffEnd, VersionDiff};
+use crate::domain::repository::{RepoId, Repository, VersionNumber};
 use crate::ports::UpstreamError;
 
 use crate::app::diffs::known::{known_diff, remember_diff};

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::watch;
 
-use crate::domain::VersionDiff;
+use crate::domain::diff::VersionDiff;
 use crate::ports::UpstreamError;
 
 use crate::app::diffs::cache::DiffKey;
@@ -110,7 +110,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::domain::VersionHref;
+    use crate::domain::repository::VersionHref;
 
     fn key() -> DiffKey {
         (None, VersionHref::new("/r/versions/1/"))

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::domain::{DiffKey, VersionDiff};
+use crate::domain::diff::{DiffKey, VersionDiff};
 
 use crate::app::state::AppState;
 
@@ -66,7 +66,8 @@ mod tests {
     use super::*;
     use crate::adapters::identity::fixed::FixedOperator;
     use crate::adapters::memory::{FixedClock, InMemoryPulp, RecordingAuditSink};
-    use crate::domain::{AdvisoryDiff, VersionHref};
+    use crate::domain::diff::AdvisoryDiff;
+    use crate::domain::repository::VersionHref;
     use crate::ports::{DiffStore, DiffStoreError};
 
     /// Keeps diffs in a map and counts its reads; or fails every call.

@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
 
-use crate::domain::{DiffEnd, VersionHref};
+use crate::domain::diff::DiffEnd;
+use crate::domain::repository::VersionHref;
 
 use crate::app::diffs::cache::{DiffCache, DiffKey};
 use crate::app::parts::StatePart;

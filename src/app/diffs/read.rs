@@ -9,10 +9,11 @@ use std::hash::Hash;
 use futures::future::BoxFuture;
 use futures::{FutureExt, StreamExt, TryStreamExt};
 
-use crate::domain::{
+use crate::domain::diff::{
     compose_steps, filtered_reads, plan_diff_reads, ContentDifference, ContentRead, DiffEnd,
-    DiffReads, PackageDifference, SideReads, VersionHref,
+    DiffReads, PackageDifference, SideReads,
 };
+use crate::domain::repository::VersionHref;
 use crate::ports::{ContentCatalog, UpstreamError};
 
 /// Step reads (each a version's added or removed units) in flight at once.

@@ -9,10 +9,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use futures::future::join_all;
 
-use crate::domain::{
-    production_state, Distribution, Environment, EnvironmentName, EnvironmentPath, ProductionState,
-    Publication, PublicationHref, Refusal, RepoId, Repository,
-};
+use crate::domain::deploy::{production_state, ProductionState, Refusal};
+use crate::domain::environment::{Environment, EnvironmentName, EnvironmentPath};
+use crate::domain::repository::{Distribution, Publication, PublicationHref, RepoId, Repository};
 use crate::ports::{RepositoryManager, UpstreamError};
 
 /// How an environment's distribution is found for one repository.

@@ -6,11 +6,14 @@
 //! To judge drift only, upstream's record is read only when the audit lines hold a console
 //! change of production (a drift baseline: without one nothing can be claimed), and not
 //! again while the distribution is unwritten since a whole record of it was read (see
-//! [`crate::domain::WholeRecord`]): a page then costs no call for it.
+//! [`crate::domain::repository::WholeRecord`]): a page then costs no call for it.
 
-use crate::domain::{
-    detect_drift, drift_baseline, DeployRecord, Distribution, DistributionChange, DistributionHref,
-    DistributionRevision, Drift, EnvironmentName, RepoId, VersionNumber, WholeRecord,
+use crate::domain::deploy::DeployRecord;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::history::{detect_drift, drift_baseline, Drift};
+use crate::domain::repository::{
+    Distribution, DistributionChange, DistributionHref, DistributionRevision, RepoId,
+    VersionNumber, WholeRecord,
 };
 use crate::ports::{AuditReadError, UpstreamError};
 

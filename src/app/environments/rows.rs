@@ -8,10 +8,12 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::domain::{
-    detect_drift, drift_baseline, retention_risk, DeployRecord, Distribution, Environment,
-    EnvironmentName, Publication, PublicationHref, RepoId, Repository, RetentionRisk, VersionHref,
-    VersionNumber,
+use crate::domain::deploy::DeployRecord;
+use crate::domain::environment::{Environment, EnvironmentName};
+use crate::domain::history::{detect_drift, drift_baseline};
+use crate::domain::repository::{
+    retention_risk, Distribution, Publication, PublicationHref, RepoId, Repository, RetentionRisk,
+    VersionHref, VersionNumber,
 };
 use crate::ports::UpstreamError;
 

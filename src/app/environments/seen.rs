@@ -11,9 +11,10 @@ use std::sync::Mutex;
 
 use lru::LruCache;
 
-use crate::domain::{
-    Distribution, DistributionChange, DistributionHref, DistributionRevision, EnvironmentName,
-    RepoId, VersionNumber, WholeRecord,
+use crate::domain::environment::EnvironmentName;
+use crate::domain::repository::{
+    Distribution, DistributionChange, DistributionHref, DistributionRevision, RepoId,
+    VersionNumber, WholeRecord,
 };
 use std::sync::Arc;
 

@@ -3,9 +3,9 @@
 //! (completed by at most one more call when a name was not asked for), and the publications
 //! they serve from one more call (usually answered from what was read before).
 
-use crate::domain::{
-    Distribution, Environment, EnvironmentName, ProductionState, Repository, VersionNumber,
-};
+use crate::domain::deploy::ProductionState;
+use crate::domain::environment::{Environment, EnvironmentName};
+use crate::domain::repository::{Distribution, Repository, VersionNumber};
 use crate::ports::{RepositoryManager, UpstreamError};
 
 use super::lookup::{complete, naming, served_publications, Candidates, Naming};

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use crate::app::events::keep;
 use crate::app::AppState;
-use crate::domain::EventData;
+use crate::domain::event::EventData;
 use crate::ports::Recorded;
 
 /// How far before the outbox's newest event the audit log is read again.

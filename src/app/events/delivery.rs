@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use futures::future::join_all;
 
-use crate::domain::{Delivery, NextAttempt, RetryPolicy, Settlement};
+use crate::domain::event::{Delivery, NextAttempt, RetryPolicy, Settlement};
 use crate::ports::{AttemptEnd, EventMetrics, SendError, WebhookSender};
 
 use crate::app::events::state::Events;

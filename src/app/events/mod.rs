@@ -10,9 +10,9 @@ pub mod reconcile;
 pub mod retention;
 pub(crate) mod state;
 
-use crate::domain::{
-    subscribers, ConsoleEvent, EventData, EventId, Repository, SyncFailedData, SyncState,
-};
+use crate::domain::event::{subscribers, ConsoleEvent, EventData, EventId, SyncFailedData};
+use crate::domain::repository::Repository;
+use crate::domain::sync::SyncState;
 use crate::ports::Recorded;
 
 pub use crate::app::events::state::{Events, WRITE_WAIT};

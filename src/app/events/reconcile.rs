@@ -11,7 +11,8 @@
 use std::future::Future;
 use std::time::Duration;
 
-use crate::domain::{DriftData, EventData, EventKind, RepoId, Repository, VersionNumber};
+use crate::domain::event::{DriftData, EventData, EventKind};
+use crate::domain::repository::{RepoId, Repository, VersionNumber};
 use crate::ports::{DriftReading, PageRequest};
 
 use crate::app::environments::rows::{environments_of_rows, RowProduction};

@@ -11,7 +11,7 @@ use tokio::sync::Notify;
 
 use crate::app::parts::StatePart;
 use crate::app::state::{AppState, AppStateBuilder};
-use crate::domain::{EventData, EventKind, Subscription};
+use crate::domain::event::{EventData, EventKind, Subscription};
 use crate::ports::{Clock, EventOutbox};
 
 /// The longest a use case waits for its event to be written.

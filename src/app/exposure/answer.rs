@@ -3,9 +3,10 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::{
-    count_states, EnvironmentName, ExposureQuery, ExposureState, Package, RepoId, VersionNumber,
-};
+use crate::domain::diff::Package;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::exposure::{count_states, ExposureQuery, ExposureState};
+use crate::domain::repository::{RepoId, VersionNumber};
 
 /// One cell: an environment of a repository.
 #[derive(Debug, Clone)]

@@ -12,10 +12,11 @@ use std::sync::Arc;
 
 use futures::stream::{self, StreamExt};
 
-use crate::domain::{
-    judge_advisories, judge_package, AdvisoryFix, ExposureQuery, ExposureState, Judgement, Package,
-    Repository, VersionHref, VersionNumber,
+use crate::domain::diff::Package;
+use crate::domain::exposure::{
+    judge_advisories, judge_package, AdvisoryFix, ExposureQuery, ExposureState, Judgement,
 };
+use crate::domain::repository::{Repository, VersionHref, VersionNumber};
 use crate::ports::{PageRequest, UpstreamError};
 
 use super::answer::{ExposureAnswer, ExposureRow, IndexFacts};
@@ -55,7 +56,7 @@ enum Subject {
     Package {
         name: String,
         arch: Option<String>,
-        below: Option<crate::domain::EvrBound>,
+        below: Option<crate::domain::exposure::EvrBound>,
     },
     Advisories(Vec<AdvisoryFix>),
 }
@@ -99,7 +100,7 @@ impl Subject {
 /// One environment of one repository, and what it serves (`Err`: why it is not known).
 struct Cell<'r> {
     repo: &'r Repository,
-    environment: crate::domain::EnvironmentName,
+    environment: crate::domain::environment::EnvironmentName,
     serving: Result<Option<VersionNumber>, String>,
 }
 
@@ -274,7 +275,9 @@ fn served_environments(state: &AppState) -> ServedEnvironments<'_> {
 
 impl ServedEnvironments<'_> {
     /// The distributions the last question needed (none before the first).
-    async fn early(&self) -> Option<Result<Vec<crate::domain::Distribution>, UpstreamError>> {
+    async fn early(
+        &self,
+    ) -> Option<Result<Vec<crate::domain::repository::Distribution>, UpstreamError>> {
         let hint = self.hint.as_ref()?;
         Some(read_needed(self.state, hint).await)
     }
@@ -282,9 +285,12 @@ impl ServedEnvironments<'_> {
     async fn rows(
         &self,
         repos: &[Repository],
-        early: Option<Result<Vec<crate::domain::Distribution>, UpstreamError>>,
+        early: Option<Result<Vec<crate::domain::repository::Distribution>, UpstreamError>>,
     ) -> Result<
-        HashMap<crate::domain::RepoId, Vec<crate::app::environments::rows::RowProduction>>,
+        HashMap<
+            crate::domain::repository::RepoId,
+            Vec<crate::app::environments::rows::RowProduction>,
+        >,
         UpstreamError,
     > {
         let needed = needed_distributions(self.state, repos);

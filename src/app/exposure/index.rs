@@ -7,7 +7,7 @@
 
 use futures::stream::{self, StreamExt, TryStreamExt};
 
-use crate::domain::{CveId, CveIndex, Fill, IndexedAdvisory};
+use crate::domain::exposure::{CveId, CveIndex, Fill, IndexedAdvisory};
 use crate::ports::{PageRequest, UpstreamError};
 
 use super::answer::IndexFacts;

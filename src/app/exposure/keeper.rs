@@ -7,7 +7,7 @@ use tokio::sync::{Mutex, MutexGuard};
 
 use crate::app::parts::StatePart;
 use crate::app::state::{AppState, AppStateBuilder};
-use crate::domain::CveIndex;
+use crate::domain::exposure::CveIndex;
 use crate::ports::CveIndexStore;
 
 /// The index in memory, and where it is kept (cheap to clone).

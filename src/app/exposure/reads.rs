@@ -11,7 +11,8 @@ use std::sync::{Arc, Mutex};
 
 use crate::app::parts::StatePart;
 use crate::app::state::AppState;
-use crate::domain::{Package, VersionHref};
+use crate::domain::diff::Package;
+use crate::domain::repository::VersionHref;
 use crate::ports::{ContentCatalog, UpstreamError};
 
 /// Reads kept of each kind, at most.

@@ -4,11 +4,12 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::{
-    promotion_check, served_since, versions_served, DeployFacts, DeployRecord, EnvironmentName,
-    PreviousServing, ProductionState, PromotionCheck, Refusal, RepoId, RepoVersion, Repository,
-    UnsignedMetadata, VersionNumber,
+use crate::domain::deploy::{
+    versions_served, DeployFacts, DeployRecord, PreviousServing, ProductionState, Refusal,
 };
+use crate::domain::environment::{promotion_check, EnvironmentName, PromotionCheck};
+use crate::domain::policy::served_since;
+use crate::domain::repository::{RepoId, RepoVersion, Repository, UnsignedMetadata, VersionNumber};
 use crate::ports::{RepositoryManager, UpstreamError};
 
 use super::environments::{

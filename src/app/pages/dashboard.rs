@@ -2,10 +2,11 @@
 
 use std::collections::HashMap;
 
-use crate::domain::{
-    Badge, EnvironmentName, Release, ReleaseName, RepoId, Repository, SyncState, UnsignedMetadata,
-    VersionNumber,
-};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::ids::ReleaseName;
+use crate::domain::release::Release;
+use crate::domain::repository::{Badge, RepoId, Repository, UnsignedMetadata, VersionNumber};
+use crate::domain::sync::SyncState;
 use crate::ports::{PageRequest, UpstreamError};
 
 use crate::app::diffs::ahead::newest_against_production;

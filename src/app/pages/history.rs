@@ -3,10 +3,11 @@
 
 use std::collections::BTreeSet;
 
-use crate::domain::{
-    build_history, DeployId, DeployRecord, Drift, EnvironmentName, HistoryEntry, Operator, RepoId,
-    VersionNumber,
-};
+use crate::domain::deploy::{DeployId, DeployRecord};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::history::{build_history, Drift, HistoryEntry};
+use crate::domain::identity::Operator;
+use crate::domain::repository::{RepoId, VersionNumber};
 use crate::ports::{AuditReadError, UpstreamError};
 
 use crate::app::environments::ProductionRecord;

@@ -8,13 +8,16 @@ use futures::future::join_all;
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::check::report::CheckReport;
-use crate::domain::repository::verification::UnsignedMetadata;
-use crate::domain::{
-    build_version_views, check_soak, served_since, Distribution, Drift, EnvironmentName,
-    PreviousServing, RepoId, RepoVerification, Schedule, Screen, VersionHref, VersionNumber,
-    VersionView,
+use crate::domain::check::CheckReport;
+use crate::domain::deploy::PreviousServing;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::history::Drift;
+use crate::domain::policy::{check_soak, served_since};
+use crate::domain::repository::{
+    build_version_views, Distribution, RepoId, RepoVerification, Screen, UnsignedMetadata,
+    VersionHref, VersionNumber, VersionView,
 };
+use crate::domain::schedule::Schedule;
 use crate::ports::{PageRequest, UpstreamError};
 
 use crate::app::approvals::requests::{self, RequestView};
@@ -39,7 +42,7 @@ pub struct PageEnvironment {
     pub serving: Option<VersionNumber>,
     /// It has no distribution for this repository (none named, or the named one is missing).
     pub no_distribution: bool,
-    /// Changed outside the console (see [`crate::domain::detect_drift`]).
+    /// Changed outside the console (see [`crate::domain::history::detect_drift`]).
     #[serde(skip)]
     pub drift: Option<Drift>,
     /// Frozen now by the policy: until when, and by which window.
@@ -78,7 +81,7 @@ pub struct VersionsPage {
     /// page then lists no version, and answers the status of this failure.
     #[serde(skip)]
     pub error: Option<UpstreamError>,
-    /// Production was changed outside the console (see [`crate::domain::detect_drift`]).
+    /// Production was changed outside the console (see [`crate::domain::history::detect_drift`]).
     #[serde(skip)]
     pub drift: Option<Drift>,
     /// Every environment, in path order (production, the last, is also `deployed`).

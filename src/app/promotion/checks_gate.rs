@@ -5,11 +5,12 @@
 //! them with a reason (recorded in the deploy's audit lines). A rollback is not gated: it
 //! goes back to a version the environment served.
 
-use crate::domain::check::report::PromotionKey;
+use crate::domain::check::PromotionKey;
+use crate::domain::deploy::{ChecksOverride, DeployKind, DeployRequest, Refusal};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::Operator;
 use crate::domain::policy::checks::{judge, ChecksVerdict};
-use crate::domain::{
-    ChecksOverride, DeployKind, DeployRequest, EnvironmentName, Operator, Refusal, RepoId,
-};
+use crate::domain::repository::RepoId;
 use crate::ports::CheckStoreError;
 
 use crate::app::promotion::outcome::{NotStarted, Stop};

@@ -7,10 +7,10 @@
 //! member's distribution in a stable order, with its plan read again under it (compare and
 //! swap).
 
+use crate::domain::deploy::{Authority, DeployId, Refusal, SeenLive};
 use crate::domain::promotion::{ApprovalStep, Member, Promotion};
-use crate::domain::{
-    Authority, DeployId, MemberLine, MemberOutcome, Refusal, SeenLive, VersionNumber,
-};
+use crate::domain::release::{MemberLine, MemberOutcome};
+use crate::domain::repository::VersionNumber;
 use crate::ports::{correlation, DeployTurn};
 
 use crate::app::approvals::asking::{ask, release_ask};
@@ -125,7 +125,7 @@ struct Planned<'a> {
     member: &'a Member,
     deploy_id: DeployId,
     checked: Checked,
-    checks_override: Option<crate::domain::ChecksOverride>,
+    checks_override: Option<crate::domain::deploy::ChecksOverride>,
 }
 
 /// Every member's gates at once (each under its own deploy's correlation id): those that

@@ -9,7 +9,8 @@ use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
 use crate::app::parts::StatePart;
 use crate::app::state::AppState;
-use crate::domain::{EnvironmentName, RepoId};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::repository::RepoId;
 
 /// One environment of one repository: what a deploy changes.
 type Key = (RepoId, EnvironmentName);

@@ -5,8 +5,10 @@
 
 use std::time::Instant;
 
+use crate::domain::deploy::DeployKind;
+use crate::domain::environment::EnvironmentName;
 use crate::domain::promotion::{AskedBy, Promotion};
-use crate::domain::{DeployKind, EnvironmentName, MemberOutcome};
+use crate::domain::release::MemberOutcome;
 use crate::ports::{DeployAsked, DeployEnd};
 
 use crate::app::promotion::outcome::Promoted;
@@ -80,8 +82,9 @@ pub fn unidentified(state: &AppState) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::deploy::{Intent, Reason};
+    use crate::domain::identity::Operator;
     use crate::domain::promotion::Promotion;
-    use crate::domain::{Intent, Operator, Reason};
 
     fn promotion(intent: Intent) -> Promotion {
         Promotion {

@@ -5,7 +5,9 @@
 //! expected to serve, a rollback's target, the soak). The caller holds the member's deploy
 //! lock, so that what is read here stays true until the move.
 
-use crate::domain::{ChecksOverride, DeployRequest, Operator, RepoId};
+use crate::domain::deploy::{ChecksOverride, DeployRequest};
+use crate::domain::identity::Operator;
+use crate::domain::repository::RepoId;
 
 use crate::app::promotion::checks_gate;
 use crate::app::promotion::outcome::Stop;

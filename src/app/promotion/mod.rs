@@ -40,8 +40,9 @@ use std::time::Instant;
 use tracing::Instrument;
 
 use crate::domain::deploy::progress::{DeployPhase, UnderWay};
+use crate::domain::deploy::{DeployId, ProductionChanged};
+use crate::domain::ids::{ReleaseId, ReleaseRef};
 use crate::domain::promotion::Promotion;
-use crate::domain::{DeployId, ProductionChanged, ReleaseId, ReleaseRef};
 
 use crate::app::promotion::outcome::{NotStarted, Promoted};
 use crate::app::promotion::record::Lines;

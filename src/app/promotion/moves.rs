@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use crate::domain::deploy::progress::DeployPhase;
 use crate::domain::promotion::Promotion;
-use crate::domain::{MemberOutcome, PublicationHref};
+use crate::domain::release::MemberOutcome;
+use crate::domain::repository::PublicationHref;
 use crate::ports::{correlation, RepositoryManager};
 
 use crate::app::promotion::outcome::{DeployStep, MemberRun};

@@ -2,10 +2,10 @@
 //! build up. The single deploy and the release each tell it in their own words
 //! (`app::deploy::DeployOutcome`, `app::releases::ReleaseOutcome`).
 
-use crate::domain::{
-    ApprovalRequest, ChecksOverride, DeployId, DeployPlan, MemberOutcome, PublicationHref, Refusal,
-    ReleaseRecord, SoakOverride,
-};
+use crate::domain::approval::ApprovalRequest;
+use crate::domain::deploy::{ChecksOverride, DeployId, DeployPlan, Refusal, SoakOverride};
+use crate::domain::release::{MemberOutcome, ReleaseRecord};
+use crate::domain::repository::PublicationHref;
 use crate::ports::{AuditError, CheckStoreError, LockError, RequestStoreError};
 
 use crate::app::facts::ReadError;

@@ -4,7 +4,10 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::{Authority, EnvironmentName, FreezeOverride, Gate, Operator, Refusal};
+use crate::domain::deploy::{Authority, FreezeOverride, Refusal};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::Operator;
+use crate::domain::policy::Gate;
 
 /// Why a deploy button is disabled for a viewer.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,11 +4,12 @@
 //! a promotion).
 
 use crate::domain::deploy::progress::DeployPhase;
+use crate::domain::deploy::{AuditOutcome, Authority, DeployRecord, ProductionChanged};
+use crate::domain::event::EventData;
+use crate::domain::ids::ReleaseRef;
 use crate::domain::promotion::Promotion;
-use crate::domain::{
-    AuditOutcome, Authority, DeployRecord, EventData, MemberLine, MemberOutcome, ProductionChanged,
-    ReleaseLine, ReleaseRecord, ReleaseRef, ServedSet, TaskHref, VersionNumber,
-};
+use crate::domain::release::{MemberLine, MemberOutcome, ReleaseLine, ReleaseRecord, ServedSet};
+use crate::domain::repository::{TaskHref, VersionNumber};
 use crate::ports::AuditError;
 
 use crate::app::events;

@@ -5,7 +5,8 @@
 
 use std::time::Duration;
 
-use crate::domain::{after_restore, Distribution, MemberOutcome, PublicationHref};
+use crate::domain::release::{after_restore, MemberOutcome};
+use crate::domain::repository::{Distribution, PublicationHref};
 use crate::ports::{RepositoryManager, WriteOutcome};
 
 /// A member after the attempt, and what an operator reads about it.

@@ -6,10 +6,13 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::{
-    check_soak, DeployFacts, DeployKind, DeployRequest, EnvironmentName, Operator, Refusal,
-    SoakOverride, SoakRefusal, Soaking, VersionNumber,
+use crate::domain::deploy::{
+    DeployFacts, DeployKind, DeployRequest, Refusal, SoakOverride, SoakRefusal,
 };
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::Operator;
+use crate::domain::policy::{check_soak, Soaking};
+use crate::domain::repository::VersionNumber;
 
 use crate::app::state::AppState;
 

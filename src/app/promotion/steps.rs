@@ -1,9 +1,7 @@
 //! The upstream steps of a deploy, each answering truthfully whether production changed.
 
-use crate::domain::{
-    needs_reread, production_changed, Distribution, ProductionChanged, PublicationHref, Reread,
-    TaskHref, VersionHref,
-};
+use crate::domain::deploy::{needs_reread, production_changed, ProductionChanged, Reread};
+use crate::domain::repository::{Distribution, PublicationHref, TaskHref, VersionHref};
 use crate::ports::{RepositoryManager, UpstreamError, WriteOutcome};
 
 /// What stopped a deploy once it had started.

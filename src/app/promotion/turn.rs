@@ -3,11 +3,13 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::history::timeline::versions_served_before;
-use crate::domain::{
-    build_history, check_request, DeployFacts, DeployKind, DeployPlan, DeployRequest, Operator,
-    Refusal, RepoId, SoakOverride, VersionNumber,
+use crate::domain::deploy::{
+    check_request, DeployFacts, DeployKind, DeployPlan, DeployRequest, Refusal, SoakOverride,
 };
+use crate::domain::history::build_history;
+use crate::domain::history::timeline::versions_served_before;
+use crate::domain::identity::Operator;
+use crate::domain::repository::{RepoId, VersionNumber};
 use crate::ports::{DeployTurn, LockError};
 
 use crate::app::environments::ProductionRecord;

@@ -18,9 +18,9 @@ use tokio_util::task::TaskTracker;
 use crate::app::parts::StatePart;
 use crate::app::state::AppState;
 use crate::domain::deploy::progress::{DeployPhase, StepProgress, UnderWay};
-use crate::domain::deploy::record::DeployId;
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::repository::href::RepoId;
+use crate::domain::deploy::DeployId;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::repository::RepoId;
 use crate::ports::task_progress::{self, TaskListener};
 
 /// How long an ended deploy stays listed (so that a page polling it sees how it ended).
@@ -158,10 +158,9 @@ impl AppState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::identity::operator::Operator;
-    use crate::domain::repository::href::TaskHref;
-    use crate::domain::repository::version_number::VersionNumber;
-    use crate::domain::sync::task::{ProgressReport, TaskReport, TaskState};
+    use crate::domain::identity::Operator;
+    use crate::domain::repository::{TaskHref, VersionNumber};
+    use crate::domain::sync::{ProgressReport, TaskReport, TaskState};
 
     fn repo(n: u8) -> RepoId {
         RepoId::parse(&format!("0188a0a0-0000-7000-8000-0000000000{n:02}")).expect("a uuid")

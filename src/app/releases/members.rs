@@ -2,7 +2,8 @@
 
 use futures::future::try_join_all;
 
-use crate::domain::{Release, Repository};
+use crate::domain::release::Release;
+use crate::domain::repository::Repository;
 use crate::ports::{RepositoryManager, UpstreamError};
 
 /// A member Pulp has.

@@ -1,6 +1,7 @@
 //! How a release promotion ended, or why it never started.
 
-use crate::domain::{ApprovalRequest, ReleaseRecord, ReleaseRefusal};
+use crate::domain::approval::ApprovalRequest;
+use crate::domain::release::{ReleaseRecord, ReleaseRefusal};
 use crate::ports::AuditError;
 
 use crate::app::deploy::NotStarted;

@@ -6,9 +6,12 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::domain::{
-    Advisory, DeployKind, EnvironmentName, Operator, Release, RepoId, VersionDiff, VersionNumber,
-};
+use crate::domain::deploy::DeployKind;
+use crate::domain::diff::{Advisory, VersionDiff};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::Operator;
+use crate::domain::release::Release;
+use crate::domain::repository::{RepoId, VersionNumber};
 use crate::ports::UpstreamError;
 
 use super::members::{members_of, Member};
@@ -133,8 +136,9 @@ async fn member_preview(
     };
     let id = member.repo.id.clone();
     let Some(target) = target else {
-        let refused =
-            crate::domain::Refusal::NotAllowed(format!("the set names no version of {name}"));
+        let refused = crate::domain::deploy::Refusal::NotAllowed(format!(
+            "the set names no version of {name}"
+        ));
         return MemberPreview::Moves {
             name: name.to_owned(),
             id,
@@ -144,12 +148,13 @@ async fn member_preview(
         };
     };
     match preview(state, &id, environment, target, kind, viewer).await {
-        Err(PreviewError::Refused(crate::domain::Refusal::AlreadyDeployed { version, .. })) => {
-            MemberPreview::Stays {
-                name: name.to_owned(),
-                serving: VersionNumber::new(version),
-            }
-        }
+        Err(PreviewError::Refused(crate::domain::deploy::Refusal::AlreadyDeployed {
+            version,
+            ..
+        })) => MemberPreview::Stays {
+            name: name.to_owned(),
+            serving: VersionNumber::new(version),
+        },
         Ok(shown) => {
             let changes = compare::deploy_changes(state, &shown.plan).await;
             MemberPreview::Moves {

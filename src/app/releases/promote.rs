@@ -8,8 +8,10 @@
 //! already moved put back when one move fails, and one record that says per member what is
 //! true.
 
+use crate::domain::deploy::{ApprovalTrail, Confirmation, SeenLive};
+use crate::domain::identity::Operator;
 use crate::domain::promotion::{AskedBy, Member, Promotion, ReleaseSet};
-use crate::domain::{ApprovalTrail, Confirmation, Operator, ReleaseAsk, ReleaseRefusal, SeenLive};
+use crate::domain::release::{ReleaseAsk, ReleaseRefusal};
 
 use super::members::members_of;
 use super::outcome::{ReleaseEnded, ReleaseOutcome};

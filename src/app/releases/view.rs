@@ -7,10 +7,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::domain::{
-    proposed_set, release_drift, EnvironmentName, MemberDrift, ProposedSet, Release, ReleaseRecord,
-    VersionNumber,
+use crate::domain::environment::EnvironmentName;
+use crate::domain::release::{
+    proposed_set, release_drift, MemberDrift, ProposedSet, Release, ReleaseRecord,
 };
+use crate::domain::repository::VersionNumber;
 use crate::ports::{AuditReadError, RepositoryManager, UpstreamError};
 
 use super::members::Member;

@@ -3,8 +3,10 @@
 //! the schedule's revision: a schedule claimed meanwhile is running, and stays so. The
 //! request it carries, while still waiting for approvals, is withdrawn with it.
 
+use crate::domain::identity::Operator;
+use crate::domain::ids::ScheduleId;
 use crate::domain::schedule::rules::check_cancel;
-use crate::domain::{Operator, Schedule, ScheduleId, ScheduleRefusal, ScheduleState};
+use crate::domain::schedule::{Schedule, ScheduleRefusal, ScheduleState};
 use crate::ports::ScheduleStoreError;
 
 use crate::app::approvals::requests;

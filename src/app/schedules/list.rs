@@ -1,7 +1,9 @@
 //! The schedules pages and the API list: the newest made, of one repository or all.
 
+use crate::domain::ids::ScheduleId;
+use crate::domain::repository::RepoId;
 use crate::domain::schedule::record::UnreadableSchedule;
-use crate::domain::{RepoId, Schedule, ScheduleId};
+use crate::domain::schedule::Schedule;
 
 use crate::app::schedules::{store, StoreProblem};
 use crate::app::state::AppState;

@@ -7,11 +7,13 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::domain::approval::{ApprovalRequest, ScheduledFor};
+use crate::domain::deploy::{DeployAsk, DeployKind, Refusal};
+use crate::domain::identity::Operator;
+use crate::domain::ids::ScheduleId;
+use crate::domain::repository::RepoId;
 use crate::domain::schedule::rules::check_at;
-use crate::domain::{
-    ApprovalRequest, DeployAsk, DeployKind, Operator, Refusal, RepoId, Schedule, ScheduleId,
-    ScheduleRefusal, ScheduleState, ScheduledFor,
-};
+use crate::domain::schedule::{Schedule, ScheduleRefusal, ScheduleState};
 use crate::ports::RequestStoreError;
 
 use crate::app::approvals::asking::ask::ask_scheduled;
@@ -97,7 +99,7 @@ pub async fn schedule(
         author: operator.name().clone(),
         author_key: operator.person().clone(),
         author_groups: operator.groups(),
-        author_kind: Some(crate::domain::ActorKind::of(operator)),
+        author_kind: Some(crate::domain::policy::ActorKind::of(operator)),
         at,
         created: now,
         request_id: asked.as_ref().map(|r| r.id.clone()),

@@ -7,8 +7,8 @@ use std::future::Future;
 use std::time::Duration;
 
 use crate::app::AppState;
+use crate::domain::ids::ScheduleId;
 use crate::domain::schedule::retention::prunable;
-use crate::domain::ScheduleId;
 use crate::ports::ScheduleStoreError;
 
 /// Time between two prunings.

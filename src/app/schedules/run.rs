@@ -14,11 +14,13 @@ use std::time::Duration;
 use crate::domain::schedule::rules::{claimed, due};
 use chrono::{DateTime, Utc};
 
-use crate::domain::{
-    AuditOutcome, Claim, Confirmation, DeployId, DeployRecord, DeployRequest, Due, EventData,
-    Intent, ProductionChanged, Reason, Refusal, RepoId, Schedule, ScheduleMark, ScheduleState,
-    SeenLive,
+use crate::domain::deploy::{
+    AuditOutcome, Confirmation, DeployId, DeployRecord, DeployRequest, Intent, ProductionChanged,
+    Reason, Refusal, ScheduleMark, SeenLive,
 };
+use crate::domain::event::EventData;
+use crate::domain::repository::RepoId;
+use crate::domain::schedule::{Claim, Due, Schedule, ScheduleState};
 use crate::ports::{ScheduleStore, ScheduleStoreError};
 
 use crate::app::approvals::requests;

@@ -1,6 +1,9 @@
 //! Use cases: start a synchronization, and read its state.
 
-use crate::domain::{Denied, Operator, RepoId, Repository, SyncState, VersionHref, VersionNumber};
+use crate::domain::identity::Operator;
+use crate::domain::policy::Denied;
+use crate::domain::repository::{RepoId, Repository, VersionHref, VersionNumber};
+use crate::domain::sync::SyncState;
 use crate::ports::{RepositoryManager, UpstreamError};
 
 use super::events;
@@ -131,7 +134,8 @@ async fn repo_and_sync(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{RepoVerification, SyncFailure};
+    use crate::domain::repository::RepoVerification;
+    use crate::domain::sync::SyncFailure;
 
     fn repo_at(latest: u64) -> Repository {
         let id = RepoId::parse("01a202de-e818-7629-a483-70ecc3240361").unwrap();

@@ -3,7 +3,7 @@
 //! that a page stays put while newer requests are made (they come before it).
 
 use super::request::RequestState;
-use super::request_id::RequestId;
+use crate::domain::ids::RequestId;
 
 /// The words a request's state is shown as, in the order a form lists them.
 pub const STATE_WORDS: [&str; 9] = [

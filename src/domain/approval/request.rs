@@ -8,19 +8,13 @@
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
-pub use crate::domain::approval::request_id::RequestId;
-use crate::domain::deploy::intent::DeployKind;
-pub use crate::domain::deploy::record::ApprovalTrail;
-use crate::domain::deploy::record::DeployId;
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::identity::matching::CaseMatching;
-use crate::domain::identity::operator::Operator;
-use crate::domain::identity::person::{PersonKey, PersonName};
-use crate::domain::policy::authority::{ActorKind, RecordedAuthor};
-use crate::domain::release::name::ReleaseName;
-use crate::domain::release::record::MemberLine;
-use crate::domain::repository::version_number::VersionNumber;
-use crate::domain::schedule::id::ScheduleId;
+use crate::domain::deploy::{DeployId, DeployKind};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::{CaseMatching, Operator, PersonKey, PersonName};
+use crate::domain::ids::{ReleaseName, RequestId, ScheduleId};
+use crate::domain::policy::{ActorKind, RecordedAuthor};
+use crate::domain::release::MemberLine;
+use crate::domain::repository::VersionNumber;
 
 /// What was asked: deploy `target_version` of a repository to `environment`, which served
 /// `asked_against` then. Immutable once made.
@@ -393,7 +387,7 @@ impl RequestLog {
 }
 
 /// Whether `approver` may add an approval to `log` in `state` (the policy's approvers list
-/// is checked apart, by [`crate::domain::Policy::may_approve`]).
+/// is checked apart, by [`crate::domain::policy::Policy::may_approve`]).
 pub fn check_approval(
     log: &RequestLog,
     state: &RequestState,

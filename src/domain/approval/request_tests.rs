@@ -20,7 +20,7 @@ fn request() -> ApprovalRequest {
         requester: name("alice"),
         requester_key: Some(name("alice").key(CaseMatching::Caseless)),
         requester_groups: vec!["dev".into()],
-        requester_kind: Some(crate::domain::ActorKind::Person),
+        requester_kind: Some(crate::domain::policy::ActorKind::Person),
         kind: DeployKind::Deploy,
         reason: Some("CVE-2026-1".into()),
         override_freeze: false,
@@ -293,7 +293,7 @@ fn a_scheduled_request_once_approved_waits_for_its_time_then_expires_an_hour_aft
     let when = at("2026-11-26T02:00:00Z");
     let mut log = log(vec![approved("bob", 1)]);
     log.request.schedule = Some(ScheduledFor {
-        schedule_id: crate::domain::ScheduleId::parse("s-1").unwrap(),
+        schedule_id: crate::domain::ids::ScheduleId::parse("s-1").unwrap(),
         at: when,
     });
     log.request.expires = when + Duration::hours(1);
@@ -336,7 +336,7 @@ fn log_without_approval_state(scheduled: &RequestLog, when: DateTime<Utc>) -> &'
 /// subjects match), never as a person of the same name.
 #[test]
 fn the_requester_kind_is_read_back_and_a_token_requester_restored_as_a_token() {
-    use crate::domain::ActorKind;
+    use crate::domain::policy::ActorKind;
     for kind in [None, Some(ActorKind::Person), Some(ActorKind::Token)] {
         let written = ApprovalRequest {
             requester_kind: kind,

@@ -7,7 +7,7 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::environment::path::EnvironmentName;
+use crate::domain::environment::EnvironmentName;
 
 /// The longest check name accepted.
 const MAX_NAME_LEN: usize = 64;

@@ -35,8 +35,8 @@ mod tests {
     use chrono::Duration;
 
     use super::*;
-    use crate::domain::check::report::CheckName;
-    use crate::domain::EnvironmentName;
+    use crate::domain::check::CheckName;
+    use crate::domain::environment::EnvironmentName;
 
     #[test]
     fn only_old_reports_a_later_one_of_the_same_check_replaced_are_pruned() {

@@ -1,9 +1,9 @@
 //! A deploy as the page's form and the JSON API ask it, its reason not yet checked: the one
 //! builder of a [`DeployRequest`] for both.
 
-use crate::domain::{
-    Confirmation, DeployRequest, EnvironmentName, Intent, Reason, Refusal, SeenLive, VersionNumber,
-};
+use crate::domain::deploy::{Confirmation, DeployRequest, Intent, Reason, Refusal, SeenLive};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::repository::VersionNumber;
 
 /// What a deploy form or API body says, once its fields are parsed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,7 +73,7 @@ mod tests {
         assert_eq!(intent(true, Some("  ")), Err(Refusal::ReasonMissing));
         let rollback = intent(true, Some(" v9 broke yum ")).unwrap();
         assert_eq!(rollback.reason(), Some("v9 broke yum"));
-        let long = "x".repeat(crate::domain::REASON_MAX_CHARS + 1);
+        let long = "x".repeat(crate::domain::deploy::REASON_MAX_CHARS + 1);
         assert!(matches!(
             intent(false, Some(&long)),
             Err(Refusal::ReasonTooLong(_))

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::deploy::refusal::Refusal;
+use crate::domain::deploy::Refusal;
 
 /// The longest reason kept, in characters (one audit line stays short).
 pub const REASON_MAX_CHARS: usize = 500;

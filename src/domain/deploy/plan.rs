@@ -5,14 +5,12 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::domain::deploy::intent::{refusal_for, Intent};
-use crate::domain::deploy::refusal::Refusal;
-use crate::domain::environment::path::{EnvironmentName, PromotionCheck};
-use crate::domain::policy::previous::PreviousServing;
-use crate::domain::repository::href::{PublicationHref, RepoId};
-use crate::domain::repository::model::{Distribution, Publication, RepoVersion, Repository};
-use crate::domain::repository::verification::UnsignedMetadata;
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::deploy::{refusal_for, Intent, PreviousServing, Refusal};
+use crate::domain::environment::{EnvironmentName, PromotionCheck};
+use crate::domain::repository::{
+    Distribution, Publication, PublicationHref, RepoId, RepoVersion, Repository, UnsignedMetadata,
+    VersionNumber,
+};
 
 /// The version production serves and through which distribution and publication.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -110,7 +108,7 @@ pub struct DeployFacts {
     pub production: Result<ProductionTarget, Refusal>,
     /// Whether the target keeps the path's order (see [`promotion_check`]).
     ///
-    /// [`promotion_check`]: crate::domain::environment::path::promotion_check
+    /// [`promotion_check`]: crate::domain::environment::promotion_check
     pub order: PromotionCheck,
     /// What the environment before serves, and since when (for its soak); `None` for the
     /// first environment.

@@ -3,10 +3,11 @@ use std::collections::HashMap;
 use chrono::DateTime;
 
 use super::*;
-use crate::domain::deploy::intent::Intent;
-use crate::domain::repository::href::{DistributionHref, VersionHref};
-use crate::domain::repository::verification::{ChecksumType, RepoVerification, UnsignedMetadata};
-use crate::domain::{EnvironmentName, PromotionCheck};
+use crate::domain::deploy::Intent;
+use crate::domain::environment::{EnvironmentName, PromotionCheck};
+use crate::domain::repository::{
+    ChecksumType, DistributionHref, RepoVerification, UnsignedMetadata, VersionHref,
+};
 
 const ID: &str = "01a202de-e818-7629-a483-70ecc3240361";
 const OTHER: &str = "01a202de-e818-7629-a483-70ecc3240399";

@@ -4,13 +4,11 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::deploy::plan::ProductionChanged;
-use crate::domain::deploy::record::DeployId;
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::identity::operator::Operator;
-use crate::domain::repository::href::RepoId;
-use crate::domain::repository::version_number::VersionNumber;
-use crate::domain::sync::task::{ProgressReport, TaskReport};
+use crate::domain::deploy::{DeployId, ProductionChanged};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::Operator;
+use crate::domain::repository::{RepoId, VersionNumber};
+use crate::domain::sync::{ProgressReport, TaskReport};
 
 /// How far a deploy got. The phases follow each other in this order; a deploy ends in one
 /// of the last three.
@@ -125,8 +123,8 @@ impl UnderWay {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::repository::href::TaskHref;
-    use crate::domain::sync::task::TaskState;
+    use crate::domain::repository::TaskHref;
+    use crate::domain::sync::TaskState;
 
     fn under_way() -> UnderWay {
         UnderWay {

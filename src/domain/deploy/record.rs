@@ -3,19 +3,15 @@
 
 use std::collections::BTreeSet;
 
-use crate::domain::identity::person::PersonName;
+use crate::domain::identity::PersonName;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::domain::approval::request_id::RequestId;
-use crate::domain::check::report::{CheckName, RunUrl};
-use crate::domain::deploy::intent::{DeployKind, Intent};
-use crate::domain::deploy::plan::{DeployPlan, ProductionChanged};
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::release::id::ReleaseRef;
-use crate::domain::repository::href::PublicationHref;
-use crate::domain::repository::version_number::VersionNumber;
-use crate::domain::schedule::id::ScheduleId;
+use crate::domain::check::{CheckName, RunUrl};
+use crate::domain::deploy::{DeployKind, DeployPlan, Intent, ProductionChanged};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::ids::{ReleaseRef, RequestId, ScheduleId};
+use crate::domain::repository::{PublicationHref, VersionNumber};
 
 /// Links the lines written for one deployment.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -278,9 +274,9 @@ fn rfc3339_utc<S: Serializer>(at: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Erro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::repository::href::{DistributionHref, RepoId, VersionHref};
-    use crate::domain::repository::model::{Distribution, RepoVersion, Repository};
-    use crate::domain::repository::version_number::VersionNumber;
+    use crate::domain::repository::{
+        Distribution, DistributionHref, RepoId, RepoVersion, Repository, VersionHref, VersionNumber,
+    };
 
     fn plan() -> DeployPlan {
         let id = "01a202de-e818-7629-a483-70ecc3240361";
@@ -312,7 +308,7 @@ mod tests {
                 publication: None,
                 revision: None,
             },
-            order: crate::domain::PromotionCheck::FirstEnvironment,
+            order: crate::domain::environment::PromotionCheck::FirstEnvironment,
         }
     }
 
@@ -361,8 +357,8 @@ mod tests {
             );
             record.reason = reason;
             record.schedule = scheduled.map(|id| ScheduleMark {
-                schedule_id: crate::domain::ScheduleId::parse(&id).unwrap(),
-                author: crate::domain::PersonName::new("alice").unwrap(),
+                schedule_id: crate::domain::ids::ScheduleId::parse(&id).unwrap(),
+                author: crate::domain::identity::PersonName::new("alice").unwrap(),
             });
             record.checks_override = unmet.map(|unmet| ChecksOverride {
                 checked_in: EnvironmentName::production(),
@@ -425,7 +421,7 @@ mod tests {
 
     #[test]
     fn a_rollback_record_reads_back_as_written() {
-        let reason = crate::domain::Reason::parse("v7 broke dnf").unwrap();
+        let reason = crate::domain::deploy::Reason::parse("v7 broke dnf").unwrap();
         let record = DeployRecord::of_plan(
             DeployId::new("d3"),
             &plan(),
@@ -522,7 +518,9 @@ mod tests {
         let record = DeployRecord::of_plan(
             DeployId::new("d5"),
             &plan(),
-            &Intent::Deploy(Some(crate::domain::Reason::parse("hotfix").unwrap())),
+            &Intent::Deploy(Some(
+                crate::domain::deploy::Reason::parse("hotfix").unwrap(),
+            )),
             Utc::now(),
             "sre",
             None,

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::policy::checks::Unmet;
+use crate::domain::check::Unmet;
+use crate::domain::environment::EnvironmentName;
 
 /// Why a deploy is refused before anything changes upstream.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]

@@ -2,8 +2,8 @@
 //! console says production changed only when upstream shows it did, and says it did not
 //! only when upstream proves it did not. Everything else is "unknown".
 
-use crate::domain::deploy::plan::ProductionChanged;
-use crate::domain::repository::href::PublicationHref;
+use crate::domain::deploy::ProductionChanged;
+use crate::domain::repository::PublicationHref;
 
 /// How upstream answered a change, without the details.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

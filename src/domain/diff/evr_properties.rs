@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 
 use proptest::prelude::*;
 
-use crate::domain::diff::evr::{rpmvercmp, Evr};
+use crate::domain::diff::{rpmvercmp, Evr};
 
 /// Version-like text: digits, letters, separators, `~` and `^`.
 fn version() -> impl Strategy<Value = String> {

@@ -2,7 +2,7 @@
 //! and a piece of the package name (any case). The compare page and its downloads show
 //! the changes that match, in the diff's own order.
 
-use crate::domain::diff::package::{ChangeKind, PackageChange};
+use crate::domain::diff::{ChangeKind, PackageChange};
 
 /// A kind of change the request names that is none of [`ChangeKind::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -111,7 +111,7 @@ fn contains_ignore_ascii_case(hay: &str, needle: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::Evr;
+    use crate::domain::diff::Evr;
 
     fn change(name: &str, kind: ChangeKind) -> PackageChange {
         PackageChange {

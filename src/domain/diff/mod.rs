@@ -11,3 +11,14 @@ pub mod filter;
 pub mod package;
 pub mod plan;
 pub mod version_diff;
+
+pub use advisory::{count_by_type, Advisory, AdvisoryDiff, AdvisoryType};
+pub use evr::{rpmvercmp, Evr};
+pub use filter::{parse_kind, PackageFilter, UnknownKind};
+pub use package::{
+    count_kinds, diff_packages, ChangeKind, Package, PackageChange, PackageDifference,
+};
+pub use plan::{
+    compose_steps, filtered_reads, plan_diff_reads, ContentRead, DiffEnd, DiffReads, SideReads,
+};
+pub use version_diff::{ContentDifference, DiffKey, VersionDiff};

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::diff::evr::Evr;
+use crate::domain::diff::Evr;
 
 /// One package build: name, arch and EVR (what upstream identifies it by).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use proptest::prelude::*;
 
 use super::*;
-use crate::domain::parse_kind;
+use crate::domain::diff::parse_kind;
 
 fn pkg(name: &str, version: &str) -> Package {
     Package {

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
-use crate::domain::repository::href::VersionHref;
+use crate::domain::repository::VersionHref;
 
 /// Which of a version's content units to read.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,8 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::diff::advisory::{Advisory, AdvisoryDiff};
-use crate::domain::diff::package::{diff_packages, PackageChange, PackageDifference};
+use crate::domain::diff::{
+    diff_packages, Advisory, AdvisoryDiff, PackageChange, PackageDifference,
+};
 
 /// The content only in one version and only in the other, as upstream answers it.
 #[derive(Debug, Clone, Default)]
@@ -42,8 +43,8 @@ impl VersionDiff {
 /// names its repository's uuid, so a key is unique across one Pulp; versions never change,
 /// so neither does the diff a key names.
 pub type DiffKey = (
-    Option<crate::domain::repository::href::VersionHref>,
-    crate::domain::repository::href::VersionHref,
+    Option<crate::domain::repository::VersionHref>,
+    crate::domain::repository::VersionHref,
 );
 
 impl VersionDiff {
@@ -69,7 +70,7 @@ impl VersionDiff {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{AdvisoryType, ChangeKind, Evr, Package};
+    use crate::domain::diff::{AdvisoryType, ChangeKind, Evr, Package};
 
     #[test]
     fn packages_named_by_a_changed_security_advisory_sort_first() {

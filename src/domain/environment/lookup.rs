@@ -2,7 +2,7 @@
 //! field, an API body's `environment`, a `[policy.<env>]` table), and what it says when there
 //! is no such environment.
 
-use crate::domain::{Environment, EnvironmentPath};
+use crate::domain::environment::{Environment, EnvironmentPath};
 
 /// Names shown of what was typed, at most.
 const SHOWN_CHARS: usize = 40;
@@ -40,7 +40,7 @@ mod tests {
     use std::collections::HashMap;
 
     use super::*;
-    use crate::domain::EnvironmentName;
+    use crate::domain::environment::EnvironmentName;
 
     #[test]
     fn no_name_is_the_last_environment_and_an_unknown_one_lists_the_path() {

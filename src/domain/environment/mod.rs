@@ -3,3 +3,9 @@
 
 pub mod lookup;
 pub mod path;
+
+pub use lookup::UnknownEnvironment;
+pub use path::{
+    ahead_by, promotion_check, DistributionNaming, Environment, EnvironmentName, EnvironmentPath,
+    InvalidEnvironmentName, InvalidPath, InvalidPattern, NamePattern, PromotionCheck,
+};

@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::repository::VersionNumber;
 
 /// The longest environment name accepted.
 const MAX_NAME_LEN: usize = 32;

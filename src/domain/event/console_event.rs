@@ -8,14 +8,14 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::approval::request::{ApprovalRequest, ExecutionOutcome, RequestState};
-use crate::domain::deploy::record::DeployRecord;
+use crate::domain::approval::{ApprovalRequest, ExecutionOutcome, RequestState};
+use crate::domain::deploy::DeployRecord;
 pub use crate::domain::event::data::{
     DeploymentData, DriftData, RepositoryRef, RequestData, ScheduleData, SyncFailedData,
 };
-use crate::domain::identity::person::PersonName;
-use crate::domain::release::record::ReleaseRecord;
-use crate::domain::schedule::model::{Schedule, ScheduleState};
+use crate::domain::identity::PersonName;
+use crate::domain::release::ReleaseRecord;
+use crate::domain::schedule::{Schedule, ScheduleState};
 
 /// The kinds of event, as subscriptions name them (`deployment.finished`…).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -1,9 +1,10 @@
 use chrono::{DateTime, Utc};
 
 use super::*;
-use crate::domain::{
-    AuditOutcome, DeployId, DeployKind, DeployRecord, Distribution, DistributionHref,
-    DistributionRevision, EnvironmentName, ProductionChanged, PublicationHref, TaskHref,
+use crate::domain::deploy::{AuditOutcome, DeployId, DeployKind, DeployRecord, ProductionChanged};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::repository::{
+    Distribution, DistributionHref, DistributionRevision, PublicationHref, TaskHref,
 };
 
 fn at(text: &str) -> DateTime<Utc> {
@@ -132,8 +133,8 @@ fn a_drift_is_named_by_the_distributions_revision_so_each_outside_change_is_one_
 
 #[test]
 fn an_automatic_promotion_tells_the_check_that_triggered_it() {
-    use crate::domain::check::report::CheckName;
-    use crate::domain::{Automation, CheckTrigger};
+    use crate::domain::check::CheckName;
+    use crate::domain::deploy::{Automation, CheckTrigger};
     let manual = EventData::deployment(&record(AuditOutcome::Deployed)).unwrap();
     let EventData::DeploymentFinished(data) = &manual else {
         unreachable!()

@@ -6,17 +6,15 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::approval::request::{ApprovalRequest, RequestId};
-use crate::domain::deploy::intent::DeployKind;
-use crate::domain::deploy::plan::ProductionChanged;
-use crate::domain::deploy::record::{
-    AuditOutcome, CheckTrigger, DeployId, DeployRecord, ScheduleMark,
+use crate::domain::approval::ApprovalRequest;
+use crate::domain::deploy::{
+    AuditOutcome, CheckTrigger, DeployId, DeployKind, DeployRecord, ProductionChanged, ScheduleMark,
 };
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::identity::person::PersonName;
-use crate::domain::repository::href::TaskHref;
-use crate::domain::repository::model::{Distribution, Repository};
-use crate::domain::schedule::model::{Schedule, ScheduleId, ScheduleState};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::PersonName;
+use crate::domain::ids::{RequestId, ScheduleId};
+use crate::domain::repository::{Distribution, Repository, TaskHref};
+use crate::domain::schedule::{Schedule, ScheduleState};
 
 /// A repository, as events name it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,8 +6,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::event::console_event::ConsoleEvent;
-use crate::domain::event::webhook::WebhookUrl;
+use crate::domain::event::{ConsoleEvent, WebhookUrl};
 
 /// How failed attempts are retried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

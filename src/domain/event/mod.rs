@@ -5,3 +5,10 @@ pub mod console_event;
 pub(crate) mod data;
 pub mod delivery;
 pub mod webhook;
+
+pub use console_event::{
+    ConsoleEvent, DeploymentData, DriftData, EventData, EventId, EventKind, RepositoryRef,
+    RequestData, SyncFailedData, UnknownEvent,
+};
+pub use delivery::{Delivery, NextAttempt, RetryPolicy, Settlement};
+pub use webhook::{subscribers, InvalidWebhookUrl, Subscription, WebhookUrl};

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::event::console_event::EventKind;
+use crate::domain::event::EventKind;
 
 /// A receiver's address: `http://` or `https://`, a host, then any path and query. Names the
 /// webhook in the outbox. Its path and query may hold a token (chat services put one

@@ -8,8 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::diff::evr::Evr;
-use crate::domain::diff::package::Package;
+use crate::domain::diff::{Evr, Package};
 
 use super::query::EvrBound;
 use super::state::ExposureState;

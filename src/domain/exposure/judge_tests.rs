@@ -3,7 +3,7 @@ use std::collections::BTreeSet;
 use super::judge::{judge_advisories, judge_package, AdvisoryFix};
 use super::query::EvrBound;
 use super::state::ExposureState::{self, *};
-use crate::domain::{Evr, Package};
+use crate::domain::diff::{Evr, Package};
 
 fn build(name: &str, arch: &str, epoch: u64, version: &str, release: &str) -> Package {
     Package {

@@ -10,3 +10,8 @@ pub mod judge;
 mod judge_tests;
 pub mod query;
 pub mod state;
+
+pub use cve_index::{CveIndex, Fill, IndexedAdvisory};
+pub use judge::{judge_advisories, judge_package, AdvisoryFix, Judgement};
+pub use query::{BadExposureQuery, CveId, EvrBound, ExposureQuery, RawQuery};
+pub use state::{count_states, counts_in_words, ExposureState};

@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::domain::diff::evr::{rpmvercmp, Evr};
+use crate::domain::diff::{rpmvercmp, Evr};
 
 /// Characters shown of a refused value, at most.
 const SHOWN_CHARS: usize = 60;

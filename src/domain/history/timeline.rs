@@ -6,13 +6,11 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::deploy::intent::DeployKind;
-use crate::domain::deploy::plan::ProductionChanged;
-use crate::domain::deploy::record::{AuditOutcome, DeployId, DeployRecord};
-use crate::domain::history::change::{ChangeState, DistributionChange};
-use crate::domain::release::id::ReleaseRef;
-use crate::domain::repository::href::{PublicationHref, TaskHref};
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::deploy::{AuditOutcome, DeployId, DeployKind, DeployRecord, ProductionChanged};
+use crate::domain::ids::ReleaseRef;
+use crate::domain::repository::{
+    ChangeState, DistributionChange, PublicationHref, TaskHref, VersionNumber,
+};
 
 /// Where a change of production came from.
 #[derive(Debug, Clone, PartialEq, Eq)]

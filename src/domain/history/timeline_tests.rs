@@ -1,7 +1,7 @@
 use chrono::TimeZone;
 
 use super::*;
-use crate::domain::EnvironmentName;
+use crate::domain::environment::EnvironmentName;
 
 fn at(minute: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 23, 10, minute, 0).unwrap()

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use crate::domain::identity::matching::CaseMatching;
-use crate::domain::identity::person::{admitted, InvalidName};
+use crate::domain::identity::CaseMatching;
+use crate::domain::identity::{person::admitted, InvalidName};
 
 /// A group: its name as written (shown) and its key (compared). Two groups are equal when
 /// their keys are.

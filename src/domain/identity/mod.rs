@@ -8,3 +8,9 @@ pub mod person;
 #[cfg(test)]
 mod person_key_properties;
 pub mod scope;
+
+pub use group::GroupName;
+pub use matching::CaseMatching;
+pub use operator::{InvalidOperator, MissingScope, Operator, TokenGrant};
+pub use person::{InvalidName, PersonKey, PersonName};
+pub use scope::{InvalidScope, Reach, Scope};

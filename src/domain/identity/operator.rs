@@ -4,10 +4,7 @@
 
 use std::fmt;
 
-use crate::domain::identity::group::GroupName;
-use crate::domain::identity::matching::CaseMatching;
-use crate::domain::identity::person::{InvalidName, PersonKey, PersonName};
-use crate::domain::identity::scope::Scope;
+use crate::domain::identity::{CaseMatching, GroupName, InvalidName, PersonKey, PersonName, Scope};
 
 /// Why a name is not an operator's name (kept under its former name).
 pub type InvalidOperator = InvalidName;
@@ -244,7 +241,7 @@ mod tests {
         assert_eq!(bot.key().as_str(), "token:alice-bot");
         assert_ne!(bot.key(), Operator::new("alice-bot").unwrap().key());
         assert!(bot.holds(&Scope::Sync).is_ok());
-        let production = crate::domain::EnvironmentName::production();
+        let production = crate::domain::environment::EnvironmentName::production();
         let missing = bot.holds(&Scope::deploy_to(&production)).unwrap_err();
         assert_eq!(
             missing.to_string(),

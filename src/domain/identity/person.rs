@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::identity::matching::CaseMatching;
+use crate::domain::identity::CaseMatching;
 
 /// The longest name accepted (a proxy's user names are far shorter).
 const MAX_LEN: usize = 256;

@@ -2,8 +2,7 @@
 
 use proptest::prelude::*;
 
-use crate::domain::identity::matching::CaseMatching;
-use crate::domain::identity::person::PersonName;
+use crate::domain::identity::{CaseMatching, PersonName};
 
 fn key(text: &str) -> String {
     PersonName::new(text)
@@ -30,7 +29,7 @@ fn fullwidth_letters_are_their_usual_width() {
 
 #[test]
 fn invisible_and_bidirectional_code_points_are_not_admitted() {
-    use crate::domain::identity::person::InvalidName;
+    use crate::domain::identity::InvalidName;
     let admit = |t: &str| PersonName::admit(t, CaseMatching::Caseless).map(|_| ());
     assert_eq!(
         admit("alice\u{200B}"),

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::domain::environment::path::EnvironmentName;
+use crate::domain::environment::EnvironmentName;
 
 /// Where a `deploy:`, `approve:` or `check:` scope reaches.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

@@ -8,11 +8,9 @@
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::identity::matching::CaseMatching;
-use crate::domain::identity::operator::Operator;
-use crate::domain::identity::person::{PersonKey, PersonName};
-use crate::domain::policy::gate::{Denied, Policy};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::{CaseMatching, Operator, PersonKey, PersonName};
+use crate::domain::policy::{Denied, Policy};
 
 /// How an author acted when they asked: as a person (the proxy's name) or through an API
 /// token. Kept with schedules and requests; absent from those kept before it was.

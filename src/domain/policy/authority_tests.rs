@@ -1,8 +1,8 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use crate::domain::identity::scope::Scope;
-use crate::domain::policy::gate::{Allowed, Subject};
+use crate::domain::identity::Scope;
+use crate::domain::policy::{Allowed, Subject};
 
 fn at(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text).unwrap().into()

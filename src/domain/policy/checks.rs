@@ -6,14 +6,13 @@
 //! goes through that same gate.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 use serde::Serialize;
 
-use crate::domain::check::report::{CheckName, CheckReport, CheckState, RunUrl};
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::identity::person::PersonName;
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::check::{CheckName, CheckReport, CheckState, RunUrl, Unmet};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::PersonName;
+use crate::domain::repository::VersionNumber;
 
 /// What the policy says about checks, per environment.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -94,21 +93,6 @@ impl ChecksVerdict {
     }
 }
 
-/// Required checks not passed, e.g. "smoke failed, e2e missing".
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Unmet(pub Vec<(CheckName, CheckState)>);
-
-impl fmt::Display for Unmet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let words: Vec<String> = self
-            .0
-            .iter()
-            .map(|(name, state)| format!("{name} {}", state.as_str()))
-            .collect();
-        f.write_str(&words.join(", "))
-    }
-}
-
 /// How the `required` checks of `version` stand on `checked_in` (the environment before the
 /// one deployed to), by the latest of `reports` (reports of other versions or environments
 /// are left out).
@@ -118,7 +102,7 @@ pub fn judge(
     version: u64,
     reports: &[CheckReport],
 ) -> ChecksVerdict {
-    let latest = crate::domain::check::report::latest_of(
+    let latest = crate::domain::check::latest_of(
         reports
             .iter()
             .filter(|r| &r.key.environment == checked_in && r.key.version == version)
@@ -203,7 +187,7 @@ pub fn promotion_due(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::check::report::CheckKey;
+    use crate::domain::check::CheckKey;
 
     fn env(name: &str) -> EnvironmentName {
         EnvironmentName::parse(name).unwrap()

@@ -7,17 +7,14 @@ use std::fmt;
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::deploy::refusal::Refusal;
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::identity::group::GroupName;
-use crate::domain::identity::matching::CaseMatching;
-use crate::domain::identity::operator::{MissingScope, Operator};
-use crate::domain::identity::person::{InvalidName, PersonKey, PersonName};
-use crate::domain::identity::scope::Scope;
+use crate::domain::deploy::Refusal;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::{
+    CaseMatching, GroupName, InvalidName, MissingScope, Operator, PersonKey, PersonName, Scope,
+};
 use crate::domain::policy::checks::CheckPolicy;
-use crate::domain::policy::freeze::{active, Freeze, FreezeWindow};
 use crate::domain::policy::metadata::MetadataPolicy;
-use crate::domain::policy::soak::SoakTime;
+use crate::domain::policy::{active, Freeze, FreezeWindow, SoakTime};
 
 /// Someone a policy names: `user:<name>` (a person), `token:<name>` (an API token) or
 /// `group:<name>` (a person's or a token's group), compared by the canonical key of the name

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::repository::verification::UnsignedMetadata;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::repository::UnsignedMetadata;
 
 /// The policy on metadata clients do not check, for every environment.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -10,6 +10,15 @@ pub mod duration;
 pub mod freeze;
 pub mod gate;
 pub mod metadata;
-pub mod previous;
 pub mod soak;
 pub mod write_rate;
+
+pub use authority::{ActorKind, Lapsed, RecordedAuthor, TokenRoster, TokenStanding};
+pub use freeze::{
+    active, Freeze, FreezeDuration, FreezeWindow, Interval, InvalidFreeze, Occurrence, Recurring,
+    Until,
+};
+pub use gate::{
+    Allowed, Approvals, Denied, Gate, GateRefusal, InvalidSubject, NotListed, Policy, Subject,
+};
+pub use soak::{check_soak, served_since, InvalidSoak, SoakTime, Soaking};

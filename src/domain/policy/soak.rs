@@ -10,12 +10,10 @@ use std::fmt;
 
 use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
 
-use crate::domain::deploy::plan::ProductionChanged;
-use crate::domain::deploy::record::{AuditOutcome, DeployRecord};
-use crate::domain::environment::path::EnvironmentName;
+use crate::domain::deploy::{AuditOutcome, DeployRecord, PreviousServing, ProductionChanged};
+use crate::domain::environment::EnvironmentName;
 use crate::domain::policy::duration::{parse_duration, BadDuration, DAYS, HOURS, MINUTES, SECONDS};
-pub use crate::domain::policy::previous::PreviousServing;
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::repository::VersionNumber;
 
 /// The longest soak accepted: 366 days.
 const MAX_SOAK: TimeDelta = TimeDelta::days(366);

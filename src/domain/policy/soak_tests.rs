@@ -1,6 +1,5 @@
 use super::*;
-use crate::domain::deploy::intent::DeployKind;
-use crate::domain::deploy::record::DeployId;
+use crate::domain::deploy::{DeployId, DeployKind};
 
 fn at(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text).unwrap().into()

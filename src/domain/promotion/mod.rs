@@ -6,10 +6,14 @@
 //! approved requests and automatic promotions each build one and hand it to the one use case
 //! that runs it (`app::promotion`); none of them chains gates of its own.
 
-use crate::domain::{
-    ApprovalTrail, Authority, Automation, Confirmation, DeployId, DeployRequest, EnvironmentName,
-    Intent, Operator, Release, ReleaseAsk, RepoId, ScheduleMark, SeenLive, VersionNumber,
+use crate::domain::deploy::{
+    ApprovalTrail, Authority, Automation, Confirmation, DeployId, DeployRequest, Intent,
+    ScheduleMark, SeenLive,
 };
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::Operator;
+use crate::domain::release::{Release, ReleaseAsk};
+use crate::domain::repository::{RepoId, VersionNumber};
 
 /// What moves, to where, asked by whom, how and why.
 #[derive(Debug, Clone)]

@@ -1,5 +1,6 @@
 use super::*;
-use crate::domain::{PersonName, RequestId, ScheduleId};
+use crate::domain::identity::PersonName;
+use crate::domain::ids::{RequestId, ScheduleId};
 
 fn member(target: u64, seen: SeenLive) -> Member {
     Member {
@@ -99,11 +100,11 @@ fn only_a_set_leaves_a_member_already_serving_its_target_alone() {
     assert!(!single.all_or_none());
     single.set = Some(ReleaseSet {
         release: release(),
-        ask: crate::domain::ReleaseAsk {
+        ask: crate::domain::release::ReleaseAsk {
             environment: EnvironmentName::production(),
             versions: Default::default(),
             expected: Default::default(),
-            confirm: crate::domain::ReleaseConfirmation::Typed("rhel9".into()),
+            confirm: crate::domain::release::ReleaseConfirmation::Typed("rhel9".into()),
             intent: Intent::Deploy(None),
             override_freeze: false,
         },
@@ -113,9 +114,9 @@ fn only_a_set_leaves_a_member_already_serving_its_target_alone() {
     assert!(single.all_or_none());
 }
 
-fn release() -> crate::domain::Release {
-    let name = crate::domain::ReleaseName::parse("rhel9").expect("a name");
-    let releases =
-        crate::domain::Releases::new([(name, vec!["rhel9-baseos".to_owned()])]).expect("a release");
+fn release() -> crate::domain::release::Release {
+    let name = crate::domain::ids::ReleaseName::parse("rhel9").expect("a name");
+    let releases = crate::domain::release::Releases::new([(name, vec!["rhel9-baseos".to_owned()])])
+        .expect("a release");
     releases.get("rhel9").expect("configured").clone()
 }

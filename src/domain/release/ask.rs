@@ -4,12 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::domain::deploy::intent::Intent;
-use crate::domain::deploy::plan::{Confirmation, DeployRequest, SeenLive};
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::release::catalog::Release;
-use crate::domain::release::refusal::ReleaseRefusal;
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::deploy::{Confirmation, DeployRequest, Intent, SeenLive};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::release::{Release, ReleaseRefusal};
+use crate::domain::repository::VersionNumber;
 
 /// How a promotion is confirmed: the release's name typed (the page), or nothing more than
 /// the expected versions (the API).
@@ -90,8 +88,8 @@ impl ReleaseAsk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::release::catalog::Releases;
-    use crate::domain::release::name::ReleaseName;
+    use crate::domain::ids::ReleaseName;
+    use crate::domain::release::Releases;
 
     fn release() -> Release {
         let name = ReleaseName::parse("rhel9").unwrap();

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::domain::release::name::ReleaseName;
+use crate::domain::ids::ReleaseName;
 
 /// One release: its name and its members, in the order a promotion moves them.
 #[derive(Debug, Clone, PartialEq, Eq)]

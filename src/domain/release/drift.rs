@@ -2,9 +2,8 @@
 //! promotion of the release there: a member moved on its own since, or the promotion was
 //! left half done (a mix, or a member whose state was unknown).
 
-use crate::domain::release::outcome::ServedSet;
-use crate::domain::release::record::ReleaseRecord;
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::release::{ReleaseRecord, ServedSet};
+use crate::domain::repository::VersionNumber;
 
 /// One member that disagrees, and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,8 +65,8 @@ pub fn release_drift(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::release::outcome::MemberOutcome::*;
     use crate::domain::release::record::tests::{member, record};
+    use crate::domain::release::MemberOutcome::*;
 
     fn v(n: u64) -> Option<VersionNumber> {
         Some(VersionNumber::new(n))

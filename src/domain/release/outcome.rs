@@ -4,9 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::deploy::plan::ProductionChanged;
-use crate::domain::deploy::verdict::WriteVerdict;
-use crate::domain::repository::href::PublicationHref;
+use crate::domain::deploy::{ProductionChanged, WriteVerdict};
+use crate::domain::repository::PublicationHref;
 
 /// One member's environment after the promotion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,12 +4,11 @@
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::domain::deploy::intent::DeployKind;
-use crate::domain::deploy::record::{ApprovalTrail, DeployId, FreezeOverride};
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::release::id::ReleaseRef;
-use crate::domain::release::outcome::{MemberOutcome, ServedSet};
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::deploy::{ApprovalTrail, DeployId, DeployKind, FreezeOverride};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::ids::ReleaseRef;
+use crate::domain::release::{MemberOutcome, ServedSet};
+use crate::domain::repository::VersionNumber;
 
 /// The tag that tells a release line from a deploy's line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,8 +105,7 @@ fn rfc3339_utc<S: Serializer>(at: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Erro
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::domain::release::id::ReleaseId;
-    use crate::domain::release::name::ReleaseName;
+    use crate::domain::ids::{ReleaseId, ReleaseName};
 
     pub(crate) fn member(
         name: &str,
@@ -160,7 +158,7 @@ pub(crate) mod tests {
         assert!(text.contains(r#""served":"new""#), "{text}");
         let back: ReleaseRecord = serde_json::from_str(&text).unwrap();
         assert_eq!(back, line);
-        let as_deploy = serde_json::from_str::<crate::domain::DeployRecord>(&text);
+        let as_deploy = serde_json::from_str::<crate::domain::deploy::DeployRecord>(&text);
         assert!(as_deploy.is_err(), "a reader of deploy lines skips it");
     }
 

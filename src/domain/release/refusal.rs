@@ -1,9 +1,9 @@
 //! Why a release promotion is refused before anything moves. A member's own refusal (the
 //! refusals of a single deploy) is named with the member it is about.
 
-use crate::domain::deploy::refusal::Refusal;
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::release::name::ReleaseName;
+use crate::domain::deploy::Refusal;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::ids::ReleaseName;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReleaseRefusal {

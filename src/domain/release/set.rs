@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::repository::VersionNumber;
 
 /// The set, or the members that have nothing to give.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::repository::VersionNumber;
 
 /// The identifier of a repository: a UUID, lower-cased. Parsing is also what keeps
 /// arbitrary text (such as `../`) out of upstream URLs.

@@ -3,11 +3,10 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::domain::repository::href::{
-    DistributionHref, PublicationHref, RemoteHref, RepoId, VersionHref,
+use crate::domain::repository::{
+    DistributionHref, PublicationHref, RemoteHref, RepoId, RepoVerification, VersionHref,
+    VersionNumber,
 };
-use crate::domain::repository::verification::RepoVerification;
-use crate::domain::repository::version_number::VersionNumber;
 
 /// An RPM repository.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

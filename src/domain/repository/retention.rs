@@ -2,7 +2,7 @@
 //! and deletes older ones as new versions are made. The console warns before that deletes
 //! the version production serves, or the one it served before (the rollback target).
 
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::repository::VersionNumber;
 
 /// New versions (syncs that change something) the warning looks ahead.
 pub const SYNCS_AHEAD: u64 = 3;

@@ -5,9 +5,7 @@ use std::cmp::Ordering;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::domain::repository::model::RepoVersion;
-use crate::domain::repository::verification::Badge;
-use crate::domain::repository::version_number::{newest_first, VersionNumber};
+use crate::domain::repository::{newest_first, Badge, RepoVersion, VersionNumber};
 
 /// One row of the versions page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -80,7 +78,7 @@ pub fn build_version_views(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::repository::href::VersionHref;
+    use crate::domain::repository::VersionHref;
 
     fn version(href: &str, packages: u64, added: u64, removed: u64) -> RepoVersion {
         RepoVersion {

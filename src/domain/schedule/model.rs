@@ -3,16 +3,12 @@
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::domain::approval::request_id::RequestId;
-use crate::domain::deploy::intent::DeployKind;
-use crate::domain::deploy::record::DeployId;
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::identity::matching::CaseMatching;
-use crate::domain::identity::operator::Operator;
-use crate::domain::identity::person::{PersonKey, PersonName};
-use crate::domain::policy::authority::{ActorKind, RecordedAuthor};
-use crate::domain::repository::version_number::VersionNumber;
-pub use crate::domain::schedule::id::ScheduleId;
+use crate::domain::deploy::{DeployId, DeployKind};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::{CaseMatching, Operator, PersonKey, PersonName};
+use crate::domain::ids::{RequestId, ScheduleId};
+use crate::domain::policy::{ActorKind, RecordedAuthor};
+use crate::domain::repository::VersionNumber;
 
 /// A claim on a running schedule: which replica runs it, until when the others leave it
 /// alone, and the deploy id its run writes in the audit (what tells, after a crash, whether

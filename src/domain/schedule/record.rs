@@ -10,8 +10,9 @@
 
 use serde_json::{Map, Value};
 
+use crate::domain::ids::ScheduleId;
 use crate::domain::record_keys::{leading_string, RecordId, Unreadable, Written};
-use crate::domain::schedule::model::{Schedule, ScheduleId};
+use crate::domain::schedule::Schedule;
 
 /// A schedule record that cannot be read (`id`: `None` when the record is too damaged to
 /// tell; every schedule still open when it was written is then held as well, see the stores).

@@ -5,16 +5,13 @@
 use chrono::{DateTime, TimeZone, Utc};
 use proptest::prelude::*;
 
-use crate::domain::approval::request_id::RequestId;
-use crate::domain::deploy::intent::DeployKind;
-use crate::domain::deploy::record::DeployId;
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::identity::matching::CaseMatching;
-use crate::domain::identity::person::PersonName;
-use crate::domain::policy::authority::ActorKind;
+use crate::domain::deploy::{DeployId, DeployKind};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::{CaseMatching, PersonName};
+use crate::domain::ids::{RequestId, ScheduleId};
+use crate::domain::policy::ActorKind;
 use crate::domain::record_keys::Written;
-use crate::domain::schedule::model::{Claim, Schedule, ScheduleId, ScheduleState};
-use crate::domain::schedule::record;
+use crate::domain::schedule::{record, Claim, Schedule, ScheduleState};
 
 fn instant() -> impl Strategy<Value = DateTime<Utc>> {
     (0i64..4_000_000_000, 0u32..1000)

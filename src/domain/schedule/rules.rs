@@ -3,10 +3,9 @@
 
 use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
 
-use crate::domain::deploy::record::DeployId;
-use crate::domain::identity::operator::{MissingScope, Operator};
-use crate::domain::identity::scope::Scope;
-use crate::domain::schedule::model::{Claim, Schedule, ScheduleState};
+use crate::domain::deploy::DeployId;
+use crate::domain::identity::{MissingScope, Operator, Scope};
+use crate::domain::schedule::{Claim, Schedule, ScheduleState};
 
 /// The furthest ahead a schedule may be made: 366 days.
 pub const FURTHEST: TimeDelta = TimeDelta::days(366);

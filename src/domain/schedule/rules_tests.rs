@@ -1,9 +1,8 @@
 use super::*;
-use crate::domain::deploy::intent::DeployKind;
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::identity::matching::CaseMatching;
-use crate::domain::identity::person::PersonName;
-use crate::domain::schedule::model::ScheduleId;
+use crate::domain::deploy::DeployKind;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::{CaseMatching, PersonName};
+use crate::domain::ids::ScheduleId;
 
 fn at(text: &str) -> DateTime<Utc> {
     parse_at(text).unwrap()
@@ -24,7 +23,7 @@ fn schedule(when: &str) -> Schedule {
         author_key: author.key(CaseMatching::Caseless),
         author,
         author_groups: vec!["ops".into()],
-        author_kind: Some(crate::domain::ActorKind::Token),
+        author_kind: Some(crate::domain::policy::ActorKind::Token),
         at: at(when),
         created: at("2026-10-20T09:00:00Z"),
         request_id: None,
@@ -135,7 +134,7 @@ fn a_schedule_reads_back_as_written() {
 /// back as written, and restores a token author under its token key.
 #[test]
 fn the_author_kind_is_read_back_and_a_token_author_restored_as_a_token() {
-    use crate::domain::ActorKind;
+    use crate::domain::policy::ActorKind;
     for kind in [None, Some(ActorKind::Person), Some(ActorKind::Token)] {
         let written = Schedule {
             author_kind: kind,

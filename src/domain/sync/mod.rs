@@ -3,3 +3,6 @@
 
 pub mod state;
 pub mod task;
+
+pub use state::{short_reason, SyncFailure, SyncProgress, SyncState};
+pub use task::{sync_state, ProgressReport, TaskReport, TaskState};

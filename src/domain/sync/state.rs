@@ -2,8 +2,7 @@
 
 use serde::Serialize;
 
-use crate::domain::repository::href::TaskHref;
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::repository::{TaskHref, VersionNumber};
 
 /// Progress of a running synchronization.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

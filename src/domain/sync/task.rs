@@ -3,9 +3,8 @@
 //! adapter translates its own task format (Pulp's JSON, the in-memory Pulp's state) into
 //! this one.
 
-use crate::domain::history::change::ChangeState;
-use crate::domain::repository::href::{TaskHref, VersionHref};
-use crate::domain::sync::state::{SyncFailure, SyncProgress, SyncState};
+use crate::domain::repository::{ChangeState, TaskHref, VersionHref};
+use crate::domain::sync::{SyncFailure, SyncProgress, SyncState};
 
 /// The state of an upstream task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,7 +98,7 @@ fn best_progress(reports: &[ProgressReport]) -> SyncProgress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::VersionNumber;
+    use crate::domain::repository::VersionNumber;
 
     fn report(code: &str, done: u64, total: Option<u64>) -> ProgressReport {
         ProgressReport {

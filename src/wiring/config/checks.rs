@@ -4,11 +4,12 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::domain::{EnvironmentPath, Policy};
+use crate::domain::environment::EnvironmentPath;
+use crate::domain::policy::Policy;
 
-use crate::wiring::config::error::{invalid, ConfigError};
 use crate::wiring::config::raw::{RawConfig, RawPulp};
-use crate::wiring::config::settings::{AuditSettings, Config, DiffSettings};
+use crate::wiring::config::settings::{AuditSettings, Config, DiffSettings, AUDIT_SINKS};
+use crate::wiring::sections::error::{invalid, ConfigError};
 
 /// The longest timeout accepted: one day (longer is a mistake, and would overflow deadlines).
 const MAX_TIMEOUT_SECS: u64 = 86_400;
@@ -25,7 +26,7 @@ pub(crate) fn validate(
         );
         invalid("server.listen", reason)
     })?;
-    let sinks = crate::wiring::audit_sinks::names();
+    let sinks = AUDIT_SINKS;
     if !sinks.contains(&raw.audit.sink.as_str()) {
         let reason = format!("'{}' is not one of: {}", raw.audit.sink, sinks.join(", "));
         return Err(invalid("audit.sink", reason));
@@ -53,7 +54,8 @@ pub(crate) fn validate(
     check_pulp(&raw.pulp)?;
     let grace = Duration::from_secs(raw.pulp.task_timeout_secs * 2 + 10);
     let edge = crate::wiring::sections::server_edge::edge_settings(&raw.server, grace)?;
-    let matching = crate::domain::CaseMatching::from_case_sensitive(raw.identity.case_sensitive);
+    let matching =
+        crate::domain::identity::CaseMatching::from_case_sensitive(raw.identity.case_sensitive);
     let identity = crate::wiring::sections::identity::validate(raw.identity)?;
     let writes_per_minute = per_minute("api.writes_per_minute", raw.api.writes_per_minute)?;
     let anonymous_exposure_per_minute = per_minute(
@@ -74,11 +76,11 @@ pub(crate) fn validate(
     let demo_own = demo && in_use != environments;
     let mut raw_policy = raw.policy;
     if demo_own && raw_policy.environments.is_empty() && audit.sink == "jsonl" {
-        raw_policy.environments = crate::wiring::demo_story::policy();
+        raw_policy.environments = crate::wiring::config::demo_tables::policy();
     }
     let mut raw_releases = raw.releases;
     if demo_own && raw_releases.is_empty() {
-        raw_releases = crate::wiring::demo_story::releases();
+        raw_releases = crate::wiring::config::demo_tables::releases();
     }
     let policy = crate::wiring::sections::policy::validate(raw_policy, &in_use, matching)?;
     let metadata = crate::wiring::sections::verification::validate(raw.verification, &in_use)?;

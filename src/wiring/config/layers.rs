@@ -6,9 +6,9 @@ use std::path::Path;
 
 use toml::{Table, Value};
 
-use crate::wiring::config::error::ConfigError;
 use crate::wiring::config::nearest::nearest;
 use crate::wiring::config::raw::RawConfig;
+use crate::wiring::sections::error::ConfigError;
 
 /// The two keys of `[pulp]` that together say where the password comes from.
 const SECRET_KEYS: [&str; 2] = ["password", "password_file"];

@@ -540,7 +540,7 @@ requires_previous = true
 /// Each environment as `name: distribution of each repository` ('-': none), `!` after the
 /// name of those requiring the previous.
 fn named(config: &Config, repos: &[&str]) -> Vec<String> {
-    let shown = |environment: &crate::domain::Environment| {
+    let shown = |environment: &crate::domain::environment::Environment| {
         let required = if environment.requires_previous {
             "!"
         } else {
@@ -697,7 +697,8 @@ fn an_unknown_key_or_a_wrong_type_in_environments_names_the_whole_key() {
 
 #[test]
 fn the_policy_names_deployers_per_environment_and_syncers() {
-    use crate::domain::{EnvironmentName, Operator};
+    use crate::domain::environment::EnvironmentName;
+    use crate::domain::identity::Operator;
     let file = "[identity]\nheader = \"X-Remote-User\"\ngroups_header = \"X-Remote-Groups\"\n\
                 trusted_proxies = [\"10.0.0.1\"]\n[policy]\nsyncers = [\"group:ops\"]\n\
                 [policy.production]\ndeployers = [\"group:release\", \"user:alice\"]\n";
@@ -777,7 +778,7 @@ fn each_policy_refusal_names_its_key() {
 
 #[test]
 fn freeze_windows_are_read_and_each_bad_one_names_its_key() {
-    use crate::domain::EnvironmentName;
+    use crate::domain::environment::EnvironmentName;
     let file = "[policy.production]\nfreeze = [\"2026-12-20T00:00:00Z/2027-01-04T00:00:00Z\", \
                 { cron = \"0 16 * * FRI\", duration = \"64h\", timezone = \"Europe/Berlin\" }]\n";
     let config = layered(None, Some(file), flags()).unwrap();
@@ -826,7 +827,8 @@ fn freeze_windows_are_read_and_each_bad_one_names_its_key() {
 
 #[test]
 fn policy_environments_are_those_of_the_path_the_console_uses() {
-    use crate::domain::{EnvironmentName, Operator};
+    use crate::domain::environment::EnvironmentName;
+    use crate::domain::identity::Operator;
     // The demo (no Pulp, no [environments], no [production]) brings testing, staging and
     // production: its policy may name them.
     let file = "[policy.staging]\ndeployers = [\"user:alice\"]";
@@ -865,7 +867,8 @@ fn policy_environments_are_those_of_the_path_the_console_uses() {
 
 #[test]
 fn approvals_approvers_and_override_are_read() {
-    use crate::domain::{EnvironmentName, Operator};
+    use crate::domain::environment::EnvironmentName;
+    use crate::domain::identity::Operator;
     let file = "[policy.production]\napprovers = [\"group:release\", \"user:alice\"]\n\
                 approvals = 2\noverride = [\"group:sre\"]\n\
                 [policy.staging]\napprovals = 0\n";
@@ -1185,7 +1188,7 @@ fn the_request_retention_comes_from_the_file_the_environment_or_the_command_line
 
 #[test]
 fn soak_is_a_duration_on_an_environment_with_one_before_it() {
-    use crate::domain::EnvironmentName;
+    use crate::domain::environment::EnvironmentName;
     let file = "[policy.production]\nsoak = \"24h\"\n[policy.staging]\nsoak = \"90s\"";
     let config = layered(None, Some(file), flags()).unwrap();
     let soak = |name: &str| {
@@ -1257,7 +1260,8 @@ fn schedules_are_looked_at_often_enough_and_claims_outlast_a_deploy() {
 /// start, naming the fix; `token:` names it, and `user:` of a person is still read.
 #[test]
 fn a_policy_naming_a_token_with_user_is_refused_with_the_fix() {
-    use crate::domain::{EnvironmentName, Operator};
+    use crate::domain::environment::EnvironmentName;
+    use crate::domain::identity::Operator;
     let token = "[[api.tokens]]\nname = \"ci\"\nsha256 = \"4b0a2d3f3a3a0b5f1c5b1c1b7c5b1a36a8a0b8a1b0b0a7e3f6f1a0b1c2d3e4f5\"\n\
                  scopes = [\"deploy:staging\"]\n";
     let shown = refused_key(&format!(

@@ -2,15 +2,18 @@
 //! < pulp-cli's file < `--config` file < environment < flags), then validated into
 //! [`Config`]. Errors name the key. Every key is declared once: its type in `raw.rs`, its
 //! default and doc in `config/default.toml`; the environment and flag layers are derived from
-//! those defaults (`overrides.rs`).
+//! those defaults (`overrides.rs`). The tables themselves are checked in `wiring/sections`, the
+//! room below (a section's raw table is declared there); here also the demo's own release and
+//! policy (`demo_tables.rs`) and the Pulp client's settings from `[pulp]` (`pulp_settings.rs`).
 
 pub(crate) mod checks;
-pub(crate) mod error;
+pub(crate) mod demo_tables;
 pub(crate) mod layers;
 pub(crate) mod nearest;
 pub mod overrides;
 pub(crate) mod password_file;
 pub(crate) mod pulp_cli;
+pub(crate) mod pulp_settings;
 pub(crate) mod raw;
 pub(crate) mod settings;
 pub(crate) mod unknown_env;
@@ -20,10 +23,10 @@ use std::path::{Path, PathBuf};
 use layers::Layer;
 use overrides::{environment_layer, flags_layer};
 
-pub use crate::wiring::config::error::ConfigError;
 pub use crate::wiring::config::overrides::{Overrides, ALIASES};
 pub use crate::wiring::config::raw::{LogFormat, DEFAULT_TOML};
 pub use crate::wiring::config::settings::{AuditSettings, Config, DiffSettings};
+pub use crate::wiring::sections::error::ConfigError;
 
 /// Builds the layers, merges them in order and validates the result.
 pub fn load(overrides: &Overrides) -> Result<Config, ConfigError> {

@@ -12,9 +12,9 @@ use std::path::PathBuf;
 
 use toml::{Table, Value};
 
-use crate::wiring::config::error::ConfigError;
 use crate::wiring::config::layers::Layer;
 use crate::wiring::config::nearest::nearest;
+use crate::wiring::sections::error::ConfigError;
 
 /// The prefix of every environment variable the console reads.
 pub const ENV_PREFIX: &str = "REPO_CONSOLE_";

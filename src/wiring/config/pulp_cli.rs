@@ -6,8 +6,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::wiring::config::error::ConfigError;
 use crate::wiring::config::layers::Layer;
+use crate::wiring::sections::error::ConfigError;
 
 /// pulp-cli's `[cli]` table: the server operators already use. Its other keys (format,
 /// timeout, ...) and profiles (`[cli-<name>]`) are pulp-cli's own.

@@ -6,14 +6,20 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::adapters::web::EdgeSettings;
-use crate::domain::{EnvironmentPath, Policy, Releases};
+use crate::domain::environment::EnvironmentPath;
+use crate::domain::policy::Policy;
+use crate::domain::release::Releases;
 
 use crate::wiring::config::raw::{LogFormat, RawPulp};
 use crate::wiring::sections::identity::IdentitySettings;
 use crate::wiring::sections::webhooks::WebhookSettings;
 
-/// Where audit records go: the `[audit]` table, its sink name checked against
-/// the audit sink table.
+/// The names `audit.sink` accepts, checked when the configuration is read; `audit_sinks.rs`
+/// builds a sink for each (one line of its table per name, held equal to this list by its
+/// test).
+pub const AUDIT_SINKS: [&str; 3] = ["jsonl", "stdout", "postgres"];
+
+/// Where audit records go: the `[audit]` table, its sink name one of `AUDIT_SINKS`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditSettings {
     /// The sink's name (`jsonl`, `stdout`…).

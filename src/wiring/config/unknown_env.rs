@@ -4,9 +4,9 @@
 
 use toml::Table;
 
-use crate::wiring::config::error::ConfigError;
 use crate::wiring::config::nearest::distance;
 use crate::wiring::config::overrides::{env_name, settable_keys, ALIASES, ENV_PREFIX};
+use crate::wiring::sections::error::ConfigError;
 
 /// `--config`'s variable, read by the command line parser.
 pub const CONFIG_VARIABLE: &str = "REPO_CONSOLE_CONFIG";

@@ -8,9 +8,9 @@
 use chrono::{DateTime, Utc};
 
 use crate::adapters::identity::bearer::ApiToken;
-use crate::domain::{CaseMatching, GroupName, Operator, PersonName, Scope};
+use crate::domain::identity::{CaseMatching, GroupName, Operator, PersonName, Scope};
 
-use crate::wiring::config::error::{invalid, ConfigError};
+use crate::wiring::sections::error::{invalid, ConfigError};
 
 /// The `[api]` table as written.
 #[derive(Debug, serde::Deserialize)]

@@ -2,14 +2,18 @@
 //! (an empty `order` and no environment table, the default), `production` alone, named by
 //! `[production]` as before.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::domain::{
+use serde::de::{Deserializer, Error as _};
+use serde::Deserialize;
+use toml::{Table, Value};
+
+use crate::domain::environment::{
     DistributionNaming, Environment, EnvironmentName, EnvironmentPath, InvalidPath, NamePattern,
 };
 
-use crate::wiring::config::error::{invalid, ConfigError};
-use crate::wiring::config::raw::{RawEnvironment, RawEnvironments};
+use crate::wiring::sections::error::{invalid, ConfigError};
+use crate::wiring::sections::table::typed;
 
 const ORDER: &str = "environments.order";
 
@@ -106,5 +110,76 @@ fn refusal(error: InvalidPath) -> ConfigError {
                 "{reason} (distribution = \"{{repo}}-{name}\", and/or [environments.{name}.repos])"
             ),
         ),
+    }
+}
+
+/// The `[environments]` table: `order`, and one table per environment (named as in `order`).
+/// Read by hand (serde's flatten would lose the key of an error): every refusal names its
+/// whole key, e.g. `environments.staging.distrbution`.
+#[derive(Debug)]
+pub(crate) struct RawEnvironments {
+    pub order: Vec<String>,
+    pub tables: BTreeMap<String, RawEnvironment>,
+}
+
+/// `[environments.<name>]`. Free-named tables cannot hold their defaults in
+/// `config/default.toml`: they are documented there, and given here.
+#[derive(Debug, Default)]
+pub(crate) struct RawEnvironment {
+    /// The distribution name pattern, holding `{repo}`.
+    pub distribution: Option<String>,
+    /// Repository name -> distribution name; wins over the pattern.
+    pub repos: HashMap<String, String>,
+    pub requires_previous: bool,
+}
+
+impl<'de> Deserialize<'de> for RawEnvironments {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let table = Table::deserialize(deserializer)?;
+        Self::from_table(table).map_err(D::Error::custom)
+    }
+}
+
+impl RawEnvironments {
+    fn from_table(table: Table) -> Result<Self, String> {
+        let mut order = None;
+        let mut tables = BTreeMap::new();
+        for (key, value) in table {
+            if key == "order" {
+                order = Some(typed("environments.order", value)?);
+                continue;
+            }
+            let Value::Table(environment) = value else {
+                return Err(format!(
+                    "unknown key environments.{key}: [environments] holds `order` and one \
+                     table per environment, e.g. [environments.{key}]"
+                ));
+            };
+            let environment = RawEnvironment::from_table(&key, environment)?;
+            tables.insert(key, environment);
+        }
+        let order = order.ok_or("environments.order is missing")?;
+        Ok(Self { order, tables })
+    }
+}
+
+impl RawEnvironment {
+    fn from_table(name: &str, table: Table) -> Result<Self, String> {
+        let mut environment = Self::default();
+        for (key, value) in table {
+            let dotted = format!("environments.{name}.{key}");
+            match key.as_str() {
+                "distribution" => environment.distribution = Some(typed(&dotted, value)?),
+                "repos" => environment.repos = typed(&dotted, value)?,
+                "requires_previous" => environment.requires_previous = typed(&dotted, value)?,
+                _ => {
+                    return Err(format!(
+                        "unknown key {dotted}: an environment has distribution, repos and \
+                         requires_previous"
+                    ))
+                }
+            }
+        }
+        Ok(environment)
     }
 }

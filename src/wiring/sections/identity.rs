@@ -7,10 +7,10 @@ use ipnet::IpNet;
 
 use crate::adapters::identity::fixed::FixedOperator;
 use crate::adapters::identity::proxy_header::TrustedProxyHeader;
-use crate::domain::CaseMatching;
+use crate::domain::identity::CaseMatching;
 use crate::ports::OperatorIdentity;
 
-use crate::wiring::config::error::{invalid, ConfigError};
+use crate::wiring::sections::error::{invalid, ConfigError};
 
 /// The `[identity]` table as written.
 #[derive(Debug, serde::Deserialize)]
@@ -113,7 +113,7 @@ fn proxy(text: &str) -> Result<IpNet, ConfigError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::domain::{CaseMatching, Operator};
+    use crate::domain::identity::{CaseMatching, Operator};
     use crate::wiring::config::{load, Overrides};
 
     /// Whether `ALICE` may synchronize where `[policy] syncers = ["user:alice"]`.

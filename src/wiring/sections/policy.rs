@@ -7,17 +7,18 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::num::NonZeroU32;
 
-use toml::Value;
+use serde::de::{Deserializer, Error as _};
+use serde::Deserialize;
+use toml::{Table, Value};
 
-use crate::domain::check::report::CheckName;
+use crate::domain::check::CheckName;
+use crate::domain::environment::{EnvironmentName, EnvironmentPath};
+use crate::domain::identity::{CaseMatching, Operator, PersonName};
 use crate::domain::policy::checks::CheckPolicy;
-use crate::domain::{
-    Allowed, Approvals, CaseMatching, EnvironmentName, EnvironmentPath, FreezeWindow, Operator,
-    PersonName, Policy, SoakTime, Subject,
-};
+use crate::domain::policy::{Allowed, Approvals, FreezeWindow, Policy, SoakTime, Subject};
 
-use crate::wiring::config::error::{invalid, ConfigError};
-use crate::wiring::config::raw::{RawEnvironmentPolicy, RawPolicy};
+use crate::wiring::sections::error::{invalid, ConfigError};
+use crate::wiring::sections::table::typed;
 
 /// The longest a request may wait for its approvals: a year (longer is a mistake).
 const MAX_REQUEST_TTL_HOURS: i64 = 24 * 366;
@@ -404,3 +405,137 @@ fn subjects_of(
 #[cfg(test)]
 #[path = "policy_checks_tests.rs"]
 mod checks_tests;
+
+/// The `[policy]` table: `syncers`, `request_ttl_hours`, `request_retention_days`, and one
+/// table per environment.
+/// Read by hand, like `[environments]`: every refusal names its whole key.
+#[derive(Debug, Default)]
+pub(crate) struct RawPolicy {
+    /// Who may synchronize; `None`: every identified operator.
+    pub syncers: Option<Vec<String>>,
+    /// How long a request waits for its approvals, in hours (declared in
+    /// `config/default.toml`, so also set from the environment and the command line).
+    pub request_ttl_hours: i64,
+    /// How long a closed request is kept, in days (declared in `config/default.toml`).
+    pub request_retention_days: i64,
+    /// How long a superseded check report is kept, in days (declared in
+    /// `config/default.toml`).
+    pub check_retention_days: i64,
+    /// Who automatic promotions act as, `user:<name>`; empty: nobody (declared in
+    /// `config/default.toml`).
+    pub automation: String,
+    /// Environment name -> its policy as written.
+    pub environments: BTreeMap<String, RawEnvironmentPolicy>,
+}
+
+/// `[policy.<environment>]` as written (checked in `policy.rs`).
+#[derive(Debug, Default)]
+pub(crate) struct RawEnvironmentPolicy {
+    /// Who may deploy there (`None`: every identified operator).
+    pub deployers: Option<Vec<String>>,
+    /// Its freeze windows as written (a "start/end" string, or a table with cron, duration
+    /// and timezone).
+    pub freeze: Vec<Value>,
+    /// Who may approve a request to deploy there.
+    pub approvers: Option<Vec<String>>,
+    /// How many approvals a deploy there needs (0 or `None`: none).
+    pub approvals: Option<i64>,
+    /// Who may deploy there during a freeze, before a version soaked, or without its required
+    /// checks (`override`).
+    pub overriders: Option<Vec<String>>,
+    /// How long the environment before must have served a version (`soak`, e.g. "24h").
+    pub soak: Option<String>,
+    /// The checks a version needs passed on the previous environment to come here.
+    pub required_checks: Vec<String>,
+    /// Whether a version comes here by itself once its required checks passed.
+    pub auto_promote: bool,
+}
+
+impl<'de> Deserialize<'de> for RawPolicy {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let table = Table::deserialize(deserializer)?;
+        Self::from_table(table).map_err(D::Error::custom)
+    }
+}
+
+impl RawPolicy {
+    fn from_table(table: Table) -> Result<Self, String> {
+        let mut policy = Self::default();
+        let mut ttl = None;
+        let mut retention = None;
+        let mut check_retention = None;
+        let mut automation = None;
+        for (key, value) in table {
+            match key.as_str() {
+                "syncers" => {
+                    policy.syncers = Some(typed("policy.syncers", value)?);
+                    continue;
+                }
+                "request_ttl_hours" => {
+                    ttl = Some(typed("policy.request_ttl_hours", value)?);
+                    continue;
+                }
+                "request_retention_days" => {
+                    retention = Some(typed("policy.request_retention_days", value)?);
+                    continue;
+                }
+                "check_retention_days" => {
+                    check_retention = Some(typed("policy.check_retention_days", value)?);
+                    continue;
+                }
+                "automation" => {
+                    automation = Some(typed("policy.automation", value)?);
+                    continue;
+                }
+                _ => {}
+            }
+            let Value::Table(environment) = value else {
+                return Err(format!(
+                    "unknown key policy.{key}: [policy] holds `syncers`, `request_ttl_hours`, \
+                     `request_retention_days`, `check_retention_days`, `automation` and one table \
+                     per environment, e.g. \
+                     [policy.{key}]"
+                ));
+            };
+            let environment = RawEnvironmentPolicy::from_table(&key, environment)?;
+            policy.environments.insert(key, environment);
+        }
+        policy.request_ttl_hours = ttl.ok_or("policy.request_ttl_hours is missing")?;
+        policy.request_retention_days =
+            retention.ok_or("policy.request_retention_days is missing")?;
+        policy.check_retention_days =
+            check_retention.ok_or("policy.check_retention_days is missing")?;
+        policy.automation = automation.ok_or("policy.automation is missing")?;
+        Ok(policy)
+    }
+}
+
+impl RawEnvironmentPolicy {
+    fn from_table(name: &str, table: Table) -> Result<Self, String> {
+        let mut policy = Self::default();
+        for (field, value) in table {
+            let dotted = format!("policy.{name}.{field}");
+            match field.as_str() {
+                "deployers" => policy.deployers = Some(typed(&dotted, value)?),
+                "freeze" => policy.freeze = typed(&dotted, value)?,
+                "approvers" => policy.approvers = Some(typed(&dotted, value)?),
+                "approvals" => {
+                    policy.approvals = Some(typed(&dotted, value).map_err(|e| {
+                        format!("{e} (approvals is a whole number: 0 for none, 1 or more)")
+                    })?)
+                }
+                "override" => policy.overriders = Some(typed(&dotted, value)?),
+                "soak" => policy.soak = Some(typed(&dotted, value)?),
+                "required_checks" => policy.required_checks = typed(&dotted, value)?,
+                "auto_promote" => policy.auto_promote = typed(&dotted, value)?,
+                _ => {
+                    return Err(format!(
+                        "unknown key {dotted}: an environment's policy has deployers, freeze, \
+                         approvers, approvals, override, soak, required_checks and auto_promote"
+                    ))
+                }
+            }
+        }
+        Ok(policy)
+    }
+}

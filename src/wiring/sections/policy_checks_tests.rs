@@ -3,10 +3,10 @@
 
 use std::io::Write;
 
-use crate::domain::EnvironmentName;
-use crate::wiring::config::error::ConfigError;
+use crate::domain::environment::EnvironmentName;
 use crate::wiring::config::settings::Config;
 use crate::wiring::config::{load, Overrides};
+use crate::wiring::sections::error::ConfigError;
 
 fn loaded(file: &str, overrides: Overrides) -> Result<Config, ConfigError> {
     let mut written = tempfile::NamedTempFile::new().unwrap();

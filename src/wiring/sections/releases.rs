@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::domain::{ReleaseName, Releases};
+use crate::domain::ids::ReleaseName;
+use crate::domain::release::Releases;
 
-use crate::wiring::config::error::{invalid, ConfigError};
+use crate::wiring::sections::error::{invalid, ConfigError};
 
 /// One `[releases.<name>]` table as written.
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use crate::adapters::web::{EdgeSettings, Site};
 
-use crate::wiring::config::error::ConfigError;
+use crate::wiring::sections::error::ConfigError;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

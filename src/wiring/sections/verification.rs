@@ -10,9 +10,10 @@ use serde::de::{Deserializer, Error as _};
 use serde::Deserialize;
 use toml::{Table, Value};
 
+use crate::domain::environment::EnvironmentPath;
 use crate::domain::policy::metadata::MetadataPolicy;
-use crate::domain::{EnvironmentPath, UnsignedMetadata};
-use crate::wiring::config::error::{invalid, ConfigError};
+use crate::domain::repository::UnsignedMetadata;
+use crate::wiring::sections::error::{invalid, ConfigError};
 
 /// `[verification]` as written.
 #[derive(Debug, Default)]

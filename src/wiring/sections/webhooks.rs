@@ -5,16 +5,17 @@
 //! within bounds.
 
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use rustls::RootCertStore;
+use serde::Deserialize;
 
 use crate::adapters::shared::tls_roots;
 use crate::adapters::webhook::WebhookSecret;
-use crate::domain::{EventKind, RetryPolicy, Subscription, WebhookUrl};
+use crate::domain::event::{EventKind, RetryPolicy, Subscription, WebhookUrl};
 
-use crate::wiring::config::error::{invalid, ConfigError};
-use crate::wiring::config::raw::{RawDrift, RawWebhook, RawWebhookDelivery};
+use crate::wiring::sections::error::{invalid, ConfigError};
 
 /// The CloudEvents `source` when `webhook_delivery.source` is empty.
 const DEFAULT_SOURCE: &str = "repo-console";
@@ -181,3 +182,36 @@ pub(crate) fn drift_interval(raw: RawDrift) -> Result<Duration, ConfigError> {
 #[cfg(test)]
 #[path = "webhooks_tests.rs"]
 mod tests;
+
+/// One `[[webhooks]]` table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawWebhook {
+    pub url: String,
+    /// Absent: every event.
+    pub events: Option<Vec<String>>,
+    /// Required (checked with the others, naming the key).
+    pub secret_file: Option<PathBuf>,
+    /// A PEM bundle of the CA that issued the receiver's certificate, trusted beside the web
+    /// roots and the system's (for a receiver behind a company CA). Absent or empty: none.
+    pub ca_file: Option<PathBuf>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawWebhookDelivery {
+    pub source: String,
+    pub timeout_secs: u64,
+    pub retry_first_secs: u64,
+    pub retry_max_secs: u64,
+    pub give_up_hours: u64,
+    pub retention_days: u64,
+    /// Also sign with the deprecated body-only `X-Repo-Console-Signature` (replayable).
+    pub deprecated_signature: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawDrift {
+    pub interval_secs: u64,
+}

@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::domain::EventKind;
+use crate::domain::event::EventKind;
 use crate::wiring::config::{load, Config, ConfigError, Overrides};
 
 /// The configuration with `toml` as the `--config` file (plus `overrides`).

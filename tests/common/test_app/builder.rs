@@ -17,7 +17,8 @@ use repo_console::adapters::identity::fixed::FixedOperator;
 use repo_console::adapters::memory::{FixedClock, InMemoryPulp, MemoryOptions, MemoryRequestStore};
 use repo_console::adapters::web::EdgeSettings;
 use repo_console::app::state::AppStateBuilder;
-use repo_console::domain::{EnvironmentPath, Policy};
+use repo_console::domain::environment::EnvironmentPath;
+use repo_console::domain::policy::Policy;
 use repo_console::ports::{Clock, ContentCatalog, OperatorIdentity, RepositoryManager};
 
 use super::served::TestApp;

@@ -1,7 +1,7 @@
 //! The requests a test sends to a [`TestApp`]: any request, a page, one as a trusted proxy
 //! names its user, and the deploy form as the browser's htmx posts it.
 
-use repo_console::domain::RepoId;
+use repo_console::domain::repository::RepoId;
 
 use super::TestApp;
 use crate::web::{enc, Reply};

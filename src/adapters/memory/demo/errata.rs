@@ -3,7 +3,8 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::{Advisory, AdvisoryFix, AdvisoryType};
+use crate::domain::diff::{Advisory, AdvisoryType};
+use crate::domain::exposure::AdvisoryFix;
 
 use crate::adapters::memory::content::package_of;
 use crate::adapters::memory::in_memory::InMemoryPulp;

@@ -14,10 +14,10 @@ use crate::adapters::memory::content::ContentChange;
 use crate::adapters::memory::demo::errata::{errata_of, upload_errata};
 use crate::adapters::memory::demo::packages::{Lcg, Packages};
 use crate::adapters::memory::in_memory::{InMemoryPulp, MemoryOptions, SyncScript};
-use crate::domain::{
-    ChecksumType, DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
-    RepoVerification, VersionNumber,
+use crate::domain::environment::{
+    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
 };
+use crate::domain::repository::{ChecksumType, RepoVerification, VersionNumber};
 
 fn verified() -> RepoVerification {
     RepoVerification {

@@ -4,7 +4,9 @@
 use async_trait::async_trait;
 
 use crate::adapters::memory::faults::{FaultyPulp, Op};
-use crate::domain::{Advisory, AdvisoryFix, ContentRead, IndexedAdvisory, Package, VersionHref};
+use crate::domain::diff::{Advisory, ContentRead, Package};
+use crate::domain::exposure::{AdvisoryFix, IndexedAdvisory};
+use crate::domain::repository::VersionHref;
 use crate::ports::{ContentCatalog, Page, PageRequest, UpstreamError};
 
 #[async_trait]

@@ -15,11 +15,11 @@ use crate::adapters::memory::faults::fault::{Armed, Arsenal};
 pub use crate::adapters::memory::faults::fault::{Fault, Op};
 use crate::adapters::memory::in_memory::InMemoryPulp;
 use crate::adapters::shared::task_outcome::created_publication;
-use crate::domain::{
+use crate::domain::repository::{
     Distribution, DistributionChange, DistributionHref, Publication, PublicationHref, RemoteHref,
-    RepoId, RepoVersion, Repository, SyncState, TaskHref, VersionHref, VersionNumber,
+    RepoId, RepoVersion, Repository, TaskHref, VersionHref, VersionNumber,
 };
-use crate::domain::{TaskReport, TaskState};
+use crate::domain::sync::{SyncState, TaskReport, TaskState};
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
 /// An in-memory Pulp with faults. Faults stay until cleared (or their strikes are spent).

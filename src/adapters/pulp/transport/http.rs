@@ -20,7 +20,7 @@ use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme};
 
-use crate::adapters::pulp::settings::PulpSettings;
+use crate::adapters::pulp::transport::settings::PulpSettings;
 
 /// The client could not be built from its settings (bad CA file, bad header…).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -13,9 +13,9 @@ use hyper::header::{HeaderName, HeaderValue, AUTHORIZATION, COOKIE, REFERER};
 use hyper::{Method, StatusCode};
 use tokio::sync::Mutex;
 
-use crate::adapters::pulp::errors::{body_message, status_error, transport_error};
-use crate::adapters::pulp::settings::PulpSettings;
+use crate::adapters::pulp::transport::errors::{body_message, status_error, transport_error};
 use crate::adapters::pulp::transport::http::{HttpTransport, RawResponse};
+use crate::adapters::pulp::transport::settings::PulpSettings;
 use crate::ports::UpstreamError;
 
 /// The credentials requests are currently sent with.

@@ -12,7 +12,7 @@ use axum::{Json, Router};
 use serde_json::json;
 
 use crate::adapters::pulp::{PulpClient, PulpSettings, Secret};
-use crate::domain::{DistributionHref, PublicationHref, TaskHref};
+use crate::domain::repository::{DistributionHref, PublicationHref, TaskHref};
 use crate::ports::{RepositoryManager, WriteOutcome};
 use crate::wiring::default_pulp_settings;
 

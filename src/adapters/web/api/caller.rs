@@ -5,7 +5,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 use crate::app::AppState;
-use crate::domain::Operator;
+use crate::domain::identity::Operator;
 
 use super::super::identity::context_of_parts;
 use super::super::status::Refused;

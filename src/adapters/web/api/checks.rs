@@ -12,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::app::checks::{self, CheckAsk, Promotion, ReportError};
 use crate::app::deploy::DeployOutcome;
 use crate::app::AppState;
-use crate::domain::check::report::CheckReport;
+use crate::domain::check::CheckReport;
 
 use super::super::answer::JsonAnswer;
 use super::caller::Caller;

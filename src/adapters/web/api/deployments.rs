@@ -11,10 +11,11 @@ use utoipa::ToSchema;
 use crate::app::deploy::deploy_asked;
 use crate::app::schedules::make;
 use crate::app::AppState;
-use crate::domain::schedule::rules::parse_at;
-use crate::domain::{
-    AuditOutcome, Confirmation, DeployAsk, DeployId, DeployRecord, SeenLive, VersionNumber,
+use crate::domain::deploy::{
+    AuditOutcome, Confirmation, DeployAsk, DeployId, DeployRecord, SeenLive,
 };
+use crate::domain::repository::VersionNumber;
+use crate::domain::schedule::rules::parse_at;
 
 use super::super::answer::JsonAnswer;
 use super::caller::Caller;

@@ -17,7 +17,9 @@ use crate::app::deploy::DeployOutcome;
 use crate::app::exposure::limit::TooManyQuestions;
 use crate::app::exposure::ExposureError;
 use crate::app::schedules::make::NotScheduled;
-use crate::domain::{Refusal, ReleaseRefusal, ScheduleRefusal};
+use crate::domain::deploy::Refusal;
+use crate::domain::release::ReleaseRefusal;
+use crate::domain::schedule::ScheduleRefusal;
 
 use super::super::errors::WebError;
 use super::super::feature::FeatureRefusal;

@@ -13,7 +13,8 @@ use utoipa::ToSchema;
 
 use crate::app::exposure::{exposure, ExposureAnswer, ExposureRow};
 use crate::app::AppState;
-use crate::domain::{Package, VersionNumber};
+use crate::domain::diff::Package;
+use crate::domain::repository::VersionNumber;
 
 use super::super::exposure_params::ExposureParams;
 use super::error::{ApiError, ErrorBody};
@@ -121,7 +122,9 @@ fn body(answer: &ExposureAnswer, affected_only: bool) -> ExposureBody {
         rows: answer
             .rows
             .iter()
-            .filter(|r| !affected_only || r.state == crate::domain::ExposureState::Affected)
+            .filter(|r| {
+                !affected_only || r.state == crate::domain::exposure::ExposureState::Affected
+            })
             .map(row)
             .collect(),
     }

@@ -7,7 +7,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::app::deploy::DeployOutcome;
-use crate::domain::{EnvironmentName, ProductionChanged, VersionNumber};
+use crate::domain::deploy::ProductionChanged;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::repository::VersionNumber;
 
 use super::super::answer::{JsonAnswer, StatusOf};
 use super::error::{ApiError, ErrorDetail};

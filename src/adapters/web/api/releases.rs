@@ -13,10 +13,11 @@ use utoipa::ToSchema;
 use crate::app::releases::view::{release_view, ReleaseView};
 use crate::app::releases::{promote, ReleaseOutcome};
 use crate::app::AppState;
-use crate::domain::{
-    intent_of, ProposedSet, ReleaseAsk, ReleaseConfirmation, ReleaseRecord, ReleaseRefusal,
-    VersionNumber,
+use crate::domain::deploy::intent_of;
+use crate::domain::release::{
+    ProposedSet, ReleaseAsk, ReleaseConfirmation, ReleaseRecord, ReleaseRefusal,
 };
+use crate::domain::repository::VersionNumber;
 
 use super::super::answer::JsonAnswer;
 use super::super::status::HttpStatus;

@@ -12,7 +12,9 @@ use crate::app::diffs::compare::compare;
 use crate::app::pages::dashboard::{dashboard, DashboardRow};
 use crate::app::pages::versions::{versions_page, PageEnvironment, VersionsPage};
 use crate::app::AppState;
-use crate::domain::{PackageFilter, RepoId, Screen, SyncState, VersionNumber, VERSIONS_PER_SCREEN};
+use crate::domain::diff::PackageFilter;
+use crate::domain::repository::{RepoId, Screen, VersionNumber, VERSIONS_PER_SCREEN};
+use crate::domain::sync::SyncState;
 
 use super::super::download::json_body;
 use super::super::errors::WebError;

@@ -3,7 +3,8 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::domain::{ApprovalRequest, PersonName};
+use crate::domain::approval::ApprovalRequest;
+use crate::domain::identity::PersonName;
 
 /// One request.
 #[derive(Debug, Serialize, ToSchema)]

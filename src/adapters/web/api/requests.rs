@@ -10,7 +10,8 @@ use utoipa::{IntoParams, ToSchema};
 use crate::app::approvals::requests::{self, ActError, Acted, RequestView};
 use crate::app::AppState;
 use crate::domain::approval::listing::StateFilter;
-use crate::domain::{Confirmation, RequestId};
+use crate::domain::deploy::Confirmation;
+use crate::domain::ids::RequestId;
 
 use super::super::paging::next_link;
 

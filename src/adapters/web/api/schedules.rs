@@ -11,7 +11,8 @@ use utoipa::ToSchema;
 
 use crate::app::schedules::{cancel, list};
 use crate::app::AppState;
-use crate::domain::{Schedule, ScheduleId, ScheduleState};
+use crate::domain::ids::ScheduleId;
+use crate::domain::schedule::{Schedule, ScheduleState};
 
 use super::super::answer::JsonAnswer;
 use super::caller::Caller;

@@ -6,7 +6,7 @@ use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 
 use crate::app::diffs::compare::Comparison;
-use crate::domain::PackageFilter;
+use crate::domain::diff::PackageFilter;
 
 use super::chunks;
 use super::csv_body::CsvDocument;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 
-use crate::domain::{PackageChange, PackageFilter, VersionDiff};
+use crate::domain::diff::{PackageChange, PackageFilter, VersionDiff};
 
 /// Package changes looked at per piece of the body.
 pub const CHUNK: usize = 500;
@@ -118,7 +118,7 @@ impl<W: DocumentWriter> Iterator for Pieces<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{ChangeKind, Evr};
+    use crate::domain::diff::{ChangeKind, Evr};
 
     /// Writes `[` names `]`, each piece's names on one line.
     struct Names;

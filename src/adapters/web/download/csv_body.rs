@@ -6,7 +6,7 @@ use std::io;
 
 use csv::{Terminator, Writer, WriterBuilder};
 
-use crate::domain::{Evr, PackageChange, VersionDiff};
+use crate::domain::diff::{Evr, PackageChange, VersionDiff};
 
 use super::chunks::DocumentWriter;
 use super::csv_cell::neutralised;
@@ -60,7 +60,7 @@ impl DocumentWriter for CsvDocument {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::ChangeKind;
+    use crate::domain::diff::ChangeKind;
 
     #[test]
     fn a_row_per_change_quoted_where_needed() {

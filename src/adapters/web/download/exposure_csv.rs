@@ -7,7 +7,8 @@
 use csv::{Terminator, WriterBuilder};
 
 use crate::app::exposure::ExposureAnswer;
-use crate::domain::{ExposureState, VersionNumber};
+use crate::domain::exposure::ExposureState;
+use crate::domain::repository::VersionNumber;
 
 use super::csv_cell::neutralised;
 

@@ -5,7 +5,7 @@ use std::io;
 
 use serde::Serialize;
 
-use crate::domain::{Advisory, Evr, PackageChange, VersionDiff};
+use crate::domain::diff::{Advisory, Evr, PackageChange, VersionDiff};
 
 use super::chunks::DocumentWriter;
 
@@ -136,7 +136,7 @@ impl DocumentWriter for JsonDocument {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{AdvisoryDiff, AdvisoryType, ChangeKind};
+    use crate::domain::diff::{AdvisoryDiff, AdvisoryType, ChangeKind};
 
     fn document(diff: &VersionDiff, split: usize) -> serde_json::Value {
         let mut writer = JsonDocument {

@@ -9,7 +9,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::app::AppState;
-use crate::domain::RepoId;
+use crate::domain::repository::RepoId;
 
 use crate::adapters::web::errors::WebError;
 

@@ -12,8 +12,8 @@ use axum::response::{IntoResponse, Response};
 
 use crate::app::write_limit::TooManyWrites;
 use crate::app::AppState;
+use crate::domain::identity::Operator;
 use crate::domain::policy::write_rate::RetryAfter;
-use crate::domain::Operator;
 
 use crate::adapters::web::api::ApiError;
 use crate::adapters::web::errors::WebError;

@@ -6,7 +6,7 @@ use maud::html;
 
 use crate::app::diffs::compare::{compare, CompareError};
 use crate::app::AppState;
-use crate::domain::RepoId;
+use crate::domain::repository::RepoId;
 use crate::ports::UpstreamError;
 
 use super::super::answer::Answer;

@@ -3,7 +3,8 @@
 
 use serde::Deserialize;
 
-use crate::domain::{parse_kind, PackageFilter, RepoId, VersionNumber};
+use crate::domain::diff::{parse_kind, PackageFilter};
+use crate::domain::repository::{RepoId, VersionNumber};
 
 use super::super::errors::WebError;
 use super::super::extract::version_number;

@@ -12,10 +12,10 @@ use crate::app::deploy::deploys_under_way;
 use crate::app::deploy::{self, DeployOutcome};
 use crate::app::schedules::make::{self, NotScheduled};
 use crate::app::{diffs::compare, pages::versions, AppState};
+use crate::domain::deploy::{DeployAsk, DeployKind, DeployPlan, Refusal};
+use crate::domain::identity::Operator;
+use crate::domain::repository::{RepoId, Screen, VERSIONS_PER_SCREEN};
 use crate::domain::schedule::rules::parse_at;
-use crate::domain::{
-    DeployAsk, DeployKind, DeployPlan, Operator, Refusal, RepoId, Screen, VERSIONS_PER_SCREEN,
-};
 use crate::ports::AuditError;
 
 use super::super::answer::Answer;

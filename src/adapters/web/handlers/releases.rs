@@ -14,10 +14,12 @@ use crate::app::releases::preview::release_preview;
 use crate::app::releases::view::{recorded_promotion, release_view};
 use crate::app::releases::{promote, ReleaseOutcome};
 use crate::app::AppState;
-use crate::domain::{
-    intent_of, DeployKind, EnvironmentName, ProposedSet, Release, ReleaseAsk, ReleaseConfirmation,
-    ReleaseRefusal, VersionNumber,
+use crate::domain::deploy::{intent_of, DeployKind};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::release::{
+    ProposedSet, Release, ReleaseAsk, ReleaseConfirmation, ReleaseRefusal,
 };
+use crate::domain::repository::VersionNumber;
 
 use super::super::answer::Answer;
 use super::super::errors::WebError;
@@ -250,7 +252,7 @@ fn ask_of(state: &AppState, fields: &[(String, String)]) -> Result<ReleaseAsk, W
         } else if let Some(member) = key.strip_prefix("current.") {
             let seen = parse_seen_live(Some(value))?;
             let current = match seen {
-                crate::domain::SeenLive::Version(v) => Some(v),
+                crate::domain::deploy::SeenLive::Version(v) => Some(v),
                 _ => None,
             };
             expected.insert(member.to_owned(), current);

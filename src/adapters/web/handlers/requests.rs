@@ -13,10 +13,11 @@ use serde::Deserialize;
 use crate::app::approvals::requests::{self, ActError, Acted, RequestView};
 use crate::app::deploy::{self, DeployOutcome};
 use crate::app::{diffs::compare, AppState};
-use crate::domain::{
-    check_approval, check_cancel, check_reject, EnvironmentName, Operator, RepoId, RequestId,
-    RequestRefusal,
-};
+use crate::domain::approval::{check_approval, check_cancel, check_reject, RequestRefusal};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::Operator;
+use crate::domain::ids::RequestId;
+use crate::domain::repository::RepoId;
 use crate::ports::Unidentified;
 
 use super::super::answer::{Answer, StatusOf};

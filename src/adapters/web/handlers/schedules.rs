@@ -7,7 +7,7 @@ use maud::html;
 
 use crate::app::schedules::{cancel, list};
 use crate::app::AppState;
-use crate::domain::ScheduleId;
+use crate::domain::ids::ScheduleId;
 
 use super::super::answer::Answer;
 use super::super::errors::WebError;

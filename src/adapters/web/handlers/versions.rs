@@ -5,7 +5,7 @@ use serde::Deserialize;
 use crate::app::facts::UnknownRepository;
 use crate::app::promotion::policy_gate::blocked_everywhere;
 use crate::app::{pages::versions, AppState};
-use crate::domain::{RepoId, Screen, VersionNumber, VERSIONS_PER_SCREEN};
+use crate::domain::repository::{RepoId, Screen, VersionNumber, VERSIONS_PER_SCREEN};
 
 use super::super::answer::Answer;
 use super::super::errors::WebError;

@@ -4,7 +4,9 @@
 
 use maud::{html, Markup};
 
-use crate::domain::{DeployPlan, Drift, EnvironmentName};
+use crate::domain::deploy::DeployPlan;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::history::Drift;
 use crate::ports::AuditError;
 
 use super::layout::notice;

@@ -3,7 +3,7 @@
 
 use maud::{html, Markup};
 
-use crate::domain::{
+use crate::domain::diff::{
     count_by_type, count_kinds, Advisory, AdvisoryDiff, AdvisoryType, ChangeKind, Evr,
     PackageChange, VersionDiff,
 };

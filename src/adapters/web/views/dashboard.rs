@@ -3,7 +3,8 @@
 use maud::{html, Markup};
 
 use crate::app::pages::dashboard::{Dashboard, DashboardRow, RowProduction};
-use crate::domain::{ahead_by, EnvironmentName, RetentionRisk, SYNCS_AHEAD};
+use crate::domain::environment::{ahead_by, EnvironmentName};
+use crate::domain::repository::{RetentionRisk, SYNCS_AHEAD};
 
 use super::banners::freeze_banner;
 use super::environments::MISSING_DISTRIBUTION_FIX;
@@ -173,7 +174,7 @@ mod tests {
 
     fn board(page: u64, limit: u64, total: u64) -> Dashboard {
         Dashboard {
-            environments: vec![crate::domain::EnvironmentName::production()],
+            environments: vec![crate::domain::environment::EnvironmentName::production()],
             rows: Vec::new(),
             total,
             page,

@@ -5,7 +5,8 @@
 use maud::{html, Markup};
 
 use crate::app::pages::versions::{PageEnvironment, VersionsPage};
-use crate::domain::{ahead_by, VersionNumber};
+use crate::domain::environment::ahead_by;
+use crate::domain::repository::VersionNumber;
 
 use super::version_anchor::version_anchor;
 

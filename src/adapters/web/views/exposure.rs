@@ -7,7 +7,8 @@
 use maud::{html, Markup};
 
 use crate::app::exposure::{ExposureAnswer, ExposureRow};
-use crate::domain::{counts_in_words, ExposureQuery, ExposureState, Package};
+use crate::domain::diff::Package;
+use crate::domain::exposure::{counts_in_words, ExposureQuery, ExposureState};
 
 use super::super::exposure_params::{query_string, ExposureParams};
 use super::layout::{back_link, notice, page};

@@ -4,9 +4,9 @@
 use maud::{html, Markup};
 
 use crate::app::pages::history::HistoryPage;
-use crate::domain::{
-    ChangeState, DeployKind, EntryOutcome, HistoryEntry, Origin, ProductionChanged,
-};
+use crate::domain::deploy::{DeployKind, ProductionChanged};
+use crate::domain::history::{EntryOutcome, HistoryEntry, Origin};
+use crate::domain::repository::ChangeState;
 
 use super::banners::{drift_banner, freeze_banner};
 use super::layout::{back_link, error_page, notice, page};
@@ -155,7 +155,7 @@ fn outcome_text(outcome: EntryOutcome) -> &'static str {
 }
 
 /// The history page when the repository or production could not be read.
-pub fn unreadable_page(id: &crate::domain::RepoId, why: &str) -> Markup {
+pub fn unreadable_page(id: &crate::domain::repository::RepoId, why: &str) -> Markup {
     let message = html! { strong { "Could not load the history. " } (why) };
     error_page(
         "History",

@@ -84,7 +84,11 @@ fn unidentified_notice() -> Markup {
 /// The one page of every failure (a page's main read, a refused request, a deploy that did
 /// not happen): the header bar, `title`, the message, and the way back: the dashboard, and the
 /// repository's versions when the failure is about one.
-pub fn error_page(title: &str, message: Markup, repo: Option<&crate::domain::RepoId>) -> Markup {
+pub fn error_page(
+    title: &str,
+    message: Markup,
+    repo: Option<&crate::domain::repository::RepoId>,
+) -> Markup {
     page(
         title,
         html! {

@@ -8,7 +8,7 @@ use maud::{html, Markup};
 
 use crate::app::schedules::list::Listed;
 use crate::domain::schedule::record::UnreadableSchedule;
-use crate::domain::{Schedule, ScheduleState};
+use crate::domain::schedule::{Schedule, ScheduleState};
 
 use super::layout::{back_link, notice, page};
 use super::moment::time;

@@ -3,7 +3,8 @@
 use maud::{html, Markup};
 
 use crate::app::sync::SyncCell;
-use crate::domain::{short_reason, RepoId, SyncState, VersionNumber};
+use crate::domain::repository::{RepoId, VersionNumber};
+use crate::domain::sync::{short_reason, SyncState};
 
 /// The cell's content for a repository. The latest version is shown for a finished sync
 /// that made no new version. A running sync polls its own cell about once a second. With

@@ -6,10 +6,11 @@
 
 use std::sync::Arc;
 
-use crate::domain::{
-    ApprovalRequest, DeployPlan, DeployRequest, EventData, Operator, RequestEvent, RequestId,
-    ScheduledFor,
-};
+use crate::domain::approval::{ApprovalRequest, RequestEvent, ScheduledFor};
+use crate::domain::deploy::{DeployPlan, DeployRequest};
+use crate::domain::event::EventData;
+use crate::domain::identity::Operator;
+use crate::domain::ids::RequestId;
 use crate::ports::{RequestStore, RequestStoreError};
 
 use crate::app::approvals::asking::one_open::SameAsk;
@@ -198,7 +199,7 @@ fn request_of(
         requester: operator.name().clone(),
         requester_key: Some(operator.person().clone()),
         requester_groups: operator.groups(),
-        requester_kind: Some(crate::domain::ActorKind::of(operator)),
+        requester_kind: Some(crate::domain::policy::ActorKind::of(operator)),
         kind: request.intent.kind(),
         reason: request.intent.reason().map(str::to_owned),
         override_freeze: request.override_freeze,

@@ -5,7 +5,9 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::domain::{EnvironmentName, Operator, RequestId};
+use crate::domain::environment::EnvironmentName;
+use crate::domain::identity::Operator;
+use crate::domain::ids::RequestId;
 
 /// What makes two asks the same.
 #[derive(Debug, Clone, PartialEq, Eq)]

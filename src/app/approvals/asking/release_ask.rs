@@ -4,9 +4,10 @@
 //! again). The request names its first moving member in the fields a single deploy's
 //! request has (so lists link somewhere real), and every member's move in `release`.
 
-use crate::domain::{
-    ApprovalRequest, MemberLine, Operator, Release, ReleaseAsk, ReleaseRequest, RequestId,
-};
+use crate::domain::approval::{ApprovalRequest, ReleaseRequest};
+use crate::domain::identity::Operator;
+use crate::domain::ids::RequestId;
+use crate::domain::release::{MemberLine, Release, ReleaseAsk};
 use crate::ports::RequestStoreError;
 
 use crate::app::approvals::asking::ask::{keep, request_store, Kept};
@@ -51,7 +52,7 @@ pub(crate) async fn ask(
         requester: operator.name().clone(),
         requester_key: Some(operator.person().clone()),
         requester_groups: operator.groups(),
-        requester_kind: Some(crate::domain::ActorKind::of(operator)),
+        requester_kind: Some(crate::domain::policy::ActorKind::of(operator)),
         kind: asked.intent.kind(),
         reason: asked.intent.reason().map(str::to_owned),
         override_freeze: asked.override_freeze,

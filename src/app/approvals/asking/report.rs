@@ -1,7 +1,8 @@
 //! A request's last event, sent once it has ended (made stale by a new ask, approved and
 //! run, rejected, cancelled, expired).
 
-use crate::domain::{EventData, RequestLog, RequestState};
+use crate::domain::approval::{RequestLog, RequestState};
+use crate::domain::event::EventData;
 
 use crate::app::events;
 use crate::app::state::AppState;

@@ -4,7 +4,7 @@
 use maud::{html, Markup};
 
 use crate::app::diffs::compare::Comparison;
-use crate::domain::{ChangeKind, PackageFilter};
+use crate::domain::diff::{ChangeKind, PackageFilter};
 
 use crate::adapters::web::download::Format;
 use crate::adapters::web::views::compare::links::{compare_href, download_href};

@@ -2,7 +2,8 @@
 
 use url::form_urlencoded::Serializer;
 
-use crate::domain::{PackageFilter, RepoId, VersionNumber};
+use crate::domain::diff::PackageFilter;
+use crate::domain::repository::{RepoId, VersionNumber};
 
 use crate::adapters::web::download::Format;
 
@@ -62,7 +63,7 @@ fn query(from: VersionNumber, filter: &PackageFilter, page: Option<&str>) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::ChangeKind;
+    use crate::domain::diff::ChangeKind;
 
     fn id() -> RepoId {
         RepoId::parse("0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b").unwrap()

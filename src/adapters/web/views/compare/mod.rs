@@ -7,7 +7,7 @@ pub mod links;
 use maud::{html, Markup};
 
 use crate::app::diffs::compare::Comparison;
-use crate::domain::{PackageChange, PackageFilter};
+use crate::domain::diff::{PackageChange, PackageFilter};
 
 use crate::adapters::web::views::changes::{advisory_section, kind_counts, package_change};
 use crate::adapters::web::views::compare::filter::{downloads, filter_form, match_count, no_match};

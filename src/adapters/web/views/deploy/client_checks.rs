@@ -3,7 +3,7 @@
 
 use maud::{html, Markup};
 
-use crate::domain::RepoVerification;
+use crate::domain::repository::RepoVerification;
 
 /// The warnings that hold for these settings (nothing when clients will be fine).
 pub fn client_warnings(v: &RepoVerification) -> Markup {

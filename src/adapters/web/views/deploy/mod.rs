@@ -13,10 +13,10 @@ use std::sync::Arc;
 use maud::{html, Markup};
 
 use crate::app::deploy::{DeployStep, Preview, StepError};
-use crate::domain::{
-    DeployKind, DeployPlan, EnvironmentName, ProductionChanged, PromotionCheck, Refusal, TaskHref,
-    VersionDiff, REASON_MAX_CHARS,
-};
+use crate::domain::deploy::{DeployKind, DeployPlan, ProductionChanged, Refusal, REASON_MAX_CHARS};
+use crate::domain::diff::VersionDiff;
+use crate::domain::environment::{EnvironmentName, PromotionCheck};
+use crate::domain::repository::TaskHref;
 use crate::ports::{AuditError, UpstreamError};
 
 use crate::adapters::web::views::banners::{overwrite_warning, success_banner};

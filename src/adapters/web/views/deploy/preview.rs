@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use maud::{html, Markup};
 
-use crate::domain::{signed, DeployPlan, VersionDiff};
+use crate::domain::deploy::DeployPlan;
+use crate::domain::diff::VersionDiff;
+use crate::domain::repository::signed;
 use crate::ports::UpstreamError;
 
 use crate::adapters::web::views::changes::{diff_summary_of, SUMMARY_LIMIT};

@@ -5,7 +5,10 @@
 use maud::{html, Markup};
 
 use crate::app::deploy::{DeployOutcome, PreviewError};
-use crate::domain::{Denied, EnvironmentName, Refusal, RepoId};
+use crate::domain::deploy::Refusal;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::policy::Denied;
+use crate::domain::repository::RepoId;
 use crate::ports::Unidentified;
 
 use crate::adapters::web::identity::refusal_text;

@@ -3,7 +3,7 @@
 
 use maud::{html, Markup};
 
-use crate::domain::ApprovalRequest;
+use crate::domain::approval::ApprovalRequest;
 
 use crate::adapters::web::views::layout::notice;
 use crate::adapters::web::views::moment::time;
@@ -36,7 +36,7 @@ pub(crate) fn request_facts(request: &ApprovalRequest) -> Markup {
             div { dt { "Version" } dd {
                 span.from data-asked-against=[request.asked_against] { (label(request.asked_against)) }
                 " \u{2192} " span.to data-version=(request.target_version) { "v" (request.target_version) }
-                @if request.kind == crate::domain::DeployKind::Rollback { " (rollback)" }
+                @if request.kind == crate::domain::deploy::DeployKind::Rollback { " (rollback)" }
             } }
             div { dt { "Requested by" } dd { bdi.who data-requester=(request.requester) { (request.requester) } } }
             div { dt { "Reason" } dd { (request.reason.as_deref().unwrap_or("none given")) } }

@@ -4,8 +4,8 @@
 
 use maud::{html, Markup};
 
+use crate::domain::environment::EnvironmentName;
 use crate::domain::policy::checks::ChecksVerdict;
-use crate::domain::EnvironmentName;
 
 use crate::adapters::web::views::layout::notice;
 

@@ -5,7 +5,9 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use maud::{html, Markup};
 
 use crate::domain::deploy::progress::{DeployPhase, StepProgress, UnderWay};
-use crate::domain::{EnvironmentName, ProductionChanged, RepoId};
+use crate::domain::deploy::ProductionChanged;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::repository::RepoId;
 
 use crate::adapters::web::views::moment::time;
 
@@ -194,9 +196,9 @@ fn phase_key(phase: &DeployPhase) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::deploy::record::DeployId;
-    use crate::domain::identity::operator::Operator;
-    use crate::domain::VersionNumber;
+    use crate::domain::deploy::DeployId;
+    use crate::domain::identity::Operator;
+    use crate::domain::repository::VersionNumber;
     use chrono::DateTime;
 
     fn deploy(phase: DeployPhase) -> UnderWay {

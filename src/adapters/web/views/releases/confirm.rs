@@ -7,7 +7,10 @@
 use maud::{html, Markup};
 
 use crate::app::releases::preview::{MemberPreview, ReleasePreview};
-use crate::domain::{Advisory, DeployKind, PromotionCheck, VersionNumber};
+use crate::domain::deploy::DeployKind;
+use crate::domain::diff::Advisory;
+use crate::domain::environment::PromotionCheck;
+use crate::domain::repository::VersionNumber;
 
 use crate::adapters::web::views::deploy::preview::plan_summary_of;
 use crate::adapters::web::views::deploy::under_way;
@@ -26,7 +29,7 @@ pub fn release_confirm(preview: &ReleasePreview, title: &str) -> Markup {
     let promotable = preview.promotable();
     // The members that move, and when their previews were made: the dialog shows their
     // deploys started since, while the promotion runs.
-    let moving_ids: Vec<&crate::domain::RepoId> = preview
+    let moving_ids: Vec<&crate::domain::repository::RepoId> = preview
         .moving()
         .filter_map(|m| match m {
             MemberPreview::Moves { id, .. } => Some(id),

@@ -5,7 +5,7 @@
 use maud::{html, Markup};
 
 use crate::app::releases::view::ReleaseView;
-use crate::domain::Release;
+use crate::domain::release::Release;
 use crate::ports::UpstreamError;
 
 use super::page::members_table;

@@ -5,7 +5,7 @@
 use maud::{html, Markup};
 
 use crate::app::releases::ReleaseEnded;
-use crate::domain::{MemberOutcome, ReleaseRecord};
+use crate::domain::release::{MemberOutcome, ReleaseRecord};
 
 use crate::adapters::web::views::layout::notice;
 
@@ -33,8 +33,8 @@ pub fn release_ended(ended: &ReleaseEnded) -> Markup {
 
 fn headline(record: &ReleaseRecord) -> String {
     let what = match record.kind {
-        crate::domain::DeployKind::Rollback => "Rollback of release",
-        crate::domain::DeployKind::Deploy => "Promotion of release",
+        crate::domain::deploy::DeployKind::Rollback => "Rollback of release",
+        crate::domain::deploy::DeployKind::Deploy => "Promotion of release",
     };
     let how = if record.finished() { "done" } else { "stopped" };
     format!(

@@ -10,9 +10,10 @@ use maud::{html, Markup};
 
 use crate::app::promotion::policy_gate::Blocked;
 use crate::app::releases::view::{EnvironmentColumn, MemberRow, ReleaseView};
-use crate::domain::{
-    DeployKind, EnvironmentName, MemberDrift, ProposedSet, ReleaseRecord, VersionNumber,
-};
+use crate::domain::deploy::DeployKind;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::release::{MemberDrift, ProposedSet, ReleaseRecord};
+use crate::domain::repository::VersionNumber;
 
 use crate::adapters::web::views::layout::{back_link, notice, page};
 use crate::adapters::web::views::moment::time;

@@ -10,7 +10,9 @@ use crate::domain::approval::listing::{StateFilter, STATE_WORDS};
 
 use crate::app::approvals::requests::RequestView;
 use crate::app::deploy::Preview;
-use crate::domain::{PersonName, RequestState, VersionDiff};
+use crate::domain::approval::RequestState;
+use crate::domain::diff::VersionDiff;
+use crate::domain::identity::PersonName;
 use crate::ports::UpstreamError;
 
 use super::layout::{back_link, notice, page};
@@ -173,8 +175,8 @@ pub fn request_page(view: &RequestView, preview: &RequestPreview, actions: &Acti
                     @if let RequestState::Executed { deploy_id, outcome, .. } = &view.state {
                         " Deploy " code data-deploy-id=(deploy_id.as_str()) { (deploy_id.as_str()) } ": "
                         @match outcome {
-                            crate::domain::ExecutionOutcome::Deployed => "deployed.",
-                            crate::domain::ExecutionOutcome::Failed { message } => (message),
+                            crate::domain::approval::ExecutionOutcome::Deployed => "deployed.",
+                            crate::domain::approval::ExecutionOutcome::Failed { message } => (message),
                         }
                     }
                 }

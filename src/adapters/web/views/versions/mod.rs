@@ -5,7 +5,9 @@ use maud::{html, Markup};
 
 use crate::app::pages::versions::VersionsPage;
 use crate::app::promotion::policy_gate::Blocked;
-use crate::domain::{signed, RepoVerification, UnsignedMetadata, VersionNumber, VersionView};
+use crate::domain::repository::{
+    signed, RepoVerification, UnsignedMetadata, VersionNumber, VersionView,
+};
 
 use super::banners::{drift_banner, freeze_banner};
 use super::environments::{environment_strip, MISSING_DISTRIBUTION_FIX};
@@ -409,7 +411,7 @@ fn capitalized(text: &str) -> String {
 
 /// Success: empties the modal host (closing it), and replaces the list and the banner out-of-band.
 pub fn deployed(
-    plan: &crate::domain::DeployPlan,
+    plan: &crate::domain::deploy::DeployPlan,
     page: &VersionsPage,
     audit: &Result<(), crate::ports::AuditError>,
 ) -> Markup {

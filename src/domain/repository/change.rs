@@ -2,8 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::repository::href::TaskHref;
-use crate::domain::repository::model::DistributionRevision;
+use crate::domain::repository::{DistributionRevision, TaskHref};
 
 /// How upstream's work on a change ended (or that it has not yet).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,14 +3,15 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::domain::environment::path::EnvironmentName;
-use crate::domain::repository::version_number::VersionNumber;
+use crate::domain::environment::EnvironmentName;
+use crate::domain::repository::VersionNumber;
 
 /// What the environment before the target's serves, and since when, as read for a deploy.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PreviousServing {
     pub environment: EnvironmentName,
     pub serving: Option<VersionNumber>,
-    /// Since when it serves it without a break (see [`served_since`]); `None`: unknown.
+    /// Since when it serves it without a break (see
+    /// [`served_since`](crate::domain::policy::served_since)); `None`: unknown.
     pub since: Option<DateTime<Utc>>,
 }

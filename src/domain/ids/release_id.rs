@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::release::name::ReleaseName;
+use crate::domain::ids::ReleaseName;
 
 /// Links the lines of one release promotion.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -31,8 +31,9 @@ impl fmt::Display for Secret {
     }
 }
 
-/// Everything [`super::PulpClient`] needs to talk to one Pulp server. No defaults here:
-/// they live in `config/default.toml` (tests start from `wiring::default_pulp_settings`).
+/// Everything [`PulpClient`](crate::adapters::pulp::PulpClient) needs to talk to one Pulp server.
+/// No defaults here: they live in `config/default.toml` (tests start from
+/// `wiring::default_pulp_settings`).
 #[derive(Debug, Clone)]
 pub struct PulpSettings {
     /// Scheme, host and port, e.g. `https://pulp.example.com` (no API path).

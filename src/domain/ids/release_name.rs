@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::environment::path::{EnvironmentName, InvalidEnvironmentName};
+use crate::domain::environment::{EnvironmentName, InvalidEnvironmentName};
 
 /// The name of a release, as `[releases.<name>]` gives it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
