@@ -862,13 +862,39 @@ const DOMAIN_ROOM_ORDER: &[&str] = &[
     "domain/event",
 ];
 
+/// The rooms of `src/app`, from the ground up, as for the domain: `app` is the layer's own room
+/// (the state, its parts, the write limit), then the facts and the features, each importing only
+/// those before it. The same order is written in the design page ("Rooms that lean one way").
+const APP_ROOM_ORDER: &[&str] = &[
+    "app",
+    "app/environments",
+    "app/facts",
+    "app/diffs",
+    "app/events",
+    "app/sync",
+    "app/exposure",
+    "app/approvals/asking",
+    "app/promotion",
+    "app/deploy",
+    "app/releases",
+    "app/approvals",
+    "app/checks",
+    "app/schedules",
+    "app/pages",
+];
+
 /// Every import of a domain room that does not run downward in `order`, as
 /// `from -> to (room -> room above it)`, and every domain room missing from `order`.
 fn domain_imports_running_up(house: &House, order: &[&str]) -> Vec<String> {
+    imports_running_up(house, "domain", order)
+}
+
+/// [`domain_imports_running_up`], for the rooms of any `layer`.
+fn imports_running_up(house: &House, layer: &str, order: &[&str]) -> Vec<String> {
     let place = |room: &str| order.iter().position(|r| *r == room);
     let mut found = BTreeSet::new();
     for (&from, targets) in &house.imports() {
-        if house.layer(from) != "domain" {
+        if house.layer(from) != layer {
             continue;
         }
         let from_room = room(house, from);
@@ -878,7 +904,7 @@ fn domain_imports_running_up(house: &House, order: &[&str]) -> Vec<String> {
         };
         for &to in targets {
             let to_room = room(house, to);
-            if house.layer(to) != "domain" || to_room == from_room {
+            if house.layer(to) != layer || to_room == from_room {
                 continue;
             }
             match place(&to_room) {
@@ -910,6 +936,22 @@ fn domain_rooms_import_only_rooms_below_them() {
          and in docs/src/developer/design.md:\n{}",
         found.len(),
         DOMAIN_ROOM_ORDER.join(" -> "),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn app_rooms_import_only_rooms_below_them() {
+    let found = imports_running_up(&house(), "app", APP_ROOM_ORDER);
+    assert!(
+        found.is_empty(),
+        "{} import(s) in src/app run back up the order of rooms ({}). Move what the lower room \
+         needs down (a feature's part of the state is declared in its own room and reached \
+         through `app::parts`; a request instead of a move is `app/approvals/asking`'s), or, \
+         for a new room, give it its place in APP_ROOM_ORDER and in \
+         docs/src/developer/design.md:\n{}",
+        found.len(),
+        APP_ROOM_ORDER.join(" -> "),
         found.join("\n")
     );
 }
