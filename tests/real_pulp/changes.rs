@@ -26,6 +26,7 @@ fn seeded_settings() -> RepoVerification {
         repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
         metadata_signed: Some(true),
+        ..Default::default()
     }
 }
 

@@ -18,6 +18,7 @@ fn seeded() -> (InMemoryPulp, Fixture) {
         repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
         metadata_signed: Some(true),
+        ..Default::default()
     };
     let id = pulp.add_repo("rc-verified", verified);
     pulp.add_version(&id, &["hello-1.0", "world-2.0"], &[]);

@@ -6,10 +6,15 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 /// The kind of packages a repository holds, and so the rules its versions follow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// The default is RPM: what every repository was before the console knew other types, so a
+/// record written then reads as RPM.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum ContentType {
     /// RPM packages (RHEL, Fedora, SUSE), read by dnf, yum and zypper.
+    #[default]
     Rpm,
     /// Debian packages (Debian, Ubuntu), read by apt.
     Deb,
