@@ -43,6 +43,8 @@ pub struct PulpClient {
     pub(super) plugins_installed: tokio::sync::OnceCell<Vec<ContentType>>,
     /// The content type of each repository read, by id.
     pub(super) repo_types: Memo<RepoId, ContentType>,
+    /// Held while a repository's type is looked up (`installed.rs`).
+    pub(super) type_lookup: tokio::sync::Mutex<()>,
     /// Where each request's duration is reported; `None`: nowhere (tools and tests).
     metrics: Option<Arc<dyn EventMetrics>>,
 }
@@ -75,6 +77,7 @@ impl PulpClient {
             distributions_seen: ContentType::ALL.map(|_| AtomicU64::new(0)),
             plugins_installed: tokio::sync::OnceCell::new(),
             repo_types: Memo::new(REPO_TYPES_KEPT),
+            type_lookup: tokio::sync::Mutex::new(()),
             metrics: None,
         })
     }

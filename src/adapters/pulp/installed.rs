@@ -69,7 +69,9 @@ impl PulpClient {
     }
 
     /// The plugin that serves repository `id`: the only one installed, the one remembered, or
-    /// the one the generic repository list names (a 404 when Pulp has no such repository).
+    /// the one the generic repository list names. One look-up at a time, so that the reads of
+    /// one page that all need it make one call. A repository the list does not name is asked
+    /// of pulp_rpm, whose 404 then says, in Pulp's words, that it has none.
     pub(super) async fn plugin_of_repo(
         &self,
         id: &RepoId,
@@ -81,21 +83,22 @@ impl PulpClient {
         if let Some(known) = self.repo_types.get(id) {
             return Ok(plugin(known));
         }
+        let _one_at_a_time = self.type_lookup.lock().await;
+        if let Some(known) = self.repo_types.get(id) {
+            return Ok(plugin(known));
+        }
         let url = with_query(
             &self.url_for("repositories/")?,
             &[("pulp_id__in", id.as_str()), ("fields", "pulp_href")],
         );
         let found: PageDto<HrefDto> = self.get_json(&url).await?;
-        let found = found
-            .results
-            .iter()
-            .find_map(|r| plugin_of(&r.pulp_href))
-            .ok_or_else(|| UpstreamError::Http {
-                status: 404,
-                message: format!("Pulp has no RPM or Debian repository {id}"),
-            })?;
-        self.repo_types.remember(id.clone(), found.content_type);
-        Ok(found)
+        match found.results.iter().find_map(|r| plugin_of(&r.pulp_href)) {
+            Some(found) => {
+                self.repo_types.remember(id.clone(), found.content_type);
+                Ok(found)
+            }
+            None => Ok(&RPM),
+        }
     }
 
     /// The href of a repository: `{api_root}api/v3/<its plugin's repositories>/<uuid>/`.

@@ -2,7 +2,7 @@
 //! type: pulp_rpm for [`ContentType::Rpm`], pulp_deb for [`ContentType::Deb`]. The rest of the
 //! adapter asks this table (by content type, or by an href it was given) and names no plugin.
 //! Measured on pulpcore 3.123.1 with pulp_rpm 3.39.4 and pulp_deb 3.11.1
-//! (docs/src/developer/pulp-deb.md).
+//! (docs/src/developer/content-types.md).
 
 use crate::domain::content::kind::ContentType;
 
