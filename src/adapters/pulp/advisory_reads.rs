@@ -11,7 +11,7 @@ use super::advisory_dto::{
 };
 use super::content::name_batches;
 use super::dto::PageDto;
-use super::installed::plugin_of_href;
+use super::plugins::plugin_of_href;
 use super::plugins::ADVISORIES;
 use super::PulpClient;
 use crate::adapters::pulp::transport::pagination::with_query;

@@ -9,7 +9,7 @@ use futures::stream::{self, StreamExt, TryStreamExt};
 use serde::de::DeserializeOwned;
 
 use super::content_dto::{AdvisoryDto, PackageDto, ADVISORY_FIELDS};
-use super::installed::plugin_of_href;
+use super::plugins::plugin_of_href;
 use super::PulpClient;
 use crate::adapters::pulp::transport::pagination::{encode, with_query};
 use crate::domain::{Advisory, AdvisoryFix, ContentRead, IndexedAdvisory, Package, VersionHref};

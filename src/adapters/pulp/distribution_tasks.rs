@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::dto::{task_state, PageDto};
-use super::installed::plugin_of_href;
+use super::plugins::plugin_of_href;
 use super::PulpClient;
 use crate::adapters::pulp::transport::memo::Memo;
 use crate::adapters::pulp::transport::pagination::with_query;

@@ -16,8 +16,7 @@ use crate::domain::{
 use crate::domain::{ProgressReport, TaskReport, TaskState};
 use crate::ports::UpstreamError;
 
-use super::installed::plugin_of_href;
-use super::plugins::plugin_of;
+use super::plugins::{plugin_of, plugin_of_href};
 
 /// One page of a list: `{count, next, previous, results}`.
 #[derive(Debug, Deserialize)]

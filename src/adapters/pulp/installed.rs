@@ -113,12 +113,6 @@ impl PulpClient {
     }
 }
 
-/// The plugin of an href the console was given (a version, publication or distribution),
-/// RPM when the href names none (the in-memory upstream's and old records' addresses).
-pub(super) fn plugin_of_href(href: &str) -> &'static Plugin {
-    plugin_of(href).unwrap_or(&RPM)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@
 //! rule of [`crate::adapters::shared::task_outcome`], shared with the in-memory Pulp.
 //! `content` + `content_dto` implement [`crate::ports::ContentCatalog`], with `advisory_reads`
 //! + `advisory_dto` for the exposure's advisory reads (fixes, held, references).
+//!
 //! `plugins` is the one table of each content plugin's paths and names (pulp_rpm, pulp_deb);
 //! `installed` says which of them this Pulp has and which serves a repository.
 

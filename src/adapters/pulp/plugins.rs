@@ -92,6 +92,12 @@ pub(super) fn plugin_of(href: &str) -> Option<&'static Plugin> {
     })
 }
 
+/// The plugin of an href the console was given (a version, publication or distribution),
+/// RPM when the href names none (the in-memory upstream's and old records' addresses).
+pub(super) fn plugin_of_href(href: &str) -> &'static Plugin {
+    plugin_of(href).unwrap_or(&RPM)
+}
+
 /// The plugin of a resource name a task reserved (`[shared:]prn:<plugin>.<type>:<uuid>`), with
 /// the uuid, when it names a repository.
 pub(super) fn repository_reserved(reserved: &str) -> Option<(&'static Plugin, &str)> {

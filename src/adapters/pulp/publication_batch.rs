@@ -6,8 +6,8 @@
 use futures::future::try_join_all;
 
 use super::dto::PublicationDto;
-use super::installed::plugin_of_href;
 use super::manager::PUBLICATION_FIELDS;
+use super::plugins::plugin_of_href;
 use super::plugins::{Plugin, PLUGINS};
 use super::PulpClient;
 use crate::adapters::pulp::transport::pagination::with_query;

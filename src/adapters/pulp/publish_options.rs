@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::dto::PageDto;
-use super::installed::plugin_of_href;
+use super::plugins::plugin_of_href;
 use super::PulpClient;
 use crate::adapters::pulp::transport::pagination::with_query;
 use crate::domain::content::kind::ContentType;
