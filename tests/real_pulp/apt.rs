@@ -19,13 +19,14 @@ use std::sync::Arc;
 
 use repo_console::domain::policy::metadata::MetadataPolicy;
 use repo_console::domain::{
-    Allowed, DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
-    Policy, RepoId, UnsignedMetadata,
+    Allowed, DistributionHref, DistributionNaming, Environment, EnvironmentName, EnvironmentPath,
+    NamePattern, Policy, RepoId, UnsignedMetadata,
 };
 use scraper::Html;
 use serde_json::{json, Value};
 
 use super::console::{attr, over_upstream, package_changes, select, Console};
+use super::contract::{debian_repository_contract, DebFixture};
 use super::support::{exclusive, required_pulp, TestPulp};
 use crate::host_tools::required;
 
@@ -142,21 +143,28 @@ fn wait_task(pulp: &TestPulp, task: &str) -> Value {
     panic!("task {task} did not end");
 }
 
-/// rcdeb-apt made anew: versions 1..=4 as [`VERSIONS`] says, v1 published (simple and
-/// structured) and served by both distributions. Answers the repository's id.
-fn make_repository(pulp: &TestPulp, packages: &BTreeMap<&str, String>) -> RepoId {
-    for env in ["testing", "staging"] {
-        if let Some(href) = pulp.href_named("distributions/deb/apt/", &format!("{REPO}-{env}")) {
+/// The repository `repo_name` made anew: versions 1..=4 as [`VERSIONS`] says, v1 published
+/// (simple and structured) and served by the distributions `<repo_name>-<suffix>`. Answers
+/// the repository's id.
+fn make_repository(
+    pulp: &TestPulp,
+    repo_name: &str,
+    suffixes: &[&str],
+    packages: &BTreeMap<&str, String>,
+) -> RepoId {
+    for suffix in suffixes {
+        let name = format!("{repo_name}-{suffix}");
+        if let Some(href) = pulp.href_named("distributions/deb/apt/", &name) {
             pulp.raw_ok("DELETE", &href, None);
         }
     }
-    if let Some(href) = pulp.href_named("repositories/deb/apt/", REPO) {
+    if let Some(href) = pulp.href_named("repositories/deb/apt/", repo_name) {
         pulp.raw_ok("DELETE", &href, None);
     }
     let repo = pulp.raw_ok(
         "POST",
         "repositories/deb/apt/",
-        Some(&json!({ "name": REPO })),
+        Some(&json!({ "name": repo_name })),
     );
     let href = repo["pulp_href"].as_str().expect("an href").to_owned();
     let mut held: BTreeSet<&str> = BTreeSet::new();
@@ -179,8 +187,8 @@ fn make_repository(pulp: &TestPulp, packages: &BTreeMap<&str, String>) -> RepoId
     let publication = task["created_resources"][0]
         .as_str()
         .expect("a publication");
-    for env in ["testing", "staging"] {
-        let name = format!("{REPO}-{env}");
+    for suffix in suffixes {
+        let name = format!("{repo_name}-{suffix}");
         pulp.raw_ok(
             "POST",
             "distributions/deb/apt/",
@@ -331,6 +339,33 @@ fn newest_named(side: &str) -> String {
     newest.to_owned()
 }
 
+/// Every version of [`BUILT`], built and uploaded: the package's href by version.
+fn uploaded(pulp: &TestPulp, dpkg_deb: &Path) -> BTreeMap<&'static str, String> {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    BUILT
+        .iter()
+        .map(|v| (*v, pulp.upload_deb(&build_deb(dpkg_deb, dir.path(), v))))
+        .collect()
+}
+
+#[tokio::test]
+#[ignore = "needs a real Pulp with pulp_deb and dpkg-deb"]
+async fn pulp_client_keeps_the_debian_repository_contract() {
+    let dpkg_deb = required("dpkg-deb", "dpkg");
+    let pulp = required_pulp();
+    let _held = exclusive("rcdeb-contract").await;
+    let packages = uploaded(&pulp, &dpkg_deb);
+    make_repository(&pulp, "rcdeb-contract", &["scratch"], &packages);
+    let scratch = pulp
+        .href_named("distributions/deb/apt/", "rcdeb-contract-scratch")
+        .expect("the scratch distribution");
+    let fixture = DebFixture {
+        name: "rcdeb-contract".to_owned(),
+        scratch_distribution: DistributionHref::new(scratch),
+    };
+    debian_repository_contract(&pulp.client(), &fixture).await;
+}
+
 #[tokio::test]
 #[ignore = "needs a real Pulp with pulp_deb, dpkg-deb and apt"]
 async fn deploys_of_a_debian_repository_are_what_apt_then_sees() {
@@ -339,12 +374,8 @@ async fn deploys_of_a_debian_repository_are_what_apt_then_sees() {
     let apt_cache = required("apt-cache", "apt");
     let pulp = required_pulp();
     let _held = exclusive(REPO).await;
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let packages: BTreeMap<&str, String> = BUILT
-        .iter()
-        .map(|v| (*v, pulp.upload_deb(&build_deb(&dpkg_deb, dir.path(), v))))
-        .collect();
-    let id = make_repository(&pulp, &packages);
+    let packages = uploaded(&pulp, &dpkg_deb);
+    let id = make_repository(&pulp, REPO, &["testing", "staging"], &packages);
     let base_url = |env: &str| {
         let href = pulp
             .href_named("distributions/deb/apt/", &format!("{REPO}-{env}"))
