@@ -50,6 +50,7 @@ async fn main() {
         repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
         metadata_signed: Some(true),
+        ..Default::default()
     };
     let big = pulp.add_repo("big", verified.clone());
     for n in 0..2_000 {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what a local Pulp 3 server needs: Debian packages (rpmbuild, curl,
 # openssl, jq; PostgreSQL 15 binaries are expected to be present) and a
-# virtualenv with pulpcore + pulp-rpm in a cache directory OUTSIDE the git
+# virtualenv with pulpcore + pulp-rpm + pulp-deb in a cache directory OUTSIDE the git
 # clone (lib.sh: $RC_TEST_CACHE, default ~/.cache/repo-console), so fresh
 # clones (CI) reuse it. Idempotent; takes well under a second when done.
 set -euo pipefail
@@ -9,7 +9,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # --- Debian packages: command -> package providing it --------------------------
-declare -A wanted=([rpmbuild]=rpm [curl]=curl [openssl]=openssl [jq]=jq [gpg]=gnupg)
+declare -A wanted=([rpmbuild]=rpm [curl]=curl [openssl]=openssl [jq]=jq [gpg]=gnupg [dpkg-deb]=dpkg [apt-get]=apt)
 missing=()
 for cmd in "${!wanted[@]}"; do
   command -v "$cmd" >/dev/null 2>&1 || missing+=("${wanted[$cmd]}")
@@ -27,19 +27,20 @@ if ((${#missing[@]})); then
   apt-get "${apt_opts[@]}" install --no-install-recommends "${missing[@]}" </dev/null
 fi
 
-# --- Python virtualenv with pulpcore + pulp-rpm --------------------------------
+# --- Python virtualenv with pulpcore + pulp-rpm + pulp-deb ---------------------
 mkdir -p "$CACHE_DIR"
 exec 8>"$CACHE_DIR/.install.lock"   # two installs at once would trip over each other
 flock -w 900 8 || die "could not lock $CACHE_DIR/.install.lock"
 if [[ -x "$VENV/bin/pulpcore-manager" && -f "$VENV_MARKER" ]]; then
   log "venv ready: $VENV"
 else
-  log "creating venv $VENV (pulpcore==$PULPCORE_VERSION pulp-rpm==$PULP_RPM_VERSION; ~1 min)"
+  log "creating venv $VENV (pulpcore==$PULPCORE_VERSION pulp-rpm==$PULP_RPM_VERSION pulp-deb==$PULP_DEB_VERSION; ~1.5 min)"
   rm -rf "$VENV"   # a half-done install (no marker) is not trusted
   python3 -m venv "$VENV"
   pip=("$VENV/bin/pip" install -q --disable-pip-version-check --no-input)
   "${pip[@]}" --upgrade pip wheel
-  "${pip[@]}" "pulpcore==$PULPCORE_VERSION" "pulp-rpm==$PULP_RPM_VERSION"
+  # One resolution for all three pins, so a plugin cannot move pulpcore.
+  "${pip[@]}" "pulpcore==$PULPCORE_VERSION" "pulp-rpm==$PULP_RPM_VERSION" "pulp-deb==$PULP_DEB_VERSION"
   date -u +%FT%TZ >"$VENV_MARKER"   # written last: marks a complete install
   log "venv installed"
 fi

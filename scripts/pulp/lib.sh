@@ -15,8 +15,10 @@ REPO_ROOT="$(cd "$PULP_SCRIPTS_DIR/../.." && pwd)"
 
 PULPCORE_VERSION=3.123.1
 PULP_RPM_VERSION=3.39.4
+PULP_DEB_VERSION=3.11.1
 CACHE_DIR="${RC_TEST_CACHE:-$HOME/.cache/repo-console}"
-VENV="${PULP_VENV:-$CACHE_DIR/pulp-venv-$PULPCORE_VERSION-$PULP_RPM_VERSION}"
+# Every plugin's version is in the name: a cache made without one of them is never reused.
+VENV="${PULP_VENV:-$CACHE_DIR/pulp-venv-$PULPCORE_VERSION-rpm$PULP_RPM_VERSION-deb$PULP_DEB_VERSION}"
 VENV_MARKER="$VENV/.repo-console-install-complete"
 PG_BIN=/usr/lib/postgresql/15/bin
 

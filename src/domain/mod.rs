@@ -5,6 +5,7 @@
 
 pub mod approval;
 pub mod check;
+pub mod content;
 pub mod deploy;
 pub mod diff;
 pub mod environment;

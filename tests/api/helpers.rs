@@ -102,6 +102,7 @@ pub fn fixture(pulp: &InMemoryPulp) -> Fixture {
             repo_gpgcheck: Some(false),
             checksum: None,
             metadata_signed: Some(false),
+            ..Default::default()
         },
     );
     pulp.add_version(&tools, &["t-1"], &[]);

@@ -20,6 +20,7 @@ fn signed() -> RepoVerification {
         repo_gpgcheck: Some(true),
         checksum: Some(repo_console::domain::repository::ChecksumType::Sha256),
         metadata_signed: Some(true),
+        ..Default::default()
     }
 }
 

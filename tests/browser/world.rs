@@ -86,6 +86,7 @@ pub fn build(pulp: &InMemoryPulp) -> World {
         repo_gpgcheck: Some(false),
         checksum: None,
         metadata_signed: Some(false),
+        ..Default::default()
     };
     let tools = pulp.add_repo("internal-tools", off);
     for step in 1..=3 {

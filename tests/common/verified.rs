@@ -11,5 +11,6 @@ pub fn verified() -> RepoVerification {
         repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
         metadata_signed: Some(true),
+        ..Default::default()
     }
 }

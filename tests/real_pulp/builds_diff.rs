@@ -26,6 +26,7 @@ async fn the_kinds_are_dnfs_with_several_builds_on_pulp_and_in_memory_alike() {
             repo_gpgcheck: Some(true),
             checksum: Some(ChecksumType::Sha256),
             metadata_signed: Some(true),
+            ..Default::default()
         },
     );
     let fake = over_upstream(memory, 25).spawn().await;

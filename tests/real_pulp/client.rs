@@ -210,10 +210,12 @@ async fn small_pages_still_give_whole_lists() {
 
     let dists = client.list_distributions().await.expect("distributions");
     let (_, raw) = pulp.raw("GET", "distributions/rpm/rpm/?limit=1000&fields=name", None);
-    let mut raw_names: Vec<&str> = raw["results"]
-        .as_array()
-        .expect("results")
-        .iter()
+    // Debian's too, when Pulp has pulp_deb (a 404 without it).
+    let (_, raw_deb) = pulp.raw("GET", "distributions/deb/apt/?limit=1000&fields=name", None);
+    let mut raw_names: Vec<&str> = [&raw, &raw_deb]
+        .into_iter()
+        .filter_map(|list| list["results"].as_array())
+        .flatten()
         .filter_map(|d| d["name"].as_str())
         .collect();
     let mut names: Vec<&str> = dists.iter().map(|d| d.name.as_str()).collect();

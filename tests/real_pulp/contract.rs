@@ -9,14 +9,16 @@
 
 use std::collections::HashSet;
 
+use repo_console::domain::content::kind::ContentType;
 use repo_console::domain::deploy::DeployId;
+use repo_console::domain::diff::ContentRead;
 use repo_console::domain::repository::{
     Badge, ChangeState, ChecksumType, DistributionHref, PublicationHref, RepoId, RepoVersion,
     UnsignedMetadata, VersionNumber,
 };
 use repo_console::domain::sync::SyncState;
 use repo_console::ports::{
-    correlation, PageRequest, RepositoryManager, UpstreamError, WriteOutcome,
+    correlation, ContentCatalog, PageRequest, RepositoryManager, UpstreamError, WriteOutcome,
 };
 
 use super::support::repo_named;
@@ -408,4 +410,124 @@ async fn answers_404_for_what_does_not_exist(m: &dyn RepositoryManager, id: &Rep
         .await
         .expect_err("no publication")
         .is_not_found());
+}
+
+/// The Debian repository both upstreams hold for [`debian_repository_contract`]: `name` with
+/// v1 `rcdeb-hello 2.0~rc1-1`, v2 `2.0-1`, v3 `2.0-1` and `2.0-1+b1`, v4 `1:0.9-1` (all
+/// `all`), unsigned, and `scratch`, a pulp_deb distribution nothing else uses.
+pub struct DebFixture {
+    pub name: String,
+    pub scratch_distribution: DistributionHref,
+}
+
+/// What every upstream says of a Debian repository (issue 46): listed beside the RPM ones with
+/// its type, judged by apt's rule, versions with their package counts, packages by (name,
+/// architecture, version) in Debian's order, no advisories by its type, and a version
+/// published and served like an RPM one.
+pub async fn debian_repository_contract<P: RepositoryManager + ContentCatalog>(
+    m: &P,
+    fixture: &DebFixture,
+) {
+    let id = repo_named(m, &fixture.name).await;
+    let repo = m.get_repo(&id).await.expect("get_repo");
+    assert_eq!(repo.content_type(), ContentType::Deb);
+    assert_eq!(
+        repo.verification.gpgcheck, None,
+        "dnf's settings are not apt's"
+    );
+    assert_eq!(repo.verification.metadata_signed, Some(false));
+    assert_eq!(
+        repo.verification.badge(UnsignedMetadata::Refuse),
+        Badge::Unverified
+    );
+    assert_eq!(
+        repo.verification.badge(UnsignedMetadata::Allow),
+        Badge::Verified
+    );
+
+    let page = m
+        .version_page(
+            &id,
+            PageRequest {
+                offset: 0,
+                limit: 10,
+            },
+        )
+        .await
+        .expect("version_page");
+    assert_eq!(page.total, 5, "v0..v4");
+    let counts: Vec<(u64, u64, u64, u64)> = page
+        .items
+        .iter()
+        .map(|v| {
+            (
+                v.number().expect("n").get(),
+                v.package_count,
+                v.added,
+                v.removed,
+            )
+        })
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            (4, 1, 1, 2),
+            (3, 2, 1, 0),
+            (2, 1, 1, 1),
+            (1, 1, 1, 0),
+            (0, 0, 0, 0)
+        ]
+    );
+
+    let v3 = repo.version_href(VersionNumber::new(3));
+    let mut held = m.packages(&v3, &ContentRead::All).await.expect("packages");
+    held.sort_by(|a, b| a.evr.total_cmp(&b.evr));
+    let shown: Vec<String> = held
+        .iter()
+        .map(|p| format!("{} {} {}", p.name, p.arch, p.evr))
+        .collect();
+    assert_eq!(shown, ["rcdeb-hello all 2.0-1", "rcdeb-hello all 2.0-1+b1"]);
+    let v4 = m
+        .packages(&repo.version_href(VersionNumber::new(4)), &ContentRead::All)
+        .await
+        .expect("packages");
+    assert_eq!(
+        v4[0].evr.version_cmp(&held[1].evr),
+        std::cmp::Ordering::Greater,
+        "1:0.9-1 is newer than 2.0-1+b1 by its epoch"
+    );
+    assert!(m
+        .advisories(&v3, &ContentRead::All)
+        .await
+        .expect("advisories")
+        .is_empty());
+
+    let v2 = repo.version_href(VersionNumber::new(2));
+    let WriteOutcome::Applied(publication) = m.publish(&v2).await else {
+        panic!("publishing a Debian version is applied");
+    };
+    assert_eq!(
+        m.get_publication(&publication)
+            .await
+            .expect("publication")
+            .repository_version,
+        v2
+    );
+    assert_eq!(
+        m.point_distribution(&fixture.scratch_distribution, &publication)
+            .await,
+        WriteOutcome::Applied(())
+    );
+    let served = m
+        .get_distribution(&fixture.scratch_distribution)
+        .await
+        .expect("distribution");
+    assert_eq!(served.publication, Some(publication));
+    let listed = m.list_distributions().await.expect("distributions");
+    assert!(
+        listed
+            .iter()
+            .any(|d| d.href == fixture.scratch_distribution),
+        "Debian distributions are listed beside the RPM ones"
+    );
 }

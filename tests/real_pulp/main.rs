@@ -10,6 +10,7 @@
 #[path = "../common/acme.rs"]
 mod acme;
 mod api;
+mod apt;
 mod book_commands;
 #[path = "../common/builds.rs"]
 mod builds;

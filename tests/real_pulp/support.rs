@@ -263,3 +263,43 @@ impl TestPulp {
         })
     }
 }
+
+/// What pulp_deb holds in a Pulp that has it: the tests that count requests add the reads of
+/// its lists (issue 46: distributions and publications are read per plugin).
+pub struct DebHeld {
+    pub repositories: u64,
+    pub distributions: u64,
+    /// Distributions serving a publication (whose publications a page reads).
+    pub publishing: u64,
+}
+
+impl TestPulp {
+    /// What pulp_deb holds, or `None` when this Pulp has no pulp_deb.
+    pub fn deb_held(&self) -> Option<DebHeld> {
+        let (status, repositories) = self.raw(
+            "GET",
+            "repositories/deb/apt/?limit=1&fields=pulp_href",
+            None,
+        );
+        if status == 404 {
+            return None;
+        }
+        let distributions = self.raw_ok(
+            "GET",
+            "distributions/deb/apt/?limit=10000&fields=publication",
+            None,
+        );
+        let listed = distributions["results"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        Some(DebHeld {
+            repositories: repositories["count"].as_u64().unwrap_or(0),
+            distributions: listed.len() as u64,
+            publishing: listed
+                .iter()
+                .filter(|d| d["publication"].is_string())
+                .count() as u64,
+        })
+    }
+}

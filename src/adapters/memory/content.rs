@@ -1,6 +1,8 @@
 //! [`ContentCatalog`] for [`InMemoryPulp`], and the content it holds: packages written as
-//! `name-version` (release 1, arch noarch: today's test API) or as a full
-//! `name-[epoch:]version-release.arch` (a known arch last), and advisories uploaded by id.
+//! `name-version` (release 1, arch noarch: today's test API), as a full
+//! `name-[epoch:]version-release.arch` (a known arch last), or as a Debian package's file name
+//! without `.deb`, `name_[epoch:]version_arch` (its version in Debian's order), and advisories
+//! uploaded by id.
 
 use std::collections::BTreeSet;
 
@@ -10,6 +12,7 @@ use chrono::{DateTime, Utc};
 use super::advisory_units::AdvisoryUnits;
 use super::in_memory::InMemoryPulp;
 use super::state::{bad_request, State, VersionEntry};
+use crate::domain::content::deb::version::DebVersion;
 use crate::domain::diff::{Advisory, ContentRead, Evr, Package};
 use crate::domain::exposure::{AdvisoryFix, IndexedAdvisory};
 use crate::domain::repository::{RepoId, VersionHref, VersionNumber};
@@ -26,13 +29,30 @@ pub struct ContentChange<'a> {
 
 /// Reads a package as the in-memory Pulp stores it (see the module's documentation).
 pub fn package_of(text: &str) -> Package {
-    full_nevra(text).unwrap_or_else(|| {
-        let (name, version) = text.rsplit_once('-').unwrap_or((text, "0"));
-        Package {
-            name: name.to_owned(),
-            arch: "noarch".to_owned(),
-            evr: Evr::new(0, version, "1"),
-        }
+    debian(text)
+        .or_else(|| full_nevra(text))
+        .unwrap_or_else(|| {
+            let (name, version) = text.rsplit_once('-').unwrap_or((text, "0"));
+            Package {
+                name: name.to_owned(),
+                arch: "noarch".to_owned(),
+                evr: Evr::new(0, version, "1"),
+            }
+        })
+}
+
+/// `name_version_arch`, as Debian names a package's file: exactly two `_`, a Debian version
+/// between them.
+fn debian(text: &str) -> Option<Package> {
+    let mut parts = text.split('_');
+    let (name, version, arch) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || name.is_empty() || arch.is_empty() {
+        return None;
+    }
+    Some(Package {
+        name: name.to_owned(),
+        arch: arch.to_owned(),
+        evr: Evr::debian(&DebVersion::parse(version).ok()?),
     })
 }
 
@@ -254,5 +274,11 @@ mod tests {
             ("acme-c", "x86_64")
         );
         assert_eq!(full.evr, Evr::new(1, "2.0", "3.el9"));
+        let deb = package_of("rcdeb-hello_1:0.9-1_all");
+        assert_eq!(
+            (deb.name.as_str(), deb.arch.as_str()),
+            ("rcdeb-hello", "all")
+        );
+        assert_eq!(deb.evr, Evr::debian(&DebVersion::parse("1:0.9-1").unwrap()));
     }
 }

@@ -7,7 +7,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 pub use super::state::SyncScript;
-use super::state::{DistEntry, RepoEntry, State, API};
+use super::state::{plugin_segments, DistEntry, RepoEntry, State, API};
+use crate::domain::content::kind::ContentType;
 use crate::domain::repository::{
     Distribution, DistributionHref, PublicationHref, RemoteHref, RepoId, RepoVerification,
     Repository, VersionNumber,
@@ -112,7 +113,8 @@ impl InMemoryPulp {
         calls.iter().cloned().collect()
     }
 
-    /// Adds a repository with version 0 (empty), as Pulp does.
+    /// Adds a repository with version 0 (empty), as Pulp does; of the content type its
+    /// `verification` names (a Debian repository has pulp_deb's addresses).
     pub fn add_repo(&self, name: &str, verification: RepoVerification) -> RepoId {
         self.add_repo_at(name, verification, Utc::now())
     }
@@ -129,7 +131,10 @@ impl InMemoryPulp {
         let id = RepoId::parse(&uuid).expect("generated ids are UUIDs");
         let repo = Repository {
             id: id.clone(),
-            href: format!("{API}repositories/rpm/rpm/{uuid}/"),
+            href: format!(
+                "{API}repositories/{}{uuid}/",
+                plugin_segments(verification.content_type)
+            ),
             name: Some(name.to_owned()),
             verification,
             latest_version: None,
@@ -191,6 +196,24 @@ impl InMemoryPulp {
         publication: Option<&PublicationHref>,
     ) -> DistributionHref {
         self.insert_distribution(name, publication.cloned(), None)
+    }
+
+    /// Adds a distribution of a Debian repository (pulp_deb's address), serving `publication`.
+    pub fn add_deb_distribution(
+        &self,
+        name: &str,
+        publication: Option<&PublicationHref>,
+    ) -> DistributionHref {
+        let href = self.insert_distribution(name, publication.cloned(), None);
+        let deb = DistributionHref::new(href.as_str().replace(
+            plugin_segments(ContentType::Rpm),
+            plugin_segments(ContentType::Deb),
+        ));
+        let mut state = self.lock();
+        if let Some(entry) = state.distributions.iter_mut().find(|d| d.dist.href == href) {
+            entry.dist.href = deb.clone();
+        }
+        deb
     }
 
     /// Adds a distribution that follows a repository directly (no publication).

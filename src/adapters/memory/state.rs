@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
+use crate::domain::content::kind::ContentType;
 use crate::domain::diff::Advisory;
 use crate::domain::repository::{
     Distribution, DistributionHref, DistributionRevision, Publication, PublicationHref, RemoteHref,
@@ -16,6 +17,15 @@ use crate::domain::sync::TaskState;
 use crate::ports::UpstreamError;
 
 pub(super) const API: &str = "/pulp/api/v3/";
+
+/// The plugin's segments of Pulp's addresses, as the in-memory Pulp imitates them
+/// (`rpm/rpm/`, pulp_deb's `deb/apt/`).
+pub(super) fn plugin_segments(content_type: ContentType) -> &'static str {
+    match content_type {
+        ContentType::Rpm => "rpm/rpm/",
+        ContentType::Deb => "deb/apt/",
+    }
+}
 
 /// How a simulated synchronization goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -212,7 +222,11 @@ impl State {
         }
         let version = version_href(&entry.repo, number);
         let settings = entry.repo.verification.clone();
-        let href = PublicationHref::new(format!("{API}publications/rpm/rpm/{}/", self.next_uuid()));
+        let href = PublicationHref::new(format!(
+            "{API}publications/{}{}/",
+            plugin_segments(settings.content_type),
+            self.next_uuid()
+        ));
         self.published_with.insert(href.clone(), settings);
         self.publications.insert(
             href.clone(),

@@ -11,6 +11,8 @@ use super::advisory_dto::{
 };
 use super::content::name_batches;
 use super::dto::PageDto;
+use super::plugins::plugin_of_href;
+use super::plugins::ADVISORIES;
 use super::PulpClient;
 use crate::adapters::pulp::pagination::with_query;
 use crate::domain::exposure::{AdvisoryFix, IndexedAdvisory};
@@ -33,7 +35,7 @@ impl PulpClient {
         let pages: Vec<Vec<AdvisoryFixDto>> = stream::iter(batches)
             .map(|batch| async move {
                 let path = with_query(
-                    "content/rpm/advisories/",
+                    ADVISORIES,
                     &[("fields", FIX_FIELDS), ("ordering", "pulp_id")],
                 );
                 self.get_all_by::<AdvisoryFixDto>(
@@ -60,11 +62,15 @@ impl PulpClient {
         version: &VersionHref,
         ids: &[String],
     ) -> Result<Vec<String>, UpstreamError> {
+        if plugin_of_href(version.as_str()).advisories.is_none() {
+            // A Debian version holds no advisories by its type: nothing to ask.
+            return Ok(Vec::new());
+        }
         let batches = name_batches(ids, IDS_BYTES_PER_REQUEST);
         let pages: Vec<Vec<AdvisoryIdDto>> = stream::iter(batches)
             .map(|batch| async move {
                 let path = with_query(
-                    "content/rpm/advisories/",
+                    ADVISORIES,
                     &[
                         ("repository_version", version.as_str()),
                         ("fields", "id"),
@@ -91,7 +97,7 @@ impl PulpClient {
         page: PageRequest,
     ) -> Result<Page<IndexedAdvisory>, UpstreamError> {
         let url = with_query(
-            &self.url_for("content/rpm/advisories/")?,
+            &self.url_for(ADVISORIES)?,
             &[
                 ("ordering", "-pulp_created"),
                 ("offset", &page.offset.to_string()),

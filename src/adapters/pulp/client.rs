@@ -17,15 +17,18 @@ use crate::adapters::pulp::transport::memo::Memo;
 use crate::adapters::pulp::transport::operation::pulp_operation;
 use crate::adapters::pulp::transport::session::Session;
 use crate::adapters::pulp::transport::settings::PulpSettings;
+use crate::domain::content::kind::ContentType;
 use crate::domain::repository::{Publication, PublicationHref, RepoId, TaskHref};
 use crate::ports::{EventMetrics, UpstreamError};
 
 /// Publications remembered (about 200 bytes each).
 const PUBLICATIONS_KEPT: NonZeroUsize = NonZeroUsize::new(50_000).expect("not zero");
+/// Repository types remembered (a few bytes each).
+const REPO_TYPES_KEPT: NonZeroUsize = NonZeroUsize::new(50_000).expect("not zero");
 /// Usernames remembered.
 const USERS_KEPT: NonZeroUsize = NonZeroUsize::new(10_000).expect("not zero");
 
-/// Talks to a Pulp 3 server with pulp_rpm over its REST API.
+/// Talks to a Pulp 3 server with pulp_rpm and, where installed, pulp_deb over its REST API.
 pub struct PulpClient {
     pub(super) settings: PulpSettings,
     session: Session,
@@ -33,9 +36,15 @@ pub struct PulpClient {
     pub(super) publications: Memo<PublicationHref, Publication>,
     /// Usernames by user href, for the records of changes.
     pub(super) users: Memo<String, String>,
-    /// How many distributions the last listing of all of them found: the next one asks for
-    /// all its pages at once.
-    pub(super) distributions_seen: AtomicU64,
+    /// How many distributions of each content type (in [`ContentType::ALL`]'s order) the last
+    /// listing of all of them found: the next one asks for all its pages at once.
+    pub(super) distributions_seen: [AtomicU64; ContentType::ALL.len()],
+    /// The content plugins this Pulp has (`installed.rs`), read once.
+    pub(super) plugins_installed: tokio::sync::OnceCell<Vec<ContentType>>,
+    /// The content type of each repository read, by id.
+    pub(super) repo_types: Memo<RepoId, ContentType>,
+    /// Held while a repository's type is looked up (`installed.rs`).
+    pub(super) type_lookup: tokio::sync::Mutex<()>,
     /// Where each request's duration is reported; `None`: nowhere (tools and tests).
     metrics: Option<Arc<dyn EventMetrics>>,
 }
@@ -65,7 +74,10 @@ impl PulpClient {
             session,
             publications: Memo::new(PUBLICATIONS_KEPT),
             users: Memo::new(USERS_KEPT),
-            distributions_seen: AtomicU64::new(0),
+            distributions_seen: ContentType::ALL.map(|_| AtomicU64::new(0)),
+            plugins_installed: tokio::sync::OnceCell::new(),
+            repo_types: Memo::new(REPO_TYPES_KEPT),
+            type_lookup: tokio::sync::Mutex::new(()),
             metrics: None,
         })
     }
@@ -80,15 +92,6 @@ impl PulpClient {
     /// How many sessions were opened so far (each login costs a password check upstream).
     pub fn login_count(&self) -> u64 {
         self.session.login_count()
-    }
-
-    /// The href of a repository: `{api_root}api/v3/repositories/rpm/rpm/<uuid>/`.
-    pub(super) fn repo_href(&self, id: &RepoId) -> String {
-        format!(
-            "{}repositories/rpm/rpm/{}/",
-            self.settings.api_path(),
-            id.as_str()
-        )
     }
 
     /// The full URL of an href (`/pulp/api/v3/…`) or of a path relative to the API root.

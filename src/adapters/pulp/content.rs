@@ -8,7 +8,8 @@ use async_trait::async_trait;
 use futures::stream::{self, StreamExt, TryStreamExt};
 use serde::de::DeserializeOwned;
 
-use super::content_dto::{AdvisoryDto, PackageDto, ADVISORY_FIELDS, PACKAGE_FIELDS};
+use super::content_dto::{AdvisoryDto, PackageDto, ADVISORY_FIELDS};
+use super::plugins::plugin_of_href;
 use super::PulpClient;
 use crate::adapters::pulp::pagination::{encode, with_query};
 use crate::domain::diff::{Advisory, ContentRead, Package};
@@ -40,10 +41,14 @@ impl ContentCatalog for PulpClient {
         version: &VersionHref,
         read: &ContentRead,
     ) -> Result<Vec<Package>, UpstreamError> {
+        let plugin = plugin_of_href(version.as_str());
         let found: Vec<PackageDto> = self
-            .content("content/rpm/packages/", PACKAGE_FIELDS, version, read)
+            .content(plugin.packages, plugin.package_fields, version, read)
             .await?;
-        Ok(found.into_iter().map(Package::from).collect())
+        Ok(found
+            .into_iter()
+            .map(|p| p.into_package(plugin.content_type))
+            .collect())
     }
 
     async fn advisories(
@@ -51,8 +56,12 @@ impl ContentCatalog for PulpClient {
         version: &VersionHref,
         read: &ContentRead,
     ) -> Result<Vec<Advisory>, UpstreamError> {
+        let Some(advisories) = plugin_of_href(version.as_str()).advisories else {
+            // A Debian version holds no advisories by its type: nothing to ask.
+            return Ok(Vec::new());
+        };
         let found: Vec<AdvisoryDto> = self
-            .content("content/rpm/advisories/", ADVISORY_FIELDS, version, read)
+            .content(advisories, ADVISORY_FIELDS, version, read)
             .await?;
         Ok(found.into_iter().map(Advisory::from).collect())
     }
@@ -62,26 +71,31 @@ impl ContentCatalog for PulpClient {
         version: &VersionHref,
         names: &[String],
     ) -> Result<Vec<Package>, UpstreamError> {
+        let plugin = plugin_of_href(version.as_str());
         let batches = name_batches(names, NAMES_BYTES_PER_REQUEST);
         let pages: Vec<Vec<PackageDto>> = stream::iter(batches)
             .map(|batch| async move {
                 let path = with_query(
-                    "content/rpm/packages/",
+                    plugin.packages,
                     &[
                         ("repository_version", version.as_str()),
-                        ("fields", PACKAGE_FIELDS),
+                        ("fields", plugin.package_fields),
                         ("ordering", "pulp_id"),
                     ],
                 );
                 // The names are encoded one by one, the commas between them kept.
-                let path = format!("{path}&name__in={batch}");
+                let path = format!("{path}&{}={batch}", plugin.package_names_filter);
                 self.get_all_by::<PackageDto>(&path, CONTENT_PAGE_SIZE)
                     .await
             })
             .buffer_unordered(CONCURRENT_NAME_BATCHES)
             .try_collect()
             .await?;
-        Ok(pages.into_iter().flatten().map(Package::from).collect())
+        Ok(pages
+            .into_iter()
+            .flatten()
+            .map(|p| p.into_package(plugin.content_type))
+            .collect())
     }
 
     async fn advisory_fixes(&self, ids: &[String]) -> Result<Vec<AdvisoryFix>, UpstreamError> {

@@ -1,5 +1,5 @@
 //! Pulp's record of the changes of a distribution: the tasks that reserved it
-//! (`tasks/?reserved_resources=prn:rpm.rpmdistribution:<uuid>`, newest first), one page,
+//! (`tasks/?reserved_resources=<the plugin's distribution prn><uuid>`, newest first), one page,
 //! and the names of the users who asked for them (one `users/` call when a task names a
 //! user not seen before; their hrefs are shown when the console may not list users). One
 //! call, two when a new user appears, whatever the length of the history.
@@ -8,13 +8,13 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::dto::{task_state, PageDto};
+use super::plugins::plugin_of_href;
 use super::PulpClient;
 use crate::adapters::pulp::pagination::with_query;
 use crate::adapters::pulp::transport::memo::Memo;
 use crate::domain::repository::{ChangeState, DistributionChange, DistributionHref, TaskHref};
 use crate::ports::UpstreamError;
 
-const DISTRIBUTION_PRN: &str = "prn:rpm.rpmdistribution:";
 const CHANGE_FIELDS: &str = "pulp_href,pulp_created,state,created_by,logging_cid";
 /// Users named at most (one page); others are shown by their href.
 const USERS_PAGE: &str = "100";
@@ -47,7 +47,13 @@ impl PulpClient {
         let url = with_query(
             &self.url_for("tasks/")?,
             &[
-                ("reserved_resources", &format!("{DISTRIBUTION_PRN}{uuid}")),
+                (
+                    "reserved_resources",
+                    &format!(
+                        "{}{uuid}",
+                        plugin_of_href(distribution.as_str()).distribution_prn
+                    ),
+                ),
                 ("ordering", "-pulp_created"),
                 ("fields", CHANGE_FIELDS),
                 ("limit", &limit.max(1).to_string()),

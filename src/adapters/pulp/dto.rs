@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::domain::content::kind::ContentType;
 use crate::domain::repository::{
     ChecksumType, Distribution, DistributionHref, DistributionRevision, Publication,
     PublicationHref, RemoteHref, RepoId, RepoVerification, RepoVersion, Repository, TaskHref,
@@ -15,8 +16,7 @@ use crate::domain::repository::{
 use crate::domain::sync::{ProgressReport, TaskReport, TaskState};
 use crate::ports::UpstreamError;
 
-/// The content type whose counts the console shows.
-const PACKAGE: &str = "rpm.package";
+use super::plugins::{plugin_of, plugin_of_href};
 
 /// One page of a list: `{count, next, previous, results}`.
 #[derive(Debug, Deserialize)]
@@ -47,6 +47,9 @@ pub(crate) struct RepositoryDto {
     /// Absent on servers that do not say; `null` when no service signs the metadata.
     #[serde(default, deserialize_with = "present")]
     metadata_signing_service: Option<Option<String>>,
+    /// pulp_deb's signing service of the `Release` files, read as `metadata_signing_service`.
+    #[serde(default, deserialize_with = "present")]
+    signing_service: Option<Option<String>>,
     latest_version_href: Option<String>,
     remote: Option<String>,
     retain_repo_versions: Option<u64>,
@@ -54,32 +57,25 @@ pub(crate) struct RepositoryDto {
 
 impl RepositoryDto {
     pub fn into_domain(self) -> Result<Repository, UpstreamError> {
-        let id = RepoId::from_href(&self.pulp_href).ok_or_else(|| {
+        let not_ours = || {
             UpstreamError::BadResponse(format!(
-                "'{}' is not an RPM repository address",
+                "'{}' is not an RPM or Debian repository address",
                 self.pulp_href
             ))
             .logged()
-        })?;
-        // Since pulp_rpm 3.30 `repo_config` is the truth and the top-level fields are dead:
-        // they are read only from servers that have no `repo_config`.
-        let setting = |key: &str| match &self.repo_config {
-            Some(config) if !config.is_null() => config.get(key).and_then(flag),
-            _ => match key {
-                "gpgcheck" => self.gpgcheck.as_ref().and_then(flag),
-                _ => self.repo_gpgcheck.as_ref().and_then(flag),
-            },
         };
-        let verification = RepoVerification {
-            gpgcheck: setting("gpgcheck"),
-            repo_gpgcheck: setting("repo_gpgcheck"),
-            metadata_signed: self.metadata_signing_service.as_ref().map(Option::is_some),
-            checksum: self
-                .checksum_type
-                .as_deref()
-                .or(self.metadata_checksum_type.as_deref())
-                .filter(|c| !c.trim().is_empty())
-                .map(ChecksumType::parse),
+        let id = RepoId::from_href(&self.pulp_href).ok_or_else(not_ours)?;
+        let content_type = plugin_of(&self.pulp_href)
+            .ok_or_else(not_ours)?
+            .content_type;
+        let verification = match content_type {
+            ContentType::Rpm => self.rpm_verification(),
+            // apt's rules read one setting: whether a signing service signs the Release files.
+            ContentType::Deb => RepoVerification {
+                content_type,
+                metadata_signed: self.signing_service.as_ref().map(Option::is_some),
+                ..RepoVerification::default()
+            },
         };
         Ok(Repository {
             id,
@@ -90,6 +86,30 @@ impl RepositoryDto {
             remote: self.remote.map(RemoteHref::new),
             retain_versions: self.retain_repo_versions,
         })
+    }
+
+    fn rpm_verification(&self) -> RepoVerification {
+        // Since pulp_rpm 3.30 `repo_config` is the truth and the top-level fields are dead:
+        // they are read only from servers that have no `repo_config`.
+        let setting = |key: &str| match &self.repo_config {
+            Some(config) if !config.is_null() => config.get(key).and_then(flag),
+            _ => match key {
+                "gpgcheck" => self.gpgcheck.as_ref().and_then(flag),
+                _ => self.repo_gpgcheck.as_ref().and_then(flag),
+            },
+        };
+        RepoVerification {
+            content_type: ContentType::Rpm,
+            gpgcheck: setting("gpgcheck"),
+            repo_gpgcheck: setting("repo_gpgcheck"),
+            metadata_signed: self.metadata_signing_service.as_ref().map(Option::is_some),
+            checksum: self
+                .checksum_type
+                .as_deref()
+                .or(self.metadata_checksum_type.as_deref())
+                .filter(|c| !c.trim().is_empty())
+                .map(ChecksumType::parse),
+        }
     }
 }
 
@@ -136,8 +156,10 @@ struct CountDto {
     count: u64,
 }
 
-fn packages(side: &HashMap<String, CountDto>) -> u64 {
-    side.get(PACKAGE).map_or(0, |c| c.count)
+/// The packages one side of a summary counts, under the key of the version's plugin
+/// (`rpm.package`, `deb.package`).
+fn packages(side: &HashMap<String, CountDto>, key: &str) -> u64 {
+    side.get(key).map_or(0, |c| c.count)
 }
 
 impl VersionDto {
@@ -146,11 +168,12 @@ impl VersionDto {
             UpstreamError::BadResponse(format!("version {} has no creation time", self.pulp_href))
                 .logged()
         })?;
+        let key = plugin_of_href(&self.pulp_href).package_summary;
         Ok(RepoVersion {
             created,
-            package_count: packages(&self.content_summary.present),
-            added: packages(&self.content_summary.added),
-            removed: packages(&self.content_summary.removed),
+            package_count: packages(&self.content_summary.present, key),
+            added: packages(&self.content_summary.added, key),
+            removed: packages(&self.content_summary.removed, key),
             href: VersionHref::new(self.pulp_href),
         })
     }

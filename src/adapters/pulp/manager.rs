@@ -6,7 +6,8 @@ use async_trait::async_trait;
 use hyper::Method;
 use serde_json::json;
 
-use super::dto::{DistributionDto, PageDto, PublicationDto, RepositoryDto, TaskDto};
+use super::dto::{DistributionDto, PublicationDto, RepositoryDto, TaskDto};
+use super::repo_list::REPO_FIELDS;
 use super::PulpClient;
 use crate::adapters::pulp::pagination::{encode, with_query};
 use crate::adapters::shared::sync_failure::sync_state_logged;
@@ -18,9 +19,6 @@ use crate::domain::repository::{
 use crate::domain::sync::{SyncState, TaskReport};
 use crate::ports::{Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome};
 
-const REPO_FIELDS: &str = "pulp_href,name,repo_config,checksum_type,metadata_checksum_type,\
-                           gpgcheck,repo_gpgcheck,metadata_signing_service,latest_version_href,\
-                           remote,retain_repo_versions";
 const DISTRIBUTION_FIELDS: &str = "pulp_href,name,base_path,publication,pulp_last_updated";
 pub(super) const PUBLICATION_FIELDS: &str = "pulp_href,repository_version";
 /// Distributions per call when all are listed: Pulp sets no maximum, and with five short
@@ -94,45 +92,23 @@ impl PulpClient {
 impl RepositoryManager for PulpClient {
     #[tracing::instrument(skip_all, fields(offset = page.offset, limit = page.limit))]
     async fn list_repos(&self, page: PageRequest) -> Result<Page<Repository>, UpstreamError> {
-        let url = with_query(
-            &self.url_for("repositories/rpm/rpm/")?,
-            &[
-                ("ordering", "name"),
-                ("offset", &page.offset.to_string()),
-                ("limit", &page.limit.max(1).to_string()),
-                ("fields", REPO_FIELDS),
-            ],
-        );
-        let found: PageDto<RepositoryDto> = self.get_json(&url).await?;
-        let items = found
-            .results
-            .into_iter()
-            .map(RepositoryDto::into_domain)
-            .collect::<Result<_, _>>()?;
-        Ok(Page {
-            items,
-            total: found.count,
-        })
+        self.repository_page(page).await
     }
 
     #[tracing::instrument(skip_all, fields(name))]
     async fn repo_named(&self, name: &str) -> Result<Option<Repository>, UpstreamError> {
-        let url = with_query(
-            &self.url_for("repositories/rpm/rpm/")?,
-            &[("name", name), ("limit", "1"), ("fields", REPO_FIELDS)],
-        );
-        let found: PageDto<RepositoryDto> = self.get_json(&url).await?;
-        let first = found.results.into_iter().next();
-        first.map(RepositoryDto::into_domain).transpose()
+        self.repository_named(name).await
     }
 
     #[tracing::instrument(skip_all, fields(repo = %id))]
     async fn get_repo(&self, id: &RepoId) -> Result<Repository, UpstreamError> {
         let url = with_query(
-            &self.url_for(&self.repo_href(id))?,
+            &self.url_for(&self.repo_href(id).await?)?,
             &[("fields", REPO_FIELDS)],
         );
-        self.get_json::<RepositoryDto>(&url).await?.into_domain()
+        let repo = self.get_json::<RepositoryDto>(&url).await?.into_domain()?;
+        self.learn_types([&repo]);
+        Ok(repo)
     }
 
     #[tracing::instrument(skip_all, fields(repo = %id, offset = page.offset, limit = page.limit))]
@@ -164,12 +140,17 @@ impl RepositoryManager for PulpClient {
 
     #[tracing::instrument(skip_all)]
     async fn list_distributions(&self) -> Result<Vec<Distribution>, UpstreamError> {
-        let path = format!("distributions/rpm/rpm/?fields={DISTRIBUTION_FIELDS}");
-        let found: Vec<DistributionDto> = self
-            .get_all_remembering(&path, DISTRIBUTIONS_PER_CALL, &self.distributions_seen)
-            .await?;
+        let installed = self.installed().await?;
+        let lists = installed.iter().map(|plugin| async move {
+            let path = format!("{}?fields={DISTRIBUTION_FIELDS}", plugin.distributions);
+            let seen = &self.distributions_seen[plugin.content_type as usize];
+            self.get_all_remembering::<DistributionDto>(&path, DISTRIBUTIONS_PER_CALL, seen)
+                .await
+        });
+        let found = futures::future::try_join_all(lists).await?;
         Ok(found
             .into_iter()
+            .flatten()
             .map(DistributionDto::into_domain)
             .collect())
     }
@@ -179,15 +160,18 @@ impl RepositoryManager for PulpClient {
         &self,
         names: &[String],
     ) -> Result<Vec<Distribution>, UpstreamError> {
-        let queries = names_queries(names)
-            .into_iter()
-            .map(|(filter, value)| async move {
+        let installed = self.installed().await?;
+        let queries = names_queries(names);
+        let queries = installed.iter().flat_map(|plugin| {
+            queries.iter().map(move |(filter, value)| async move {
                 let path = format!(
-                    "distributions/rpm/rpm/?{filter}={}&fields={DISTRIBUTION_FIELDS}",
-                    encode(&value)
+                    "{}?{filter}={}&fields={DISTRIBUTION_FIELDS}",
+                    plugin.distributions,
+                    encode(value)
                 );
                 self.get_all::<DistributionDto>(&path).await
-            });
+            })
+        });
         let found = futures::future::try_join_all(queries).await?;
         Ok(found
             .into_iter()
@@ -241,11 +225,8 @@ impl RepositoryManager for PulpClient {
 
     #[tracing::instrument(skip_all, fields(version = %version))]
     async fn publish(&self, version: &VersionHref) -> WriteOutcome<PublicationHref> {
-        let submitted = match self.url_for("publications/rpm/rpm/") {
-            Ok(url) => {
-                let body = json!({ "repository_version": version.as_str() });
-                self.start_task(Method::POST, &url, &body).await
-            }
+        let submitted = match self.publication_request(version).await {
+            Ok((url, body)) => self.start_task(Method::POST, &url, &body).await,
             Err(error) => Err(error),
         };
         self.finish_write(submitted, created_publication).await
@@ -281,7 +262,7 @@ impl RepositoryManager for PulpClient {
         id: &RepoId,
         remote: &RemoteHref,
     ) -> Result<SyncState, UpstreamError> {
-        let url = self.url_for(&format!("{}sync/", self.repo_href(id)))?;
+        let url = self.url_for(&format!("{}sync/", self.repo_href(id).await?))?;
         let task = self
             .start_task(Method::POST, &url, &json!({ "remote": remote.as_str() }))
             .await?;

@@ -1,5 +1,5 @@
 //! The Pulp 3 adapter: [`PulpClient`] implements [`crate::ports::RepositoryManager`] over
-//! Pulp's REST API (pulpcore + pulp_rpm), on hyper with rustls.
+//! Pulp's REST API (pulpcore + pulp_rpm, and pulp_deb where installed), on hyper with rustls.
 //!
 //! One concept per file. Below, the `transport` room (it imports nothing of this one):
 //! `settings` (what to connect to), `http` (transport, TLS, timeouts), `session` (fast
@@ -10,6 +10,9 @@
 //! rule of [`crate::adapters::shared::task_outcome`], shared with the in-memory Pulp.
 //! `content` + `content_dto` implement [`crate::ports::ContentCatalog`], with `advisory_reads`
 //! + `advisory_dto` for the exposure's advisory reads (fixes, held, references).
+//!
+//! `plugins` is the one table of each content plugin's paths and names (pulp_rpm, pulp_deb);
+//! `installed` says which of them this Pulp has and which serves a repository.
 
 mod advisory_dto;
 mod advisory_reads;
@@ -18,9 +21,13 @@ mod content;
 mod content_dto;
 mod distribution_tasks;
 mod dto;
+mod installed;
 mod manager;
 mod pagination;
+mod plugins;
 mod publication_batch;
+mod publish_options;
+mod repo_list;
 mod reusable;
 mod sync_tasks;
 mod transport;

@@ -1,12 +1,14 @@
 //! Publications that may be served again: those of a version whose `repo_config` and
-//! `checksum_type` (copied from the repository when Pulp published it) equal the
-//! repository's now. Read at once: the repository's two fields, and the version's
-//! publications, newest first (`publications/rpm/rpm/?repository_version=`).
+//! `checksum_type` (pulp_rpm), or `signing_service` (pulp_deb), copied from the repository
+//! when Pulp published it, equal the repository's now. Read at once: the repository's
+//! fields, and the version's publications, newest first (`<plugin's
+//! publications>?repository_version=`).
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::dto::PageDto;
+use super::plugins::plugin_of_href;
 use super::PulpClient;
 use crate::adapters::pulp::pagination::with_query;
 use crate::domain::repository::{PublicationHref, RepoId, VersionHref};
@@ -19,6 +21,8 @@ struct PublishedWith {
     repo_config: Value,
     #[serde(default)]
     checksum_type: Option<String>,
+    #[serde(default)]
+    signing_service: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -38,15 +42,18 @@ impl PulpClient {
         version: &VersionHref,
     ) -> Result<Vec<PublicationHref>, UpstreamError> {
         let repo_url = with_query(
-            &self.url_for(&self.repo_href(repo))?,
-            &[("fields", "repo_config,checksum_type")],
+            &self.url_for(&self.repo_href(repo).await?)?,
+            &[("fields", "repo_config,checksum_type,signing_service")],
         );
         let list_url = with_query(
-            &self.url_for("publications/rpm/rpm/")?,
+            &self.url_for(plugin_of_href(version.as_str()).publications)?,
             &[
                 ("repository_version", version.as_str()),
                 ("ordering", "-pulp_created"),
-                ("fields", "pulp_href,repo_config,checksum_type"),
+                (
+                    "fields",
+                    "pulp_href,repo_config,checksum_type,signing_service",
+                ),
                 ("limit", LIMIT),
             ],
         );
@@ -89,5 +96,16 @@ mod tests {
         assert_eq!(same.with, now, "key order does not matter");
         assert_ne!(other_checksum.with, now);
         assert_ne!(other_config.with, now);
+    }
+
+    #[test]
+    fn a_debian_publication_is_like_now_only_with_the_same_signing_service() {
+        let now: PublishedWith = serde_json::from_str(r#"{"signing_service":"/s/1/"}"#).unwrap();
+        let same: PublicationWith =
+            serde_json::from_str(r#"{"pulp_href":"/p/1/","signing_service":"/s/1/"}"#).unwrap();
+        let unsigned: PublicationWith =
+            serde_json::from_str(r#"{"pulp_href":"/p/2/","signing_service":null}"#).unwrap();
+        assert_eq!(same.with, now);
+        assert_ne!(unsigned.with, now);
     }
 }

@@ -1,7 +1,8 @@
 //! The newest synchronization task of each of a set of repositories, in a bounded number
 //! of calls: one query per batch of repositories (`q=reserved_resources="<prn>" OR …`,
 //! newest first), reading pages only until every repository of the batch has been seen.
-//! (On pulpcore 3.123 `reserved_resources__in=a,b` matches nothing, hence `q`.)
+//! (On pulpcore 3.123 `reserved_resources__in=a,b` matches nothing, hence `q`.) Each plugin
+//! names its own sync task and repository resources, so repositories are batched per plugin.
 
 use std::collections::HashMap;
 
@@ -9,14 +10,13 @@ use futures::future::try_join_all;
 
 use super::dto::{PageDto, TaskDto};
 use super::manager::TASK_FIELDS;
+use super::plugins::{repository_reserved, Plugin};
 use super::PulpClient;
 use crate::adapters::pulp::pagination::{next_path, with_query};
 use crate::domain::repository::RepoId;
 use crate::domain::sync::TaskReport;
 use crate::ports::UpstreamError;
 
-const SYNC_TASK_NAME: &str = "pulp_rpm.app.tasks.synchronizing.synchronize";
-const REPO_PRN: &str = "prn:rpm.rpmrepository:";
 /// Repositories per query. Pulp caps a `q` expression's complexity at 8: each filter
 /// counts 1 and a chain of ORs 1 more, so 7 repositories is the most one query may name
 /// (8 is answered `400 q: Filter expression exceeds allowed complexity.`).
@@ -32,15 +32,28 @@ impl PulpClient {
         &self,
         ids: &[RepoId],
     ) -> Result<HashMap<RepoId, TaskReport>, UpstreamError> {
-        let batches = ids
-            .chunks(REPOS_PER_QUERY)
-            .map(|batch| self.newest_in_batch(batch));
+        let mut by_plugin: Vec<(&'static Plugin, Vec<RepoId>)> = Vec::new();
+        for id in ids {
+            let plugin = self.plugin_of_repo(id).await?;
+            match by_plugin
+                .iter_mut()
+                .find(|(p, _)| p.content_type == plugin.content_type)
+            {
+                Some((_, of_plugin)) => of_plugin.push(id.clone()),
+                None => by_plugin.push((plugin, vec![id.clone()])),
+            }
+        }
+        let batches = by_plugin.iter().flat_map(|(plugin, ids)| {
+            ids.chunks(REPOS_PER_QUERY)
+                .map(|batch| self.newest_in_batch(plugin, batch))
+        });
         let found = try_join_all(batches).await?;
         Ok(found.into_iter().flatten().collect())
     }
 
     async fn newest_in_batch(
         &self,
+        plugin: &Plugin,
         batch: &[RepoId],
     ) -> Result<HashMap<RepoId, TaskReport>, UpstreamError> {
         let mut found = HashMap::new();
@@ -48,9 +61,9 @@ impl PulpClient {
         let mut url = with_query(
             &self.url_for("tasks/")?,
             &[
-                ("name", SYNC_TASK_NAME),
+                ("name", plugin.sync_task),
                 ("ordering", "-pulp_created"),
-                ("q", &any_reserved(batch)),
+                ("q", &any_reserved(plugin, batch)),
                 ("fields", TASK_FIELDS),
                 ("limit", &limit),
             ],
@@ -75,24 +88,25 @@ impl PulpClient {
 }
 
 /// `reserved_resources="prn:…:<a>" OR reserved_resources="prn:…:<b>" …`
-pub(crate) fn any_reserved(ids: &[RepoId]) -> String {
+fn any_reserved(plugin: &Plugin, ids: &[RepoId]) -> String {
+    let prn = plugin.repository_prn;
     ids.iter()
-        .map(|id| format!("reserved_resources=\"{REPO_PRN}{id}\""))
+        .map(|id| format!("reserved_resources=\"{prn}{id}\""))
         .collect::<Vec<_>>()
         .join(" OR ")
 }
 
 /// The repository a task reserved (exclusively or shared).
-pub(crate) fn repository_of(reserved: &[String]) -> Option<RepoId> {
-    reserved.iter().find_map(|r| {
-        let prn = r.strip_prefix("shared:").unwrap_or(r);
-        RepoId::parse(prn.strip_prefix(REPO_PRN)?).ok()
-    })
+fn repository_of(reserved: &[String]) -> Option<RepoId> {
+    reserved
+        .iter()
+        .find_map(|r| RepoId::parse(repository_reserved(r)?.1).ok())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::adapters::pulp::plugins::RPM;
 
     const A: &str = "01a202df-8f9b-7bf1-b64c-ebcd5e57dca5";
     const B: &str = "01a202de-e818-7629-a483-70ecc3240361";
@@ -101,7 +115,7 @@ mod tests {
     fn one_query_asks_for_any_of_the_repositories() {
         let ids = [RepoId::parse(A).unwrap(), RepoId::parse(B).unwrap()];
         assert_eq!(
-            any_reserved(&ids),
+            any_reserved(&RPM, &ids),
             format!("reserved_resources=\"prn:rpm.rpmrepository:{A}\" OR reserved_resources=\"prn:rpm.rpmrepository:{B}\"")
         );
     }
@@ -118,7 +132,7 @@ mod tests {
             .map(|i| RepoId::parse(&format!("01a202df-8f9b-7bf1-b64c-ebcd5e57{i:04x}")).unwrap())
             .collect();
         for batch in ids.chunks(REPOS_PER_QUERY) {
-            let q = any_reserved(batch);
+            let q = any_reserved(&RPM, batch);
             assert!(
                 complexity(&q) <= MAX_Q_COMPLEXITY,
                 "{} repositories: {q}",
@@ -126,7 +140,7 @@ mod tests {
             );
         }
         assert_eq!(
-            complexity(&any_reserved(&ids[..8])),
+            complexity(&any_reserved(&RPM, &ids[..8])),
             9,
             "8 would be refused"
         );

@@ -17,8 +17,12 @@ const VERSION_FIELDS: &str = "pulp_href,pulp_created,number,content_summary";
 const NUMBERS_PER_QUERY: usize = 7;
 
 impl PulpClient {
-    fn versions_url(&self, id: &RepoId, query: &[(&str, &str)]) -> Result<String, UpstreamError> {
-        let url = self.url_for(&format!("{}versions/", self.repo_href(id)))?;
+    async fn versions_url(
+        &self,
+        id: &RepoId,
+        query: &[(&str, &str)],
+    ) -> Result<String, UpstreamError> {
+        let url = self.url_for(&format!("{}versions/", self.repo_href(id).await?))?;
         Ok(with_query(&url, query))
     }
 
@@ -27,15 +31,17 @@ impl PulpClient {
         id: &RepoId,
         page: PageRequest,
     ) -> Result<Page<RepoVersion>, UpstreamError> {
-        let url = self.versions_url(
-            id,
-            &[
-                ("ordering", "-number"),
-                ("offset", &page.offset.to_string()),
-                ("limit", &page.limit.max(1).to_string()),
-                ("fields", VERSION_FIELDS),
-            ],
-        )?;
+        let url = self
+            .versions_url(
+                id,
+                &[
+                    ("ordering", "-number"),
+                    ("offset", &page.offset.to_string()),
+                    ("limit", &page.limit.max(1).to_string()),
+                    ("fields", VERSION_FIELDS),
+                ],
+            )
+            .await?;
         let found: PageDto<VersionDto> = self.get_json(&url).await?;
         let items = found
             .results
@@ -57,14 +63,16 @@ impl PulpClient {
         wanted.sort();
         wanted.dedup();
         let queries = wanted.chunks(NUMBERS_PER_QUERY).map(|batch| async move {
-            let url = self.versions_url(
-                id,
-                &[
-                    ("q", &any_number(batch)),
-                    ("limit", &NUMBERS_PER_QUERY.to_string()),
-                    ("fields", VERSION_FIELDS),
-                ],
-            )?;
+            let url = self
+                .versions_url(
+                    id,
+                    &[
+                        ("q", &any_number(batch)),
+                        ("limit", &NUMBERS_PER_QUERY.to_string()),
+                        ("fields", VERSION_FIELDS),
+                    ],
+                )
+                .await?;
             self.get_json::<PageDto<VersionDto>>(&url).await
         });
         try_join_all(queries)
@@ -80,14 +88,16 @@ impl PulpClient {
         id: &RepoId,
         number: VersionNumber,
     ) -> Result<u64, UpstreamError> {
-        let url = self.versions_url(
-            id,
-            &[
-                ("number__gt", &number.to_string()),
-                ("limit", "1"),
-                ("fields", "number"),
-            ],
-        )?;
+        let url = self
+            .versions_url(
+                id,
+                &[
+                    ("number__gt", &number.to_string()),
+                    ("limit", "1"),
+                    ("fields", "number"),
+                ],
+            )
+            .await?;
         Ok(self
             .get_json::<PageDto<serde_json::Value>>(&url)
             .await?

@@ -13,7 +13,7 @@ use crate::domain::repository::VersionHref;
 /// The meaning of a stored diff: raise it whenever what a diff holds or how it is computed
 /// changes, so that diffs stored by an earlier console are not believed (they read as misses,
 /// and are computed and stored again).
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 #[derive(Serialize)]
 struct Stored<'a> {

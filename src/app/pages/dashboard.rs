@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use crate::domain::content::kind::ContentType;
+
 use crate::domain::environment::EnvironmentName;
 use crate::domain::ids::ReleaseName;
 use crate::domain::release::Release;
@@ -24,6 +26,8 @@ use crate::app::sync::SyncCell;
 pub struct DashboardRow {
     pub id: RepoId,
     pub name: String,
+    /// RPM or Debian, as upstream says.
+    pub content_type: ContentType,
     pub badge: Badge,
     /// The sync cell, which also knows the latest version.
     pub sync: SyncCell,
@@ -169,6 +173,7 @@ fn row(
     DashboardRow {
         id: repo.id.clone(),
         name: repo.display_name().to_owned(),
+        content_type: repo.content_type(),
         badge: repo.verification.badge(badge),
         sync: SyncCell::of(repo, sync.cloned().unwrap_or(SyncState::Idle)),
         environments,

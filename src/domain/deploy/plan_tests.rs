@@ -49,6 +49,7 @@ fn verified_repo() -> Repository {
             repo_gpgcheck: Some(true),
             checksum: Some(ChecksumType::Sha256),
             metadata_signed: Some(true),
+            ..Default::default()
         },
         latest_version: None,
         remote: None,

@@ -8,21 +8,57 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// Epoch, version and release of a package. Equality is textual (as upstream stores it);
-/// use [`Evr::rpm_cmp`] to order versions the way rpm and dnf do.
+use crate::domain::content::deb::version::{verrevcmp, DebVersion};
+use crate::domain::content::kind::ContentType;
+
+/// Epoch, version and release of a package (for a Debian package: epoch, upstream version
+/// and revision). Equality is textual (as upstream stores it); use [`Evr::version_cmp`] to
+/// order versions the way the package's own tools do (rpm and dnf, or dpkg and apt).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Evr {
     pub epoch: u64,
     pub version: String,
     pub release: String,
+    /// Whose rules order it: RPM's (left out of JSON, as before Debian) or Debian's.
+    #[serde(default, skip_serializing_if = "is_rpm")]
+    pub order: ContentType,
+}
+
+fn is_rpm(order: &ContentType) -> bool {
+    *order == ContentType::Rpm
 }
 
 impl Evr {
+    /// An RPM package's epoch, version and release.
     pub fn new(epoch: u64, version: impl Into<String>, release: impl Into<String>) -> Self {
         Self {
             epoch,
             version: version.into(),
             release: release.into(),
+            order: ContentType::Rpm,
+        }
+    }
+
+    /// A Debian package's version, ordered as dpkg orders it.
+    pub fn debian(version: &DebVersion) -> Self {
+        Self {
+            epoch: version.epoch(),
+            version: version.upstream().to_owned(),
+            release: version.revision().to_owned(),
+            order: ContentType::Deb,
+        }
+    }
+
+    /// The order of the package's own tools: dpkg's between two Debian versions, rpm's
+    /// otherwise.
+    pub fn version_cmp(&self, other: &Self) -> Ordering {
+        if self.order == ContentType::Deb && other.order == ContentType::Deb {
+            self.epoch
+                .cmp(&other.epoch)
+                .then_with(|| verrevcmp(&self.version, &other.version))
+                .then_with(|| verrevcmp(&self.release, &other.release))
+        } else {
+            self.rpm_cmp(other)
         }
     }
 
@@ -39,10 +75,11 @@ impl Evr {
             .then_with(|| rpmvercmp(&self.release, &other.release))
     }
 
-    /// rpm's order, with builds rpm holds equal but spelled differently (`1.0` and `1.00`)
-    /// ordered by their text, so that one of several builds is always the newest.
+    /// The package's own order ([`Self::version_cmp`]), with builds it holds equal but
+    /// spelled differently (`1.0` and `1.00`) ordered by their text, so that one of several
+    /// builds is always the newest.
     pub fn total_cmp(&self, other: &Self) -> Ordering {
-        self.rpm_cmp(other)
+        self.version_cmp(other)
             .then_with(|| (&self.version, &self.release).cmp(&(&other.version, &other.release)))
     }
 }
@@ -52,6 +89,10 @@ impl fmt::Display for Evr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.epoch != 0 {
             write!(f, "{}:", self.epoch)?;
+        }
+        // A Debian native version has no revision (an RPM always has a release).
+        if self.release.is_empty() {
+            return f.write_str(&self.version);
         }
         write!(f, "{}-{}", self.version, self.release)
     }

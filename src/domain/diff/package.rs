@@ -235,7 +235,7 @@ fn kind_of(old: Option<&Evr>, new: Option<&Evr>) -> ChangeKind {
         (None, _) => ChangeKind::Added,
         (Some(_), None) => ChangeKind::Removed,
         (Some(old), Some(new)) if old == new => ChangeKind::OlderBuilds,
-        (Some(old), Some(new)) => match new.rpm_cmp(old) {
+        (Some(old), Some(new)) => match new.version_cmp(old) {
             Ordering::Less => ChangeKind::Downgraded,
             Ordering::Equal | Ordering::Greater => ChangeKind::Upgraded,
         },

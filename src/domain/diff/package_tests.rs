@@ -66,6 +66,48 @@ fn pairs_by_name_into_the_four_kinds() {
     );
 }
 
+fn deb(name: &str, version: &str) -> Package {
+    let version = crate::domain::content::deb::version::DebVersion::parse(version).unwrap();
+    Package {
+        name: name.into(),
+        arch: "all".into(),
+        evr: Evr::debian(&version),
+    }
+}
+
+#[test]
+fn debian_packages_are_told_up_from_down_in_dpkg_s_order() {
+    let changes = diff_packages(
+        one_sided(
+            vec![
+                deb("epoch", "1:0.9-1"),
+                deb("tilde", "2.0~rc1-1"),
+                deb("binnmu", "2.0-1+b1"),
+                deb("separators", "1.0+1"),
+            ],
+            vec![
+                deb("epoch", "2.0-1"),
+                deb("tilde", "2.0-1"),
+                deb("binnmu", "2.0-1"),
+                deb("separators", "1.0.1"),
+            ],
+        ),
+        &HashSet::new(),
+    );
+    assert_eq!(
+        shown(&changes),
+        [
+            "upgraded binnmu 2.0-1>2.0-1+b1",
+            "upgraded epoch 2.0-1>1:0.9-1",
+            // rpm holds these equal (both read 1, 0, 1); dpkg sorts "+" before ".".
+            "downgraded separators 1.0.1>1.0+1",
+            "downgraded tilde 2.0-1>2.0~rc1-1",
+        ]
+    );
+    let rpm = |v: &str| Evr::new(0, v, "1");
+    assert_eq!(rpm("1.0+1").rpm_cmp(&rpm("1.0.1")), Ordering::Equal);
+}
+
 #[test]
 fn the_same_name_on_another_arch_is_another_package() {
     let mut i686 = pkg("glibc", "2");

@@ -144,7 +144,7 @@ pub fn judge_advisories(
             packages.iter().any(|served| {
                 advisory
                     .fix_for(&served.name, &served.arch)
-                    .is_some_and(|fix| served.evr.rpm_cmp(fix) == Ordering::Less)
+                    .is_some_and(|fix| served.evr.version_cmp(fix) == Ordering::Less)
             })
         });
     let any_held = advisories.iter().any(|a| held.contains(&a.id));

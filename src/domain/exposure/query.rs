@@ -7,6 +7,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::domain::content::deb::version::verrevcmp;
+use crate::domain::content::kind::ContentType;
 use crate::domain::diff::{rpmvercmp, Evr};
 
 /// Characters shown of a refused value, at most.
@@ -210,14 +212,18 @@ impl EvrBound {
         }
     }
 
-    /// How `evr` compares with this bound, as rpm orders them (the release only when the
-    /// bound has one).
+    /// How `evr` compares with this bound, in the order of `evr`'s own tools (rpm's, or
+    /// dpkg's for a Debian package), the release only when the bound has one.
     pub fn compare(&self, evr: &Evr) -> Ordering {
+        let part = |a: &str, b: &str| match evr.order {
+            ContentType::Rpm => rpmvercmp(a, b),
+            ContentType::Deb => verrevcmp(a, b),
+        };
         evr.epoch
             .cmp(&self.epoch)
-            .then_with(|| rpmvercmp(&evr.version, &self.version))
+            .then_with(|| part(&evr.version, &self.version))
             .then_with(|| match &self.release {
-                Some(release) => rpmvercmp(&evr.release, release),
+                Some(release) => part(&evr.release, release),
                 None => Ordering::Equal,
             })
     }
@@ -245,6 +251,20 @@ impl fmt::Display for EvrBound {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_debian_build_is_held_against_the_bound_in_dpkg_s_order() {
+        use crate::domain::content::deb::version::DebVersion;
+        let deb = |v: &str| Evr::debian(&DebVersion::parse(v).unwrap());
+        let bound = EvrBound::parse("2.0-1").unwrap();
+        assert!(!bound.reached_by(&deb("2.0~rc1-1")));
+        assert!(bound.reached_by(&deb("2.0-1+b1")));
+        assert!(bound.reached_by(&deb("1:0.9-1")));
+        // rpm holds 2.0+1 and 2.0.1 equal; dpkg sorts "+" before ".".
+        let dotted = EvrBound::parse("2.0.1").unwrap();
+        assert!(!dotted.reached_by(&deb("2.0+1")));
+        assert!(dotted.reached_by(&Evr::new(0, "2.0+1", "1")));
+    }
 
     fn raw<'a>(package: &'a str, arch: &'a str, below: &'a str) -> RawQuery<'a> {
         RawQuery {

@@ -1,8 +1,10 @@
 //! Identifiers of upstream objects. Each is a newtype whose constructor is the only way in.
 //!
 //! Upstream addresses ("hrefs") are paths such as
-//! `/pulp/api/v3/repositories/rpm/rpm/<uuid>/versions/<n>/`; a server may put a prefix
-//! (API root, domain) before `/repositories/…`, so parsing looks for the stable suffix.
+//! `/pulp/api/v3/repositories/<plugin>/<type>/<uuid>/versions/<n>/`; a server may put a prefix
+//! (API root, domain) before `/repositories/…`, so parsing looks for the stable suffix. The
+//! plugin and type segments (which content type a repository holds) are the Pulp adapter's
+//! to read: here they are two segments, whatever they say.
 
 use std::fmt;
 
@@ -43,10 +45,9 @@ impl RepoId {
         &self.0
     }
 
-    /// The repository id inside any href that contains `/repositories/rpm/rpm/<uuid>/`.
+    /// The repository id inside any href that contains `/repositories/<plugin>/<type>/<uuid>/`.
     pub fn from_href(href: &str) -> Option<Self> {
-        let rest = href.split(REPO_MARKER).nth(1)?;
-        Self::parse(rest.split('/').next()?).ok()
+        Self::parse(repository_segments(href)?.0).ok()
     }
 }
 
@@ -69,7 +70,18 @@ impl fmt::Display for RepoId {
     }
 }
 
-const REPO_MARKER: &str = "/repositories/rpm/rpm/";
+const REPO_MARKER: &str = "/repositories/";
+
+/// The uuid segment of `…/repositories/<plugin>/<type>/<uuid>/<tail>` and the tail after it.
+fn repository_segments(href: &str) -> Option<(&str, &str)> {
+    let (_, rest) = href.split_once(REPO_MARKER)?;
+    let mut parts = rest.splitn(4, '/');
+    let (plugin, kind, uuid) = (parts.next()?, parts.next()?, parts.next()?);
+    if plugin.is_empty() || kind.is_empty() {
+        return None;
+    }
+    Some((uuid, parts.next().unwrap_or("")))
+}
 
 macro_rules! opaque_href {
     ($(#[$doc:meta])* $name:ident) => {
@@ -112,7 +124,7 @@ opaque_href!(
     RemoteHref
 );
 
-/// The address of one repository version: `…/repositories/rpm/rpm/<uuid>/versions/<n>/`.
+/// The address of one repository version: `…/repositories/<plugin>/<type>/<uuid>/versions/<n>/`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct VersionHref(String);
@@ -137,13 +149,10 @@ impl VersionHref {
     }
 
     /// True when this address is a version of repository `repo`
-    /// (it contains `/repositories/rpm/rpm/<uuid>/versions/`). Allocates nothing: the
-    /// dashboard asks it of every distribution for every row.
+    /// (it contains `/repositories/<plugin>/<type>/<uuid>/versions/`). Allocates nothing:
+    /// the dashboard asks it of every distribution for every row.
     pub fn belongs_to(&self, repo: &RepoId) -> bool {
-        let Some((_, rest)) = self.0.split_once(REPO_MARKER) else {
-            return false;
-        };
-        rest.split_once('/').is_some_and(|(uuid, tail)| {
+        repository_segments(&self.0).is_some_and(|(uuid, tail)| {
             tail.starts_with("versions/") && uuid.eq_ignore_ascii_case(repo.as_str())
         })
     }
@@ -186,6 +195,22 @@ mod tests {
         let href = format!("/pulp/default/api/v3/repositories/rpm/rpm/{ID}/versions/3/");
         assert_eq!(RepoId::from_href(&href).unwrap().as_str(), ID);
         assert!(RepoId::from_href("/pulp/api/v3/tasks/x/").is_none());
+    }
+
+    #[test]
+    fn the_content_type_segments_are_read_whatever_they_say() {
+        let deb = format!("/pulp/api/v3/repositories/deb/apt/{ID}/versions/3/");
+        assert_eq!(RepoId::from_href(&deb).unwrap().as_str(), ID);
+        let repo = RepoId::parse(ID).unwrap();
+        assert!(VersionHref::new(deb).belongs_to(&repo));
+        for short in [
+            format!("/pulp/api/v3/repositories/{ID}/versions/3/"),
+            format!("/pulp/api/v3/repositories/rpm/{ID}/"),
+            format!("/pulp/api/v3/repositories//rpm/{ID}/versions/3/"),
+        ] {
+            assert!(RepoId::from_href(&short).is_none(), "{short}");
+            assert!(!VersionHref::new(short).belongs_to(&repo));
+        }
     }
 
     #[test]

@@ -3,12 +3,13 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use crate::domain::content::kind::ContentType;
 use crate::domain::repository::{
     DistributionHref, PublicationHref, RemoteHref, RepoId, RepoVerification, VersionHref,
     VersionNumber,
 };
 
-/// An RPM repository.
+/// A repository of one content type (RPM or Debian: [`Repository::content_type`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Repository {
     pub id: RepoId,
@@ -30,6 +31,12 @@ impl Repository {
             Some(name) if !name.trim().is_empty() => name,
             _ => self.id.as_str(),
         }
+    }
+
+    /// The kind of packages it holds, as upstream says: the rules its versions and its
+    /// verification follow. Kept once, in its verification settings.
+    pub fn content_type(&self) -> ContentType {
+        self.verification.content_type
     }
 
     /// The address of version `n` of this repository.

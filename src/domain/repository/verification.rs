@@ -1,6 +1,11 @@
 //! A repository's verification settings and the badge (and deploy gate) computed from them.
+//! What the settings mean follows the repository's content type: dnf's three conditions for
+//! RPM, apt's one for Debian ([`crate::domain::content::deb::verification`]).
 
 use serde::{Deserialize, Serialize};
+
+use crate::domain::content::deb::verification::AptMetadata;
+use crate::domain::content::kind::ContentType;
 
 /// The metadata checksum a repository publishes with. `None` upstream means "server default".
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,14 +45,17 @@ impl ChecksumType {
 /// `None` means the setting is absent upstream (treated as off).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct RepoVerification {
+    /// The repository's content type: which client's rules the settings are judged by.
+    #[serde(default)]
+    pub content_type: ContentType,
     /// Clients check each package's signature.
     pub gpgcheck: Option<bool>,
     /// Clients check the signature of the repository metadata.
     pub repo_gpgcheck: Option<bool>,
     /// The checksum type of published metadata.
     pub checksum: Option<ChecksumType>,
-    /// A metadata signing service is set, so publications carry `repomd.xml.asc`
-    /// (`None`: upstream did not say).
+    /// A metadata signing service is set, so publications carry `repomd.xml.asc` (RPM) or
+    /// `InRelease` and `Release.gpg` (Debian) (`None`: upstream did not say).
     pub metadata_signed: Option<bool>,
 }
 
@@ -170,6 +178,13 @@ impl Badge {
 impl RepoVerification {
     /// What clients do with the metadata, under `policy`.
     pub fn metadata(&self, policy: UnsignedMetadata) -> MetadataState {
+        if self.content_type == ContentType::Deb {
+            return match self.apt_metadata(policy) {
+                AptMetadata::Signed => MetadataState::Checked,
+                AptMetadata::UnsignedAllowed => MetadataState::UncheckedAllowed,
+                AptMetadata::UnsignedRefused => MetadataState::UncheckedRefused,
+            };
+        }
         match (self.repo_gpgcheck == Some(true), policy) {
             (true, _) if self.metadata_signed == Some(false) => MetadataState::RefusedByClients,
             (true, _) => MetadataState::Checked,
@@ -178,15 +193,31 @@ impl RepoVerification {
         }
     }
 
-    /// The three conditions of verification, in the order the detail lists them: package
-    /// signatures checked (`gpgcheck`), a strong checksum type, and metadata clients accept
-    /// as the policy asks.
-    pub fn conditions(&self, policy: UnsignedMetadata) -> [Condition; 3] {
-        [
-            self.gpgcheck_condition(),
-            self.checksum_condition(),
-            self.metadata_condition(policy),
-        ]
+    /// The conditions of verification, in the order the detail lists them. For RPM three:
+    /// package signatures checked (`gpgcheck`), a strong checksum type, and metadata clients
+    /// accept as the policy asks. For Debian one: signed `Release` files, or unsigned ones
+    /// where the policy allows them (apt checks package checksums by construction).
+    pub fn conditions(&self, policy: UnsignedMetadata) -> Vec<Condition> {
+        match self.content_type {
+            ContentType::Rpm => vec![
+                self.gpgcheck_condition(),
+                self.checksum_condition(),
+                self.metadata_condition(policy),
+            ],
+            ContentType::Deb => {
+                let apt = self.apt_metadata(policy);
+                vec![Condition {
+                    name: "metadata",
+                    ok: apt.holds(),
+                    state: apt.state().to_owned(),
+                    fix: apt.fix().map(str::to_owned),
+                }]
+            }
+        }
+    }
+
+    fn apt_metadata(&self, policy: UnsignedMetadata) -> AptMetadata {
+        AptMetadata::judge(self.metadata_signed, policy == UnsignedMetadata::Allow)
     }
 
     fn gpgcheck_condition(&self) -> Condition {
@@ -269,17 +300,19 @@ impl RepoVerification {
     }
 
     /// What clients will really do: with repo-gpgcheck on and no metadata signing service,
-    /// the published repository has no `repomd.xml.asc` and every dnf client refuses it.
+    /// the published repository has no `repomd.xml.asc` and every dnf client refuses it. (A
+    /// Debian repository has no such setting: its one condition says what apt does.)
     pub fn unsigned_metadata(&self) -> bool {
         self.metadata(UnsignedMetadata::Refuse) == MetadataState::RefusedByClients
     }
 
     /// The badge under `policy`: every condition holds, some, or none.
     pub fn badge(&self, policy: UnsignedMetadata) -> Badge {
-        let passed = self.conditions(policy).iter().filter(|c| c.ok).count();
+        let conditions = self.conditions(policy);
+        let passed = conditions.iter().filter(|c| c.ok).count();
         match passed {
-            3 => Badge::Verified,
             0 => Badge::Unverified,
+            n if n == conditions.len() => Badge::Verified,
             _ => Badge::Partial,
         }
     }
@@ -311,6 +344,7 @@ mod tests {
             repo_gpgcheck: repo_gpg,
             checksum: checksum.map(ChecksumType::parse),
             metadata_signed: Some(true),
+            ..Default::default()
         }
     }
 
@@ -455,6 +489,31 @@ mod tests {
         let s = settings(Some(true), Some(true), Some("sha1"));
         assert_eq!(s.badge(UnsignedMetadata::Allow), Badge::Partial);
         assert_eq!(ChecksumType::parse("SHA384"), ChecksumType::Sha384);
+    }
+
+    #[test]
+    fn a_debian_repository_is_judged_by_its_signing_service_and_the_policy_alone() {
+        use UnsignedMetadata::{Allow, Refuse};
+        let deb = |signed| RepoVerification {
+            content_type: ContentType::Deb,
+            metadata_signed: signed,
+            ..RepoVerification::default()
+        };
+        // dnf's settings say nothing of apt: absent, they do not count against it.
+        assert_eq!(deb(Some(true)).badge(Refuse), Badge::Verified);
+        assert_eq!(deb(Some(true)).conditions(Refuse).len(), 1);
+        assert_eq!(deb(Some(false)).badge(Allow), Badge::Verified);
+        assert_eq!(
+            deb(Some(false)).metadata(Allow),
+            MetadataState::UncheckedAllowed
+        );
+        assert_eq!(deb(Some(false)).badge(Refuse), Badge::Unverified);
+        assert_eq!(deb(None).badge(Refuse), Badge::Unverified);
+        let refusal = deb(Some(false)).gate_failure(Refuse).unwrap();
+        assert!(refusal.contains("signing_service"), "{refusal}");
+        assert!(refusal.contains("unsigned_metadata"), "{refusal}");
+        assert!(deb(Some(true)).gate_failure(Refuse).is_none());
+        assert!(!deb(Some(false)).unsigned_metadata());
     }
 
     #[test]

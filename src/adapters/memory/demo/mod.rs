@@ -25,6 +25,7 @@ fn verified() -> RepoVerification {
         repo_gpgcheck: Some(true),
         checksum: Some(ChecksumType::Sha256),
         metadata_signed: Some(true),
+        ..Default::default()
     }
 }
 
@@ -182,6 +183,7 @@ fn seed_internal_tools(pulp: &InMemoryPulp, now: DateTime<Utc>) {
         repo_gpgcheck: Some(true),
         checksum: None,
         metadata_signed: Some(false),
+        ..Default::default()
     };
     let id = pulp.add_repo_at("internal-tools", settings, start);
     let mut live: Vec<String> = Vec::new();
@@ -215,6 +217,7 @@ fn seed_vendor(pulp: &InMemoryPulp, now: DateTime<Utc>) {
         repo_gpgcheck: Some(false),
         checksum: Some(ChecksumType::Sha256),
         metadata_signed: Some(false),
+        ..Default::default()
     };
     let id = pulp.add_repo_at("vendor-drivers", settings, start);
     for step in 1..=3i64 {

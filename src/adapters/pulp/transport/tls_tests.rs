@@ -122,16 +122,22 @@ impl FakePulp {
         let port = tcp.local_addr().unwrap().port();
         let answered = Arc::new(AtomicUsize::new(0));
         let count = answered.clone();
-        let app = Router::new().route(
-            "/pulp/api/v3/repositories/rpm/rpm/",
-            get(move || async move {
-                count.fetch_add(1, Ordering::SeqCst);
-                Json(json!({
-                    "count": 1, "next": null, "previous": null,
-                    "results": [{"pulp_href": REPO, "name": "rocky-9-baseos"}]
-                }))
-            }),
-        );
+        let app = Router::new()
+            .route(
+                "/pulp/api/v3/repositories/rpm/rpm/",
+                get(move || async move {
+                    count.fetch_add(1, Ordering::SeqCst);
+                    Json(json!({
+                        "count": 1, "next": null, "previous": null,
+                        "results": [{"pulp_href": REPO, "name": "rocky-9-baseos"}]
+                    }))
+                }),
+            )
+            // Which plugins it has: pulp_rpm alone.
+            .route(
+                "/pulp/api/v3/status/",
+                get(|| async { Json(json!({"versions": [{"component": "rpm"}]})) }),
+            );
         let listener = TlsListener {
             tcp,
             acceptor: TlsAcceptor::from(Arc::new(config)),

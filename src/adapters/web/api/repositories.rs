@@ -42,6 +42,8 @@ pub struct RepositoryList {
 pub struct RepositorySummary {
     pub uuid: String,
     pub name: String,
+    /// `rpm` or `deb`: the kind of packages it holds, as Pulp says.
+    pub content_type: String,
     /// `verified`, `partial` or `unverified`.
     pub verification: String,
     pub latest_version: Option<u64>,
@@ -116,6 +118,7 @@ fn summary(row: &DashboardRow) -> RepositorySummary {
     RepositorySummary {
         uuid: row.id.to_string(),
         name: row.name.clone(),
+        content_type: row.content_type.as_str().to_owned(),
         verification: row.badge.as_str().to_owned(),
         latest_version: row.sync.latest.map(VersionNumber::get),
         environments: row
@@ -165,6 +168,9 @@ pub fn repo_id(raw: &str) -> Result<RepoId, ApiError> {
 pub struct RepositoryDetail {
     pub uuid: String,
     pub name: String,
+    /// `rpm` or `deb`: the kind of packages it holds, as Pulp says, and so which client's
+    /// rules its verification follows (dnf's three settings, or apt's signed `Release`).
+    pub content_type: String,
     pub verification: Verification,
     /// Versions in all.
     pub versions: u64,
@@ -232,6 +238,7 @@ pub async fn show(
     Ok(Json(RepositoryDetail {
         uuid: id.to_string(),
         name: page.repo_name.clone(),
+        content_type: verification.content_type.as_str().to_owned(),
         verification: Verification {
             badge: verification
                 .badge(page.unsigned_metadata)

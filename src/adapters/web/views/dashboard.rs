@@ -45,7 +45,7 @@ pub fn dashboard_page(board: &Dashboard) -> Markup {
                     tbody {
                         @for row in &board.rows {
                             tr data-repo=(row.id) data-release=[row.release.as_ref()] {
-                                th scope="row" { a href={ "/repos/" (row.id) "/versions" } { bdi { (row.name) } } }
+                                th scope="row" { a href={ "/repos/" (row.id) "/versions" } { bdi { (row.name) } } " " span.content-type data-content-type=(row.content_type.as_str()) { (row.content_type.label()) } }
                                 td { span.badge data-badge=(row.badge.as_str()) { (row.badge.text()) } }
                                 td.num { (latest_version(&row.id, row.sync.latest, false)) }
                                 @for (i, env) in row.environments.iter().enumerate().take(row.environments.len().saturating_sub(1)) {

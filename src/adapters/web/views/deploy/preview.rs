@@ -48,6 +48,13 @@ pub fn plan_summary_of(
             div { dt { "Distribution" } dd { (plan.distribution.name) } }
         }
         (client_warnings(&plan.repo.verification))
+        @if !plan.repo.content_type().has_advisories() {
+            p.muted data-no-advisories=(plan.repo.content_type().as_str()) {
+                (plan.repo.content_type().label()) " repositories carry no advisories: this deploy "
+                "is told by its packages alone, each compared in " (plan.repo.content_type().label())
+                " version order."
+            }
+        }
         (deploy_changes(plan, changes, subject))
     }
 }
