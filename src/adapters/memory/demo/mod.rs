@@ -17,6 +17,7 @@ use crate::adapters::memory::in_memory::{InMemoryPulp, MemoryOptions, SyncScript
 use crate::domain::environment::{
     DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
 };
+use crate::domain::content::kind::ContentType;
 use crate::domain::repository::{ChecksumType, RepoVerification, VersionNumber};
 
 fn verified() -> RepoVerification {
@@ -58,7 +59,7 @@ pub fn environments() -> EnvironmentPath {
     .expect("a valid path")
 }
 
-/// Builds the demo: five repositories and their distributions.
+/// Builds the demo: six repositories (five RPM, one Debian) and their distributions.
 /// `options` controls how long tasks take (the demo uses a visible delay).
 pub fn demo_pulp(options: MemoryOptions, now: DateTime<Utc>) -> InMemoryPulp {
     let pulp = InMemoryPulp::new(options);
@@ -67,6 +68,7 @@ pub fn demo_pulp(options: MemoryOptions, now: DateTime<Utc>) -> InMemoryPulp {
     seed_rhel_appstream(&pulp, now);
     seed_internal_tools(&pulp, now);
     seed_vendor(&pulp, now);
+    seed_debian(&pulp, now);
     pulp
 }
 
@@ -229,4 +231,56 @@ fn seed_vendor(pulp: &InMemoryPulp, now: DateTime<Utc>) {
     }
     let publication = pulp.publish(&id, VersionNumber::new(2));
     pulp.add_distribution("vendor-drivers-prod", Some(&publication));
+}
+
+/// trixie-security: a Debian repository (pulp_deb's addresses), its `Release` files signed:
+/// verified. Its updates show Debian's version order on the confirm step (`+deb13u1` above
+/// the version it patches, `~rc1` below the release, an epoch above any version without one);
+/// production serves v3, staging v4 and testing the newest.
+fn seed_debian(pulp: &InMemoryPulp, now: DateTime<Utc>) {
+    let start = now - Days::days(40);
+    let signed = RepoVerification {
+        content_type: ContentType::Deb,
+        metadata_signed: Some(true),
+        ..Default::default()
+    };
+    let id = pulp.add_repo_at("trixie-security", signed, start);
+    let steps: [(&[&str], &[&str]); 5] = [
+        (
+            &[
+                "nginx_1.22.1-9_amd64",
+                "curl_7.88.1-10_amd64",
+                "openssl_3.0.11-1~deb13u1_amd64",
+                "tzdata_2024a-0+deb13u1_all",
+                "libgnutls30_3.7.9-2_amd64",
+            ],
+            &[],
+        ),
+        (
+            &["curl_7.88.1-10+deb13u5_amd64"],
+            &["curl_7.88.1-10_amd64"],
+        ),
+        (
+            &["openssl_3.0.13-1~deb13u1_amd64", "nginx_1.22.1-9+deb13u1_amd64"],
+            &["openssl_3.0.11-1~deb13u1_amd64", "nginx_1.22.1-9_amd64"],
+        ),
+        (
+            &["libgnutls30_3.7.9-2+deb13u3_amd64", "tzdata_2024b-0+deb13u1_all"],
+            &["libgnutls30_3.7.9-2_amd64", "tzdata_2024a-0+deb13u1_all"],
+        ),
+        (
+            &["nginx_1:1.24.0~rc1-1_amd64"],
+            &["nginx_1.22.1-9+deb13u1_amd64"],
+        ),
+    ];
+    for (step, (add, remove)) in steps.iter().enumerate() {
+        let at = start + Days::days(step as i64 * 7 + 1);
+        pulp.add_version_at(&id, add, remove, at);
+    }
+    let production = pulp.publish(&id, VersionNumber::new(3));
+    let staging = pulp.publish(&id, VersionNumber::new(4));
+    let testing = pulp.publish(&id, VersionNumber::new(5));
+    pulp.add_deb_distribution("trixie-security-prod", Some(&production));
+    pulp.add_deb_distribution("trixie-security-staging", Some(&staging));
+    pulp.add_deb_distribution("trixie-security-testing", Some(&testing));
 }

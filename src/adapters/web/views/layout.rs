@@ -32,7 +32,7 @@ pub fn page(title: &str, body: Markup) -> Markup {
             body {
                 header.topbar {
                     a.brand href="/" { "repo-console" }
-                    span.topbar-note { "Pulp RPM versions & deployment" }
+                    span.topbar-note { "Pulp repository versions & deployment" }
                     (sender_badge())
                     button.ghost.theme-toggle type="button" id="theme-toggle" aria-label="Switch between light and dark theme" { "Theme" }
                 }
