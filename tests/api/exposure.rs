@@ -584,6 +584,39 @@ async fn the_demo_answers_its_cve_from_the_advisory_naming_it() {
     );
 }
 
+/// Issue 46: an advisory or CVE question does not apply to a Debian repository (its type
+/// carries no advisories): each of its environments answers `not_applicable`, never `absent`
+/// or `fixed`, while the package question judges it in Debian's order.
+#[tokio::test]
+async fn an_advisory_question_does_not_apply_to_a_debian_repository() {
+    let demo = repo_console::adapters::memory::demo_pulp(
+        repo_console::adapters::memory::MemoryOptions::default(),
+        chrono::Utc::now(),
+    );
+    let app = TestApp::builder()
+        .memory(Arc::new(demo))
+        .environments(demo::environments())
+        .spawn()
+        .await;
+    let body = json_of(&app, "cve=CVE-2026-1111").await;
+    for environment in ["testing", "staging", "production"] {
+        let debian = cell(&body, "trixie-security", environment);
+        assert_eq!(debian["state"], "not_applicable", "{debian}");
+    }
+    assert_eq!(
+        cell(&body, "rhel9-baseos", "production")["state"],
+        "affected"
+    );
+    // Production serves v3 (nginx 1.22.1-9+deb13u1), testing v5 (the epoch's 1:1.24.0~rc1-1):
+    // below 1.24.0-1 without the epoch, production is affected and testing is not.
+    let body = json_of(&app, "package=nginx&below=1.24.0-1").await;
+    assert_eq!(
+        cell(&body, "trixie-security", "production")["state"],
+        "affected"
+    );
+    assert_eq!(cell(&body, "trixie-security", "testing")["state"], "fixed");
+}
+
 /// Issue 43, an attack: an anonymous caller asking new exposure questions in a loop (each
 /// costs Pulp reads) gets 429 with `Retry-After` past the limit of its address, on the API,
 /// the page and the CSV alike, and Pulp is asked nothing more; the form without a question

@@ -84,6 +84,15 @@ impl Subject {
         }
     }
 
+    /// Whether the question applies to `repo`'s type: an advisory question only where the type
+    /// carries advisories (not Debian's).
+    fn applies_to(&self, repo: &Repository) -> bool {
+        match self {
+            Self::Package { .. } => true,
+            Self::Advisories(_) => repo.content_type().has_advisories(),
+        }
+    }
+
     fn judge(&self, read: &VersionRead) -> Judgement {
         match self {
             Self::Package { name, arch, below } => {
@@ -140,7 +149,9 @@ pub async fn exposure(
                 Err(error) => Err(error.to_string()),
             };
             if let Ok(Some(n)) = &serving {
-                wanted.insert(repo.version_href(*n));
+                if subject.applies_to(repo) {
+                    wanted.insert(repo.version_href(*n));
+                }
             }
             cells.push(Cell {
                 repo,
@@ -365,6 +376,9 @@ fn judge_cell(
     serving: &Result<Option<VersionNumber>, String>,
     reads: &HashMap<VersionHref, Result<VersionRead, String>>,
 ) -> Result<Judgement, String> {
+    if !subject.applies_to(repo) {
+        return Ok(Judgement::not_applicable());
+    }
     let number = match serving {
         Err(reason) => {
             return Err(format!(

@@ -58,8 +58,18 @@ pub struct Judgement {
 impl Judgement {
     /// Nothing served (an environment serving no version of the repository).
     pub fn absent() -> Self {
+        Self::nothing_in(ExposureState::Absent)
+    }
+
+    /// A question that does not apply to the repository's type (see
+    /// [`ExposureState::NotApplicable`]).
+    pub fn not_applicable() -> Self {
+        Self::nothing_in(ExposureState::NotApplicable)
+    }
+
+    fn nothing_in(state: ExposureState) -> Self {
         Self {
-            state: ExposureState::Absent,
+            state,
             packages: Vec::new(),
             older_builds_served: Vec::new(),
         }

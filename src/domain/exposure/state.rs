@@ -7,7 +7,7 @@ use serde::Serialize;
 
 /// What an environment's version is, for the question asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum ExposureState {
     /// The newest served build is older than the fix.
     Affected,
@@ -19,15 +19,19 @@ pub enum ExposureState {
     Absent,
     /// Pulp could not be read for this cell: never a guess.
     Unknown,
+    /// The question does not apply to the repository's type: an advisory or CVE question on a
+    /// repository whose type carries no advisories (Debian).
+    NotApplicable,
 }
 
 impl ExposureState {
-    pub const ALL: [ExposureState; 5] = [
+    pub const ALL: [ExposureState; 6] = [
         Self::Affected,
         Self::Fixed,
         Self::Served,
         Self::Absent,
         Self::Unknown,
+        Self::NotApplicable,
     ];
 
     /// The stable word (`data-state`, JSON, CSV).
@@ -38,6 +42,7 @@ impl ExposureState {
             Self::Served => "served",
             Self::Absent => "absent",
             Self::Unknown => "unknown",
+            Self::NotApplicable => "not_applicable",
         }
     }
 }

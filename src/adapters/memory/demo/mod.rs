@@ -14,10 +14,10 @@ use crate::adapters::memory::content::ContentChange;
 use crate::adapters::memory::demo::errata::{errata_of, upload_errata};
 use crate::adapters::memory::demo::packages::{Lcg, Packages};
 use crate::adapters::memory::in_memory::{InMemoryPulp, MemoryOptions, SyncScript};
+use crate::domain::content::kind::ContentType;
 use crate::domain::environment::{
     DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
 };
-use crate::domain::content::kind::ContentType;
 use crate::domain::repository::{ChecksumType, RepoVerification, VersionNumber};
 
 fn verified() -> RepoVerification {
@@ -256,16 +256,19 @@ fn seed_debian(pulp: &InMemoryPulp, now: DateTime<Utc>) {
             ],
             &[],
         ),
+        (&["curl_7.88.1-10+deb13u5_amd64"], &["curl_7.88.1-10_amd64"]),
         (
-            &["curl_7.88.1-10+deb13u5_amd64"],
-            &["curl_7.88.1-10_amd64"],
-        ),
-        (
-            &["openssl_3.0.13-1~deb13u1_amd64", "nginx_1.22.1-9+deb13u1_amd64"],
+            &[
+                "openssl_3.0.13-1~deb13u1_amd64",
+                "nginx_1.22.1-9+deb13u1_amd64",
+            ],
             &["openssl_3.0.11-1~deb13u1_amd64", "nginx_1.22.1-9_amd64"],
         ),
         (
-            &["libgnutls30_3.7.9-2+deb13u3_amd64", "tzdata_2024b-0+deb13u1_all"],
+            &[
+                "libgnutls30_3.7.9-2+deb13u3_amd64",
+                "tzdata_2024b-0+deb13u1_all",
+            ],
             &["libgnutls30_3.7.9-2_amd64", "tzdata_2024a-0+deb13u1_all"],
         ),
         (
