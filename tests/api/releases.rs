@@ -612,3 +612,66 @@ async fn each_member_of_a_release_counts_as_a_deploy_asked_release() {
         Some("3")
     );
 }
+
+/// Issue 46: a release holds Debian and RPM members together: one promotion moves both (the
+/// Debian one published with pulp_deb's addresses, its `deb/apt` distribution moved), all or
+/// none, recorded once.
+#[tokio::test]
+async fn a_release_of_a_debian_and_an_rpm_member_moves_both() {
+    fn mixed(pulp: &InMemoryPulp) {
+        world(pulp);
+        let signed = repo_console::domain::repository::RepoVerification {
+            content_type: repo_console::domain::content::kind::ContentType::Deb,
+            metadata_signed: Some(true),
+            ..Default::default()
+        };
+        let id = pulp.add_repo("bookworm", signed);
+        for version in ["1.0-1", "1.0-1+deb12u1", "1:0.9-1"] {
+            pulp.add_version(&id, &[&format!("hello_{version}_amd64")], &[]);
+        }
+        let v1 = pulp.publish(&id, VersionNumber::new(1));
+        let v2 = pulp.publish(&id, VersionNumber::new(2));
+        pulp.add_deb_distribution("bookworm-staging", Some(&v2));
+        pulp.add_deb_distribution("bookworm-prod", Some(&v1));
+    }
+    const MIXED: [&str; 2] = ["baseos", "bookworm"];
+    let options = MemoryOptions {
+        task_delay: Duration::ZERO,
+        task_timeout: TASK_TIMEOUT,
+        ..Default::default()
+    };
+    let app = crate::test_app::TestApp::builder()
+        .memory(Arc::new(InMemoryPulp::new(options)))
+        .world(mixed)
+        .environments(path())
+        .configure(|state| state.releases(releases(&MIXED)))
+        .build();
+    let ask = ReleaseAsk {
+        versions: MIXED
+            .iter()
+            .map(|m| (m.to_string(), VersionNumber::new(2)))
+            .collect(),
+        expected: MIXED
+            .iter()
+            .map(|m| (m.to_string(), Some(VersionNumber::new(1))))
+            .collect(),
+        ..ask(1, 2)
+    };
+    let record = ended(promote(&app.state, "el9", &ask, &alice()).await);
+    assert_eq!(
+        outcomes(&record),
+        [MemberOutcome::Moved, MemberOutcome::Moved]
+    );
+    assert_eq!(record.served, ServedSet::New);
+    app.memory.settle_tasks();
+    for member in MIXED {
+        let served = app.memory.serving_version(&format!("{member}-prod"));
+        assert_eq!(served.map(|v| v.get()), Some(2), "{member}");
+    }
+    let debian = app.memory.distribution("bookworm-prod").unwrap();
+    assert!(
+        debian.href.as_str().contains("/deb/apt/"),
+        "the Debian member's distribution is pulp_deb's: {}",
+        debian.href.as_str()
+    );
+}
