@@ -4,6 +4,7 @@
 //! what it needs as arguments, so every rule is unit-tested in isolation.
 
 pub mod approval;
+pub mod audit_chain;
 pub mod check;
 pub mod deploy;
 pub mod diff;
