@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
+use crate::ports::audit_chain::{ChainAnchors, ChainReport};
 use crate::domain::{DeployId, DeployRecord, ReleaseName, ReleaseRecord, RepoId};
 
 /// Why an audit record could not be kept.
@@ -83,6 +84,16 @@ pub trait AuditSink: Send + Sync {
         since: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<DeployRecord>, AuditReadError>;
+
+    /// Reads every line of the log from the first and checks its hash chain (see
+    /// [`crate::domain::audit_chain`]): one report per log the sink keeps. A sink that cannot
+    /// be read back says so ([`AuditReadError::NotReadable`]).
+    async fn verify_chain(&self, anchors: &ChainAnchors) -> Result<Vec<ChainReport>, AuditReadError> {
+        let _ = anchors;
+        Err(AuditReadError::NotReadable {
+            target: self.target(),
+        })
+    }
 
     /// Where the records go, in words (a path, "standard output"), for logs and messages.
     fn target(&self) -> String;

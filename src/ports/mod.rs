@@ -1,6 +1,7 @@
 //! The capabilities the application needs from the outside world, in domain terms only:
 //! no HTTP, I/O or serialization types cross these traits.
 
+pub mod audit_chain;
 pub mod audit_sink;
 pub mod check_store;
 pub mod clock;

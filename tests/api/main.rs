@@ -4,6 +4,9 @@
 mod acme;
 mod approvals;
 mod audit;
+mod audit_chain;
+#[path = "../common/audit_chain_contract.rs"]
+mod audit_chain_contract;
 mod authority;
 #[path = "../common/builds.rs"]
 mod builds;

@@ -44,6 +44,9 @@ mod outbox;
 mod outbox_contract;
 mod policy;
 mod postgres;
+mod postgres_audit_chain;
+#[path = "../common/audit_chain_contract.rs"]
+mod audit_chain_contract;
 #[path = "../common/receiver.rs"]
 mod receiver;
 mod refusing_proxy;
