@@ -7,6 +7,7 @@ mod audit;
 mod audit_chain;
 #[path = "../common/audit_chain_contract.rs"]
 mod audit_chain_contract;
+mod audit_verify_command;
 mod authority;
 #[path = "../common/builds.rs"]
 mod builds;
