@@ -4,6 +4,7 @@
 //!
 //! - [`deploy`]: preview and deploy a version to an environment (every check, two upstream
 //!   steps, the audit lines), and the rule that disables a page's deploy buttons;
+//! - [`audit_chain`]: the periodic check of the audit log's hash chain;
 //! - [`approvals`]: four-eyes requests: asking, approving, rejecting, cancelling;
 //! - [`checks`]: checks pipelines report, and the promotions they trigger;
 //! - [`diffs`]: what changes between two versions, computed, cached and stored ahead;
@@ -18,6 +19,7 @@
 //!   many writes a caller may make a minute.
 
 pub mod approvals;
+pub mod audit_chain;
 pub mod checks;
 pub mod deploy;
 pub mod diffs;

@@ -102,6 +102,8 @@ pub struct AppState {
     pub(crate) cve_index: CveIndexKeeper,
     /// The exposure's reads of versions, kept (versions are immutable).
     pub(crate) exposure_reads: ExposureReads,
+    /// The last check of the audit log's hash chain (see [`crate::app::audit_chain`]).
+    pub(crate) audit_chain: Arc<crate::app::audit_chain::ChainWatch>,
 }
 
 impl AppState {
@@ -147,6 +149,7 @@ impl AppState {
             demo: false,
             cve_index: CveIndexKeeper::default(),
             exposure_reads: ExposureReads::default(),
+            audit_chain: Arc::default(),
         })
     }
 
@@ -176,6 +179,11 @@ impl AppState {
     }
 
     /// Where what the console measures is reported, and read back for `/metrics`.
+    /// The audit log's hash chain, when the last periodic check found it broken.
+    pub fn audit_chain_attention(&self) -> Option<String> {
+        self.audit_chain.attention()
+    }
+
     pub fn metrics(&self) -> &dyn EventMetrics {
         self.metrics.as_ref()
     }

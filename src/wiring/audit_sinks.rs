@@ -173,6 +173,7 @@ mod tests {
             path: "/var/log/console/audit.jsonl".into(),
             url: String::new(),
             password_file: Default::default(),
+            verify_interval: Default::default(),
         };
         let diffs = DiffSettings {
             dir: "/var/log/console/diffs".into(),

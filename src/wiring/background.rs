@@ -1,5 +1,6 @@
 //! The console's background work, started with the server and stopped after it: diffs
-//! computed ahead, webhook deliveries, the drift reconciler, and the due schedules.
+//! computed ahead, webhook deliveries, the drift reconciler, the due schedules, and the
+//! periodic check of the audit log's hash chain.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,7 +12,9 @@ use crate::adapters::clock_system::SystemClock;
 use crate::adapters::webhook::HttpWebhookSender;
 use crate::app::events::delivery::{self, Deliverer, DeliverySettings};
 use crate::app::events::{catch_up, retention};
-use crate::app::{approvals, checks, diffs::ahead, events::reconcile, schedules, AppState, Events};
+use crate::app::{
+    approvals, audit_chain, checks, diffs::ahead, events::reconcile, schedules, AppState, Events,
+};
 use crate::ports::{EventMetrics, EventOutbox};
 
 use crate::wiring::sections::webhooks::WebhookSettings;
@@ -79,6 +82,7 @@ impl Background {
         request_retention: chrono::Duration,
         check_retention: chrono::Duration,
         schedules: crate::wiring::sections::schedules::ScheduleSettings,
+        audit_every: Duration,
     ) -> Self {
         let (stop, stopped) = watch::channel(false);
         let until_stopped = move || {
@@ -120,6 +124,12 @@ impl Background {
                 catch_up::complete_from_audit(&completing).await;
                 delivering.await;
             }));
+        }
+        if audit_every.is_zero() {
+            tracing::info!("audit chain checks are off (audit.verify_interval_secs = 0)");
+        } else {
+            let checking = audit_chain::work(state.clone(), audit_every, until_stopped());
+            tasks.push(tokio::spawn(checking));
         }
         if drift_every.is_zero() {
             tracing::info!("drift checks are off (drift.interval_secs = 0)");

@@ -226,6 +226,7 @@ pub async fn run(mut config: Config) -> Result<(), String> {
         config.request_retention,
         config.check_retention,
         config.schedules,
+        config.audit.verify_interval,
     );
     let stop = background.stopper();
     let signal = async move {

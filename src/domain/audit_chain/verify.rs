@@ -158,6 +158,8 @@ pub struct Verifier {
     before_chain: u64,
     chained: u64,
     last: Option<Anchor>,
+    /// The time of the newest line that has one (a truncation is reported with it).
+    last_time: Option<DateTime<Utc>>,
     torn: Option<Torn>,
     anchor: Option<Anchor>,
 }
@@ -207,6 +209,9 @@ impl Verifier {
             .and_then(Value::as_str)
             .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
             .map(|t| t.with_timezone(&Utc));
+        if time.is_some() {
+            self.last_time = time;
+        }
         let link = match value.get("chain") {
             None if self.last.is_none() => {
                 self.before_chain += 1;
@@ -274,7 +279,7 @@ impl Verifier {
             if !reached || !seen {
                 return Err(self.broken(
                     self.line,
-                    None,
+                    self.last_time,
                     BreakKind::Truncated {
                         anchor: anchor.line,
                     },

@@ -38,6 +38,7 @@ pub(crate) fn validate(
         path: raw.audit.path,
         url: raw.audit.url,
         password_file: raw.audit.password_file,
+        verify_interval: verify_interval(raw.audit.verify_interval_secs)?,
     };
     let diffs = DiffSettings {
         dir: if raw.diffs.dir.as_os_str().is_empty() {
@@ -273,4 +274,13 @@ fn at_least_one(key: &'static str, value: u64) -> Result<(), ConfigError> {
         return Ok(());
     }
     Err(invalid(key, format!("{value}: must be at least 1")))
+}
+
+/// The interval between two checks of the audit chain; zero: none.
+fn verify_interval(secs: u64) -> Result<std::time::Duration, ConfigError> {
+    if secs > 7 * 86_400 {
+        let reason = format!("{secs}: at most 604800 (a week); 0 turns the checks off");
+        return Err(invalid("audit.verify_interval_secs", reason));
+    }
+    Ok(std::time::Duration::from_secs(secs))
 }

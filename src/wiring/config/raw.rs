@@ -277,6 +277,7 @@ pub(crate) struct RawAudit {
     pub path: PathBuf,
     pub url: String,
     pub password_file: PathBuf,
+    pub verify_interval_secs: u64,
 }
 
 #[derive(Debug, Deserialize)]

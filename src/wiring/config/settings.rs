@@ -24,6 +24,8 @@ pub struct AuditSettings {
     pub url: String,
     /// A file whose first line is the database password (empty path: none).
     pub password_file: PathBuf,
+    /// Between two checks of the audit log's hash chain; zero: none.
+    pub verify_interval: std::time::Duration,
 }
 
 /// The file of approval requests beside the audit file (`jsonl` sink).
