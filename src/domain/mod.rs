@@ -9,6 +9,7 @@ pub mod check;
 pub mod deploy;
 pub mod diff;
 pub mod environment;
+pub mod evidence;
 pub mod event;
 pub mod exposure;
 pub mod history;

@@ -12,6 +12,7 @@ pub mod deploy_lock;
 pub mod diff_store;
 pub mod event_metrics;
 pub mod event_outbox;
+pub mod evidence_signer;
 pub mod operator_identity;
 pub mod repository_manager;
 pub mod request_store;
