@@ -9,6 +9,7 @@
 //! - [`checks`]: checks pipelines report, and the promotions they trigger;
 //! - [`diffs`]: what changes between two versions, computed, cached and stored ahead;
 //! - [`environments`]: what each environment serves and what it served;
+//! - [`evidence`]: each promotion signed as an in-toto attestation, and its public keys;
 //! - [`events`]: the events told to webhooks, their delivery, and the drift reconciler;
 //! - [`exposure`]: where a package, an advisory or a CVE is served, and the CVE index;
 //! - [`pages`]: the dashboard, versions and history pages' reads;
@@ -20,10 +21,13 @@
 
 pub mod approvals;
 pub mod audit_chain;
+pub mod audit_chain_watch;
 pub mod checks;
 pub mod deploy;
 pub mod diffs;
 pub mod environments;
+pub mod evidence;
+pub mod evidence_signing;
 pub mod events;
 pub mod exposure;
 pub mod facts;

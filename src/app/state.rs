@@ -103,7 +103,9 @@ pub struct AppState {
     /// The exposure's reads of versions, kept (versions are immutable).
     pub(crate) exposure_reads: ExposureReads,
     /// The last check of the audit log's hash chain (see [`crate::app::audit_chain`]).
-    pub(crate) audit_chain: Arc<crate::app::audit_chain::ChainWatch>,
+    pub(crate) audit_chain: Arc<crate::app::audit_chain_watch::ChainWatch>,
+    /// What signs each promotion's evidence; `None`: no evidence (no `[evidence] key_file`).
+    pub(crate) evidence: Option<Arc<crate::app::evidence_signing::EvidenceSigning>>,
 }
 
 impl AppState {
@@ -150,6 +152,7 @@ impl AppState {
             cve_index: CveIndexKeeper::default(),
             exposure_reads: ExposureReads::default(),
             audit_chain: Arc::default(),
+            evidence: None,
         })
     }
 
@@ -359,6 +362,12 @@ impl AppStateBuilder {
     /// [`crate::app::events::delivery::work`]).
     pub fn events(mut self, events: Events) -> Self {
         self.0.events = Some(events);
+        self
+    }
+
+    /// Each promotion that moves something is signed by `evidence` (see [`crate::app::evidence`]).
+    pub fn evidence(mut self, evidence: crate::app::evidence_signing::EvidenceSigning) -> Self {
+        self.0.evidence = Some(Arc::new(evidence));
         self
     }
 

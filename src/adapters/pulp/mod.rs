@@ -21,11 +21,13 @@ mod errors;
 mod manager;
 mod publication_batch;
 mod reusable;
+mod served;
 mod settings;
 mod sync_tasks;
 mod transport;
 mod versions;
 
 pub use client::PulpClient;
+pub use served::PulpContent;
 pub use settings::{PulpSettings, Secret};
 pub use transport::http::SetupError;

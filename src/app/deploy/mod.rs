@@ -349,6 +349,7 @@ async fn finish(
     if let Some(event) = EventData::deployment(&record) {
         events::emit(state, event).await;
     }
+    crate::app::evidence::attest(state, &record, &plan.distribution).await;
     let plan = Box::new(plan);
     match result {
         Ok(publication) => DeployOutcome::Deployed {

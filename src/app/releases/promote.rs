@@ -484,6 +484,7 @@ async fn finish(
         if let Some(event) = EventData::deployment(&line) {
             events::emit(state, event).await;
         }
+        crate::app::evidence::attest(state, &line, &member.plan.distribution).await;
     }
     let served = ServedSet::of(moving.iter().map(|m| m.outcome));
     let mut lines: Vec<MemberLine> = moving.iter().map(member_line).collect();
