@@ -39,6 +39,28 @@ enum Task {
     /// The audit log: check its hash chain.
     #[command(subcommand)]
     Audit(AuditTask),
+    /// Signed evidence of promotions: verify it.
+    #[command(subcommand)]
+    Evidence(EvidenceTask),
+}
+
+#[derive(Subcommand)]
+enum EvidenceTask {
+    /// Checks each DSSE envelope's signature with the public keys given, the files (in the
+    /// order given) as a chain, and with --pulp-content-url that each repository's newest
+    /// attestation is what its distribution serves now. Exits 0 verified, 1 refused, 2 when it
+    /// could not check.
+    Verify {
+        /// Envelopes as GET /api/v1/deployments/<deploy_id>/evidence answers them, oldest first.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// A PEM public key, as [ID=]PATH (repeatable; without ID it is tried for any keyid).
+        #[arg(long = "key", required = true, value_name = "[ID=]PUBLIC.pem")]
+        keys: Vec<String>,
+        /// Pulp's content app, e.g. https://pulp.example.com/pulp/content/.
+        #[arg(long)]
+        pulp_content_url: Option<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -132,6 +154,37 @@ async fn audit_task(task: AuditTask, matches: &ArgMatches, cli: &Cli) -> ExitCod
     }
 }
 
+/// Runs `evidence verify`: a line per envelope on standard output, the exit status as
+/// documented.
+async fn evidence_task(task: EvidenceTask) -> ExitCode {
+    let EvidenceTask::Verify {
+        files,
+        keys,
+        pulp_content_url,
+    } = task;
+    let check = repo_console::wiring::evidence_verify::VerifyEvidence {
+        files,
+        keys,
+        pulp_content_url,
+    };
+    match repo_console::wiring::evidence_verify::verify(&check).await {
+        Ok(Ok(lines)) => {
+            for line in lines {
+                println!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
+        Ok(Err(refused)) => {
+            println!("{refused}");
+            ExitCode::from(1)
+        }
+        Err(message) => {
+            eprintln!("repo-console: the evidence was not checked: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 /// What the command line and the environment say.
 fn overrides(matches: &ArgMatches, cli: &Cli) -> Result<Overrides, String> {
     let mut flags: Vec<(String, String)> = ALIASES
@@ -183,6 +236,10 @@ fn init_tracing(format: LogFormat) {
 async fn main() -> ExitCode {
     let matches = command().get_matches();
     let result = match Cli::from_arg_matches(&matches).map_err(|e| e.to_string()) {
+        Ok(Cli {
+            task: Some(Task::Evidence(task)),
+            ..
+        }) => return evidence_task(task).await,
         Ok(Cli {
             task: Some(Task::Audit(task)),
             config,

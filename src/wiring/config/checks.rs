@@ -93,9 +93,11 @@ pub(crate) fn validate(
     let webhooks = crate::wiring::sections::webhooks::validate(raw.webhooks, raw.webhook_delivery)?;
     let drift_interval = crate::wiring::sections::webhooks::drift_interval(raw.drift)?;
     let schedules = crate::wiring::sections::schedules::validate(raw.schedules)?;
+    let evidence = crate::wiring::sections::evidence::validate(raw.evidence)?;
     Ok(Config {
         listen,
         audit,
+        evidence,
         diffs,
         identity,
         api_tokens,

@@ -26,6 +26,7 @@ pub(crate) struct RawConfig {
     pub schedules: crate::wiring::sections::schedules::RawSchedules,
     pub server: RawServer,
     pub audit: RawAudit,
+    pub evidence: RawEvidence,
     pub diffs: RawDiffs,
     pub dashboard: RawDashboard,
     pub pulp: RawPulp,
@@ -278,6 +279,15 @@ pub(crate) struct RawAudit {
     pub url: String,
     pub password_file: PathBuf,
     pub verify_interval_secs: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawEvidence {
+    pub key_file: PathBuf,
+    pub key_id: String,
+    pub previous_public_keys: Vec<String>,
+    pub content_url: String,
 }
 
 #[derive(Debug, Deserialize)]

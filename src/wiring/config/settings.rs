@@ -74,6 +74,8 @@ pub struct DiffSettings {
 pub struct Config {
     pub listen: SocketAddr,
     pub audit: AuditSettings,
+    /// `[evidence]`: the signing key, when there is one.
+    pub evidence: crate::wiring::sections::evidence::EvidenceSettings,
     pub diffs: DiffSettings,
     /// Who sends each request (the `[identity]` table).
     pub identity: IdentitySettings,

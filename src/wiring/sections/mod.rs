@@ -3,11 +3,12 @@
 //! domain's path, `[policy]` into the domain's `Policy`, `[identity]` into an identity
 //! adapter, `[api]` into the bearer tokens, `[[webhooks]]` into subscriptions, `[releases]` into the
 //! releases, `[schedules]` into the timing of scheduled deploys, `[verification]` into the
-//! policy on unsigned metadata. Each refusal names
+//! policy on unsigned metadata, `[evidence]` into the signing key's settings. Each refusal names
 //! its key.
 
 pub(crate) mod api;
 pub(crate) mod environments;
+pub mod evidence;
 pub(crate) mod identity;
 pub(crate) mod policy;
 pub(crate) mod pulp;
