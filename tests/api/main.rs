@@ -37,6 +37,7 @@ mod drift_record;
 mod edge_hosts;
 mod edge_limits;
 mod environments;
+mod evidence;
 mod events;
 mod exposure;
 #[path = "../common/exposure_world.rs"]
