@@ -38,6 +38,9 @@ mod edge_hosts;
 mod edge_limits;
 mod environments;
 mod evidence;
+#[path = "../common/evidence_contract.rs"]
+mod evidence_contract;
+mod evidence_store;
 mod events;
 mod exposure;
 #[path = "../common/exposure_world.rs"]

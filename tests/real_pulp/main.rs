@@ -45,6 +45,9 @@ mod outbox_contract;
 mod policy;
 mod postgres;
 mod postgres_audit_chain;
+mod postgres_evidence;
+#[path = "../common/evidence_contract.rs"]
+mod evidence_contract;
 #[path = "../common/audit_chain_contract.rs"]
 mod audit_chain_contract;
 #[path = "../common/receiver.rs"]
