@@ -139,7 +139,8 @@ fn config_task(task: &ConfigTask) -> Result<(), String> {
 async fn audit_task(task: AuditTask, matches: &ArgMatches, cli: &Cli) -> ExitCode {
     let AuditTask::Verify { path, heads } = task;
     let check = repo_console::wiring::audit_verify::VerifyAudit { path, heads };
-    let config = || overrides(matches, cli).and_then(|o| config::load(&o).map_err(|e| e.to_string()));
+    let config =
+        || overrides(matches, cli).and_then(|o| config::load(&o).map_err(|e| e.to_string()));
     match repo_console::wiring::audit_verify::verify(&check, config).await {
         Ok(verdict) => {
             for line in verdict.lines() {

@@ -90,11 +90,7 @@ async fn sign_and_keep(
         at: record.timestamp,
         envelope,
     };
-    evidence
-        .store
-        .put(&kept)
-        .await
-        .map_err(|e| e.to_string())?;
+    evidence.store.put(&kept).await.map_err(|e| e.to_string())?;
     Ok(kept)
 }
 
@@ -171,7 +167,10 @@ pub enum EvidenceReadError {
 
 /// The envelope of deploy `id`.
 pub async fn of_deploy(state: &AppState, id: &DeployId) -> Result<Envelope, EvidenceReadError> {
-    let evidence = state.evidence.as_deref().ok_or(EvidenceReadError::NotSigned)?;
+    let evidence = state
+        .evidence
+        .as_deref()
+        .ok_or(EvidenceReadError::NotSigned)?;
     evidence
         .store
         .of_deploy(id)

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::ports::audit_chain::{ChainAnchors, ChainReport};
 use crate::domain::{DeployId, DeployRecord, ReleaseName, ReleaseRecord, RepoId};
+use crate::ports::audit_chain::{ChainAnchors, ChainReport};
 
 /// Why an audit record could not be kept.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -88,7 +88,10 @@ pub trait AuditSink: Send + Sync {
     /// Reads every line of the log from the first and checks its hash chain (see
     /// [`crate::domain::audit_chain`]): one report per log the sink keeps. A sink that cannot
     /// be read back says so ([`AuditReadError::NotReadable`]).
-    async fn verify_chain(&self, anchors: &ChainAnchors) -> Result<Vec<ChainReport>, AuditReadError> {
+    async fn verify_chain(
+        &self,
+        anchors: &ChainAnchors,
+    ) -> Result<Vec<ChainReport>, AuditReadError> {
         let _ = anchors;
         Err(AuditReadError::NotReadable {
             target: self.target(),

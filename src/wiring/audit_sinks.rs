@@ -76,9 +76,8 @@ const SINKS: &[(&str, Build)] = &[
             outbox,
         );
         built.cve_index = Some(Arc::new(FileCveIndex::in_dir(&diffs.dir)));
-        built.evidence = Arc::new(
-            crate::adapters::files::evidence::JsonlEvidenceStore::beside(&audit.path),
-        );
+        built.evidence =
+            Arc::new(crate::adapters::files::evidence::JsonlEvidenceStore::beside(&audit.path));
         ready(Ok(built)).boxed()
     }),
     ("stdout", |_, _| {

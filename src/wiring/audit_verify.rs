@@ -66,7 +66,10 @@ pub async fn verify(
         }
     };
     let anchors = anchors(&check.heads, &sink.target())?;
-    let reports = sink.verify_chain(&anchors).await.map_err(|e| e.to_string())?;
+    let reports = sink
+        .verify_chain(&anchors)
+        .await
+        .map_err(|e| e.to_string())?;
     Ok(if reports.iter().all(ChainReport::is_intact) {
         Verdict::Intact(reports)
     } else {

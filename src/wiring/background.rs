@@ -82,7 +82,6 @@ impl Background {
         request_retention: chrono::Duration,
         check_retention: chrono::Duration,
         schedules: crate::wiring::sections::schedules::ScheduleSettings,
-        audit_every: Duration,
     ) -> Self {
         let (stop, stopped) = watch::channel(false);
         let until_stopped = move || {
@@ -125,12 +124,6 @@ impl Background {
                 delivering.await;
             }));
         }
-        if audit_every.is_zero() {
-            tracing::info!("audit chain checks are off (audit.verify_interval_secs = 0)");
-        } else {
-            let checking = audit_chain::work(state.clone(), audit_every, until_stopped());
-            tasks.push(tokio::spawn(checking));
-        }
         if drift_every.is_zero() {
             tracing::info!("drift checks are off (drift.interval_secs = 0)");
         } else {
@@ -138,6 +131,20 @@ impl Background {
             tasks.push(tokio::spawn(reconciling));
         }
         Self { stop, tasks }
+    }
+
+    /// Also checks the audit log's hash chain every `every` (zero: never, said once).
+    pub fn check_audit_chain(&mut self, state: &AppState, every: Duration) {
+        if every.is_zero() {
+            tracing::info!("audit chain checks are off (audit.verify_interval_secs = 0)");
+            return;
+        }
+        let mut stopped = self.stop.subscribe();
+        let until_stopped = async move {
+            let _ = stopped.wait_for(|&s| s).await;
+        };
+        let checking = audit_chain::work(state.clone(), every, until_stopped);
+        self.tasks.push(tokio::spawn(checking));
     }
 
     /// Stops every worker (at once; [`Background::stop`] then waits for them).

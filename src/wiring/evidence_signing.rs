@@ -30,11 +30,13 @@ pub fn build(
     let mut keys = vec![signer.public_key().published(true)];
     for (id, path) in &config.evidence.previous {
         let text = std::fs::read_to_string(path).map_err(|e| {
-            format!("cannot read evidence.previous_public_keys {id}={}: {e}", path.display())
+            format!(
+                "cannot read evidence.previous_public_keys {id}={}: {e}",
+                path.display()
+            )
         })?;
-        let key = Ed25519PublicKey::from_pem(&text, id).map_err(|e| {
-            format!("evidence.previous_public_keys {id}={}: {e}", path.display())
-        })?;
+        let key = Ed25519PublicKey::from_pem(&text, id)
+            .map_err(|e| format!("evidence.previous_public_keys {id}={}: {e}", path.display()))?;
         keys.push(key.published(false));
     }
     // The policy as this console read it (its rules and the environments'): equal digests,

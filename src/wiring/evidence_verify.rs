@@ -76,7 +76,8 @@ pub async fn verify(check: &VerifyEvidence) -> Result<Result<Vec<String>, String
             format!(
                 "{name}: verified: {} {} -> v{} by {} (deploy {}), signed by {}",
                 statement.subject.first().map_or("?", |s| s.name.as_str()),
-                p.version_from.map_or("nothing".to_owned(), |v| format!("v{v}")),
+                p.version_from
+                    .map_or("nothing".to_owned(), |v| format!("v{v}")),
                 p.version_to,
                 serde_json::to_string(&p.deployed_by).unwrap_or_default(),
                 p.deploy_id.as_str(),
@@ -100,9 +101,9 @@ async fn served_now(
     let content = PulpContent::new(&settings, url).map_err(|e| e.to_string())?;
     for (i, (name, _, statement)) in opened.iter().enumerate() {
         let subject = statement.subject.first();
-        let newer = opened[i + 1..]
-            .iter()
-            .any(|(_, _, later)| later.subject.first().map(|s| &s.name) == subject.map(|s| &s.name));
+        let newer = opened[i + 1..].iter().any(|(_, _, later)| {
+            later.subject.first().map(|s| &s.name) == subject.map(|s| &s.name)
+        });
         if newer {
             continue;
         }

@@ -159,7 +159,10 @@ fn upstream(config: &Config, metrics: Arc<dyn EventMetrics>) -> Result<Ports, Se
         "" => format!("{}/pulp/content/", settings.base_url.trim_end_matches('/')),
         url => url.to_owned(),
     };
-    let served = Arc::new(crate::adapters::pulp::PulpContent::new(&settings, &content_url)?);
+    let served = Arc::new(crate::adapters::pulp::PulpContent::new(
+        &settings,
+        &content_url,
+    )?);
     let client = Arc::new(PulpClient::new(settings)?.measured_by(metrics));
     Ok((client.clone(), client, served, upstream))
 }
@@ -228,7 +231,7 @@ pub async fn run(mut config: Config) -> Result<(), String> {
     }
     // Diffs ahead, webhook deliveries and drift checks run until the console is told to stop.
     let retention = config.webhooks.retention;
-    let background = Background::start(
+    let mut background = Background::start(
         &state,
         deliverer,
         config.drift_interval,
@@ -236,8 +239,8 @@ pub async fn run(mut config: Config) -> Result<(), String> {
         config.request_retention,
         config.check_retention,
         config.schedules,
-        config.audit.verify_interval,
     );
+    background.check_audit_chain(&state, config.audit.verify_interval);
     let stop = background.stopper();
     let signal = async move {
         web::shutdown_signal().await;

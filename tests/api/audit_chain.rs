@@ -138,7 +138,10 @@ async fn a_line_torn_by_a_crash_is_named_by_the_next_and_the_chain_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let (sink, tamper) = file_sink(dir.path());
     contract::write_lines(&sink).await;
-    let mut file = std::fs::OpenOptions::new().append(true).open(&tamper.0).unwrap();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&tamper.0)
+        .unwrap();
     std::io::Write::write_all(&mut file, br#"{"deploy_id":"cut"#).unwrap();
     drop(file);
     contract::write_lines(&sink).await;
@@ -167,6 +170,11 @@ async fn a_head_kept_from_an_earlier_check_finds_lines_cut_from_the_end() {
         .unwrap_err();
     assert_eq!(
         (broken.line, broken.kind),
-        (4, BreakKind::Truncated { anchor: contract::LINES as u64 })
+        (
+            4,
+            BreakKind::Truncated {
+                anchor: contract::LINES as u64
+            }
+        )
     );
 }

@@ -36,7 +36,11 @@ async fn an_intact_file_exits_0_and_prints_its_head() {
     let path = written_log(dir.path()).await;
     let out = verify(&["--path", &path], &[]);
     assert_eq!(out.status.code(), Some(0), "{}", said(&out));
-    assert!(said(&out).contains("intact: 6 lines, 6 chained; head 6:"), "{}", said(&out));
+    assert!(
+        said(&out).contains("intact: 6 lines, 6 chained; head 6:"),
+        "{}",
+        said(&out)
+    );
 }
 
 #[tokio::test]
@@ -70,7 +74,11 @@ async fn the_configured_file_is_checked_and_a_head_finds_lines_cut_from_its_end(
     let text = std::fs::read_to_string(&path).unwrap();
     let kept: Vec<&str> = text.lines().take(4).collect();
     std::fs::write(&path, kept.join("\n") + "\n").unwrap();
-    assert_eq!(verify(&["--set", &setting], &[]).status.code(), Some(0), "the chain alone cannot tell");
+    assert_eq!(
+        verify(&["--set", &setting], &[]).status.code(),
+        Some(0),
+        "the chain alone cannot tell"
+    );
     let out = verify(&["--set", &setting, "--head", &head], &[]);
     assert_eq!(out.status.code(), Some(1));
     assert!(said(&out).starts_with("line 4 "), "{}", said(&out));

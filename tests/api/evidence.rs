@@ -54,14 +54,20 @@ async fn signing_app() -> TestApp {
         },
         keys,
     };
-    let app = fixture_app().configure(move |s| s.evidence(signing)).spawn().await;
+    let app = fixture_app()
+        .configure(move |s| s.evidence(signing))
+        .spawn()
+        .await;
     served.0.set(app.memory.clone()).ok().unwrap();
     app
 }
 
 fn deploy_id_of_last(app: &TestApp) -> String {
     let lines = app.audit_lines();
-    lines.last().unwrap()["deploy_id"].as_str().unwrap().to_owned()
+    lines.last().unwrap()["deploy_id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
 }
 
 fn public_key(app_keys: &serde_json::Value) -> Ed25519PublicKey {
@@ -85,9 +91,19 @@ async fn envelope_of(app: &TestApp, deploy_id: &str) -> (String, Envelope) {
 #[tokio::test]
 async fn each_deploy_is_signed_served_and_chained_to_the_one_before() {
     let app = signing_app().await;
-    assert_eq!(app.deploy(&app.fixture.base_os, "3", "base-os").await.status, 200);
+    assert_eq!(
+        app.deploy(&app.fixture.base_os, "3", "base-os")
+            .await
+            .status,
+        200
+    );
     let first_id = deploy_id_of_last(&app);
-    assert_eq!(app.deploy(&app.fixture.base_os, "4", "base-os").await.status, 200);
+    assert_eq!(
+        app.deploy(&app.fixture.base_os, "4", "base-os")
+            .await
+            .status,
+        200
+    );
     let second_id = deploy_id_of_last(&app);
 
     let keys: serde_json::Value =
@@ -99,7 +115,10 @@ async fn each_deploy_is_signed_served_and_chained_to_the_one_before() {
     let (_, first) = envelope_of(&app, &first_id).await;
     let (_, second) = envelope_of(&app, &second_id).await;
     assert_eq!(second.payload_type, "application/vnd.in-toto+json");
-    let statement: Statement = open(&second, |s, m| check_signature(&[key.clone()], s, m)).unwrap();
+    let statement: Statement = open(&second, |s, m| {
+        check_signature(std::slice::from_ref(&key), s, m)
+    })
+    .unwrap();
     let served = b"<repomd base_path=\"base-os-prod\" version=\"4\"/>\n";
     assert_eq!(statement.subject[0].name, "base-os@production");
     assert_eq!(
@@ -109,10 +128,18 @@ async fn each_deploy_is_signed_served_and_chained_to_the_one_before() {
     );
     let predicate = &statement.predicate;
     assert_eq!((predicate.version_from, predicate.version_to), (Some(3), 4));
-    assert_eq!(predicate.deployed_by, Actor::Person { name: "operator".into() });
+    assert_eq!(
+        predicate.deployed_by,
+        Actor::Person {
+            name: "operator".into()
+        }
+    );
     assert_eq!(predicate.pulp.distribution_name, "base-os-prod");
     assert!(predicate.pulp.publication.is_some());
-    let previous = predicate.previous.as_ref().expect("chained to the first deploy");
+    let previous = predicate
+        .previous
+        .as_ref()
+        .expect("chained to the first deploy");
     assert_eq!(previous.deploy_id.as_str(), first_id);
     assert_eq!(previous.payload_sha256, payload_sha256(&first));
 }
@@ -122,7 +149,11 @@ async fn no_evidence_is_a_404_that_says_why() {
     let app = spawn_app().await;
     let reply = app.get("/api/v1/deployments/nope/evidence").await;
     assert_eq!(reply.status, 404);
-    assert!(reply.body.contains("evidence.key_file") || reply.body.contains("key_file"), "{}", reply.body);
+    assert!(
+        reply.body.contains("evidence.key_file") || reply.body.contains("key_file"),
+        "{}",
+        reply.body
+    );
     assert_eq!(app.get("/api/v1/evidence/keys").await.body, "[]");
     let app = signing_app().await;
     let reply = app.get("/api/v1/deployments/nope/evidence").await;
@@ -143,9 +174,19 @@ fn verify_command(files: &[&std::path::Path], key: &std::path::Path) -> std::pro
 #[tokio::test]
 async fn the_command_verifies_and_refuses_a_changed_byte_a_wrong_key_and_a_broken_chain() {
     let app = signing_app().await;
-    assert_eq!(app.deploy(&app.fixture.base_os, "3", "base-os").await.status, 200);
+    assert_eq!(
+        app.deploy(&app.fixture.base_os, "3", "base-os")
+            .await
+            .status,
+        200
+    );
     let first_id = deploy_id_of_last(&app);
-    assert_eq!(app.deploy(&app.fixture.base_os, "4", "base-os").await.status, 200);
+    assert_eq!(
+        app.deploy(&app.fixture.base_os, "4", "base-os")
+            .await
+            .status,
+        200
+    );
     let second_id = deploy_id_of_last(&app);
     let keys: serde_json::Value =
         serde_json::from_str(&app.get("/api/v1/evidence/keys").await.body).unwrap();
@@ -160,8 +201,16 @@ async fn the_command_verifies_and_refuses_a_changed_byte_a_wrong_key_and_a_broke
 
     let out = verify_command(&[&first, &last], &key);
     let said = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(out.status.code(), Some(0), "{said}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(said.contains("verified: base-os@production v3 -> v4"), "{said}");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("verified: base-os@production v3 -> v4"),
+        "{said}"
+    );
 
     // One changed byte of the payload: the signature no longer matches.
     let mut changed = second.clone();
@@ -207,13 +256,22 @@ async fn securesystemslib_verifies_the_envelope_with_the_published_key() {
             )
         });
     let app = signing_app().await;
-    assert_eq!(app.deploy(&app.fixture.base_os, "4", "base-os").await.status, 200);
+    assert_eq!(
+        app.deploy(&app.fixture.base_os, "4", "base-os")
+            .await
+            .status,
+        200
+    );
     let (text, _) = envelope_of(&app, &deploy_id_of_last(&app)).await;
     let keys: serde_json::Value =
         serde_json::from_str(&app.get("/api/v1/evidence/keys").await.body).unwrap();
     let dir = app.dir();
     std::fs::write(dir.join("envelope.json"), &text).unwrap();
-    std::fs::write(dir.join("public.pem"), keys[0]["public_key_pem"].as_str().unwrap()).unwrap();
+    std::fs::write(
+        dir.join("public.pem"),
+        keys[0]["public_key_pem"].as_str().unwrap(),
+    )
+    .unwrap();
     let script = r#"
 import json, sys
 from cryptography.hazmat.primitives.serialization import load_pem_public_key

@@ -37,11 +37,11 @@ mod drift_record;
 mod edge_hosts;
 mod edge_limits;
 mod environments;
+mod events;
 mod evidence;
 #[path = "../common/evidence_contract.rs"]
 mod evidence_contract;
 mod evidence_store;
-mod events;
 mod exposure;
 #[path = "../common/exposure_world.rs"]
 mod exposure_world;

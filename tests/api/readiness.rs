@@ -57,7 +57,9 @@ async fn a_broken_audit_chain_is_on_metrics_and_readyz_after_the_periodic_check(
     let log = app.audit_path.display().to_string();
     let metrics = app.get("/metrics").await.body;
     assert!(
-        metrics.contains(&format!("repo_console_audit_chain_intact{{log=\"{log}\"}} 1")),
+        metrics.contains(&format!(
+            "repo_console_audit_chain_intact{{log=\"{log}\"}} 1"
+        )),
         "{metrics}"
     );
     assert_eq!(app.get("/readyz").await.body, "ready\n");
@@ -78,10 +80,11 @@ async fn a_broken_audit_chain_is_on_metrics_and_readyz_after_the_periodic_check(
     );
     let metrics = app.get("/metrics").await.body;
     assert!(
-        metrics.contains(&format!("repo_console_audit_chain_intact{{log=\"{log}\"}} 0"))
-            && metrics.contains(&format!(
-                "repo_console_audit_chain_broken_line{{log=\"{log}\"}} 4"
-            )),
+        metrics.contains(&format!(
+            "repo_console_audit_chain_intact{{log=\"{log}\"}} 0"
+        )) && metrics.contains(&format!(
+            "repo_console_audit_chain_broken_line{{log=\"{log}\"}} 4"
+        )),
         "{metrics}"
     );
 }
@@ -98,7 +101,9 @@ async fn lines_cut_from_the_end_after_a_check_show_at_the_next_one() {
     repo_console::app::audit_chain::check(&app.state).await;
     let reply = app.get("/readyz").await;
     assert!(
-        reply.body.contains("line 5 (2026-11-20T08:05:00Z) is the last line, but an earlier check saw line 6"),
+        reply.body.contains(
+            "line 5 (2026-11-20T08:05:00Z) is the last line, but an earlier check saw line 6"
+        ),
         "{}",
         reply.body
     );

@@ -38,7 +38,7 @@ pub fn time_of(n: usize) -> DateTime<Utc> {
 }
 
 fn record(n: usize) -> DeployRecord {
-    let deploy = (n + 1) / 2;
+    let deploy = n.div_ceil(2);
     DeployRecord {
         deploy_id: DeployId::new(format!("rcev-{deploy}")),
         timestamp: time_of(n),
@@ -49,7 +49,9 @@ fn record(n: usize) -> DeployRecord {
         target_version: deploy as u64 + 1,
         environment: EnvironmentName::production(),
         distribution: "rhel9-baseos-prod".into(),
-        publication: Some(PublicationHref::new("/pulp/api/v3/publications/rpm/rpm/e7/")),
+        publication: Some(PublicationHref::new(
+            "/pulp/api/v3/publications/rpm/rpm/e7/",
+        )),
         kind: DeployKind::Deploy,
         reason: None,
         request: None,
@@ -78,10 +80,7 @@ pub async fn write_lines(sink: &dyn AuditSink) {
 /// Every report of the sink, which must all be intact.
 pub async fn all_intact(sink: &dyn AuditSink) -> Vec<ChainReport> {
     let reports = sink.verify_chain(&ChainAnchors::new()).await.unwrap();
-    assert!(
-        reports.iter().all(ChainReport::is_intact),
-        "{reports:?}"
-    );
+    assert!(reports.iter().all(ChainReport::is_intact), "{reports:?}");
     reports
 }
 
@@ -89,7 +88,11 @@ pub async fn all_intact(sink: &dyn AuditSink) -> Vec<ChainReport> {
 async fn the_one_break(sink: &dyn AuditSink) -> (u64, Option<DateTime<Utc>>, BreakKind, String) {
     let reports = sink.verify_chain(&ChainAnchors::new()).await.unwrap();
     let broken: Vec<&ChainReport> = reports.iter().filter(|r| !r.is_intact()).collect();
-    assert_eq!(broken.len(), 1, "one log broken, the others intact: {reports:?}");
+    assert_eq!(
+        broken.len(),
+        1,
+        "one log broken, the others intact: {reports:?}"
+    );
     let said = broken[0].to_string();
     let found = broken[0].verdict.clone().unwrap_err();
     assert!(said.starts_with(&format!("line {} ", found.line)), "{said}");
@@ -116,7 +119,11 @@ pub async fn a_changed_field_is_reported_at_its_line(sink: &dyn AuditSink, tampe
     all_intact(sink).await;
     tamper.change_operator(3).await;
     let (line, time, kind, said) = the_one_break(sink).await;
-    assert_eq!((line, time, kind), (3, Some(time_of(3)), BreakKind::Changed), "{said}");
+    assert_eq!(
+        (line, time, kind),
+        (3, Some(time_of(3)), BreakKind::Changed),
+        "{said}"
+    );
 }
 
 pub async fn a_removed_line_is_reported_at_its_place(sink: &dyn AuditSink, tamper: &dyn Tamper) {

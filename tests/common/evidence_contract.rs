@@ -49,7 +49,10 @@ pub async fn kept_found_and_once(store: &dyn EvidenceStore) {
         store.of_deploy(&DeployId::new("rcev-d1")).await.unwrap(),
         Some(first.clone())
     );
-    assert_eq!(store.of_deploy(&DeployId::new("rcev-none")).await.unwrap(), None);
+    assert_eq!(
+        store.of_deploy(&DeployId::new("rcev-none")).await.unwrap(),
+        None
+    );
     assert_eq!(store.newest_of("rcev-a", &env).await.unwrap(), Some(second));
     assert_eq!(
         store
@@ -58,6 +61,9 @@ pub async fn kept_found_and_once(store: &dyn EvidenceStore) {
             .unwrap(),
         Some(other_env)
     );
-    let again = store.put(&first).await.expect_err("one evidence per deploy");
+    let again = store
+        .put(&first)
+        .await
+        .expect_err("one evidence per deploy");
     assert!(again.to_string().contains(&store.target()), "{again}");
 }

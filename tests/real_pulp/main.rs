@@ -10,6 +10,8 @@
 #[path = "../common/acme.rs"]
 mod acme;
 mod api;
+#[path = "../common/audit_chain_contract.rs"]
+mod audit_chain_contract;
 mod book_commands;
 #[path = "../common/builds.rs"]
 mod builds;
@@ -32,6 +34,8 @@ mod deploy;
 mod dnf;
 mod drift;
 mod environments;
+#[path = "../common/evidence_contract.rs"]
+mod evidence_contract;
 mod exposure;
 mod history;
 #[path = "../api/host_tools.rs"]
@@ -46,10 +50,6 @@ mod policy;
 mod postgres;
 mod postgres_audit_chain;
 mod postgres_evidence;
-#[path = "../common/evidence_contract.rs"]
-mod evidence_contract;
-#[path = "../common/audit_chain_contract.rs"]
-mod audit_chain_contract;
 #[path = "../common/receiver.rs"]
 mod receiver;
 mod refusing_proxy;

@@ -33,7 +33,8 @@ impl Tamper for SqlTamper {
     }
     async fn remove(&self, n: usize) {
         let id = self.id_of(n);
-        self.0.query(&format!("DELETE FROM deploy_audit WHERE id = {id}"));
+        self.0
+            .query(&format!("DELETE FROM deploy_audit WHERE id = {id}"));
     }
     async fn swap(&self, n: usize) {
         let (a, b) = (self.id_of(n), self.id_of(n + 1));
@@ -103,5 +104,8 @@ async fn rows_written_before_the_chain_are_its_start() {
     contract::write_lines(&sink).await;
     let reports = contract::all_intact(&sink).await;
     let summary = reports[0].verdict.clone().unwrap();
-    assert_eq!((summary.before_chain, summary.chained), (1, contract::LINES as u64));
+    assert_eq!(
+        (summary.before_chain, summary.chained),
+        (1, contract::LINES as u64)
+    );
 }

@@ -51,10 +51,7 @@ pub fn verify_file(
 
 /// Calls `each` with every line of the file (without its newline; a last line without one
 /// too), from the first, until it breaks. A missing file has no lines.
-fn each_line(
-    path: &Path,
-    mut each: impl FnMut(&[u8]) -> ControlFlow<()>,
-) -> std::io::Result<()> {
+fn each_line(path: &Path, mut each: impl FnMut(&[u8]) -> ControlFlow<()>) -> std::io::Result<()> {
     let file = match File::open(path) {
         Ok(file) => file,
         Err(error) if error.kind() == ErrorKind::NotFound => return Ok(()),

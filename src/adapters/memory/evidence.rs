@@ -25,7 +25,10 @@ impl EvidenceStore for MemoryEvidenceStore {
         if kept.iter().any(|e| e.deploy_id == evidence.deploy_id) {
             return Err(EvidenceStoreError {
                 target: self.target(),
-                reason: format!("deploy {} already has its evidence", evidence.deploy_id.as_str()),
+                reason: format!(
+                    "deploy {} already has its evidence",
+                    evidence.deploy_id.as_str()
+                ),
             });
         }
         kept.push(evidence.clone());

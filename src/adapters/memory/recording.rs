@@ -5,9 +5,9 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::domain::{AuditOutcome, DeployId, DeployRecord, ReleaseName, ReleaseRecord, RepoId};
 use crate::domain::audit_chain::seal::{next_after, seal};
 use crate::domain::audit_chain::verify::verify_lines;
+use crate::domain::{AuditOutcome, DeployId, DeployRecord, ReleaseName, ReleaseRecord, RepoId};
 use crate::ports::audit_chain::{ChainAnchors, ChainReport};
 use crate::ports::{AuditError, AuditReadError, AuditSink, Clock};
 

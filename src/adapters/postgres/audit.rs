@@ -5,11 +5,11 @@
 //! once never link two rows to the same one; the row's id (taken under the lock) is the
 //! chain's order.
 
+use crate::domain::audit_chain::seal::{next_after, seal, Next, StartDigest};
+use crate::domain::audit_chain::verify::{Anchor, ChainBreak, ChainSummary, Verifier};
 use crate::domain::{
     AuditOutcome, DeployId, DeployRecord, ProductionChanged, ReleaseName, ReleaseRecord, RepoId,
 };
-use crate::domain::audit_chain::seal::{next_after, seal, Next, StartDigest};
-use crate::domain::audit_chain::verify::{Anchor, ChainBreak, ChainSummary, Verifier};
 use crate::ports::audit_chain::{ChainAnchors, ChainReport};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 use async_trait::async_trait;
@@ -82,7 +82,7 @@ impl PgAuditSink {
             .execute(&mut **tx)
             .await
             .map_err(|e| self.error(e))?;
-        let next = next_of(&mut **tx, table).await.map_err(|e| self.error(e))?;
+        let next = next_of(tx, table).await.map_err(|e| self.error(e))?;
         seal(record, &next).map_err(|e| self.error(e))
     }
 
@@ -107,10 +107,11 @@ impl PgAuditSink {
 /// What the next row of `table` links to: its newest row, or a start after every row (read
 /// once, on the first write of a console that chains its rows).
 async fn next_of(conn: &mut PgConnection, table: &'static str) -> Result<Next, sqlx::Error> {
-    let newest: Option<String> =
-        sqlx::query_scalar(&format!("SELECT line FROM {table} ORDER BY id DESC LIMIT 1"))
-            .fetch_optional(&mut *conn)
-            .await?;
+    let newest: Option<String> = sqlx::query_scalar(&format!(
+        "SELECT line FROM {table} ORDER BY id DESC LIMIT 1"
+    ))
+    .fetch_optional(&mut *conn)
+    .await?;
     let newest: Vec<&[u8]> = newest.iter().map(|line| line.as_bytes()).collect();
     if let Some(next) = next_after(&newest) {
         return Ok(next);

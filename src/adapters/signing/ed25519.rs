@@ -112,7 +112,10 @@ pub fn check_signature(
         .collect();
     if candidates.is_empty() {
         SignatureVerdict::UnknownKey
-    } else if candidates.iter().any(|k| k.verifies(message, &signature.sig)) {
+    } else if candidates
+        .iter()
+        .any(|k| k.verifies(message, &signature.sig))
+    {
         SignatureVerdict::Valid
     } else {
         SignatureVerdict::Invalid
@@ -145,7 +148,7 @@ mod tests {
             sig: sig.clone(),
         };
         assert_eq!(
-            check_signature(&[public.clone()], &signature, b"DSSEv1 1 t 1 x"),
+            check_signature(std::slice::from_ref(&public), &signature, b"DSSEv1 1 t 1 x"),
             SignatureVerdict::Valid
         );
         assert_eq!(

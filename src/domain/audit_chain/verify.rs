@@ -103,8 +103,7 @@ impl fmt::Display for ChainBreak {
                 the lines before it were removed"
                 .to_owned(),
             BreakKind::AnchorMismatch => {
-                "is not the line an earlier check saw at this number (its hash differs)"
-                    .to_owned()
+                "is not the line an earlier check saw at this number (its hash differs)".to_owned()
             }
             BreakKind::Truncated { anchor } => format!(
                 "is the last line, but an earlier check saw line {anchor}: lines were removed \

@@ -51,10 +51,16 @@ fn broken_at(lines: &[String]) -> (u64, BreakKind) {
 fn an_untouched_log_is_intact_and_its_head_is_its_last_line() {
     let lines = log(&[], 5);
     let summary = verify(&lines).unwrap();
-    assert_eq!((summary.lines, summary.chained, summary.before_chain), (5, 5, 0));
+    assert_eq!(
+        (summary.lines, summary.chained, summary.before_chain),
+        (5, 5, 0)
+    );
     assert_eq!(summary.head.unwrap().line, 5);
     let first: Value = serde_json::from_str(&lines[0]).unwrap();
-    assert_eq!(first["chain"]["start"]["lines_before"], 0, "the first line names its start");
+    assert_eq!(
+        first["chain"]["start"]["lines_before"], 0,
+        "the first line names its start"
+    );
 }
 
 #[test]
@@ -64,7 +70,9 @@ fn one_changed_field_is_reported_at_its_line_with_its_time() {
     let broken = verify(&lines).unwrap_err();
     assert_eq!((broken.line, &broken.kind), (3, &BreakKind::Changed));
     assert!(
-        broken.to_string().starts_with("line 3 (2026-11-03T10:00:00Z) was changed"),
+        broken
+            .to_string()
+            .starts_with("line 3 (2026-11-03T10:00:00Z) was changed"),
         "{broken}"
     );
 }
@@ -105,7 +113,10 @@ fn lines_written_before_the_chain_are_its_verified_starting_point() {
     let legacy = [r#"{"deploy_id":"old1"}"#, r#"{"deploy_id":"old2"}"#];
     let lines = log(&legacy, 3);
     let summary = verify(&lines).unwrap();
-    assert_eq!((summary.lines, summary.before_chain, summary.chained), (5, 2, 3));
+    assert_eq!(
+        (summary.lines, summary.before_chain, summary.chained),
+        (5, 2, 3)
+    );
     let mut changed = lines.clone();
     changed[0] = r#"{"deploy_id":"old9"}"#.to_owned();
     assert_eq!(broken_at(&changed), (3, BreakKind::StartMismatch));
@@ -129,7 +140,10 @@ fn a_torn_line_named_by_the_next_is_accepted_and_one_not_named_is_not() {
 #[test]
 fn an_unchained_line_after_the_start_is_reported() {
     let mut lines = log(&[], 3);
-    lines.insert(2, r#"{"deploy_id":"added","timestamp":"2026-12-01T00:00:00Z"}"#.to_owned());
+    lines.insert(
+        2,
+        r#"{"deploy_id":"added","timestamp":"2026-12-01T00:00:00Z"}"#.to_owned(),
+    );
     assert_eq!(broken_at(&lines), (3, BreakKind::Unchained));
 }
 
@@ -141,7 +155,10 @@ fn an_anchor_from_an_earlier_check_finds_lines_removed_from_the_end() {
     assert!(again.is_ok());
     let cut = &lines[..3];
     let broken = verify_lines(cut.iter().map(String::as_bytes), Some(head.clone())).unwrap_err();
-    assert_eq!((broken.line, broken.kind), (3, BreakKind::Truncated { anchor: 5 }));
+    assert_eq!(
+        (broken.line, broken.kind),
+        (3, BreakKind::Truncated { anchor: 5 })
+    );
     let parsed: Anchor = head.to_string().parse().unwrap();
     assert_eq!(parsed, head);
     assert!("5:nothex".parse::<Anchor>().is_err());

@@ -31,12 +31,15 @@ pub(crate) fn validate(raw: RawEvidence) -> Result<EvidenceSettings, ConfigError
         .previous_public_keys
         .iter()
         .map(|entry| {
-            let (id, path) = entry.split_once('=').filter(|(id, _)| usable_id(id.trim())).ok_or_else(|| {
-                invalid(
-                    "evidence.previous_public_keys",
-                    format!("'{entry}': write each as ID=PATH to the PEM public key"),
-                )
-            })?;
+            let (id, path) = entry
+                .split_once('=')
+                .filter(|(id, _)| usable_id(id.trim()))
+                .ok_or_else(|| {
+                    invalid(
+                        "evidence.previous_public_keys",
+                        format!("'{entry}': write each as ID=PATH to the PEM public key"),
+                    )
+                })?;
             if id.trim() == key_id {
                 let reason = format!("'{id}' is the current key's id (evidence.key_id)");
                 return Err(invalid("evidence.previous_public_keys", reason));
@@ -45,14 +48,13 @@ pub(crate) fn validate(raw: RawEvidence) -> Result<EvidenceSettings, ConfigError
         })
         .collect::<Result<Vec<_>, _>>()?;
     let content_url = raw.content_url.trim().to_owned();
-    if !content_url.is_empty()
-        && !(content_url.starts_with("http://") || content_url.starts_with("https://"))
-    {
+    let web = content_url.starts_with("http://") || content_url.starts_with("https://");
+    if !(content_url.is_empty() || web) {
         let reason = format!("'{content_url}': an http:// or https:// URL");
         return Err(invalid("evidence.content_url", reason));
     }
     Ok(EvidenceSettings {
-        signing: (!raw.key_file.as_os_str().is_empty()).then(|| (raw.key_file, key_id)),
+        signing: (!raw.key_file.as_os_str().is_empty()).then_some((raw.key_file, key_id)),
         previous,
         content_url,
     })
