@@ -16,7 +16,7 @@ use crate::ports::{AuditError, AuditReadError, AuditSink};
 
 use crate::adapters::files::audit_chain::{next_link, verify_file};
 use crate::adapters::files::audit_tail::newest_lines;
-use crate::domain::audit_chain::seal::seal;
+use crate::domain::audit_chain::seal::seal_text;
 use crate::ports::audit_chain::{ChainAnchors, ChainReport};
 
 /// Each record is sealed into one chained line (its hash and the previous line's, read from
@@ -71,7 +71,7 @@ impl JsonlAuditSink {
     }
 
     /// Appends one record as one chained line (see the type's doc).
-    async fn append(&self, record: serde_json::Value) -> Result<(), AuditError> {
+    async fn append(&self, record: String) -> Result<(), AuditError> {
         let _turn = self.turn.lock().await;
         self.blocking(move |path| {
             let mut file = open_for_append(&path)?;
@@ -79,7 +79,7 @@ impl JsonlAuditSink {
             // is never mistaken for a torn one, and no two lines follow the same line.
             file.lock()?;
             let next = next_link(&path)?;
-            let mut line = seal(&record, &next)
+            let mut line = seal_text(&record, &next)
                 .map_err(std::io::Error::other)?
                 .into_bytes();
             line.push(b'\n');
@@ -164,13 +164,13 @@ fn ends_torn(path: &Path) -> std::io::Result<bool> {
 #[async_trait]
 impl AuditSink for JsonlAuditSink {
     async fn record(&self, record: &DeployRecord) -> Result<(), AuditError> {
-        let value = serde_json::to_value(record).map_err(|e| self.error(e))?;
-        self.append(value).await
+        let text = serde_json::to_string(record).map_err(|e| self.error(e))?;
+        self.append(text).await
     }
 
     async fn record_release(&self, record: &ReleaseRecord) -> Result<(), AuditError> {
-        let value = serde_json::to_value(record).map_err(|e| self.error(e))?;
-        self.append(value).await
+        let text = serde_json::to_string(record).map_err(|e| self.error(e))?;
+        self.append(text).await
     }
 
     /// One backward read from the file's end (bounded as [`Self::recent_of`]); a line is

@@ -108,12 +108,19 @@ pub enum SealError {
     NotAnObject,
 }
 
-/// The record as one chained line (without its newline): its JSON object with the `chain`
-/// member linking it to `next`, and its own hash.
+/// The record as one chained line (without its newline): its JSON object as the record
+/// serializes it (so readers that look for a member's text still find it), with the `chain`
+/// member linking it to `next`, and its own hash, appended.
 pub fn seal(record: &impl Serialize, next: &Next) -> Result<String, SealError> {
-    let mut value =
-        serde_json::to_value(record).map_err(|e| SealError::Serialize(e.to_string()))?;
-    let link = match next {
+    let text = serde_json::to_string(record).map_err(|e| SealError::Serialize(e.to_string()))?;
+    seal_text(&text, next)
+}
+
+/// [`seal`] of a record already serialized as `text` (one JSON object).
+pub fn seal_text(text: &str, next: &Next) -> Result<String, SealError> {
+    let mut value: Value =
+        serde_json::from_str(text).map_err(|e| SealError::Serialize(e.to_string()))?;
+    let mut link = match next {
         Next::After { prev, torn } => Link {
             sha256: None,
             prev_sha256: prev.clone(),
@@ -137,11 +144,14 @@ pub fn seal(record: &impl Serialize, next: &Next) -> Result<String, SealError> {
     };
     let chain = serde_json::to_value(&link).map_err(|e| SealError::Serialize(e.to_string()))?;
     members.insert("chain".to_owned(), chain);
-    let hash = Sha256Hex::of(&canonical_bytes(&value));
-    if let Some(Value::Object(chain)) = value.get_mut("chain") {
-        chain.insert("sha256".to_owned(), Value::from(String::from(hash)));
-    }
-    serde_json::to_string(&value).map_err(|e| SealError::Serialize(e.to_string()))
+    link.sha256 = Some(Sha256Hex::of(&canonical_bytes(&value)));
+    let chain = serde_json::to_string(&link).map_err(|e| SealError::Serialize(e.to_string()))?;
+    let body = text
+        .strip_suffix('}')
+        .ok_or(SealError::NotAnObject)?
+        .trim_end();
+    let separator = if body == "{" { "" } else { "," };
+    Ok(format!("{body}{separator}\"chain\":{chain}}}"))
 }
 
 /// The hash a chained line should carry: the SHA-256 of its canonical form without
