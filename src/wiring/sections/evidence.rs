@@ -59,3 +59,53 @@ pub(crate) fn validate(raw: RawEvidence) -> Result<EvidenceSettings, ConfigError
         content_url,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::wiring::config::{load, Overrides};
+
+    fn refused(key: &str, value: &str) -> String {
+        load(&Overrides::default().flag(key, value))
+            .err()
+            .unwrap_or_else(|| panic!("{key}={value} is refused"))
+            .to_string()
+    }
+
+    #[test]
+    fn without_a_key_file_nothing_is_signed_and_settings_come_from_flags() {
+        let config = load(&Overrides::default()).unwrap();
+        assert!(config.evidence.signing.is_none());
+        let config = load(
+            &Overrides::default()
+                .flag("evidence.key_file", "/etc/console/evidence.pem")
+                .flag("evidence.key_id", "console-2026")
+                .flag("evidence.previous_public_keys", "console-2025=/etc/old.pem")
+                .flag("audit.verify_interval_secs", "0"),
+        )
+        .unwrap();
+        let (file, id) = config.evidence.signing.unwrap();
+        assert_eq!(
+            (file.to_str().unwrap(), id.as_str()),
+            ("/etc/console/evidence.pem", "console-2026")
+        );
+        assert_eq!(config.evidence.previous[0].0, "console-2025");
+        assert!(config.audit.verify_interval.is_zero());
+    }
+
+    #[test]
+    fn a_bad_key_id_previous_key_content_url_or_interval_is_refused_naming_its_key() {
+        assert!(refused("evidence.key_id", "two words").contains("evidence.key_id"));
+        assert!(refused("evidence.key_id", "").contains("evidence.key_id"));
+        let no_id = refused("evidence.previous_public_keys", "/etc/old.pem");
+        assert!(
+            no_id.contains("evidence.previous_public_keys") && no_id.contains("ID=PATH"),
+            "{no_id}"
+        );
+        let same = refused("evidence.previous_public_keys", "repo-console=/etc/old.pem");
+        assert!(same.contains("current key"), "{same}");
+        assert!(refused("evidence.content_url", "ftp://pulp/").contains("evidence.content_url"));
+        assert!(
+            refused("audit.verify_interval_secs", "9999999").contains("audit.verify_interval_secs")
+        );
+    }
+}
