@@ -82,6 +82,21 @@ if ! "$swh_dir/bin/python" -c 'import standardwebhooks' >/dev/null 2>&1; then
 fi
 export RC_TEST_STANDARDWEBHOOKS_PYTHON="$swh_dir/bin/python"
 
+# securesystemslib, a second implementation of DSSE that verifies the console's signed evidence
+# (tests/api/evidence.rs): the version pinned in tests/api/securesystemslib.version, from PyPI
+# (with its crypto extra), in a cached virtualenv. Not installed, that test fails saying so.
+ssl_version="$(tr -d '[:space:]' <"$root/tests/api/securesystemslib.version")"
+ssl_dir="${RC_TEST_CACHE:-$HOME/.cache/repo-console}/securesystemslib-$ssl_version"
+if ! "$ssl_dir/bin/python" -c 'import securesystemslib.dsse, cryptography' >/dev/null 2>&1; then
+  log "installing securesystemslib[crypto]==$ssl_version from PyPI into $ssl_dir"
+  rm -rf "$ssl_dir" && mkdir -p "$(dirname "$ssl_dir")"
+  if ! { python3 -m venv "$ssl_dir" && "$ssl_dir/bin/pip" install -q "securesystemslib[crypto]==$ssl_version"; }; then
+    rm -rf "$ssl_dir"
+    log "could not install securesystemslib==$ssl_version (pip install failed)"
+  fi
+fi
+export RC_TEST_SECURESYSTEMSLIB_PYTHON="$ssl_dir/bin/python"
+
 # openapi-spec-validator, which checks the served OpenAPI document (tests/api/openapi_valid.rs):
 # the version pinned in tests/api/openapi-spec-validator.version, from PyPI, in a cached
 # virtualenv. Not installed (no registry), that test fails, saying what is missing.

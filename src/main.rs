@@ -21,11 +21,11 @@ refused), then the flags. With no Pulp named anywhere, the console serves a buil
 #[command(version, about, long_about = None, after_help = SETTINGS_HELP)]
 struct Cli {
     /// A TOML file layered over the built-in defaults.
-    #[arg(long, env = "REPO_CONSOLE_CONFIG")]
+    #[arg(long, env = "REPO_CONSOLE_CONFIG", global = true)]
     config: Option<PathBuf>,
     /// Any setting, as section.key=value (repeatable; wins over the shorthand flags), e.g.
     /// --set server.header_timeout_secs=10.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
+    #[arg(long = "set", value_name = "KEY=VALUE", global = true)]
     set: Vec<String>,
     #[command(subcommand)]
     task: Option<Task>,
@@ -36,6 +36,47 @@ enum Task {
     /// The configuration: print the defaults, or check a file.
     #[command(subcommand)]
     Config(ConfigTask),
+    /// The audit log: check its hash chain.
+    #[command(subcommand)]
+    Audit(AuditTask),
+    /// Signed evidence of promotions: verify it.
+    #[command(subcommand)]
+    Evidence(EvidenceTask),
+}
+
+#[derive(Subcommand)]
+enum EvidenceTask {
+    /// Checks each DSSE envelope's signature with the public keys given, the files (in the
+    /// order given) as a chain, and with --pulp-content-url that each repository's newest
+    /// attestation is what its distribution serves now. Exits 0 verified, 1 refused, 2 when it
+    /// could not check.
+    Verify {
+        /// Envelopes as GET /api/v1/deployments/<deploy_id>/evidence answers them, oldest first.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// A PEM public key, as [ID=]PATH (repeatable; without ID it is tried for any keyid).
+        #[arg(long = "key", required = true, value_name = "[ID=]PUBLIC.pem")]
+        keys: Vec<String>,
+        /// Pulp's content app, e.g. https://pulp.example.com/pulp/content/.
+        #[arg(long)]
+        pulp_content_url: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum AuditTask {
+    /// Reads the audit log from its first line and checks that no line was changed, removed
+    /// or reordered: prints each log's verdict (`line N (time) ...` for the first line that
+    /// breaks it) and exits 0 when intact, 1 when broken, 2 when it could not check.
+    Verify {
+        /// A JSON Lines audit file (otherwise the sink the configuration names).
+        #[arg(long)]
+        path: Option<PathBuf>,
+        /// A head an earlier check printed, as LINE:SHA256 or LOG=LINE:SHA256 (repeatable):
+        /// the log must still hold that line, so lines cut from its end show too.
+        #[arg(long = "head", value_name = "[LOG=]LINE:SHA256")]
+        heads: Vec<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -94,6 +135,57 @@ fn config_task(task: &ConfigTask) -> Result<(), String> {
     }
 }
 
+/// Runs `audit verify`: the verdicts on standard output, the exit status as documented.
+async fn audit_task(task: AuditTask, matches: &ArgMatches, cli: &Cli) -> ExitCode {
+    let AuditTask::Verify { path, heads } = task;
+    let check = repo_console::wiring::audit_verify::VerifyAudit { path, heads };
+    let config =
+        || overrides(matches, cli).and_then(|o| config::load(&o).map_err(|e| e.to_string()));
+    match repo_console::wiring::audit_verify::verify(&check, config).await {
+        Ok(verdict) => {
+            for line in verdict.lines() {
+                println!("{line}");
+            }
+            ExitCode::from(verdict.exit_code())
+        }
+        Err(message) => {
+            eprintln!("repo-console: the audit log was not checked: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs `evidence verify`: a line per envelope on standard output, the exit status as
+/// documented.
+async fn evidence_task(task: EvidenceTask) -> ExitCode {
+    let EvidenceTask::Verify {
+        files,
+        keys,
+        pulp_content_url,
+    } = task;
+    let check = repo_console::wiring::evidence_verify::VerifyEvidence {
+        files,
+        keys,
+        pulp_content_url,
+    };
+    match repo_console::wiring::evidence_verify::verify(&check).await {
+        Ok(Ok(lines)) => {
+            for line in lines {
+                println!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
+        Ok(Err(refused)) => {
+            println!("{refused}");
+            ExitCode::from(1)
+        }
+        Err(message) => {
+            eprintln!("repo-console: the evidence was not checked: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 /// What the command line and the environment say.
 fn overrides(matches: &ArgMatches, cli: &Cli) -> Result<Overrides, String> {
     let mut flags: Vec<(String, String)> = ALIASES
@@ -145,6 +237,22 @@ fn init_tracing(format: LogFormat) {
 async fn main() -> ExitCode {
     let matches = command().get_matches();
     let result = match Cli::from_arg_matches(&matches).map_err(|e| e.to_string()) {
+        Ok(Cli {
+            task: Some(Task::Evidence(task)),
+            ..
+        }) => return evidence_task(task).await,
+        Ok(Cli {
+            task: Some(Task::Audit(task)),
+            config,
+            set,
+        }) => {
+            let cli = Cli {
+                task: None,
+                config,
+                set,
+            };
+            return audit_task(task, &matches, &cli).await;
+        }
         Ok(Cli {
             task: Some(Task::Config(task)),
             ..

@@ -47,6 +47,11 @@ struct DriftLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ChainLabels {
+    log: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct DeliveryLabels {
     outcome: &'static str,
 }
@@ -67,6 +72,9 @@ pub struct Metrics {
     cve_advisories: Gauge,
     cve_cves: Gauge,
     cve_refreshed: Gauge,
+    chain_intact: Family<ChainLabels, Gauge>,
+    chain_broken_line: Family<ChainLabels, Gauge>,
+    chain_checked: Gauge,
 }
 
 fn pulp_histogram() -> Histogram {
@@ -132,6 +140,24 @@ impl Metrics {
             "When the CVE index was last brought up to date (Unix time; 0: never)",
             cve_refreshed.clone(),
         );
+        let chain_intact = Family::<ChainLabels, Gauge>::default();
+        registry.register(
+            "repo_console_audit_chain_intact",
+            "1 when the last check found the audit log's hash chain intact, 0 when a line was changed, removed or reordered (by log: the file, or the table)",
+            chain_intact.clone(),
+        );
+        let chain_broken_line = Family::<ChainLabels, Gauge>::default();
+        registry.register(
+            "repo_console_audit_chain_broken_line",
+            "The first line (1-based) that breaks the audit log's hash chain at the last check; 0 when intact",
+            chain_broken_line.clone(),
+        );
+        let chain_checked = Gauge::default();
+        registry.register(
+            "repo_console_audit_chain_checked_timestamp_seconds",
+            "When the audit log's hash chain was last checked (Unix time; 0: never)",
+            chain_checked.clone(),
+        );
         let build = Info::new(vec![("version", env!("CARGO_PKG_VERSION"))]);
         registry.register("repo_console_build", "The console's version", build);
         Self {
@@ -146,6 +172,9 @@ impl Metrics {
             cve_advisories,
             cve_cves,
             cve_refreshed,
+            chain_intact,
+            chain_broken_line,
+            chain_checked,
         }
     }
 }
@@ -157,6 +186,25 @@ impl Default for Metrics {
 }
 
 impl EventMetrics for Metrics {
+    fn audit_chain_checked(&self, reports: &[crate::ports::audit_chain::ChainReport]) {
+        for report in reports {
+            let labels = ChainLabels {
+                log: report.log.clone(),
+            };
+            let broken_line = report.verdict.as_ref().err().map_or(0, |b| b.line);
+            self.chain_intact
+                .get_or_create(&labels)
+                .set(i64::from(report.is_intact()));
+            self.chain_broken_line
+                .get_or_create(&labels)
+                .set(i64::try_from(broken_line).unwrap_or(i64::MAX));
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+        self.chain_checked.set(now);
+    }
+
     fn deploy_ended(
         &self,
         end: DeployEnd,

@@ -10,5 +10,6 @@ pub mod metrics;
 pub mod postgres;
 pub mod pulp;
 pub mod shared;
+pub mod signing;
 pub mod web;
 pub mod webhook;

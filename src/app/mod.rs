@@ -4,10 +4,12 @@
 //!
 //! - [`deploy`]: preview and deploy a version to an environment (every check, two upstream
 //!   steps, the audit lines), and the rule that disables a page's deploy buttons;
+//! - [`audit_chain`]: the periodic check of the audit log's hash chain;
 //! - [`approvals`]: four-eyes requests: asking, approving, rejecting, cancelling;
 //! - [`checks`]: checks pipelines report, and the promotions they trigger;
 //! - [`diffs`]: what changes between two versions, computed, cached and stored ahead;
 //! - [`environments`]: what each environment serves and what it served;
+//! - [`evidence`]: each promotion signed as an in-toto attestation, and its public keys;
 //! - [`events`]: the events told to webhooks, their delivery, and the drift reconciler;
 //! - [`exposure`]: where a package, an advisory or a CVE is served, and the CVE index;
 //! - [`pages`]: the dashboard, versions and history pages' reads;
@@ -19,11 +21,15 @@
 //!   many writes a caller may make a minute.
 
 pub mod approvals;
+pub mod audit_chain;
+pub mod audit_chain_watch;
 pub mod checks;
 pub mod deploy;
 pub mod diffs;
 pub mod environments;
 pub mod events;
+pub mod evidence;
+pub mod evidence_signing;
 pub mod exposure;
 pub mod facts;
 pub mod pages;

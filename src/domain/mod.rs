@@ -4,12 +4,14 @@
 //! what it needs as arguments, so every rule is unit-tested in isolation.
 
 pub mod approval;
+pub mod audit_chain;
 pub mod check;
 pub mod content;
 pub mod deploy;
 pub mod diff;
 pub mod environment;
 pub mod event;
+pub mod evidence;
 pub mod exposure;
 pub mod history;
 pub mod identity;

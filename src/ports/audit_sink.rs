@@ -9,6 +9,7 @@ use crate::domain::deploy::{DeployId, DeployRecord};
 use crate::domain::ids::ReleaseName;
 use crate::domain::release::ReleaseRecord;
 use crate::domain::repository::RepoId;
+use crate::ports::audit_chain::{ChainAnchors, ChainReport};
 
 /// Why an audit record could not be kept.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -86,6 +87,19 @@ pub trait AuditSink: Send + Sync {
         since: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<DeployRecord>, AuditReadError>;
+
+    /// Reads every line of the log from the first and checks its hash chain (see
+    /// [`crate::domain::audit_chain`]): one report per log the sink keeps. A sink that cannot
+    /// be read back says so ([`AuditReadError::NotReadable`]).
+    async fn verify_chain(
+        &self,
+        anchors: &ChainAnchors,
+    ) -> Result<Vec<ChainReport>, AuditReadError> {
+        let _ = anchors;
+        Err(AuditReadError::NotReadable {
+            target: self.target(),
+        })
+    }
 
     /// Where the records go, in words (a path, "standard output"), for logs and messages.
     fn target(&self) -> String;

@@ -112,6 +112,11 @@ pub trait EventMetrics: Send + Sync {
     /// A delivery attempt ended so.
     fn delivery(&self, end: AttemptEnd);
 
+    /// A check of the audit log's hash chain found these verdicts, one per log.
+    fn audit_chain_checked(&self, reports: &[crate::ports::audit_chain::ChainReport]) {
+        let _ = reports;
+    }
+
     /// The console answered a request of `route` (its template, never raw path text) so.
     fn http_answered(&self, route: &str, status: u16);
 

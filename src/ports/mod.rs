@@ -1,6 +1,7 @@
 //! The capabilities the application needs from the outside world, in domain terms only:
 //! no HTTP, I/O or serialization types cross these traits.
 
+pub mod audit_chain;
 pub mod audit_sink;
 pub mod check_store;
 pub mod clock;
@@ -11,10 +12,13 @@ pub mod deploy_lock;
 pub mod diff_store;
 pub mod event_metrics;
 pub mod event_outbox;
+pub mod evidence_signer;
+pub mod evidence_store;
 pub mod operator_identity;
 pub mod repository_manager;
 pub mod request_store;
 pub mod schedule_store;
+pub mod served_metadata;
 pub mod task_progress;
 pub mod upstream_error;
 pub mod webhook_sender;

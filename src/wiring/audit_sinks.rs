@@ -48,6 +48,8 @@ pub struct Built {
     pub outbox: Arc<dyn EventOutbox>,
     /// Where the exposure's CVE index is kept beside the diffs (none: in memory only).
     pub cve_index: Option<Arc<dyn CveIndexStore>>,
+    /// Where the promotions' signed evidence is kept, beside the audit.
+    pub evidence: Arc<dyn crate::ports::evidence_store::EvidenceStore>,
 }
 
 /// Builds a sink from the `[audit]` settings (connecting to it if need be) and its diff store
@@ -76,6 +78,8 @@ const SINKS: &[(&str, Build)] = &[
             outbox,
         );
         built.cve_index = Some(Arc::new(FileCveIndex::in_dir(&diffs.dir)));
+        built.evidence =
+            Arc::new(crate::adapters::files::evidence::JsonlEvidenceStore::beside(&audit.path));
         ready(Ok(built)).boxed()
     }),
     ("stdout", |_, _| {
@@ -116,6 +120,7 @@ fn alone(
         checks: kept.checks,
         outbox,
         cve_index: None,
+        evidence: Arc::new(crate::adapters::memory::MemoryEvidenceStore::default()),
     }
 }
 
@@ -132,6 +137,7 @@ async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<
         schedules: Arc::new(PgScheduleStore::new(db.clone())),
         checks: Arc::new(PgCheckStore::new(db.clone())),
         outbox: Arc::new(PgOutbox::new(db.clone())),
+        evidence: Arc::new(postgres::PgEvidenceStore::new(db.clone())),
         cve_index: Some(Arc::new(PgCveIndex::new(db))),
     })
 }
@@ -170,6 +176,7 @@ mod tests {
             path: "/var/log/console/audit.jsonl".into(),
             url: String::new(),
             password_file: Default::default(),
+            verify_interval: Default::default(),
         };
         let diffs = DiffSettings {
             dir: "/var/log/console/diffs".into(),

@@ -1,5 +1,6 @@
 //! The console's background work, started with the server and stopped after it: diffs
-//! computed ahead, webhook deliveries, the drift reconciler, and the due schedules.
+//! computed ahead, webhook deliveries, the drift reconciler, the due schedules, and the
+//! periodic check of the audit log's hash chain.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,7 +12,9 @@ use crate::adapters::clock_system::SystemClock;
 use crate::adapters::webhook::HttpWebhookSender;
 use crate::app::events::delivery::{self, Deliverer, DeliverySettings};
 use crate::app::events::{catch_up, retention};
-use crate::app::{approvals, checks, diffs::ahead, events::reconcile, schedules, AppState, Events};
+use crate::app::{
+    approvals, audit_chain, checks, diffs::ahead, events::reconcile, schedules, AppState, Events,
+};
 use crate::ports::{EventMetrics, EventOutbox};
 
 use crate::wiring::sections::webhooks::WebhookSettings;
@@ -128,6 +131,20 @@ impl Background {
             tasks.push(tokio::spawn(reconciling));
         }
         Self { stop, tasks }
+    }
+
+    /// Also checks the audit log's hash chain every `every` (zero: never, said once).
+    pub fn check_audit_chain(&mut self, state: &AppState, every: Duration) {
+        if every.is_zero() {
+            tracing::info!("audit chain checks are off (audit.verify_interval_secs = 0)");
+            return;
+        }
+        let mut stopped = self.stop.subscribe();
+        let until_stopped = async move {
+            let _ = stopped.wait_for(|&s| s).await;
+        };
+        let checking = audit_chain::work(state.clone(), every, until_stopped);
+        self.tasks.push(tokio::spawn(checking));
     }
 
     /// Stops every worker (at once; [`Background::stop`] then waits for them).

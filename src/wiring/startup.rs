@@ -38,7 +38,7 @@ pub async fn build_state(
 ) -> Result<(AppState, Upstream, Option<Deliverer>), String> {
     // The console's one registry of metrics: every part that measures reports to it.
     let metrics: Arc<dyn EventMetrics> = Arc::new(Metrics::new());
-    let (manager, content, upstream) = upstream(config, metrics.clone())
+    let (manager, content, served, upstream) = upstream(config, metrics.clone())
         .map_err(|e| format!("cannot use the Pulp settings: {e}"))?;
     let built = audit_sinks::build(&config.audit, &config.diffs)
         .await
@@ -120,6 +120,10 @@ pub async fn build_state(
     let state = state
         .schedules(built.schedules, config.schedules.lapse)
         .checks(built.checks);
+    let state = match super::evidence_signing::build(config, built.evidence, served)? {
+        Some(signing) => state.evidence(signing),
+        None => state,
+    };
     let deliverer = background::webhooks(&config.webhooks, built.outbox, metrics);
     let state = match &deliverer {
         Some(deliverer) => state.events(deliverer.events.clone()),
@@ -132,6 +136,7 @@ pub async fn build_state(
 type Ports = (
     Arc<dyn RepositoryManager>,
     Arc<dyn ContentCatalog>,
+    Arc<dyn crate::ports::served_metadata::ServedMetadata>,
     Upstream,
 );
 
@@ -143,15 +148,23 @@ fn upstream(config: &Config, metrics: Arc<dyn EventMetrics>) -> Result<Ports, Se
             ..MemoryOptions::default()
         };
         let demo = Arc::new(demo_pulp(options, chrono::Utc::now()));
-        return Ok((demo.clone(), demo, Upstream::Demo));
+        return Ok((demo.clone(), demo.clone(), demo, Upstream::Demo));
     }
     let settings = config.pulp_settings();
     let upstream = Upstream::Pulp {
         base_url: settings.base_url.clone(),
         from_cli: config.pulp_from_cli.clone(),
     };
+    let content_url = match config.evidence.content_url.as_str() {
+        "" => format!("{}/pulp/content/", settings.base_url.trim_end_matches('/')),
+        url => url.to_owned(),
+    };
+    let served = Arc::new(crate::adapters::pulp::PulpContent::new(
+        &settings,
+        &content_url,
+    )?);
     let client = Arc::new(PulpClient::new(settings)?.measured_by(metrics));
-    Ok((client.clone(), client, upstream))
+    Ok((client.clone(), client, served, upstream))
 }
 
 /// The configured environments. Without `[environments]`: production alone, named by
@@ -218,7 +231,7 @@ pub async fn run(mut config: Config) -> Result<(), String> {
     }
     // Diffs ahead, webhook deliveries and drift checks run until the console is told to stop.
     let retention = config.webhooks.retention;
-    let background = Background::start(
+    let mut background = Background::start(
         &state,
         deliverer,
         config.drift_interval,
@@ -227,6 +240,7 @@ pub async fn run(mut config: Config) -> Result<(), String> {
         config.check_retention,
         config.schedules,
     );
+    background.check_audit_chain(&state, config.audit.verify_interval);
     let stop = background.stopper();
     let signal = async move {
         web::shutdown_signal().await;

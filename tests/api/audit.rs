@@ -91,6 +91,12 @@ async fn two_processes_appending_a_thousand_lines_each_leave_two_thousand_whole_
         })
         .collect();
     assert_eq!(writers.len(), 2, "both processes wrote");
+    let reports = JsonlAuditSink::new(&path)
+        .verify_chain(&Default::default())
+        .await
+        .unwrap();
+    let summary = reports[0].verdict.clone().expect("one chain, never forked");
+    assert_eq!(summary.chained, 2000);
 }
 
 #[tokio::test]

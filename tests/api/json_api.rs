@@ -521,6 +521,8 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "post /api/v1/checks",
         "get /api/v1/exposure",
         "get /api/v1/openapi.json",
+        "get /api/v1/deployments/{deploy_id}/evidence",
+        "get /api/v1/evidence/keys",
     ];
     for route in routes {
         assert!(

@@ -4,6 +4,10 @@
 mod acme;
 mod approvals;
 mod audit;
+mod audit_chain;
+#[path = "../common/audit_chain_contract.rs"]
+mod audit_chain_contract;
+mod audit_verify_command;
 mod authority;
 #[path = "../common/builds.rs"]
 mod builds;
@@ -34,6 +38,10 @@ mod edge_hosts;
 mod edge_limits;
 mod environments;
 mod events;
+mod evidence;
+#[path = "../common/evidence_contract.rs"]
+mod evidence_contract;
+mod evidence_store;
 mod exposure;
 #[path = "../common/exposure_world.rs"]
 mod exposure_world;

@@ -11,6 +11,8 @@
 mod acme;
 mod api;
 mod apt;
+#[path = "../common/audit_chain_contract.rs"]
+mod audit_chain_contract;
 mod book_commands;
 #[path = "../common/builds.rs"]
 mod builds;
@@ -33,6 +35,8 @@ mod deploy;
 mod dnf;
 mod drift;
 mod environments;
+#[path = "../common/evidence_contract.rs"]
+mod evidence_contract;
 mod exposure;
 mod history;
 #[path = "../api/host_tools.rs"]
@@ -45,6 +49,8 @@ mod outbox;
 mod outbox_contract;
 mod policy;
 mod postgres;
+mod postgres_audit_chain;
+mod postgres_evidence;
 #[path = "../common/receiver.rs"]
 mod receiver;
 mod refusing_proxy;

@@ -17,9 +17,13 @@ use crate::domain::release::ReleaseRecord;
 use crate::domain::repository::RepoId;
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 
+use crate::adapters::files::audit_chain::{next_link, verify_file};
 use crate::adapters::files::audit_tail::newest_lines;
+use crate::domain::audit_chain::seal::seal_text;
+use crate::ports::audit_chain::{ChainAnchors, ChainReport};
 
-/// Each record is serialized to one line and appended with a single `write` on a file
+/// Each record is sealed into one chained line (its hash and the previous line's, read from
+/// the file's end under the lock: see [`crate::domain::audit_chain`]) and appended with a single `write` on a file
 /// opened in append mode, under an exclusive lock on the file (so lines from several
 /// processes never interleave), then synced to disk before `record` returns. A last line torn
 /// by a crash is ended first, so that it stays one unreadable line that readers skip. The
@@ -69,15 +73,19 @@ impl JsonlAuditSink {
         }
     }
 
-    /// Appends one serialized record as one line (see the type's doc).
-    async fn append(&self, mut line: Vec<u8>) -> Result<(), AuditError> {
-        line.push(b'\n');
+    /// Appends one record as one chained line (see the type's doc).
+    async fn append(&self, record: String) -> Result<(), AuditError> {
         let _turn = self.turn.lock().await;
         self.blocking(move |path| {
             let mut file = open_for_append(&path)?;
             // Writers of every process take turns, so that a line being written by another
-            // is never mistaken for a torn one.
+            // is never mistaken for a torn one, and no two lines follow the same line.
             file.lock()?;
+            let next = next_link(&path)?;
+            let mut line = seal_text(&record, &next)
+                .map_err(std::io::Error::other)?
+                .into_bytes();
+            line.push(b'\n');
             if ends_torn(&path)? {
                 line.insert(0, b'\n');
             }
@@ -159,13 +167,13 @@ fn ends_torn(path: &Path) -> std::io::Result<bool> {
 #[async_trait]
 impl AuditSink for JsonlAuditSink {
     async fn record(&self, record: &DeployRecord) -> Result<(), AuditError> {
-        let line = serde_json::to_vec(record).map_err(|e| self.error(e))?;
-        self.append(line).await
+        let text = serde_json::to_string(record).map_err(|e| self.error(e))?;
+        self.append(text).await
     }
 
     async fn record_release(&self, record: &ReleaseRecord) -> Result<(), AuditError> {
-        let line = serde_json::to_vec(record).map_err(|e| self.error(e))?;
-        self.append(line).await
+        let text = serde_json::to_string(record).map_err(|e| self.error(e))?;
+        self.append(text).await
     }
 
     /// One backward read from the file's end (bounded as [`Self::recent_of`]); a line is
@@ -277,6 +285,25 @@ impl AuditSink for JsonlAuditSink {
             (record.timestamp >= since && record.outcome != AuditOutcome::Started).then_some(record)
         })
         .await
+    }
+
+    /// The whole file, read from its first line (one report, named by the file's path).
+    async fn verify_chain(
+        &self,
+        anchors: &ChainAnchors,
+    ) -> Result<Vec<ChainReport>, AuditReadError> {
+        let log = self.target();
+        let anchor = anchors.get(&log).cloned();
+        let path = self.path.clone();
+        let read = tokio::task::spawn_blocking(move || verify_file(&path, anchor)).await;
+        let failed = |reason: String| AuditReadError::Failed {
+            target: self.target(),
+            reason,
+        };
+        let verdict = read
+            .map_err(|e| failed(e.to_string()))?
+            .map_err(|e| failed(e.to_string()))?;
+        Ok(vec![ChainReport { log, verdict }])
     }
 
     fn target(&self) -> String {

@@ -5,17 +5,23 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
+use crate::domain::audit_chain::seal::{next_after, seal};
+use crate::domain::audit_chain::verify::verify_lines;
 use crate::domain::deploy::{AuditOutcome, DeployId, DeployRecord};
 use crate::domain::ids::ReleaseName;
 use crate::domain::release::ReleaseRecord;
 use crate::domain::repository::RepoId;
+use crate::ports::audit_chain::{ChainAnchors, ChainReport};
 use crate::ports::{AuditError, AuditReadError, AuditSink, Clock};
 
-/// Keeps every record in memory; can be told to fail, to test what a failed write does.
+/// Keeps every record in memory, and every line as the file sink would chain it (see
+/// [`crate::domain::audit_chain`]); can be told to fail, to test what a failed write does.
 #[derive(Default)]
 pub struct RecordingAuditSink {
     records: Mutex<Vec<DeployRecord>>,
     releases: Mutex<Vec<ReleaseRecord>>,
+    /// Every line, deploys' and releases', chained in the order written.
+    lines: Mutex<Vec<String>>,
     /// After this many more records, every write fails with the reason.
     failure: Mutex<Option<(usize, String)>>,
 }
@@ -34,6 +40,32 @@ impl RecordingAuditSink {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
+    }
+
+    /// The chained lines, oldest first.
+    pub fn lines(&self) -> Vec<String> {
+        self.lines.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Replaces the chained lines (a test tampering with the log).
+    pub fn set_lines(&self, lines: Vec<String>) {
+        *self.lines.lock().unwrap_or_else(|p| p.into_inner()) = lines;
+    }
+
+    /// Seals `record` after the newest line.
+    fn chain(&self, record: &impl serde::Serialize) -> Result<(), AuditError> {
+        let mut lines = self.lines.lock().unwrap_or_else(|p| p.into_inner());
+        let newest: Vec<&[u8]> = lines.last().map(String::as_bytes).into_iter().collect();
+        let next = next_after(&newest).ok_or_else(|| AuditError {
+            target: "memory".into(),
+            reason: "the newest line is not chained".into(),
+        })?;
+        let line = seal(record, &next).map_err(|e| AuditError {
+            target: "memory".into(),
+            reason: e.to_string(),
+        })?;
+        lines.push(line);
+        Ok(())
     }
 
     /// Keeps `records` more records, then fails every write (and writability check) with `reason`.
@@ -63,6 +95,7 @@ impl RecordingAuditSink {
 impl AuditSink for RecordingAuditSink {
     async fn record(&self, record: &DeployRecord) -> Result<(), AuditError> {
         self.failure(true)?;
+        self.chain(record)?;
         self.records
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -72,6 +105,7 @@ impl AuditSink for RecordingAuditSink {
 
     async fn record_release(&self, record: &ReleaseRecord) -> Result<(), AuditError> {
         self.failure(true)?;
+        self.chain(record)?;
         self.releases
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -125,6 +159,21 @@ impl AuditSink for RecordingAuditSink {
             .cloned()
             .collect();
         Ok(outcomes[outcomes.len().saturating_sub(limit)..].to_vec())
+    }
+
+    async fn verify_chain(
+        &self,
+        anchors: &ChainAnchors,
+    ) -> Result<Vec<ChainReport>, AuditReadError> {
+        let lines = self.lines();
+        let verdict = verify_lines(
+            lines.iter().map(String::as_bytes),
+            anchors.get("memory").cloned(),
+        );
+        Ok(vec![ChainReport {
+            log: "memory".into(),
+            verdict,
+        }])
     }
 
     fn target(&self) -> String {

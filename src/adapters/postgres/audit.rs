@@ -1,13 +1,22 @@
 //! `PgAuditSink`: audit lines as rows of `deploy_audit`, each written in its own
-//! transaction; every replica reads the same history.
+//! transaction; every replica reads the same history. Each table is a hash chain (see
+//! [`crate::domain::audit_chain`]): a writer takes the table's transaction-scoped advisory lock,
+//! reads the newest row's line and seals its own after it, so that two replicas writing at
+//! once never link two rows to the same one; the row's id (taken under the lock) is the
+//! chain's order.
 
+use crate::domain::audit_chain::seal::{next_after, seal, Next, StartDigest};
+use crate::domain::audit_chain::verify::{Anchor, ChainBreak, ChainSummary, Verifier};
 use crate::domain::deploy::{AuditOutcome, DeployId, DeployRecord, ProductionChanged};
 use crate::domain::ids::ReleaseName;
 use crate::domain::release::ReleaseRecord;
 use crate::domain::repository::RepoId;
+use crate::ports::audit_chain::{ChainAnchors, ChainReport};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use futures::TryStreamExt;
+use sqlx::{PgConnection, Postgres, Transaction};
 
 use super::Database;
 
@@ -18,6 +27,13 @@ pub struct PgAuditSink {
 const INSERT: &str = "INSERT INTO deploy_audit (deploy_id, recorded_at, operator, repository_uuid, \
     repository_name, previous_version, target_version, distribution, publication, outcome, \
     production_changed, error, line) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
+
+/// The lock of one table's chain, held until its transaction ends.
+const CHAIN_LOCK: &str =
+    "SELECT pg_advisory_xact_lock(hashtextextended('repo-console audit chain ' || $1, 0))";
+
+/// The tables that are chains, in the order `verify_chain` reports them.
+const CHAINED_TABLES: [&str; 2] = ["deploy_audit", "release_audit"];
 
 /// The newest lines of one repository, as the JSON records they were written as (so every
 /// field of the record comes back, also those added after the table's columns).
@@ -53,14 +69,69 @@ impl PgAuditSink {
             reason: reason.to_string(),
         }
     }
+
+    /// The record sealed as the next line of `table`, under the table's chain lock (taken in
+    /// `tx`, held until it ends).
+    async fn sealed(
+        &self,
+        tx: &mut Transaction<'_, Postgres>,
+        table: &'static str,
+        record: &impl serde::Serialize,
+    ) -> Result<String, AuditError> {
+        sqlx::query(CHAIN_LOCK)
+            .bind(table)
+            .execute(&mut **tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        let next = next_of(tx, table).await.map_err(|e| self.error(e))?;
+        seal(record, &next).map_err(|e| self.error(e))
+    }
+
+    /// Reads `table` from its first row and checks its chain.
+    async fn verify_table(
+        &self,
+        table: &'static str,
+        anchor: Option<Anchor>,
+    ) -> Result<Result<ChainSummary, ChainBreak>, sqlx::Error> {
+        let mut verifier = Verifier::expecting(anchor);
+        let select = format!("SELECT line FROM {table} ORDER BY id");
+        let mut rows = sqlx::query_scalar::<_, String>(&select).fetch(&self.db.pool);
+        while let Some(line) = rows.try_next().await? {
+            if let Err(broken) = verifier.feed(line.as_bytes()) {
+                return Ok(Err(broken));
+            }
+        }
+        Ok(verifier.finish())
+    }
+}
+
+/// What the next row of `table` links to: its newest row, or a start after every row (read
+/// once, on the first write of a console that chains its rows).
+async fn next_of(conn: &mut PgConnection, table: &'static str) -> Result<Next, sqlx::Error> {
+    let newest: Option<String> = sqlx::query_scalar(&format!(
+        "SELECT line FROM {table} ORDER BY id DESC LIMIT 1"
+    ))
+    .fetch_optional(&mut *conn)
+    .await?;
+    let newest: Vec<&[u8]> = newest.iter().map(|line| line.as_bytes()).collect();
+    if let Some(next) = next_after(&newest) {
+        return Ok(next);
+    }
+    let mut digest = StartDigest::default();
+    let select = format!("SELECT line FROM {table} ORDER BY id");
+    let mut rows = sqlx::query_scalar::<_, String>(&select).fetch(&mut *conn);
+    while let Some(line) = rows.try_next().await? {
+        digest.add(line.as_bytes());
+    }
+    Ok(digest.start())
 }
 
 #[async_trait]
 impl AuditSink for PgAuditSink {
     async fn record(&self, record: &DeployRecord) -> Result<(), AuditError> {
-        let line = serde_json::to_string(record).map_err(|e| self.error(e))?;
         let (outcome, changed, error) = columns_of(&record.outcome);
         let mut tx = self.db.pool.begin().await.map_err(|e| self.error(e))?;
+        let line = self.sealed(&mut tx, "deploy_audit", record).await?;
         sqlx::query(INSERT)
             .bind(record.deploy_id.as_str())
             .bind(record.timestamp)
@@ -82,7 +153,8 @@ impl AuditSink for PgAuditSink {
     }
 
     async fn record_release(&self, record: &ReleaseRecord) -> Result<(), AuditError> {
-        let line = serde_json::to_string(record).map_err(|e| self.error(e))?;
+        let mut tx = self.db.pool.begin().await.map_err(|e| self.error(e))?;
+        let line = self.sealed(&mut tx, "release_audit", record).await?;
         sqlx::query(
             "INSERT INTO release_audit (release_id, release_name, recorded_at, environment, line) \
              VALUES ($1, $2, $3, $4, $5)",
@@ -92,10 +164,10 @@ impl AuditSink for PgAuditSink {
         .bind(record.timestamp)
         .bind(record.environment.as_str())
         .bind(line)
-        .execute(&self.db.pool)
+        .execute(&mut *tx)
         .await
-        .map_err(|e| self.error(e))
-        .map(drop)
+        .map_err(|e| self.error(e))?;
+        tx.commit().await.map_err(|e| self.error(e))
     }
 
     async fn recent_releases(
@@ -172,6 +244,27 @@ impl AuditSink for PgAuditSink {
         .map_err(|e| self.read_failed(e))?;
         lines.reverse();
         self.records(&lines)
+    }
+
+    /// Each table from its first row, `deploy_audit` then `release_audit` (a line's number is
+    /// its row's place in the table by id).
+    async fn verify_chain(
+        &self,
+        anchors: &ChainAnchors,
+    ) -> Result<Vec<ChainReport>, AuditReadError> {
+        let mut reports = Vec::with_capacity(CHAINED_TABLES.len());
+        for table in CHAINED_TABLES {
+            let anchor = anchors.get(table).cloned();
+            let verdict = self
+                .verify_table(table, anchor)
+                .await
+                .map_err(|e| self.read_failed(e))?;
+            reports.push(ChainReport {
+                log: table.to_owned(),
+                verdict,
+            });
+        }
+        Ok(reports)
     }
 
     fn target(&self) -> String {

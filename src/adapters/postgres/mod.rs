@@ -1,8 +1,9 @@
 //! PostgreSQL, shared by every replica: the audit sink ([`PgAuditSink`]), the
 //! cross-replica deploy lock ([`PgDeployLock`]), the computed diffs ([`PgDiffStore`]), the
 //! approval requests ([`PgRequestStore`]), the scheduled deploys ([`PgScheduleStore`]), the
-//! checks pipelines report ([`PgCheckStore`]), the webhooks' event outbox ([`PgOutbox`]) and the
-//! CVE index of the exposure ([`PgCveIndex`]).
+//! checks pipelines report ([`PgCheckStore`]), the webhooks' event outbox ([`PgOutbox`]), the
+//! CVE index of the exposure ([`PgCveIndex`]) and the promotions' signed evidence
+//! ([`PgEvidenceStore`]).
 //! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
@@ -10,6 +11,7 @@ mod checks;
 mod cve_index;
 mod deploy_lock;
 mod diffs;
+mod evidence;
 mod outbox;
 mod requests;
 mod schedules;
@@ -24,6 +26,7 @@ pub use checks::PgCheckStore;
 pub use cve_index::PgCveIndex;
 pub use deploy_lock::PgDeployLock;
 pub use diffs::PgDiffStore;
+pub use evidence::PgEvidenceStore;
 pub use outbox::PgOutbox;
 pub use requests::PgRequestStore;
 pub use schedules::PgScheduleStore;

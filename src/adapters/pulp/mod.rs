@@ -29,10 +29,12 @@ mod publication_batch;
 mod publish_options;
 mod repo_list;
 mod reusable;
+mod served;
 mod sync_tasks;
 mod transport;
 mod versions;
 
 pub use client::PulpClient;
+pub use served::PulpContent;
 pub use transport::http::SetupError;
 pub use transport::settings::{PulpSettings, Secret};

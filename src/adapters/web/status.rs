@@ -287,6 +287,17 @@ impl HttpStatus for AuditReadError {
 }
 
 /// A write beyond the caller's limit: nothing was recorded.
+/// A deploy's evidence: 404 when this console signs none or the deploy has none, 503 when
+/// the store cannot be read.
+impl HttpStatus for crate::app::evidence::EvidenceReadError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::NotSigned | Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Store(_) => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+}
+
 impl HttpStatus for TooManyWrites {
     fn status(&self) -> StatusCode {
         StatusCode::TOO_MANY_REQUESTS

@@ -1,6 +1,6 @@
 //! What a promotion keeps and tells: every moving member's `started` line before anything
-//! changes upstream, then each member's outcome line and its event, and for a set the
-//! release's line and its event. The fact is kept, then told (an event never fails or holds
+//! changes upstream, then each member's outcome line, its event and its signed evidence, and
+//! for a set the release's line and its event. The fact is kept, then told (an event never fails or holds
 //! a promotion).
 
 use crate::domain::deploy::progress::DeployPhase;
@@ -78,6 +78,8 @@ pub(super) async fn ended(
         if let Some(event) = EventData::deployment(&line) {
             events::emit(state, event).await;
         }
+        // Signed evidence of a move, when the console signs (never failing the promotion).
+        crate::app::evidence::attest(state, &line, &member.plan.distribution).await;
     }
     let release = match &lines.release {
         Some(release) => {

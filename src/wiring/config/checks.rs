@@ -39,6 +39,7 @@ pub(crate) fn validate(
         path: raw.audit.path,
         url: raw.audit.url,
         password_file: raw.audit.password_file,
+        verify_interval: verify_interval(raw.audit.verify_interval_secs)?,
     };
     let diffs = DiffSettings {
         dir: if raw.diffs.dir.as_os_str().is_empty() {
@@ -94,9 +95,11 @@ pub(crate) fn validate(
     let webhooks = crate::wiring::sections::webhooks::validate(raw.webhooks, raw.webhook_delivery)?;
     let drift_interval = crate::wiring::sections::webhooks::drift_interval(raw.drift)?;
     let schedules = crate::wiring::sections::schedules::validate(raw.schedules)?;
+    let evidence = crate::wiring::sections::evidence::validate(raw.evidence)?;
     Ok(Config {
         listen,
         audit,
+        evidence,
         diffs,
         identity,
         api_tokens,
@@ -275,4 +278,13 @@ fn at_least_one(key: &'static str, value: u64) -> Result<(), ConfigError> {
         return Ok(());
     }
     Err(invalid(key, format!("{value}: must be at least 1")))
+}
+
+/// The interval between two checks of the audit chain; zero: none.
+fn verify_interval(secs: u64) -> Result<std::time::Duration, ConfigError> {
+    if secs > 7 * 86_400 {
+        let reason = format!("{secs}: at most 604800 (a week); 0 turns the checks off");
+        return Err(invalid("audit.verify_interval_secs", reason));
+    }
+    Ok(std::time::Duration::from_secs(secs))
 }

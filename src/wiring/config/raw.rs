@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use crate::wiring::sections::api::RawApi;
 use crate::wiring::sections::environments::RawEnvironments;
+use crate::wiring::sections::evidence::RawEvidence;
 use crate::wiring::sections::identity::RawIdentity;
 use crate::wiring::sections::policy::RawPolicy;
 use crate::wiring::sections::server_edge::RawServer;
@@ -27,6 +28,7 @@ pub(crate) struct RawConfig {
     pub schedules: crate::wiring::sections::schedules::RawSchedules,
     pub server: RawServer,
     pub audit: RawAudit,
+    pub evidence: RawEvidence,
     pub diffs: RawDiffs,
     pub dashboard: RawDashboard,
     pub pulp: RawPulp,
@@ -66,6 +68,7 @@ pub(crate) struct RawAudit {
     pub path: PathBuf,
     pub url: String,
     pub password_file: PathBuf,
+    pub verify_interval_secs: u64,
 }
 
 #[derive(Debug, Deserialize)]

@@ -30,6 +30,8 @@ pub struct AuditSettings {
     pub url: String,
     /// A file whose first line is the database password (empty path: none).
     pub password_file: PathBuf,
+    /// Between two checks of the audit log's hash chain; zero: none.
+    pub verify_interval: std::time::Duration,
 }
 
 /// The file of approval requests beside the audit file (`jsonl` sink).
@@ -78,6 +80,8 @@ pub struct DiffSettings {
 pub struct Config {
     pub listen: SocketAddr,
     pub audit: AuditSettings,
+    /// `[evidence]`: the signing key, when there is one.
+    pub evidence: crate::wiring::sections::evidence::EvidenceSettings,
     pub diffs: DiffSettings,
     /// Who sends each request (the `[identity]` table).
     pub identity: IdentitySettings,

@@ -5,6 +5,7 @@
 
 mod content;
 mod fault;
+mod served;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};

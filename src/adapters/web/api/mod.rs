@@ -11,6 +11,7 @@ mod checks;
 mod deployments;
 /// The JSON error and body (a feature's room writes its API handlers with them too).
 pub(super) mod error;
+mod evidence;
 mod exposure;
 pub(super) mod outcome;
 pub(super) mod releases;
@@ -34,7 +35,7 @@ pub use error::ApiError;
     info(title = "repo-console API", description = "Versions of Pulp RPM repositories, deployed through environments under the console's policy."),
     paths(
         repositories::list, repositories::show, repositories::versions, repositories::changes,
-        sync::start, deployments::create, deployments::show, requests::list, requests::approve,
+        sync::start, deployments::create, deployments::show, evidence::show, evidence::keys, requests::list, requests::approve,
         releases::list, releases::show, releases::promotions,
         checks::report, checks::list, exposure::show, openapi
     ),
@@ -78,6 +79,8 @@ pub fn router() -> Router<AppState> {
             post(deployments::create),
         )
         .route("/deployments/{deploy_id}", get(deployments::show))
+        .route("/deployments/{deploy_id}/evidence", get(evidence::show))
+        .route("/evidence/keys", get(evidence::keys))
         .route("/releases", get(releases::list))
         .route("/releases/{name}", get(releases::show))
         .route("/releases/{name}/promotions", post(releases::promotions))

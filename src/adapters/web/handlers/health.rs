@@ -15,7 +15,7 @@ use super::super::views::metrics::metrics_page;
 /// request) and the audit store (a record could be written: the file, or the PostgreSQL
 /// database of replicas). Otherwise 503 naming each part that is down and why. Both are
 /// asked at once. Ready, it still names the schedules and requests whose record cannot be
-/// read (200, `ready; attention: ...`).
+/// read, or the audit log's broken hash chain (200, `ready; attention: ...`).
 pub async fn ready(State(state): State<AppState>) -> Readiness {
     let pulp = state.manager.list_repos(PageRequest {
         offset: 0,
@@ -33,9 +33,18 @@ pub async fn ready(State(state): State<AppState>) -> Readiness {
     if !down.is_empty() {
         return Readiness::NotReady(down.join("; "));
     }
-    match unreadable_records(&state).await {
-        None => Readiness::Ready,
-        Some(attention) => Readiness::Attention(attention),
+    // A broken audit chain is every replica's, and deploys still run: attention, not down.
+    let attention: Vec<String> = [
+        state.audit_chain_attention(),
+        unreadable_records(&state).await,
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if attention.is_empty() {
+        Readiness::Ready
+    } else {
+        Readiness::Attention(attention.join("; "))
     }
 }
 
@@ -43,6 +52,7 @@ pub async fn ready(State(state): State<AppState>) -> Readiness {
 /// do not make this one unready): each schedule and request held because of one, and where.
 async fn unreadable_records(state: &AppState) -> Option<String> {
     let mut said: Vec<String> = Vec::new();
+
     if let Some(store) = state.schedules.as_deref() {
         match store.unreadable().await {
             Ok(unreadable) => said.extend(unreadable.iter().map(ToString::to_string)),

@@ -1,0 +1,192 @@
+//! Signed evidence of promotions (see [`crate::domain::evidence`]): one entry point,
+//! [`attest`], called after a deploy's outcome line is written (a single deploy, each member
+//! of a release, a rollback, a schedule, an approved request, an automatic promotion all end
+//! there); the attestation read back for the JSON API; the public keys an auditor verifies
+//! with.
+//!
+//! Evidence never holds or fails a deploy: the deploy happened and its audit line says so; a
+//! signature that could not be made or kept is logged at `error` (and the deploy's evidence is
+//! then missing, which the API says).
+
+use crate::app::evidence_signing::EvidenceSigning;
+use crate::app::AppState;
+use crate::domain::approval::RequestEvent;
+use crate::domain::deploy::{AuditOutcome, DeployId, DeployRecord};
+use crate::domain::evidence::dsse::{Envelope, Signature, IN_TOTO_PAYLOAD_TYPE};
+use crate::domain::evidence::predicate::{
+    Known, PassedCheck, PreviousAttestation, PromotionPredicate, PulpFacts,
+};
+use crate::domain::evidence::statement::{Statement, Subject};
+use crate::domain::evidence::verify::payload_sha256;
+use crate::domain::repository::{Distribution, RepoId};
+use crate::ports::evidence_signer::{EvidenceSigner, PublishedKey};
+use crate::ports::evidence_store::{EvidenceStoreError, StoredEvidence};
+
+/// Signs and keeps the attestation of the deploy whose outcome line is `record`, when it
+/// moved something (`deployed`) and the console signs evidence; `distribution` is the one it
+/// pointed. Never fails the deploy (see the module's doc).
+pub async fn attest(state: &AppState, record: &DeployRecord, distribution: &Distribution) {
+    let Some(evidence) = state.evidence.as_deref() else {
+        return;
+    };
+    if record.outcome != AuditOutcome::Deployed {
+        return;
+    }
+    match sign_and_keep(state, evidence, record, distribution).await {
+        Ok(kept) => tracing::info!(
+            deploy_id = record.deploy_id.as_str(),
+            payload_sha256 = %payload_sha256(&kept.envelope),
+            "the promotion's evidence is signed and kept"
+        ),
+        Err(error) => tracing::error!(
+            deploy_id = record.deploy_id.as_str(),
+            %error,
+            "the promotion's evidence was not kept; the deploy itself is done and audited"
+        ),
+    }
+}
+
+async fn sign_and_keep(
+    state: &AppState,
+    evidence: &EvidenceSigning,
+    record: &DeployRecord,
+    distribution: &Distribution,
+) -> Result<StoredEvidence, String> {
+    let served = evidence
+        .served
+        .repomd_sha256(distribution)
+        .await
+        .map_err(|e| format!("what the distribution serves could not be read: {e}"))?;
+    let previous = evidence
+        .store
+        .newest_of(&record.repository_uuid, &record.environment)
+        .await
+        .map_err(|e| e.to_string())?;
+    let known = Known {
+        pulp: PulpFacts {
+            publication: record.publication.as_ref().map(ToString::to_string),
+            distribution: distribution.href.to_string(),
+            distribution_name: distribution.name.clone(),
+            base_path: distribution.base_path.clone(),
+        },
+        token_owner: None,
+        approved_at: approval_times(state, record).await,
+        checks: passed_checks(state, record).await,
+        policy: evidence.policy.clone(),
+        previous: previous.map(|p| PreviousAttestation {
+            payload_sha256: payload_sha256(&p.envelope),
+            deploy_id: p.deploy_id,
+        }),
+    };
+    let subject = Subject::new(
+        &record.repository_name,
+        record.environment.as_str(),
+        &served,
+    );
+    let statement = Statement::of(subject, PromotionPredicate::of(record, known));
+    let envelope = sign(evidence.signer.as_ref(), &statement)?;
+    let kept = StoredEvidence {
+        deploy_id: record.deploy_id.clone(),
+        repository_uuid: record.repository_uuid.clone(),
+        environment: record.environment.clone(),
+        at: record.timestamp,
+        envelope,
+    };
+    evidence.store.put(&kept).await.map_err(|e| e.to_string())?;
+    Ok(kept)
+}
+
+/// `statement` in a DSSE envelope signed by `signer`.
+pub fn sign(signer: &dyn EvidenceSigner, statement: &Statement) -> Result<Envelope, String> {
+    let payload = serde_json::to_vec(statement).map_err(|e| e.to_string())?;
+    let mut envelope = Envelope {
+        payload,
+        payload_type: IN_TOTO_PAYLOAD_TYPE.to_owned(),
+        signatures: Vec::new(),
+    };
+    envelope.signatures.push(Signature {
+        keyid: signer.key_id().to_owned(),
+        sig: signer.sign(&envelope.signed_bytes()),
+    });
+    Ok(envelope)
+}
+
+/// When each approver approved, from the request's record (empty when it is gone).
+async fn approval_times(state: &AppState, record: &DeployRecord) -> Vec<(String, String)> {
+    let (Some(trail), Some(store)) = (&record.request, state.requests.as_deref()) else {
+        return Vec::new();
+    };
+    let Ok(Some(log)) = store.get(&trail.request_id).await else {
+        return Vec::new();
+    };
+    log.events
+        .iter()
+        .filter_map(|event| match event {
+            RequestEvent::Approved { actor, at } => Some((
+                actor.by.to_string(),
+                at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The checks reported passing for the version promoted: in the environment it came from
+/// and in the one it went to, as the check store holds them now.
+async fn passed_checks(state: &AppState, record: &DeployRecord) -> Vec<PassedCheck> {
+    let (Some(store), Ok(repo)) = (
+        state.checks.as_deref(),
+        RepoId::parse(&record.repository_uuid),
+    ) else {
+        return Vec::new();
+    };
+    let Ok(reports) = store.latest(&repo, Some(record.target_version)).await else {
+        return Vec::new();
+    };
+    reports
+        .into_iter()
+        .filter(|r| r.passed)
+        .map(|r| PassedCheck {
+            name: r.key.name.to_string(),
+            environment: r.key.environment.to_string(),
+            reporter: r.reporter,
+            url: r.url.map(String::from),
+            at: r.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        })
+        .collect()
+}
+
+/// Why a deploy's evidence cannot be answered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EvidenceReadError {
+    #[error("this console signs no evidence: set [evidence] key_file (see the book's Evidence for auditors)")]
+    NotSigned,
+    #[error("deploy {0} has no evidence: it moved nothing, it was made before the console signed evidence, or its signature could not be kept (the log says why)")]
+    NotFound(String),
+    #[error(transparent)]
+    Store(#[from] EvidenceStoreError),
+}
+
+/// The envelope of deploy `id`.
+pub async fn of_deploy(state: &AppState, id: &DeployId) -> Result<Envelope, EvidenceReadError> {
+    let evidence = state
+        .evidence
+        .as_deref()
+        .ok_or(EvidenceReadError::NotSigned)?;
+    evidence
+        .store
+        .of_deploy(id)
+        .await?
+        .map(|kept| kept.envelope)
+        .ok_or_else(|| EvidenceReadError::NotFound(id.as_str().to_owned()))
+}
+
+/// The public keys an auditor verifies with (the current first), none when the console
+/// signs nothing.
+pub fn keys(state: &AppState) -> Vec<PublishedKey> {
+    state
+        .evidence
+        .as_deref()
+        .map(|e| e.keys.clone())
+        .unwrap_or_default()
+}

@@ -1,0 +1,298 @@
+//! Signed evidence over the in-memory Pulp: each deploy that moved something gets a DSSE
+//! envelope of an in-toto statement, served at /api/v1/deployments/<id>/evidence, verified
+//! with the key of /api/v1/evidence/keys, chained per repository and environment; the
+//! command `evidence verify` accepts it and refuses a changed payload byte, a wrong key and a
+//! broken chain; Python's securesystemslib verifies it too.
+
+use std::process::Command;
+use std::sync::{Arc, OnceLock};
+
+use async_trait::async_trait;
+use repo_console::adapters::memory::{InMemoryPulp, MemoryEvidenceStore};
+use repo_console::adapters::signing::ed25519::{check_signature, Ed25519PublicKey, Ed25519Signer};
+use repo_console::app::evidence_signing::EvidenceSigning;
+use repo_console::domain::audit_chain::link::Sha256Hex;
+use repo_console::domain::evidence::dsse::Envelope;
+use repo_console::domain::evidence::predicate::{Actor, PolicyFacts};
+use repo_console::domain::evidence::statement::Statement;
+use repo_console::domain::evidence::verify::{open, payload_sha256};
+use repo_console::domain::repository::Distribution;
+use repo_console::ports::served_metadata::ServedMetadata;
+
+use crate::helpers::*;
+
+/// RFC 8410's example key, as `openssl genpkey -algorithm ed25519` writes one.
+pub const PRIVATE: &str = "-----BEGIN PRIVATE KEY-----\n\
+    MC4CAQAwBQYDK2VwBCIEINTuctv5E1hK1bbY8fdp+K06/nwoy/HU++CXqI9EdVhC\n\
+    -----END PRIVATE KEY-----\n";
+/// Another key (RFC 8032's first test vector), for "a wrong key".
+const OTHER_PUBLIC: &str = "-----BEGIN PUBLIC KEY-----\n\
+    MCowBQYDK2VwAyEA11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=\n\
+    -----END PUBLIC KEY-----\n";
+
+/// What the console's in-memory Pulp serves, known once the app is up.
+#[derive(Default)]
+struct Served(OnceLock<Arc<InMemoryPulp>>);
+
+#[async_trait]
+impl ServedMetadata for Served {
+    async fn repomd_sha256(&self, distribution: &Distribution) -> Result<Sha256Hex, String> {
+        self.0.get().unwrap().repomd_sha256(distribution).await
+    }
+}
+
+async fn signing_app() -> TestApp {
+    let served = Arc::new(Served::default());
+    let signer = Ed25519Signer::from_pem(PRIVATE, "console-2026").unwrap();
+    let keys = vec![signer.public_key().published(true)];
+    let signing = EvidenceSigning {
+        signer: Arc::new(signer),
+        store: Arc::new(MemoryEvidenceStore::default()),
+        served: served.clone(),
+        policy: PolicyFacts {
+            sha256: Sha256Hex::of(b"policy"),
+        },
+        keys,
+    };
+    let app = fixture_app()
+        .configure(move |s| s.evidence(signing))
+        .spawn()
+        .await;
+    served.0.set(app.memory.clone()).ok().unwrap();
+    app
+}
+
+fn deploy_id_of_last(app: &TestApp) -> String {
+    let lines = app.audit_lines();
+    lines.last().unwrap()["deploy_id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn public_key(app_keys: &serde_json::Value) -> Ed25519PublicKey {
+    let key = &app_keys[0];
+    Ed25519PublicKey::from_pem(
+        key["public_key_pem"].as_str().unwrap(),
+        key["keyid"].as_str().unwrap(),
+    )
+    .unwrap()
+}
+
+async fn envelope_of(app: &TestApp, deploy_id: &str) -> (String, Envelope) {
+    let reply = app
+        .get(&format!("/api/v1/deployments/{deploy_id}/evidence"))
+        .await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let envelope = serde_json::from_str(&reply.body).unwrap();
+    (reply.body, envelope)
+}
+
+#[tokio::test]
+async fn each_deploy_is_signed_served_and_chained_to_the_one_before() {
+    let app = signing_app().await;
+    assert_eq!(
+        app.deploy(&app.fixture.base_os, "3", "base-os")
+            .await
+            .status,
+        200
+    );
+    let first_id = deploy_id_of_last(&app);
+    assert_eq!(
+        app.deploy(&app.fixture.base_os, "4", "base-os")
+            .await
+            .status,
+        200
+    );
+    let second_id = deploy_id_of_last(&app);
+
+    let keys: serde_json::Value =
+        serde_json::from_str(&app.get("/api/v1/evidence/keys").await.body).unwrap();
+    assert_eq!(keys[0]["keyid"], "console-2026");
+    assert_eq!(keys[0]["current"], true);
+    let key = public_key(&keys);
+
+    let (_, first) = envelope_of(&app, &first_id).await;
+    let (_, second) = envelope_of(&app, &second_id).await;
+    assert_eq!(second.payload_type, "application/vnd.in-toto+json");
+    let statement: Statement = open(&second, |s, m| {
+        check_signature(std::slice::from_ref(&key), s, m)
+    })
+    .unwrap();
+    let served = b"<repomd base_path=\"base-os-prod\" version=\"4\"/>\n";
+    assert_eq!(statement.subject[0].name, "base-os@production");
+    assert_eq!(
+        statement.subject[0].sha256(),
+        Some(Sha256Hex::of(served).as_str()),
+        "the metadata the distribution serves after the move"
+    );
+    let predicate = &statement.predicate;
+    assert_eq!((predicate.version_from, predicate.version_to), (Some(3), 4));
+    assert_eq!(
+        predicate.deployed_by,
+        Actor::Person {
+            name: "operator".into()
+        }
+    );
+    assert_eq!(predicate.pulp.distribution_name, "base-os-prod");
+    assert!(predicate.pulp.publication.is_some());
+    let previous = predicate
+        .previous
+        .as_ref()
+        .expect("chained to the first deploy");
+    assert_eq!(previous.deploy_id.as_str(), first_id);
+    assert_eq!(previous.payload_sha256, payload_sha256(&first));
+}
+
+#[tokio::test]
+async fn no_evidence_is_a_404_that_says_why() {
+    let app = spawn_app().await;
+    let reply = app.get("/api/v1/deployments/nope/evidence").await;
+    assert_eq!(reply.status, 404);
+    assert!(
+        reply.body.contains("evidence.key_file") || reply.body.contains("key_file"),
+        "{}",
+        reply.body
+    );
+    assert_eq!(app.get("/api/v1/evidence/keys").await.body, "[]");
+    let app = signing_app().await;
+    let reply = app.get("/api/v1/deployments/nope/evidence").await;
+    assert_eq!(reply.status, 404);
+    assert!(reply.body.contains("has no evidence"), "{}", reply.body);
+}
+
+fn verify_command(files: &[&std::path::Path], key: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_repo-console"))
+        .args(["evidence", "verify"])
+        .args(files)
+        .arg("--key")
+        .arg(key)
+        .output()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_command_verifies_and_refuses_a_changed_byte_a_wrong_key_and_a_broken_chain() {
+    let app = signing_app().await;
+    assert_eq!(
+        app.deploy(&app.fixture.base_os, "3", "base-os")
+            .await
+            .status,
+        200
+    );
+    let first_id = deploy_id_of_last(&app);
+    assert_eq!(
+        app.deploy(&app.fixture.base_os, "4", "base-os")
+            .await
+            .status,
+        200
+    );
+    let second_id = deploy_id_of_last(&app);
+    let keys: serde_json::Value =
+        serde_json::from_str(&app.get("/api/v1/evidence/keys").await.body).unwrap();
+    let dir = app.dir();
+    let key = dir.join("public.pem");
+    std::fs::write(&key, keys[0]["public_key_pem"].as_str().unwrap()).unwrap();
+    let (first_text, _) = envelope_of(&app, &first_id).await;
+    let (second_text, second) = envelope_of(&app, &second_id).await;
+    let (first, last) = (dir.join("first.json"), dir.join("second.json"));
+    std::fs::write(&first, &first_text).unwrap();
+    std::fs::write(&last, &second_text).unwrap();
+
+    let out = verify_command(&[&first, &last], &key);
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("verified: base-os@production v3 -> v4"),
+        "{said}"
+    );
+
+    // One changed byte of the payload: the signature no longer matches.
+    let mut changed = second.clone();
+    let at = changed.payload.iter().position(|b| *b == b'4').unwrap();
+    changed.payload[at] = b'5';
+    let tampered = dir.join("tampered.json");
+    std::fs::write(&tampered, serde_json::to_string(&changed).unwrap()).unwrap();
+    let out = verify_command(&[&tampered], &key);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("does not match the payload"));
+
+    // A wrong key.
+    let wrong = dir.join("wrong.pem");
+    std::fs::write(&wrong, OTHER_PUBLIC).unwrap();
+    let out = verify_command(&[&last], &wrong);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("refused"));
+
+    // A broken chain: the second given before the first.
+    let out = verify_command(&[&last, &first], &key);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("the chain is broken"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// Python's securesystemslib (PyPI, the version pinned in tests/api/securesystemslib.version,
+/// installed by scripts/test.sh into a cached virtualenv named by RC_TEST_SECURESYSTEMSLIB_PYTHON)
+/// verifies the envelope with the published key: a second, independent implementation.
+#[tokio::test]
+#[ignore = "needs the securesystemslib package"]
+async fn securesystemslib_verifies_the_envelope_with_the_published_key() {
+    let python = std::env::var("RC_TEST_SECURESYSTEMSLIB_PYTHON")
+        .ok()
+        .filter(|p| std::path::Path::new(p).exists())
+        .unwrap_or_else(|| {
+            crate::needs::missing(
+                "the securesystemslib package",
+                "no RC_TEST_SECURESYSTEMSLIB_PYTHON naming a Python that has it (scripts/test.sh \
+                 installs it into a cached virtualenv)",
+            )
+        });
+    let app = signing_app().await;
+    assert_eq!(
+        app.deploy(&app.fixture.base_os, "4", "base-os")
+            .await
+            .status,
+        200
+    );
+    let (text, _) = envelope_of(&app, &deploy_id_of_last(&app)).await;
+    let keys: serde_json::Value =
+        serde_json::from_str(&app.get("/api/v1/evidence/keys").await.body).unwrap();
+    let dir = app.dir();
+    std::fs::write(dir.join("envelope.json"), &text).unwrap();
+    std::fs::write(
+        dir.join("public.pem"),
+        keys[0]["public_key_pem"].as_str().unwrap(),
+    )
+    .unwrap();
+    let script = r#"
+import json, sys
+from cryptography.hazmat.primitives.serialization import load_pem_public_key
+from securesystemslib.dsse import Envelope
+from securesystemslib.signer import SSlibKey
+env = Envelope.from_dict(json.load(open(sys.argv[1])))
+key = SSlibKey.from_crypto(load_pem_public_key(open(sys.argv[2], "rb").read()), keyid=sys.argv[3])
+verified = env.verify([key], 1)
+print("verified", sorted(verified))
+"#;
+    let out = Command::new(python)
+        .args(["-c", script])
+        .arg(dir.join("envelope.json"))
+        .arg(dir.join("public.pem"))
+        .arg("console-2026")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && said.contains("verified ['console-2026']"),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
