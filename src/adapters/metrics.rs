@@ -47,6 +47,11 @@ struct DriftLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct SignInLabels {
+    event: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct DeliveryLabels {
     outcome: &'static str,
 }
@@ -67,6 +72,7 @@ pub struct Metrics {
     cve_advisories: Gauge,
     cve_cves: Gauge,
     cve_refreshed: Gauge,
+    sign_ins: Family<SignInLabels, Counter>,
 }
 
 fn pulp_histogram() -> Histogram {
@@ -132,6 +138,12 @@ impl Metrics {
             "When the CVE index was last brought up to date (Unix time; 0: never)",
             cve_refreshed.clone(),
         );
+        let sign_ins = Family::<SignInLabels, Counter>::default();
+        registry.register(
+            "repo_console_sign_ins",
+            "OIDC sign-in events (event: signed_in, refused, signed_out, expired)",
+            sign_ins.clone(),
+        );
         let build = Info::new(vec![("version", env!("CARGO_PKG_VERSION"))]);
         registry.register("repo_console_build", "The console's version", build);
         Self {
@@ -146,6 +158,7 @@ impl Metrics {
             cve_advisories,
             cve_cves,
             cve_refreshed,
+            sign_ins,
         }
     }
 }
@@ -227,6 +240,13 @@ impl EventMetrics for Metrics {
             .set(i64::try_from(advisories).unwrap_or(i64::MAX));
         self.cve_cves.set(i64::try_from(cves).unwrap_or(i64::MAX));
         self.cve_refreshed.set(refreshed_unix);
+    }
+
+    fn sign_in(&self, event: &'static str) {
+        let labels = SignInLabels {
+            event: event.to_owned(),
+        };
+        self.sign_ins.get_or_create(&labels).inc();
     }
 
     fn render(&self) -> String {

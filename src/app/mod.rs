@@ -13,6 +13,7 @@
 //! - [`pages`]: the dashboard, versions and history pages' reads;
 //! - [`releases`]: several repositories promoted as one unit, all or none;
 //! - [`schedules`]: deploys scheduled for later, run once across replicas at their time;
+//! - [`sign_in`]: signing in with an OpenID Connect provider, sessions and signing out;
 //! - [`sync`]: synchronizing a repository; [`facts`]: reading upstream's facts at a cost that
 //!   does not grow with Pulp; [`state`]: the ports every use case shares; [`write_limit`]: how
 //!   many writes a caller may make a minute.
@@ -29,6 +30,7 @@ pub mod pages;
 pub mod promotion;
 pub mod releases;
 pub mod schedules;
+pub mod sign_in;
 pub mod state;
 pub mod sync;
 pub mod write_limit;

@@ -102,6 +102,9 @@ pub struct AppState {
     pub(crate) cve_index: CveIndexKeeper,
     /// The exposure's reads of versions, kept (versions are immutable).
     pub(crate) exposure_reads: ExposureReads,
+    /// Signing in with an OpenID Connect provider (`[identity] mode = "oidc"`); `None`:
+    /// another identity scheme.
+    pub(crate) sign_in: Option<crate::app::sign_in::SignIn>,
 }
 
 impl AppState {
@@ -147,6 +150,7 @@ impl AppState {
             demo: false,
             cve_index: CveIndexKeeper::default(),
             exposure_reads: ExposureReads::default(),
+            sign_in: None,
         })
     }
 
@@ -176,6 +180,11 @@ impl AppState {
     }
 
     /// Where what the console measures is reported, and read back for `/metrics`.
+    /// Signing in with an OpenID Connect provider, when that is the identity scheme.
+    pub fn signing_in(&self) -> Option<&crate::app::sign_in::SignIn> {
+        self.sign_in.as_ref()
+    }
+
     pub fn metrics(&self) -> &dyn EventMetrics {
         self.metrics.as_ref()
     }
@@ -316,6 +325,12 @@ impl AppStateBuilder {
 
     /// The CVE index is kept in `store` too, and read back from it (after a restart, or by
     /// the other replicas).
+    /// Operators sign in with an OpenID Connect provider.
+    pub fn sign_in(mut self, sign_in: crate::app::sign_in::SignIn) -> Self {
+        self.0.sign_in = Some(sign_in);
+        self
+    }
+
     pub fn cve_index_store(mut self, store: Arc<dyn CveIndexStore>) -> Self {
         self.0.cve_index = CveIndexKeeper::kept_in(store);
         self

@@ -15,6 +15,8 @@ pub mod operator_identity;
 pub mod repository_manager;
 pub mod request_store;
 pub mod schedule_store;
+pub mod session_store;
+pub mod sign_in_provider;
 pub mod task_progress;
 pub mod upstream_error;
 pub mod webhook_sender;

@@ -1,6 +1,6 @@
 //! The audit sinks `audit.sink` can name. A new sink is one adapter file (implementing
 //! [`crate::ports::AuditSink`]) plus one line in [`SINKS`]. Each brings the diff store, the
-//! request store, the event outbox and the CVE index store that go with it: files beside a
+//! request store, the event outbox, the CVE index store and the session store that go with it: files beside a
 //! file, tables of the same database; for standard output, no diff store nor CVE index store,
 //! and requests and events in memory (the configuration refuses a policy needing approvals
 //! there, see `checks.rs`).
@@ -18,17 +18,19 @@ use crate::adapters::files::diff_store::FileDiffStore;
 use crate::adapters::files::outbox::JsonlOutbox;
 use crate::adapters::files::requests::JsonlRequestStore;
 use crate::adapters::files::schedules::JsonlScheduleStore;
+use crate::adapters::files::sessions::JsonlSessionStore;
 use crate::adapters::memory::{
-    MemoryCheckStore, MemoryOutbox, MemoryRequestStore, MemoryScheduleStore,
+    MemoryCheckStore, MemoryOutbox, MemoryRequestStore, MemoryScheduleStore, MemorySessionStore,
 };
 use crate::adapters::postgres::{
     self, PgAuditSink, PgCheckStore, PgCveIndex, PgDeployLock, PgDiffStore, PgOutbox,
-    PgRequestStore, PgScheduleStore,
+    PgRequestStore, PgScheduleStore, PgSessionStore,
 };
 use crate::ports::{
     AuditSink, CheckStore, CveIndexStore, DeployLock, DiffStore, EventOutbox, RequestStore,
     ScheduleStore,
 };
+use crate::ports::session_store::SessionStore;
 
 use crate::wiring::config::settings::{AuditSettings, DiffSettings};
 
@@ -46,6 +48,8 @@ pub struct Built {
     pub outbox: Arc<dyn EventOutbox>,
     /// Where the exposure's CVE index is kept beside the diffs (none: in memory only).
     pub cve_index: Option<Arc<dyn CveIndexStore>>,
+    /// Where signed-in sessions are kept (OIDC sign-in), beside the requests.
+    pub sessions: Arc<dyn SessionStore>,
 }
 
 /// Builds a sink from the `[audit]` settings (connecting to it if need be) and its diff store
@@ -62,6 +66,7 @@ const SINKS: &[(&str, Build)] = &[
             requests: Arc::new(requests),
             schedules: Arc::new(JsonlScheduleStore::new(audit.schedules_path())),
             checks: Arc::new(JsonlCheckStore::new(audit.checks_path())),
+            sessions: Arc::new(JsonlSessionStore::beside(&audit.path)),
         };
         let outbox = match JsonlOutbox::beside(&audit.path) {
             Ok(outbox) => Arc::new(outbox),
@@ -83,6 +88,7 @@ const SINKS: &[(&str, Build)] = &[
             requests: Arc::new(requests),
             schedules: Arc::new(MemoryScheduleStore::default()),
             checks: Arc::new(MemoryCheckStore::default()),
+            sessions: Arc::new(MemorySessionStore::default()),
         };
         ready(Ok(alone(StdoutAuditSink::default(), None, kept, outbox))).boxed()
     }),
@@ -91,11 +97,12 @@ const SINKS: &[(&str, Build)] = &[
     }),
 ];
 
-/// What is kept beside a sink of one replica: requests, schedules, checks.
+/// What is kept beside a sink of one replica: requests, schedules, checks, sessions.
 struct Kept {
     requests: Arc<dyn RequestStore>,
     schedules: Arc<dyn ScheduleStore>,
     checks: Arc<dyn CheckStore>,
+    sessions: Arc<dyn SessionStore>,
 }
 
 /// A sink of one replica: the in-process deploy lock is enough.
@@ -114,6 +121,7 @@ fn alone(
         checks: kept.checks,
         outbox,
         cve_index: None,
+        sessions: kept.sessions,
     }
 }
 
@@ -130,7 +138,8 @@ async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<
         schedules: Arc::new(PgScheduleStore::new(db.clone())),
         checks: Arc::new(PgCheckStore::new(db.clone())),
         outbox: Arc::new(PgOutbox::new(db.clone())),
-        cve_index: Some(Arc::new(PgCveIndex::new(db))),
+        cve_index: Some(Arc::new(PgCveIndex::new(db.clone()))),
+        sessions: Arc::new(PgSessionStore::new(db)),
     })
 }
 

@@ -1,8 +1,8 @@
 //! PostgreSQL, shared by every replica: the audit sink ([`PgAuditSink`]), the
 //! cross-replica deploy lock ([`PgDeployLock`]), the computed diffs ([`PgDiffStore`]), the
 //! approval requests ([`PgRequestStore`]), the scheduled deploys ([`PgScheduleStore`]), the
-//! checks pipelines report ([`PgCheckStore`]), the webhooks' event outbox ([`PgOutbox`]) and the
-//! CVE index of the exposure ([`PgCveIndex`]).
+//! checks pipelines report ([`PgCheckStore`]), the webhooks' event outbox ([`PgOutbox`]), the
+//! CVE index of the exposure ([`PgCveIndex`]) and the signed-in sessions ([`PgSessionStore`]).
 //! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
@@ -13,6 +13,7 @@ mod diffs;
 mod outbox;
 mod requests;
 mod schedules;
+mod sessions;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -27,6 +28,7 @@ pub use diffs::PgDiffStore;
 pub use outbox::PgOutbox;
 pub use requests::PgRequestStore;
 pub use schedules::PgScheduleStore;
+pub use sessions::PgSessionStore;
 
 /// The console's schema: versioned migrations (`migrations/`), applied at startup. sqlx
 /// records them in `_sqlx_migrations` and holds an advisory lock while it migrates, so
