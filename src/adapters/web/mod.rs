@@ -17,6 +17,7 @@ mod identity;
 mod nav;
 mod paging;
 mod sender;
+mod sign_in_gate;
 mod status;
 #[cfg(test)]
 mod status_tests;
@@ -124,6 +125,13 @@ fn pages(state: AppState) -> Router {
             "/schedules/{id}/cancel",
             axum::routing::post(handlers::schedules::cancel),
         )
+        .route("/oidc/sign-in", get(handlers::sign_in::begin))
+        .route("/oidc/callback", get(handlers::sign_in::callback))
+        .route(
+            "/oidc/sign-out",
+            axum::routing::post(handlers::sign_in::sign_out),
+        )
+        .route("/oidc/signed-out", get(handlers::sign_in::signed_out))
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(handlers::health::metrics))
         .route("/api/docs", get(handlers::api_docs::show))
@@ -139,6 +147,10 @@ fn pages(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             edge::write_limit::limit_page_writes,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            sign_in_gate::require,
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

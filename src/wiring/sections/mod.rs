@@ -1,7 +1,7 @@
 //! The configuration's tables, each checked into what the console uses: `[pulp]` into the
 //! Pulp client's settings, `[server]` into the web edge's limits, `[environments]` into the
-//! domain's path, `[policy]` into the domain's `Policy`, `[identity]` into an identity
-//! adapter, `[api]` into the bearer tokens, `[[webhooks]]` into subscriptions, `[releases]` into the
+//! domain's path, `[policy]` into the domain's `Policy`, `[identity]` and `[oidc]` into an
+//! identity adapter, `[api]` into the bearer tokens, `[[webhooks]]` into subscriptions, `[releases]` into the
 //! releases, `[schedules]` into the timing of scheduled deploys, `[verification]` into the
 //! policy on unsigned metadata. Each refusal names
 //! its key.
@@ -9,6 +9,7 @@
 pub(crate) mod api;
 pub(crate) mod environments;
 pub(crate) mod identity;
+pub(crate) mod oidc;
 pub(crate) mod policy;
 pub(crate) mod pulp;
 pub(crate) mod releases;
