@@ -26,11 +26,11 @@ use crate::adapters::postgres::{
     self, PgAuditSink, PgCheckStore, PgCveIndex, PgDeployLock, PgDiffStore, PgOutbox,
     PgRequestStore, PgScheduleStore, PgSessionStore,
 };
+use crate::ports::session_store::SessionStore;
 use crate::ports::{
     AuditSink, CheckStore, CveIndexStore, DeployLock, DiffStore, EventOutbox, RequestStore,
     ScheduleStore,
 };
-use crate::ports::session_store::SessionStore;
 
 use crate::wiring::config::settings::{AuditSettings, DiffSettings};
 

@@ -81,10 +81,13 @@ pub async fn build_state(
     ));
     let (identity, sign_in) = match &config.identity {
         crate::wiring::sections::identity::IdentitySettings::Oidc(oidc) => {
-            let sign_in = sign_in(oidc, built.sessions.clone(), clock.clone(), metrics.clone()).await?;
+            let sign_in =
+                sign_in(oidc, built.sessions.clone(), clock.clone(), metrics.clone()).await?;
             tracing::info!(issuer = %oidc.provider.issuer, client_id = %oidc.provider.client_id, sessions = %built.sessions.target(), "operators sign in with an OpenID Connect provider");
             let adapter: Arc<dyn crate::ports::OperatorIdentity> = Arc::new(
-                crate::adapters::identity::oidc::session_cookie::SessionCookie::new(sign_in.clone()),
+                crate::adapters::identity::oidc::session_cookie::SessionCookie::new(
+                    sign_in.clone(),
+                ),
             );
             (adapter, Some(sign_in))
         }

@@ -16,8 +16,10 @@
 //! - the sign-in form posts `sub=<subject>` to the authorization URL, which then redirects
 //!   to the client's `redirect_uri` with `code` and `state`;
 //! - the `nonce` is copied into the ID token (`--require-nonce true` refuses a request
-//!   without one); `--token-max-age <seconds>` sets the ID token's lifetime, negative for
-//!   one already expired;
+//!   without one); `--token-max-age <seconds>` sets the tokens' lifetime: negative gives an
+//!   ID token already expired, with a negative `expires_in` that no OAuth client reads (0
+//!   makes its token endpoint fail), so the `exp` check itself is met by a provider of the
+//!   tests' own (tests/api/oidc_hostile.rs);
 //! - it accepts `code_challenge` but does not check the `code_verifier` (PKCE is not
 //!   enforced by it: the console sends both all the same).
 //!
@@ -41,7 +43,8 @@ impl MockProvider {
         Self::start_with(&["--require-nonce", "true"]).await
     }
 
-    /// A provider whose ID tokens expired ten minutes before they were issued.
+    /// A provider whose tokens expired ten minutes before they were issued (its
+    /// `expires_in` is then negative too).
     pub async fn issuing_expired_tokens() -> Self {
         Self::start_with(&["--require-nonce", "true", "--token-max-age", "-600"]).await
     }
@@ -141,15 +144,11 @@ fn free_port() -> u16 {
 
 /// The `Location` header of a raw HTTP answer.
 pub fn location_of(answer: &str) -> Option<String> {
-    answer
-        .split("\r\n\r\n")
-        .next()?
-        .lines()
-        .find_map(|line| {
-            let (name, value) = line.split_once(':')?;
-            name.eq_ignore_ascii_case("location")
-                .then(|| value.trim().to_owned())
-        })
+    answer.split("\r\n\r\n").next()?.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("location")
+            .then(|| value.trim().to_owned())
+    })
 }
 
 /// A request to the provider; its status and body.

@@ -19,7 +19,9 @@ pub struct MemorySessionStore {
 
 impl MemorySessionStore {
     fn book(&self) -> std::sync::MutexGuard<'_, SessionBook> {
-        self.book.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.book
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 

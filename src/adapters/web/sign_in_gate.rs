@@ -68,7 +68,13 @@ mod tests {
 
     #[test]
     fn only_signing_in_probes_metrics_and_assets_are_open() {
-        for path in ["/oidc/callback", "/healthz", "/readyz", "/metrics", "/assets/app.css"] {
+        for path in [
+            "/oidc/callback",
+            "/healthz",
+            "/readyz",
+            "/metrics",
+            "/assets/app.css",
+        ] {
             assert!(open(path), "{path}");
         }
         for path in ["/", "/releases", "/repos/x/versions", "/oidc", "/metricsx"] {

@@ -258,10 +258,9 @@ impl HttpStatus for NotBegun {
 impl HttpStatus for SignInFailed {
     fn status(&self) -> StatusCode {
         match self {
-            Self::NoneUnderWay
-            | Self::StateMismatch
-            | Self::NoCode
-            | Self::Name { .. } => StatusCode::FORBIDDEN,
+            Self::NoneUnderWay | Self::StateMismatch | Self::NoCode | Self::Name { .. } => {
+                StatusCode::FORBIDDEN
+            }
             Self::Refused(refused) => match refused {
                 crate::ports::sign_in_provider::SignInRefused::Unreachable(_) => {
                     StatusCode::BAD_GATEWAY

@@ -90,9 +90,8 @@ impl SignIn {
         cookie: Option<&str>,
         answer: ProviderAnswer,
     ) -> Result<(SignedIn, StoredSession), SignInFailed> {
-        let store_failed = |e: crate::ports::session_store::SessionStoreError| {
-            SignInFailed::Store(e.to_string())
-        };
+        let store_failed =
+            |e: crate::ports::session_store::SessionStoreError| SignInFailed::Store(e.to_string());
         let cookie = cookie.ok_or(SignInFailed::NoneUnderWay)?;
         let pending = self
             .store

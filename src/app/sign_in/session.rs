@@ -19,11 +19,10 @@ impl SignIn {
     ) -> Result<Operator, Unidentified> {
         let cookie = cookie.ok_or(Unidentified::NotSignedIn)?;
         let key = key_of(cookie);
-        let unreadable = |e: crate::ports::session_store::SessionStoreError| {
-            Unidentified::SessionsUnreadable {
+        let unreadable =
+            |e: crate::ports::session_store::SessionStoreError| Unidentified::SessionsUnreadable {
                 reason: e.to_string(),
-            }
-        };
+            };
         let session = self
             .store
             .find(&key)
@@ -60,11 +59,12 @@ impl SignIn {
                 tracing::warn!(%error, "a session's use could not be written down");
             }
         }
-        let operator = Operator::with_matching(&session.name, self.matching)
-            .map_err(|e| Unidentified::Unusable {
+        let operator = Operator::with_matching(&session.name, self.matching).map_err(|e| {
+            Unidentified::Unusable {
                 header: "session".to_owned(),
                 reason: e.to_string(),
-            })?;
+            }
+        })?;
         Ok(operator.with_groups(session.groups))
     }
 }

@@ -148,7 +148,12 @@ mod tests {
 
     #[test]
     fn only_paths_of_this_site_are_come_back_to() {
-        for ok in ["/", "/releases", "/repos/abc/versions?at=30#v3", "/a/b%2F/c"] {
+        for ok in [
+            "/",
+            "/releases",
+            "/repos/abc/versions?at=30#v3",
+            "/a/b%2F/c",
+        ] {
             assert_eq!(ReturnPath::parse(ok).unwrap().as_str(), ok);
         }
         for attack in [

@@ -86,7 +86,8 @@ pub(crate) fn validate(raw: RawIdentity, oidc: RawOidc) -> Result<IdentitySettin
                 }
             }
             if !raw.trusted_proxies.is_empty() {
-                let reason = "identity.mode is \"oidc\": no proxy names operators, so list none".to_owned();
+                let reason =
+                    "identity.mode is \"oidc\": no proxy names operators, so list none".to_owned();
                 return Err(invalid("identity.trusted_proxies", reason));
             }
             let matching = CaseMatching::from_case_sensitive(raw.case_sensitive);
@@ -105,7 +106,9 @@ pub(crate) fn validate(raw: RawIdentity, oidc: RawOidc) -> Result<IdentitySettin
     }
     let header = raw.header.trim();
     if raw.mode.trim() == "header" && header.is_empty() {
-        let reason = "identity.mode is \"header\", so name the proxy's header, e.g. \"X-Remote-User\"".to_owned();
+        let reason =
+            "identity.mode is \"header\", so name the proxy's header, e.g. \"X-Remote-User\""
+                .to_owned();
         return Err(invalid("identity.header", reason));
     }
     let groups_header = raw.groups_header.trim();

@@ -79,13 +79,21 @@ impl std::fmt::Debug for OidcIdentity {
 
 /// Checks the `[oidc]` table for `mode = "oidc"`.
 pub(crate) fn validate(raw: RawOidc, matching: CaseMatching) -> Result<OidcIdentity, ConfigError> {
-    let issuer = required("oidc.issuer", &raw.issuer, "the provider's issuer URL, e.g. \"https://keycloak.example/realms/company\"")?;
+    let issuer = required(
+        "oidc.issuer",
+        &raw.issuer,
+        "the provider's issuer URL, e.g. \"https://keycloak.example/realms/company\"",
+    )?;
     let issuer_url = https_unless_loopback("oidc.issuer", &issuer)?;
     if issuer_url.query().is_some() || issuer_url.fragment().is_some() {
         let reason = format!("'{issuer}' has a query or fragment: an issuer has neither");
         return Err(invalid("oidc.issuer", reason));
     }
-    let client_id = required("oidc.client_id", &raw.client_id, "the client id registered at the provider for this console")?;
+    let client_id = required(
+        "oidc.client_id",
+        &raw.client_id,
+        "the client id registered at the provider for this console",
+    )?;
     let client_secret = client_secret(&raw.client_secret_file)?;
     let scopes: Vec<String> = raw
         .scopes
@@ -94,11 +102,20 @@ pub(crate) fn validate(raw: RawOidc, matching: CaseMatching) -> Result<OidcIdent
         .filter(|s| !s.is_empty())
         .collect();
     if !scopes.iter().any(|s| s == "openid") {
-        let reason = format!("{scopes:?} lacks \"openid\": without it the provider sends no ID token");
+        let reason =
+            format!("{scopes:?} lacks \"openid\": without it the provider sends no ID token");
         return Err(invalid("oidc.scopes", reason));
     }
-    let username_claim = required("oidc.username_claim", &raw.username_claim, "the claim naming the operator, e.g. \"preferred_username\"")?;
-    let groups_claim = required("oidc.groups_claim", &raw.groups_claim, "the claim listing the operator's groups, e.g. \"groups\"")?;
+    let username_claim = required(
+        "oidc.username_claim",
+        &raw.username_claim,
+        "the claim naming the operator, e.g. \"preferred_username\"",
+    )?;
+    let groups_claim = required(
+        "oidc.groups_claim",
+        &raw.groups_claim,
+        "the claim listing the operator's groups, e.g. \"groups\"",
+    )?;
     let redirect = required("oidc.redirect_url", &raw.redirect_url, "this console's callback as the browser reaches it, e.g. \"https://console.example/oidc/callback\"")?;
     let redirect_url = https_unless_loopback("oidc.redirect_url", &redirect)?;
     if redirect_url.path() != CALLBACK_PATH || redirect_url.query().is_some() {
@@ -107,7 +124,12 @@ pub(crate) fn validate(raw: RawOidc, matching: CaseMatching) -> Result<OidcIdent
         );
         return Err(invalid("oidc.redirect_url", reason));
     }
-    let idle = within("oidc.session_idle_minutes", raw.session_idle_minutes, 1, 1440)?;
+    let idle = within(
+        "oidc.session_idle_minutes",
+        raw.session_idle_minutes,
+        1,
+        1440,
+    )?;
     let max = within("oidc.session_max_hours", raw.session_max_hours, 1, 720)?;
     let lifetimes = SessionLifetimes {
         idle: Duration::minutes(idle),
@@ -162,9 +184,14 @@ fn https_unless_loopback(key: &'static str, text: &str) -> Result<url::Url, Conf
         "http" if loopback => Ok(url),
         "http" => Err(invalid(
             key,
-            format!("'{text}' is plain http: use https (http is allowed on a loopback address only)"),
+            format!(
+                "'{text}' is plain http: use https (http is allowed on a loopback address only)"
+            ),
         )),
-        other => Err(invalid(key, format!("'{text}' is a {other}: URL, not https"))),
+        other => Err(invalid(
+            key,
+            format!("'{text}' is a {other}: URL, not https"),
+        )),
     }
 }
 
@@ -177,7 +204,13 @@ fn client_secret(path: &std::path::Path) -> Result<String, ConfigError> {
     let secret = crate::wiring::config::password_file::first_line(path)
         .map_err(|e| invalid(key, format!("{} cannot be read: {e}", path.display())))?;
     if secret.trim().is_empty() {
-        return Err(invalid(key, format!("{} is empty: its first line is the client secret", path.display())));
+        return Err(invalid(
+            key,
+            format!(
+                "{} is empty: its first line is the client secret",
+                path.display()
+            ),
+        ));
     }
     Ok(secret)
 }
@@ -186,6 +219,9 @@ fn within(key: &'static str, value: i64, least: i64, most: i64) -> Result<i64, C
     if (least..=most).contains(&value) {
         Ok(value)
     } else {
-        Err(invalid(key, format!("{value} is not between {least} and {most}")))
+        Err(invalid(
+            key,
+            format!("{value} is not between {least} and {most}"),
+        ))
     }
 }

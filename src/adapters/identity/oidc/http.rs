@@ -7,8 +7,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hyper::body::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Bytes;
 use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
@@ -37,13 +37,12 @@ impl ProviderHttp {
         http.enforce_http(false);
         http.set_nodelay(true);
         http.set_connect_timeout(Some(timeout));
-        let tls = ClientConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
-        ))
-        .with_safe_default_protocol_versions()
-        .expect("ring supports the default TLS versions")
-        .with_root_certificates(tls_roots::web_and_system())
-        .with_no_client_auth();
+        let tls =
+            ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+                .with_safe_default_protocol_versions()
+                .expect("ring supports the default TLS versions")
+                .with_root_certificates(tls_roots::web_and_system())
+                .with_no_client_auth();
         let https = HttpsConnectorBuilder::new()
             .with_tls_config(tls)
             .https_or_http()

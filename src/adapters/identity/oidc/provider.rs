@@ -12,9 +12,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use openidconnect::core::{
     CoreAuthDisplay, CoreAuthPrompt, CoreAuthenticationFlow, CoreErrorResponseType,
-    CoreGenderClaim, CoreJsonWebKey, CoreJweContentEncryptionAlgorithm,
-    CoreJwsSigningAlgorithm, CoreRevocableToken, CoreRevocationErrorResponse,
-    CoreTokenIntrospectionResponse, CoreTokenType,
+    CoreGenderClaim, CoreJsonWebKey, CoreJweContentEncryptionAlgorithm, CoreJwsSigningAlgorithm,
+    CoreRevocableToken, CoreRevocationErrorResponse, CoreTokenIntrospectionResponse, CoreTokenType,
 };
 use openidconnect::{
     AdditionalClaims, AuthorizationCode, Client, ClientId, ClientSecret, CsrfToken,
@@ -126,16 +125,12 @@ impl OidcProvider {
                     error_chain(&e)
                 ),
             })?;
-        let end_session = metadata
-            .additional_metadata()
-            .end_session_endpoint
-            .clone();
-        let redirect = RedirectUrl::new(settings.redirect_url.clone()).map_err(|e| {
-            DiscoveryFailed {
+        let end_session = metadata.additional_metadata().end_session_endpoint.clone();
+        let redirect =
+            RedirectUrl::new(settings.redirect_url.clone()).map_err(|e| DiscoveryFailed {
                 key: "oidc.redirect_url",
                 reason: e.to_string(),
-            }
-        })?;
+            })?;
         let client = OidcClient::from_provider_metadata(
             metadata,
             ClientId::new(settings.client_id.clone()),
@@ -198,7 +193,11 @@ impl OidcProvider {
             None => match claims.additional_claims().0.get(claim) {
                 Some(serde_json::Value::String(text)) => text.clone(),
                 Some(_) => return Err(refused("it is not a text")),
-                None => return Err(refused("the provider did not send it (is its scope asked for, oidc.scopes?)")),
+                None => {
+                    return Err(refused(
+                        "the provider did not send it (is its scope asked for, oidc.scopes?)",
+                    ))
+                }
             },
         };
         if text.trim().is_empty() {
@@ -272,17 +271,23 @@ impl SignInProvider for OidcProvider {
             .exchange_code(AuthorizationCode::new(code.to_owned()))
             .map_err(|e| SignInRefused::Unreachable(e.to_string()))?
             .set_pkce_verifier(PkceCodeVerifier::new(pkce_verifier.to_owned()));
-        let answer = request.request_async(&self.http).await.map_err(|e| match e {
-            RequestTokenError::ServerResponse(refusal) => {
-                let mut text = refusal.error().as_ref().to_owned();
-                if let Some(description) = refusal.error_description() {
-                    text.push_str(": ");
-                    text.push_str(description);
+        let answer = request
+            .request_async(&self.http)
+            .await
+            .map_err(|e| match e {
+                RequestTokenError::ServerResponse(refusal) => {
+                    let mut text = refusal.error().as_ref().to_owned();
+                    if let Some(description) = refusal.error_description() {
+                        text.push_str(": ");
+                        text.push_str(description);
+                    }
+                    SignInRefused::CodeRefused(text)
                 }
-                SignInRefused::CodeRefused(text)
-            }
-            other => SignInRefused::Unreachable(error_chain(&other)),
-        })?;
+                RequestTokenError::Parse(error, _) => SignInRefused::BadIdToken(format!(
+                    "the provider's token answer could not be read: {error}"
+                )),
+                other => SignInRefused::Unreachable(error_chain(&other)),
+            })?;
         let id_token = answer.id_token().ok_or_else(|| {
             SignInRefused::BadIdToken("the provider's answer holds no ID token".to_owned())
         })?;

@@ -14,8 +14,8 @@ use maud::html;
 
 use crate::app::sign_in::finish::ProviderAnswer;
 use crate::app::sign_in::SignIn;
-use crate::app::AppState;
 use crate::app::sign_in::SIGN_IN_WAIT;
+use crate::app::AppState;
 
 use super::super::views::layout::{notice, page};
 use super::super::WebError;
@@ -129,10 +129,7 @@ pub async fn callback(
         }),
     };
     let forget_sign_in = rules.set_cookie(rules.sign_in_name(), "", 0);
-    match sign_in
-        .finish(under_way.as_deref(), answer, peer)
-        .await
-    {
+    match sign_in.finish(under_way.as_deref(), answer, peer).await {
         Ok(signed_in) => {
             let max_age = sign_in.lifetimes.max.num_seconds();
             let session = rules.set_cookie(rules.session_name(), &signed_in.cookie, max_age);

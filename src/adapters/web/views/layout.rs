@@ -75,7 +75,9 @@ fn sender_badge() -> Markup {
 
 /// The header bar's operator when operators sign in: the name and groups, and the
 /// sign-out form (`#sign-out`, a POST protected like every form); else the way to sign in.
-fn signed_in_badge(sender: Option<Result<crate::domain::Operator, crate::ports::Unidentified>>) -> Markup {
+fn signed_in_badge(
+    sender: Option<Result<crate::domain::Operator, crate::ports::Unidentified>>,
+) -> Markup {
     html! {
         @match sender {
             Some(Ok(operator)) => {
