@@ -225,3 +225,177 @@ fn within(key: &'static str, value: i64, least: i64, most: i64) -> Result<i64, C
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::wiring::config::{load, Overrides};
+    use crate::wiring::sections::identity::IdentitySettings;
+
+    /// A client secret file, and the flags of a whole OIDC configuration using it.
+    fn secret() -> tempfile::NamedTempFile {
+        use std::io::Write;
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        writeln!(file, "s3cret").unwrap();
+        file
+    }
+
+    fn whole(secret: &tempfile::NamedTempFile) -> Overrides {
+        Overrides::default()
+            .flag("identity.mode", "oidc")
+            .flag("oidc.issuer", "https://keycloak.example/realms/company")
+            .flag("oidc.client_id", "repo-console")
+            .flag("oidc.client_secret_file", secret.path().to_str().unwrap())
+            .flag("oidc.redirect_url", "https://console.example/oidc/callback")
+    }
+
+    /// The key a refused configuration names.
+    fn refused_key(overrides: Overrides) -> String {
+        let error = load(&overrides).expect_err("refused").to_string();
+        error
+            .strip_prefix("configuration key ")
+            .and_then(|rest| rest.split(':').next())
+            .unwrap_or(&error)
+            .to_owned()
+    }
+
+    #[test]
+    fn a_whole_oidc_configuration_is_read_from_flags_and_the_environment() {
+        let secret = secret();
+        let config = load(&whole(&secret)).unwrap();
+        let IdentitySettings::Oidc(oidc) = config.identity else {
+            panic!("OIDC");
+        };
+        assert_eq!(oidc.provider.client_secret, "s3cret");
+        assert_eq!(oidc.provider.scopes, ["openid", "profile", "email"]);
+        assert_eq!(oidc.provider.username_claim, "preferred_username");
+        assert_eq!(oidc.provider.groups_claim, "groups");
+        assert!(oidc.cookies.secure, "https: Secure, __Host-");
+        assert_eq!(
+            oidc.after_sign_out,
+            "https://console.example/oidc/signed-out"
+        );
+        assert_eq!(oidc.lifetimes.idle, chrono::Duration::minutes(30));
+        assert_eq!(oidc.lifetimes.max, chrono::Duration::hours(8));
+        assert!(
+            !format!("{oidc:?}").contains("s3cret"),
+            "the secret is never shown"
+        );
+        let env = oidc_env(&secret)
+            .env("REPO_CONSOLE_OIDC_SESSION_IDLE_MINUTES", "5")
+            .env("REPO_CONSOLE_OIDC_GROUPS_CLAIM", "roles");
+        let IdentitySettings::Oidc(oidc) = load(&env).unwrap().identity else {
+            panic!("OIDC from the environment");
+        };
+        assert_eq!(oidc.lifetimes.idle, chrono::Duration::minutes(5));
+        assert_eq!(oidc.provider.groups_claim, "roles");
+        let loopback = whole(&secret)
+            .flag("oidc.issuer", "http://127.0.0.1:9400")
+            .flag("oidc.redirect_url", "http://localhost:8080/oidc/callback");
+        let IdentitySettings::Oidc(oidc) = load(&loopback).unwrap().identity else {
+            panic!("OIDC on loopback");
+        };
+        assert!(!oidc.cookies.secure, "plain http on loopback: no Secure");
+    }
+
+    fn oidc_env(secret: &tempfile::NamedTempFile) -> Overrides {
+        Overrides::default()
+            .env("REPO_CONSOLE_IDENTITY_MODE", "oidc")
+            .env("REPO_CONSOLE_OIDC_ISSUER", "https://login.example")
+            .env("REPO_CONSOLE_OIDC_CLIENT_ID", "repo-console")
+            .env(
+                "REPO_CONSOLE_OIDC_CLIENT_SECRET_FILE",
+                secret.path().to_str().unwrap(),
+            )
+            .env(
+                "REPO_CONSOLE_OIDC_REDIRECT_URL",
+                "https://console.example/oidc/callback",
+            )
+    }
+
+    #[test]
+    fn each_refusal_names_its_key() {
+        let secret = secret();
+        let cases = [
+            (whole(&secret).flag("oidc.issuer", ""), "oidc.issuer"),
+            (
+                whole(&secret).flag("oidc.issuer", "http://keycloak.example"),
+                "oidc.issuer",
+            ),
+            (
+                whole(&secret).flag("oidc.issuer", "not a url"),
+                "oidc.issuer",
+            ),
+            (whole(&secret).flag("oidc.client_id", " "), "oidc.client_id"),
+            (
+                whole(&secret).flag("oidc.client_secret_file", ""),
+                "oidc.client_secret_file",
+            ),
+            (
+                whole(&secret).flag("oidc.client_secret_file", "/nonexistent/secret"),
+                "oidc.client_secret_file",
+            ),
+            (
+                whole(&secret).flag("oidc.scopes", "profile,email"),
+                "oidc.scopes",
+            ),
+            (
+                whole(&secret).flag("oidc.redirect_url", "http://console.example/oidc/callback"),
+                "oidc.redirect_url",
+            ),
+            (
+                whole(&secret).flag("oidc.redirect_url", "https://console.example/callback"),
+                "oidc.redirect_url",
+            ),
+            (
+                whole(&secret).flag("oidc.username_claim", ""),
+                "oidc.username_claim",
+            ),
+            (
+                whole(&secret).flag("oidc.session_idle_minutes", "0"),
+                "oidc.session_idle_minutes",
+            ),
+            (
+                whole(&secret).flag("oidc.session_max_hours", "721"),
+                "oidc.session_max_hours",
+            ),
+            (
+                whole(&secret)
+                    .flag("oidc.session_idle_minutes", "120")
+                    .flag("oidc.session_max_hours", "1"),
+                "oidc.session_idle_minutes",
+            ),
+            (whole(&secret).flag("identity.mode", "sso"), "identity.mode"),
+        ];
+        for (overrides, key) in cases {
+            assert_eq!(refused_key(overrides), key);
+        }
+    }
+
+    #[test]
+    fn a_mix_of_the_proxys_headers_and_oidc_is_refused_at_start() {
+        let secret = secret();
+        let with_header = whole(&secret).flag("identity.header", "X-Remote-User");
+        assert_eq!(refused_key(with_header), "identity.header");
+        let with_groups = whole(&secret).flag("identity.groups_header", "X-Remote-Groups");
+        assert_eq!(refused_key(with_groups), "identity.groups_header");
+        let with_proxies = whole(&secret).flag("identity.trusted_proxies", "10.0.0.1");
+        assert_eq!(refused_key(with_proxies), "identity.trusted_proxies");
+        let provider_without_mode = whole(&secret).flag("identity.mode", "");
+        assert_eq!(refused_key(provider_without_mode), "identity.mode");
+        let header_mode_with_provider = whole(&secret)
+            .flag("identity.mode", "header")
+            .flag("identity.header", "X-Remote-User")
+            .flag("identity.trusted_proxies", "10.0.0.1");
+        assert_eq!(refused_key(header_mode_with_provider), "identity.mode");
+        let header_mode_without_header = Overrides::default().flag("identity.mode", "header");
+        assert_eq!(refused_key(header_mode_without_header), "identity.header");
+        let header = Overrides::default()
+            .flag("identity.mode", "header")
+            .flag("identity.header", "X-Remote-User")
+            .flag("identity.trusted_proxies", "10.0.0.1");
+        assert!(matches!(
+            load(&header).unwrap().identity,
+            IdentitySettings::ProxyHeader { .. }
+        ));
+    }
+}

@@ -308,3 +308,32 @@ impl SignInProvider for OidcProvider {
         Some(request.http_get_url().to_string())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_provider_that_cannot_be_read_at_start_names_the_issuer_key() {
+        let settings = OidcSettings {
+            issuer: "http://127.0.0.1:1".into(),
+            client_id: "repo-console".into(),
+            client_secret: "s3cret".into(),
+            scopes: vec!["openid".into()],
+            username_claim: "preferred_username".into(),
+            groups_claim: "groups".into(),
+            redirect_url: "http://127.0.0.1:8080/oidc/callback".into(),
+        };
+        let failed = OidcProvider::discover(&settings, Duration::from_secs(2))
+            .await
+            .expect_err("nothing listens there");
+        assert_eq!(failed.key, "oidc.issuer");
+        assert!(
+            failed
+                .reason
+                .contains("http://127.0.0.1:1/.well-known/openid-configuration"),
+            "{}",
+            failed.reason
+        );
+    }
+}
