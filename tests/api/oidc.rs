@@ -379,7 +379,18 @@ async fn signing_out_ends_the_session_here_and_at_the_provider() {
 
     let out = browser.send("POST", "/oidc/sign-out", &[], "").await;
     assert_eq!(out.status, 303, "{}", out.body);
-    let location = out.header("location");
+    assert_eq!(out.header("location"), "/oidc/signing-out");
+    let onward = browser.get("/oidc/signing-out").await;
+    assert_eq!(onward.status, 200);
+    let html = onward.html();
+    let link = attr(&select(&html, "a#provider-sign-out")[0], "href").to_owned();
+    let refresh = attr(&select(&html, "meta[http-equiv=refresh]")[0], "content").to_owned();
+    assert_eq!(
+        refresh,
+        format!("0;url={link}"),
+        "on to the provider at once"
+    );
+    let location = link.as_str();
     assert!(
         location.starts_with(&format!("{}/oauth2/end_session?", provider.issuer())),
         "{location}"

@@ -131,6 +131,7 @@ fn pages(state: AppState) -> Router {
             "/oidc/sign-out",
             axum::routing::post(handlers::sign_in::sign_out),
         )
+        .route("/oidc/signing-out", get(handlers::sign_in::signing_out))
         .route("/oidc/signed-out", get(handlers::sign_in::signed_out))
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(handlers::health::metrics))

@@ -1,8 +1,10 @@
 //! Signing in with an OpenID Connect provider, as routes (thin: the use cases are
 //! `app::sign_in`): `GET /oidc/sign-in?return=<path>` sends the browser to the provider;
-//! `GET /oidc/callback` takes its answer; `POST /oidc/sign-out` ends the session (and sends
-//! the browser to the provider's own sign-out when it has one); `GET /oidc/signed-out` says
-//! so. Without `[identity] mode = "oidc"` each answers 404.
+//! `GET /oidc/callback` takes its answer; `POST /oidc/sign-out` ends the session, then
+//! `GET /oidc/signing-out` sends the browser on to the provider's own sign-out when it has
+//! one (a page that moves on by itself: the pages' `form-action 'self'` forbids a form's
+//! redirect to another site); `GET /oidc/signed-out` says so. Without `[identity] mode =
+//! "oidc"` each answers 404.
 
 use std::net::SocketAddr;
 
@@ -149,8 +151,8 @@ pub async fn callback(
     }
 }
 
-/// `POST /oidc/sign-out` (the header's `#sign-out` form): the session ended here, then the
-/// provider's own sign-out when it has one, else the signed-out page.
+/// `POST /oidc/sign-out` (the header's `#sign-out` form): the session ended here, then on to
+/// the provider's own sign-out when it has one, else the signed-out page.
 pub async fn sign_out(
     State(state): State<AppState>,
     Peer(peer): Peer,
@@ -161,8 +163,31 @@ pub async fn sign_out(
     let session = cookie(&headers, rules.session_name());
     let at_provider = sign_in.sign_out(session.as_deref(), peer).await;
     let forget = rules.set_cookie(rules.session_name(), "", 0);
-    let location = at_provider.unwrap_or_else(|| "/oidc/signed-out".to_owned());
-    Ok(see_other(&location, vec![forget]))
+    let location = match at_provider {
+        Some(_) => "/oidc/signing-out",
+        None => "/oidc/signed-out",
+    };
+    Ok(see_other(location, vec![forget]))
+}
+
+/// `GET /oidc/signing-out`: signed out here; on to the provider's sign-out (at once, and by
+/// a link for a browser that does not follow the page's refresh).
+pub async fn signing_out(State(state): State<AppState>) -> Result<Response, WebError> {
+    let sign_in = signing_in(&state)?;
+    let Some(at_provider) = sign_in.provider.sign_out_url(&sign_in.after_sign_out) else {
+        return Ok(see_other("/oidc/signed-out", Vec::new()));
+    };
+    let refresh = format!("0;url={at_provider}");
+    Ok(page(
+        "Signing out",
+        html! {
+            meta http-equiv="refresh" content=(refresh);
+            h1 { "Signing out" }
+            (notice("ok", Some("signing-out"), html! { "You are signed out of the console; now signing out at the identity provider." }))
+            p { a id="provider-sign-out" href=(at_provider) { "Sign out at the identity provider" } }
+        },
+    )
+    .into_response())
 }
 
 /// `GET /oidc/signed-out`: where a browser lands after signing out.
