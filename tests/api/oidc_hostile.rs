@@ -207,6 +207,9 @@ async fn attempt(
     (reply.status, reply.body, session)
 }
 
+/// A lie: its name, how its token is made, and a word the refusal names.
+type Lie = (&'static str, Box<dyn Fn(String) -> Craft>, &'static str);
+
 fn honest(nonce: String) -> Craft {
     Craft {
         audience: "repo-console".into(),
@@ -228,7 +231,7 @@ async fn every_lie_in_an_id_token_is_refused_with_nothing_signed_in() {
         "an honest token signs in: {body}"
     );
 
-    let lies: [(&str, Box<dyn Fn(String) -> Craft>, &str); 5] = [
+    let lies: [Lie; 5] = [
         (
             "another audience",
             Box::new(|n| Craft {
