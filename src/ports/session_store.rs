@@ -90,6 +90,16 @@ pub trait SessionStore: Send + Sync {
     /// take, here or on another replica, finds nothing).
     async fn take_sign_in(&self, key: &str) -> Result<Option<PendingSignIn>, SessionStoreError>;
 
+    /// Forgets the sessions last seen before `seen_before` or started before
+    /// `started_before` (past their lifetimes: no cookie opens them any more), and the
+    /// sign-ins under way begun before `begun_before`; answers how many.
+    async fn forget_stale(
+        &self,
+        seen_before: DateTime<Utc>,
+        started_before: DateTime<Utc>,
+        begun_before: DateTime<Utc>,
+    ) -> Result<usize, SessionStoreError>;
+
     /// Appends an audit line.
     async fn audit(&self, line: &SignInLine) -> Result<(), SessionStoreError>;
 

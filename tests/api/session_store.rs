@@ -11,6 +11,7 @@ use repo_console::ports::session_store::SessionStore;
 
 use super::session_contract::{
     at, audit_lines_read_back, session, sessions_start_touch_and_end, sign_ins_are_taken_once,
+    stale_sessions_and_sign_ins_are_forgotten,
 };
 
 fn in_dir(dir: &tempfile::TempDir) -> JsonlSessionStore {
@@ -83,4 +84,23 @@ async fn jsonl_sessions_outlive_a_restart_and_the_file_keeps_only_live_ones() {
         "rewritten with the live session only: {text}"
     );
     assert!(!text.contains("\"gone\""));
+}
+
+#[tokio::test]
+async fn memory_stale_sessions_and_sign_ins_are_forgotten() {
+    stale_sessions_and_sign_ins_are_forgotten(&MemorySessionStore::default()).await;
+}
+
+#[tokio::test]
+async fn jsonl_stale_sessions_and_sign_ins_are_forgotten_and_the_file_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    stale_sessions_and_sign_ins_are_forgotten(&in_dir(&dir)).await;
+    let text = std::fs::read_to_string(dir.path().join("logs/sessions.jsonl")).unwrap();
+    assert!(
+        !text.contains("\"idle\"") && !text.contains("\"old\""),
+        "{text}"
+    );
+    let again = in_dir(&dir);
+    assert!(again.find("live").await.unwrap().is_some());
+    assert_eq!(again.find("idle").await.unwrap(), None);
 }

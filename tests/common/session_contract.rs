@@ -115,3 +115,35 @@ pub async fn audit_lines_read_back(store: &dyn SessionStore) {
     }
     assert_eq!(store.audit_lines().await.unwrap(), lines);
 }
+
+/// Sessions past a lifetime and old sign-ins under way are forgotten; the others kept.
+pub async fn stale_sessions_and_sign_ins_are_forgotten(store: &dyn SessionStore) {
+    let mut idle = session("idle", "a");
+    idle.last_seen = at(10);
+    let mut old = session("old", "b");
+    old.started = at(-500);
+    old.last_seen = at(100);
+    let mut live = session("live", "c");
+    live.started = at(50);
+    live.last_seen = at(100);
+    for s in [&idle, &old, &live] {
+        store.start(s).await.unwrap();
+    }
+    let mut stale = pending("stale");
+    stale.started = at(0);
+    let mut fresh = pending("fresh");
+    fresh.started = at(95);
+    store.begin_sign_in(&stale).await.unwrap();
+    store.begin_sign_in(&fresh).await.unwrap();
+    let forgotten = store.forget_stale(at(70), at(-20), at(90)).await.unwrap();
+    assert_eq!(forgotten, 3, "idle, old and the stale sign-in");
+    assert_eq!(store.find("idle").await.unwrap(), None);
+    assert_eq!(store.find("old").await.unwrap(), None);
+    assert_eq!(store.find("live").await.unwrap(), Some(live));
+    assert_eq!(store.take_sign_in("stale").await.unwrap(), None);
+    assert_eq!(store.take_sign_in("fresh").await.unwrap(), Some(fresh));
+    assert_eq!(
+        store.forget_stale(at(70), at(-20), at(90)).await.unwrap(),
+        0
+    );
+}

@@ -35,6 +35,14 @@ async fn a_sign_in_under_way_is_taken_by_one_replica_once() {
 
 #[tokio::test]
 #[ignore = "needs PostgreSQL"]
+async fn stale_sessions_and_sign_ins_are_forgotten() {
+    let database = required_database();
+    session_contract::stale_sessions_and_sign_ins_are_forgotten(store(&database).await.as_ref())
+        .await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn audit_lines_read_back() {
     let database = required_database();
     session_contract::audit_lines_read_back(store(&database).await.as_ref()).await;

@@ -7,8 +7,9 @@
 //! (the whole session), `seen` (a use), `ended`, `pending` (a sign-in under way) and `taken`
 //! (its answer came). The file is read once, at the first use, into a
 //! [`SessionBook`](crate::adapters::shared::session_book::SessionBook) kept in step with
-//! each line written; at that first read, the file is rewritten (beside it, then renamed
-//! over it) holding only the live sessions, so that it does not grow without end. Keys are
+//! each line written; at that first read, and when stale sessions are forgotten, the file is
+//! rewritten (beside it, then renamed over it) holding only the sessions kept, so that it does
+//! not grow without end. Keys are
 //! the SHA-256 of the cookies' values: the file opens no session by itself.
 
 use std::io::Write;
@@ -118,7 +119,7 @@ impl JsonlSessionStore {
     ) -> Result<&'a mut SessionBook, SessionStoreError> {
         if guard.is_none() {
             let book = fold(&self.path).map_err(|e| self.error(&self.path, e))?;
-            compact(&self.path, &book).map_err(|e| self.error(&self.path, e))?;
+            compact(&self.path, &book.1).map_err(|e| self.error(&self.path, e))?;
             *guard = Some(book.0);
         }
         Ok(guard.as_mut().expect("read above"))
@@ -173,14 +174,14 @@ fn fold(path: &Path) -> std::io::Result<(SessionBook, Vec<StoredSession>)> {
 }
 
 /// Rewrites the file with the live sessions only (beside it, then renamed over it).
-fn compact(path: &Path, book: &(SessionBook, Vec<StoredSession>)) -> std::io::Result<()> {
+fn compact(path: &Path, live: &[StoredSession]) -> std::io::Result<()> {
     if !path.exists() {
         return Ok(());
     }
     let beside = path.with_extension("jsonl.compacting");
     {
         let mut file = std::fs::File::create(&beside)?;
-        for session in &book.1 {
+        for session in live {
             let line = started_line(session);
             let mut text = serde_json::to_string(&line).map_err(std::io::Error::other)?;
             text.push('\n');
@@ -266,6 +267,22 @@ impl SessionStore for JsonlSessionStore {
             key: key.to_owned(),
         };
         self.write(line, |book| book.take_sign_in(key)).await
+    }
+
+    /// Also rewrites the file with the sessions left (beside it, then renamed over it).
+    async fn forget_stale(
+        &self,
+        seen_before: DateTime<Utc>,
+        started_before: DateTime<Utc>,
+        begun_before: DateTime<Utc>,
+    ) -> Result<usize, SessionStoreError> {
+        let mut guard = self.book.lock().await;
+        let book = self.read_once(&mut guard)?;
+        let forgotten = book.forget_stale(seen_before, started_before, begun_before);
+        if forgotten > 0 {
+            compact(&self.path, &book.sessions()).map_err(|e| self.error(&self.path, e))?;
+        }
+        Ok(forgotten)
     }
 
     async fn audit(&self, line: &SignInLine) -> Result<(), SessionStoreError> {

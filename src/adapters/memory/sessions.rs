@@ -54,6 +54,17 @@ impl SessionStore for MemorySessionStore {
         Ok(self.book().take_sign_in(key))
     }
 
+    async fn forget_stale(
+        &self,
+        seen_before: DateTime<Utc>,
+        started_before: DateTime<Utc>,
+        begun_before: DateTime<Utc>,
+    ) -> Result<usize, SessionStoreError> {
+        Ok(self
+            .book()
+            .forget_stale(seen_before, started_before, begun_before))
+    }
+
     async fn audit(&self, line: &SignInLine) -> Result<(), SessionStoreError> {
         self.audit
             .lock()

@@ -147,6 +147,27 @@ impl SessionStore for PgSessionStore {
         ))
     }
 
+    async fn forget_stale(
+        &self,
+        seen_before: DateTime<Utc>,
+        started_before: DateTime<Utc>,
+        begun_before: DateTime<Utc>,
+    ) -> Result<usize, SessionStoreError> {
+        let sessions =
+            sqlx::query("DELETE FROM console_sessions WHERE last_seen < $1 OR started < $2")
+                .bind(seen_before)
+                .bind(started_before)
+                .execute(&self.db.pool)
+                .await
+                .map_err(|e| self.error(e))?;
+        let pending = sqlx::query("DELETE FROM pending_sign_ins WHERE started < $1")
+            .bind(begun_before)
+            .execute(&self.db.pool)
+            .await
+            .map_err(|e| self.error(e))?;
+        Ok((sessions.rows_affected() + pending.rows_affected()) as usize)
+    }
+
     async fn audit(&self, line: &SignInLine) -> Result<(), SessionStoreError> {
         sqlx::query(
             "INSERT INTO sign_in_audit (at, event, operator, groups, from_address, reason) \

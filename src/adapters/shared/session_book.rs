@@ -46,6 +46,21 @@ impl SessionBook {
         self.pending.remove(key)
     }
 
+    /// Forgets stale sessions and sign-ins under way (see the port's `forget_stale`);
+    /// answers how many.
+    pub fn forget_stale(
+        &mut self,
+        seen_before: DateTime<Utc>,
+        started_before: DateTime<Utc>,
+        begun_before: DateTime<Utc>,
+    ) -> usize {
+        let before = self.sessions.len() + self.pending.len();
+        self.sessions
+            .retain(|_, s| s.last_seen >= seen_before && s.started >= started_before);
+        self.pending.retain(|_, p| p.started >= begun_before);
+        before - self.sessions.len() - self.pending.len()
+    }
+
     /// Every session kept.
     pub fn sessions(&self) -> Vec<StoredSession> {
         self.sessions.values().cloned().collect()

@@ -11,7 +11,8 @@
 //!   the proxy's headers), a session started under a fresh opaque cookie;
 //! - `session.rs`: who a request is, from its session cookie: idle and absolute lifetimes
 //!   enforced, a session past them ended;
-//! - `sign_out.rs`: the session ended here, and where the provider's own sign-out is.
+//! - `sign_out.rs`: the session ended here, and where the provider's own sign-out is;
+//! - `retention.rs`: stale sessions and sign-ins under way forgotten, hourly.
 //!
 //! Each sign-in, refusal, sign-out and expiry is an audit line in the session store (who,
 //! when, from where, never a token) and a count in the metrics
@@ -22,6 +23,7 @@
 
 pub mod begin;
 pub mod finish;
+pub mod retention;
 pub mod session;
 pub mod sign_out;
 
