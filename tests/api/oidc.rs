@@ -89,8 +89,12 @@ struct Browser {
 
 impl Browser {
     fn new(app: &TestApp) -> Self {
+        Self::at(app.client.clone())
+    }
+
+    fn at(client: WebClient) -> Self {
         Self {
-            client: app.client.clone(),
+            client,
             cookies: HashMap::new(),
         }
     }
@@ -148,10 +152,9 @@ impl Browser {
 
     /// Brings the provider's answer (a URL on the redirect URL) to the console.
     async fn answer(&mut self, provider_redirect: &str) -> Reply {
-        let path = provider_redirect
-            .strip_prefix("http://127.0.0.1")
-            .expect("the redirect URL");
-        self.get(path).await
+        let url = url::Url::parse(provider_redirect).expect("the redirect URL");
+        let path = format!("{}?{}", url.path(), url.query().unwrap_or(""));
+        self.get(&path).await
     }
 
     /// Signs `sub` in, asking for `path` first; answers where the console sent it back.
@@ -604,4 +607,133 @@ async fn a_return_path_to_another_site_is_refused() {
     let lines = signing.store.audit_lines().await.unwrap();
     assert_eq!(lines.len(), 4);
     assert!(lines.iter().all(|l| l.event == "refused"));
+}
+
+/// A configuration naming `issuer`, its secret file made in `dir`.
+fn configuration(dir: &std::path::Path, issuer: &str) -> std::path::PathBuf {
+    let secret = dir.join("oidc-secret");
+    std::fs::write(&secret, "s3cret\n").unwrap();
+    let config = dir.join("console.toml");
+    let text = format!(
+        "[audit]\npath = \"{audit}\"\n\n[identity]\nmode = \"oidc\"\n\n[oidc]\n\
+         issuer = \"{issuer}\"\nclient_id = \"repo-console\"\n\
+         client_secret_file = \"{secret}\"\n\
+         redirect_url = \"http://127.0.0.1:1/oidc/callback\"\n",
+        audit = dir.join("logs/audit.jsonl").display(),
+        secret = secret.display(),
+    );
+    std::fs::write(&config, text).unwrap();
+    config
+}
+
+#[tokio::test]
+#[ignore = "needs oidc-provider-mock"]
+async fn the_binary_discovers_the_provider_at_start_and_signs_in_with_it() {
+    let provider = MockProvider::start().await;
+    alice(&provider).await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = configuration(dir.path(), &provider.issuer());
+    let console = crate::console_process::ConsoleProcess::start(
+        &["--config", config.to_str().unwrap()],
+        &[],
+        dir.path(),
+    );
+    let mut browser = Browser::at(WebClient {
+        address: console.address.clone(),
+    });
+    let back = browser.sign_in(&provider, "alice-sub", "/releases").await;
+    assert_eq!(back, "/releases");
+    let page = browser.get("/releases").await;
+    assert_eq!(page.status, 200);
+    assert_eq!(text(&select(&page.html(), "#operator bdi")[0]), "Alice");
+    let session = browser.cookies["rc-session"].clone();
+    let audit = std::fs::read_to_string(dir.path().join("logs/sign-ins.jsonl")).unwrap();
+    let line: serde_json::Value = serde_json::from_str(audit.lines().next().unwrap()).unwrap();
+    assert_eq!(line["event"], "signed_in");
+    assert_eq!(line["operator"], "Alice");
+    assert_eq!(line["from"], "127.0.0.1");
+    let sessions = std::fs::read_to_string(dir.path().join("logs/sessions.jsonl")).unwrap();
+    for kept in [&audit, &sessions] {
+        assert!(
+            !kept.contains(&session),
+            "the cookie's value is never written"
+        );
+    }
+    let log = console.log_lines().join("\n");
+    assert!(
+        log.contains("operators sign in with an OpenID Connect provider"),
+        "{log}"
+    );
+    assert!(!log.contains(&session), "nor logged");
+}
+
+#[test]
+fn a_provider_that_cannot_be_read_stops_the_console_naming_oidc_issuer() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = configuration(dir.path(), "http://127.0.0.1:1");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_repo-console"))
+        .args([
+            "--listen",
+            "127.0.0.1:0",
+            "--config",
+            config.to_str().unwrap(),
+        ])
+        .env("HOME", dir.path())
+        .env_remove("REPO_CONSOLE_PULP_URL")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("configuration key oidc.issuer")
+            && stderr.contains("http://127.0.0.1:1/.well-known/openid-configuration"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs oidc-provider-mock"]
+async fn api_tokens_keep_working_and_the_api_takes_no_session_cookie() {
+    use repo_console::adapters::identity::bearer::BearerTokens;
+    let provider = MockProvider::start().await;
+    alice(&provider).await;
+    let signing = spawn(&provider).await;
+    let secret = "pipeline-token-text";
+    let token = crate::tokens::token("pipeline", secret, &["release"], &["deploy:production"]);
+    let callers = BearerTokens::new(vec![token], None, signing.clock.clone());
+    let state = signing
+        .app
+        .state
+        .rebuild()
+        .api_callers(Arc::new(callers))
+        .build();
+    let (address, _served) = crate::test_app::serve(
+        state,
+        repo_console::adapters::web::EdgeSettings::default(),
+        std::future::pending(),
+    )
+    .await;
+    let mut browser = Browser::at(WebClient { address });
+    browser.sign_in(&provider, "alice-sub", "/").await;
+    let body = serde_json::json!({"version": 4, "expected_current": 2}).to_string();
+    let deployments = format!(
+        "/api/v1/repositories/{}/deployments",
+        signing.app.fixture.base_os
+    );
+    let json = [("content-type", "application/json")];
+    let with_cookie = browser.send("POST", &deployments, &json, &body).await;
+    assert_eq!(with_cookie.status, 401, "{}", with_cookie.body);
+    let bearer = format!("Bearer {secret}");
+    let with_token = browser
+        .client
+        .send(
+            "POST",
+            &deployments,
+            &[json[0], ("authorization", &bearer)],
+            &body,
+        )
+        .await;
+    assert_eq!(with_token.status, 200, "{}", with_token.body);
+    assert_eq!(signing.app.production_version("base-os-prod"), Some(4));
 }
