@@ -737,3 +737,24 @@ async fn api_tokens_keep_working_and_the_api_takes_no_session_cookie() {
     assert_eq!(with_token.status, 200, "{}", with_token.body);
     assert_eq!(signing.app.production_version("base-os-prod"), Some(4));
 }
+
+#[tokio::test]
+#[ignore = "needs oidc-provider-mock"]
+async fn a_provider_gone_after_start_is_named_and_signs_nobody_in() {
+    let provider = MockProvider::start().await;
+    alice(&provider).await;
+    let signing = spawn(&provider).await;
+    let mut browser = Browser::new(&signing.app);
+    let authorize = browser.begin("/").await;
+    let answer = provider.sign_in_at(&authorize, "alice-sub").await;
+    drop(provider);
+    let reply = browser.answer(&answer).await;
+    assert_eq!(reply.status, 502, "{}", reply.body);
+    let error = text(&select(&reply.html(), "#page-error")[0]);
+    assert!(
+        error.starts_with("the identity provider could not be asked") && !error.contains("Pulp"),
+        "the provider named, not Pulp: {error}"
+    );
+    assert!(!browser.signed_in());
+    assert_eq!(events(&signing.store).await, ["refused"]);
+}
