@@ -4,7 +4,8 @@
 //! test. A token for another audience, one expired, one signed by a key the provider does not
 //! publish, one from another issuer, one carrying another nonce: each refused with nothing
 //! signed in. The same provider answering an honest token signs in, so the refusals are the
-//! checks' and not the harness's.
+//! checks' and not the harness's; it also checks PKCE, which `oidc-provider-mock` does not:
+//! the verifier the console sends is the one its S256 challenge was made of.
 
 use std::collections::HashMap;
 use std::process::Command;
@@ -48,6 +49,10 @@ struct Liar {
     published: CoreRsaPrivateSigningKey,
     foreign: CoreRsaPrivateSigningKey,
     next: Mutex<Option<Craft>>,
+    /// The last token request's form, as sent.
+    asked: Mutex<HashMap<String, String>>,
+    /// The last authorization request's PKCE challenge.
+    challenge: Mutex<String>,
 }
 
 fn rsa_key(kid: &str) -> CoreRsaPrivateSigningKey {
@@ -72,6 +77,8 @@ async fn start_liar() -> Arc<Liar> {
         published: rsa_key("published"),
         foreign: rsa_key("published"),
         next: Mutex::new(None),
+        asked: Mutex::default(),
+        challenge: Mutex::default(),
     });
     let discovery = serde_json::json!({
         "issuer": issuer,
@@ -92,7 +99,12 @@ async fn start_liar() -> Arc<Liar> {
         .route("/jwks", get(move || async move { Json(keys) }))
         .route(
             "/token",
-            post(move || async move { Json(token_liar.token()) }),
+            post(
+                move |form: axum::Form<HashMap<String, String>>| async move {
+                    *token_liar.asked.lock().unwrap() = form.0;
+                    Json(token_liar.token())
+                },
+            ),
         );
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     liar
@@ -178,7 +190,8 @@ async fn console(liar: &Liar) -> Console {
 }
 
 /// Begins a sign-in, makes the liar answer `craft` (its nonce the sign-in's, unless the
-/// craft names another), and brings a code back: the console's answer and cookies.
+/// craft names another), and brings a code back: the console's answer, and whether a session
+/// cookie came with it.
 async fn attempt(
     console: &Console,
     liar: &Liar,
@@ -188,6 +201,8 @@ async fn attempt(
     assert_eq!(begun.status, 303);
     let authorize = url::Url::parse(begun.header("location")).unwrap();
     let query: HashMap<_, _> = authorize.query_pairs().into_owned().collect();
+    assert_eq!(query["code_challenge_method"], "S256");
+    *liar.challenge.lock().unwrap() = query["code_challenge"].clone();
     *liar.next.lock().unwrap() = Some(craft(query["nonce"].clone()));
     let cookie = begun
         .header("set-cookie")
@@ -229,6 +244,20 @@ async fn every_lie_in_an_id_token_is_refused_with_nothing_signed_in() {
         (status, session),
         (303, true),
         "an honest token signs in: {body}"
+    );
+    let asked = liar.asked.lock().unwrap().clone();
+    assert_eq!(asked["grant_type"], "authorization_code");
+    assert_eq!(asked["code"], "c0de");
+    assert_eq!(asked["redirect_uri"], "http://127.0.0.1/oidc/callback");
+    let challenge = liar.challenge.lock().unwrap().clone();
+    let verifier = &asked["code_verifier"];
+    use base64::Engine;
+    use sha2::Digest;
+    let derived = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(sha2::Sha256::digest(verifier.as_bytes()));
+    assert_eq!(
+        derived, challenge,
+        "PKCE: the verifier sent is the one the S256 challenge was made of"
     );
 
     let lies: [Lie; 5] = [
