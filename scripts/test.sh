@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh Debian 12 machine or a developer's:
 #   1. installs what the tests need and is missing (Rust build deps, Chromium + ChromeDriver,
-#      axe-core from the npm registry, standardwebhooks, openapi-spec-validator and pulp-cli from PyPI, dnf, PostgreSQL binaries, a Pulp 3 virtualenv:
+#      axe-core from the npm registry, standardwebhooks, openapi-spec-validator, pulp-cli and
+#      oidc-provider-mock from PyPI, dnf, PostgreSQL binaries, a Pulp 3 virtualenv:
 #      scripts/pulp/install.sh);
 #   2. starts a real Pulp 3 on free 127.0.0.1 ports and seeds it (scripts/pulp/up.sh);
 #   3. runs every test target (unit, HTTP, real-Pulp, browser) with cargo test, the tests that
@@ -126,6 +127,22 @@ if ! "$pulp_cli_dir/bin/pulp" --version >/dev/null 2>&1; then
   fi
 fi
 export RC_TEST_PULP_CLI="$pulp_cli_dir/bin/pulp"
+
+# oidc-provider-mock, the OpenID Connect provider of the sign-in tests (tests/common/oidc_provider.rs
+# starts one per test on a free 127.0.0.1 port): the version pinned in
+# tests/common/oidc-provider-mock.version, from PyPI, in a cached virtualenv. Not installed (no
+# registry), those tests fail, saying what is missing.
+opm_version="$(tr -d '[:space:]' <"$root/tests/common/oidc-provider-mock.version")"
+opm_dir="${RC_TEST_CACHE:-$HOME/.cache/repo-console}/oidc-provider-mock-$opm_version"
+if ! "$opm_dir/bin/oidc-provider-mock" --help >/dev/null 2>&1; then
+  log "installing oidc-provider-mock==$opm_version from PyPI into $opm_dir"
+  rm -rf "$opm_dir" && mkdir -p "$(dirname "$opm_dir")"
+  if ! { python3 -m venv "$opm_dir" && "$opm_dir/bin/pip" install -q "oidc-provider-mock==$opm_version"; }; then
+    rm -rf "$opm_dir"
+    log "could not install oidc-provider-mock==$opm_version (pip install failed)"
+  fi
+fi
+export RC_TEST_OIDC_PROVIDER_MOCK="$opm_dir/bin/oidc-provider-mock"
 
 pulp_env="${PULP_HOME:-$root/target/pulp}/env"
 started_pulp=0

@@ -870,6 +870,7 @@ const DOMAIN_ROOM_ORDER: &[&str] = &[
 /// (the state, its parts, the write limit), then the facts and the features, each importing only
 /// those before it. The same order is written in the design page ("Rooms that lean one way").
 const APP_ROOM_ORDER: &[&str] = &[
+    "app/sign_in",
     "app",
     "app/environments",
     "app/facts",

@@ -52,6 +52,11 @@ struct ChainLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct SignInLabels {
+    event: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct DeliveryLabels {
     outcome: &'static str,
 }
@@ -75,6 +80,7 @@ pub struct Metrics {
     chain_intact: Family<ChainLabels, Gauge>,
     chain_broken_line: Family<ChainLabels, Gauge>,
     chain_checked: Gauge,
+    sign_ins: Family<SignInLabels, Counter>,
 }
 
 fn pulp_histogram() -> Histogram {
@@ -158,6 +164,12 @@ impl Metrics {
             "When the audit log's hash chain was last checked (Unix time; 0: never)",
             chain_checked.clone(),
         );
+        let sign_ins = Family::<SignInLabels, Counter>::default();
+        registry.register(
+            "repo_console_sign_ins",
+            "OIDC sign-in events (event: signed_in, refused, signed_out, expired)",
+            sign_ins.clone(),
+        );
         let build = Info::new(vec![("version", env!("CARGO_PKG_VERSION"))]);
         registry.register("repo_console_build", "The console's version", build);
         Self {
@@ -175,6 +187,7 @@ impl Metrics {
             chain_intact,
             chain_broken_line,
             chain_checked,
+            sign_ins,
         }
     }
 }
@@ -275,6 +288,13 @@ impl EventMetrics for Metrics {
             .set(i64::try_from(advisories).unwrap_or(i64::MAX));
         self.cve_cves.set(i64::try_from(cves).unwrap_or(i64::MAX));
         self.cve_refreshed.set(refreshed_unix);
+    }
+
+    fn sign_in(&self, event: &'static str) {
+        let labels = SignInLabels {
+            event: event.to_owned(),
+        };
+        self.sign_ins.get_or_create(&labels).inc();
     }
 
     fn render(&self) -> String {

@@ -15,6 +15,7 @@
 //! - [`pages`]: the dashboard, versions and history pages' reads;
 //! - [`releases`]: several repositories promoted as one unit, all or none;
 //! - [`schedules`]: deploys scheduled for later, run once across replicas at their time;
+//! - [`sign_in`]: signing in with an OpenID Connect provider, sessions and signing out;
 //! - [`sync`]: synchronizing a repository; [`facts`]: reading upstream's facts at a cost that
 //!   does not grow with Pulp; [`state`]: the ports every use case shares, and [`parts`]: each
 //!   feature's own part of it, kept by type so that the state names no feature; [`write_limit`]: how
@@ -37,6 +38,7 @@ pub mod parts;
 pub mod promotion;
 pub mod releases;
 pub mod schedules;
+pub mod sign_in;
 pub mod state;
 pub mod sync;
 pub mod write_limit;

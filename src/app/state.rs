@@ -83,6 +83,9 @@ pub struct AppState {
     pub(crate) audit_chain: Arc<crate::app::audit_chain_watch::ChainWatch>,
     /// What signs each promotion's evidence; `None`: no evidence (no `[evidence] key_file`).
     pub(crate) evidence: Option<Arc<crate::app::evidence_signing::EvidenceSigning>>,
+    /// Signing in with an OpenID Connect provider (`[identity] mode = "oidc"`); `None`:
+    /// another identity scheme.
+    pub(crate) sign_in: Option<crate::app::sign_in::SignIn>,
 }
 
 impl AppState {
@@ -121,6 +124,7 @@ impl AppState {
             parts: Parts::default(),
             audit_chain: Arc::default(),
             evidence: None,
+            sign_in: None,
         })
     }
 
@@ -159,6 +163,11 @@ impl AppState {
     /// The audit log's hash chain, when the last periodic check found it broken.
     pub fn audit_chain_attention(&self) -> Option<String> {
         self.audit_chain.attention()
+    }
+
+    /// Signing in with an OpenID Connect provider, when that is the identity scheme.
+    pub fn signing_in(&self) -> Option<&crate::app::sign_in::SignIn> {
+        self.sign_in.as_ref()
     }
 
     pub fn metrics(&self) -> &dyn EventMetrics {
@@ -272,6 +281,12 @@ impl AppStateBuilder {
     /// a restart, or by the other replicas).
     pub fn diff_store(mut self, store: Arc<dyn DiffStore>) -> Self {
         self.0.diff_store = Some(store);
+        self
+    }
+
+    /// Operators sign in with an OpenID Connect provider.
+    pub fn sign_in(mut self, sign_in: crate::app::sign_in::SignIn) -> Self {
+        self.0.sign_in = Some(sign_in);
         self
     }
 

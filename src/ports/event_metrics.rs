@@ -128,6 +128,9 @@ pub trait EventMetrics: Send + Sync {
     /// CVEs it holds, and when (seconds since the Unix epoch).
     fn cve_index(&self, advisories: usize, cves: usize, refreshed_unix: i64);
 
+    /// A sign-in event (OIDC): `signed_in`, `refused`, `signed_out` or `expired`.
+    fn sign_in(&self, _event: &'static str) {}
+
     /// Everything measured so far, in the text format the scrape endpoint serves (empty when
     /// nothing is measured).
     fn render(&self) -> String;

@@ -19,6 +19,8 @@ pub mod repository_manager;
 pub mod request_store;
 pub mod schedule_store;
 pub mod served_metadata;
+pub mod session_store;
+pub mod sign_in_provider;
 pub mod task_progress;
 pub mod upstream_error;
 pub mod webhook_sender;

@@ -1,7 +1,7 @@
-//! The operator identity port: who sends a request. The console has no login of its own:
-//! an adapter decides from the request's identity context (its peer and headers), e.g. the
-//! fixed placeholder `operator`, or a header set by an authenticating proxy. Other schemes
-//! (a client certificate's subject, OIDC through a proxy) are adapters of this port.
+//! The operator identity port: who sends a request. An adapter decides from the request's
+//! identity context (its peer and headers), e.g. the fixed placeholder `operator`, a header
+//! set by an authenticating proxy, or the session cookie of an OIDC sign-in. Other schemes
+//! (a client certificate's subject) are adapters of this port.
 
 use std::net::IpAddr;
 
@@ -105,6 +105,16 @@ pub enum Unidentified {
     /// An API client's bearer token is none of the configured ones.
     #[error("the bearer token is not one of the console's API tokens")]
     BadToken,
+    /// No session cookie, or one naming no session (OIDC sign-in).
+    #[error("you are not signed in: sign in with the company's identity provider")]
+    NotSignedIn,
+    /// The session the cookie named has ended (`idle`: no request for
+    /// `oidc.session_idle_minutes`; `max`: older than `oidc.session_max_hours`).
+    #[error("your session ended ({why}): sign in again")]
+    SessionEnded { why: String },
+    /// The session store could not be read.
+    #[error("the sessions cannot be read now ({reason}); try again shortly")]
+    SessionsUnreadable { reason: String },
 }
 
 #[async_trait]

@@ -2,7 +2,7 @@
 //! [`crate::ports::AuditSink`]) plus one line in [`SINKS`] and its name in
 //! [`AUDIT_SINKS`](crate::wiring::config::settings::AUDIT_SINKS), the names the configuration
 //! accepts (a test holds the two equal). Each brings the diff store, the
-//! request store, the event outbox and the CVE index store that go with it: files beside a
+//! request store, the event outbox, the CVE index store and the session store that go with it: files beside a
 //! file, tables of the same database; for standard output, no diff store nor CVE index store,
 //! and requests and events in memory (the configuration refuses a policy needing approvals
 //! there, see `checks.rs`).
@@ -20,13 +20,15 @@ use crate::adapters::files::diff_store::FileDiffStore;
 use crate::adapters::files::outbox::JsonlOutbox;
 use crate::adapters::files::requests::JsonlRequestStore;
 use crate::adapters::files::schedules::JsonlScheduleStore;
+use crate::adapters::files::sessions::JsonlSessionStore;
 use crate::adapters::memory::{
-    MemoryCheckStore, MemoryOutbox, MemoryRequestStore, MemoryScheduleStore,
+    MemoryCheckStore, MemoryOutbox, MemoryRequestStore, MemoryScheduleStore, MemorySessionStore,
 };
 use crate::adapters::postgres::{
     self, PgAuditSink, PgCheckStore, PgCveIndex, PgDeployLock, PgDiffStore, PgOutbox,
-    PgRequestStore, PgScheduleStore,
+    PgRequestStore, PgScheduleStore, PgSessionStore,
 };
+use crate::ports::session_store::SessionStore;
 use crate::ports::{
     AuditSink, CheckStore, CveIndexStore, DeployLock, DiffStore, EventOutbox, RequestStore,
     ScheduleStore,
@@ -50,6 +52,8 @@ pub struct Built {
     pub cve_index: Option<Arc<dyn CveIndexStore>>,
     /// Where the promotions' signed evidence is kept, beside the audit.
     pub evidence: Arc<dyn crate::ports::evidence_store::EvidenceStore>,
+    /// Where signed-in sessions are kept (OIDC sign-in), beside the requests.
+    pub sessions: Arc<dyn SessionStore>,
 }
 
 /// Builds a sink from the `[audit]` settings (connecting to it if need be) and its diff store
@@ -66,6 +70,7 @@ const SINKS: &[(&str, Build)] = &[
             requests: Arc::new(requests),
             schedules: Arc::new(JsonlScheduleStore::new(audit.schedules_path())),
             checks: Arc::new(JsonlCheckStore::new(audit.checks_path())),
+            sessions: Arc::new(JsonlSessionStore::beside(&audit.path)),
         };
         let outbox = match JsonlOutbox::beside(&audit.path) {
             Ok(outbox) => Arc::new(outbox),
@@ -89,6 +94,7 @@ const SINKS: &[(&str, Build)] = &[
             requests: Arc::new(requests),
             schedules: Arc::new(MemoryScheduleStore::default()),
             checks: Arc::new(MemoryCheckStore::default()),
+            sessions: Arc::new(MemorySessionStore::default()),
         };
         ready(Ok(alone(StdoutAuditSink::default(), None, kept, outbox))).boxed()
     }),
@@ -97,11 +103,12 @@ const SINKS: &[(&str, Build)] = &[
     }),
 ];
 
-/// What is kept beside a sink of one replica: requests, schedules, checks.
+/// What is kept beside a sink of one replica: requests, schedules, checks, sessions.
 struct Kept {
     requests: Arc<dyn RequestStore>,
     schedules: Arc<dyn ScheduleStore>,
     checks: Arc<dyn CheckStore>,
+    sessions: Arc<dyn SessionStore>,
 }
 
 /// A sink of one replica: the in-process deploy lock is enough.
@@ -121,6 +128,7 @@ fn alone(
         outbox,
         cve_index: None,
         evidence: Arc::new(crate::adapters::memory::MemoryEvidenceStore::default()),
+        sessions: kept.sessions,
     }
 }
 
@@ -138,7 +146,8 @@ async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<
         checks: Arc::new(PgCheckStore::new(db.clone())),
         outbox: Arc::new(PgOutbox::new(db.clone())),
         evidence: Arc::new(postgres::PgEvidenceStore::new(db.clone())),
-        cve_index: Some(Arc::new(PgCveIndex::new(db))),
+        cve_index: Some(Arc::new(PgCveIndex::new(db.clone()))),
+        sessions: Arc::new(PgSessionStore::new(db)),
     })
 }
 
@@ -146,7 +155,7 @@ fn read_password(path: &Path) -> Result<Option<String>, String> {
     if path.as_os_str().is_empty() {
         return Ok(None);
     }
-    crate::wiring::config::password_file::first_line(path)
+    crate::wiring::sections::password_file::first_line(path)
         .map(Some)
         .map_err(|e| format!("cannot read audit.password_file {}: {e}", path.display()))
 }

@@ -113,6 +113,10 @@ impl Background {
                 until_stopped(),
             )),
         ];
+        if let Some(sign_in) = state.signing_in() {
+            let forgetting = crate::app::sign_in::retention::work(sign_in.clone(), until_stopped());
+            tasks.push(tokio::spawn(forgetting));
+        }
         if let Some(deliverer) = deliverer {
             let compacting = retention::work(deliverer.events.clone(), retention, until_stopped());
             tasks.push(tokio::spawn(compacting));

@@ -79,7 +79,21 @@ pub async fn build_state(
         proxy,
         clock.clone(),
     ));
-    let state = AppState::builder(manager, content, audit, clock, config.identity.adapter())
+    let (identity, sign_in) = match &config.identity {
+        crate::wiring::sections::identity::IdentitySettings::Oidc(oidc) => {
+            let sign_in =
+                sign_in(oidc, built.sessions.clone(), clock.clone(), metrics.clone()).await?;
+            tracing::info!(issuer = %oidc.provider.issuer, client_id = %oidc.provider.client_id, sessions = %built.sessions.target(), "operators sign in with an OpenID Connect provider");
+            let adapter: Arc<dyn crate::ports::OperatorIdentity> = Arc::new(
+                crate::adapters::identity::oidc::session_cookie::SessionCookie::new(
+                    sign_in.clone(),
+                ),
+            );
+            (adapter, Some(sign_in))
+        }
+        _ => (config.identity.adapter(), None),
+    };
+    let state = AppState::builder(manager, content, audit, clock, identity)
         .page_reads(reads)
         .demo(config.uses_demo())
         .metrics(metrics.clone())
@@ -93,6 +107,10 @@ pub async fn build_state(
         .page_size(config.page_size)
         .write_limit(config.writes_per_minute)
         .question_limit(config.anonymous_exposure_per_minute);
+    let state = match sign_in {
+        Some(sign_in) => state.sign_in(sign_in),
+        None => state,
+    };
     let state = if config.diffs.compute_ahead {
         state.diff_ahead(DiffAhead::default())
     } else {
@@ -130,6 +148,35 @@ pub async fn build_state(
         None => state,
     };
     Ok((state.build(), upstream, deliverer))
+}
+
+/// How long each exchange with the OIDC provider may take (discovery, keys, tokens).
+const PROVIDER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Signing in with the configured provider: its discovery document and keys read now (a
+/// failure names the key to look at), sessions kept in `sessions`.
+async fn sign_in(
+    oidc: &crate::wiring::sections::oidc::OidcIdentity,
+    sessions: Arc<dyn crate::ports::session_store::SessionStore>,
+    clock: Arc<dyn crate::ports::Clock>,
+    metrics: Arc<dyn EventMetrics>,
+) -> Result<crate::app::sign_in::SignIn, String> {
+    let provider = crate::adapters::identity::oidc::provider::OidcProvider::discover(
+        &oidc.provider,
+        PROVIDER_TIMEOUT,
+    )
+    .await
+    .map_err(|e| format!("configuration key {e}"))?;
+    Ok(crate::app::sign_in::SignIn {
+        provider: Arc::new(provider),
+        store: sessions,
+        lifetimes: oidc.lifetimes,
+        matching: oidc.matching,
+        clock,
+        metrics,
+        cookies: oidc.cookies,
+        after_sign_out: oidc.after_sign_out.clone(),
+    })
 }
 
 /// The upstream, as the two ports it serves.

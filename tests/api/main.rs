@@ -61,6 +61,10 @@ mod metrics;
 mod navigation;
 #[path = "../common/needs.rs"]
 mod needs;
+mod oidc;
+mod oidc_hostile;
+#[path = "../common/oidc_provider.rs"]
+mod oidc_provider;
 mod openapi_valid;
 mod outage;
 mod outbox;
@@ -86,6 +90,9 @@ mod schedule_contract;
 mod schedule_store;
 mod schedules;
 mod screens;
+#[path = "../common/session_contract.rs"]
+mod session_contract;
+mod session_store;
 mod shutdown;
 mod soak;
 mod systemd_unit;

@@ -34,9 +34,12 @@ mod look;
 mod navigation;
 #[path = "../common/needs.rs"]
 mod needs;
+#[path = "../common/oidc_provider.rs"]
+mod oidc_provider;
 mod releases;
 mod schedules;
 mod screens;
+mod sign_in;
 #[path = "../common/test_app/mod.rs"]
 mod test_app;
 #[path = "../common/verified.rs"]
@@ -153,6 +156,29 @@ async fn environments_promotion() {
             "deploy to testing, promote to staging and production",
             &[],
             environments::deploy_then_promote(b, &app)
+        );
+    };
+    let outcome = caught(scenarios).await;
+    session.end(outcome).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium and oidc-provider-mock"]
+async fn oidc_sign_in() {
+    let app = sign_in::spawn_app().await;
+    let session = Session::open("oidc_sign_in", &app.address).await;
+    let b = &session.browser;
+    let scenarios = async {
+        // The provider's pages ask for a style sheet from a CDN the tests cannot reach, and
+        // for a /favicon.ico it does not have.
+        scenario!(
+            b,
+            "sign in, deploy by a group claim, refused without it, sign out, expire",
+            &[
+                "cdn.jsdelivr.net",
+                "/favicon.ico - Failed to load resource: the server responded with a status of 404"
+            ],
+            sign_in::sign_in_deploy_sign_out_and_expire(b, &app)
         );
     };
     let outcome = caught(scenarios).await;

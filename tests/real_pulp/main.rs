@@ -62,6 +62,9 @@ mod request_contract;
 mod schedule_contract;
 mod schedules;
 mod seeded;
+#[path = "../common/session_contract.rs"]
+mod session_contract;
+mod sessions;
 mod support;
 #[path = "../common/test_app/mod.rs"]
 mod test_app;

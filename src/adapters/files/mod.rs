@@ -1,8 +1,9 @@
 //! The stores kept as files beside the audit file: the audit log (JSON Lines, appended under
 //! a file lock, each line chained to the one before by its hash, its tail read back), the approval requests and the webhook outbox (JSON
 //! Lines, compacted in place), the scheduled deploys (JSON Lines, a line per revision), the
-//! checks pipelines report (JSON Lines), the stored diffs (gzip'd JSON, a file each), the signed evidence (JSON Lines) and, in the
-//! diffs' directory, the CVE index (one JSON file).
+//! checks pipelines report (JSON Lines), the signed evidence and the signed-in sessions and their
+//! audit (JSON Lines), the stored diffs (gzip'd JSON, a file each) and, in the diffs' directory, the
+//! CVE index (one JSON file).
 
 pub mod audit;
 pub mod audit_chain;
@@ -20,4 +21,5 @@ pub mod requests;
 mod requests_index;
 pub mod schedules;
 mod schedules_index;
+pub mod sessions;
 mod tail;

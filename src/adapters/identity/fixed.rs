@@ -20,3 +20,14 @@ impl OperatorIdentity for FixedOperator {
         Ok(self.0.clone())
     }
 }
+
+/// Nobody: every request is unidentified (the stand-in of a scheme whose adapter is built
+/// later, at start, so that nothing is ever let in by mistake before it).
+pub struct Nobody;
+
+#[async_trait]
+impl OperatorIdentity for Nobody {
+    async fn identify(&self, _: &IdentityContext) -> Result<Operator, Unidentified> {
+        Err(Unidentified::NotSignedIn)
+    }
+}

@@ -1,6 +1,6 @@
 //! In-memory adapters: a Pulp that lives in the process (the demo upstream and the fast
 //! tests' upstream), an audit sink that keeps records, an event outbox, requests, schedules,
-//! checks and evidence, and a pinned clock.
+//! checks, evidence and sessions, and a pinned clock.
 //! Always compiled, because the demo and the integration tests both need them.
 
 mod advisory_units;
@@ -16,6 +16,7 @@ mod port;
 mod recording;
 mod requests;
 mod schedules;
+mod sessions;
 mod state;
 mod submit;
 mod tasks;
@@ -31,3 +32,4 @@ pub use outbox::MemoryOutbox;
 pub use recording::{FixedClock, ManualClock, RecordingAuditSink};
 pub use requests::MemoryRequestStore;
 pub use schedules::MemoryScheduleStore;
+pub use sessions::MemorySessionStore;

@@ -2,8 +2,8 @@
 //! cross-replica deploy lock ([`PgDeployLock`]), the computed diffs ([`PgDiffStore`]), the
 //! approval requests ([`PgRequestStore`]), the scheduled deploys ([`PgScheduleStore`]), the
 //! checks pipelines report ([`PgCheckStore`]), the webhooks' event outbox ([`PgOutbox`]), the
-//! CVE index of the exposure ([`PgCveIndex`]) and the promotions' signed evidence
-//! ([`PgEvidenceStore`]).
+//! CVE index of the exposure ([`PgCveIndex`]), the promotions' signed evidence
+//! ([`PgEvidenceStore`]) and the signed-in sessions ([`PgSessionStore`]).
 //! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
@@ -15,6 +15,7 @@ mod evidence;
 mod outbox;
 mod requests;
 mod schedules;
+mod sessions;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -30,6 +31,7 @@ pub use evidence::PgEvidenceStore;
 pub use outbox::PgOutbox;
 pub use requests::PgRequestStore;
 pub use schedules::PgScheduleStore;
+pub use sessions::PgSessionStore;
 
 /// The console's schema: versioned migrations (`migrations/`), applied at startup. sqlx
 /// records them in `_sqlx_migrations` and holds an advisory lock while it migrates, so

@@ -13,7 +13,7 @@ use crate::app::AppState;
 use crate::domain::identity::Operator;
 use crate::ports::{IdentityContext, Unidentified};
 
-use super::sender::{not_identified, with_sender};
+use super::sender::{not_identified, with_sender, with_signing_in};
 
 /// The sender of the request, or why it is not known. The server sets the peer address as
 /// axum's `ConnectInfo<SocketAddr>` extension; without it the peer is unknown.
@@ -28,7 +28,8 @@ pub async fn resolve(State(state): State<AppState>, mut request: Request, next: 
         tracing::debug!(%why, "request sender not identified");
     }
     request.extensions_mut().insert(Identified(who.clone()));
-    with_sender(who, next.run(request)).await
+    let signing_in = state.signing_in().is_some();
+    with_signing_in(signing_in, with_sender(who, next.run(request))).await
 }
 
 /// The identity context of a whole request (for middleware).

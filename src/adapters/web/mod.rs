@@ -19,6 +19,7 @@ mod nav;
 mod paging;
 mod refusal_note;
 mod sender;
+mod sign_in_gate;
 mod status;
 #[cfg(test)]
 mod status_tests;
@@ -144,6 +145,14 @@ fn pages(state: AppState, features: Router<AppState>) -> Router {
             "/requests/{id}/cancel",
             axum::routing::post(handlers::requests::cancel),
         )
+        .route("/oidc/sign-in", get(handlers::sign_in::begin))
+        .route("/oidc/callback", get(handlers::sign_in::callback))
+        .route(
+            "/oidc/sign-out",
+            axum::routing::post(handlers::sign_in::sign_out),
+        )
+        .route("/oidc/signing-out", get(handlers::sign_in::signing_out))
+        .route("/oidc/signed-out", get(handlers::sign_in::signed_out))
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(handlers::health::metrics))
         .route("/api/docs", get(handlers::api_docs::show))
@@ -160,6 +169,10 @@ fn pages(state: AppState, features: Router<AppState>) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             edge::write_limit::limit_page_writes,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            sign_in_gate::require,
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

@@ -17,6 +17,8 @@ use crate::app::facts::{ReadError, UnknownRepository};
 use crate::app::releases::ReleaseOutcome;
 use crate::app::schedules::make::NotScheduled;
 use crate::app::schedules::StoreProblem;
+use crate::app::sign_in::begin::NotBegun;
+use crate::app::sign_in::finish::SignInFailed;
 use crate::app::sync::SyncError;
 use crate::app::write_limit::TooManyWrites;
 use crate::domain::approval::listing::UnknownState;
@@ -238,6 +240,42 @@ impl HttpStatus for Denied {
 impl HttpStatus for Unidentified {
     fn status(&self) -> StatusCode {
         StatusCode::UNAUTHORIZED
+    }
+}
+
+/// A sign-in that does not begin: a return path of another site (400), the session store
+/// unusable (503).
+impl HttpStatus for NotBegun {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::Foreign(_) => StatusCode::BAD_REQUEST,
+            Self::Store(_) => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+}
+
+/// A provider's answer that signs nobody in: 403 (refused: another browser's, replayed, a
+/// token that fails its checks, a name not admitted), 502 when the provider could not be
+/// asked, 503 when the sessions cannot be written.
+impl HttpStatus for SignInFailed {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::NoneUnderWay | Self::StateMismatch | Self::NoCode | Self::Name { .. } => {
+                StatusCode::FORBIDDEN
+            }
+            Self::Refused(refused) => match refused {
+                crate::ports::sign_in_provider::SignInRefused::Unreachable(_) => {
+                    StatusCode::BAD_GATEWAY
+                }
+                crate::ports::sign_in_provider::SignInRefused::AtProvider(_)
+                | crate::ports::sign_in_provider::SignInRefused::CodeRefused(_)
+                | crate::ports::sign_in_provider::SignInRefused::BadIdToken(_)
+                | crate::ports::sign_in_provider::SignInRefused::Claim { .. } => {
+                    StatusCode::FORBIDDEN
+                }
+            },
+            Self::Store(_) => StatusCode::SERVICE_UNAVAILABLE,
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! Who acts: names as sent and the canonical keys people and groups are compared by, the
-//! operator as the identity scheme vouched for them, and an API token's scopes.
+//! operator as the identity scheme vouched for them, an API token's scopes, and a signed-in
+//! session's lifetimes and return path (`session.rs`).
 
 pub mod group;
 pub mod matching;
@@ -8,6 +9,7 @@ pub mod person;
 #[cfg(test)]
 mod person_key_properties;
 pub mod scope;
+pub mod session;
 
 pub use group::GroupName;
 pub use matching::CaseMatching;

@@ -57,7 +57,7 @@ pub(crate) fn validate(
     let edge = crate::wiring::sections::server_edge::edge_settings(&raw.server, grace)?;
     let matching =
         crate::domain::identity::CaseMatching::from_case_sensitive(raw.identity.case_sensitive);
-    let identity = crate::wiring::sections::identity::validate(raw.identity)?;
+    let identity = crate::wiring::sections::identity::validate(raw.identity, raw.oidc)?;
     let writes_per_minute = per_minute("api.writes_per_minute", raw.api.writes_per_minute)?;
     let anonymous_exposure_per_minute = per_minute(
         "api.anonymous_exposure_per_minute",

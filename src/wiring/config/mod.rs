@@ -11,7 +11,7 @@ pub(crate) mod demo_tables;
 pub(crate) mod layers;
 pub(crate) mod nearest;
 pub mod overrides;
-pub(crate) mod password_file;
+
 pub(crate) mod pulp_cli;
 pub(crate) mod pulp_settings;
 pub(crate) mod raw;
@@ -104,7 +104,7 @@ fn pulp_cli_file(higher: &[Layer], overrides: &Overrides) -> Option<PathBuf> {
 }
 
 fn read_password_file(path: &Path) -> Result<String, ConfigError> {
-    crate::wiring::config::password_file::first_line(path).map_err(|e| ConfigError::Invalid {
+    crate::wiring::sections::password_file::first_line(path).map_err(|e| ConfigError::Invalid {
         key: "pulp.password_file".into(),
         reason: format!("cannot read {}: {e}", path.display()),
     })

@@ -41,6 +41,7 @@ pub(crate) struct RawConfig {
     /// `[verification]`, read by hand (one table per environment).
     pub verification: crate::wiring::sections::verification::RawVerification,
     pub identity: RawIdentity,
+    pub oidc: crate::wiring::sections::oidc::RawOidc,
     pub api: RawApi,
     pub log: RawLog,
 }

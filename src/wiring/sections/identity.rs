@@ -11,11 +11,15 @@ use crate::domain::identity::CaseMatching;
 use crate::ports::OperatorIdentity;
 
 use crate::wiring::sections::error::{invalid, ConfigError};
+use crate::wiring::sections::oidc::{OidcIdentity, RawOidc};
 
 /// The `[identity]` table as written.
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawIdentity {
+    /// `""` (the placeholder, or the proxy's header when `header` is set), `"header"` or
+    /// `"oidc"` (`identity.mode`; its doc is in `config/default.toml`).
+    pub mode: String,
     pub header: String,
     pub groups_header: String,
     pub trusted_proxies: Vec<String>,
@@ -38,13 +42,18 @@ pub enum IdentitySettings {
         /// How the names it sends are compared.
         matching: CaseMatching,
     },
+    /// Operators sign in with an OpenID Connect provider (`[oidc]`); the adapter is built
+    /// at start, after discovery (`startup.rs`).
+    Oidc(Box<OidcIdentity>),
 }
 
 impl IdentitySettings {
-    /// The adapter these settings name.
+    /// The adapter these settings name; for OIDC, one that names nobody (the composition
+    /// root builds the session cookie's adapter after discovery instead).
     pub fn adapter(&self) -> Arc<dyn OperatorIdentity> {
         match self {
             Self::Fixed => Arc::new(FixedOperator::default()),
+            Self::Oidc(_) => Arc::new(crate::adapters::identity::fixed::Nobody),
             Self::ProxyHeader {
                 header,
                 groups_header,
@@ -62,9 +71,46 @@ impl IdentitySettings {
     }
 }
 
-/// Checks the `[identity]` table: a valid header name, and parseable proxies when it is set.
-pub(crate) fn validate(raw: RawIdentity) -> Result<IdentitySettings, ConfigError> {
+/// Checks the `[identity]` and `[oidc]` tables: the mode, a valid header name and parseable
+/// proxies when it is set, the OIDC provider when that is the mode, and no mix of the two.
+pub(crate) fn validate(raw: RawIdentity, oidc: RawOidc) -> Result<IdentitySettings, ConfigError> {
+    match raw.mode.trim() {
+        "oidc" => {
+            for (key, value) in [
+                ("identity.header", &raw.header),
+                ("identity.groups_header", &raw.groups_header),
+            ] {
+                if !value.trim().is_empty() {
+                    let reason = format!("identity.mode is \"oidc\": operators sign in with the provider, so a proxy's header ('{}') must not also name them; remove it, or set identity.mode = \"header\" and remove [oidc]", value.trim());
+                    return Err(invalid(key, reason));
+                }
+            }
+            if !raw.trusted_proxies.is_empty() {
+                let reason =
+                    "identity.mode is \"oidc\": no proxy names operators, so list none".to_owned();
+                return Err(invalid("identity.trusted_proxies", reason));
+            }
+            let matching = CaseMatching::from_case_sensitive(raw.case_sensitive);
+            let oidc = crate::wiring::sections::oidc::validate(oidc, matching)?;
+            return Ok(IdentitySettings::Oidc(Box::new(oidc)));
+        }
+        "" | "header" => {}
+        other => {
+            let reason = format!("'{other}' is not a mode: \"header\" (the proxy's header), \"oidc\" (sign in with an OpenID Connect provider), or empty (the proxy's header when identity.header is set, else the placeholder operator)");
+            return Err(invalid("identity.mode", reason));
+        }
+    }
+    if let Some(key) = oidc.names_a_provider() {
+        let reason = format!("{key} is set but identity.mode is not \"oidc\": set identity.mode = \"oidc\" to sign in with that provider, or remove [oidc]");
+        return Err(invalid("identity.mode", reason));
+    }
     let header = raw.header.trim();
+    if raw.mode.trim() == "header" && header.is_empty() {
+        let reason =
+            "identity.mode is \"header\", so name the proxy's header, e.g. \"X-Remote-User\""
+                .to_owned();
+        return Err(invalid("identity.header", reason));
+    }
     let groups_header = raw.groups_header.trim();
     if header.is_empty() {
         if !groups_header.is_empty() {

@@ -1,6 +1,6 @@
 //! The configuration's tables, each checked into what the console uses: `[server]` into the
 //! web edge's limits, `[environments]` into the
-//! domain's path, `[policy]` into the domain's `Policy`, `[identity]` into an identity
+//! domain's path, `[policy]` into the domain's `Policy`, `[identity]` and `[oidc]` into an identity
 //! adapter, `[api]` into the bearer tokens, `[[webhooks]]` into subscriptions, `[releases]` into the
 //! releases, `[schedules]` into the timing of scheduled deploys, `[verification]` into the
 //! policy on unsigned metadata, `[evidence]` into the signing key's settings. Each refusal names
@@ -14,6 +14,8 @@ pub(crate) mod environments;
 pub(crate) mod error;
 pub mod evidence;
 pub(crate) mod identity;
+pub(crate) mod oidc;
+pub(crate) mod password_file;
 pub(crate) mod policy;
 pub(crate) mod releases;
 pub(crate) mod schedules;

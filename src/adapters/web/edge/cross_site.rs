@@ -1,5 +1,6 @@
-//! Refuses cross-site requests that change something. The console has no operator login,
-//! so no other site's page may drive it: an unsafe request whose `Origin` is not one of the
+//! Refuses cross-site requests that change something. An operator's browser carries an
+//! ambient identity (the proxy's session, or an OIDC session cookie), so no other site's page
+//! may drive it: an unsafe request whose `Origin` is not one of the
 //! console's own sites (same scheme, host and port), or is unreadable, or that the browser
 //! marks `Sec-Fetch-Site: cross-site`, gets a 403. A client that sends neither (curl,
 //! scripts) is allowed.

@@ -27,6 +27,11 @@ pub async fn hide_from_the_unidentified(
     request: Request,
     next: Next,
 ) -> Response {
+    // Signing in is always unidentified, and its 502 is the identity provider's failure, told
+    // in the console's words (never Pulp's): it keeps them.
+    if request.uri().path().starts_with("/oidc/") {
+        return next.run(request).await;
+    }
     let context = context_of_request(&request);
     let api = request.uri().path().starts_with("/api/");
     let response = next.run(request).await;

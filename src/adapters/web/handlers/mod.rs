@@ -12,5 +12,6 @@ pub mod history;
 pub mod releases;
 pub mod requests;
 pub mod schedules;
+pub mod sign_in;
 pub mod sync;
 pub mod versions;

@@ -3,7 +3,7 @@
 use maud::{html, Markup, DOCTYPE};
 
 use super::super::demo::serving_demo;
-use super::super::sender::{current_sender, not_identified};
+use super::super::sender::{current_sender, not_identified, signing_in};
 use super::site_nav::site_nav;
 
 /// htmx settings: swap error responses too (they carry a readable message), no inline
@@ -56,14 +56,43 @@ fn demo_banner() -> Markup {
     }
 }
 
-/// The operator's name in the header bar, or that the sender is not identified.
+/// The operator's name in the header bar, or that the sender is not identified; signed in
+/// with an OIDC provider, the groups too and the sign-out button (or the way to sign in).
 fn sender_badge() -> Markup {
     let sender = current_sender();
+    if signing_in() {
+        return signed_in_badge(sender);
+    }
     html! {
         @match sender {
             Some(Ok(operator)) => span.topbar-user id="operator" data-groups=(operator.groups().join(","))
                 title={ "The operator named in the audit log" @if !operator.groups().is_empty() { "; groups: " (operator.groups().join(", ")) } } { bdi { (operator.as_str()) } },
             Some(Err(_)) => span.topbar-user.unidentified id="operator" { "not identified" },
+            None => {}
+        }
+    }
+}
+
+/// The header bar's operator when operators sign in: the name and groups, and the
+/// sign-out form (`#sign-out`, a POST protected like every form); else the way to sign in.
+fn signed_in_badge(
+    sender: Option<Result<crate::domain::identity::Operator, crate::ports::Unidentified>>,
+) -> Markup {
+    html! {
+        @match sender {
+            Some(Ok(operator)) => {
+                span.topbar-user id="operator" data-groups=(operator.groups().join(","))
+                    title="The operator named in the audit log" {
+                    bdi { (operator.as_str()) }
+                    @if !operator.groups().is_empty() {
+                        " " span.topbar-groups id="operator-groups" { "(" bdi { (operator.groups().join(", ")) } ")" }
+                    }
+                }
+                form.sign-out method="post" action="/oidc/sign-out" id="sign-out" {
+                    button.ghost type="submit" { "Sign out" }
+                }
+            },
+            Some(Err(_)) => a.topbar-user.unidentified id="sign-in" href="/oidc/sign-in" { "Sign in" },
             None => {}
         }
     }
