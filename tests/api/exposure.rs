@@ -556,17 +556,22 @@ async fn json_of<W>(app: &TestApp<W>, query: &str) -> Value {
     serde_json::from_str(&reply.body).unwrap()
 }
 
-#[tokio::test]
-async fn the_demo_answers_its_cve_from_the_advisory_naming_it() {
+/// The console over the built-in demo upstream, on the demo's environments.
+async fn demo_app() -> TestApp<()> {
     let demo = repo_console::adapters::memory::demo_pulp(
         repo_console::adapters::memory::MemoryOptions::default(),
         chrono::Utc::now(),
     );
-    let app = TestApp::builder()
+    TestApp::builder()
         .memory(Arc::new(demo))
         .environments(demo::environments())
         .spawn()
-        .await;
+        .await
+}
+
+#[tokio::test]
+async fn the_demo_answers_its_cve_from_the_advisory_naming_it() {
+    let app = demo_app().await;
     let body = json_of(&app, "cve=CVE-2026-1111").await;
     assert_eq!(body["advisories"], serde_json::json!(["RHSA-2026:1234"]));
     // Production serves v38, before the advisory's v42: affected, as the confirm step of
@@ -589,15 +594,7 @@ async fn the_demo_answers_its_cve_from_the_advisory_naming_it() {
 /// or `fixed`, while the package question judges it in Debian's order.
 #[tokio::test]
 async fn an_advisory_question_does_not_apply_to_a_debian_repository() {
-    let demo = repo_console::adapters::memory::demo_pulp(
-        repo_console::adapters::memory::MemoryOptions::default(),
-        chrono::Utc::now(),
-    );
-    let app = TestApp::builder()
-        .memory(Arc::new(demo))
-        .environments(demo::environments())
-        .spawn()
-        .await;
+    let app = demo_app().await;
     let body = json_of(&app, "cve=CVE-2026-1111").await;
     for environment in ["testing", "staging", "production"] {
         let debian = cell(&body, "trixie-security", environment);
