@@ -7,6 +7,7 @@
 //! - [`approvals`]: four-eyes requests: asking, approving, rejecting, cancelling;
 //! - [`checks`]: checks pipelines report, and the promotions they trigger;
 //! - [`diffs`]: what changes between two versions, computed, cached and stored ahead;
+//! - [`edges`]: the edge Pulps that copy production, followed after every promotion;
 //! - [`environments`]: what each environment serves and what it served;
 //! - [`events`]: the events told to webhooks, their delivery, and the drift reconciler;
 //! - [`exposure`]: where a package, an advisory or a CVE is served, and the CVE index;
@@ -21,6 +22,7 @@ pub mod approvals;
 pub mod checks;
 pub mod deploy;
 pub mod diffs;
+pub mod edges;
 pub mod environments;
 pub mod events;
 pub mod exposure;

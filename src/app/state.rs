@@ -102,6 +102,8 @@ pub struct AppState {
     pub(crate) cve_index: CveIndexKeeper,
     /// The exposure's reads of versions, kept (versions are immutable).
     pub(crate) exposure_reads: ExposureReads,
+    /// The edge Pulps that copy production, and what was last seen of them; `None`: none.
+    pub(crate) edges: Option<crate::app::edges::Edges>,
 }
 
 impl AppState {
@@ -147,6 +149,7 @@ impl AppState {
             demo: false,
             cve_index: CveIndexKeeper::default(),
             exposure_reads: ExposureReads::default(),
+            edges: None,
         })
     }
 
@@ -192,6 +195,11 @@ impl AppState {
     /// The upstream is the built-in demo.
     pub fn serves_demo(&self) -> bool {
         self.demo
+    }
+
+    /// The edge Pulps, when the console follows any.
+    pub fn edges(&self) -> Option<&crate::app::edges::Edges> {
+        self.edges.as_ref()
     }
 
     /// The deploys running now (a shutdown waits for them).
@@ -243,6 +251,12 @@ impl AppStateBuilder {
     /// The clock the console reads (a fixed one in tests).
     pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.0.clock = clock;
+        self
+    }
+
+    /// The edge Pulps that copy the central one (`[[edges]]`).
+    pub fn edges(mut self, edges: crate::app::edges::Edges) -> Self {
+        self.0.edges = Some(edges);
         self
     }
 

@@ -7,6 +7,7 @@ pub mod approval;
 pub mod check;
 pub mod deploy;
 pub mod diff;
+pub mod edge;
 pub mod environment;
 pub mod event;
 pub mod exposure;

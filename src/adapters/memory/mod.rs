@@ -1,6 +1,6 @@
 //! In-memory adapters: a Pulp that lives in the process (the demo upstream and the fast
 //! tests' upstream), an audit sink that keeps records, an event outbox, requests, schedules and
-//! checks, and a pinned clock.
+//! checks, edge Pulps, and a pinned clock.
 //! Always compiled, because the demo and the integration tests both need them.
 
 mod advisory_units;
@@ -8,6 +8,7 @@ mod changes;
 mod checks;
 mod content;
 pub mod demo;
+mod edges;
 mod faults;
 mod in_memory;
 mod outbox;
@@ -23,6 +24,7 @@ pub use changes::OUTSIDE_USER;
 pub use checks::MemoryCheckStore;
 pub use content::{package_of, ContentChange};
 pub use demo::demo_pulp;
+pub use edges::InMemoryEdges;
 pub use faults::{Fault, FaultyPulp, Op};
 pub use in_memory::{InMemoryPulp, MemoryOptions, SyncScript};
 pub use outbox::MemoryOutbox;

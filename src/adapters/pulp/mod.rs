@@ -8,7 +8,9 @@
 //! `client` (URLs, helpers) and `manager` (the port's methods). Waiting for a task is the
 //! rule of [`crate::adapters::shared::task_outcome`], shared with the in-memory Pulp.
 //! `content` + `content_dto` implement [`crate::ports::ContentCatalog`], with `advisory_reads`
-//! + `advisory_dto` for the exposure's advisory reads (fixes, held, references).
+//! + `advisory_dto` for the exposure's advisory reads (fixes, held, references). `edges`
+//! implements [`crate::ports::EdgeReplicator`]: the edge Pulps' replication and the digest
+//! of the metadata each content app serves.
 
 mod advisory_dto;
 mod advisory_reads;
@@ -17,6 +19,7 @@ mod content;
 mod content_dto;
 mod distribution_tasks;
 mod dto;
+mod edges;
 mod errors;
 mod manager;
 mod publication_batch;
@@ -27,5 +30,6 @@ mod transport;
 mod versions;
 
 pub use client::PulpClient;
+pub use edges::{PulpEdge, PulpEdges};
 pub use settings::{PulpSettings, Secret};
 pub use transport::http::SetupError;

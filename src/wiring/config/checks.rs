@@ -92,6 +92,8 @@ pub(crate) fn validate(
     let webhooks = crate::wiring::sections::webhooks::validate(raw.webhooks, raw.webhook_delivery)?;
     let drift_interval = crate::wiring::sections::webhooks::drift_interval(raw.drift)?;
     let schedules = crate::wiring::sections::schedules::validate(raw.schedules)?;
+    let edge_pulps =
+        crate::wiring::sections::edges::validate(raw.edges, raw.edge_replication, &in_use)?;
     Ok(Config {
         listen,
         audit,
@@ -112,6 +114,7 @@ pub(crate) fn validate(
         webhooks,
         drift_interval,
         schedules,
+        edge_pulps,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
         edge,
         pulp: raw.pulp,
