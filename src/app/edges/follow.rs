@@ -157,6 +157,7 @@ async fn round(state: &AppState, edges: &Edges, edge: &FollowedEdge) -> Round {
             end: ReplicationEnd::Running,
         },
     );
+    judge_edge(state, edges, edge).await;
     let end = wait_for(edges, &edge.name, &task).await;
     tracing::info!(edge = %edge.name, task = task.as_str(), end = ?end, "edge replication followed");
     edges.board.replication_end(&edge.name, end);

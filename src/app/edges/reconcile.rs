@@ -59,14 +59,28 @@ pub async fn reconcile(state: &AppState) {
         if !edges.copy(&environment.name) {
             continue;
         }
+        let mut detect = false;
         for repo in &names {
             let Some(distribution) = environment.distribution_for(repo) else {
+                detect = true;
                 continue;
             };
             if let Some(base_path) = by_name.get(distribution.as_str()) {
                 edges
                     .board
                     .note(&distribution, &environment.name, base_path, None);
+            }
+        }
+        // One environment naming no distribution: every distribution serving a publication
+        // is one of its repositories' (as the pages detect them).
+        if detect && state.environments.is_single() {
+            for distribution in distributions.iter().filter(|d| d.publication.is_some()) {
+                edges.board.note(
+                    &distribution.name,
+                    &environment.name,
+                    &distribution.base_path,
+                    None,
+                );
             }
         }
     }
