@@ -31,6 +31,7 @@ mod database;
 mod deploy;
 mod dnf;
 mod drift;
+mod edges;
 mod environments;
 mod exposure;
 mod history;
