@@ -123,6 +123,13 @@ pub trait EventMetrics: Send + Sync {
     /// CVEs it holds, and when (seconds since the Unix epoch).
     fn cve_index(&self, advisories: usize, cves: usize, refreshed_unix: i64);
 
+    /// What the edges serve after a judgement: each edge's lag behind production in seconds
+    /// (the longest of its distributions'), and how many (edge, distribution) pairs are in
+    /// each state (`serving`, `behind`, ...). Measured nowhere unless an adapter says so.
+    fn edges_judged(&self, lags: &[(String, i64)], states: &[(&'static str, i64)]) {
+        let _ = (lags, states);
+    }
+
     /// Everything measured so far, in the text format the scrape endpoint serves (empty when
     /// nothing is measured).
     fn render(&self) -> String;

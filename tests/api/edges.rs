@@ -280,3 +280,115 @@ async fn two_replicas_trigger_one_replication_per_edge() {
     );
     assert_eq!(shown(&second, "dc1").await, Some(EdgeStateKind::Serving));
 }
+
+/// The console served with the fixture and two edges, production deployable by alice only.
+async fn spawn_with_edges() -> (crate::test_app::TestApp<Fixture>, InMemoryEdges) {
+    use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
+    use repo_console::domain::{Allowed, Policy, Subject};
+    use std::collections::BTreeMap;
+    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
+        task_delay: Duration::ZERO,
+        ..Default::default()
+    }));
+    let names = [name("dc1"), name("dc2")];
+    let in_memory = InMemoryEdges::new(memory.clone(), &names);
+    let followed = names
+        .iter()
+        .map(|n| FollowedEdge {
+            name: n.clone(),
+            environments: vec![EnvironmentName::production()],
+        })
+        .collect();
+    let edges = Edges::new(Arc::new(in_memory.clone()), followed, follow());
+    let policy = Policy::new(
+        BTreeMap::from([(
+            EnvironmentName::production(),
+            Allowed::Only(vec![Subject::parse("user:alice").unwrap()]),
+        )]),
+        Allowed::Everyone,
+    );
+    let identity = TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
+        .with_groups("X-Remote-Groups");
+    let app = crate::test_app::TestApp::builder()
+        .memory(memory)
+        .world(fixture)
+        .identity(Arc::new(identity))
+        .policy(policy)
+        .configure(move |state| state.edges(edges))
+        .spawn()
+        .await;
+    (app, in_memory)
+}
+
+#[tokio::test]
+async fn the_edges_page_and_the_api_show_each_edge_s_state_with_its_hooks() {
+    let (app, in_memory) = spawn_with_edges().await;
+    in_memory.set_reachable(&name("dc2"), false);
+    reconcile(&app.state).await;
+    assert!(replicate_again(&app.state, &name("dc1")));
+    until_shown(&app.state, "dc1", EdgeStateKind::Serving).await;
+    until_shown(&app.state, "dc2", EdgeStateKind::Unreachable).await;
+    let page = app.send_as("GET", "/edges", "bob", "", "").await;
+    assert_eq!(page.status, 200);
+    let cell =
+        |edge: &str| format!("data-edge=\"{edge}\" data-distribution=\"{PROD}\" data-edge-state=");
+    assert!(
+        page.body.contains(&format!("{}\"serving\"", cell("dc1"))),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body
+            .contains(&format!("{}\"unreachable\"", cell("dc2"))),
+        "{}",
+        page.body
+    );
+    let api = app.get("/api/v1/edges").await;
+    assert_eq!(api.status, 200);
+    let json: serde_json::Value = serde_json::from_str(&api.body).unwrap();
+    assert_eq!(json["items"][0]["name"], "dc1");
+    let dc2 = &json["items"][1]["distributions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["distribution"] == PROD)
+        .unwrap()
+        .clone();
+    assert_eq!(dc2["state"], "unreachable");
+    assert!(dc2["error"]
+        .as_str()
+        .unwrap()
+        .contains("connection refused"));
+}
+
+#[tokio::test]
+async fn replicate_again_is_refused_to_whoever_may_not_deploy_there_and_for_an_unknown_edge() {
+    let (app, in_memory) = spawn_with_edges().await;
+    reconcile(&app.state).await;
+    let before = in_memory.replications(&name("dc1"));
+    let refused = app
+        .send_as("POST", "/edges/dc1/replicate", "mallory", "", "")
+        .await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    let unknown = app
+        .send_as("POST", "/edges/nowhere/replicate", "alice", "", "")
+        .await;
+    assert_eq!(unknown.status, 404, "{}", unknown.body);
+    let hostile = app
+        .send_as("POST", "/edges/%3Cscript%3E/replicate", "alice", "", "")
+        .await;
+    assert_eq!(hostile.status, 404);
+    assert!(!hostile.body.contains("<script>"), "{}", hostile.body);
+    settled(&app.state).await;
+    assert_eq!(
+        in_memory.replications(&name("dc1")),
+        before,
+        "nothing was asked"
+    );
+    let asked = app
+        .send_as("POST", "/edges/dc1/replicate", "alice", "", "")
+        .await;
+    assert!(matches!(asked.status, 200 | 303), "{}", asked.status);
+    settled(&app.state).await;
+    assert_eq!(in_memory.replications(&name("dc1")), before + 1);
+}

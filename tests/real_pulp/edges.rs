@@ -50,7 +50,10 @@ fn edge_env_value(key: &str) -> Option<String> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/target/pulp-edge/env");
     let text = std::fs::read_to_string(path).ok()?;
     text.lines().find_map(|line| {
-        let rest = line.trim().trim_start_matches("export ").strip_prefix(key)?;
+        let rest = line
+            .trim()
+            .trim_start_matches("export ")
+            .strip_prefix(key)?;
         Some(rest.strip_prefix('=')?.to_owned())
     })
 }
@@ -82,7 +85,11 @@ fn required_edge() -> TestEdge {
 }
 
 fn port_of(url: &str) -> String {
-    url.rsplit(':').next().unwrap().trim_end_matches('/').to_owned()
+    url.rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches('/')
+        .to_owned()
 }
 
 impl TestEdge {
@@ -102,13 +109,21 @@ impl TestEdge {
     /// Stops the edge (every process of it, its database too).
     fn stop(&self) {
         let out = self.script("stop.sh").output().expect("stop.sh runs");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     /// Starts it again on the same ports.
     fn start(&self) {
         let out = self.script("start.sh").output().expect("start.sh runs");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     fn settings(&self) -> PulpSettings {
@@ -201,8 +216,15 @@ async fn until_shown(state: &AppState, kind: EdgeStateKind) {
 }
 
 fn fetch(url: &str) -> Vec<u8> {
-    let out = Command::new("curl").args(["-fsS", url]).output().expect("curl runs");
-    assert!(out.status.success(), "GET {url}: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new("curl")
+        .args(["-fsS", url])
+        .output()
+        .expect("curl runs");
+    assert!(
+        out.status.success(),
+        "GET {url}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     out.stdout
 }
 
@@ -218,18 +240,32 @@ fn dnf_sees(base_url: &str) -> String {
     for d in [&root, &repos, &cache] {
         std::fs::create_dir_all(d).expect("mkdir");
     }
-    let repo_file = format!("[rcedge]\nname=rcedge\nbaseurl={base_url}\ngpgcheck=0\nrepo_gpgcheck=0\n");
+    let repo_file =
+        format!("[rcedge]\nname=rcedge\nbaseurl={base_url}\ngpgcheck=0\nrepo_gpgcheck=0\n");
     std::fs::write(repos.join("rcedge.repo"), &repo_file).expect("write .repo");
     let out = Command::new(dnf)
         .arg("-y")
         .arg(format!("--installroot={}", root.display()))
         .arg(format!("--setopt=reposdir={}", repos.display()))
         .arg(format!("--setopt=cachedir={}", cache.display()))
-        .args(["--setopt=skip_if_unavailable=False", "--releasever=9", "--disablerepo=*"])
-        .args(["--enablerepo=rcedge", "repoquery", "--queryformat", "%{name}-%{version}\n"])
+        .args([
+            "--setopt=skip_if_unavailable=False",
+            "--releasever=9",
+            "--disablerepo=*",
+        ])
+        .args([
+            "--enablerepo=rcedge",
+            "repoquery",
+            "--queryformat",
+            "%{name}-%{version}\n",
+        ])
         .output()
         .expect("dnf runs");
-    assert!(out.status.success(), "dnf: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "dnf: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -249,35 +285,68 @@ async fn a_deploy_reaches_the_edge_and_a_stopped_edge_catches_up_by_itself() {
     let state = console(&edge);
 
     // A deploy reaches the edge: the same repomd.xml, and dnf sees what was deployed.
-    assert!(matches!(deploy_version(&state, &seeded, 2).await, DeployOutcome::Deployed { .. }));
+    assert!(matches!(
+        deploy_version(&state, &seeded, 2).await,
+        DeployOutcome::Deployed { .. }
+    ));
     until_shown(&state, EdgeStateKind::Serving).await;
-    let central = fetch(&format!("{}/pulp/content/{PROD}/repodata/repomd.xml", content_of_central(&pulp)));
-    let at_edge = fetch(&format!("{}/pulp/content/{PROD}/repodata/repomd.xml", edge.content_url));
-    assert_eq!(central, at_edge, "the edge serves the central metadata, byte for byte");
+    let central = fetch(&format!(
+        "{}/pulp/content/{PROD}/repodata/repomd.xml",
+        content_of_central(&pulp)
+    ));
+    let at_edge = fetch(&format!(
+        "{}/pulp/content/{PROD}/repodata/repomd.xml",
+        edge.content_url
+    ));
+    assert_eq!(
+        central, at_edge,
+        "the edge serves the central metadata, byte for byte"
+    );
     let seen = dnf_sees(&format!("{}/pulp/content/{PROD}/", edge.content_url));
-    assert!(seen.contains("hello-1.0") && seen.contains("world-2.0"), "{seen}");
+    assert!(
+        seen.contains("hello-1.0") && seen.contains("world-2.0"),
+        "{seen}"
+    );
     let row = rows(&state).await.remove(0);
     let task = row.last.expect("the replication's task is shown").task;
-    assert!(task.as_str().starts_with("/pulp/api/v3/task-groups/"), "{task:?}");
+    assert!(
+        task.as_str().starts_with("/pulp/api/v3/task-groups/"),
+        "{task:?}"
+    );
 
     // The edge stopped during a deploy: production still moves, nothing is claimed.
     edge.stop();
     let outcome = deploy_version(&state, &seeded, 3).await;
     let stopped_state = shown(&state).await;
-    assert!(matches!(outcome, DeployOutcome::Deployed { .. }), "{outcome:?}");
+    assert!(
+        matches!(outcome, DeployOutcome::Deployed { .. }),
+        "{outcome:?}"
+    );
     assert_eq!(seeded.state().version, 3, "production moved");
     until_shown(&state, EdgeStateKind::Unreachable).await;
     assert_ne!(stopped_state, Some(EdgeStateKind::Serving));
-    assert_eq!(tally(&state, PROD).await.unwrap().to_string(), "edges: 0 of 1 serve it");
+    assert_eq!(
+        tally(&state, PROD).await.unwrap().to_string(),
+        "edges: 0 of 1 serve it"
+    );
 
     // Started again, it is caught up by the console's retries alone.
     edge.start();
     until_shown(&state, EdgeStateKind::Serving).await;
-    let central = fetch(&format!("{}/pulp/content/{PROD}/repodata/repomd.xml", content_of_central(&pulp)));
-    let at_edge = fetch(&format!("{}/pulp/content/{PROD}/repodata/repomd.xml", edge.content_url));
+    let central = fetch(&format!(
+        "{}/pulp/content/{PROD}/repodata/repomd.xml",
+        content_of_central(&pulp)
+    ));
+    let at_edge = fetch(&format!(
+        "{}/pulp/content/{PROD}/repodata/repomd.xml",
+        edge.content_url
+    ));
     assert_eq!(central, at_edge);
     let seen = dnf_sees(&format!("{}/pulp/content/{PROD}/", edge.content_url));
-    assert!(seen.contains("hello-1.1") && !seen.contains("hello-1.0"), "{seen}");
+    assert!(
+        seen.contains("hello-1.1") && !seen.contains("hello-1.0"),
+        "{seen}"
+    );
 }
 
 /// The central Pulp's content origin, as Pulp gives it in a distribution's base_url.
@@ -287,7 +356,9 @@ fn content_of_central(pulp: &super::support::TestPulp) -> String {
         &format!("distributions/rpm/rpm/?name={PROD}&fields=base_url"),
         None,
     );
-    let base_url = found["results"][0]["base_url"].as_str().expect("a base_url");
+    let base_url = found["results"][0]["base_url"]
+        .as_str()
+        .expect("a base_url");
     base_url
         .trim_end_matches('/')
         .trim_end_matches(PROD)

@@ -120,6 +120,11 @@ fn pages(state: AppState) -> Router {
             axum::routing::post(handlers::requests::cancel),
         )
         .route("/schedules", get(handlers::schedules::list))
+        .route("/edges", get(handlers::edges::list))
+        .route(
+            "/edges/{name}/replicate",
+            axum::routing::post(handlers::edges::replicate),
+        )
         .route(
             "/schedules/{id}/cancel",
             axum::routing::post(handlers::schedules::cancel),

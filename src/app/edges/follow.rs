@@ -250,6 +250,7 @@ pub(crate) async fn judge_edge(state: &AppState, edges: &Edges, edge: &FollowedE
         }
         edges.board.judged(&edge.name, name, state_now, now);
     }
+    super::measure::report(state).await;
     if caught_up {
         Round::CaughtUp
     } else {

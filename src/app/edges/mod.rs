@@ -9,10 +9,13 @@
 //!
 //! What each edge serves is kept in memory ([`board`]): it is observed again, not restored,
 //! after a restart ([`reconcile`] reads every edge's distributions at start and with the
-//! drift reconciler). [`view`] is what the edges page and the JSON API show.
+//! drift reconciler). [`view`] is what the edges page and the JSON API show; [`again`] is
+//! their "replicate again", under the policy.
 
+pub mod again;
 pub mod board;
 pub mod follow;
+pub mod measure;
 pub mod reconcile;
 pub mod view;
 

@@ -8,6 +8,7 @@
 mod caller;
 mod checks;
 mod deployments;
+mod edges;
 mod error;
 mod exposure;
 pub(super) mod outcome;
@@ -34,12 +35,14 @@ pub use error::ApiError;
         repositories::list, repositories::show, repositories::versions, repositories::changes,
         sync::start, deployments::create, deployments::show, requests::list, requests::approve,
         releases::list, releases::show, releases::promotions,
-        schedules::list, schedules::cancel, checks::report, checks::list, exposure::show, openapi
+        schedules::list, schedules::cancel, checks::report, checks::list, exposure::show,
+        edges::list, edges::replicate, openapi
     ),
     modifiers(&BearerScheme),
     tags(
         (name = "repositories"), (name = "deployments"), (name = "requests"),
-        (name = "releases"), (name = "schedules"), (name = "checks"), (name = "exposure")
+        (name = "releases"), (name = "schedules"), (name = "checks"), (name = "exposure"),
+        (name = "edges")
     )
 )]
 pub struct ApiDoc;
@@ -84,6 +87,8 @@ pub fn router() -> Router<AppState> {
         .route("/requests", get(requests::list))
         .route("/requests/{id}/approve", post(requests::approve))
         .route("/schedules", get(schedules::list))
+        .route("/edges", get(edges::list))
+        .route("/edges/{name}/replicate", post(edges::replicate))
         .route("/schedules/{id}/cancel", post(schedules::cancel))
         .route("/openapi.json", get(openapi))
         .fallback(|| async { ApiError::not_found("No such API route: see /api/v1/openapi.json.") })
