@@ -392,3 +392,27 @@ async fn replicate_again_is_refused_to_whoever_may_not_deploy_there_and_for_an_u
     settled(&app.state).await;
     assert_eq!(in_memory.replications(&name("dc1")), before + 1);
 }
+
+#[tokio::test]
+async fn right_after_production_moves_no_edge_is_said_to_serve_it() {
+    let s = setup(&["dc1"]);
+    let state = console(&s, None);
+    assert_deployed(&deploy_v4(&state, &s.fx.base_os).await);
+    settled(&state).await;
+    assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Serving));
+    s.edges.set_reachable(&name("dc1"), false);
+    let request = deploy_request(3, "base-os");
+    let operator = repo_console::domain::Operator::placeholder();
+    let outcome =
+        repo_console::app::deploy::deploy(&state, &s.fx.base_os, &request, &operator).await;
+    assert_deployed(&outcome);
+    assert_ne!(
+        shown(&state, "dc1").await,
+        Some(EdgeStateKind::Serving),
+        "never claimed"
+    );
+    assert_eq!(
+        tally(&state, PROD).await.unwrap().to_string(),
+        "edges: 0 of 1 serve it"
+    );
+}

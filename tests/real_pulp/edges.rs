@@ -106,24 +106,19 @@ impl TestEdge {
         command
     }
 
-    /// Stops the edge (every process of it, its database too).
-    fn stop(&self) {
+    /// Stops the edge (every process of it, its database too) until the answer is started
+    /// again, or dropped (a test that fails half-way leaves the edge running).
+    fn stop(&self) -> StoppedEdge<'_> {
         let out = self.script("stop.sh").output().expect("stop.sh runs");
         assert!(
             out.status.success(),
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-    }
-
-    /// Starts it again on the same ports.
-    fn start(&self) {
-        let out = self.script("start.sh").output().expect("start.sh runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        StoppedEdge {
+            edge: self,
+            started: false,
+        }
     }
 
     fn settings(&self) -> PulpSettings {
@@ -134,6 +129,37 @@ impl TestEdge {
             request_timeout: Duration::from_secs(10),
             connect_timeout: Duration::from_secs(5),
             ..default_pulp_settings(&self.base_url).expect("the edge's URL is valid")
+        }
+    }
+}
+
+/// An edge stopped by the test.
+struct StoppedEdge<'a> {
+    edge: &'a TestEdge,
+    started: bool,
+}
+
+impl StoppedEdge<'_> {
+    /// Starts it again on the same ports.
+    fn start(mut self) {
+        self.started = true;
+        let out = self
+            .edge
+            .script("start.sh")
+            .output()
+            .expect("start.sh runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+impl Drop for StoppedEdge<'_> {
+    fn drop(&mut self) {
+        if !self.started {
+            let _ = self.edge.script("start.sh").output();
         }
     }
 }
@@ -315,7 +341,7 @@ async fn a_deploy_reaches_the_edge_and_a_stopped_edge_catches_up_by_itself() {
     );
 
     // The edge stopped during a deploy: production still moves, nothing is claimed.
-    edge.stop();
+    let stopped = edge.stop();
     let outcome = deploy_version(&state, &seeded, 3).await;
     let stopped_state = shown(&state).await;
     assert!(
@@ -331,7 +357,7 @@ async fn a_deploy_reaches_the_edge_and_a_stopped_edge_catches_up_by_itself() {
     );
 
     // Started again, it is caught up by the console's retries alone.
-    edge.start();
+    stopped.start();
     until_shown(&state, EdgeStateKind::Serving).await;
     let central = fetch(&format!(
         "{}/pulp/content/{PROD}/repodata/repomd.xml",

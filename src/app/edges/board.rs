@@ -86,6 +86,19 @@ impl Board {
         }
     }
 
+    /// Production moved `distribution` at `now`: an edge judged serving it served what
+    /// production served before, so it is behind from now on until judged again (a page read
+    /// before the next judgement never says it serves the new content).
+    pub fn production_moved(&self, distribution: &str, now: DateTime<Utc>) {
+        let mut inner = self.inner();
+        for ((_, name), cell) in inner.cells.iter_mut() {
+            if name == distribution && cell.state == EdgeState::Serving {
+                cell.state = EdgeState::Behind { since: Some(now) };
+                cell.judged_at = now;
+            }
+        }
+    }
+
     /// Records what production serves for `distribution`; a new digest pushes the old one
     /// among the earlier ones.
     pub fn central(&self, distribution: &str, digest: Option<MetadataDigest>) {

@@ -52,6 +52,7 @@ pub async fn after_promotion(state: &AppState, ran: &Ran) {
             &plan.distribution.base_path,
             Some(now),
         );
+        edges.board.production_moved(&plan.distribution.name, now);
         if !environments.contains(&plan.environment) {
             environments.push(plan.environment.clone());
         }
