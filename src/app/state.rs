@@ -202,6 +202,19 @@ impl AppState {
         self.edges.as_ref()
     }
 
+    /// What the edges' use cases need of this state.
+    pub fn edge_world(&self) -> crate::app::edges::EdgeWorld {
+        crate::app::edges::EdgeWorld {
+            edges: self.edges.clone(),
+            clock: self.clock.clone(),
+            replica_lock: self.replica_lock.clone(),
+            metrics: self.metrics.clone(),
+            reads: self.reads.clone(),
+            environments: self.environments.clone(),
+            policy: self.policy.clone(),
+        }
+    }
+
     /// The deploys running now (a shutdown waits for them).
     pub fn running_deploys(&self) -> &RunningDeploys {
         &self.running

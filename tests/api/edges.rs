@@ -86,7 +86,7 @@ fn console(s: &Setup, lock: Option<Arc<dyn DeployLock>>) -> AppState {
 
 /// The state of `edge` for production's distribution, as the console shows it now.
 async fn shown(state: &AppState, edge: &str) -> Option<EdgeStateKind> {
-    rows(state)
+    rows(&state.edge_world())
         .await
         .into_iter()
         .find(|row| row.name.as_str() == edge)?
@@ -133,7 +133,7 @@ async fn a_deploy_reaches_every_edge_and_each_serves_the_central_metadata() {
     assert_eq!(shown(&state, "dc2").await, Some(EdgeStateKind::Serving));
     assert_eq!(s.edges.replications(&name("dc1")), 1);
     assert_eq!(s.edges.replications(&name("dc2")), 1);
-    let tally = tally(&state, PROD).await.unwrap();
+    let tally = tally(&state.edge_world(), PROD).await.unwrap();
     assert_eq!(tally.to_string(), "edges: 2 of 2 serve it");
 }
 
@@ -147,9 +147,9 @@ async fn an_edge_stopped_during_a_deploy_holds_nothing_and_catches_up_by_itself(
     assert_eq!(s.memory.serving_version(PROD), Some(VersionNumber::new(4)));
     until_shown(&state, "dc1", EdgeStateKind::Serving).await;
     until_shown(&state, "dc2", EdgeStateKind::Unreachable).await;
-    let tally = tally(&state, PROD).await.unwrap();
+    let tally = tally(&state.edge_world(), PROD).await.unwrap();
     assert_eq!(tally.to_string(), "edges: 1 of 2 serve it", "never claimed");
-    let row = rows(&state)
+    let row = rows(&state.edge_world())
         .await
         .into_iter()
         .find(|r| r.name.as_str() == "dc2")
@@ -171,7 +171,7 @@ async fn a_failed_replication_shows_the_edge_s_words_and_is_tried_again() {
     let state = console(&s, None);
     assert_deployed(&deploy_v4(&state, &s.fx.base_os).await);
     until_shown(&state, "dc1", EdgeStateKind::Failed).await;
-    let row = rows(&state).await.remove(0);
+    let row = rows(&state.edge_world()).await.remove(0);
     let error = row.cells[0]
         .state
         .as_ref()
@@ -203,13 +203,13 @@ async fn a_running_replication_is_replicating_until_it_ends() {
 async fn an_edge_without_the_distribution_is_missing_until_replicated() {
     let s = setup(&["dc1"]);
     let state = console(&s, None);
-    reconcile(&state).await;
+    reconcile(&state.edge_world()).await;
     assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Missing));
-    assert!(replicate_again(&state, &name("dc1")));
+    assert!(replicate_again(&state.edge_world(), &name("dc1")));
     settled(&state).await;
     assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Serving));
     assert!(
-        !replicate_again(&state, &name("nowhere")),
+        !replicate_again(&state.edge_world(), &name("nowhere")),
         "an unknown edge is refused"
     );
 }
@@ -218,19 +218,19 @@ async fn an_edge_without_the_distribution_is_missing_until_replicated() {
 async fn an_edge_serving_what_production_served_before_is_behind_and_other_metadata_is_drift() {
     let s = setup(&["dc1"]);
     let state = console(&s, None);
-    reconcile(&state).await;
-    assert!(replicate_again(&state, &name("dc1")));
+    reconcile(&state.edge_world()).await;
+    assert!(replicate_again(&state.edge_world(), &name("dc1")));
     settled(&state).await;
     assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Serving));
     // Production moves outside the console: the drift reconciler sees the edge behind.
     let v4 = s.memory.publish(&s.fx.base_os, VersionNumber::new(4));
     s.memory.point_distribution(PROD, &v4);
-    reconcile(&state).await;
+    reconcile(&state.edge_world()).await;
     assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Behind));
     // The edge serves metadata production never served: drift.
     let foreign = MetadataDigest::parse(&"f".repeat(64)).unwrap();
     s.edges.serve(&name("dc1"), PROD, foreign);
-    reconcile(&state).await;
+    reconcile(&state.edge_world()).await;
     assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Other));
 }
 
@@ -258,13 +258,13 @@ async fn two_replicas_trigger_one_replication_per_edge() {
     let lock: Arc<dyn DeployLock> = Arc::new(SharedLock::default());
     let first = console(&s, Some(lock.clone()));
     let second = console(&s, Some(lock));
-    reconcile(&second).await;
+    reconcile(&second.edge_world()).await;
     s.edges.hold_replications(&name("dc1"), true);
     assert_deployed(&deploy_v4(&first, &s.fx.base_os).await);
     // The second replica is asked too while the first one's replication runs.
     until_shown(&first, "dc1", EdgeStateKind::Replicating).await;
-    assert!(replicate_again(&second, &name("dc1")));
-    assert!(replicate_again(&second, &name("dc2")));
+    assert!(replicate_again(&second.edge_world(), &name("dc1")));
+    assert!(replicate_again(&second.edge_world(), &name("dc2")));
     s.edges.hold_replications(&name("dc1"), false);
     settled(&first).await;
     settled(&second).await;
@@ -324,8 +324,8 @@ async fn spawn_with_edges() -> (crate::test_app::TestApp<Fixture>, InMemoryEdges
 async fn the_edges_page_and_the_api_show_each_edge_s_state_with_its_hooks() {
     let (app, in_memory) = spawn_with_edges().await;
     in_memory.set_reachable(&name("dc2"), false);
-    reconcile(&app.state).await;
-    assert!(replicate_again(&app.state, &name("dc1")));
+    reconcile(&app.state.edge_world()).await;
+    assert!(replicate_again(&app.state.edge_world(), &name("dc1")));
     until_shown(&app.state, "dc1", EdgeStateKind::Serving).await;
     until_shown(&app.state, "dc2", EdgeStateKind::Unreachable).await;
     let page = app.send_as("GET", "/edges", "bob", "", "").await;
@@ -364,7 +364,7 @@ async fn the_edges_page_and_the_api_show_each_edge_s_state_with_its_hooks() {
 #[tokio::test]
 async fn replicate_again_is_refused_to_whoever_may_not_deploy_there_and_for_an_unknown_edge() {
     let (app, in_memory) = spawn_with_edges().await;
-    reconcile(&app.state).await;
+    reconcile(&app.state.edge_world()).await;
     let before = in_memory.replications(&name("dc1"));
     let refused = app
         .send_as("POST", "/edges/dc1/replicate", "mallory", "", "")
@@ -412,7 +412,7 @@ async fn right_after_production_moves_no_edge_is_said_to_serve_it() {
         "never claimed"
     );
     assert_eq!(
-        tally(&state, PROD).await.unwrap().to_string(),
+        tally(&state.edge_world(), PROD).await.unwrap().to_string(),
         "edges: 0 of 1 serve it"
     );
 }

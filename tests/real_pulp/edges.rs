@@ -218,7 +218,7 @@ async fn deploy_version(state: &AppState, seeded: &SeededProduction, n: u64) -> 
 }
 
 async fn shown(state: &AppState) -> Option<EdgeStateKind> {
-    rows(state)
+    rows(&state.edge_world())
         .await
         .into_iter()
         .next()?
@@ -237,7 +237,7 @@ async fn until_shown(state: &AppState, kind: EdgeStateKind) {
         }
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
-    let rows = rows(state).await;
+    let rows = rows(&state.edge_world()).await;
     panic!("the edge never showed {kind:?}: {rows:#?}");
 }
 
@@ -333,7 +333,7 @@ async fn a_deploy_reaches_the_edge_and_a_stopped_edge_catches_up_by_itself() {
         seen.contains("hello-1.0") && seen.contains("world-2.0"),
         "{seen}"
     );
-    let row = rows(&state).await.remove(0);
+    let row = rows(&state.edge_world()).await.remove(0);
     let task = row.last.expect("the replication's task is shown").task;
     assert!(
         task.as_str().starts_with("/pulp/api/v3/task-groups/"),
@@ -352,7 +352,7 @@ async fn a_deploy_reaches_the_edge_and_a_stopped_edge_catches_up_by_itself() {
     until_shown(&state, EdgeStateKind::Unreachable).await;
     assert_ne!(stopped_state, Some(EdgeStateKind::Serving));
     assert_eq!(
-        tally(&state, PROD).await.unwrap().to_string(),
+        tally(&state.edge_world(), PROD).await.unwrap().to_string(),
         "edges: 0 of 1 serve it"
     );
 

@@ -8,7 +8,7 @@
 //! `client` (URLs, helpers) and `manager` (the port's methods). Waiting for a task is the
 //! rule of [`crate::adapters::shared::task_outcome`], shared with the in-memory Pulp.
 //! `content` + `content_dto` implement [`crate::ports::ContentCatalog`], with `advisory_reads`
-//! + `advisory_dto` for the exposure's advisory reads (fixes, held, references). `edges`
+//! and `advisory_dto` for the exposure's advisory reads (fixes, held, references). `edges`
 //! implements [`crate::ports::EdgeReplicator`]: the edge Pulps' replication and the digest
 //! of the metadata each content app serves.
 

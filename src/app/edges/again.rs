@@ -2,7 +2,7 @@
 //! button, the JSON API), under the policy: who may deploy to every environment the edge
 //! copies.
 
-use crate::app::state::AppState;
+use super::EdgeWorld;
 use crate::domain::edge::EdgeName;
 use crate::domain::{Denied, Operator};
 
@@ -20,7 +20,7 @@ pub enum NotReplicated {
 }
 
 /// Asks `edge` to replicate now, on behalf of `operator`; the follow-up runs on its own.
-pub fn ask(state: &AppState, operator: &Operator, edge: &str) -> Result<EdgeName, NotReplicated> {
+pub fn ask(state: &EdgeWorld, operator: &Operator, edge: &str) -> Result<EdgeName, NotReplicated> {
     let unknown = || NotReplicated::UnknownEdge(edge.to_owned());
     let edges = state.edges.as_ref().ok_or_else(unknown)?;
     let followed = EdgeName::parse(edge)

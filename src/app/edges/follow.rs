@@ -9,13 +9,11 @@
 
 use futures::future::join_all;
 
-use crate::app::promotion::outcome::Ran;
-use crate::app::state::AppState;
 use crate::domain::edge::{judge, EdgeName, EdgeRead, EdgeState, Replication, ReplicationEnd};
-use crate::domain::{DistributionHref, MemberOutcome};
+use crate::domain::{DeployPlan, DistributionHref};
 use crate::ports::EdgeError;
 
-use super::{Edges, FollowedEdge};
+use super::{EdgeWorld, Edges, FollowedEdge};
 
 /// How a round left an edge.
 #[derive(Debug, PartialEq, Eq)]
@@ -26,23 +24,17 @@ pub(crate) enum Round {
     NotYet,
 }
 
-/// The pipeline's step after its moves and audit lines: notes each distribution `ran` moved
-/// in an environment the edges copy, and starts (or asks once more) the follow-up of each
-/// edge that copies it. Returns at once: nothing here can hold or fail the promotion.
-pub async fn after_promotion(state: &AppState, ran: &Ran) {
+/// The pipeline's step after its moves and audit lines: notes each distribution `moved`
+/// (the plans of the members that moved, or may have) in an environment the edges copy,
+/// and starts (or asks once more) the follow-up of each edge that copies it. Returns at
+/// once: nothing here can hold or fail the promotion.
+pub async fn after_promotion(state: &EdgeWorld, moved: &[&DeployPlan]) {
     let Some(edges) = &state.edges else {
         return;
     };
     let now = state.clock.now().await;
     let mut environments = Vec::new();
-    for member in &ran.members {
-        if !matches!(
-            member.outcome,
-            MemberOutcome::Moved | MemberOutcome::Unknown
-        ) {
-            continue;
-        }
-        let plan = &member.plan;
+    for plan in moved {
         if !edges.copy(&plan.environment) {
             continue;
         }
@@ -66,7 +58,7 @@ pub async fn after_promotion(state: &AppState, ran: &Ran) {
 
 /// Starts `edge`'s follow-up now (the edges page's "replicate again"); `false` when the
 /// console follows no edge of that name.
-pub fn replicate_again(state: &AppState, edge: &EdgeName) -> bool {
+pub fn replicate_again(state: &EdgeWorld, edge: &EdgeName) -> bool {
     let Some(edges) = &state.edges else {
         return false;
     };
@@ -78,7 +70,7 @@ pub fn replicate_again(state: &AppState, edge: &EdgeName) -> bool {
 }
 
 /// Spawns `edge`'s follow-up unless one runs (which then goes round once more).
-fn start(state: &AppState, edges: &Edges, edge: &FollowedEdge) {
+fn start(state: &EdgeWorld, edges: &Edges, edge: &FollowedEdge) {
     if !edges.board.start_following(&edge.name) {
         return;
     }
@@ -106,7 +98,7 @@ fn start(state: &AppState, edges: &Edges, edge: &FollowedEdge) {
 }
 
 /// One round for one edge, under its turn shared with the other replicas.
-async fn round(state: &AppState, edges: &Edges, edge: &FollowedEdge) -> Round {
+async fn round(state: &EdgeWorld, edges: &Edges, edge: &FollowedEdge) -> Round {
     let _turn = match &state.replica_lock {
         Some(lock) => {
             let key = DistributionHref::new(format!("edge:{}", edge.name));
@@ -196,7 +188,7 @@ async fn wait_for(
 
 /// Reads what production and the edge serve for every distribution the edge copies (one
 /// concurrent round each), judges the edge for each and records it.
-pub(crate) async fn judge_edge(state: &AppState, edges: &Edges, edge: &FollowedEdge) -> Round {
+pub(crate) async fn judge_edge(state: &EdgeWorld, edges: &Edges, edge: &FollowedEdge) -> Round {
     let marks = edges.board.marks_of(&edge.environments);
     let central = join_all(
         marks

@@ -1,13 +1,13 @@
 //! The edges in the metrics, after each judgement: `repo_console_edge_lag_seconds{edge}` and
 //! `repo_console_edges{state}`, through the state's metrics port.
 
-use crate::app::state::AppState;
+use super::EdgeWorld;
 use crate::domain::edge::EdgeStateKind;
 
 use super::view::rows;
 
 /// Reports what the board holds now.
-pub async fn report(state: &AppState) {
+pub async fn report(state: &EdgeWorld) {
     let rows = rows(state).await;
     let lags: Vec<(String, i64)> = rows
         .iter()

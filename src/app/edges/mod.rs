@@ -10,7 +10,9 @@
 //! What each edge serves is kept in memory ([`board`]): it is observed again, not restored,
 //! after a restart ([`reconcile`] reads every edge's distributions at start and with the
 //! drift reconciler). [`view`] is what the edges page and the JSON API show; [`again`] is
-//! their "replicate again", under the policy.
+//! their "replicate again", under the policy. Each takes an [`EdgeWorld`]: what it needs of
+//! the application's state, handed in (`AppState::edge_world`), so that this room stays out
+//! of the state's import circle.
 
 pub mod again;
 pub mod board;
@@ -23,13 +25,37 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::domain::edge::{EdgeBackoff, EdgeName};
-use crate::domain::EnvironmentName;
-use crate::ports::EdgeReplicator;
+use crate::domain::{EnvironmentName, EnvironmentPath, Policy};
+use crate::ports::{Clock, DeployLock, EdgeReplicator, EventMetrics, RepositoryManager};
 
 use board::Board;
 
 pub use follow::{after_promotion, replicate_again};
 pub use reconcile::reconcile;
+
+/// What the edges' use cases need of the application's state, handed in by it
+/// (`EdgeWorld::edge_world`), so that this room does not import the state that holds it.
+/// Cheap to clone (shared).
+#[derive(Clone)]
+pub struct EdgeWorld {
+    /// The edges followed; `None`: none configured.
+    pub(crate) edges: Option<Edges>,
+    pub(crate) clock: Arc<dyn Clock>,
+    /// The lock shared with the other replicas (`None`: the console runs alone).
+    pub(crate) replica_lock: Option<Arc<dyn DeployLock>>,
+    pub(crate) metrics: Arc<dyn EventMetrics>,
+    /// The central Pulp, for the reads of the drift reconciler.
+    pub(crate) reads: Arc<dyn RepositoryManager>,
+    pub(crate) environments: Arc<EnvironmentPath>,
+    pub(crate) policy: Arc<Policy>,
+}
+
+impl EdgeWorld {
+    /// The edges followed, when any.
+    pub fn edges(&self) -> Option<&Edges> {
+        self.edges.as_ref()
+    }
+}
 
 /// How the edges are followed (`[edge_replication]`).
 #[derive(Debug, Clone, PartialEq, Eq)]

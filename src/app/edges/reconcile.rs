@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use futures::future::join_all;
 
-use crate::app::state::AppState;
+use super::EdgeWorld;
 use crate::ports::PageRequest;
 
 use super::follow::judge_edge;
@@ -16,7 +16,7 @@ use super::follow::judge_edge;
 const PAGE: u64 = 500;
 
 /// Notes the distributions the edges copy and judges every edge.
-pub async fn reconcile(state: &AppState) {
+pub async fn reconcile(state: &EdgeWorld) {
     let Some(edges) = &state.edges else {
         return;
     };

@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::app::state::AppState;
+use super::EdgeWorld;
 use crate::domain::edge::{lag, EdgeName, EdgeState, EdgeTally, Replication};
 use crate::domain::EnvironmentName;
 
@@ -32,7 +32,7 @@ pub struct EdgeCell {
 }
 
 /// Every edge, as last judged; empty when the console follows none.
-pub async fn rows(state: &AppState) -> Vec<EdgeRow> {
+pub async fn rows(state: &EdgeWorld) -> Vec<EdgeRow> {
     let Some(edges) = &state.edges else {
         return Vec::new();
     };
@@ -74,7 +74,7 @@ pub async fn rows(state: &AppState) -> Vec<EdgeRow> {
 
 /// How many edges serve what production serves for `distribution`: "edges: 1 of 2 serve
 /// it"; `None` when no edge copies it.
-pub async fn tally(state: &AppState, distribution: &str) -> Option<EdgeTally> {
+pub async fn tally(state: &EdgeWorld, distribution: &str) -> Option<EdgeTally> {
     let rows = rows(state).await;
     let states: Vec<EdgeState> = rows
         .iter()

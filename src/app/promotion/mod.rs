@@ -45,7 +45,7 @@ use crate::domain::deploy::progress::{DeployPhase, UnderWay};
 use crate::domain::promotion::Promotion;
 use crate::domain::{DeployId, ProductionChanged, ReleaseId, ReleaseRef};
 
-use crate::app::promotion::outcome::{NotStarted, Promoted};
+use crate::app::promotion::outcome::{NotStarted, Promoted, Ran};
 use crate::app::promotion::record::Lines;
 use crate::app::state::AppState;
 
@@ -133,8 +133,18 @@ async fn run(state: &AppState, promotion: &Promotion, ids: &[DeployId]) -> Promo
     }
     let error = moves::run(state, promotion, &mut moving).await;
     let ran = record::ended(state, &lines, moving, cleared.staying, error).await;
-    crate::app::edges::after_promotion(state, &ran).await;
+    crate::app::edges::after_promotion(&state.edge_world(), &moved_plans(&ran)).await;
     Promoted::Ran(Box::new(ran))
+}
+
+/// The plans of the members that moved, or may have: what the edges follow.
+fn moved_plans(ran: &Ran) -> Vec<&crate::domain::DeployPlan> {
+    use crate::domain::MemberOutcome::{Moved, Unknown};
+    let moved = ran
+        .members
+        .iter()
+        .filter(|m| matches!(m.outcome, Moved | Unknown));
+    moved.map(|m| &m.plan).collect()
 }
 
 /// What a promotion that changed nothing is shown as, in each member's row.

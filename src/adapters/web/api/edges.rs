@@ -103,7 +103,7 @@ fn item(row: view::EdgeRow) -> EdgeItem {
 #[utoipa::path(get, path = "/api/v1/edges", operation_id = "listEdges", tag = "edges",
     responses((status = 200, body = EdgeList)))]
 pub async fn list(State(state): State<AppState>) -> Json<EdgeList> {
-    let rows = view::rows(&state).await;
+    let rows = view::rows(&state.edge_world()).await;
     Json(EdgeList {
         items: rows.into_iter().map(item).collect(),
     })
@@ -122,6 +122,6 @@ pub async fn replicate(
     Path(name): Path<String>,
     Caller(operator): Caller,
 ) -> Result<axum::http::StatusCode, ApiError> {
-    again::ask(&state, &operator, &name).map_err(|e| ApiError::of(&e))?;
+    again::ask(&state.edge_world(), &operator, &name).map_err(|e| ApiError::of(&e))?;
     Ok(axum::http::StatusCode::ACCEPTED)
 }

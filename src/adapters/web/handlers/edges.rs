@@ -16,7 +16,9 @@ use super::super::views::layout::{error_page, notice};
 /// GET /edges: every edge, as last judged (nothing is read upstream: the page never waits
 /// for an edge).
 pub async fn list(State(state): State<AppState>) -> Result<Answer, WebError> {
-    Ok(Answer::Shown(edges_page(&view::rows(&state).await)))
+    Ok(Answer::Shown(edges_page(
+        &view::rows(&state.edge_world()).await,
+    )))
 }
 
 /// POST /edges/{name}/replicate: someone who may deploy to the environments it copies asks
@@ -42,7 +44,7 @@ pub async fn replicate(
             ))
         }
     };
-    Ok(match again::ask(&state, &operator, &name) {
+    Ok(match again::ask(&state.edge_world(), &operator, &name) {
         Ok(_) => Answer::SeeOther("/edges".to_owned()),
         Err(error) => Answer::as_of(&error, refused(error.to_string())),
     })
