@@ -137,10 +137,10 @@ if [ "${RC_TEST_SKIP_PULP:-0}" != 1 ]; then
   export RC_TEST_PULP_URL="$PULP_BASE_URL" RC_TEST_PULP_USERNAME="$PULP_USERNAME" \
     RC_TEST_PULP_PASSWORD="$PULP_PASSWORD" RC_TEST_PULP_CONTENT_URL="$PULP_CONTENT_URL" \
     RC_TEST_PULP_PG_PORT="${PULP_PG_PORT:-}"
-  export RC_TEST_PULP_EDGE_URL="$(. "$edge_home/env"; echo "$PULP_EDGE_BASE_URL")" \
-    RC_TEST_PULP_EDGE_CONTENT_URL="$(. "$edge_home/env"; echo "$PULP_EDGE_CONTENT_URL")" \
-    RC_TEST_PULP_EDGE_UPSTREAM="$(. "$edge_home/env"; echo "$PULP_EDGE_UPSTREAM")" \
-    RC_TEST_PULP_EDGE_HOME="$edge_home"
+  # shellcheck disable=SC1091
+  . "$edge_home/edge.env"
+  export RC_TEST_PULP_EDGE_URL="$PULP_EDGE_BASE_URL" RC_TEST_PULP_EDGE_CONTENT_URL="$PULP_EDGE_CONTENT_URL" \
+    RC_TEST_PULP_EDGE_UPSTREAM="$PULP_EDGE_UPSTREAM" RC_TEST_PULP_EDGE_HOME="$edge_home"
 fi
 started_edge=${started_edge:-0}
 stop_pulp() {

@@ -5,7 +5,7 @@
 # distributions labelled repo-console-edge=<environment> (q_select pulp_label_select=...).
 #
 #   PULP_HOME=<central home> scripts/pulp/edge.sh   # the central Pulp must be running
-#   source <edge home>/env                            # PULP_EDGE_BASE_URL PULP_EDGE_CONTENT_URL ...
+#   source <edge home>/edge.env                       # PULP_EDGE_BASE_URL PULP_EDGE_CONTENT_URL ...
 #
 # Knobs: PULP_EDGE_HOME (default <central home>-edge), PULP_EDGE_UPSTREAM (default central),
 # PULP_EDGE_LABEL (default repo-console-edge=production), PULP_EDGE_WORKERS (default 1).
@@ -47,8 +47,10 @@ else
   log "upstream-pulp '$upstream' updated on the edge: $href"
 fi
 
-sed -i "/^export PULP_EDGE_/d" "$edge_home/env"
-cat >>"$edge_home/env" <<ENV
+# A file of its own: stop.sh removes env, and a test that stops and starts the edge (on the
+# same ports) rewrites it.
+cat >"$edge_home/edge.env" <<ENV
+export PULP_EDGE_HOME=$edge_home
 export PULP_EDGE_BASE_URL=$edge_base
 export PULP_EDGE_CONTENT_URL=$edge_content
 export PULP_EDGE_UPSTREAM=$upstream

@@ -8,7 +8,7 @@
 //!
 //! Which edge: `RC_TEST_PULP_EDGE_URL`, `RC_TEST_PULP_EDGE_CONTENT_URL`,
 //! `RC_TEST_PULP_EDGE_UPSTREAM` (default `central`) and `RC_TEST_PULP_EDGE_HOME` (where
-//! scripts/pulp/stop.sh and start.sh find it), or else `target/pulp-edge/env`.
+//! scripts/pulp/stop.sh and start.sh find it), or else `target/pulp-edge/edge.env`.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -47,7 +47,7 @@ struct TestEdge {
 }
 
 fn edge_env_value(key: &str) -> Option<String> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/target/pulp-edge/env");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/target/pulp-edge/edge.env");
     let text = std::fs::read_to_string(path).ok()?;
     text.lines().find_map(|line| {
         let rest = line
@@ -72,14 +72,14 @@ fn required_edge() -> TestEdge {
             content_url: value("RC_TEST_PULP_EDGE_CONTENT_URL", "PULP_EDGE_CONTENT_URL")?,
             upstream: value("RC_TEST_PULP_EDGE_UPSTREAM", "PULP_EDGE_UPSTREAM")
                 .unwrap_or_else(|| "central".into()),
-            home: PathBuf::from(value("RC_TEST_PULP_EDGE_HOME", "PULP_HOME")?),
+            home: PathBuf::from(value("RC_TEST_PULP_EDGE_HOME", "PULP_EDGE_HOME")?),
         })
     })();
     found.unwrap_or_else(|| {
         missing(
             "an edge Pulp",
             "none configured: set RC_TEST_PULP_EDGE_URL, _CONTENT_URL and _HOME, or run \
-             scripts/pulp/edge.sh to write target/pulp-edge/env",
+             scripts/pulp/edge.sh to write target/pulp-edge/edge.env",
         )
     })
 }
