@@ -4,14 +4,15 @@
 #      axe-core from the npm registry, standardwebhooks, openapi-spec-validator, pulp-cli and
 #      oidc-provider-mock from PyPI, dnf, PostgreSQL binaries, a Pulp 3 virtualenv:
 #      scripts/pulp/install.sh);
-#   2. starts a real Pulp 3 on free 127.0.0.1 ports and seeds it (scripts/pulp/up.sh);
+#   2. starts a real Pulp 3 on free 127.0.0.1 ports and seeds it (scripts/pulp/up.sh), and an edge
+#      Pulp replicating from it (scripts/pulp/edge.sh);
 #   3. runs every test target (unit, HTTP, real-Pulp, browser) with cargo test, the tests that
 #      need an outside service included (`-- --include-ignored`: each carries
 #      `#[ignore = "needs <service>"]`, so a plain `cargo test` lists it as ignored), and checks
 #      that the benchmarks compile (they run with cargo bench, not here);
 #   4. builds the documentation book and checks its links and anchors, and the README's
 #      (scripts/docs.sh: mdBook and lychee, pinned, installed once into the cache);
-#   5. stops the Pulp it started (only the processes it started, by PID).
+#   5. stops the Pulps it started (only the processes it started, by PID).
 # A test asked to run without its service (Pulp, PostgreSQL, Chromium, axe-core, nginx,
 # systemd) fails, saying what is missing; with CI=true as without. Arguments go to cargo test.
 # RC_TEST_SKIP_PULP=1: no Pulp is started, and the tests that need it (or its PostgreSQL)
@@ -155,13 +156,30 @@ if [ "${RC_TEST_SKIP_PULP:-0}" != 1 ]; then
     "$root/scripts/pulp/up.sh"
     started_pulp=1
   fi
+  # The edge Pulp of the edge tests (issue 48): a second pulpcore from the same virtualenv,
+  # with its own database, media and ports, one worker (scripts/pulp/edge.sh; reused when
+  # healthy). Started after the central one, which it replicates from.
+  pulp_home="$(dirname "$pulp_env")"
+  edge_home="$pulp_home-edge"
+  log "starting the edge Pulp ($edge_home)"
+  PULP_HOME="$pulp_home" PULP_EDGE_HOME="$edge_home" "$root/scripts/pulp/edge.sh"
+  started_edge=1
   # shellcheck disable=SC1090
   . "$pulp_env"
   export RC_TEST_PULP_URL="$PULP_BASE_URL" RC_TEST_PULP_USERNAME="$PULP_USERNAME" \
     RC_TEST_PULP_PASSWORD="$PULP_PASSWORD" RC_TEST_PULP_CONTENT_URL="$PULP_CONTENT_URL" \
     RC_TEST_PULP_PG_PORT="${PULP_PG_PORT:-}"
+  # shellcheck disable=SC1091
+  . "$edge_home/edge.env"
+  export RC_TEST_PULP_EDGE_URL="$PULP_EDGE_BASE_URL" RC_TEST_PULP_EDGE_CONTENT_URL="$PULP_EDGE_CONTENT_URL" \
+    RC_TEST_PULP_EDGE_UPSTREAM="$PULP_EDGE_UPSTREAM" RC_TEST_PULP_EDGE_HOME="$edge_home"
 fi
-stop_pulp() { if [ "$started_pulp" = 1 ] && [ "${RC_TEST_KEEP_PULP:-0}" != 1 ]; then "$root/scripts/pulp/stop.sh" || true; fi; }
+started_edge=${started_edge:-0}
+stop_pulp() {
+  if [ "${RC_TEST_KEEP_PULP:-0}" = 1 ]; then return; fi
+  if [ "$started_edge" = 1 ]; then PULP_HOME="$edge_home" "$root/scripts/pulp/stop.sh" || true; fi
+  if [ "$started_pulp" = 1 ]; then "$root/scripts/pulp/stop.sh" || true; fi
+}
 trap stop_pulp EXIT
 
 if [ "${RC_TEST_SKIP_PULP:-0}" != 1 ]; then

@@ -845,6 +845,7 @@ fn the_room_check_finds_a_circle_hidden_behind_a_re_export() {
 const DOMAIN_ROOM_ORDER: &[&str] = &[
     "domain",
     "domain/audit_chain",
+    "domain/edge",
     "domain/content/deb",
     "domain/content",
     "domain/repository",
@@ -870,6 +871,7 @@ const DOMAIN_ROOM_ORDER: &[&str] = &[
 /// (the state, its parts, the write limit), then the facts and the features, each importing only
 /// those before it. The same order is written in the design page ("Rooms that lean one way").
 const APP_ROOM_ORDER: &[&str] = &[
+    "app/edges",
     "app/sign_in",
     "app",
     "app/environments",

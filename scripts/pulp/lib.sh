@@ -7,6 +7,8 @@
 #   PULP_VENV           explicit venv path (overrides the cache location)
 #   PULP_START_TIMEOUT  seconds to wait for a healthy server (default 120)
 #   PULP_WORKERS        number of pulpcore-worker processes (default 2)
+#   PULP_API_PORT, PULP_CONTENT_PORT  fixed ports (default: free ones picked at start), so that
+#                       an edge Pulp stopped and started again by a test keeps its addresses
 
 shopt -s inherit_errexit  # errors inside $(...) stop the script too
 

@@ -36,6 +36,8 @@
 #                  removed, hello 1.0 -> 1.1, alpha 1.2 -> 1.1
 #   rc-rel-baseos, rc-rel-appstream, rc-rel-epel  verified, v1..v3, a publication of each;
 #                  NAME-staging -> pub(v2), NAME-prod -> pub(v1) (issue 36: a release of three)
+#   rcedge-base    verified, v1..v3 (hello 1.0; + world 2.0; hello 1.0 -> 1.1); rcedge-base-prod -> pub(v1)
+#                  (issue 48: the edge tests follow it to the edge Pulp of scripts/pulp/edge.sh)
 #   rc-schedules   verified, v1..v3, a publication of each; rc-schedules-prod -> pub(v1) (issue 38:
 #                  scheduled deploys, two replicas racing for one schedule)
 #   rc-soak        the same, and rc-soak-staging -> pub(v1) (issue 38: production soaks behind staging)
@@ -434,6 +436,10 @@ for member in baseos appstream epel; do seed_release_member "rc-rel-$member"; do
 # -> pub(v1): production soaks behind staging. Each test puts them back at v1.
 seed_production rc-schedules "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
 seed_production rc-soak "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
+# --- Edges (issue 48): rcedge-base, v1..v3, rcedge-base-prod -> pub(v1); tests/real_pulp/edges.rs
+# labels rcedge-base-prod for the edge's upstream-pulp (scripts/pulp/edge.sh), deploys it,
+# and follows it to the edge.
+seed_production rcedge-base "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
 soak_repo="$(ensure_repo rc-soak "$VERIFIED_REPO")"
 ensure_distribution rc-soak-staging publication "$(ensure_publication "$soak_repo" 1)"
 # --- Checks (issue 39): staging and production of one repository each test moves ---------

@@ -69,8 +69,8 @@ if [[ "$(psql_ -c "SELECT 1 FROM pg_database WHERE datname='pulp'")" != 1 ]]; th
 fi
 
 # --- Pulp settings -----------------------------------------------------------
-API_PORT="$(free_port)"
-CONTENT_PORT="$(free_port)"
+API_PORT="${PULP_API_PORT:-$(free_port)}"
+CONTENT_PORT="${PULP_CONTENT_PORT:-$(free_port)}"
 while [[ "$CONTENT_PORT" == "$API_PORT" || "$CONTENT_PORT" == "$PG_PORT" ]]; do
   CONTENT_PORT="$(free_port)"
 done

@@ -57,6 +57,16 @@ struct SignInLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct EdgeLabels {
+    edge: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct EdgeStateLabels {
+    state: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct DeliveryLabels {
     outcome: &'static str,
 }
@@ -74,6 +84,8 @@ pub struct Metrics {
     /// The drift readings of the last complete check (the others are dropped).
     drift_read: Mutex<HashSet<DriftLabels>>,
     deliveries: Family<DeliveryLabels, Counter>,
+    edge_lag: Family<EdgeLabels, Gauge>,
+    edge_states: Family<EdgeStateLabels, Gauge>,
     cve_advisories: Gauge,
     cve_cves: Gauge,
     cve_refreshed: Gauge,
@@ -130,6 +142,18 @@ impl Metrics {
             "Webhook delivery attempts by how they ended (delivered, retried, given_up)",
             deliveries.clone(),
         );
+        let edge_lag = Family::<EdgeLabels, Gauge>::default();
+        registry.register(
+            "repo_console_edge_lag_seconds",
+            "Seconds an edge Pulp has not served what production serves (its longest distribution; 0 when it serves all)",
+            edge_lag.clone(),
+        );
+        let edge_states = Family::<EdgeStateLabels, Gauge>::default();
+        registry.register(
+            "repo_console_edges",
+            "Distributions of the edge Pulps by state (serving, behind, replicating, other, failed, unreachable, missing)",
+            edge_states.clone(),
+        );
         let [cve_advisories, cve_cves, cve_refreshed] = [(); 3].map(|()| Gauge::default());
         registry.register(
             "repo_console_cve_index_advisories",
@@ -181,6 +205,8 @@ impl Metrics {
             drift,
             drift_read: Mutex::default(),
             deliveries,
+            edge_lag,
+            edge_states,
             cve_advisories,
             cve_cves,
             cve_refreshed,
@@ -258,6 +284,19 @@ impl EventMetrics for Metrics {
             *read = now;
         } else {
             read.extend(now);
+        }
+    }
+
+    fn edges_judged(&self, lags: &[(String, i64)], states: &[(&'static str, i64)]) {
+        for (edge, lag) in lags {
+            self.edge_lag
+                .get_or_create(&EdgeLabels { edge: edge.clone() })
+                .set(*lag);
+        }
+        for (state, count) in states {
+            self.edge_states
+                .get_or_create(&EdgeStateLabels { state })
+                .set(*count);
         }
     }
 

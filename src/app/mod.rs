@@ -8,6 +8,7 @@
 //! - [`approvals`]: four-eyes requests: asking, approving, rejecting, cancelling;
 //! - [`checks`]: checks pipelines report, and the promotions they trigger;
 //! - [`diffs`]: what changes between two versions, computed, cached and stored ahead;
+//! - [`edges`]: the edge Pulps that copy production, followed after every promotion;
 //! - [`environments`]: what each environment serves and what it served;
 //! - [`evidence`]: each promotion signed as an in-toto attestation, and its public keys;
 //! - [`events`]: the events told to webhooks, their delivery, and the drift reconciler;
@@ -27,6 +28,7 @@ pub mod audit_chain_watch;
 pub mod checks;
 pub mod deploy;
 pub mod diffs;
+pub mod edges;
 pub mod environments;
 pub mod events;
 pub mod evidence;

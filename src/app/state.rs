@@ -86,6 +86,8 @@ pub struct AppState {
     /// Signing in with an OpenID Connect provider (`[identity] mode = "oidc"`); `None`:
     /// another identity scheme.
     pub(crate) sign_in: Option<crate::app::sign_in::SignIn>,
+    /// The edge Pulps that copy production, and what was last seen of them; `None`: none.
+    pub(crate) edges: Option<crate::app::edges::Edges>,
 }
 
 impl AppState {
@@ -125,6 +127,7 @@ impl AppState {
             audit_chain: Arc::default(),
             evidence: None,
             sign_in: None,
+            edges: None,
         })
     }
 
@@ -184,6 +187,24 @@ impl AppState {
         self.demo
     }
 
+    /// The edge Pulps, when the console follows any.
+    pub fn edges(&self) -> Option<&crate::app::edges::Edges> {
+        self.edges.as_ref()
+    }
+
+    /// What the edges' use cases need of this state.
+    pub fn edge_world(&self) -> crate::app::edges::EdgeWorld {
+        crate::app::edges::EdgeWorld {
+            edges: self.edges.clone(),
+            clock: self.clock.clone(),
+            replica_lock: self.replica_lock.clone(),
+            metrics: self.metrics.clone(),
+            reads: self.reads.clone(),
+            environments: self.environments.clone(),
+            policy: self.policy.clone(),
+        }
+    }
+
     /// A builder holding this state's parts, to change one of them (tests do).
     pub fn rebuild(&self) -> AppStateBuilder {
         AppStateBuilder(Self {
@@ -213,6 +234,12 @@ impl AppStateBuilder {
     /// The clock the console reads (a fixed one in tests).
     pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.0.clock = clock;
+        self
+    }
+
+    /// The edge Pulps that copy the central one (`[[edges]]`).
+    pub fn edges(mut self, edges: crate::app::edges::Edges) -> Self {
+        self.0.edges = Some(edges);
         self
     }
 

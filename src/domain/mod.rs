@@ -9,6 +9,7 @@ pub mod check;
 pub mod content;
 pub mod deploy;
 pub mod diff;
+pub mod edge;
 pub mod environment;
 pub mod event;
 pub mod evidence;

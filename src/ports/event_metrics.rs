@@ -130,6 +130,12 @@ pub trait EventMetrics: Send + Sync {
 
     /// A sign-in event (OIDC): `signed_in`, `refused`, `signed_out` or `expired`.
     fn sign_in(&self, _event: &'static str) {}
+    /// What the edges serve after a judgement: each edge's lag behind production in seconds
+    /// (the longest of its distributions'), and how many (edge, distribution) pairs are in
+    /// each state (`serving`, `behind`, ...). Measured nowhere unless an adapter says so.
+    fn edges_judged(&self, lags: &[(String, i64)], states: &[(&'static str, i64)]) {
+        let _ = (lags, states);
+    }
 
     /// Everything measured so far, in the text format the scrape endpoint serves (empty when
     /// nothing is measured).

@@ -120,6 +120,21 @@ pub async fn build_state(
         Some(lock) => state.replica_lock(lock),
         None => state,
     };
+    let followed = match config.uses_demo() {
+        true => None,
+        false => config
+            .edge_pulps
+            .followed(config.pulp_settings())
+            .map_err(|e| format!("edges: {e}"))?,
+    };
+    let state = match followed {
+        Some(edges) => {
+            let names: Vec<&str> = edges.followed().iter().map(|e| e.name.as_str()).collect();
+            tracing::info!(?names, "edge Pulps followed after every promotion");
+            state.edges(edges)
+        }
+        None => state,
+    };
     let state = match diff_store {
         Some(store) => state.diff_store(store),
         None => state,

@@ -36,6 +36,7 @@ mod drift_reconciler;
 mod drift_record;
 mod edge_hosts;
 mod edge_limits;
+mod edges;
 mod environments;
 mod events;
 mod evidence;

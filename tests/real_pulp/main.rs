@@ -34,6 +34,7 @@ mod database;
 mod deploy;
 mod dnf;
 mod drift;
+mod edges;
 mod environments;
 #[path = "../common/evidence_contract.rs"]
 mod evidence_contract;

@@ -1,6 +1,6 @@
 //! In-memory adapters: a Pulp that lives in the process (the demo upstream and the fast
 //! tests' upstream), an audit sink that keeps records, an event outbox, requests, schedules,
-//! checks, evidence and sessions, and a pinned clock.
+//! checks, evidence, sessions and edge Pulps, and a pinned clock.
 //! Always compiled, because the demo and the integration tests both need them.
 
 mod advisory_units;
@@ -8,6 +8,7 @@ mod changes;
 mod checks;
 mod content;
 pub mod demo;
+mod edges;
 mod evidence;
 mod faults;
 mod in_memory;
@@ -25,6 +26,7 @@ pub use changes::OUTSIDE_USER;
 pub use checks::MemoryCheckStore;
 pub use content::{package_of, ContentChange};
 pub use demo::demo_pulp;
+pub use edges::InMemoryEdges;
 pub use evidence::{served_repomd, MemoryEvidenceStore};
 pub use faults::{Fault, FaultyPulp, Op};
 pub use in_memory::{InMemoryPulp, MemoryOptions, SyncScript};

@@ -13,6 +13,8 @@
 //!
 //! `plugins` is the one table of each content plugin's paths and names (pulp_rpm, pulp_deb);
 //! `installed` says which of them this Pulp has and which serves a repository.
+//! `edges` implements [`crate::ports::EdgeReplicator`]: the edge Pulps' replication and the
+//! digest of the metadata each content app serves.
 
 mod advisory_dto;
 mod advisory_reads;
@@ -21,6 +23,7 @@ mod content;
 mod content_dto;
 mod distribution_tasks;
 mod dto;
+mod edges;
 mod installed;
 mod manager;
 mod pagination;
@@ -35,6 +38,7 @@ mod transport;
 mod versions;
 
 pub use client::PulpClient;
+pub use edges::{PulpEdge, PulpEdges};
 pub use served::PulpContent;
 pub use transport::http::SetupError;
 pub use transport::settings::{PulpSettings, Secret};

@@ -147,6 +147,11 @@ fn pages(state: AppState, features: Router<AppState>) -> Router {
         )
         .route("/oidc/sign-in", get(handlers::sign_in::begin))
         .route("/oidc/callback", get(handlers::sign_in::callback))
+        .route("/edges", get(handlers::edges::list))
+        .route(
+            "/edges/{name}/replicate",
+            axum::routing::post(handlers::edges::replicate),
+        )
         .route(
             "/oidc/sign-out",
             axum::routing::post(handlers::sign_in::sign_out),

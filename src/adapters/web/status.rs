@@ -230,6 +230,15 @@ impl HttpStatus for SyncError {
 }
 
 /// The policy does not let this operator do this.
+impl HttpStatus for crate::app::edges::again::NotReplicated {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::UnknownEdge(_) => StatusCode::NOT_FOUND,
+            Self::Denied(denied) => denied.status(),
+        }
+    }
+}
+
 impl HttpStatus for Denied {
     fn status(&self) -> StatusCode {
         StatusCode::FORBIDDEN

@@ -45,6 +45,7 @@ pub async fn work(state: AppState, every: Duration, stop: impl Future<Output = (
                 "drift checked"
             );
             state.metrics.drift_checked(&found.readings, found.complete);
+            crate::app::edges::reconcile(&state.edge_world()).await;
             tokio::time::sleep(every).await;
         }
     };

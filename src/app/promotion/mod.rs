@@ -14,7 +14,9 @@
 //! 7. publish every member, then move their distributions one by one, putting back those
 //!    already moved when one fails in a set ([`moves`], [`restore`]);
 //! 8. each member's outcome line and event, a set's release line and event ([`record`]);
-//! 9. every member counted in `repo_console_deploys_total` ([`measure`]).
+//! 9. the edges that copy the environment asked to replicate, in a task of their own that
+//!    never holds the promotion ([`crate::app::edges`]);
+//! 10. every member counted in `repo_console_deploys_total` ([`measure`]).
 //!
 //! It runs in a task the application owns ([`under_way`]): once asked, it goes on to its
 //! end whatever becomes of the request that asked for it, and each member is shown as it
@@ -44,7 +46,7 @@ use crate::domain::deploy::{DeployId, ProductionChanged};
 use crate::domain::ids::{ReleaseId, ReleaseRef};
 use crate::domain::promotion::Promotion;
 
-use crate::app::promotion::outcome::{NotStarted, Promoted};
+use crate::app::promotion::outcome::{NotStarted, Promoted, Ran};
 use crate::app::promotion::record::Lines;
 use crate::app::state::AppState;
 
@@ -132,7 +134,18 @@ async fn run(state: &AppState, promotion: &Promotion, ids: &[DeployId]) -> Promo
     }
     let error = moves::run(state, promotion, &mut moving).await;
     let ran = record::ended(state, &lines, moving, cleared.staying, error).await;
+    crate::app::edges::after_promotion(&state.edge_world(), &moved_plans(&ran)).await;
     Promoted::Ran(Box::new(ran))
+}
+
+/// The plans of the members that moved, or may have: what the edges follow.
+fn moved_plans(ran: &Ran) -> Vec<&crate::domain::deploy::DeployPlan> {
+    use crate::domain::release::MemberOutcome::{Moved, Unknown};
+    let moved = ran
+        .members
+        .iter()
+        .filter(|m| matches!(m.outcome, Moved | Unknown));
+    moved.map(|m| &m.plan).collect()
 }
 
 /// What a promotion that changed nothing is shown as, in each member's row.

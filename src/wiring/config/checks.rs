@@ -96,6 +96,8 @@ pub(crate) fn validate(
     let drift_interval = crate::wiring::sections::webhooks::drift_interval(raw.drift)?;
     let schedules = crate::wiring::sections::schedules::validate(raw.schedules)?;
     let evidence = crate::wiring::sections::evidence::validate(raw.evidence)?;
+    let edge_pulps =
+        crate::wiring::sections::edges::validate(raw.edges, raw.edge_replication, &in_use)?;
     Ok(Config {
         listen,
         audit,
@@ -117,6 +119,7 @@ pub(crate) fn validate(
         webhooks,
         drift_interval,
         schedules,
+        edge_pulps,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
         edge,
         pulp: raw.pulp,

@@ -24,6 +24,9 @@ pub(crate) struct RawConfig {
     /// `[[webhooks]]`, set in a file.
     pub webhooks: Vec<RawWebhook>,
     pub webhook_delivery: RawWebhookDelivery,
+    /// `[[edges]]`, set in a file.
+    pub edges: Vec<crate::wiring::sections::edges::RawEdge>,
+    pub edge_replication: crate::wiring::sections::edges::RawEdgeReplication,
     pub drift: RawDrift,
     pub schedules: crate::wiring::sections::schedules::RawSchedules,
     pub server: RawServer,

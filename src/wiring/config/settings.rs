@@ -116,6 +116,9 @@ pub struct Config {
     pub request_retention: chrono::Duration,
     /// How long a superseded check report is kept (`policy.check_retention_days`).
     pub check_retention: chrono::Duration,
+    /// The edge Pulps that copy this one (`[[edges]]`), and how they are followed
+    /// (`[edge_replication]`).
+    pub edge_pulps: crate::wiring::sections::edges::EdgePulps,
     pub demo_task_delay: Duration,
     /// The HTTP edge: timeouts, allowed hosts, and how long a shutdown waits for requests
     /// in flight (the task timeout, twice: a deploy waits for two tasks, plus a margin).

@@ -9,6 +9,7 @@
 pub(super) mod caller;
 mod checks;
 mod deployments;
+mod edges;
 /// The JSON error and body (a feature's room writes its API handlers with them too).
 pub(super) mod error;
 mod evidence;
@@ -37,12 +38,13 @@ pub use error::ApiError;
         repositories::list, repositories::show, repositories::versions, repositories::changes,
         sync::start, deployments::create, deployments::show, evidence::show, evidence::keys, requests::list, requests::approve,
         releases::list, releases::show, releases::promotions,
-        checks::report, checks::list, exposure::show, openapi
+        checks::report, checks::list, exposure::show, edges::list, edges::replicate, openapi
     ),
     modifiers(&BearerScheme),
     tags(
         (name = "repositories"), (name = "deployments"), (name = "requests"),
-        (name = "releases"), (name = "schedules"), (name = "checks"), (name = "exposure")
+        (name = "releases"), (name = "schedules"), (name = "checks"), (name = "exposure"),
+        (name = "edges")
     )
 )]
 pub struct ApiDoc;
@@ -88,6 +90,8 @@ pub fn router() -> Router<AppState> {
         .route("/exposure", get(exposure::show))
         .route("/requests", get(requests::list))
         .route("/requests/{id}/approve", post(requests::approve))
+        .route("/edges", get(edges::list))
+        .route("/edges/{name}/replicate", post(edges::replicate))
         .route("/openapi.json", get(openapi))
         .fallback(|| async { ApiError::not_found("No such API route: see /api/v1/openapi.json.") })
 }

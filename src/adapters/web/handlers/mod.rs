@@ -6,6 +6,7 @@ pub mod changes_download;
 mod compare_query;
 pub mod dashboard;
 pub mod deploy;
+pub mod edges;
 pub mod exposure;
 pub mod health;
 pub mod history;

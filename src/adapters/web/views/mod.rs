@@ -6,6 +6,7 @@ pub mod changes;
 pub mod compare;
 pub mod dashboard;
 pub mod deploy;
+pub mod edges;
 pub mod environments;
 pub mod error_page;
 pub mod exposure;

@@ -1,0 +1,85 @@
+//! What the edges page and the JSON API show: a row per edge, a cell per distribution it
+//! copies, each with its state, its lag since production moved, and the edge's last
+//! replication. Read from what the console last judged; nothing is read upstream here.
+
+use chrono::{DateTime, Utc};
+
+use super::EdgeWorld;
+use crate::domain::edge::{lag, EdgeName, EdgeState, EdgeTally, Replication};
+use crate::domain::environment::EnvironmentName;
+
+/// One edge, as last judged.
+#[derive(Debug, Clone)]
+pub struct EdgeRow {
+    pub name: EdgeName,
+    pub environments: Vec<EnvironmentName>,
+    pub cells: Vec<EdgeCell>,
+    /// Its last replication started by the console, when one was.
+    pub last: Option<Replication>,
+    /// A follow-up runs for it now.
+    pub following: bool,
+}
+
+/// One edge's state for one distribution.
+#[derive(Debug, Clone)]
+pub struct EdgeCell {
+    pub distribution: String,
+    pub environment: EnvironmentName,
+    /// `None`: not judged yet.
+    pub state: Option<EdgeState>,
+    pub lag: chrono::Duration,
+    pub judged_at: Option<DateTime<Utc>>,
+}
+
+/// Every edge, as last judged; empty when the console follows none.
+pub async fn rows(state: &EdgeWorld) -> Vec<EdgeRow> {
+    let Some(edges) = &state.edges else {
+        return Vec::new();
+    };
+    let now = state.clock.now().await;
+    let following = edges.board.following_edges();
+    edges
+        .followed()
+        .iter()
+        .map(|edge| {
+            let cells = edges
+                .board
+                .marks_of(&edge.environments)
+                .into_iter()
+                .map(|(distribution, mark)| {
+                    let cell = edges.board.cell(&edge.name, &distribution);
+                    let lag = cell
+                        .as_ref()
+                        .map(|c| lag(&c.state, mark.moved_at, now))
+                        .unwrap_or_else(chrono::Duration::zero);
+                    EdgeCell {
+                        environment: mark.environment,
+                        state: cell.as_ref().map(|c| c.state.clone()),
+                        judged_at: cell.map(|c| c.judged_at),
+                        lag,
+                        distribution,
+                    }
+                })
+                .collect();
+            EdgeRow {
+                name: edge.name.clone(),
+                environments: edge.environments.clone(),
+                cells,
+                last: edges.board.last_replication(&edge.name),
+                following: following.contains(&edge.name),
+            }
+        })
+        .collect()
+}
+
+/// How many edges serve what production serves for `distribution`: "edges: 1 of 2 serve
+/// it"; `None` when no edge copies it.
+pub async fn tally(state: &EdgeWorld, distribution: &str) -> Option<EdgeTally> {
+    let rows = rows(state).await;
+    let states: Vec<EdgeState> = rows
+        .iter()
+        .filter_map(|row| row.cells.iter().find(|c| c.distribution == distribution))
+        .map(|c| c.state.clone().unwrap_or(EdgeState::Replicating))
+        .collect();
+    (!states.is_empty()).then(|| EdgeTally::of(&states))
+}

@@ -1,0 +1,419 @@
+//! Edges (issue 48) over the in-memory Pulp and in-memory edge Pulps: after a deploy the
+//! console asks each edge to replicate and follows it; each state an edge can be in; an
+//! edge that does not answer holds nothing and catches up by itself; two replicas of the
+//! console trigger one replication per edge.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use repo_console::adapters::memory::{InMemoryEdges, InMemoryPulp, MemoryOptions};
+use repo_console::app::edges::view::{rows, tally};
+use repo_console::app::edges::{reconcile, replicate_again, EdgeFollow, Edges, FollowedEdge};
+use repo_console::app::AppState;
+use repo_console::domain::edge::{EdgeBackoff, EdgeName, EdgeStateKind, MetadataDigest};
+use repo_console::domain::environment::EnvironmentName;
+use repo_console::domain::repository::{DistributionHref, VersionNumber};
+use repo_console::ports::{DeployLock, DeployTurn, LockError};
+
+use crate::helpers::*;
+
+const PROD: &str = "base-os-prod";
+
+fn name(text: &str) -> EdgeName {
+    EdgeName::parse(text).unwrap()
+}
+
+fn follow() -> EdgeFollow {
+    EdgeFollow {
+        replication_timeout: Duration::from_secs(30),
+        backoff: EdgeBackoff {
+            first: Duration::from_millis(10),
+            cap: Duration::from_millis(40),
+        },
+        behind_alert: Duration::from_secs(600),
+        poll: Duration::from_millis(5),
+    }
+}
+
+struct Setup {
+    memory: Arc<InMemoryPulp>,
+    fx: Fixture,
+    edges: InMemoryEdges,
+    names: Vec<EdgeName>,
+    audit_path: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+fn setup(names: &[&str]) -> Setup {
+    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
+        task_delay: Duration::ZERO,
+        ..Default::default()
+    }));
+    let fx = fixture(&memory);
+    let names: Vec<EdgeName> = names.iter().map(|n| name(n)).collect();
+    let edges = InMemoryEdges::new(memory.clone(), &names);
+    let dir = tempfile::tempdir().unwrap();
+    let audit_path = dir.path().join("audit.jsonl");
+    Setup {
+        memory,
+        fx,
+        edges,
+        names,
+        audit_path,
+        _dir: dir,
+    }
+}
+
+/// The console over the setup, following its edges (every one copying production).
+fn console(s: &Setup, lock: Option<Arc<dyn DeployLock>>) -> AppState {
+    let (state, _) = test_state(&s.memory, &s.audit_path);
+    let followed = s
+        .names
+        .iter()
+        .map(|n| FollowedEdge {
+            name: n.clone(),
+            environments: vec![EnvironmentName::production()],
+        })
+        .collect();
+    let edges = Edges::new(Arc::new(s.edges.clone()), followed, follow());
+    let builder = state.rebuild().edges(edges);
+    match lock {
+        Some(lock) => builder.replica_lock(lock).build(),
+        None => builder.build(),
+    }
+}
+
+/// The state of `edge` for production's distribution, as the console shows it now.
+async fn shown(state: &AppState, edge: &str) -> Option<EdgeStateKind> {
+    rows(&state.edge_world())
+        .await
+        .into_iter()
+        .find(|row| row.name.as_str() == edge)?
+        .cells
+        .into_iter()
+        .find(|cell| cell.distribution == PROD)?
+        .state
+        .map(|s| s.kind())
+}
+
+/// Waits until `edge` shows `kind` (a bounded number of looks; no time is asserted).
+async fn until_shown(state: &AppState, edge: &str, kind: EdgeStateKind) {
+    for _ in 0..3000 {
+        if shown(state, edge).await == Some(kind) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!(
+        "{edge} never showed {kind:?}: it shows {:?}",
+        shown(state, edge).await
+    );
+}
+
+/// Waits until no follow-up runs.
+async fn settled(state: &AppState) {
+    let edges = state.edges().unwrap();
+    for _ in 0..3000 {
+        if edges.following() == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!("the edges' follow-ups never ended");
+}
+
+#[tokio::test]
+async fn a_deploy_reaches_every_edge_and_each_serves_the_central_metadata() {
+    let s = setup(&["dc1", "dc2"]);
+    let state = console(&s, None);
+    assert_deployed(&deploy_v4(&state, &s.fx.base_os).await);
+    settled(&state).await;
+    assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Serving));
+    assert_eq!(shown(&state, "dc2").await, Some(EdgeStateKind::Serving));
+    assert_eq!(s.edges.replications(&name("dc1")), 1);
+    assert_eq!(s.edges.replications(&name("dc2")), 1);
+    let tally = tally(&state.edge_world(), PROD).await.unwrap();
+    assert_eq!(tally.to_string(), "edges: 2 of 2 serve it");
+}
+
+#[tokio::test]
+async fn an_edge_stopped_during_a_deploy_holds_nothing_and_catches_up_by_itself() {
+    let s = setup(&["dc1", "dc2"]);
+    s.edges.set_reachable(&name("dc2"), false);
+    let state = console(&s, None);
+    let outcome = deploy_v4(&state, &s.fx.base_os).await;
+    assert_deployed(&outcome);
+    assert_eq!(s.memory.serving_version(PROD), Some(VersionNumber::new(4)));
+    until_shown(&state, "dc1", EdgeStateKind::Serving).await;
+    until_shown(&state, "dc2", EdgeStateKind::Unreachable).await;
+    let tally = tally(&state.edge_world(), PROD).await.unwrap();
+    assert_eq!(tally.to_string(), "edges: 1 of 2 serve it", "never claimed");
+    let row = rows(&state.edge_world())
+        .await
+        .into_iter()
+        .find(|r| r.name.as_str() == "dc2")
+        .unwrap();
+    let cell = row.cells.iter().find(|c| c.distribution == PROD).unwrap();
+    let error = cell.state.as_ref().unwrap().error().unwrap().to_owned();
+    assert!(error.contains("connection refused"), "{error}");
+    assert!(row.following, "retried with back-off");
+    s.edges.set_reachable(&name("dc2"), true);
+    settled(&state).await;
+    assert_eq!(shown(&state, "dc2").await, Some(EdgeStateKind::Serving));
+}
+
+#[tokio::test]
+async fn a_failed_replication_shows_the_edge_s_words_and_is_tried_again() {
+    let s = setup(&["dc1"]);
+    s.edges
+        .fail_replications(&name("dc1"), Some("the upstream-pulp refused: 403"));
+    let state = console(&s, None);
+    assert_deployed(&deploy_v4(&state, &s.fx.base_os).await);
+    until_shown(&state, "dc1", EdgeStateKind::Failed).await;
+    let row = rows(&state.edge_world()).await.remove(0);
+    let error = row.cells[0]
+        .state
+        .as_ref()
+        .unwrap()
+        .error()
+        .unwrap()
+        .to_owned();
+    assert_eq!(error, "the upstream-pulp refused: 403");
+    assert!(row.last.is_some(), "the last replication's task is shown");
+    s.edges.fail_replications(&name("dc1"), None);
+    settled(&state).await;
+    assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Serving));
+    assert!(s.edges.replications(&name("dc1")) >= 2);
+}
+
+#[tokio::test]
+async fn a_running_replication_is_replicating_until_it_ends() {
+    let s = setup(&["dc1"]);
+    s.edges.hold_replications(&name("dc1"), true);
+    let state = console(&s, None);
+    assert_deployed(&deploy_v4(&state, &s.fx.base_os).await);
+    until_shown(&state, "dc1", EdgeStateKind::Replicating).await;
+    s.edges.hold_replications(&name("dc1"), false);
+    settled(&state).await;
+    assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Serving));
+}
+
+#[tokio::test]
+async fn an_edge_without_the_distribution_is_missing_until_replicated() {
+    let s = setup(&["dc1"]);
+    let state = console(&s, None);
+    reconcile(&state.edge_world()).await;
+    assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Missing));
+    assert!(replicate_again(&state.edge_world(), &name("dc1")));
+    settled(&state).await;
+    assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Serving));
+    assert!(
+        !replicate_again(&state.edge_world(), &name("nowhere")),
+        "an unknown edge is refused"
+    );
+}
+
+#[tokio::test]
+async fn an_edge_serving_what_production_served_before_is_behind_and_other_metadata_is_drift() {
+    let s = setup(&["dc1"]);
+    let state = console(&s, None);
+    reconcile(&state.edge_world()).await;
+    assert!(replicate_again(&state.edge_world(), &name("dc1")));
+    settled(&state).await;
+    assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Serving));
+    // Production moves outside the console: the drift reconciler sees the edge behind.
+    let v4 = s.memory.publish(&s.fx.base_os, VersionNumber::new(4));
+    s.memory.point_distribution(PROD, &v4);
+    reconcile(&state.edge_world()).await;
+    assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Behind));
+    // The edge serves metadata production never served: drift.
+    let foreign = MetadataDigest::parse(&"f".repeat(64)).unwrap();
+    s.edges.serve(&name("dc1"), PROD, foreign);
+    reconcile(&state.edge_world()).await;
+    assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Other));
+}
+
+/// A lock shared by two consoles, as PostgreSQL's advisory lock is: one holder per key.
+#[derive(Default)]
+struct SharedLock(Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>);
+
+#[async_trait]
+impl DeployLock for SharedLock {
+    async fn acquire(&self, key: &DistributionHref) -> Result<DeployTurn, LockError> {
+        let mutex = self
+            .0
+            .lock()
+            .unwrap()
+            .entry(key.as_str().to_owned())
+            .or_default()
+            .clone();
+        Ok(DeployTurn::new(mutex.lock_owned().await))
+    }
+}
+
+#[tokio::test]
+async fn two_replicas_trigger_one_replication_per_edge() {
+    let s = setup(&["dc1", "dc2"]);
+    let lock: Arc<dyn DeployLock> = Arc::new(SharedLock::default());
+    let first = console(&s, Some(lock.clone()));
+    let second = console(&s, Some(lock));
+    reconcile(&second.edge_world()).await;
+    s.edges.hold_replications(&name("dc1"), true);
+    assert_deployed(&deploy_v4(&first, &s.fx.base_os).await);
+    // The second replica is asked too while the first one's replication runs.
+    until_shown(&first, "dc1", EdgeStateKind::Replicating).await;
+    assert!(replicate_again(&second.edge_world(), &name("dc1")));
+    assert!(replicate_again(&second.edge_world(), &name("dc2")));
+    s.edges.hold_replications(&name("dc1"), false);
+    settled(&first).await;
+    settled(&second).await;
+    assert_eq!(
+        s.edges.replications(&name("dc1")),
+        1,
+        "one replication, not two"
+    );
+    assert_eq!(
+        s.edges.replications(&name("dc2")),
+        1,
+        "one replication, not two"
+    );
+    assert_eq!(shown(&second, "dc1").await, Some(EdgeStateKind::Serving));
+}
+
+/// The console served with the fixture and two edges, production deployable by alice only.
+async fn spawn_with_edges() -> (crate::test_app::TestApp<Fixture>, InMemoryEdges) {
+    use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
+    use repo_console::domain::policy::{Allowed, Policy, Subject};
+    use std::collections::BTreeMap;
+    let memory = Arc::new(InMemoryPulp::new(MemoryOptions {
+        task_delay: Duration::ZERO,
+        ..Default::default()
+    }));
+    let names = [name("dc1"), name("dc2")];
+    let in_memory = InMemoryEdges::new(memory.clone(), &names);
+    let followed = names
+        .iter()
+        .map(|n| FollowedEdge {
+            name: n.clone(),
+            environments: vec![EnvironmentName::production()],
+        })
+        .collect();
+    let edges = Edges::new(Arc::new(in_memory.clone()), followed, follow());
+    let policy = Policy::new(
+        BTreeMap::from([(
+            EnvironmentName::production(),
+            Allowed::Only(vec![Subject::parse("user:alice").unwrap()]),
+        )]),
+        Allowed::Everyone,
+    );
+    let identity = TrustedProxyHeader::new("X-Remote-User", vec!["127.0.0.1/32".parse().unwrap()])
+        .with_groups("X-Remote-Groups");
+    let app = crate::test_app::TestApp::builder()
+        .memory(memory)
+        .world(fixture)
+        .identity(Arc::new(identity))
+        .policy(policy)
+        .configure(move |state| state.edges(edges))
+        .spawn()
+        .await;
+    (app, in_memory)
+}
+
+#[tokio::test]
+async fn the_edges_page_and_the_api_show_each_edge_s_state_with_its_hooks() {
+    let (app, in_memory) = spawn_with_edges().await;
+    in_memory.set_reachable(&name("dc2"), false);
+    reconcile(&app.state.edge_world()).await;
+    assert!(replicate_again(&app.state.edge_world(), &name("dc1")));
+    until_shown(&app.state, "dc1", EdgeStateKind::Serving).await;
+    until_shown(&app.state, "dc2", EdgeStateKind::Unreachable).await;
+    let page = app.send_as("GET", "/edges", "bob", "", "").await;
+    assert_eq!(page.status, 200);
+    let cell =
+        |edge: &str| format!("data-edge=\"{edge}\" data-distribution=\"{PROD}\" data-edge-state=");
+    assert!(
+        page.body.contains(&format!("{}\"serving\"", cell("dc1"))),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body
+            .contains(&format!("{}\"unreachable\"", cell("dc2"))),
+        "{}",
+        page.body
+    );
+    let api = app.get("/api/v1/edges").await;
+    assert_eq!(api.status, 200);
+    let json: serde_json::Value = serde_json::from_str(&api.body).unwrap();
+    assert_eq!(json["items"][0]["name"], "dc1");
+    let dc2 = &json["items"][1]["distributions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["distribution"] == PROD)
+        .unwrap()
+        .clone();
+    assert_eq!(dc2["state"], "unreachable");
+    assert!(dc2["error"]
+        .as_str()
+        .unwrap()
+        .contains("connection refused"));
+}
+
+#[tokio::test]
+async fn replicate_again_is_refused_to_whoever_may_not_deploy_there_and_for_an_unknown_edge() {
+    let (app, in_memory) = spawn_with_edges().await;
+    reconcile(&app.state.edge_world()).await;
+    let before = in_memory.replications(&name("dc1"));
+    let refused = app
+        .send_as("POST", "/edges/dc1/replicate", "mallory", "", "")
+        .await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    let unknown = app
+        .send_as("POST", "/edges/nowhere/replicate", "alice", "", "")
+        .await;
+    assert_eq!(unknown.status, 404, "{}", unknown.body);
+    let hostile = app
+        .send_as("POST", "/edges/%3Cscript%3E/replicate", "alice", "", "")
+        .await;
+    assert_eq!(hostile.status, 404);
+    assert!(!hostile.body.contains("<script>"), "{}", hostile.body);
+    settled(&app.state).await;
+    assert_eq!(
+        in_memory.replications(&name("dc1")),
+        before,
+        "nothing was asked"
+    );
+    let asked = app
+        .send_as("POST", "/edges/dc1/replicate", "alice", "", "")
+        .await;
+    assert!(matches!(asked.status, 200 | 303), "{}", asked.status);
+    settled(&app.state).await;
+    assert_eq!(in_memory.replications(&name("dc1")), before + 1);
+}
+
+#[tokio::test]
+async fn right_after_production_moves_no_edge_is_said_to_serve_it() {
+    let s = setup(&["dc1"]);
+    let state = console(&s, None);
+    assert_deployed(&deploy_v4(&state, &s.fx.base_os).await);
+    settled(&state).await;
+    assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Serving));
+    s.edges.set_reachable(&name("dc1"), false);
+    let request = deploy_request(3, "base-os");
+    let operator = repo_console::domain::identity::Operator::placeholder();
+    let outcome =
+        repo_console::app::deploy::deploy(&state, &s.fx.base_os, &request, &operator).await;
+    assert_deployed(&outcome);
+    assert_ne!(
+        shown(&state, "dc1").await,
+        Some(EdgeStateKind::Serving),
+        "never claimed"
+    );
+    assert_eq!(
+        tally(&state.edge_world(), PROD).await.unwrap().to_string(),
+        "edges: 0 of 1 serve it"
+    );
+}
