@@ -523,6 +523,8 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "get /api/v1/openapi.json",
         "get /api/v1/deployments/{deploy_id}/evidence",
         "get /api/v1/evidence/keys",
+        "get /api/v1/edges",
+        "post /api/v1/edges/{name}/replicate",
     ];
     for route in routes {
         assert!(
