@@ -17,12 +17,13 @@ use repo_console::domain::policy::{Approvals, Policy, Subject};
 use crate::helpers::*;
 
 /// Every link of the navigation, in order: (`data-nav-link`, href).
-const LINKS: [(&str, &str); 7] = [
+const LINKS: [(&str, &str); 8] = [
     ("repositories", "/"),
     ("releases", "/releases"),
     ("requests", "/requests"),
     ("schedules", "/schedules"),
     ("exposure", "/exposure"),
+    ("edges", "/edges"),
     ("api", "/api/docs"),
     ("metrics", "/metrics"),
 ];
@@ -105,6 +106,7 @@ async fn every_page_has_the_navigation_with_its_section_marked() {
         ("/requests".to_owned(), Some(("requests", "page"))),
         ("/schedules".to_owned(), Some(("schedules", "page"))),
         ("/exposure".to_owned(), Some(("exposure", "page"))),
+        ("/edges".to_owned(), Some(("edges", "page"))),
         ("/api/docs".to_owned(), Some(("api", "page"))),
         ("/metrics".to_owned(), Some(("metrics", "page"))),
         ("/no-such-page".to_owned(), None),

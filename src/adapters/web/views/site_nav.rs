@@ -1,5 +1,5 @@
 //! The console's navigation, in the header of every page: its sections (Repositories,
-//! Releases, Requests with the count waiting for the viewer, Schedules, Exposure) and the
+//! Releases, Requests with the count waiting for the viewer, Schedules, Exposure, Edges) and the
 //! API reference and metrics. The section of the page shown is marked `aria-current`:
 //! `page` on the section's own page, `true` on a page inside it (a repository's versions
 //! are inside Repositories). It wraps onto more lines on a narrow screen, never wider than it.
@@ -18,7 +18,7 @@ struct Section {
     inside: &'static [&'static str],
 }
 
-const SECTIONS: [Section; 7] = [
+const SECTIONS: [Section; 8] = [
     Section {
         key: "repositories",
         label: "Repositories",
@@ -47,6 +47,12 @@ const SECTIONS: [Section; 7] = [
         key: "exposure",
         label: "Exposure",
         href: "/exposure",
+        inside: &[],
+    },
+    Section {
+        key: "edges",
+        label: "Edges",
+        href: "/edges",
         inside: &[],
     },
     Section {
