@@ -207,7 +207,7 @@ async fn keyboard(b: &Browser, app: &NavApp) {
     )
     .await;
     let mut reached = Vec::new();
-    for _ in 0..12 {
+    for _ in 0..14 {
         b.press(Key::Tab).await;
         let link: Option<String> = b
             .js("var a = document.activeElement; return a && a.dataset ? a.dataset.navLink || null : null", vec![])
@@ -215,7 +215,7 @@ async fn keyboard(b: &Browser, app: &NavApp) {
         if let Some(link) = link {
             reached.push(link);
         }
-        if reached.len() == 7 {
+        if reached.len() == 8 {
             break;
         }
     }
@@ -227,6 +227,7 @@ async fn keyboard(b: &Browser, app: &NavApp) {
             "requests",
             "schedules",
             "exposure",
+            "edges",
             "api",
             "metrics"
         ],
@@ -234,7 +235,7 @@ async fn keyboard(b: &Browser, app: &NavApp) {
     );
     a11y::assert_focus_ring(b, "the navigation's metrics link").await;
     // Back to Releases with Shift+Tab, then Enter.
-    for _ in 0..5 {
+    for _ in 0..6 {
         b.keys(&format!("{}{}", Key::Shift, Key::Tab)).await;
     }
     let focused: String = b
