@@ -5,7 +5,7 @@ of the test suite: it takes minutes (distribution creation is a Pulp task, and P
 the creations one at a time: they all reserve the list of distributions).
 
     source target/pulp/env
-    "$(ls -d ~/.cache/repo-console/pulp-venv-*)/bin/python" scripts/bench/seed_dashboard.py [--direct] [REPOS] [DISTRIBUTIONS]
+    scripts/pulp/python.sh scripts/bench/seed_dashboard.py [--direct] [REPOS] [DISTRIBUTIONS]
 
 The mix (a site where every repository has a production distribution, and most
 distributions are staging, test or per-team copies that serve nothing):

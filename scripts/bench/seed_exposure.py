@@ -3,7 +3,7 @@
 Not part of the test suite.
 
     source target/pulp/env        # or /work/pulp-shared/env
-    "$(ls -d ~/.cache/repo-console/pulp-venv-*)/bin/python" scripts/bench/seed_exposure.py [REPOS] [ADVISORIES]
+    scripts/pulp/python.sh scripts/bench/seed_exposure.py [REPOS] [ADVISORIES]
 
 1. Generates, into ${RC_TEST_CACHE:-~/.cache/repo-console}/exposure/source/, repository metadata
    (gen_repodata.py's writer: no RPM file exists) with 44 packages (xpb-ssl 1.0 and 1.1, xpb-lib 2.0

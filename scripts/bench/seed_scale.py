@@ -3,7 +3,7 @@
 for the scale benchmark (benches/scale.rs). Not part of the test suite: it takes minutes.
 
     source target/pulp/env
-    "$(ls -d ~/.cache/repo-console/pulp-venv-*)/bin/python" scripts/bench/seed_scale.py [VERSIONS] [DISTRIBUTIONS]
+    scripts/pulp/python.sh scripts/bench/seed_scale.py [VERSIONS] [DISTRIBUTIONS]
 
 Makes `rc-scale` (verified) with at least VERSIONS versions (default 600: each toggles one
 package in or out), publishes its newest version, points `rc-scale-prod` at it, and makes

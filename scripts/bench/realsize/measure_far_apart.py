@@ -2,7 +2,7 @@
 """Versions far apart: Pulp's `AND NOT` filter against composing each version's own changes.
 
     source target/pulp/env
-    PY="$(ls -d ~/.cache/repo-console/pulp-venv-*)/bin/python"
+    PY=scripts/pulp/python.sh
     $PY scripts/bench/realsize/seed_realsize.py            # rc-realsize first
     $PY scripts/bench/realsize/measure_far_apart.py [--runs 3] [--steps 8]
 

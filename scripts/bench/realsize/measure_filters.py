@@ -2,7 +2,7 @@
 """Measures Pulp's package filters on rc-realsize (seed it first with seed_realsize.py).
 
     source target/pulp/env
-    "$(ls -d ~/.cache/repo-console/pulp-venv-*)/bin/python" scripts/bench/realsize/measure_filters.py [--runs 3]
+    scripts/pulp/python.sh scripts/bench/realsize/measure_filters.py [--runs 3]
 
 Uses one session (cookies), every figure is the median of --runs runs (wall time of the whole answer,
 all pages). Checks the answers against manifest.json (written by gen_repodata.py) as it goes.

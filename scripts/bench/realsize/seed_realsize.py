@@ -2,7 +2,7 @@
 """Seeds the test suite's Pulp with `rc-realsize`: a 30,000-package repository in two versions.
 
     source target/pulp/env
-    "$(ls -d ~/.cache/repo-console/pulp-venv-*)/bin/python" scripts/bench/realsize/seed_realsize.py [--reset]
+    scripts/pulp/python.sh scripts/bench/realsize/seed_realsize.py [--reset]
 
 1. Generates both snapshots with gen_repodata.py into ${RC_TEST_CACHE:-~/.cache/repo-console}/realsize/
    (once; again only when the generator changed).
