@@ -67,19 +67,15 @@ pub(super) async fn clear(
         }
         ApprovalStep::Request => return Err(request(state, promotion, &planned, &staying).await),
     }
+    // The replicas' turns, in the stable order of the members' distributions.
+    let mut planned: Vec<(usize, Planned)> = planned.into_iter().enumerate().collect();
+    planned.sort_by(|(i, a), (j, b)| {
+        let href = |p: &Planned| p.checked.plan.distribution.href.as_str().to_owned();
+        href(a).cmp(&href(b)).then(i.cmp(j))
+    });
     let mut replicas = Vec::new();
-    let mut moving = Vec::with_capacity(planned.len());
-    let hrefs: Vec<&str> = planned
-        .iter()
-        .map(|p| p.checked.plan.distribution.href.as_str())
-        .collect();
-    let order = stable_order(hrefs.into_iter());
-    let mut slots: Vec<Option<Planned>> = planned.into_iter().map(Some).collect();
-    let mut cleared: Vec<Option<MemberRun>> = (0..slots.len()).map(|_| None).collect();
-    for i in order {
-        let Some(member) = slots[i].take() else {
-            continue;
-        };
+    let mut cleared = Vec::with_capacity(planned.len());
+    for (i, member) in planned {
         let request = promotion.request_of(member.member);
         let turn = correlation::scope(
             member.deploy_id.as_str().to_owned(),
@@ -92,25 +88,26 @@ pub(super) async fn clear(
             ),
         )
         .await;
-        match turn {
-            Ok((turn, checked)) => {
-                replicas.extend(turn);
-                cleared[i] = Some(MemberRun {
-                    name: member.member.name.clone(),
-                    deploy_id: member.deploy_id,
-                    soak_override: checked.soak_override,
-                    checks_override: member.checks_override,
-                    plan: checked.plan,
-                    publication: None,
-                    outcome: MemberOutcome::Unchanged,
-                    detail: None,
-                    failure: None,
-                });
-            }
-            Err(stop) => return Err(stopped(promotion, &member.member.name, stop)),
-        }
+        let (turn, checked) = turn.map_err(|stop| stopped(promotion, &member.member.name, stop))?;
+        replicas.extend(turn);
+        cleared.push((
+            i,
+            MemberRun {
+                name: member.member.name.clone(),
+                deploy_id: member.deploy_id,
+                soak_override: checked.soak_override,
+                checks_override: member.checks_override,
+                plan: checked.plan,
+                publication: None,
+                outcome: MemberOutcome::Unchanged,
+                detail: None,
+                failure: None,
+            },
+        ));
     }
-    moving.extend(cleared.into_iter().flatten());
+    // Back in the promotion's order: the order the distributions move in.
+    cleared.sort_by_key(|(i, _)| *i);
+    let moving = cleared.into_iter().map(|(_, member)| member).collect();
     Ok(Cleared {
         authority,
         moving,
