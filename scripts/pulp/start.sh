@@ -107,7 +107,7 @@ export PATH="$VENV/bin:$PATH"
 export TMPDIR="$PULP_HOME/tmp"
 
 # --- Database schema and admin user (skipped when already done) ---------------
-stamp="pulpcore-$PULPCORE_VERSION pulp-rpm-$PULP_RPM_VERSION"
+stamp="pulpcore-$PULPCORE_VERSION pulp-rpm-$PULP_RPM_VERSION pulp-deb-$PULP_DEB_VERSION"  # a new plugin: migrate again
 if [[ "$(cat "$PULP_HOME/state/migrated" 2>/dev/null)" != "$stamp" ]]; then
   log "pulpcore-manager migrate (first time ~35 s)"
   pulpcore-manager migrate --noinput >"$LOGS_DIR/migrate.log" 2>&1 \
