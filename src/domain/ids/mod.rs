@@ -7,6 +7,7 @@ pub mod release_id;
 pub mod release_name;
 pub mod request_id;
 pub mod schedule_id;
+pub mod url_id;
 
 pub use release_id::{ReleaseId, ReleaseRef};
 pub use release_name::ReleaseName;
