@@ -17,7 +17,7 @@ use super::apt::{
     deploy_as_announced, distribution_base_url, environment_path, make_repository, uploaded, Apt,
     Trust,
 };
-use super::console::{attr, over_upstream, select};
+use super::console::{attr, over_upstream, select, text};
 use super::support::{exclusive, required_pulp, required_pulp_home};
 use crate::host_tools::required;
 use crate::needs::missing;
@@ -92,6 +92,21 @@ async fn a_signed_debian_repository_is_verified_deployed_and_accepted_by_apt_wit
     let badge = select(&html, "#verification [data-badge]");
     assert_eq!(badge.len(), 1, "one badge in the verification detail");
     assert_eq!(attr(&badge[0], "data-badge"), "verified");
+    // apt's one condition: the Release files signed, not dnf's three settings.
+    let checks = select(&html, "#verification [data-check]");
+    assert_eq!(checks.len(), 1, "one condition for a Debian repository");
+    assert_eq!(
+        (
+            attr(&checks[0], "data-check"),
+            attr(&checks[0], "data-metadata")
+        ),
+        ("metadata", "checked")
+    );
+    assert!(
+        text(&checks[0]).contains("signed by the repository's signing service"),
+        "{}",
+        text(&checks[0])
+    );
     assert!(
         select(&html, "[data-warning=unsigned-metadata]").is_empty(),
         "no warning that apt refuses the metadata"
