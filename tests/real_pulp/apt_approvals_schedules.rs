@@ -5,7 +5,8 @@
 //! A deploy to staging, which needs one approval by group:release, is requested by alice,
 //! refused to her own approval, approved by bob, and lands: staging's distribution serves a
 //! publication of the version asked. A schedule on the Debian repository fires a few seconds
-//! ahead and moves testing's distribution. Pulp itself is read to tell. Needs the real Pulp
+//! ahead and moves testing's distribution; under the default policy (unsigned metadata
+//! refused) the same schedule is refused as not verified. Pulp itself is read to tell. Needs the real Pulp
 //! with pulp_deb, and dpkg-deb.
 
 use std::collections::BTreeMap;
@@ -15,7 +16,10 @@ use std::time::Duration;
 
 use repo_console::adapters::identity::proxy_header::TrustedProxyHeader;
 use repo_console::adapters::memory::MemoryScheduleStore;
+use repo_console::app::deploy::DeployOutcome;
+use repo_console::app::schedules::make::NotScheduled;
 use repo_console::app::schedules::{make, run};
+use repo_console::domain::deploy::Refusal;
 use repo_console::domain::environment::EnvironmentName;
 use repo_console::domain::policy::{Approvals, Policy, Subject};
 use repo_console::domain::schedule::ScheduleState;
@@ -140,6 +144,43 @@ async fn a_schedule_on_a_debian_repository_fires_and_moves_its_distribution() {
     let packages = uploaded(&pulp, &dpkg_deb);
     let id = make_repository(&pulp, REPO, &["testing", "staging"], &packages, None);
     let testing = format!("{REPO}-testing");
+
+    // Under the default policy (unsigned metadata refused) the unsigned Debian repository is
+    // not scheduled: the same verification gate as a deploy's, and Pulp is not touched.
+    let strict = over_upstream(Arc::new(pulp.client()), 500)
+        .environments(environment_path())
+        .configure(|state| {
+            state.schedules(
+                Arc::new(MemoryScheduleStore::default()),
+                chrono::Duration::minutes(10),
+            )
+        })
+        .spawn()
+        .await;
+    let refused = make::schedule(
+        &strict.state,
+        &id,
+        ask(4, "testing", 1),
+        chrono::Utc::now() + chrono::Duration::seconds(3),
+        &alice(),
+    )
+    .await;
+    match refused {
+        Err(NotScheduled::Deploy(outcome)) => assert!(
+            matches!(
+                *outcome,
+                DeployOutcome::Refused(Refusal::NotVerified(ref why)) if why.contains("unsigned_metadata")
+            ),
+            "{outcome:?}"
+        ),
+        other => panic!("refused as not verified: {other:?}"),
+    }
+    assert_eq!(
+        served_version(&pulp, &testing),
+        1,
+        "a refusal changes nothing"
+    );
+
     let store = Arc::new(MemoryScheduleStore::default());
     let kept = store.clone();
     let console = over_upstream(Arc::new(pulp.client()), 500)
