@@ -17,9 +17,12 @@ use axum::routing::get;
 use axum::{Json, Router};
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
 use repo_console::adapters::web::views::changes::{diff_summary, SUMMARY_LIMIT};
-use repo_console::domain::diff::{ContentDifference, ContentRead, PackageDifference, VersionDiff};
+use repo_console::domain::content::Advisories;
+use repo_console::domain::diff::{
+    AdvisorySides, ContentDifference, ContentRead, PackageDifference, VersionDiff,
+};
 use repo_console::domain::repository::VersionHref;
-use repo_console::ports::ContentCatalog;
+use repo_console::ports::{AdvisoryCatalog, PackageCatalog};
 use repo_console::wiring::default_pulp_settings;
 use serde_json::{json, Value};
 
@@ -149,8 +152,10 @@ async fn one_diff(client: &PulpClient, old: &VersionHref, new: &VersionHref) -> 
         .expect("the fake answers");
     VersionDiff::new(ContentDifference {
         packages: PackageDifference::from_new_builds(pn, po, builds),
-        advisories_only_new: an,
-        advisories_only_old: ao,
+        advisories: Advisories::Carried(AdvisorySides {
+            only_new: an,
+            only_old: ao,
+        }),
     })
 }
 

@@ -275,7 +275,7 @@ trait AdvisoryCount {
 
 impl AdvisoryCount for PulpClient {
     async fn advisory_references_total(&self) -> u64 {
-        use repo_console::ports::ContentCatalog;
+        use repo_console::ports::AdvisoryCatalog;
         self.advisory_references(PageRequest {
             offset: 0,
             limit: 1,

@@ -36,7 +36,7 @@ use repo_console::adapters::web;
 use repo_console::app::AppState;
 use repo_console::domain::diff::{ContentRead, PackageDifference};
 use repo_console::domain::repository::VersionHref;
-use repo_console::ports::ContentCatalog;
+use repo_console::ports::PackageCatalog;
 use repo_console::wiring::default_pulp_settings;
 use serde_json::Value;
 

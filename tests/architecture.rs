@@ -847,6 +847,7 @@ const DOMAIN_ROOM_ORDER: &[&str] = &[
     "domain/audit_chain",
     "domain/edge",
     "domain/content/deb",
+    "domain/content/rpm",
     "domain/content",
     "domain/repository",
     "domain/environment",
@@ -993,4 +994,139 @@ fn the_order_check_finds_an_import_running_up_and_a_room_without_a_place() {
              (domain/deploy -> domain/release above it)",
         ]
     );
+}
+
+/// The rooms that name no content type: what a deploy, a release, an approval, a schedule, a
+/// check, an environment, its history and the promotion pipeline do is the same for every
+/// type, so their code asks a repository's `ContentType` instead of naming one.
+const TYPE_FREE_ROOMS: &[&str] = &[
+    "domain/deploy",
+    "domain/release",
+    "domain/approval",
+    "domain/schedule",
+    "domain/check",
+    "domain/environment",
+    "domain/history",
+    "domain/promotion",
+    "app/deploy",
+    "app/releases",
+    "app/approvals",
+    "app/schedules",
+    "app/checks",
+    "app/environments",
+    "app/promotion",
+];
+
+/// The words a content type's specifics are named by, matched against each part of an
+/// identifier (split at `_` and at a lower-to-upper case change, compared in lower case):
+/// the types (`rpm`, `deb`), their clients and tools (`dnf`, `apt`, `dpkg`), RPM's version
+/// triple (`evr`) and settings (`gpgcheck`), and RPM's advisories (`advisory`, `advisories`,
+/// `errata`).
+const CONTENT_TYPE_WORDS: &[&str] = &[
+    "rpm",
+    "deb",
+    "dnf",
+    "apt",
+    "dpkg",
+    "evr",
+    "gpgcheck",
+    "advisory",
+    "advisories",
+    "errata",
+];
+
+/// Files of the type-free rooms allowed to name a content type's specifics, each with why.
+/// Empty: none is needed today.
+const TYPE_NAMING_ALLOWED: &[(&str, &str)] = &[];
+
+/// The parts of an identifier, in lower case: `AdvisoryDiff` -> `advisory`, `diff`;
+/// `rpm_cmp` -> `rpm`, `cmp`.
+fn identifier_parts(ident: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    for piece in ident.split('_') {
+        let mut current = String::new();
+        let mut previous_lower = false;
+        for c in piece.chars() {
+            if c.is_ascii_uppercase() && previous_lower && !current.is_empty() {
+                parts.push(std::mem::take(&mut current));
+            }
+            previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            current.push(c.to_ascii_lowercase());
+        }
+        if !current.is_empty() {
+            parts.push(current);
+        }
+    }
+    parts
+}
+
+/// Every identifier in the code (comments, strings and test modules already left out) of a
+/// type-free room that names a content type's specifics, as `file: identifier`.
+fn content_type_names(house: &House) -> Vec<String> {
+    let mut found = Vec::new();
+    for (i, file) in house.files.iter().enumerate() {
+        let room = room(house, i);
+        let in_scope = TYPE_FREE_ROOMS
+            .iter()
+            .any(|r| room == *r || room.starts_with(&format!("{r}/")));
+        let shown_path = shown(house, i);
+        if !in_scope
+            || TYPE_NAMING_ALLOWED
+                .iter()
+                .any(|(allowed, _)| shown_path.ends_with(allowed))
+        {
+            continue;
+        }
+        let idents: BTreeSet<&str> = file
+            .code
+            .split(|c: char| !is_ident_char(c))
+            .filter(|w| !w.is_empty())
+            .collect();
+        for ident in idents {
+            if identifier_parts(ident)
+                .iter()
+                .any(|part| CONTENT_TYPE_WORDS.contains(&part.as_str()))
+            {
+                found.push(format!("{shown_path}: {ident}"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn deploy_release_approval_schedule_check_environment_history_and_promotion_name_no_content_type() {
+    let found = content_type_names(&house());
+    assert!(
+        found.is_empty(),
+        "a type-free room names a content type's specifics (move the rule to its type's room \
+         under src/domain/content/, or to the Pulp adapter's plugin table, and ask the \
+         repository's ContentType):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_content_type_check_finds_a_type_named_in_a_type_free_room_and_nowhere_else() {
+    let house = House::synthetic(&[
+        (
+            "domain/deploy/plan.rs",
+            "// rpm in a comment is fine\nfn f(e: &Evr) -> bool { let s = \"deb\"; e.rpm_cmp(e); true }",
+        ),
+        ("domain/schedule/model.rs", "#[derive(Debug)] pub struct Schedule { debt: u32 }"),
+        ("app/releases/preview.rs", "fn f(d: &AdvisoryDiff) {}\n#[cfg(test)]\nmod tests { fn g(_: Rpm) {} }"),
+        ("domain/content/rpm/version.rs", "pub fn rpmvercmp() {}"),
+        ("domain/diff/evr.rs", "pub struct Evr;"),
+    ]);
+    assert_eq!(
+        content_type_names(&house),
+        [
+            "src/domain/deploy/plan.rs: Evr",
+            "src/domain/deploy/plan.rs: rpm_cmp",
+            "src/app/releases/preview.rs: AdvisoryDiff",
+        ]
+    );
+    assert_eq!(identifier_parts("AdvisoryDiff"), ["advisory", "diff"]);
+    assert_eq!(identifier_parts("is_rpm"), ["is", "rpm"]);
+    assert_eq!(identifier_parts("Debug"), ["debug"]);
 }

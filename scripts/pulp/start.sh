@@ -126,6 +126,7 @@ fi
 # shellcheck source=signing_service.sh
 . "$(dirname "${BASH_SOURCE[0]}")/signing_service.sh"
 ensure_signing_service
+ensure_apt_signing_service
 
 # --- Pulp processes ----------------------------------------------------------
 # launch NAME CMD...: run CMD in its own session/process group (setsid; the

@@ -1,33 +1,28 @@
-//! The content catalog port: what repository versions contain (packages, advisories),
-//! read as a version's whole content, what it changed against its predecessor, or what it
-//! holds that another version does not (see [`crate::domain::diff::plan`] for which is
-//! cheapest when).
+//! The content catalog ports: what repository versions contain, read as a version's whole
+//! content, what it changed against its predecessor, or what it holds that another version
+//! does not (see [`crate::domain::diff::plan`] for which is cheapest when). The content every
+//! type has (packages by name, architecture and version) is [`PackageCatalog`]; what RPM adds
+//! (advisories) is [`AdvisoryCatalog`]; an upstream serves both as a [`ContentCatalog`].
 
 use async_trait::async_trait;
 
-use crate::domain::diff::{Advisory, ContentRead, Package};
-use crate::domain::exposure::{AdvisoryFix, IndexedAdvisory};
+use crate::domain::diff::{ContentRead, Package};
 use crate::domain::repository::VersionHref;
 
-use super::repository_manager::{Page, PageRequest, UpstreamError};
+use super::advisory_catalog::AdvisoryCatalog;
+use super::repository_manager::UpstreamError;
 
-/// Reads the content of repository versions. Each method costs upstream requests that
-/// follow the size of its answer, never the number of versions in between.
+/// Reads the packages of repository versions, of every content type. Each method costs
+/// upstream requests that follow the size of its answer, never the number of versions in
+/// between.
 #[async_trait]
-pub trait ContentCatalog: Send + Sync {
+pub trait PackageCatalog: Send + Sync {
     /// The packages of `version` that `read` selects.
     async fn packages(
         &self,
         version: &VersionHref,
         read: &ContentRead,
     ) -> Result<Vec<Package>, UpstreamError>;
-
-    /// The advisories of `version` that `read` selects.
-    async fn advisories(
-        &self,
-        version: &VersionHref,
-        read: &ContentRead,
-    ) -> Result<Vec<Advisory>, UpstreamError>;
 
     /// Every build `version` holds of packages with these names (any arch), in requests
     /// that batch the names.
@@ -36,22 +31,10 @@ pub trait ContentCatalog: Send + Sync {
         version: &VersionHref,
         names: &[String],
     ) -> Result<Vec<Package>, UpstreamError>;
-
-    /// The advisories with these ids (every unit of an id merged), with the builds their
-    /// package lists name; an id Pulp does not hold is left out. Requests batch the ids.
-    async fn advisory_fixes(&self, ids: &[String]) -> Result<Vec<AdvisoryFix>, UpstreamError>;
-
-    /// Which of the advisories `ids` `version` holds (their ids), in requests that batch them.
-    async fn advisories_held(
-        &self,
-        version: &VersionHref,
-        ids: &[String],
-    ) -> Result<Vec<String>, UpstreamError>;
-
-    /// One page of every advisory upstream holds, newest created first, with the CVEs each
-    /// one's references name (for the CVE index).
-    async fn advisory_references(
-        &self,
-        page: PageRequest,
-    ) -> Result<Page<IndexedAdvisory>, UpstreamError>;
 }
+
+/// An upstream's whole content: the packages of every type and the advisories of the types
+/// that carry them. Implemented by every adapter that implements both.
+pub trait ContentCatalog: PackageCatalog + AdvisoryCatalog {}
+
+impl<T: PackageCatalog + AdvisoryCatalog + ?Sized> ContentCatalog for T {}

@@ -1,6 +1,7 @@
 //! The capabilities the application needs from the outside world, in domain terms only:
 //! no HTTP, I/O or serialization types cross these traits.
 
+pub mod advisory_catalog;
 pub mod audit_chain;
 pub mod audit_sink;
 pub mod check_store;
@@ -26,10 +27,11 @@ pub mod task_progress;
 pub mod upstream_error;
 pub mod webhook_sender;
 
+pub use advisory_catalog::AdvisoryCatalog;
 pub use audit_sink::{AuditError, AuditReadError, AuditSink};
 pub use check_store::{CheckStore, CheckStoreError};
 pub use clock::Clock;
-pub use content_catalog::ContentCatalog;
+pub use content_catalog::{ContentCatalog, PackageCatalog};
 pub use cve_index_store::{CveIndexStore, CveIndexStoreError};
 pub use deploy_lock::{DeployLock, DeployTurn, LockError};
 pub use diff_store::{DiffStore, DiffStoreError};

@@ -12,7 +12,9 @@ use repo_console::app::{diffs::ahead, DiffAhead};
 use repo_console::domain::diff::{Advisory, ContentRead, Package};
 use repo_console::domain::exposure::{AdvisoryFix, IndexedAdvisory};
 use repo_console::domain::repository::VersionHref;
-use repo_console::ports::{ContentCatalog, Page, PageRequest, UpstreamError};
+use repo_console::ports::{
+    AdvisoryCatalog, ContentCatalog, PackageCatalog, Page, PageRequest, UpstreamError,
+};
 use tokio::sync::oneshot;
 
 use crate::acme::add_acme;
@@ -112,7 +114,7 @@ struct SlowContent {
 }
 
 #[async_trait]
-impl ContentCatalog for SlowContent {
+impl PackageCatalog for SlowContent {
     async fn packages(
         &self,
         version: &VersionHref,
@@ -123,6 +125,17 @@ impl ContentCatalog for SlowContent {
         self.inner.packages(version, read).await
     }
 
+    async fn package_builds(
+        &self,
+        version: &VersionHref,
+        names: &[String],
+    ) -> Result<Vec<Package>, UpstreamError> {
+        self.inner.package_builds(version, names).await
+    }
+}
+
+#[async_trait]
+impl AdvisoryCatalog for SlowContent {
     async fn advisories(
         &self,
         version: &VersionHref,
@@ -131,14 +144,6 @@ impl ContentCatalog for SlowContent {
         self.started.fetch_add(1, Ordering::SeqCst);
         tokio::time::sleep(Duration::from_secs(60)).await;
         self.inner.advisories(version, read).await
-    }
-
-    async fn package_builds(
-        &self,
-        version: &VersionHref,
-        names: &[String],
-    ) -> Result<Vec<Package>, UpstreamError> {
-        self.inner.package_builds(version, names).await
     }
 
     async fn advisory_fixes(&self, ids: &[String]) -> Result<Vec<AdvisoryFix>, UpstreamError> {

@@ -9,6 +9,7 @@ use repo_console::adapters::memory::{InMemoryPulp, MemoryOptions};
 use repo_console::app::diffs::compare::version_diff;
 use repo_console::app::diffs::known::known_diff;
 use repo_console::app::AppState;
+use repo_console::domain::content::kind::ContentType;
 use repo_console::domain::diff::DiffEnd;
 use repo_console::domain::repository::VersionNumber;
 use repo_console::ports::RepositoryManager;
@@ -52,9 +53,14 @@ async fn a_diff_one_console_computed_is_read_by_another_from_the_directory_witho
         "nothing stored yet"
     );
     let end = |href| DiffEnd { href, count: None };
-    let computed = version_diff(&first, key.0.as_ref().map(end), end(&key.1))
-        .await
-        .unwrap();
+    let computed = version_diff(
+        &first,
+        ContentType::Rpm,
+        key.0.as_ref().map(end),
+        end(&key.1),
+    )
+    .await
+    .unwrap();
     assert!(content_calls(&memory) > 0, "the first console asked Pulp");
 
     let before = memory.calls().len();

@@ -1,4 +1,4 @@
-//! `Counting<M>`: a decorator of the upstream ports (`RepositoryManager`, `ContentCatalog`)
+//! `Counting<M>`: a decorator of the upstream ports (`RepositoryManager`, `PackageCatalog`, `AdvisoryCatalog`)
 //! that records the name of every call, then forwards it to the port it wraps. The
 //! forwarding is written once, by `forward!` from each method's signature, so a method the
 //! port gains is a compile error here until it is listed. Included with `#[path]`.
@@ -16,7 +16,8 @@ use repo_console::domain::repository::{
 };
 use repo_console::domain::sync::SyncState;
 use repo_console::ports::{
-    ContentCatalog, Page, PageRequest, RepositoryManager, UpstreamError, WriteOutcome,
+    AdvisoryCatalog, PackageCatalog, Page, PageRequest, RepositoryManager, UpstreamError,
+    WriteOutcome,
 };
 
 /// An upstream port that records the name of every call, then forwards it to `inner`.
@@ -61,10 +62,13 @@ macro_rules! forward {
     };
 }
 
-forward!(ContentCatalog {
+forward!(PackageCatalog {
     fn packages(&self, version: &VersionHref, read: &ContentRead) -> Result<Vec<Package>, UpstreamError>;
-    fn advisories(&self, version: &VersionHref, read: &ContentRead) -> Result<Vec<Advisory>, UpstreamError>;
     fn package_builds(&self, version: &VersionHref, names: &[String]) -> Result<Vec<Package>, UpstreamError>;
+});
+
+forward!(AdvisoryCatalog {
+    fn advisories(&self, version: &VersionHref, read: &ContentRead) -> Result<Vec<Advisory>, UpstreamError>;
     fn advisory_fixes(&self, ids: &[String]) -> Result<Vec<AdvisoryFix>, UpstreamError>;
     fn advisories_held(&self, version: &VersionHref, ids: &[String]) -> Result<Vec<String>, UpstreamError>;
     fn advisory_references(&self, page: PageRequest) -> Result<Page<IndexedAdvisory>, UpstreamError>;

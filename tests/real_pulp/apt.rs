@@ -12,9 +12,8 @@
 //! pulp_deb (scripts/pulp/install.sh), dpkg-deb and apt.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 
 use repo_console::domain::environment::{
@@ -36,14 +35,14 @@ const PACKAGE: &str = "rcdeb-hello";
 /// The versions built, in the order they are uploaded.
 const BUILT: [&str; 4] = ["2.0~rc1-1", "2.0-1", "2.0-1+b1", "1:0.9-1"];
 /// The repository's versions 1..=4, each the set of package versions it holds.
-const VERSIONS: [&[&str]; 4] = [
+pub(super) const VERSIONS: [&[&str]; 4] = [
     &["2.0~rc1-1"],
     &["2.0-1"],
     &["2.0-1", "2.0-1+b1"],
     &["1:0.9-1"],
 ];
 
-fn environment_path() -> EnvironmentPath {
+pub(super) fn environment_path() -> EnvironmentPath {
     let environment = |name: &str| Environment {
         name: EnvironmentName::parse(name).expect("a name"),
         naming: DistributionNaming::new(
@@ -55,7 +54,7 @@ fn environment_path() -> EnvironmentPath {
     EnvironmentPath::new(vec![environment("testing"), environment("staging")]).expect("a path")
 }
 
-fn allowing_unsigned_metadata() -> Policy {
+pub(super) fn allowing_unsigned_metadata() -> Policy {
     Policy::new(BTreeMap::new(), Allowed::Everyone).with_metadata(MetadataPolicy::new(
         UnsignedMetadata::Allow,
         BTreeMap::new(),
@@ -96,22 +95,8 @@ impl TestPulp {
     /// stdin) and answers the package's href once the task has made it.
     fn upload_deb(&self, file: &Path) -> String {
         let url = format!("{}/pulp/api/v3/content/deb/packages/", self.base_url);
-        let mut child = Command::new("curl")
-            .args(["-sS", "-K", "-", "-F"])
-            .arg(format!("file=@{}", file.display()))
-            .arg(&url)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("curl runs");
-        let config = format!("user = \"{}:{}\"\n", self.username, self.password);
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(config.as_bytes())
-            .expect("write curl config");
-        let out = child.wait_with_output().expect("curl finishes");
+        let file = format!("file=@{}", file.display());
+        let out = self.curl(&["-F", &file, &url]);
         let answer: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
             panic!("upload answered {:?}", String::from_utf8_lossy(&out.stdout))
         });
@@ -119,7 +104,7 @@ impl TestPulp {
             panic!("the upload answers a task: {answer} (is pulp_deb installed?)")
         });
         // The same file again (the build is reproducible) names the package Pulp has.
-        let done = wait_task(self, task);
+        let done = self.wait_task(task);
         done["created_resources"]
             .as_array()
             .and_then(|c| {
@@ -132,26 +117,17 @@ impl TestPulp {
     }
 }
 
-fn wait_task(pulp: &TestPulp, task: &str) -> Value {
-    for _ in 0..600 {
-        let json = pulp.raw_ok("GET", task, None);
-        match json["state"].as_str() {
-            Some("completed") => return json,
-            Some("failed" | "canceled") => panic!("task {task} ended badly: {json}"),
-            _ => std::thread::sleep(std::time::Duration::from_millis(200)),
-        }
-    }
-    panic!("task {task} did not end");
-}
-
 /// The repository `repo_name` made anew: versions 1..=4 as [`VERSIONS`] says, v1 published
-/// (simple and structured) and served by the distributions `<repo_name>-<suffix>`. Answers
-/// the repository's id.
-fn make_repository(
+/// (simple and structured, unsigned) and served by the distributions `<repo_name>-<suffix>`.
+/// With a `signer` (a signing service's href), the repository's `signing_service` is set once
+/// v1 is published: v1's publication stays unsigned, every publication after it is signed.
+/// Answers the repository's id.
+pub(super) fn make_repository(
     pulp: &TestPulp,
     repo_name: &str,
     suffixes: &[&str],
     packages: &BTreeMap<&str, String>,
+    signer: Option<&str>,
 ) -> RepoId {
     for suffix in suffixes {
         let name = format!("{repo_name}-{suffix}");
@@ -188,6 +164,9 @@ fn make_repository(
     let publication = task["created_resources"][0]
         .as_str()
         .expect("a publication");
+    if let Some(signer) = signer {
+        pulp.raw_ok("PATCH", &href, Some(&json!({ "signing_service": signer })));
+    }
     for suffix in suffixes {
         let name = format!("{repo_name}-{suffix}");
         pulp.raw_ok(
@@ -204,9 +183,66 @@ fn make_repository(
     RepoId::parse(uuid).expect("a uuid")
 }
 
-/// What apt sees at a distribution: `apt-get update` with directories of its own, then
-/// `apt-cache policy <package>`: (the candidate, every version in the version table).
-fn apt_sees(apt_get: &Path, apt_cache: &Path, base_url: &str) -> (String, Vec<String>) {
+/// How apt's sources line trusts a distribution.
+pub(super) enum Trust<'a> {
+    /// `[trusted=yes]`: apt takes the metadata unsigned.
+    Unchecked,
+    /// `[signed-by=<key>]`: apt takes the metadata only with a `Release` signature this public
+    /// key (an armored `.asc` file) checks.
+    SignedBy(&'a Path),
+}
+
+/// apt as the client: its two programs, found on the host.
+pub(super) struct Apt {
+    get: PathBuf,
+    cache: PathBuf,
+}
+
+impl Apt {
+    /// apt-get and apt-cache, or the test fails naming the package to install.
+    pub(super) fn required() -> Self {
+        Self {
+            get: required("apt-get", "apt"),
+            cache: required("apt-cache", "apt"),
+        }
+    }
+
+    /// What apt sees at a distribution, which must succeed: see [`Apt::reads`].
+    pub(super) fn sees(&self, base_url: &str, trust: &Trust) -> (String, Vec<String>) {
+        self.reads(base_url, trust)
+            .unwrap_or_else(|said| panic!("{said}"))
+    }
+
+    /// What apt reads at a distribution: `apt-get update` with directories of its own and a
+    /// sources line trusting it as `trust` says, then `apt-cache policy <package>`: (the
+    /// candidate, every version in the version table), or what apt said when `apt-get update`
+    /// failed or doubted the signature.
+    pub(super) fn reads(
+        &self,
+        base_url: &str,
+        trust: &Trust,
+    ) -> Result<(String, Vec<String>), String> {
+        apt_reads(&self.get, &self.cache, base_url, trust)
+    }
+}
+
+/// The `base_url` Pulp gives the `deb/apt` distribution named `name`.
+pub(super) fn distribution_base_url(pulp: &TestPulp, name: &str) -> String {
+    let href = pulp
+        .href_named("distributions/deb/apt/", name)
+        .unwrap_or_else(|| panic!("no distribution {name}"));
+    pulp.raw_ok("GET", &href, None)["base_url"]
+        .as_str()
+        .expect("a base_url")
+        .to_owned()
+}
+
+fn apt_reads(
+    apt_get: &Path,
+    apt_cache: &Path,
+    base_url: &str,
+    trust: &Trust,
+) -> Result<(String, Vec<String>), String> {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let d = dir.path();
     for sub in [
@@ -221,11 +257,11 @@ fn apt_sees(apt_get: &Path, apt_cache: &Path, base_url: &str) -> (String, Vec<St
     std::fs::write(d.join("status"), "").expect("an empty dpkg status");
     let sources = d.join("sources.list");
     // A simple publication: one distribution `default`, component `all`.
-    std::fs::write(
-        &sources,
-        format!("deb [trusted=yes] {base_url} default all\n"),
-    )
-    .expect("sources");
+    let option = match trust {
+        Trust::Unchecked => "trusted=yes".to_owned(),
+        Trust::SignedBy(key) => format!("signed-by={}", key.display()),
+    };
+    std::fs::write(&sources, format!("deb [{option}] {base_url} default all\n")).expect("sources");
     let options: Vec<String> = [
         format!("Dir::State={}", d.join("state").display()),
         format!("Dir::State::status={}", d.join("status").display()),
@@ -257,7 +293,16 @@ fn apt_sees(apt_get: &Path, apt_cache: &Path, base_url: &str) -> (String, Vec<St
         .expect("apt-get runs");
     let said = String::from_utf8_lossy(&update.stdout).into_owned()
         + &String::from_utf8_lossy(&update.stderr);
-    assert!(update.status.success(), "apt-get update failed:\n{said}");
+    // apt warns (and still exits 0 for some) when a signature is missing or its key unknown.
+    let signature_doubted = ["NO_PUBKEY", "not signed", "EXPKEYSIG", "BADSIG"]
+        .iter()
+        .any(|w| said.contains(w));
+    if !update.status.success() || signature_doubted {
+        return Err(format!(
+            "apt-get update ({}) refused or doubted {base_url}:\n{said}",
+            update.status
+        ));
+    }
     let policy = Command::new(apt_cache)
         .args(&options)
         .args(["policy", PACKAGE])
@@ -281,11 +326,11 @@ fn apt_sees(apt_get: &Path, apt_cache: &Path, base_url: &str) -> (String, Vec<St
             (priority.parse::<u32>().is_ok() && words.next().is_none()).then(|| version.to_owned())
         })
         .collect();
-    (candidate, table)
+    Ok((candidate, table))
 }
 
 /// `dpkg --compare-versions a op b`.
-fn dpkg_says(a: &str, op: &str, b: &str) -> bool {
+pub(super) fn dpkg_says(a: &str, op: &str, b: &str) -> bool {
     Command::new("dpkg")
         .args(["--compare-versions", a, op, b])
         .status()
@@ -295,7 +340,7 @@ fn dpkg_says(a: &str, op: &str, b: &str) -> bool {
 
 /// The confirm step of deploying `version` to `env`: its page, the one change of the package
 /// (kind, old side, new side) and the `live` field its form sends back.
-async fn confirm(
+pub(super) async fn confirm(
     console: &Console,
     id: &RepoId,
     env: &str,
@@ -326,7 +371,7 @@ async fn confirm(
 }
 
 /// The newest version a side of a change names ("2.0-1, 2.0-1+b1 (kept)"), by dpkg.
-fn newest_named(side: &str) -> String {
+pub(super) fn newest_named(side: &str) -> String {
     let named: Vec<&str> = side
         .split(", ")
         .map(|v| v.trim_end_matches(" (kept)").trim())
@@ -340,8 +385,70 @@ fn newest_named(side: &str) -> String {
     newest.to_owned()
 }
 
-/// Every version of [`BUILT`], built and uploaded: the package's href by version.
-fn uploaded(pulp: &TestPulp, dpkg_deb: &Path) -> BTreeMap<&'static str, String> {
+/// One deploy of a promotion, `(environment, version, the change kind expected)`: the confirm
+/// step of deploying `version` of `repo` (its id `id`) announces one change of the package, of
+/// that kind, in dpkg's order and saying Debian repositories carry no advisories; the deploy
+/// is sent with the confirm step's form; then apt, trusting the distribution `<repo>-<env>`
+/// as `trust` says, takes exactly the version announced as its candidate and sees the
+/// packages of that version.
+pub(super) async fn deploy_as_announced(
+    console: &Console,
+    pulp: &TestPulp,
+    apt: &Apt,
+    id: &RepoId,
+    repo: &str,
+    (env, version, expected): (&str, u64, &str),
+    trust: &Trust<'_>,
+) {
+    let (html, (kind, old, new), live) = confirm(console, id, env, version).await;
+    assert_eq!(kind, expected, "{env} v{version}: {old} -> {new}");
+    assert_eq!(
+        select(&html, "[data-no-advisories=deb]").len(),
+        1,
+        "the confirm step says Debian repositories carry no advisories"
+    );
+    let (was, announced) = (newest_named(&old), newest_named(&new));
+    let dpkg_op = if kind == "upgraded" { "gt" } else { "lt" };
+    assert!(
+        dpkg_says(&announced, dpkg_op, &was),
+        "dpkg: {announced} {dpkg_op} {was}"
+    );
+    let done = console
+        .post(
+            &format!("/repos/{id}/deploy"),
+            &format!("version={version}&env={env}&confirm={repo}&live={live}"),
+        )
+        .await;
+    assert!(
+        done.status < 400,
+        "deploy {env} v{version}: {} {}",
+        done.status,
+        done.body
+    );
+    let base_url = distribution_base_url(pulp, &format!("{repo}-{env}"));
+    let (candidate, table) = apt.sees(&base_url, trust);
+    assert_eq!(
+        candidate, announced,
+        "{env} v{version}: apt's candidate is what the confirm step announced"
+    );
+    let held: BTreeSet<String> = VERSIONS[version as usize - 1]
+        .iter()
+        .map(|v| (*v).to_owned())
+        .collect();
+    assert_eq!(
+        table.into_iter().collect::<BTreeSet<_>>(),
+        held,
+        "{env} v{version}: apt sees the version's packages"
+    );
+}
+
+/// Every version of [`BUILT`], built and uploaded: the package's href by version. One test
+/// uploads at a time: Pulp's tasks making the same package at once may collide.
+pub(super) fn uploaded(pulp: &TestPulp, dpkg_deb: &Path) -> BTreeMap<&'static str, String> {
+    static UPLOADING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = UPLOADING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let dir = tempfile::tempdir().expect("a temporary directory");
     BUILT
         .iter()
@@ -356,7 +463,7 @@ async fn pulp_client_keeps_the_debian_repository_contract() {
     let pulp = required_pulp();
     let _held = exclusive("rcdeb-contract").await;
     let packages = uploaded(&pulp, &dpkg_deb);
-    make_repository(&pulp, "rcdeb-contract", &["scratch"], &packages);
+    make_repository(&pulp, "rcdeb-contract", &["scratch"], &packages, None);
     let scratch = pulp
         .href_named("distributions/deb/apt/", "rcdeb-contract-scratch")
         .expect("the scratch distribution");
@@ -371,23 +478,14 @@ async fn pulp_client_keeps_the_debian_repository_contract() {
 #[ignore = "needs a real Pulp with pulp_deb, dpkg-deb and apt"]
 async fn deploys_of_a_debian_repository_are_what_apt_then_sees() {
     let dpkg_deb = required("dpkg-deb", "dpkg");
-    let apt_get = required("apt-get", "apt");
-    let apt_cache = required("apt-cache", "apt");
+    let apt = Apt::required();
     let pulp = required_pulp();
     let _held = exclusive(REPO).await;
     let packages = uploaded(&pulp, &dpkg_deb);
-    let id = make_repository(&pulp, REPO, &["testing", "staging"], &packages);
-    let base_url = |env: &str| {
-        let href = pulp
-            .href_named("distributions/deb/apt/", &format!("{REPO}-{env}"))
-            .expect("the distribution exists");
-        pulp.raw_ok("GET", &href, None)["base_url"]
-            .as_str()
-            .expect("a base_url")
-            .to_owned()
-    };
+    let id = make_repository(&pulp, REPO, &["testing", "staging"], &packages, None);
+    let base_url = |env: &str| distribution_base_url(&pulp, &format!("{REPO}-{env}"));
     assert_eq!(
-        apt_sees(&apt_get, &apt_cache, &base_url("testing")).0,
+        apt.sees(&base_url("testing"), &Trust::Unchecked).0,
         "2.0~rc1-1"
     );
 
@@ -410,7 +508,7 @@ async fn deploys_of_a_debian_repository_are_what_apt_then_sees() {
         refused.body
     );
     assert_eq!(
-        apt_sees(&apt_get, &apt_cache, &base_url("testing")).0,
+        apt.sees(&base_url("testing"), &Trust::Unchecked).0,
         "2.0~rc1-1"
     );
 
@@ -439,45 +537,7 @@ async fn deploys_of_a_debian_repository_are_what_apt_then_sees() {
         ("testing", 4, "upgraded"),   // 2.0-1+b1 -> 1:0.9-1: the epoch wins
         ("staging", 1, "downgraded"), // 2.0-1+b1 -> 2.0~rc1-1
     ];
-    for (env, version, expected) in steps {
-        let (html, (kind, old, new), live) = confirm(&console, &id, env, version).await;
-        assert_eq!(kind, expected, "{env} v{version}: {old} -> {new}");
-        assert_eq!(
-            select(&html, "[data-no-advisories=deb]").len(),
-            1,
-            "the confirm step says Debian repositories carry no advisories"
-        );
-        let (was, announced) = (newest_named(&old), newest_named(&new));
-        let dpkg_op = if kind == "upgraded" { "gt" } else { "lt" };
-        assert!(
-            dpkg_says(&announced, dpkg_op, &was),
-            "dpkg: {announced} {dpkg_op} {was}"
-        );
-        let done = console
-            .post(
-                &format!("/repos/{id}/deploy"),
-                &format!("version={version}&env={env}&confirm={REPO}&live={live}"),
-            )
-            .await;
-        assert!(
-            done.status < 400,
-            "deploy {env} v{version}: {} {}",
-            done.status,
-            done.body
-        );
-        let (candidate, table) = apt_sees(&apt_get, &apt_cache, &base_url(env));
-        assert_eq!(
-            candidate, announced,
-            "{env} v{version}: apt's candidate is what the confirm step announced"
-        );
-        let held: BTreeSet<String> = VERSIONS[version as usize - 1]
-            .iter()
-            .map(|v| (*v).to_owned())
-            .collect();
-        assert_eq!(
-            table.into_iter().collect::<BTreeSet<_>>(),
-            held,
-            "{env} v{version}: apt sees the version's packages"
-        );
+    for step in steps {
+        deploy_as_announced(&console, &pulp, &apt, &id, REPO, step, &Trust::Unchecked).await;
     }
 }

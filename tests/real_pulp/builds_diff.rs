@@ -47,6 +47,7 @@ async fn the_kinds_are_dnfs_with_several_builds_on_pulp_and_in_memory_alike() {
 #[ignore = "needs a real Pulp"]
 async fn composed_changes_equal_pulps_filter_on_the_real_server() {
     use repo_console::app::diffs::read::read_by_plan;
+    use repo_console::domain::content::kind::ContentType;
     use repo_console::domain::diff::{filtered_reads, DiffEnd, DiffReads, SideReads, VersionDiff};
 
     let pulp = required_pulp();
@@ -66,10 +67,16 @@ async fn composed_changes_equal_pulps_filter_on_the_real_server() {
             },
             shared_from: Some(new.clone()),
         };
-        let by_steps = read_by_plan(&client, &composed).await.expect("composed");
-        let by_filter = read_by_plan(&client, &filtered_reads(end(old), end(new)))
+        let by_steps = read_by_plan(&client, ContentType::Rpm, &composed)
             .await
-            .expect("filtered");
+            .expect("composed");
+        let by_filter = read_by_plan(
+            &client,
+            ContentType::Rpm,
+            &filtered_reads(end(old), end(new)),
+        )
+        .await
+        .expect("filtered");
         let (by_steps, by_filter) = (VersionDiff::new(by_steps), VersionDiff::new(by_filter));
         assert!(!by_filter.packages.is_empty());
         assert_eq!(by_steps, by_filter, "{old} -> {new}");

@@ -9,7 +9,7 @@ use repo_console::adapters::memory::InMemoryPulp;
 use repo_console::adapters::pulp::{PulpClient, PulpSettings};
 use repo_console::domain::diff::{Advisory, ContentRead, Package};
 use repo_console::domain::repository::{ChecksumType, RepoVerification, Repository, VersionNumber};
-use repo_console::ports::{ContentCatalog, RepositoryManager};
+use repo_console::ports::{ContentCatalog, PackageCatalog, RepositoryManager};
 use serde_json::Value;
 
 use super::console::{

@@ -11,6 +11,8 @@
 mod acme;
 mod api;
 mod apt;
+mod apt_approvals_schedules;
+mod apt_signed;
 #[path = "../common/audit_chain_contract.rs"]
 mod audit_chain_contract;
 mod book_commands;

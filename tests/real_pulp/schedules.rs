@@ -110,7 +110,7 @@ async fn only_ended_schedules_are_removed_and_an_unreadable_row_is_held_in_postg
 }
 
 /// A deploy of `version` of `repo` to `environment` as the API asks it: expecting `expected`.
-fn ask(version: u64, environment: &str, expected: u64) -> DeployAsk<'static> {
+pub(super) fn ask(version: u64, environment: &str, expected: u64) -> DeployAsk<'static> {
     DeployAsk {
         target: VersionNumber::new(version),
         environment: EnvironmentName::parse(environment).unwrap(),
@@ -122,7 +122,7 @@ fn ask(version: u64, environment: &str, expected: u64) -> DeployAsk<'static> {
     }
 }
 
-fn alice() -> Operator {
+pub(super) fn alice() -> Operator {
     Operator::new("alice").unwrap()
 }
 
@@ -228,7 +228,7 @@ async fn two_replicas_on_one_database_run_a_due_schedule_once() {
 }
 
 /// What the store says of schedule `id`, waiting (with a deadline) until it ended.
-async fn ended(
+pub(super) async fn ended(
     state: &AppState,
     store: &dyn ScheduleStore,
     id: &repo_console::domain::ids::ScheduleId,

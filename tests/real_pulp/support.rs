@@ -2,7 +2,8 @@
 //! reads Pulp behind the client's back.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use repo_console::adapters::pulp::{PulpClient, PulpSettings, Secret};
@@ -41,6 +42,24 @@ fn from_env() -> Option<TestPulp> {
         username: std::env::var("RC_TEST_PULP_USERNAME").unwrap_or_else(|_| "admin".into()),
         password: std::env::var("RC_TEST_PULP_PASSWORD").unwrap_or_default(),
     })
+}
+
+/// The home of the test Pulp (`RC_TEST_PULP_HOME`, set by scripts/test.sh, or `PULP_HOME` of
+/// `target/pulp/env`): its `etc/` holds the signing services' scripts and the public key of
+/// pulp_deb's `rc-apt-signer` (scripts/pulp/signing_service.sh). Fails the test when unknown.
+pub fn required_pulp_home() -> PathBuf {
+    std::env::var("RC_TEST_PULP_HOME")
+        .ok()
+        .filter(|h| !h.is_empty())
+        .or_else(|| env_file_value("PULP_HOME"))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            missing(
+                "the test Pulp's home",
+                "unknown: set RC_TEST_PULP_HOME (scripts/test.sh does) or run scripts/pulp/up.sh \
+                 to write PULP_HOME into target/pulp/env",
+            )
+        })
 }
 
 /// `export NAME=value` lines written by scripts/pulp/start.sh.
@@ -89,9 +108,6 @@ impl TestPulp {
             format!("{}/pulp/api/v3/{path}", self.base_url)
         };
         let mut args = vec![
-            "-sS",
-            "-K",
-            "-",
             "-X",
             method,
             "-w",
@@ -109,8 +125,22 @@ impl TestPulp {
             ]);
         }
         args.push(&url);
+        let out = self.curl(&args);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let (json, status) = text.rsplit_once('\n').unwrap_or(("", &text));
+        let status: u16 = status
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{method} {url}: no status in {text:?}"));
+        (status, serde_json::from_str(json).unwrap_or(Value::Null))
+    }
+
+    /// curl with this Pulp's user: `-sS -K -` and `args`, the password in a config read from
+    /// stdin, never on the command line. Answers curl's output once it ends.
+    pub fn curl(&self, args: &[&str]) -> Output {
         let mut child = Command::new("curl")
-            .args(&args)
+            .args(["-sS", "-K", "-"])
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -122,14 +152,7 @@ impl TestPulp {
             .expect("stdin")
             .write_all(config.as_bytes())
             .expect("write curl config");
-        let out = child.wait_with_output().expect("curl finishes");
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        let (json, status) = text.rsplit_once('\n').unwrap_or(("", &text));
-        let status: u16 = status
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| panic!("{method} {url}: no status in {text:?}"));
-        (status, serde_json::from_str(json).unwrap_or(Value::Null))
+        child.wait_with_output().expect("curl finishes")
     }
 
     /// `raw` that must succeed; waits for the task when Pulp answers one.
@@ -140,12 +163,14 @@ impl TestPulp {
             "{method} {path} -> {status}: {json}"
         );
         match json.get("task").and_then(Value::as_str) {
-            Some(task) if status == 202 => self.raw_wait(task),
+            Some(task) if status == 202 => self.wait_task(task),
             _ => json,
         }
     }
 
-    fn raw_wait(&self, task: &str) -> Value {
+    /// Waits for Pulp's task `task` (an href) to end, and answers it once completed; a task
+    /// that failed, was canceled or runs past two minutes fails the test.
+    pub fn wait_task(&self, task: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(120);
         loop {
             let json = self.raw_ok("GET", task, None);

@@ -58,7 +58,7 @@ impl InMemoryPulp {
     }
 }
 
-/// The part of [`crate::ports::ContentCatalog`] the exposure reads (called from `content.rs`).
+/// The part of [`crate::ports::AdvisoryCatalog`] the exposure reads (called from `content.rs`).
 #[async_trait]
 pub(super) trait AdvisoryUnits {
     async fn fixes(&self, ids: &[String]) -> Result<Vec<AdvisoryFix>, UpstreamError>;

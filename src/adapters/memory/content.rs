@@ -1,4 +1,4 @@
-//! [`ContentCatalog`] for [`InMemoryPulp`], and the content it holds: packages written as
+//! [`PackageCatalog`] and [`AdvisoryCatalog`] for [`InMemoryPulp`], and the content it holds: packages written as
 //! `name-version` (release 1, arch noarch: today's test API), as a full
 //! `name-[epoch:]version-release.arch` (a known arch last), or as a Debian package's file name
 //! without `.deb`, `name_[epoch:]version_arch` (its version in Debian's order), and advisories
@@ -16,7 +16,7 @@ use crate::domain::content::deb::version::DebVersion;
 use crate::domain::diff::{Advisory, ContentRead, Evr, Package};
 use crate::domain::exposure::{AdvisoryFix, IndexedAdvisory};
 use crate::domain::repository::{RepoId, VersionHref, VersionNumber};
-use crate::ports::{ContentCatalog, Page, PageRequest, UpstreamError};
+use crate::ports::{AdvisoryCatalog, PackageCatalog, Page, PageRequest, UpstreamError};
 
 /// One new version's changes: packages and advisories added and removed.
 #[derive(Debug, Clone, Copy, Default)]
@@ -120,7 +120,7 @@ impl InMemoryPulp {
 }
 
 #[async_trait]
-impl ContentCatalog for InMemoryPulp {
+impl PackageCatalog for InMemoryPulp {
     async fn packages(
         &self,
         version: &VersionHref,
@@ -132,22 +132,6 @@ impl ContentCatalog for InMemoryPulp {
         let state = self.lock();
         let selected = select(&state, version, read, |v| &v.packages)?;
         Ok(selected.into_iter().map(|p| package_of(p)).collect())
-    }
-
-    async fn advisories(
-        &self,
-        version: &VersionHref,
-        read: &ContentRead,
-    ) -> Result<Vec<Advisory>, UpstreamError> {
-        let _call = self
-            .enter(format!("advisories {} {version}", read_name(read)))
-            .await;
-        let state = self.lock();
-        let selected = select(&state, version, read, |v| &v.advisories)?;
-        Ok(selected
-            .into_iter()
-            .filter_map(|id| state.advisories.get(id).cloned())
-            .collect())
     }
 
     async fn package_builds(
@@ -165,6 +149,25 @@ impl ContentCatalog for InMemoryPulp {
             .iter()
             .map(|p| package_of(p))
             .filter(|p| wanted.contains(p.name.as_str()))
+            .collect())
+    }
+}
+
+#[async_trait]
+impl AdvisoryCatalog for InMemoryPulp {
+    async fn advisories(
+        &self,
+        version: &VersionHref,
+        read: &ContentRead,
+    ) -> Result<Vec<Advisory>, UpstreamError> {
+        let _call = self
+            .enter(format!("advisories {} {version}", read_name(read)))
+            .await;
+        let state = self.lock();
+        let selected = select(&state, version, read, |v| &v.advisories)?;
+        Ok(selected
+            .into_iter()
+            .filter_map(|id| state.advisories.get(id).cloned())
             .collect())
     }
 

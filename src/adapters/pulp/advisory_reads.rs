@@ -11,7 +11,6 @@ use super::advisory_dto::{
 };
 use super::content::name_batches;
 use super::dto::PageDto;
-use super::plugins::plugin_of_href;
 use super::plugins::ADVISORIES;
 use super::PulpClient;
 use crate::adapters::pulp::pagination::with_query;
@@ -62,10 +61,6 @@ impl PulpClient {
         version: &VersionHref,
         ids: &[String],
     ) -> Result<Vec<String>, UpstreamError> {
-        if plugin_of_href(version.as_str()).advisories.is_none() {
-            // A Debian version holds no advisories by its type: nothing to ask.
-            return Ok(Vec::new());
-        }
         let batches = name_batches(ids, IDS_BYTES_PER_REQUEST);
         let pages: Vec<Vec<AdvisoryIdDto>> = stream::iter(batches)
             .map(|batch| async move {

@@ -1,4 +1,4 @@
-//! [`ContentCatalog`] for [`PulpClient`]: a version's content as one of Pulp's list
+//! [`PackageCatalog`] and [`AdvisoryCatalog`] for [`PulpClient`]: a version's content as one of Pulp's list
 //! filters selects it (`repository_version=`, `repository_version_added=`,
 //! `repository_version_removed=`, or `q=repository_version="A" AND NOT
 //! repository_version="B"`), and the builds of given names (`name__in=`, batched to fit
@@ -9,13 +9,13 @@ use futures::stream::{self, StreamExt, TryStreamExt};
 use serde::de::DeserializeOwned;
 
 use super::content_dto::{AdvisoryDto, PackageDto, ADVISORY_FIELDS};
-use super::plugins::plugin_of_href;
+use super::plugins::{plugin_of_href, ADVISORIES};
 use super::PulpClient;
 use crate::adapters::pulp::pagination::{encode, with_query};
 use crate::domain::diff::{Advisory, ContentRead, Package};
 use crate::domain::exposure::{AdvisoryFix, IndexedAdvisory};
 use crate::domain::repository::VersionHref;
-use crate::ports::{ContentCatalog, Page, PageRequest, UpstreamError};
+use crate::ports::{AdvisoryCatalog, PackageCatalog, Page, PageRequest, UpstreamError};
 
 /// Content units per request for what a version changed and for builds by name: small
 /// answers, read in one page or a few concurrent ones.
@@ -35,7 +35,7 @@ const NAMES_BYTES_PER_REQUEST: usize = 3000;
 const CONCURRENT_NAME_BATCHES: usize = 4;
 
 #[async_trait]
-impl ContentCatalog for PulpClient {
+impl PackageCatalog for PulpClient {
     async fn packages(
         &self,
         version: &VersionHref,
@@ -49,21 +49,6 @@ impl ContentCatalog for PulpClient {
             .into_iter()
             .map(|p| p.into_package(plugin.content_type))
             .collect())
-    }
-
-    async fn advisories(
-        &self,
-        version: &VersionHref,
-        read: &ContentRead,
-    ) -> Result<Vec<Advisory>, UpstreamError> {
-        let Some(advisories) = plugin_of_href(version.as_str()).advisories else {
-            // A Debian version holds no advisories by its type: nothing to ask.
-            return Ok(Vec::new());
-        };
-        let found: Vec<AdvisoryDto> = self
-            .content(advisories, ADVISORY_FIELDS, version, read)
-            .await?;
-        Ok(found.into_iter().map(Advisory::from).collect())
     }
 
     async fn package_builds(
@@ -96,6 +81,21 @@ impl ContentCatalog for PulpClient {
             .flatten()
             .map(|p| p.into_package(plugin.content_type))
             .collect())
+    }
+}
+
+#[async_trait]
+impl AdvisoryCatalog for PulpClient {
+    async fn advisories(
+        &self,
+        version: &VersionHref,
+        read: &ContentRead,
+    ) -> Result<Vec<Advisory>, UpstreamError> {
+        // Asked only of a type that carries advisories (the port's contract): pulp_rpm's.
+        let found: Vec<AdvisoryDto> = self
+            .content(ADVISORIES, ADVISORY_FIELDS, version, read)
+            .await?;
+        Ok(found.into_iter().map(Advisory::from).collect())
     }
 
     async fn advisory_fixes(&self, ids: &[String]) -> Result<Vec<AdvisoryFix>, UpstreamError> {

@@ -8,8 +8,9 @@
 //! `sync_tasks` (latest syncs), `versions` (a page of versions, or a few by number),
 //! `client` (URLs, helpers) and `manager` (the port's methods). Waiting for a task is the
 //! rule of [`crate::adapters::shared::task_outcome`], shared with the in-memory Pulp.
-//! `content` + `content_dto` implement [`crate::ports::ContentCatalog`], with `advisory_reads`
-//! + `advisory_dto` for the exposure's advisory reads (fixes, held, references).
+//! `content` + `content_dto` implement [`crate::ports::PackageCatalog`] and
+//! [`crate::ports::AdvisoryCatalog`], with `advisory_reads` + `advisory_dto` for the
+//! exposure's advisory reads (fixes, held, references).
 //!
 //! `plugins` is the one table of each content plugin's paths and names (pulp_rpm, pulp_deb);
 //! `installed` says which of them this Pulp has and which serves a repository.

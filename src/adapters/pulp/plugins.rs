@@ -24,8 +24,6 @@ pub(super) struct Plugin {
     pub package_names_filter: &'static str,
     /// The key of a version's `content_summary` that counts its packages.
     pub package_summary: &'static str,
-    /// Advisories (errata), when the plugin has them.
-    pub advisories: Option<&'static str>,
     /// The name of the task that synchronizes a repository.
     pub sync_task: &'static str,
     /// The prefix of a repository's resource name (what its tasks reserve).
@@ -34,7 +32,8 @@ pub(super) struct Plugin {
     pub distribution_prn: &'static str,
 }
 
-/// pulp_rpm's advisories: the only plugin with them, read by the exposure across versions.
+/// pulp_rpm's advisories: the only plugin with them (whether a content type carries any is the
+/// domain's rule, `ContentType::advisories`), read for diffs and by the exposure.
 pub(super) const ADVISORIES: &str = "content/rpm/advisories/";
 
 pub(super) const RPM: Plugin = Plugin {
@@ -48,7 +47,6 @@ pub(super) const RPM: Plugin = Plugin {
     package_fields: "name,epoch,version,release,arch",
     package_names_filter: "name__in",
     package_summary: "rpm.package",
-    advisories: Some(ADVISORIES),
     sync_task: "pulp_rpm.app.tasks.synchronizing.synchronize",
     repository_prn: "prn:rpm.rpmrepository:",
     distribution_prn: "prn:rpm.rpmdistribution:",
@@ -65,7 +63,6 @@ pub(super) const DEB: Plugin = Plugin {
     package_fields: "package,version,architecture",
     package_names_filter: "package__in",
     package_summary: "deb.package",
-    advisories: None,
     sync_task: "pulp_deb.app.tasks.synchronizing.synchronize",
     repository_prn: "prn:deb.aptrepository:",
     distribution_prn: "prn:deb.aptdistribution:",

@@ -37,6 +37,7 @@ pub(crate) fn newest_against_production(
     ahead.ask(
         &state.diffs(),
         AheadJob {
+            content_type: repo.content_type(),
             from: end(serving),
             to: end(newest),
         },
@@ -56,7 +57,7 @@ pub async fn work(state: AppState, stop: impl Future<Output = ()>) {
     let computing = async {
         while let Some(job) = jobs.recv().await {
             let started = std::time::Instant::now();
-            match version_diff(&state, Some(job.from.end()), job.to.end()).await {
+            match version_diff(&state, job.content_type, Some(job.from.end()), job.to.end()).await {
                 Ok(diff) => tracing::debug!(
                     from = %job.from.href, to = %job.to.href, changes = diff.packages.len(),
                     elapsed_ms = started.elapsed().as_millis() as u64,

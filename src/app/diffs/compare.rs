@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::domain::content::kind::ContentType;
 use crate::domain::deploy::DeployPlan;
 use crate::domain::diff::{DiffEnd, VersionDiff};
 use crate::domain::repository::{RepoId, Repository, VersionNumber};
@@ -19,6 +20,7 @@ use crate::app::state::AppState;
 #[tracing::instrument(skip_all, fields(from = ?from.map(|f| f.href.as_str()), to = %to.href))]
 pub async fn version_diff(
     state: &AppState,
+    content_type: ContentType,
     from: Option<DiffEnd<'_>>,
     to: DiffEnd<'_>,
 ) -> Result<Arc<VersionDiff>, UpstreamError> {
@@ -30,7 +32,7 @@ pub async fn version_diff(
         if let Some(diff) = known_diff(state, &key).await {
             return Ok(diff);
         }
-        let difference = read_difference(state.content.as_ref(), from, to).await?;
+        let difference = read_difference(state.content.as_ref(), content_type, from, to).await?;
         Ok(remember_diff(state, key.clone(), VersionDiff::new(difference)).await)
     };
     state.diff_flights().share(&key, compute).await
@@ -53,7 +55,7 @@ pub async fn deploy_changes(
         href: &plan.target.href,
         count: Some(plan.target.package_count),
     };
-    version_diff(state, from, to).await
+    version_diff(state, plan.repo.content_type(), from, to).await
 }
 
 /// The comparison of two versions of one repository.
@@ -102,6 +104,7 @@ pub async fn compare(
     };
     let diff = version_diff(
         state,
+        repo.content_type(),
         Some(ends(&from_href, from_count)),
         ends(&to_href, to_count),
     )

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
 
+use crate::domain::content::kind::ContentType;
 use crate::domain::diff::DiffEnd;
 use crate::domain::repository::VersionHref;
 
@@ -35,6 +36,8 @@ impl AheadEnd {
 /// A diff to compute: from what production serves to the newest version.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AheadJob {
+    /// The repository's type: whether its advisories are read too.
+    pub content_type: ContentType,
     pub from: AheadEnd,
     pub to: AheadEnd,
 }

@@ -2,16 +2,19 @@
 //! (planned by [`plan_diff_reads`]): the one-sided packages and advisories at once (listed,
 //! or composed from the changes of the versions in between), then the builds the new
 //! version holds of the names that differ, so that the newest build on each side is judged
-//! among all of them.
+//! among all of them. Advisories are read only where the repository's type carries them;
+//! for another type the difference says they do not apply, and no advisory is asked.
 
 use std::hash::Hash;
 
 use futures::future::BoxFuture;
 use futures::{FutureExt, StreamExt, TryStreamExt};
 
+use crate::domain::content::kind::ContentType;
+use crate::domain::content::Advisories;
 use crate::domain::diff::{
-    compose_steps, filtered_reads, plan_diff_reads, ContentDifference, ContentRead, DiffEnd,
-    DiffReads, PackageDifference, SideReads,
+    compose_steps, filtered_reads, plan_diff_reads, AdvisorySides, ContentDifference, ContentRead,
+    DiffEnd, DiffReads, PackageDifference, SideReads,
 };
 use crate::domain::repository::VersionHref;
 use crate::ports::{ContentCatalog, UpstreamError};
@@ -26,24 +29,27 @@ const STEPS_IN_FLIGHT: usize = 4;
 /// again with the filter.
 pub async fn read_difference(
     catalog: &dyn ContentCatalog,
+    content_type: ContentType,
     from: Option<DiffEnd<'_>>,
     to: DiffEnd<'_>,
 ) -> Result<ContentDifference, UpstreamError> {
     let plan = plan_diff_reads(from, to);
-    match (read_by_plan(catalog, &plan).await, from) {
+    match (read_by_plan(catalog, content_type, &plan).await, from) {
         (Err(error), Some(from))
             if error.proves_refusal() && matches!(plan.sides, SideReads::Composed { .. }) =>
         {
             tracing::info!(%error, "a version between the two could not be read; using Pulp's filter");
-            read_by_plan(catalog, &filtered_reads(from, to)).await
+            read_by_plan(catalog, content_type, &filtered_reads(from, to)).await
         }
         (read, _) => read,
     }
 }
 
-/// The difference the reads of `plan` give (tests compare plans with it).
+/// The difference the reads of `plan` give for versions of `content_type` (tests compare
+/// plans with it).
 pub async fn read_by_plan(
     catalog: &dyn ContentCatalog,
+    content_type: ContentType,
     plan: &DiffReads,
 ) -> Result<ContentDifference, UpstreamError> {
     let packages_read = async {
@@ -62,15 +68,22 @@ pub async fn read_by_plan(
             only_new, only_old, new_builds,
         ))
     };
-    let advisories_read = sides(&plan.sides, |version, how| {
-        async move { catalog.advisories(&version, &how).await }.boxed()
-    });
-    let (packages, (advisories_only_new, advisories_only_old)) =
-        futures::try_join!(packages_read, advisories_read)?;
+    let advisories_read = async {
+        match content_type.advisories() {
+            Advisories::NotApplicable(t) => Ok(Advisories::NotApplicable(t)),
+            Advisories::Carried(()) => {
+                let (only_new, only_old) = sides(&plan.sides, |version, how| {
+                    async move { catalog.advisories(&version, &how).await }.boxed()
+                })
+                .await?;
+                Ok(Advisories::Carried(AdvisorySides { only_new, only_old }))
+            }
+        }
+    };
+    let (packages, advisories) = futures::try_join!(packages_read, advisories_read)?;
     Ok(ContentDifference {
         packages,
-        advisories_only_new,
-        advisories_only_old,
+        advisories,
     })
 }
 

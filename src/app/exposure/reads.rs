@@ -13,7 +13,7 @@ use crate::app::parts::StatePart;
 use crate::app::state::AppState;
 use crate::domain::diff::Package;
 use crate::domain::repository::VersionHref;
-use crate::ports::{ContentCatalog, UpstreamError};
+use crate::ports::{AdvisoryCatalog, PackageCatalog, UpstreamError};
 
 /// Reads kept of each kind, at most.
 const KEPT: usize = 20_000;
@@ -40,7 +40,7 @@ impl ExposureReads {
     /// The builds `version` holds of `names` (sorted, each once).
     pub async fn builds(
         &self,
-        content: &dyn ContentCatalog,
+        content: &dyn PackageCatalog,
         version: &VersionHref,
         names: &[String],
     ) -> Result<Arc<Vec<Package>>, UpstreamError> {
@@ -59,7 +59,7 @@ impl ExposureReads {
     /// Which of the advisories `ids` (sorted, each once) `version` holds.
     pub async fn held(
         &self,
-        content: &dyn ContentCatalog,
+        content: &dyn AdvisoryCatalog,
         version: &VersionHref,
         ids: &[String],
     ) -> Result<Arc<Vec<String>>, UpstreamError> {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::domain::deploy::DeployKind;
-use crate::domain::diff::{Advisory, VersionDiff};
+use crate::domain::diff::{ChangesOverSet, VersionDiff};
 use crate::domain::environment::EnvironmentName;
 use crate::domain::identity::Operator;
 use crate::domain::release::Release;
@@ -65,9 +65,8 @@ pub struct ReleasePreview {
     pub environment: EnvironmentName,
     pub kind: DeployKind,
     pub members: Vec<MemberPreview>,
-    /// Advisories the environment gains and loses over every member, by id.
-    pub advisories_gained: Vec<Advisory>,
-    pub advisories_lost: Vec<Advisory>,
+    /// What the environment gains and loses over every member.
+    pub over_set: ChangesOverSet,
     /// Above 0, confirming records one request for the whole release.
     pub approvals_needed: u32,
 }
@@ -108,14 +107,13 @@ pub async fn release_preview(
             }),
         )
         .await;
-    let (gained, lost) = advisories_over(&previews);
+    let over_set = changes_over(&previews);
     Ok(ReleasePreview {
         release: release.clone(),
         environment: environment.clone(),
         kind,
         members: previews,
-        advisories_gained: gained,
-        advisories_lost: lost,
+        over_set,
         approvals_needed: state.policy.approvals_needed(environment),
     })
 }
@@ -175,27 +173,13 @@ async fn member_preview(
     }
 }
 
-/// The advisories gained and lost over the set: an advisory added by one member and dropped
-/// by another is both (each member's change is shown with it).
-fn advisories_over(members: &[MemberPreview]) -> (Vec<Advisory>, Vec<Advisory>) {
-    let mut gained: BTreeMap<String, Advisory> = BTreeMap::new();
-    let mut lost: BTreeMap<String, Advisory> = BTreeMap::new();
-    for member in members {
-        if let MemberPreview::Moves {
+/// What the set changes as a whole, over every member whose diff was read.
+fn changes_over(members: &[MemberPreview]) -> ChangesOverSet {
+    ChangesOverSet::of(members.iter().filter_map(|member| match member {
+        MemberPreview::Moves {
             changes: Some(Ok(diff)),
             ..
-        } = member
-        {
-            for advisory in &diff.advisories.added {
-                gained
-                    .entry(advisory.id.clone())
-                    .or_insert_with(|| advisory.clone());
-            }
-            for advisory in &diff.advisories.dropped {
-                lost.entry(advisory.id.clone())
-                    .or_insert_with(|| advisory.clone());
-            }
-        }
-    }
-    (gained.into_values().collect(), lost.into_values().collect())
+        } => Some(diff.as_ref()),
+        _ => None,
+    }))
 }

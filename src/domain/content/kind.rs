@@ -40,15 +40,6 @@ impl ContentType {
         }
     }
 
-    /// Whether versions of this type carry advisories (errata). A Debian repository has
-    /// none by its nature: the console says so instead of showing an empty list.
-    pub fn has_advisories(self) -> bool {
-        match self {
-            Self::Rpm => true,
-            Self::Deb => false,
-        }
-    }
-
     /// The content type with this key, if any.
     pub fn from_key(key: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|t| t.as_str() == key)
@@ -73,12 +64,6 @@ mod tests {
         assert_eq!(ContentType::from_key("RPM"), None);
         assert_eq!(ContentType::from_key("apt"), None);
         assert_eq!(ContentType::from_key(""), None);
-    }
-
-    #[test]
-    fn only_rpm_carries_advisories() {
-        assert!(ContentType::Rpm.has_advisories());
-        assert!(!ContentType::Deb.has_advisories());
     }
 
     #[test]

@@ -3,5 +3,10 @@
 //! it carries advisories). Everything outside these rooms and the Pulp adapter's table of
 //! plugin paths names no content type: it asks the repository's [`ContentType`].
 
+pub mod advisories;
 pub mod deb;
 pub mod kind;
+pub mod order;
+pub mod rpm;
+
+pub use advisories::Advisories;

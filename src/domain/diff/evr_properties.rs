@@ -4,7 +4,8 @@ use std::cmp::Ordering;
 
 use proptest::prelude::*;
 
-use crate::domain::diff::{rpmvercmp, Evr};
+use crate::domain::content::rpm::version::rpmvercmp;
+use crate::domain::diff::Evr;
 
 /// Version-like text: digits, letters, separators, `~` and `^`.
 fn version() -> impl Strategy<Value = String> {

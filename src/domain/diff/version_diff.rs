@@ -2,16 +2,24 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::content::Advisories;
 use crate::domain::diff::{
     diff_packages, Advisory, AdvisoryDiff, PackageChange, PackageDifference,
 };
 
-/// The content only in one version and only in the other, as upstream answers it.
-#[derive(Debug, Clone, Default)]
+/// The content only in one version and only in the other, as upstream answers it: the
+/// packages, and the advisories when the repository's type carries them.
+#[derive(Debug, Clone)]
 pub struct ContentDifference {
     pub packages: PackageDifference,
-    pub advisories_only_new: Vec<Advisory>,
-    pub advisories_only_old: Vec<Advisory>,
+    pub advisories: Advisories<AdvisorySides>,
+}
+
+/// The advisories only in the new version and only in the old one.
+#[derive(Debug, Clone, Default)]
+pub struct AdvisorySides {
+    pub only_new: Vec<Advisory>,
+    pub only_old: Vec<Advisory>,
 }
 
 /// The net difference from one version (`old`, e.g. production's) to another (`new`).
@@ -24,8 +32,13 @@ pub struct VersionDiff {
 
 impl VersionDiff {
     pub fn new(content: ContentDifference) -> Self {
-        let advisories =
-            AdvisoryDiff::new(content.advisories_only_new, content.advisories_only_old);
+        // A type without advisories changes none: its diff's advisories stay empty, and
+        // pages say why from the repository's type.
+        let advisories = content
+            .advisories
+            .carried()
+            .map(|sides| AdvisoryDiff::new(sides.only_new, sides.only_old))
+            .unwrap_or_default();
         let security = advisories.security_packages();
         let packages = diff_packages(content.packages, &security);
         Self {
@@ -85,14 +98,16 @@ mod tests {
                 only_old: vec![pkg("zzz", "1")],
                 shared: vec![],
             },
-            advisories_only_new: vec![Advisory {
-                id: "RC-SA-1".into(),
-                kind: AdvisoryType::Security,
-                severity: Some("Critical".into()),
-                title: "zzz fix".into(),
-                packages: vec!["zzz".into()],
-            }],
-            advisories_only_old: vec![],
+            advisories: Advisories::Carried(AdvisorySides {
+                only_new: vec![Advisory {
+                    id: "RC-SA-1".into(),
+                    kind: AdvisoryType::Security,
+                    severity: Some("Critical".into()),
+                    title: "zzz fix".into(),
+                    packages: vec!["zzz".into()],
+                }],
+                only_old: vec![],
+            }),
         });
         let order: Vec<_> = diff
             .packages

@@ -7,9 +7,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::domain::content::deb::version::verrevcmp;
-use crate::domain::content::kind::ContentType;
-use crate::domain::diff::{rpmvercmp, Evr};
+use crate::domain::diff::Evr;
 
 /// Characters shown of a refused value, at most.
 const SHOWN_CHARS: usize = 60;
@@ -215,10 +213,7 @@ impl EvrBound {
     /// How `evr` compares with this bound, in the order of `evr`'s own tools (rpm's, or
     /// dpkg's for a Debian package), the release only when the bound has one.
     pub fn compare(&self, evr: &Evr) -> Ordering {
-        let part = |a: &str, b: &str| match evr.order {
-            ContentType::Rpm => rpmvercmp(a, b),
-            ContentType::Deb => verrevcmp(a, b),
-        };
+        let part = |a: &str, b: &str| evr.order.field_cmp(a, b);
         evr.epoch
             .cmp(&self.epoch)
             .then_with(|| part(&evr.version, &self.version))

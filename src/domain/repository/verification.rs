@@ -1,11 +1,15 @@
 //! A repository's verification settings and the badge (and deploy gate) computed from them.
-//! What the settings mean follows the repository's content type: dnf's three conditions for
-//! RPM, apt's one for Debian ([`crate::domain::content::deb::verification`]).
+//! What the settings mean follows the repository's content type, by its room's rule: dnf's
+//! three conditions for RPM ([`crate::domain::content::rpm::verification`]), apt's one for
+//! Debian ([`crate::domain::content::deb::verification`]).
 
 use serde::{Deserialize, Serialize};
 
 use crate::domain::content::deb::verification::AptMetadata;
 use crate::domain::content::kind::ContentType;
+use crate::domain::content::rpm::verification::{
+    gpgcheck_state, DnfMetadata, CHECKSUM_FIX, GPGCHECK_FIX,
+};
 
 /// The metadata checksum a repository publishes with. `None` upstream means "server default".
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -185,11 +189,11 @@ impl RepoVerification {
                 AptMetadata::UnsignedRefused => MetadataState::UncheckedRefused,
             };
         }
-        match (self.repo_gpgcheck == Some(true), policy) {
-            (true, _) if self.metadata_signed == Some(false) => MetadataState::RefusedByClients,
-            (true, _) => MetadataState::Checked,
-            (false, UnsignedMetadata::Allow) => MetadataState::UncheckedAllowed,
-            (false, UnsignedMetadata::Refuse) => MetadataState::UncheckedRefused,
+        match self.dnf_metadata(policy) {
+            DnfMetadata::Checked => MetadataState::Checked,
+            DnfMetadata::RefusedByClients => MetadataState::RefusedByClients,
+            DnfMetadata::UncheckedAllowed => MetadataState::UncheckedAllowed,
+            DnfMetadata::UncheckedRefused => MetadataState::UncheckedRefused,
         }
     }
 
@@ -220,20 +224,21 @@ impl RepoVerification {
         AptMetadata::judge(self.metadata_signed, policy == UnsignedMetadata::Allow)
     }
 
+    fn dnf_metadata(&self, policy: UnsignedMetadata) -> DnfMetadata {
+        DnfMetadata::judge(
+            self.repo_gpgcheck,
+            self.metadata_signed,
+            policy == UnsignedMetadata::Allow,
+        )
+    }
+
     fn gpgcheck_condition(&self) -> Condition {
         let ok = self.gpgcheck == Some(true);
         Condition {
             name: "gpgcheck",
             ok,
-            state: if ok {
-                "on: clients check each package's signature".to_owned()
-            } else {
-                "off: clients install packages without checking their signatures".to_owned()
-            },
-            fix: (!ok).then(|| {
-                "turn gpgcheck on in the repository's repo_config (pulp rpm repository update --repo-config '{\"gpgcheck\": 1, ...}')"
-                    .to_owned()
-            }),
+            state: gpgcheck_state(ok).to_owned(),
+            fix: (!ok).then(|| GPGCHECK_FIX.to_owned()),
         }
     }
 
@@ -248,54 +253,17 @@ impl RepoVerification {
             name: "checksum",
             ok,
             state,
-            fix: (!ok).then(|| {
-                "set the repository's checksum_type to sha256 (or sha384, sha512), then publish again"
-                    .to_owned()
-            }),
+            fix: (!ok).then(|| CHECKSUM_FIX.to_owned()),
         }
     }
 
     fn metadata_condition(&self, policy: UnsignedMetadata) -> Condition {
-        let signed = match self.metadata_signed {
-            Some(true) => "signed by a signing service",
-            Some(false) => "not signed",
-            None => "signing service unknown",
-        };
-        let state = self.metadata(policy);
-        let (state_text, fix) = match state {
-            MetadataState::Checked => (
-                format!("{signed}, checked by clients (repo_gpgcheck on)"),
-                None,
-            ),
-            MetadataState::RefusedByClients => (
-                "repo_gpgcheck is on but no metadata signing service is set: clients refuse the repository (no repomd.xml.asc)"
-                    .to_owned(),
-                Some(
-                    "set a metadata_signing_service on the repository and publish again, or turn repo_gpgcheck off where the policy allows unsigned metadata ([verification] unsigned_metadata = \"allow\")"
-                        .to_owned(),
-                ),
-            ),
-            MetadataState::UncheckedAllowed => (
-                format!(
-                    "{signed}, not checked by clients (repo_gpgcheck off): allowed by the policy"
-                ),
-                None,
-            ),
-            MetadataState::UncheckedRefused => (
-                format!(
-                    "{signed}, not checked by clients (repo_gpgcheck off): the policy refuses unsigned metadata"
-                ),
-                Some(
-                    "set a metadata_signing_service and turn repo_gpgcheck on, then publish again, or allow unsigned metadata ([verification] unsigned_metadata = \"allow\")"
-                        .to_owned(),
-                ),
-            ),
-        };
+        let dnf = self.dnf_metadata(policy);
         Condition {
             name: "metadata",
-            ok: state.holds(),
-            state: state_text,
-            fix,
+            ok: self.metadata(policy).holds(),
+            state: dnf.state(self.metadata_signed),
+            fix: dnf.fix().map(str::to_owned),
         }
     }
 

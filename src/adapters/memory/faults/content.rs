@@ -1,4 +1,4 @@
-//! [`ContentCatalog`] for [`FaultyPulp`]: delegates to the in-memory Pulp unless a fault is
+//! [`PackageCatalog`] and [`AdvisoryCatalog`] for [`FaultyPulp`]: delegates to the in-memory Pulp unless a fault is
 //! set on [`Op::Packages`], [`Op::Advisories`] (every advisory read) or [`Op::PackageBuilds`].
 
 use async_trait::async_trait;
@@ -7,10 +7,10 @@ use crate::adapters::memory::faults::{FaultyPulp, Op};
 use crate::domain::diff::{Advisory, ContentRead, Package};
 use crate::domain::exposure::{AdvisoryFix, IndexedAdvisory};
 use crate::domain::repository::VersionHref;
-use crate::ports::{ContentCatalog, Page, PageRequest, UpstreamError};
+use crate::ports::{AdvisoryCatalog, PackageCatalog, Page, PageRequest, UpstreamError};
 
 #[async_trait]
-impl ContentCatalog for FaultyPulp {
+impl PackageCatalog for FaultyPulp {
     async fn packages(
         &self,
         version: &VersionHref,
@@ -20,15 +20,6 @@ impl ContentCatalog for FaultyPulp {
         self.inner().packages(version, read).await
     }
 
-    async fn advisories(
-        &self,
-        version: &VersionHref,
-        read: &ContentRead,
-    ) -> Result<Vec<Advisory>, UpstreamError> {
-        self.check(Op::Advisories)?;
-        self.inner().advisories(version, read).await
-    }
-
     async fn package_builds(
         &self,
         version: &VersionHref,
@@ -36,6 +27,18 @@ impl ContentCatalog for FaultyPulp {
     ) -> Result<Vec<Package>, UpstreamError> {
         self.check(Op::PackageBuilds)?;
         self.inner().package_builds(version, names).await
+    }
+}
+
+#[async_trait]
+impl AdvisoryCatalog for FaultyPulp {
+    async fn advisories(
+        &self,
+        version: &VersionHref,
+        read: &ContentRead,
+    ) -> Result<Vec<Advisory>, UpstreamError> {
+        self.check(Op::Advisories)?;
+        self.inner().advisories(version, read).await
     }
 
     async fn advisory_fixes(&self, ids: &[String]) -> Result<Vec<AdvisoryFix>, UpstreamError> {

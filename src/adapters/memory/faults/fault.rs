@@ -24,11 +24,11 @@ pub enum Op {
     GetTask,
     Sync,
     SyncStates,
-    /// `ContentCatalog::packages` (see `faults_content.rs`).
+    /// `PackageCatalog::packages` (see `faults_content.rs`).
     Packages,
-    /// `ContentCatalog::advisories`.
+    /// `AdvisoryCatalog::advisories`.
     Advisories,
-    /// `ContentCatalog::package_builds`.
+    /// `PackageCatalog::package_builds`.
     PackageBuilds,
     /// The read of a distribution's changes (Pulp's tasks that reserved it).
     DistributionChanges,

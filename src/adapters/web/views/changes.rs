@@ -78,12 +78,7 @@ pub fn kind_counts(changes: &[PackageChange]) -> Markup {
 
 /// One package change: `data-change`, `data-package`, and the EVRs in its text.
 pub fn package_change(change: &PackageChange) -> Markup {
-    let evrs = |list: &[Evr]| {
-        list.iter()
-            .map(Evr::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let evrs = versions;
     html! {
         li data-change=(change.kind.as_str()) data-package=(change.name) data-security=[change.security.then_some("true")] {
             span class={ "kind " (change.kind.as_str()) } { (change.kind.label()) }
@@ -112,16 +107,22 @@ pub fn package_change(change: &PackageChange) -> Markup {
 /// keep is that side's newest, that build marked as kept.
 fn side(own: &[Evr], kept: Option<&Evr>, newest: Option<&Evr>) -> Markup {
     let kept_is_newest = kept.is_some() && kept == newest;
-    let own = own
-        .iter()
-        .map(Evr::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
     html! {
-        (own)
+        (versions(own))
         @if let (true, Some(kept)) = (kept_is_newest, kept) {
             @if !own.is_empty() { ", " }
-            (kept.to_string()) " (kept)"
+            span.version { (kept.to_string()) } " (kept)"
+        }
+    }
+}
+
+/// Versions separated by commas, each one unbroken (`span.version`): a narrow screen wraps
+/// between versions, never inside one (`1.22.1-9+deb13u1` stays whole).
+fn versions(list: &[Evr]) -> Markup {
+    html! {
+        @for (i, evr) in list.iter().enumerate() {
+            @if i > 0 { ", " }
+            span.version { (evr.to_string()) }
         }
     }
 }

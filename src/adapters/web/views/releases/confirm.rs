@@ -144,13 +144,13 @@ fn advisories_over(preview: &ReleasePreview) -> Markup {
     html! {
         section.release-advisories {
             h3 { "Advisories over the whole set" }
-            p data-advisories-gained=(preview.advisories_gained.len()) {
+            p data-advisories-gained=(preview.over_set.advisories_gained.len()) {
                 strong { "Gained: " }
-                @if preview.advisories_gained.is_empty() { "none" } @else { (list(&preview.advisories_gained)) }
+                @if preview.over_set.advisories_gained.is_empty() { "none" } @else { (list(&preview.over_set.advisories_gained)) }
             }
-            p data-advisories-lost=(preview.advisories_lost.len()) {
+            p data-advisories-lost=(preview.over_set.advisories_lost.len()) {
                 strong { "Lost: " }
-                @if preview.advisories_lost.is_empty() { "none" } @else { (list(&preview.advisories_lost)) }
+                @if preview.over_set.advisories_lost.is_empty() { "none" } @else { (list(&preview.over_set.advisories_lost)) }
             }
         }
     }
