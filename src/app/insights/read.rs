@@ -46,7 +46,7 @@ pub enum InsightsError {
     #[error("no environment is named '{0}': the environments are those of the path")]
     UnknownEnvironment(String),
     #[error("{0}")]
-    BadRange(String),
+    BadFilter(String),
     #[error(transparent)]
     Audit(AuditReadError),
     #[error(transparent)]
@@ -131,7 +131,7 @@ fn range(
     asked: &Asked,
     now: DateTime<Utc>,
 ) -> Result<(DateTime<Utc>, DateTime<Utc>), InsightsError> {
-    let bad = |why: String| InsightsError::BadRange(why);
+    let bad = |why: String| InsightsError::BadFilter(why);
     let from = asked.from.as_deref().filter(|t| !t.is_empty());
     let to = asked.to.as_deref().filter(|t| !t.is_empty());
     let days = asked.days.as_deref().filter(|t| !t.is_empty());
