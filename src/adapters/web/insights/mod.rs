@@ -17,7 +17,7 @@ use super::feature::WebFeature;
 
 /// The JSON API's paths of this feature, merged into `/api/v1/openapi.json`.
 #[derive(OpenApi)]
-#[openapi(paths(api::insights))]
+#[openapi(paths(api::insights), tags((name = "insights")))]
 struct ApiPaths;
 
 /// The insights page and API route.
