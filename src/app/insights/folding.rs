@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use crate::app::insights::read::InsightsError;
+use crate::app::insights::error::InsightsError;
 use crate::app::parts::StatePart;
 use crate::app::state::AppState;
 use crate::domain::deploy::{AuditOutcome, DeployKind, DeployRecord};

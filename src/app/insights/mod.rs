@@ -6,12 +6,14 @@
 //!   composition root;
 //! - `folding.rs`: the state part that holds the ledger, the audit position it has read to
 //!   and each version's creation time in Pulp (asked once per version), and the fold;
-//! - `read.rs`: the figures of a scope, after a fold.
+//! - `read.rs`: the figures of a scope, after a fold; `error.rs`: why there are none.
 
+pub mod error;
 pub mod folding;
 pub mod read;
 pub mod settings;
 
+pub use error::InsightsError;
 pub use folding::{catch_up, InsightsLedger};
-pub use read::{figures, Asked, InsightsError, InsightsView};
+pub use read::{figures, Asked, InsightsView};
 pub use settings::InsightsSettings;

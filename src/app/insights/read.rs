@@ -4,11 +4,12 @@
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 
+use crate::app::insights::error::InsightsError;
 use crate::app::insights::folding::catch_up;
 use crate::app::state::AppState;
 use crate::domain::insights::{Figures, Scope};
 use crate::domain::repository::RepoId;
-use crate::ports::{AuditReadError, UpstreamError};
+use crate::ports::UpstreamError;
 
 /// The longest range a view covers, in days (ten years).
 pub const MAX_DAYS: u32 = 3650;
@@ -34,25 +35,6 @@ pub struct InsightsView {
     /// The repository filtered on, as Pulp names it.
     pub repository: Option<(RepoId, String)>,
     pub figures: Figures,
-}
-
-/// Why no figures were given.
-#[derive(Debug, thiserror::Error)]
-pub enum InsightsError {
-    #[error("no repository is named or numbered '{0}' in Pulp: check the name (or use its UUID)")]
-    UnknownRepository(String),
-    #[error("no release is named '{0}': the releases are those the configuration lists")]
-    UnknownRelease(String),
-    #[error("no environment is named '{0}': the environments are those of the path")]
-    UnknownEnvironment(String),
-    #[error("{0}")]
-    BadFilter(String),
-    #[error(transparent)]
-    Audit(AuditReadError),
-    #[error(transparent)]
-    Upstream(UpstreamError),
-    #[error("the requests or checks could not be read: {0}")]
-    Store(String),
 }
 
 /// The figures of `asked`, the audit folded up to now first.
