@@ -866,6 +866,7 @@ const DOMAIN_ROOM_ORDER: &[&str] = &[
     "domain/evidence",
     "domain/history",
     "domain/event",
+    "domain/insights",
 ];
 
 /// The rooms of `src/app`, from the ground up, as for the domain: `app` is the layer's own room
@@ -888,6 +889,7 @@ const APP_ROOM_ORDER: &[&str] = &[
     "app/approvals",
     "app/checks",
     "app/schedules",
+    "app/insights",
     "app/pages",
 ];
 

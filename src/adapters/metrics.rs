@@ -57,6 +57,11 @@ struct SignInLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct LeadTimeLabels {
+    environment: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct EdgeLabels {
     edge: String,
 }
@@ -93,6 +98,12 @@ pub struct Metrics {
     chain_broken_line: Family<ChainLabels, Gauge>,
     chain_checked: Gauge,
     sign_ins: Family<SignInLabels, Counter>,
+    lead_time: Histograms<LeadTimeLabels>,
+}
+
+fn lead_time_histogram() -> Histogram {
+    // 15 minutes to about 85 days.
+    Histogram::new(exponential_buckets(900.0, 2.0, 14))
 }
 
 fn pulp_histogram() -> Histogram {
@@ -188,6 +199,14 @@ impl Metrics {
             "When the audit log's hash chain was last checked (Unix time; 0: never)",
             chain_checked.clone(),
         );
+        let lead_time = Histograms::<LeadTimeLabels>::new_with_constructor(
+            lead_time_histogram as fn() -> Histogram,
+        );
+        registry.register(
+            "repo_console_lead_time_seconds",
+            "Lead time of deploys (rollbacks not counted), from the version's creation in Pulp to its deployed audit line, by environment; counted when the insights fold the line",
+            lead_time.clone(),
+        );
         let sign_ins = Family::<SignInLabels, Counter>::default();
         registry.register(
             "repo_console_sign_ins",
@@ -214,6 +233,7 @@ impl Metrics {
             chain_broken_line,
             chain_checked,
             sign_ins,
+            lead_time,
         }
     }
 }
@@ -242,6 +262,15 @@ impl EventMetrics for Metrics {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
         self.chain_checked.set(now);
+    }
+
+    fn lead_time(&self, environment: &EnvironmentName, seconds: i64) {
+        let labels = LeadTimeLabels {
+            environment: environment.as_str().to_owned(),
+        };
+        self.lead_time
+            .get_or_create(&labels)
+            .observe(seconds.max(0) as f64);
     }
 
     fn deploy_ended(

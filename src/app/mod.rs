@@ -35,6 +35,7 @@ pub mod evidence;
 pub mod evidence_signing;
 pub mod exposure;
 pub mod facts;
+pub mod insights;
 pub mod pages;
 pub mod parts;
 pub mod promotion;

@@ -31,6 +31,21 @@ pub enum AuditReadError {
     Failed { target: String, reason: String },
 }
 
+/// Where a reader of the whole log stands: the position after the last line it read (a byte
+/// offset in a file, a row's id in a database, an index in memory). Only the sink that gave it
+/// knows what it means; zero is the log's start.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct AuditPosition(pub u64);
+
+/// Outcome lines read forward from a position, and where the next read starts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AuditSlice {
+    /// Oldest first.
+    pub lines: Vec<DeployRecord>,
+    /// After the last line read (equal to the position asked for when nothing was new).
+    pub next: AuditPosition,
+}
+
 #[async_trait]
 pub trait AuditSink: Send + Sync {
     /// Appends one record durably: when this returns `Ok`, the record is stored.
@@ -87,6 +102,21 @@ pub trait AuditSink: Send + Sync {
         since: DateTime<Utc>,
         limit: usize,
     ) -> Result<Vec<DeployRecord>, AuditReadError>;
+
+    /// The outcome lines (not `started`) written after position `after`, oldest first, at most
+    /// `limit` of them, with the position to read from next: what the insights fold (see
+    /// [`crate::app::insights`]), so that a reader never reads a line twice. The work is that
+    /// of the lines read. A sink that cannot be read back says so.
+    async fn outcomes_after(
+        &self,
+        after: AuditPosition,
+        limit: usize,
+    ) -> Result<AuditSlice, AuditReadError> {
+        let _ = (after, limit);
+        Err(AuditReadError::NotReadable {
+            target: self.target(),
+        })
+    }
 
     /// Reads every line of the log from the first and checks its hash chain (see
     /// [`crate::domain::audit_chain`]): one report per log the sink keeps. A sink that cannot

@@ -128,6 +128,10 @@ pub trait EventMetrics: Send + Sync {
     /// CVEs it holds, and when (seconds since the Unix epoch).
     fn cve_index(&self, advisories: usize, cves: usize, refreshed_unix: i64);
 
+    /// A deploy's lead time (its version's creation in Pulp to its `deployed` line), counted
+    /// once per process when the insights fold the line (see [`crate::app::insights`]).
+    fn lead_time(&self, _environment: &EnvironmentName, _seconds: i64) {}
+
     /// A sign-in event (OIDC): `signed_in`, `refused`, `signed_out` or `expired`.
     fn sign_in(&self, _event: &'static str) {}
     /// What the edges serve after a judgement: each edge's lag behind production in seconds

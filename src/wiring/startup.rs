@@ -152,7 +152,8 @@ pub async fn build_state(
     tracing::info!(target = %built.checks.target(), "check reports are kept");
     let state = state
         .schedules(built.schedules, config.schedules.lapse)
-        .checks(built.checks);
+        .checks(built.checks)
+        .part(config.insights);
     let state = match super::evidence_signing::build(config, built.evidence, served)? {
         Some(signing) => state.evidence(signing),
         None => state,

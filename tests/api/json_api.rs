@@ -525,6 +525,7 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "get /api/v1/evidence/keys",
         "get /api/v1/edges",
         "post /api/v1/edges/{name}/replicate",
+        "get /api/v1/insights",
     ];
     for route in routes {
         assert!(
@@ -594,6 +595,16 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "/api/v1/schedules",
         "get",
         call(&app, "GET", "/api/v1/schedules", None, "").await,
+    );
+    run(
+        "/api/v1/insights",
+        "get",
+        call(&app, "GET", "/api/v1/insights?days=7", None, "").await,
+    );
+    run(
+        "/api/v1/insights",
+        "get",
+        call(&app, "GET", "/api/v1/insights?days=0", None, "").await,
     );
     run(
         "/api/v1/schedules/{id}/cancel",

@@ -55,6 +55,9 @@ mod hostile;
 mod identity;
 mod identity_attacks;
 mod identity_keys;
+mod insights;
+#[path = "../common/insights_world.rs"]
+mod insights_world;
 mod json_api;
 mod json_logs;
 mod logs;

@@ -17,13 +17,14 @@ use repo_console::domain::policy::{Approvals, Policy, Subject};
 use crate::helpers::*;
 
 /// Every link of the navigation, in order: (`data-nav-link`, href).
-const LINKS: [(&str, &str); 8] = [
+const LINKS: [(&str, &str); 9] = [
     ("repositories", "/"),
     ("releases", "/releases"),
     ("requests", "/requests"),
     ("schedules", "/schedules"),
     ("exposure", "/exposure"),
     ("edges", "/edges"),
+    ("insights", "/insights"),
     ("api", "/api/docs"),
     ("metrics", "/metrics"),
 ];
@@ -107,6 +108,7 @@ async fn every_page_has_the_navigation_with_its_section_marked() {
         ("/schedules".to_owned(), Some(("schedules", "page"))),
         ("/exposure".to_owned(), Some(("exposure", "page"))),
         ("/edges".to_owned(), Some(("edges", "page"))),
+        ("/insights".to_owned(), Some(("insights", "page"))),
         ("/api/docs".to_owned(), Some(("api", "page"))),
         ("/metrics".to_owned(), Some(("metrics", "page"))),
         ("/no-such-page".to_owned(), None),
@@ -264,7 +266,7 @@ async fn the_api_reference_renders_every_operation_from_the_document_and_nothing
             ids.push(operation["operationId"].as_str().unwrap().to_owned());
         }
     }
-    assert_eq!(ids.len(), 22);
+    assert_eq!(ids.len(), 23);
     for id in &ids {
         let section = select(&html, &format!("section[data-operation='{id}']#{id}"));
         assert_eq!(section.len(), 1, "{id} is on the page");

@@ -215,7 +215,7 @@ async fn keyboard(b: &Browser, app: &NavApp) {
         if let Some(link) = link {
             reached.push(link);
         }
-        if reached.len() == 8 {
+        if reached.len() == 9 {
             break;
         }
     }
@@ -228,6 +228,7 @@ async fn keyboard(b: &Browser, app: &NavApp) {
             "schedules",
             "exposure",
             "edges",
+            "insights",
             "api",
             "metrics"
         ],

@@ -44,6 +44,8 @@ mod exposure;
 mod history;
 #[path = "../api/host_tools.rs"]
 mod host_tools;
+#[path = "../common/insights_world.rs"]
+mod insights_world;
 mod memory;
 #[path = "../common/needs.rs"]
 mod needs;
@@ -54,6 +56,7 @@ mod policy;
 mod postgres;
 mod postgres_audit_chain;
 mod postgres_evidence;
+mod postgres_insights;
 #[path = "../common/receiver.rs"]
 mod receiver;
 mod refusing_proxy;

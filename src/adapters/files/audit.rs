@@ -15,6 +15,7 @@ use crate::domain::deploy::{AuditOutcome, DeployId, DeployRecord};
 use crate::domain::ids::ReleaseName;
 use crate::domain::release::ReleaseRecord;
 use crate::domain::repository::RepoId;
+use crate::ports::audit_sink::{AuditPosition, AuditSlice};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 
 use crate::adapters::files::audit_chain::{next_link, verify_file};
@@ -164,6 +165,54 @@ fn ends_torn(path: &Path) -> std::io::Result<bool> {
     Ok(last[0] != b'\n')
 }
 
+/// The outcome lines after byte `after` of the file at `path` (see
+/// [`JsonlAuditSink::outcomes_after`]); a missing file has none yet. A file shorter than
+/// `after` is not the one read before (an audit log only grows): it is read from its start.
+fn outcomes_from(path: &Path, after: AuditPosition, limit: usize) -> std::io::Result<AuditSlice> {
+    use std::io::{BufRead, BufReader, Seek, SeekFrom};
+    const STARTED: &[u8] = b"\"outcome\":\"started\"";
+    let file = match fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(AuditSlice {
+                lines: Vec::new(),
+                next: after,
+            })
+        }
+        Err(e) => return Err(e),
+    };
+    let start = match after.0 <= file.metadata()?.len() {
+        true => after.0,
+        false => 0,
+    };
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    reader.seek(SeekFrom::Start(start))?;
+    let started = memchr::memmem::Finder::new(STARTED);
+    let mut position = start;
+    let mut lines = Vec::new();
+    let mut line = Vec::new();
+    while lines.len() < limit {
+        line.clear();
+        let read = reader.read_until(b'\n', &mut line)?;
+        if read == 0 || line.last() != Some(&b'\n') {
+            break;
+        }
+        position += read as u64;
+        if started.find(&line).is_some() {
+            continue;
+        }
+        if let Ok(record) = serde_json::from_slice::<DeployRecord>(&line) {
+            if record.outcome != AuditOutcome::Started {
+                lines.push(record);
+            }
+        }
+    }
+    Ok(AuditSlice {
+        lines,
+        next: AuditPosition(position),
+    })
+}
+
 #[async_trait]
 impl AuditSink for JsonlAuditSink {
     async fn record(&self, record: &DeployRecord) -> Result<(), AuditError> {
@@ -285,6 +334,23 @@ impl AuditSink for JsonlAuditSink {
             (record.timestamp >= since && record.outcome != AuditOutcome::Started).then_some(record)
         })
         .await
+    }
+
+    /// One forward read from byte `after` to the last whole line (a line still without its
+    /// newline is read once it has one), parsing the lines that are not `started` ones.
+    async fn outcomes_after(
+        &self,
+        after: AuditPosition,
+        limit: usize,
+    ) -> Result<AuditSlice, AuditReadError> {
+        let path = self.path.clone();
+        let read = tokio::task::spawn_blocking(move || outcomes_from(&path, after, limit)).await;
+        let failed = |reason: String| AuditReadError::Failed {
+            target: self.target(),
+            reason,
+        };
+        read.map_err(|e| failed(e.to_string()))?
+            .map_err(|e| failed(e.to_string()))
     }
 
     /// The whole file, read from its first line (one report, named by the file's path).

@@ -12,6 +12,7 @@ use crate::domain::ids::ReleaseName;
 use crate::domain::release::ReleaseRecord;
 use crate::domain::repository::RepoId;
 use crate::ports::audit_chain::{ChainAnchors, ChainReport};
+use crate::ports::audit_sink::{AuditPosition, AuditSlice};
 use crate::ports::{AuditError, AuditReadError, AuditSink, Clock};
 
 /// Keeps every record in memory, and every line as the file sink would chain it (see
@@ -159,6 +160,33 @@ impl AuditSink for RecordingAuditSink {
             .cloned()
             .collect();
         Ok(outcomes[outcomes.len().saturating_sub(limit)..].to_vec())
+    }
+
+    /// The records after index `after`.
+    async fn outcomes_after(
+        &self,
+        after: AuditPosition,
+        limit: usize,
+    ) -> Result<AuditSlice, AuditReadError> {
+        let records = self.records.lock().unwrap_or_else(|p| p.into_inner());
+        let start = usize::try_from(after.0)
+            .unwrap_or(usize::MAX)
+            .min(records.len());
+        let mut next = start;
+        let mut lines = Vec::new();
+        for record in &records[start..] {
+            if lines.len() == limit {
+                break;
+            }
+            next += 1;
+            if record.outcome != AuditOutcome::Started {
+                lines.push(record.clone());
+            }
+        }
+        Ok(AuditSlice {
+            lines,
+            next: AuditPosition(next as u64),
+        })
     }
 
     async fn verify_chain(

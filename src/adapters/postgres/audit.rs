@@ -12,6 +12,7 @@ use crate::domain::ids::ReleaseName;
 use crate::domain::release::ReleaseRecord;
 use crate::domain::repository::RepoId;
 use crate::ports::audit_chain::{ChainAnchors, ChainReport};
+use crate::ports::audit_sink::{AuditPosition, AuditSlice};
 use crate::ports::{AuditError, AuditReadError, AuditSink};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -244,6 +245,32 @@ impl AuditSink for PgAuditSink {
         .map_err(|e| self.read_failed(e))?;
         lines.reverse();
         self.records(&lines)
+    }
+
+    /// The rows after id `after` (the row's id is the chain's order, taken under the chain's
+    /// lock, so no row commits behind one already read).
+    async fn outcomes_after(
+        &self,
+        after: AuditPosition,
+        limit: usize,
+    ) -> Result<AuditSlice, AuditReadError> {
+        let rows: Vec<(i64, String)> = sqlx::query_as(
+            "SELECT id, line FROM deploy_audit WHERE id > $1 AND outcome <> 'started' \
+             ORDER BY id LIMIT $2",
+        )
+        .bind(to_i64(after.0))
+        .bind(to_i64(limit as u64))
+        .fetch_all(&self.db.pool)
+        .await
+        .map_err(|e| self.read_failed(e))?;
+        let next = rows.last().map_or(after, |(id, _)| {
+            AuditPosition(u64::try_from(*id).unwrap_or(0))
+        });
+        let lines: Vec<String> = rows.into_iter().map(|(_, line)| line).collect();
+        Ok(AuditSlice {
+            lines: self.records(&lines)?,
+            next,
+        })
     }
 
     /// Each table from its first row, `deploy_audit` then `release_audit` (a line's number is

@@ -95,6 +95,7 @@ pub(crate) fn validate(
     let webhooks = crate::wiring::sections::webhooks::validate(raw.webhooks, raw.webhook_delivery)?;
     let drift_interval = crate::wiring::sections::webhooks::drift_interval(raw.drift)?;
     let schedules = crate::wiring::sections::schedules::validate(raw.schedules)?;
+    let insights = crate::wiring::sections::insights::validate(raw.insights)?;
     let evidence = crate::wiring::sections::evidence::validate(raw.evidence)?;
     let edge_pulps =
         crate::wiring::sections::edges::validate(raw.edges, raw.edge_replication, &in_use)?;
@@ -119,6 +120,7 @@ pub(crate) fn validate(
         webhooks,
         drift_interval,
         schedules,
+        insights,
         edge_pulps,
         demo_task_delay: Duration::from_millis(raw.demo.task_delay_ms),
         edge,

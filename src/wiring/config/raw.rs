@@ -29,6 +29,7 @@ pub(crate) struct RawConfig {
     pub edge_replication: crate::wiring::sections::edges::RawEdgeReplication,
     pub drift: RawDrift,
     pub schedules: crate::wiring::sections::schedules::RawSchedules,
+    pub insights: crate::wiring::sections::insights::RawInsights,
     pub server: RawServer,
     pub audit: RawAudit,
     pub evidence: RawEvidence,

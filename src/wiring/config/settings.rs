@@ -110,6 +110,8 @@ pub struct Config {
     pub drift_interval: Duration,
     /// How often due schedules are looked for, and how long a claim lasts (`[schedules]`).
     pub schedules: crate::wiring::sections::schedules::ScheduleSettings,
+    /// When a rollback counts a deploy failed (`[insights]`).
+    pub insights: crate::app::insights::InsightsSettings,
     /// How long an approval request waits for its approvals (`policy.request_ttl_hours`).
     pub request_ttl: chrono::Duration,
     /// How long a closed request is kept (`policy.request_retention_days`).

@@ -16,6 +16,7 @@ pub(crate) mod environments;
 pub(crate) mod error;
 pub mod evidence;
 pub(crate) mod identity;
+pub(crate) mod insights;
 pub(crate) mod oidc;
 pub(crate) mod password_file;
 pub(crate) mod policy;

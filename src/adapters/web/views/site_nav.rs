@@ -1,5 +1,5 @@
 //! The console's navigation, in the header of every page: its sections (Repositories,
-//! Releases, Requests with the count waiting for the viewer, Schedules, Exposure, Edges) and the
+//! Releases, Requests with the count waiting for the viewer, Schedules, Exposure, Edges, Insights) and the
 //! API reference and metrics. The section of the page shown is marked `aria-current`:
 //! `page` on the section's own page, `true` on a page inside it (a repository's versions
 //! are inside Repositories). It wraps onto more lines on a narrow screen, never wider than it.
@@ -18,7 +18,7 @@ struct Section {
     inside: &'static [&'static str],
 }
 
-const SECTIONS: [Section; 8] = [
+const SECTIONS: [Section; 9] = [
     Section {
         key: "repositories",
         label: "Repositories",
@@ -54,6 +54,12 @@ const SECTIONS: [Section; 8] = [
         label: "Edges",
         href: "/edges",
         inside: &[],
+    },
+    Section {
+        key: "insights",
+        label: "Insights",
+        href: "/insights",
+        inside: &["/insights/"],
     },
     Section {
         key: "api",

@@ -44,6 +44,7 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
             (repository_requests(&data.requests))
             (repository_schedules(&data.schedules))
             (version_list(data, false))
+            (super::super::insights::section::section_placeholder(data.uuid.as_str()))
             div id="modal-host" {}
         },
     )
