@@ -31,6 +31,15 @@ pub trait CheckStore: Send + Sync {
         version: Option<u64>,
     ) -> Result<Vec<CheckReport>, CheckStoreError>;
 
+    /// Every report made at or after `from` and before `to`, as kept (a report a pruning
+    /// removed is not among them), in the order they were made: the insights' check pass
+    /// rate. One read whatever the number of repositories.
+    async fn reported_between(
+        &self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> Result<Vec<CheckReport>, CheckStoreError>;
+
     /// Claims promotion `key`: `true` for the first caller (of every process sharing the
     /// store), `false` while it stays claimed. Durable when it returns.
     async fn claim_promotion(&self, key: &PromotionKey) -> Result<bool, CheckStoreError>;

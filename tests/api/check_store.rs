@@ -15,7 +15,8 @@ use repo_console::ports::CheckStore;
 
 use super::check_contract::{
     a_promotion_is_claimed_once_until_given_back, at, one_of_many_concurrent_claimers_wins,
-    only_old_superseded_reports_are_pruned, report, the_latest_report_of_each_check_counts, REPO_A,
+    only_old_superseded_reports_are_pruned, report, the_latest_report_of_each_check_counts,
+    the_reports_of_a_range_are_read_in_the_order_made, REPO_A,
 };
 
 fn in_dir(dir: &tempfile::TempDir) -> JsonlCheckStore {
@@ -62,6 +63,20 @@ async fn jsonl_only_old_superseded_reports_are_pruned() {
         .unwrap();
     let repo = RepoId::parse(REPO_A).unwrap();
     assert_eq!(in_dir(&dir).latest(&repo, Some(9)).await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn memory_the_reports_of_a_range_are_read_in_the_order_made() {
+    the_reports_of_a_range_are_read_in_the_order_made(&MemoryCheckStore::default()).await;
+}
+
+/// Read by the index, then again by a store that starts (reads the file whole).
+#[tokio::test]
+async fn jsonl_the_reports_of_a_range_are_read_in_the_order_made() {
+    let dir = tempfile::tempdir().unwrap();
+    the_reports_of_a_range_are_read_in_the_order_made(&in_dir(&dir)).await;
+    let restarted = in_dir(&dir).reported_between(at(0), at(61)).await.unwrap();
+    assert_eq!(restarted.len(), 5);
 }
 
 #[tokio::test]

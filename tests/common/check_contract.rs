@@ -209,3 +209,34 @@ pub async fn only_old_superseded_reports_are_pruned(store: &dyn CheckStore) {
         "the latest of each check stays"
     );
 }
+
+/// The insights' read (issue 50): every report made in a half-open range, of every
+/// repository, in the order made, re-runs included; the ends of the range as stated.
+pub async fn the_reports_of_a_range_are_read_in_the_order_made(store: &dyn CheckStore) {
+    let reports = [
+        report(REPO_A, "testing", 7, "smoke", false, 0),
+        report(REPO_B, "production", 3, "smoke", true, 30),
+        report(REPO_A, "testing", 7, "smoke", true, 10),
+        report(REPO_A, "production", 7, "e2e", false, 20),
+        report(REPO_A, "staging", 8, "smoke", true, 60),
+    ];
+    for r in &reports {
+        store.record(r).await.unwrap();
+    }
+    let between = store.reported_between(at(10), at(60)).await.unwrap();
+    assert_eq!(
+        summary(&between),
+        [
+            "testing/v7/smoke=passed",
+            "production/v7/e2e=failed",
+            "production/v3/smoke=passed"
+        ],
+        "from included, to left out, in the order made: {between:?}"
+    );
+    assert_eq!(store.reported_between(at(0), at(61)).await.unwrap().len(), 5);
+    assert!(store
+        .reported_between(at(61), at(1000))
+        .await
+        .unwrap()
+        .is_empty());
+}

@@ -427,6 +427,14 @@ async fn the_latest_report_of_each_check_counts_and_every_report_is_kept() {
 
 #[tokio::test]
 #[ignore = "needs PostgreSQL"]
+async fn the_reports_of_a_range_are_read_in_the_order_made_in_postgres() {
+    let database = required_database();
+    let store = check_store(&database).await;
+    super::check_contract::the_reports_of_a_range_are_read_in_the_order_made(store.as_ref()).await;
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL"]
 async fn only_old_superseded_reports_are_pruned_in_postgres() {
     let database = required_database();
     let store = check_store(&database).await;

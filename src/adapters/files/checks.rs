@@ -153,6 +153,22 @@ impl CheckStore for JsonlCheckStore {
         .await
     }
 
+    async fn reported_between(
+        &self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> Result<Vec<CheckReport>, CheckStoreError> {
+        self.with_index(move |path, target, index| {
+            match File::open(path) {
+                Ok(mut file) => index.refresh(&mut file, target)?,
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => index.clear(),
+                Err(error) => return Err(error),
+            }
+            Ok(index.reported_between(from, to))
+        })
+        .await
+    }
+
     async fn claim_promotion(&self, key: &PromotionKey) -> Result<bool, CheckStoreError> {
         let key = key.clone();
         self.blocking(move |path, target, index| {

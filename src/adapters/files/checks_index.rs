@@ -3,7 +3,8 @@
 //! report's claim cost what was written since, not the whole file. A file renamed over it (a
 //! pruning) is read again whole.
 //!
-//! Kept: the latest report of each check (as [`latest_of`] chooses it: the latest `at`, the
+//! Kept: every report, in the order made (the insights read a range of them), the latest
+//! report of each check (as [`latest_of`] chooses it: the latest `at`, the
 //! later line on a tie), by repository, and the promotions claimed and not released. A line
 //! that cannot be read is skipped, as it was when the file was read whole, and logged once,
 //! when read, with its place.
@@ -27,6 +28,8 @@ pub struct CheckIndex {
     latest: HashMap<String, BTreeMap<CheckKey, CheckReport>>,
     /// The promotions claimed and not released.
     claimed: BTreeSet<PromotionKey>,
+    /// Every report read, ordered by when it was made (the line's order on a tie).
+    made: Vec<CheckReport>,
 }
 
 impl CheckIndex {
@@ -51,6 +54,17 @@ impl CheckIndex {
             .collect()
     }
 
+    /// Every report made at or after `from` and before `to`, in the order made.
+    pub fn reported_between(
+        &self,
+        from: chrono::DateTime<chrono::Utc>,
+        to: chrono::DateTime<chrono::Utc>,
+    ) -> Vec<CheckReport> {
+        let start = self.made.partition_point(|r| r.at < from);
+        let end = self.made.partition_point(|r| r.at < to);
+        self.made[start..end.max(start)].to_vec()
+    }
+
     /// Whether `key` is claimed and not released.
     pub fn is_claimed(&self, key: &PromotionKey) -> bool {
         self.claimed.contains(key)
@@ -69,6 +83,8 @@ impl CheckIndex {
     fn apply(&mut self, raw: &[u8], target: &str) {
         match serde_json::from_slice::<Line>(raw) {
             Ok(Line::Report(report)) => {
+                let place = self.made.partition_point(|r| r.at <= report.at);
+                self.made.insert(place, report.clone());
                 let of_repository = self
                     .latest
                     .entry(report.key.repository_uuid.clone())

@@ -42,6 +42,20 @@ impl CheckStore for MemoryCheckStore {
         ))
     }
 
+    async fn reported_between(
+        &self,
+        from: chrono::DateTime<chrono::Utc>,
+        to: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Vec<CheckReport>, CheckStoreError> {
+        let mut made: Vec<CheckReport> = locked(&self.reports)
+            .iter()
+            .filter(|r| r.at >= from && r.at < to)
+            .cloned()
+            .collect();
+        made.sort_by_key(|r| r.at);
+        Ok(made)
+    }
+
     async fn claim_promotion(&self, key: &PromotionKey) -> Result<bool, CheckStoreError> {
         Ok(locked(&self.claims).insert(key.clone()))
     }

@@ -23,6 +23,10 @@ const LATEST: &str = "SELECT DISTINCT ON (version, environment, name) report \
     FROM check_reports WHERE repository_uuid = $1 AND ($2::bigint IS NULL OR version = $2) \
     ORDER BY version, environment, name, reported_at DESC, id DESC";
 
+/// Every report made in `[$1, $2)`, in the order made (`check_reports_by_time`).
+const BETWEEN: &str = "SELECT report FROM check_reports \
+    WHERE reported_at >= $1 AND reported_at < $2 ORDER BY reported_at, id";
+
 const CLAIM: &str = "INSERT INTO promotion_claims (repository_uuid, environment, version) \
     VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
 
@@ -89,6 +93,23 @@ impl CheckStore for PgCheckStore {
             .map_err(|e| self.unavailable(format!("a stored row: {e}")))?;
         reports.sort_by(|a, b| a.key.cmp(&b.key));
         Ok(reports)
+    }
+
+    async fn reported_between(
+        &self,
+        from: chrono::DateTime<chrono::Utc>,
+        to: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Vec<CheckReport>, CheckStoreError> {
+        let rows: Vec<String> = sqlx::query_scalar(BETWEEN)
+            .bind(from)
+            .bind(to)
+            .fetch_all(&self.db.pool)
+            .await
+            .map_err(|e| self.unavailable(e))?;
+        rows.iter()
+            .map(|json| serde_json::from_str::<CheckReport>(json))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.unavailable(format!("a stored row: {e}")))
     }
 
     async fn claim_promotion(&self, key: &PromotionKey) -> Result<bool, CheckStoreError> {

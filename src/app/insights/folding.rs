@@ -1,6 +1,6 @@
 //! The fold: the audit's outcome lines written since the last fold, each folded once into the
 //! ledger with what it needs from outside the audit (its version's creation time in Pulp, its
-//! request, its version's checks). A view never reads the audit from its start again: the
+//! request). A view never reads the audit from its start again: the
 //! ledger keeps the position it has read to (a byte offset, a row id), and each version's
 //! creation time is asked of Pulp once (a warm view asks Pulp nothing).
 
@@ -136,7 +136,7 @@ async fn learn_creation_times(
 }
 
 /// What one line needs from outside the audit: its version's creation time (already
-/// learnt), the request it ran for and its version's latest checks (a `deployed` line only).
+/// learnt) and the request it ran for (a `deployed` line only).
 async fn facts_of(
     state: &AppState,
     folded: &Folded,
@@ -157,16 +157,8 @@ async fn facts_of(
             .map_err(|e| InsightsError::Store(e.to_string()))?,
         _ => None,
     };
-    let checks = match (&state.checks, RepoId::parse(&line.repository_uuid)) {
-        (Some(store), Ok(id)) => store
-            .latest(&id, Some(line.target_version))
-            .await
-            .map_err(|e| InsightsError::Store(e.to_string()))?,
-        _ => Vec::new(),
-    };
     Ok(LineFacts {
         version_created,
         request,
-        checks,
     })
 }

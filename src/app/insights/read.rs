@@ -1,6 +1,7 @@
 //! The figures of what a viewer asked for: the filter checked (a repository by name or
 //! UUID, a configured release, an environment of the path, 1 to 3650 days or a range from
-//! before to), the audit folded up to now, then the ledger read.
+//! before to), the audit folded up to now, then the ledger read with the check reports made
+//! in the range (one read of the check store).
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 
@@ -74,9 +75,17 @@ pub async fn figures(state: &AppState, asked: &Asked) -> Result<InsightsView, In
         release,
         environment,
     };
+    let checks = match &state.checks {
+        Some(store) => store
+            .reported_between(scope.from, scope.to)
+            .await
+            .map_err(|e| InsightsError::Store(e.to_string()))?,
+        None => Vec::new(),
+    };
     let folded = catch_up(state).await?;
     let figures = Figures::of(
         &folded.ledger,
+        &checks,
         &scope,
         state.insights_settings().rollback_window,
         &state.environments,

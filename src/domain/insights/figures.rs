@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use serde::Serialize;
 
+use crate::domain::check::CheckReport;
 use crate::domain::environment::{EnvironmentName, EnvironmentPath};
 use crate::domain::insights::ledger::{Arrival, ArrivalKind, Ledger};
 use crate::domain::insights::percentile::Spread;
@@ -34,7 +35,8 @@ pub struct EnvironmentFigures {
     pub change_failure_rate: Option<f64>,
     pub time_to_restore_seconds: Spread,
     pub approval_wait_seconds: Spread,
-    /// Passed over reported, of the latest report of each check; null without reports.
+    /// Passed over reported, of the check reports made in the range in this environment
+    /// (every report, a re-run included); null without reports.
     pub check_pass_rate: Option<f64>,
     pub checks_reported: u64,
     pub soak_seconds: Spread,
@@ -55,10 +57,11 @@ pub struct WeekFigures {
 }
 
 impl Figures {
-    /// The figures of `scope` from `ledger`; a deploy failed when a rollback undid it within
-    /// `window`.
+    /// The figures of `scope` from `ledger` and the check reports `checks` (those outside the
+    /// scope are left out); a deploy failed when a rollback undid it within `window`.
     pub fn of(
         ledger: &Ledger,
+        checks: &[CheckReport],
         scope: &Scope,
         window: RollbackWindow,
         path: &EnvironmentPath,
@@ -84,18 +87,20 @@ impl Figures {
                 .map(|a| a.repository_uuid.as_str())
                 .collect()
         });
-        let mut checks: BTreeMap<EnvironmentName, (u64, u64)> = BTreeMap::new();
-        for check in ledger.checks() {
+        let mut reported_in: BTreeMap<EnvironmentName, (u64, u64)> = BTreeMap::new();
+        for report in checks {
+            let key = &report.key;
             let of_release = released
                 .as_ref()
-                .is_none_or(|repos| repos.contains(&check.repository_uuid.as_str()));
-            if of_release && scope.covers(check.at, &check.repository_uuid, &check.environment) {
-                let (passed, reported) = checks.entry(check.environment.clone()).or_default();
-                *passed += u64::from(check.passed);
+                .is_none_or(|repos| repos.contains(&key.repository_uuid.as_str()));
+            if of_release && scope.covers(report.at, &key.repository_uuid, &key.environment) {
+                let (passed, reported) = reported_in.entry(key.environment.clone()).or_default();
+                *passed += u64::from(report.passed);
                 *reported += 1;
             }
         }
-        let mut names: Vec<EnvironmentName> = by_env.keys().chain(checks.keys()).cloned().collect();
+        let mut names: Vec<EnvironmentName> =
+            by_env.keys().chain(reported_in.keys()).cloned().collect();
         names.sort_by_key(|name| (path.position(name).unwrap_or(usize::MAX), name.clone()));
         names.dedup();
         let weeks = weeks_between(scope.from, scope.to);
@@ -103,7 +108,7 @@ impl Figures {
             .into_iter()
             .map(|name| {
                 let arrivals = by_env.remove(&name).unwrap_or_default();
-                let (passed, reported) = checks.get(&name).copied().unwrap_or_default();
+                let (passed, reported) = reported_in.get(&name).copied().unwrap_or_default();
                 EnvironmentFigures::of(name, &arrivals, (passed, reported), window, &weeks)
             })
             .collect();

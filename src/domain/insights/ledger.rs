@@ -2,12 +2,11 @@
 //! outcome lines one at a time, in the order they were written, so that a view never reads
 //! the whole audit again (see [`crate::app::insights`] for where each fold starts).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
 use crate::domain::approval::{RequestEvent, RequestLog};
-use crate::domain::check::{CheckKey, CheckReport};
 use crate::domain::deploy::{AuditOutcome, DeployKind, DeployRecord};
 use crate::domain::environment::{EnvironmentName, EnvironmentPath};
 use crate::domain::ids::ReleaseName;
@@ -52,23 +51,12 @@ impl Arrival {
     }
 }
 
-/// A check's latest report, as counted in its environment's pass rate.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CheckResult {
-    pub repository_uuid: String,
-    pub environment: EnvironmentName,
-    pub at: DateTime<Utc>,
-    pub passed: bool,
-}
-
 /// What the console learnt, around one outcome line, from outside the audit: the version's
-/// creation time in Pulp, the request it ran for, and the latest check reports of the
-/// version (read once, when the line is folded).
+/// creation time in Pulp and the request it ran for.
 #[derive(Debug, Clone, Default)]
 pub struct LineFacts {
     pub version_created: Option<DateTime<Utc>>,
     pub request: Option<RequestLog>,
-    pub checks: Vec<CheckReport>,
 }
 
 /// Every arrival folded so far, and the indexes that let a later line find the arrival it
@@ -76,8 +64,6 @@ pub struct LineFacts {
 #[derive(Debug, Clone, Default)]
 pub struct Ledger {
     arrivals: Vec<Arrival>,
-    checks: Vec<CheckResult>,
-    checks_counted: HashSet<CheckKey>,
     /// The newest deploy (not rollback) of each (repository, environment, version).
     deploy_of: HashMap<(String, EnvironmentName, u64), usize>,
     /// When each version first arrived in each environment.
@@ -89,15 +75,10 @@ impl Ledger {
         &self.arrivals
     }
 
-    pub fn checks(&self) -> &[CheckResult] {
-        &self.checks
-    }
-
     /// Folds one outcome line (a `started` or `failed` line changes nothing: a deploy arrives
     /// with its `deployed` line). A rollback marks the deploy it undid: the newest deploy of
     /// the version it rolled back from, in the same environment and repository.
     pub fn fold(&mut self, line: &DeployRecord, facts: LineFacts, path: &EnvironmentPath) {
-        self.count_checks(&facts.checks, &line.environment);
         if line.outcome != AuditOutcome::Deployed {
             return;
         }
@@ -152,24 +133,6 @@ impl Ledger {
             self.deploy_of.insert(key, self.arrivals.len());
         }
         self.arrivals.push(arrival);
-    }
-
-    /// Counts the latest report of each check on the version, in the environments it was
-    /// reported in before this line's (the reports that let it move on), each once.
-    fn count_checks(&mut self, reports: &[CheckReport], arriving_in: &EnvironmentName) {
-        for report in reports {
-            if &report.key.environment == arriving_in
-                || !self.checks_counted.insert(report.key.clone())
-            {
-                continue;
-            }
-            self.checks.push(CheckResult {
-                repository_uuid: report.key.repository_uuid.clone(),
-                environment: report.key.environment.clone(),
-                at: report.at,
-                passed: report.passed,
-            });
-        }
     }
 }
 

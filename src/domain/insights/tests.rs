@@ -78,6 +78,7 @@ fn scope() -> Scope {
 fn figures(ledger: &Ledger, window_hours: u32) -> Figures {
     Figures::of(
         ledger,
+        &[],
         &scope(),
         RollbackWindow::hours(window_hours),
         &path(),
@@ -242,45 +243,81 @@ fn approval_wait_runs_from_the_request_to_the_approval_that_completed_it() {
 }
 
 #[test]
-fn checks_count_once_in_the_environment_they_were_reported_in() {
-    let report = |environment: &str, name: &str, passed: bool| CheckReport {
+fn the_check_pass_rate_counts_every_report_of_the_range_in_the_environment_it_ran_in() {
+    let report = |environment: &str, version: u64, name: &str, passed: bool, at: i64| CheckReport {
         key: CheckKey {
             repository_uuid: REPO.into(),
             environment: env(environment),
-            version: 2,
+            version,
             name: CheckName::parse(name).unwrap(),
         },
         repository_name: "base".into(),
         passed,
         url: None,
         reporter: "ci".into(),
-        at: t(1),
+        at: t(at),
     };
-    let facts = || LineFacts {
-        checks: vec![
-            report("staging", "smoke", true),
-            report("staging", "e2e", false),
-            report("production", "smoke", true),
-        ],
-        ..LineFacts::default()
-    };
+    let checks = vec![
+        // Before the range: not counted.
+        report("staging", 1, "smoke", false, -48),
+        report("staging", 2, "smoke", false, 1),
+        // A re-run of the same check counts too: the rate is of reports, not of checks.
+        report("staging", 2, "smoke", true, 2),
+        report("staging", 2, "e2e", true, 2),
+        // Production has checks of its own, reported after the last deploy there.
+        report("production", 2, "smoke", true, 30),
+        report("production", 2, "e2e", false, 31),
+        report("production", 3, "smoke", true, 200),
+        report("production", 3, "e2e", true, 201),
+        // After the range: not counted.
+        report("production", 4, "smoke", false, 24 * 31),
+    ];
     let mut ledger = Ledger::default();
     ledger.fold(
-        &line(2, "production", DeployKind::Deploy, None, 2),
-        facts(),
-        &path(),
-    );
-    ledger.fold(
         &line(3, "production", DeployKind::Deploy, None, 2),
-        facts(),
+        LineFacts::default(),
         &path(),
     );
-    let figures = figures(&ledger, 72);
+    let figures = Figures::of(
+        &ledger,
+        &checks,
+        &scope(),
+        RollbackWindow::default(),
+        &path(),
+    );
+    let names: Vec<&str> = figures
+        .environments
+        .iter()
+        .map(|e| e.environment.as_str())
+        .collect();
+    assert_eq!(names, ["staging", "production"], "in the path's order");
     let staging = &figures.environments[0];
-    assert_eq!(staging.environment, env("staging"));
-    assert_eq!(staging.checks_reported, 2);
-    assert_eq!(staging.check_pass_rate, Some(0.5));
-    assert_eq!(figures.environments[1].checks_reported, 0);
+    assert_eq!(staging.checks_reported, 3);
+    assert_eq!(staging.check_pass_rate, Some(2.0 / 3.0));
+    assert_eq!(staging.deploys, 0, "checks alone make no deploy");
+    let production = &figures.environments[1];
+    assert_eq!(production.checks_reported, 4);
+    assert_eq!(production.check_pass_rate, Some(0.75));
+
+    let only_staging = Scope {
+        environment: Some(env("staging")),
+        ..scope()
+    };
+    let figures = Figures::of(
+        &ledger,
+        &checks,
+        &only_staging,
+        RollbackWindow::default(),
+        &path(),
+    );
+    assert_eq!(figures.environments.len(), 1);
+    assert_eq!(figures.environments[0].checks_reported, 3);
+    let another = Scope {
+        repositories: Some(vec!["0199a1b2-0000-7000-8000-0000000000ff".into()]),
+        ..scope()
+    };
+    let figures = Figures::of(&ledger, &checks, &another, RollbackWindow::default(), &path());
+    assert!(figures.environments.is_empty(), "another repository's view counts none");
 }
 
 #[test]
@@ -320,16 +357,16 @@ fn a_scope_keeps_its_repositories_environment_and_range() {
     );
     let mut scope = scope();
     scope.environment = Some(env("production"));
-    let only = Figures::of(&ledger, &scope, RollbackWindow::default(), &path());
+    let only = Figures::of(&ledger, &[], &scope, RollbackWindow::default(), &path());
     assert_eq!(only.environments.len(), 1);
     scope.repositories = Some(vec!["another".into()]);
     assert!(
-        Figures::of(&ledger, &scope, RollbackWindow::default(), &path())
+        Figures::of(&ledger, &[], &scope, RollbackWindow::default(), &path())
             .environments
             .is_empty()
     );
     let mut early = self::scope();
     early.to = t(2);
-    let early = Figures::of(&ledger, &early, RollbackWindow::default(), &path());
+    let early = Figures::of(&ledger, &[], &early, RollbackWindow::default(), &path());
     assert_eq!(early.environments.len(), 1, "the range's end is not inside");
 }
