@@ -204,7 +204,7 @@ impl Metrics {
         );
         registry.register(
             "repo_console_lead_time_seconds",
-            "Lead time of deploys (rollbacks not counted), from the version's creation in Pulp to its deployed audit line, by environment; counted when the insights fold the line",
+            "Lead time of deploys (rollbacks not counted), from the version's creation in Pulp to its arrival, by environment; counted once, by the replica that made the deploy",
             lead_time.clone(),
         );
         let sign_ins = Family::<SignInLabels, Counter>::default();

@@ -128,8 +128,8 @@ pub trait EventMetrics: Send + Sync {
     /// CVEs it holds, and when (seconds since the Unix epoch).
     fn cve_index(&self, advisories: usize, cves: usize, refreshed_unix: i64);
 
-    /// A deploy's lead time (its version's creation in Pulp to its `deployed` line), counted
-    /// once per process when the insights fold the line (see [`crate::app::insights`]).
+    /// A deploy's lead time (its version's creation in Pulp to its arrival), counted once, by
+    /// the replica that moved it, when it moved (see [`crate::app::promotion::measure`]).
     fn lead_time(&self, _environment: &EnvironmentName, _seconds: i64) {}
 
     /// A sign-in event (OIDC): `signed_in`, `refused`, `signed_out` or `expired`.

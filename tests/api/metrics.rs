@@ -125,3 +125,47 @@ async fn the_deploy_an_approval_runs_is_counted_after_its_request() {
         1.0
     );
 }
+
+const LEAD_COUNT: &str = r#"repo_console_lead_time_seconds_count{environment="production"}"#;
+const LEAD_SUM: &str = r#"repo_console_lead_time_seconds_sum{environment="production"}"#;
+/// The bucket of lead times up to 4 hours (15 minutes doubled four times).
+const LEAD_UNDER_4H: &str =
+    r#"repo_console_lead_time_seconds_bucket{le="14400.0",environment="production"}"#;
+
+/// Issue 50: a deploy's lead time (its version's creation in Pulp to its arrival) is observed
+/// once, when the deploy moves the version, by the console that made it; a refused deploy
+/// and a view of the insights (which fold the audit) observe nothing.
+#[tokio::test]
+async fn a_deploy_observes_its_lead_time_once_and_a_view_of_the_insights_none() {
+    let app = spawn_app().await;
+    let now = crate::test_app::pinned_time();
+    let v5 = app.memory.add_version_at(
+        &app.fixture.base_os,
+        &["kernel-6.1"],
+        &[],
+        now - chrono::Duration::hours(3),
+    );
+    assert_eq!(v5.get(), 5);
+    let before = app.get("/metrics").await.body;
+    assert_eq!(sample(&before, LEAD_COUNT), 0.0, "{before}");
+
+    assert_eq!(app.deploy(&app.fixture.base_os, "5", "base-os").await.status, 200);
+    assert_eq!(app.deploy(&app.fixture.tools, "2", "tools").await.status, 409);
+    let after = app.get("/metrics").await.body;
+    assert!(
+        after.contains("# TYPE repo_console_lead_time_seconds histogram"),
+        "{after}"
+    );
+    assert_eq!(sample(&after, LEAD_COUNT), 1.0, "{after}");
+    assert_eq!(sample(&after, LEAD_SUM), 3.0 * 3600.0);
+    assert_eq!(sample(&after, LEAD_UNDER_4H), 1.0, "{after}");
+
+    assert_eq!(app.get("/api/v1/insights?days=7").await.status, 200);
+    assert_eq!(app.get("/insights").await.status, 200);
+    let viewed = app.get("/metrics").await.body;
+    assert_eq!(
+        sample(&viewed, LEAD_COUNT),
+        1.0,
+        "the fold of the audit observes nothing: {viewed}"
+    );
+}

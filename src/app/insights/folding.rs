@@ -13,7 +13,7 @@ use crate::app::insights::error::InsightsError;
 use crate::app::parts::StatePart;
 use crate::app::state::AppState;
 use crate::domain::deploy::{AuditOutcome, DeployKind, DeployRecord};
-use crate::domain::insights::{ArrivalKind, Ledger, LineFacts};
+use crate::domain::insights::{Ledger, LineFacts};
 use crate::domain::repository::{RepoId, VersionNumber};
 use crate::ports::audit_sink::AuditPosition;
 use crate::ports::UpstreamError;
@@ -72,20 +72,9 @@ pub async fn catch_up(
         learn_creation_times(state, &mut folded, &slice.lines).await?;
         for line in &slice.lines {
             let facts = facts_of(state, &folded, line).await?;
-            let before = folded.ledger.arrivals().len();
             folded.ledger.fold(line, facts, &state.environments);
-            observe_lead_time(state, &folded.ledger, before);
         }
         folded.position = slice.next;
-    }
-}
-
-/// Counts a new deploy's lead time on `/metrics`.
-fn observe_lead_time(state: &AppState, ledger: &Ledger, before: usize) {
-    for arrival in &ledger.arrivals()[before..] {
-        if let (ArrivalKind::Deploy, Some(lead)) = (arrival.kind, arrival.lead_seconds) {
-            state.metrics().lead_time(&arrival.environment, lead);
-        }
     }
 }
 

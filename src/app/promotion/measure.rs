@@ -2,8 +2,12 @@
 //! of the state (`repo_console_deploys_total{outcome, asked, environment}` and the duration
 //! of those that started): deploys from the pages, the API, approvals, schedules and
 //! automation alike, since all run here, and each member of a release promotion as one.
+//! Each version a deploy moved also counts its lead time (from its creation in Pulp to its
+//! arrival), by the replica that moved it, once.
 
 use std::time::Instant;
+
+use chrono::{DateTime, Utc};
 
 use crate::domain::deploy::DeployKind;
 use crate::domain::environment::EnvironmentName;
@@ -53,6 +57,31 @@ pub(crate) fn record(state: &AppState, promotion: &Promotion, promoted: &Promote
                 };
                 ended(state, end, asked, environment, Some(began));
             }
+        }
+    }
+}
+
+/// Counts the lead time of every version `promoted` moved, when it is a deploy (rollbacks
+/// have none), arrived at `now`: from the version's creation in Pulp, which the deploy's plan
+/// read, so no request is made for it (`repo_console_lead_time_seconds{environment}`).
+pub(crate) fn lead_times(
+    state: &AppState,
+    promotion: &Promotion,
+    promoted: &Promoted,
+    now: DateTime<Utc>,
+) {
+    let Promoted::Ran(ran) = promoted else {
+        return;
+    };
+    if promotion.intent.kind() != DeployKind::Deploy {
+        return;
+    }
+    for member in &ran.members {
+        let created = member.plan.target.created;
+        if member.outcome == MemberOutcome::Moved && created <= now {
+            state
+                .metrics
+                .lead_time(&promotion.environment, (now - created).num_seconds());
         }
     }
 }

@@ -107,6 +107,7 @@ pub async fn promote(state: &AppState, promotion: Promotion) -> Promoted {
                 }
             }
             measure::record(&state, &promotion, &promoted, began);
+            measure::lead_times(&state, &promotion, &promoted, now);
             promoted
         }
         .instrument(tracing::Span::current())
