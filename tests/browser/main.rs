@@ -9,7 +9,7 @@
 //! whose production is frozen on a fixed clock; `schedules` one that keeps scheduled deploys;
 //! `required_checks` one whose production requires a check passed on staging; `release_promotion`
 //! one with a release of three repositories; `exposure_page` the exposure page over its own
-//! world; `navigation` the header's navigation on every page at 1280 and 390 px, for an
+//! world; `insights_page` the insights over a generated audit; `navigation` the header's navigation on every page at 1280 and 390 px, for an
 //! approver a request waits for. They never run at once. axe-core checks
 //! every page and dialog state in both themes (`a11y.rs`). Each starts ChromeDriver on a free port and ends it by its process group id when
 //! it ends, passes or fails. After each scenario the browser console must hold no CSP
@@ -30,6 +30,9 @@ mod environments;
 mod exposure;
 mod freeze;
 mod history;
+mod insights;
+#[path = "../common/insights_world.rs"]
+mod insights_world;
 mod look;
 mod navigation;
 #[path = "../common/needs.rs"]
@@ -197,6 +200,24 @@ async fn exposure_page() {
             "exposure: a CVE across repositories and environments",
             &[],
             exposure::ask_a_cve_and_open_the_fix(b, &app)
+        );
+    };
+    let outcome = caught(scenarios).await;
+    session.end(outcome).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium"]
+async fn insights_page() {
+    let app = insights::spawn_app().await;
+    let session = Session::open("insights_page", &app.address).await;
+    let b = &session.browser;
+    let scenarios = async {
+        scenario!(
+            b,
+            "insights: a generated history at 1280 and 390 px in both themes",
+            &[],
+            insights::generated_history_in_both_themes_at_two_widths(b, &app)
         );
     };
     let outcome = caught(scenarios).await;

@@ -10,10 +10,11 @@ use crate::domain::insights::{EnvironmentFigures, WeekFigures};
 
 const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 180.0;
-const LEFT: f64 = 44.0;
+/// Room for the top value's label, as wide as a narrow screen's larger font needs.
+const LEFT: f64 = 72.0;
 const RIGHT: f64 = 8.0;
 const TOP: f64 = 10.0;
-const BOTTOM: f64 = 26.0;
+const BOTTOM: f64 = 30.0;
 
 /// The lead-time bins of the distribution: upper bounds in seconds, and their labels.
 pub const LEAD_BINS: [(i64, &str); 8] = [
@@ -75,6 +76,15 @@ fn frame(id: &str, title: &str, top_label: &str, body: Markup) -> Markup {
     }
 }
 
+/// The `nth` label under the x axis, centred on `x`. Every other one is minor: a narrow
+/// screen, whose labels are drawn larger to stay readable, hides those (`console.css`), so
+/// that the labels it shows do not overlap.
+fn x_label(nth: usize, x: f64, text: &str) -> Markup {
+    html! {
+        text.chart-label.chart-label-minor[nth % 2 == 1] x=(format!("{x:.1}")) y=(HEIGHT - 8.0) text-anchor="middle" { (text) }
+    }
+}
+
 /// Bars: `values` from left to right, labelled below at a few places.
 fn bars(id: &str, title: &str, values: &[(String, u64)]) -> Markup {
     let top = values.iter().map(|(_, v)| *v).max().unwrap_or(0).max(1);
@@ -93,7 +103,7 @@ fn bars(id: &str, title: &str, values: &[(String, u64)]) -> Markup {
                 rect.chart-bar x=(format!("{:.1}", x + slot * 0.1)) y=(format!("{:.1}", TOP + plot_h - h))
                     width=(format!("{:.1}", (slot * 0.8).max(0.5))) height=(format!("{h:.1}")) {}
                 @if i % every == 0 {
-                    text.chart-label x=(format!("{:.1}", x + slot / 2.0)) y=(HEIGHT - 8.0) text-anchor="middle" { (label) }
+                    (x_label(i / every, x + slot / 2.0, label))
                 }
             }
         },
@@ -156,9 +166,7 @@ pub fn lead_time_line(id: &str, environment: &str, weeks: &[WeekFigures]) -> Mar
             }
             @for (i, week) in weeks.iter().enumerate() {
                 @if i % every == 0 {
-                    text.chart-label x=(format!("{:.1}", LEFT + step * (i as f64 + 0.5))) y=(HEIGHT - 8.0) text-anchor="middle" {
-                        (week.week.format("%m-%d").to_string())
-                    }
+                    (x_label(i / every, LEFT + step * (i as f64 + 0.5), &week.week.format("%m-%d").to_string()))
                 }
             }
         },

@@ -107,7 +107,8 @@ fn summary(view: &InsightsView) -> Markup {
         @if figures.environments.is_empty() {
             (notice("info", Some("insights-empty"), html! { "Nothing arrived in this range: no deploy, rollback or check." }))
         } @else {
-            div.table-wrap { table.insights-summary data-insights-summary {
+            // Focusable: on a narrow screen the table scrolls sideways, by keyboard too.
+            div.table-wrap tabindex="0" role="region" aria-label="Figures per environment" { table.insights-summary data-insights-summary {
                 caption { "Figures per environment (medians and 90th percentiles are nearest-rank)" }
                 thead { tr {
                     th scope="col" { "Environment" } th scope="col" { "Deploys" } th scope="col" { "Rollbacks" }

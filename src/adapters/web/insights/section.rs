@@ -51,7 +51,8 @@ pub async fn section(
             @if view.figures.environments.is_empty() {
                 p { "Nothing arrived in the last 90 days." }
             } @else {
-                div.table-wrap { table data-insights-summary {
+                // Focusable: on a narrow screen the table scrolls sideways, by keyboard too.
+                div.table-wrap tabindex="0" role="region" aria-label="Insights, last 90 days" { table data-insights-summary {
                     caption { "Figures per environment, last 90 days" }
                     thead { tr {
                         th scope="col" { "Environment" } th scope="col" { "Deploys" } th scope="col" { "Lead time, median" }
