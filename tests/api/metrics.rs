@@ -149,8 +149,16 @@ async fn a_deploy_observes_its_lead_time_once_and_a_view_of_the_insights_none() 
     let before = app.get("/metrics").await.body;
     assert_eq!(sample(&before, LEAD_COUNT), 0.0, "{before}");
 
-    assert_eq!(app.deploy(&app.fixture.base_os, "5", "base-os").await.status, 200);
-    assert_eq!(app.deploy(&app.fixture.tools, "2", "tools").await.status, 409);
+    assert_eq!(
+        app.deploy(&app.fixture.base_os, "5", "base-os")
+            .await
+            .status,
+        200
+    );
+    assert_eq!(
+        app.deploy(&app.fixture.tools, "2", "tools").await.status,
+        409
+    );
     let after = app.get("/metrics").await.body;
     assert!(
         after.contains("# TYPE repo_console_lead_time_seconds histogram"),

@@ -233,7 +233,10 @@ pub async fn the_reports_of_a_range_are_read_in_the_order_made(store: &dyn Check
         ],
         "from included, to left out, in the order made: {between:?}"
     );
-    assert_eq!(store.reported_between(at(0), at(61)).await.unwrap().len(), 5);
+    assert_eq!(
+        store.reported_between(at(0), at(61)).await.unwrap().len(),
+        5
+    );
     assert!(store
         .reported_between(at(61), at(1000))
         .await

@@ -316,8 +316,17 @@ fn the_check_pass_rate_counts_every_report_of_the_range_in_the_environment_it_ra
         repositories: Some(vec!["0199a1b2-0000-7000-8000-0000000000ff".into()]),
         ..scope()
     };
-    let figures = Figures::of(&ledger, &checks, &another, RollbackWindow::default(), &path());
-    assert!(figures.environments.is_empty(), "another repository's view counts none");
+    let figures = Figures::of(
+        &ledger,
+        &checks,
+        &another,
+        RollbackWindow::default(),
+        &path(),
+    );
+    assert!(
+        figures.environments.is_empty(),
+        "another repository's view counts none"
+    );
 }
 
 #[test]
