@@ -17,6 +17,7 @@ pub mod exposure;
 pub mod history;
 pub mod identity;
 pub mod ids;
+pub mod pin;
 pub mod policy;
 pub mod promotion;
 #[cfg(test)]

@@ -131,6 +131,7 @@ impl HttpStatus for Refusal {
             | Self::Frozen { .. }
             | Self::Soak(_)
             | Self::ApprovalsNeeded(_)
+            | Self::Pinned(_)
             | Self::ChecksMissing { .. }
             | Self::NoProductionDistribution
             | Self::ConfiguredDistributionMissing(_) => StatusCode::CONFLICT,
