@@ -147,6 +147,7 @@ impl HttpStatus for NotStarted {
             Self::AuditUnavailable(_)
             | Self::LockUnavailable(_)
             | Self::RequestNotKept(_)
+            | Self::PinsUnreadable(_)
             | Self::ChecksUnreadable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }

@@ -5,7 +5,8 @@
 //!
 //! - `key.rs`: which pin a record concerns (a repository in an environment);
 //! - `held.rs`: a pin as it holds ([`Pin`]) and its refusal;
-//! - `record.rs`: what the pin store keeps, one record per fact (set, lifted), and how the
+//! - `record.rs`: what the pin store keeps, one record per fact (set, lifted, a move held
+//!   back), and how the
 //!   records of a key fold to the pin that holds now ([`standing`]).
 //!
 //! What each way of asking for a move does at a pin is a rule of the promotion value
@@ -17,4 +18,4 @@ mod record;
 
 pub use held::Pin;
 pub use key::{PinKey, UnreadablePin};
-pub use record::{standing, Lift, LiftedBy, PinRecord};
+pub use record::{standing, Hold, Lift, LiftedBy, PinRecord};

@@ -18,6 +18,23 @@ pub enum PinRecord {
     Set(Pin),
     /// The pin no longer holds.
     Lifted(Lift),
+    /// The pin held a move back (an automatic promotion, a schedule): refused `pinned`.
+    Held(Hold),
+}
+
+/// A move a pin held back: which pin, what was asked, by what, when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hold {
+    pub repository: RepoId,
+    pub environment: EnvironmentName,
+    /// The version the pin holds.
+    pub version: VersionNumber,
+    /// The version the refused move was to.
+    pub target: VersionNumber,
+    /// What asked, in words (`automatic promotion: smoke passed on staging`, `schedule s-1 of
+    /// alice`).
+    pub asked_by: String,
+    pub at: DateTime<Utc>,
 }
 
 /// A pin lifted: which, by whom, why, when and how.
@@ -53,6 +70,7 @@ impl PinRecord {
         match self {
             Self::Set(pin) => pin.key(),
             Self::Lifted(lift) => PinKey::new(lift.repository.clone(), lift.environment.clone()),
+            Self::Held(hold) => PinKey::new(hold.repository.clone(), hold.environment.clone()),
         }
     }
 
@@ -60,20 +78,21 @@ impl PinRecord {
         match self {
             Self::Set(pin) => pin.at,
             Self::Lifted(lift) => lift.at,
+            Self::Held(hold) => hold.at,
         }
     }
 }
 
-/// The pin that holds on `key` after `records` (in the order kept): the last record of the
-/// key decides (a set holds, a lift frees).
+/// The pin that holds on `key` after `records` (in the order kept): the last set or lift of
+/// the key decides (a set holds, a lift frees; a move held back changes nothing).
 pub fn standing<'a>(
     key: &PinKey,
     records: impl IntoIterator<Item = &'a PinRecord>,
 ) -> Option<Pin> {
-    let last = records.into_iter().filter(|r| r.key() == *key).last()?;
-    match last {
+    let deciding = |r: &&PinRecord| !matches!(r, PinRecord::Held(_)) && r.key() == *key;
+    match records.into_iter().filter(deciding).last()? {
         PinRecord::Set(pin) => Some(pin.clone()),
-        PinRecord::Lifted(_) => None,
+        PinRecord::Lifted(_) | PinRecord::Held(_) => None,
     }
 }
 
@@ -138,6 +157,21 @@ mod tests {
         ));
         assert_eq!(standing(&key("production"), &lifted_by_deploy), None);
         assert!(standing(&key("staging"), &lifted_by_deploy).is_some());
+
+        let mut held = records.clone();
+        held.push(PinRecord::Held(Hold {
+            repository: repo(),
+            environment: EnvironmentName::production(),
+            version: VersionNumber::new(2),
+            target: VersionNumber::new(4),
+            asked_by: "automatic promotion".into(),
+            at: "2026-11-28T11:30:00Z".parse().unwrap(),
+        }));
+        assert_eq!(
+            standing(&key("production"), &held).unwrap().version.get(),
+            2,
+            "a move held back leaves the pin as it was"
+        );
 
         let mut set_again = lifted_by_deploy.clone();
         set_again.push(set("production", 4, "2026-11-28T13:00:00Z"));
