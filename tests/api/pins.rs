@@ -418,3 +418,49 @@ async fn a_due_schedule_made_before_the_rollback_is_refused_pinned() {
         .any(|e| matches!(&e.data, EventData::PinLifted(l) if l.by == "alice")));
     let _ = json_of(&lifted);
 }
+
+/// A release's rollback pins each member it moved, to the version it restored.
+#[tokio::test]
+async fn a_release_rollback_pins_each_member() {
+    use crate::releases::{app, MEMBERS};
+    let app = app(&MEMBERS).spawn().await;
+    let post = |body: String| {
+        let client = &app.client;
+        async move {
+            let headers = [
+                ("content-type", "application/x-www-form-urlencoded"),
+                ("hx-request", "true"),
+            ];
+            client
+                .send("POST", "/releases/el9/promote", &headers, &body)
+                .await
+        }
+    };
+    let mut forward = "env=production&confirm=el9".to_owned();
+    let mut back = "env=production&confirm=el9&rollback=1&reason=broke+yum".to_owned();
+    for m in MEMBERS {
+        forward.push_str(&format!("&version.{m}=2&current.{m}=1"));
+        back.push_str(&format!("&version.{m}=1&current.{m}=2"));
+    }
+    assert_eq!(post(forward).await.status, 200);
+    let pins = app.audit_path.with_file_name("pins.jsonl");
+    assert!(!pins.exists(), "a forward promotion pins nothing");
+    let rolled = post(back).await;
+    assert_eq!(rolled.status, 200, "{}", rolled.body);
+    let text = std::fs::read_to_string(pins).unwrap();
+    let set: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["record"].clone())
+        .collect();
+    assert_eq!(set.len(), MEMBERS.len(), "{text}");
+    for (record, member) in set.iter().zip(MEMBERS) {
+        assert_eq!(record["record"], "set");
+        assert_eq!(record["environment"], "production");
+        assert_eq!(record["version"], 1);
+        assert_eq!(record["reason"], "broke yum");
+        assert!(
+            record["repository_name"].as_str().unwrap().contains(member),
+            "{record}"
+        );
+    }
+}
