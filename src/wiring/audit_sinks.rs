@@ -23,11 +23,12 @@ use crate::adapters::files::requests::JsonlRequestStore;
 use crate::adapters::files::schedules::JsonlScheduleStore;
 use crate::adapters::files::sessions::JsonlSessionStore;
 use crate::adapters::memory::{
-    MemoryCheckStore, MemoryOutbox, MemoryPinStore, MemoryRequestStore, MemoryScheduleStore, MemorySessionStore,
+    MemoryCheckStore, MemoryOutbox, MemoryPinStore, MemoryRequestStore, MemoryScheduleStore,
+    MemorySessionStore,
 };
 use crate::adapters::postgres::{
-    self, PgAuditSink, PgCheckStore, PgCveIndex, PgDeployLock, PgDiffStore, PgOutbox,
-    PgPinStore, PgRequestStore, PgScheduleStore, PgSessionStore,
+    self, PgAuditSink, PgCheckStore, PgCveIndex, PgDeployLock, PgDiffStore, PgOutbox, PgPinStore,
+    PgRequestStore, PgScheduleStore, PgSessionStore,
 };
 use crate::ports::session_store::SessionStore;
 use crate::ports::{

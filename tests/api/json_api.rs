@@ -606,7 +606,14 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         run(
             "/api/v1/repositories/{uuid}/environments/{env}/unpin",
             "post",
-            call(&app, "POST", &unpin, token, r#"{"reason": "nothing pinned"}"#).await,
+            call(
+                &app,
+                "POST",
+                &unpin,
+                token,
+                r#"{"reason": "nothing pinned"}"#,
+            )
+            .await,
         );
     }
     let deploy = format!("/api/v1/repositories/{base}/deployments");

@@ -43,7 +43,10 @@ async fn jsonl_a_pin_is_set_replaced_held_and_lifted() {
 #[tokio::test]
 async fn jsonl_two_stores_on_one_file_hold_the_same_pin_and_a_restart_keeps_it() {
     let dir = tempfile::tempdir().unwrap();
-    let (first, second) = (JsonlPinStore::new(path(&dir)), JsonlPinStore::new(path(&dir)));
+    let (first, second) = (
+        JsonlPinStore::new(path(&dir)),
+        JsonlPinStore::new(path(&dir)),
+    );
     every_replica_holds_the_same_pin(&first, &second).await;
     first
         .append(&PinRecord::Set(pin(REPO_A, "staging", 4, 9)))
@@ -73,18 +76,14 @@ async fn jsonl_a_line_that_cannot_be_read_holds_its_pin_and_lifts_nothing() {
         .await
         .unwrap();
     // A lift of REPO_A's pin, damaged after its key.
-    let line = format!(
-        "{{\"pin\":\"{production}\",\"record\":{{\"record\":\"lifted\",\"repository\":"
-    );
+    let line =
+        format!("{{\"pin\":\"{production}\",\"record\":{{\"record\":\"lifted\",\"repository\":");
     append_raw(&dir, format!("{line}\n").as_bytes());
     match store.standing(&production).await {
         Err(PinStoreError::Unreadable(unreadable)) => {
             assert_eq!(unreadable.id, Some(production.clone()));
             assert!(unreadable.place.ends_with("line 3"), "{}", unreadable.place);
-            assert!(
-                unreadable.to_string().contains("pin "),
-                "{unreadable}"
-            );
+            assert!(unreadable.to_string().contains("pin "), "{unreadable}");
         }
         other => panic!("a damaged lift must not read as lifted: {other:?}"),
     }
@@ -120,7 +119,11 @@ async fn jsonl_a_line_that_cannot_be_read_holds_its_pin_and_lifts_nothing() {
     let mended: Vec<&str> = text.lines().filter(|l| l.ends_with('}')).collect();
     std::fs::write(path(&dir), format!("{}\n", mended.join("\n"))).unwrap();
     assert_eq!(
-        store.standing(&production).await.unwrap().map(|p| p.version.get()),
+        store
+            .standing(&production)
+            .await
+            .unwrap()
+            .map(|p| p.version.get()),
         Some(3)
     );
 }
@@ -141,7 +144,11 @@ async fn jsonl_a_torn_last_line_is_not_read_until_it_is_ended() {
         format!("{{\"pin\":\"{production}\",\"record\":{{\"record\":\"lif").as_bytes(),
     );
     assert_eq!(
-        store.standing(&production).await.unwrap().map(|p| p.version.get()),
+        store
+            .standing(&production)
+            .await
+            .unwrap()
+            .map(|p| p.version.get()),
         Some(3)
     );
     store

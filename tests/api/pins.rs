@@ -201,7 +201,11 @@ async fn after_a_rollback_a_passing_check_promotes_nothing_and_is_refused_pinned
         .iter()
         .map(|l| l["record"]["record"].as_str().unwrap().to_owned())
         .collect();
-    assert_eq!(records, ["set", "held", "held"], "each move held back is kept");
+    assert_eq!(
+        records,
+        ["set", "held", "held"],
+        "each move held back is kept"
+    );
     let deployed: Vec<Value> = app
         .audit_lines()
         .into_iter()
@@ -265,7 +269,9 @@ async fn unpin_is_refused_to_anyone_who_may_not_deploy_there_and_lifts_with_a_re
         .unpin(STAGER, "production", json!({"reason": "I want v4"}))
         .await;
     assert_eq!(stager.status, 403, "{}", stager.body);
-    let ci = app.unpin(CI, "production", json!({"reason": "ship it"})).await;
+    let ci = app
+        .unpin(CI, "production", json!({"reason": "ship it"}))
+        .await;
     assert_eq!(ci.status, 403, "a check token may not unpin: {}", ci.body);
     let anonymous = app
         .client
@@ -354,8 +360,10 @@ async fn the_versions_page_shows_the_pin_and_its_form_unpins() {
 async fn a_due_schedule_made_before_the_rollback_is_refused_pinned() {
     let alice = "alice-token-0123456789";
     let tokens = BearerTokens::new(
-        vec![crate::tokens::token("alice", alice, &["release"], &["deploy:*"])
-            .owned_by(PersonName::new("alice").unwrap())],
+        vec![
+            crate::tokens::token("alice", alice, &["release"], &["deploy:*"])
+                .owned_by(PersonName::new("alice").unwrap()),
+        ],
         None,
         Arc::new(SystemClock),
     );
@@ -369,12 +377,14 @@ async fn a_due_schedule_made_before_the_rollback_is_refused_pinned() {
     .await;
     let made = s.schedule(alice, "2026-11-22T11:00:00Z").await;
     assert_eq!(made.status, 202, "{}", made.body);
-    let path = format!(
-        "/api/v1/repositories/{}/deployments",
-        s.app.fixture.base_os
-    );
+    let path = format!("/api/v1/repositories/{}/deployments", s.app.fixture.base_os);
     let forward = s
-        .call("POST", &path, alice, &json!({"version": 3, "expected_current": 2}))
+        .call(
+            "POST",
+            &path,
+            alice,
+            &json!({"version": 3, "expected_current": 2}),
+        )
         .await;
     assert_eq!(forward.status, 200, "{}", forward.body);
     let back = json!({"version": 2, "expected_current": 3, "rollback": true,
@@ -408,7 +418,12 @@ async fn a_due_schedule_made_before_the_rollback_is_refused_pinned() {
 
     // A person's deploy lifts it: pin.lifted told.
     let lifted = s
-        .call("POST", &path, alice, &json!({"version": 4, "expected_current": 2}))
+        .call(
+            "POST",
+            &path,
+            alice,
+            &json!({"version": 4, "expected_current": 2}),
+        )
         .await;
     assert_eq!(lifted.status, 200, "{}", lifted.body);
     assert!(s

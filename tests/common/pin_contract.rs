@@ -22,7 +22,10 @@ pub fn at(minutes: i64) -> DateTime<Utc> {
 }
 
 pub fn key(repo: &str, env: &str) -> PinKey {
-    PinKey::new(RepoId::parse(repo).unwrap(), EnvironmentName::parse(env).unwrap())
+    PinKey::new(
+        RepoId::parse(repo).unwrap(),
+        EnvironmentName::parse(env).unwrap(),
+    )
 }
 
 /// A rollback of `repo` in `env` to `version`, `minutes` after 09:00.
@@ -115,7 +118,10 @@ pub async fn a_pin_is_set_replaced_held_and_lifted(store: &dyn PinStore) {
         .filter(|r| r.key().repository == production.repository)
         .cloned()
         .collect();
-    assert_eq!(of_a, expected, "every record of the repository, in order, as kept");
+    assert_eq!(
+        of_a, expected,
+        "every record of the repository, in order, as kept"
+    );
 
     let unpinned = PinRecord::Lifted(lift(REPO_A, "staging", 5, 6, LiftedBy::Unpin));
     store.append(&unpinned).await.unwrap();
@@ -143,7 +149,13 @@ pub async fn every_replica_holds_the_same_pin(first: &dyn PinStore, second: &dyn
         Some(pin(REPO_A, "production", 3, 0))
     );
     second
-        .append(&PinRecord::Lifted(lift(REPO_A, "production", 3, 1, LiftedBy::Unpin)))
+        .append(&PinRecord::Lifted(lift(
+            REPO_A,
+            "production",
+            3,
+            1,
+            LiftedBy::Unpin,
+        )))
         .await
         .unwrap();
     assert_eq!(first.standing(&production).await.unwrap(), None);

@@ -51,7 +51,10 @@ fn path() -> EnvironmentPath {
 fn policy() -> Policy {
     let production = EnvironmentName::production();
     Policy::new(BTreeMap::new(), Allowed::Everyone).with_checks(CheckPolicy::new(
-        BTreeMap::from([(production.clone(), vec![CheckName::parse("smoke").expect("a name")])]),
+        BTreeMap::from([(
+            production.clone(),
+            vec![CheckName::parse("smoke").expect("a name")],
+        )]),
         BTreeSet::from([production]),
         Some(PersonName::new("promoter").expect("a name")),
     ))
@@ -229,11 +232,18 @@ async fn a_rollback_of_production_holds_against_a_passing_check_and_a_due_schedu
     )
     .await;
     assert_eq!(by_hand.status, 200, "{}", by_hand.body);
-    assert_eq!(production.state().version, 3, "Pulp serves v3 in production");
+    assert_eq!(
+        production.state().version,
+        3,
+        "Pulp serves v3 in production"
+    );
     let answer = json_of(&console.client.get(&repository).await);
     assert_eq!(answer["environments"][1].get("pin"), None, "{answer}");
     let pins = std::fs::read_to_string(console.audit_path.with_file_name("pins.jsonl")).unwrap();
-    let records: Vec<Value> = pins.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let records: Vec<Value> = pins
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let kinds: Vec<&str> = records
         .iter()
         .map(|r| r["record"]["record"].as_str().unwrap())

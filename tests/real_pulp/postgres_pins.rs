@@ -61,7 +61,11 @@ async fn a_row_that_cannot_be_read_holds_its_pin_in_postgres() {
     match store.standing(&production).await {
         Err(PinStoreError::Unreadable(unreadable)) => {
             assert_eq!(unreadable.id, Some(production.clone()));
-            assert!(unreadable.place.starts_with("pin_records row "), "{}", unreadable.place);
+            assert!(
+                unreadable.place.starts_with("pin_records row "),
+                "{}",
+                unreadable.place
+            );
         }
         other => panic!("an unreadable row must hold its pin: {other:?}"),
     }

@@ -70,7 +70,11 @@ fn records(bytes: &[u8], path: &Path) -> Vec<Result<PinRecord, UnreadablePin>> {
         .split_inclusive(|b| *b == b'\n')
         .enumerate()
         .filter(|(_, raw)| raw.ends_with(b"\n") && !raw.trim_ascii().is_empty())
-        .map(|(i, raw)| decode(raw.trim_ascii_end(), || format!("{} line {}", path.display(), i + 1)))
+        .map(|(i, raw)| {
+            decode(raw.trim_ascii_end(), || {
+                format!("{} line {}", path.display(), i + 1)
+            })
+        })
         .collect()
 }
 

@@ -92,12 +92,18 @@ mod tests {
         assert_eq!(unreadable.id, Some(record().key()));
         assert_eq!(unreadable.place, "line 2");
         assert!(may_concern(&unreadable, &record().key()));
-        let other = PinKey::new(record().key().repository, EnvironmentName::parse("staging").unwrap());
+        let other = PinKey::new(
+            record().key().repository,
+            EnvironmentName::parse("staging").unwrap(),
+        );
         assert!(!may_concern(&unreadable, &other));
         assert!(may_concern_repository(&unreadable, &other.repository));
         let nameless = decode(b"{\"garbage", || "line 3".into()).unwrap_err();
         assert_eq!(nameless.id, None);
-        assert!(may_concern(&nameless, &other), "a nameless record holds every pin");
+        assert!(
+            may_concern(&nameless, &other),
+            "a nameless record holds every pin"
+        );
     }
 
     #[test]

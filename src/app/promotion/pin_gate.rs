@@ -100,7 +100,10 @@ async fn lift_after(
     };
     let deploy_id: DeployId = member.deploy_id.clone();
     let reason = match promotion.intent.reason() {
-        Some(reason) => format!("deployed v{} by hand: {reason}", member.plan.target_number().get()),
+        Some(reason) => format!(
+            "deployed v{} by hand: {reason}",
+            member.plan.target_number().get()
+        ),
         None => format!("deployed v{} by hand", member.plan.target_number().get()),
     };
     let lift = Lift {

@@ -85,10 +85,7 @@ impl PinRecord {
 
 /// The pin that holds on `key` after `records` (in the order kept): the last set or lift of
 /// the key decides (a set holds, a lift frees; a move held back changes nothing).
-pub fn standing<'a>(
-    key: &PinKey,
-    records: impl IntoIterator<Item = &'a PinRecord>,
-) -> Option<Pin> {
+pub fn standing<'a>(key: &PinKey, records: impl IntoIterator<Item = &'a PinRecord>) -> Option<Pin> {
     let deciding = |r: &&PinRecord| !matches!(r, PinRecord::Held(_)) && r.key() == *key;
     match records.into_iter().filter(deciding).last()? {
         PinRecord::Set(pin) => Some(pin.clone()),
@@ -142,8 +139,15 @@ mod tests {
             set("production", 2, "2026-11-28T11:00:00Z"),
         ];
         let held = standing(&key("production"), &records).unwrap();
-        assert_eq!(held.version, VersionNumber::new(2), "a rollback replaces the pin");
-        assert_eq!(standing(&key("staging"), &records).unwrap().version.get(), 5);
+        assert_eq!(
+            held.version,
+            VersionNumber::new(2),
+            "a rollback replaces the pin"
+        );
+        assert_eq!(
+            standing(&key("staging"), &records).unwrap().version.get(),
+            5
+        );
         assert_eq!(standing(&key("testing"), &records), None);
 
         let mut lifted_by_deploy = records.clone();
@@ -176,7 +180,10 @@ mod tests {
         let mut set_again = lifted_by_deploy.clone();
         set_again.push(set("production", 4, "2026-11-28T13:00:00Z"));
         assert_eq!(
-            standing(&key("production"), &set_again).unwrap().version.get(),
+            standing(&key("production"), &set_again)
+                .unwrap()
+                .version
+                .get(),
             4
         );
     }

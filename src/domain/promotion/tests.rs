@@ -149,8 +149,16 @@ fn a_pinned_environment_refuses_automation_and_schedules_even_approved_ones() {
         schedule(None),
         schedule(Some(trail())),
     ] {
-        assert_eq!(promotion(asked.clone()).at_pin(true), AtPin::Refuse, "{asked:?}");
-        assert_eq!(rollback(asked.clone()).at_pin(true), AtPin::Refuse, "{asked:?}");
+        assert_eq!(
+            promotion(asked.clone()).at_pin(true),
+            AtPin::Refuse,
+            "{asked:?}"
+        );
+        assert_eq!(
+            rollback(asked.clone()).at_pin(true),
+            AtPin::Refuse,
+            "{asked:?}"
+        );
         assert_eq!(promotion(asked).at_pin(false), AtPin::Proceed);
     }
 }
