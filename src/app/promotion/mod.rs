@@ -19,7 +19,7 @@
 //!    then each member a rollback moved is pinned, and each a person's deploy moved has its
 //!    pin lifted ([`pin_gate`]);
 //! 10. the edges that copy the environment asked to replicate, in a task of their own that
-//!    never holds the promotion ([`crate::app::edges`]);
+//!     never holds the promotion ([`crate::app::edges`]);
 //! 11. every member counted in `repo_console_deploys_total` ([`measure`]).
 //!
 //! It runs in a task the application owns ([`under_way`]): once asked, it goes on to its
