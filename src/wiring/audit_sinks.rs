@@ -75,7 +75,7 @@ const SINKS: &[(&str, Build)] = &[
             schedules: Arc::new(JsonlScheduleStore::new(audit.schedules_path())),
             checks: Arc::new(JsonlCheckStore::new(audit.checks_path())),
             sessions: Arc::new(JsonlSessionStore::beside(&audit.path)),
-            pins: Arc::new(JsonlPinStore::beside(&audit.path)),
+            pins: Arc::new(JsonlPinStore::new(audit.pins_path())),
         };
         let outbox = match JsonlOutbox::beside(&audit.path) {
             Ok(outbox) => Arc::new(outbox),

@@ -36,11 +36,6 @@ impl JsonlPinStore {
         }
     }
 
-    /// Pins kept beside the audit file `audit` (`pins.jsonl` in its directory).
-    pub fn beside(audit: &Path) -> Self {
-        Self::new(audit.with_file_name("pins.jsonl"))
-    }
-
     fn unavailable(&self, reason: impl ToString) -> PinStoreError {
         PinStoreError::Unavailable {
             target: self.target(),

@@ -60,7 +60,9 @@ impl<W> TestAppBuilder<W> {
             ))
             // Pins beside the audit, as the console with the jsonl sink keeps them.
             .part(repo_console::app::pins::Pins::new(Arc::new(
-                repo_console::adapters::files::pins::JsonlPinStore::beside(&audit_path),
+                repo_console::adapters::files::pins::JsonlPinStore::new(
+                    audit_path.with_file_name("pins.jsonl"),
+                ),
             )));
         let state = self
             .changes
