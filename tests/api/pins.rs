@@ -4,7 +4,9 @@
 //! deploy goes on and lifts the pin (its confirm step says so); unpin with a reason by those
 //! who may deploy there, refused to anyone else, without a reason, or where nothing is pinned.
 //! The pin is shown on the versions page (`data-pin`), told in the repository's JSON answer,
-//! kept in `pins.jsonl` beside the audit, and told as `pin.set` and `pin.lifted`.
+//! kept in `pins.jsonl` beside the audit, and told as `pin.set` and `pin.lifted`; a release's
+//! rollback pins each member; a damaged pin record holds automation back (not started) and
+//! the page says so.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -478,4 +480,44 @@ async fn a_release_rollback_pins_each_member() {
             "{record}"
         );
     }
+}
+
+/// The attack on the store: a pin record damaged on disk must not free the environment. A
+/// passing check is then not started (nothing moves), the versions page says the pins cannot
+/// be read, and a person's deploy still goes on.
+#[tokio::test]
+async fn a_damaged_pin_record_holds_automation_back_and_says_so() {
+    let app = spawn().await;
+    app.rolled_back_to_v2().await;
+    let path = app.audit_path.with_file_name("pins.jsonl");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    // A lift of the pin, torn after its key: it must not read as lifted.
+    let key = format!("{}/production", app.fixture);
+    text.push_str(&format!(
+        "{{\"pin\":\"{key}\",\"record\":{{\"record\":\"lifted\",\"by\":\n"
+    ));
+    std::fs::write(&path, text).unwrap();
+
+    let promotion = app.passes_on_staging(4).await;
+    assert_eq!(promotion["outcome"], "not_started", "{promotion}");
+    let message = promotion["message"].as_str().unwrap();
+    assert!(message.contains("pin"), "{message}");
+    assert_eq!(app.production_serves(), Some(2), "nothing moved");
+
+    let page = app
+        .client
+        .get(&format!("/repos/{}/versions", app.fixture))
+        .await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert_eq!(select(&page.html(), "#pins-unreadable").len(), 1);
+
+    let by_hand = app
+        .deploy(DEPLOYER, json!({"version": 4, "expected_current": 2}))
+        .await;
+    assert_eq!(
+        by_hand.status, 200,
+        "a person's deploy goes on: {}",
+        by_hand.body
+    );
+    assert_eq!(app.production_serves(), Some(4));
 }
