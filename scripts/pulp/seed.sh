@@ -44,6 +44,7 @@
 #   rc-checks      verified, v1..v3, a publication of each; rc-checks-staging, rc-checks-prod ->
 #                  pub(v1) (issue 39: a passing check on staging promotes to production)
 #   rc-checks-replicas  the same, for two replicas receiving one report at once
+#   rc-pins        the same: a rollback pins production (issue 50)
 #   rc-xp-app      verified (issue 37, exposure), v1..v3, a publication of each: v1 xp-ssl 1.0, xp-lib 2.0;
 #                  v2 adds xp-ssl 1.1 (1.0 kept: an older build served); v3 xp-lib 2.0 -> 2.1 and
 #                  advisories RC-XSA-0001 (xp-ssl 1.1; CVE-2026-51001) and RC-XSA-0002 (xp-lib 2.1;
@@ -458,6 +459,8 @@ seed_checks() {
 }
 seed_checks rc-checks
 seed_checks rc-checks-replicas
+# --- Pins (issue 50): rc-pins, the same; tests/real_pulp/pins.rs rolls production back ------
+seed_checks rc-pins
 # --- Exposure (issue 37): advisories whose references name CVEs, in two environments -------
 # ensure_cve_advisory ID PACKAGE VERSION CVE...: a security advisory fixing PACKAGE-VERSION-1
 # (noarch) whose references name the CVEs; PKG[ID] = href.

@@ -150,6 +150,8 @@ pub async fn build_state(
     let state = state.requests(built.requests, config.request_ttl);
     tracing::info!(target = %built.schedules.target(), "scheduled deploys are kept");
     tracing::info!(target = %built.checks.target(), "check reports are kept");
+    tracing::info!(target = %built.pins.target(), "the rollbacks' pins are kept");
+    let state = state.part(crate::app::pins::Pins::new(built.pins));
     let state = state
         .schedules(built.schedules, config.schedules.lapse)
         .checks(built.checks)

@@ -75,6 +75,10 @@ mod outbox;
 #[path = "../common/outbox_contract.rs"]
 mod outbox_contract;
 mod pages;
+#[path = "../common/pin_contract.rs"]
+mod pin_contract;
+mod pin_store;
+mod pins;
 mod policy;
 mod races;
 mod readiness;

@@ -52,11 +52,15 @@ mod needs;
 mod outbox;
 #[path = "../common/outbox_contract.rs"]
 mod outbox_contract;
+#[path = "../common/pin_contract.rs"]
+mod pin_contract;
+mod pins;
 mod policy;
 mod postgres;
 mod postgres_audit_chain;
 mod postgres_evidence;
 mod postgres_insights;
+mod postgres_pins;
 #[path = "../common/receiver.rs"]
 mod receiver;
 mod refusing_proxy;

@@ -17,6 +17,7 @@ pub mod evidence;
 pub mod outbox;
 mod outbox_compaction;
 mod outbox_line;
+pub mod pins;
 pub mod requests;
 mod requests_index;
 pub mod schedules;

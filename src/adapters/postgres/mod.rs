@@ -3,7 +3,8 @@
 //! approval requests ([`PgRequestStore`]), the scheduled deploys ([`PgScheduleStore`]), the
 //! checks pipelines report ([`PgCheckStore`]), the webhooks' event outbox ([`PgOutbox`]), the
 //! CVE index of the exposure ([`PgCveIndex`]), the promotions' signed evidence
-//! ([`PgEvidenceStore`]) and the signed-in sessions ([`PgSessionStore`]).
+//! ([`PgEvidenceStore`]), the signed-in sessions ([`PgSessionStore`]) and the rollbacks' pins
+//! ([`PgPinStore`]).
 //! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
@@ -13,6 +14,7 @@ mod deploy_lock;
 mod diffs;
 mod evidence;
 mod outbox;
+mod pins;
 mod requests;
 mod schedules;
 mod sessions;
@@ -29,6 +31,7 @@ pub use deploy_lock::PgDeployLock;
 pub use diffs::PgDiffStore;
 pub use evidence::PgEvidenceStore;
 pub use outbox::PgOutbox;
+pub use pins::PgPinStore;
 pub use requests::PgRequestStore;
 pub use schedules::PgScheduleStore;
 pub use sessions::PgSessionStore;

@@ -51,7 +51,7 @@ macro_rules! features {
     };
 }
 
-features![schedules, insights];
+features![schedules, insights, pins];
 
 /// The JSON API's OpenAPI document: the API's own paths, then each feature's.
 pub fn api_document() -> utoipa::openapi::OpenApi {

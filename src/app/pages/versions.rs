@@ -103,6 +103,13 @@ pub struct VersionsPage {
     /// last minute (see [`crate::app::promotion::under_way`]).
     #[serde(skip)]
     pub under_way: Vec<UnderWay>,
+    /// The pins rollbacks set on this repository's environments, with their history.
+    #[serde(skip)]
+    pub pins: crate::app::pins::RepositoryPins,
+    /// Why the pins could not be read, when they could not (an unreadable pin holds its
+    /// environment: automation and schedules do not move it).
+    #[serde(skip)]
+    pub pins_unreadable: Option<String>,
 }
 
 impl VersionsPage {
@@ -133,6 +140,8 @@ impl VersionsPage {
             schedules: Vec::new(),
             checks: Vec::new(),
             under_way: Vec::new(),
+            pins: Default::default(),
+            pins_unreadable: None,
         }
     }
 }
@@ -162,7 +171,7 @@ pub async fn versions_page(
             .iter()
             .map(|e| ProductionRecord::read_early(state, id, &e.name)),
     );
-    let (repo, versions, candidates, early, asked, scheduled, checks) = futures::join!(
+    let (repo, versions, candidates, early, asked, scheduled, checks, pins) = futures::join!(
         reads.get_repo(id),
         reads.version_page(id, slice),
         candidates_for(state, reads, id),
@@ -170,7 +179,15 @@ pub async fn versions_page(
         requests::list(state, Some(id), usize::MAX),
         schedules_list::open_of(state, id),
         crate::app::checks::latest(state, id, None),
+        crate::app::pins::of_repository(state, id),
     );
+    let (pins, pins_unreadable) = match pins {
+        Ok(pins) => (pins, None),
+        Err(error) => {
+            tracing::warn!(%error, "versions page rendered without its pins");
+            (Default::default(), Some(error.to_string()))
+        }
+    };
     let scheduled = scheduled.unwrap_or_else(|error| {
         if state.schedules.is_some() {
             tracing::warn!(%error, "versions page rendered without its schedules");
@@ -278,6 +295,8 @@ pub async fn versions_page(
         schedules: scheduled,
         checks,
         under_way: deploys_under_way(state, id, None).await,
+        pins,
+        pins_unreadable,
     })
 }
 

@@ -105,7 +105,11 @@ pub(super) async fn ended(
 /// A member's outcome line. Deployed when it serves its target and nothing stopped the
 /// promotion; otherwise failed, saying whether its environment changed: a single deploy as
 /// its failed step proved it, a member of a set as it ended (put back: no).
-fn outcome_of(promotion: &Promotion, member: &MemberRun, error: &Option<String>) -> AuditOutcome {
+pub(super) fn outcome_of(
+    promotion: &Promotion,
+    member: &MemberRun,
+    error: &Option<String>,
+) -> AuditOutcome {
     if !promotion.all_or_none() {
         return match &member.failure {
             None => AuditOutcome::Deployed,

@@ -14,6 +14,7 @@ pub use crate::domain::event::data::{
     DeploymentData, DriftData, RepositoryRef, RequestData, ScheduleData, SyncFailedData,
 };
 use crate::domain::identity::PersonName;
+use crate::domain::pin::{Lift, Pin, PinKey};
 use crate::domain::release::ReleaseRecord;
 use crate::domain::schedule::{Schedule, ScheduleState};
 
@@ -48,6 +49,10 @@ pub enum EventKind {
     ScheduleRefused,
     #[serde(rename = "schedule.failed")]
     ScheduleFailed,
+    #[serde(rename = "pin.set")]
+    PinSet,
+    #[serde(rename = "pin.lifted")]
+    PinLifted,
 }
 
 /// A name that is not one of the kinds of event.
@@ -57,7 +62,7 @@ pub struct UnknownEvent(pub String);
 
 impl EventKind {
     /// Every kind, in the order the book lists them (reference/webhook-events.md).
-    pub const ALL: [Self; 14] = [
+    pub const ALL: [Self; 16] = [
         Self::DeploymentFinished,
         Self::DeploymentFailed,
         Self::DriftDetected,
@@ -72,6 +77,8 @@ impl EventKind {
         Self::ReleaseFailed,
         Self::ScheduleRefused,
         Self::ScheduleFailed,
+        Self::PinSet,
+        Self::PinLifted,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -90,6 +97,8 @@ impl EventKind {
             Self::ReleaseFailed => "release.failed",
             Self::ScheduleRefused => "schedule.refused",
             Self::ScheduleFailed => "schedule.failed",
+            Self::PinSet => "pin.set",
+            Self::PinLifted => "pin.lifted",
         }
     }
 
@@ -177,6 +186,12 @@ pub enum EventData {
     /// A scheduled deploy that failed at its time, or whose end is unknown.
     #[serde(rename = "schedule.failed")]
     ScheduleFailed(ScheduleData),
+    /// A rollback pinned an environment of a repository to the version it restored.
+    #[serde(rename = "pin.set")]
+    PinSet(Pin),
+    /// A pin no longer holds: a person's deploy moved the environment, or someone unpinned it.
+    #[serde(rename = "pin.lifted")]
+    PinLifted(Lift),
 }
 
 impl EventData {
@@ -272,6 +287,8 @@ impl EventData {
             Self::ReleaseFailed(_) => EventKind::ReleaseFailed,
             Self::ScheduleRefused(_) => EventKind::ScheduleRefused,
             Self::ScheduleFailed(_) => EventKind::ScheduleFailed,
+            Self::PinSet(_) => EventKind::PinSet,
+            Self::PinLifted(_) => EventKind::PinLifted,
         }
     }
 
@@ -300,6 +317,13 @@ impl EventData {
             Self::ScheduleRefused(s) | Self::ScheduleFailed(s) => {
                 format!("schedule.ended:{}", s.schedule_id)
             }
+            // A pin is set once by its rollback, and lifted once at a time.
+            Self::PinSet(pin) => format!("pin.set:{}:{}", pin.key(), pin.deploy_id.as_str()),
+            Self::PinLifted(lift) => format!(
+                "pin.lifted:{}:{}",
+                PinKey::new(lift.repository.clone(), lift.environment.clone()),
+                lift.at.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true)
+            ),
         }
     }
 }

@@ -172,6 +172,15 @@ fn check_requests_kept(
         );
         return Err(invalid("audit.path", reason));
     }
+    if audit.sink == "jsonl" && audit.path.file_name() == audit.pins_path().file_name() {
+        let reason = format!(
+            "{}: the rollbacks' pins are kept in {} beside the audit file; name the audit file \
+             otherwise, e.g. audit.jsonl",
+            audit.path.display(),
+            crate::wiring::config::settings::PINS_FILE
+        );
+        return Err(invalid("audit.path", reason));
+    }
     Ok(())
 }
 
