@@ -24,7 +24,6 @@
 
 pub mod approvals;
 pub mod audit_chain;
-pub mod audit_chain_watch;
 pub mod checks;
 pub mod deploy;
 pub mod diffs;
@@ -32,7 +31,6 @@ pub mod edges;
 pub mod environments;
 pub mod events;
 pub mod evidence;
-pub mod evidence_signing;
 pub mod exposure;
 pub mod facts;
 pub mod pages;

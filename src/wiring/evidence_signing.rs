@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::adapters::signing::ed25519::{Ed25519PublicKey, Ed25519Signer};
-use crate::app::evidence_signing::EvidenceSigning;
+use crate::app::evidence::EvidenceSigning;
 use crate::domain::audit_chain::link::Sha256Hex;
 use crate::domain::evidence::predicate::PolicyFacts;
 use crate::ports::evidence_store::EvidenceStore;

@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 use async_trait::async_trait;
 use repo_console::adapters::memory::{InMemoryPulp, MemoryEvidenceStore};
 use repo_console::adapters::signing::ed25519::{check_signature, Ed25519PublicKey, Ed25519Signer};
-use repo_console::app::evidence_signing::EvidenceSigning;
+use repo_console::app::evidence::EvidenceSigning;
 use repo_console::domain::audit_chain::link::Sha256Hex;
 use repo_console::domain::evidence::dsse::Envelope;
 use repo_console::domain::evidence::predicate::{Actor, PolicyFacts};

@@ -1,17 +1,10 @@
-//! Signed evidence of promotions (see [`crate::domain::evidence`]): one entry point,
-//! [`attest`], called after a deploy's outcome line is written (a single deploy, each member
-//! of a release, a rollback, a schedule, an approved request, an automatic promotion all end
-//! there); the attestation read back for the JSON API; the public keys an auditor verifies
-//! with.
-//!
-//! Evidence never holds or fails a deploy: the deploy happened and its audit line says so; a
-//! signature that could not be made or kept is logged at `error` (and the deploy's evidence is
-//! then missing, which the API says).
+//! A promotion's attestation made, signed and kept: [`attest`], called by the pipeline after
+//! each member's outcome line is written (see the room's header).
 
-use crate::app::evidence_signing::EvidenceSigning;
+use super::signing::EvidenceSigning;
 use crate::app::AppState;
 use crate::domain::approval::RequestEvent;
-use crate::domain::deploy::{AuditOutcome, DeployId, DeployRecord};
+use crate::domain::deploy::{AuditOutcome, DeployRecord};
 use crate::domain::evidence::dsse::{Envelope, Signature, IN_TOTO_PAYLOAD_TYPE};
 use crate::domain::evidence::predicate::{
     Known, PassedCheck, PreviousAttestation, PromotionPredicate, PulpFacts,
@@ -19,20 +12,20 @@ use crate::domain::evidence::predicate::{
 use crate::domain::evidence::statement::{Statement, Subject};
 use crate::domain::evidence::verify::payload_sha256;
 use crate::domain::repository::{Distribution, RepoId};
-use crate::ports::evidence_signer::{EvidenceSigner, PublishedKey};
-use crate::ports::evidence_store::{EvidenceStoreError, StoredEvidence};
+use crate::ports::evidence_signer::EvidenceSigner;
+use crate::ports::evidence_store::StoredEvidence;
 
 /// Signs and keeps the attestation of the deploy whose outcome line is `record`, when it
 /// moved something (`deployed`) and the console signs evidence; `distribution` is the one it
 /// pointed. Never fails the deploy (see the module's doc).
 pub async fn attest(state: &AppState, record: &DeployRecord, distribution: &Distribution) {
-    let Some(evidence) = state.evidence.as_deref() else {
+    let Some(evidence) = state.evidence() else {
         return;
     };
     if record.outcome != AuditOutcome::Deployed {
         return;
     }
-    match sign_and_keep(state, evidence, record, distribution).await {
+    match sign_and_keep(state, &evidence, record, distribution).await {
         Ok(kept) => tracing::info!(
             deploy_id = record.deploy_id.as_str(),
             payload_sha256 = %payload_sha256(&kept.envelope),
@@ -154,39 +147,4 @@ async fn passed_checks(state: &AppState, record: &DeployRecord) -> Vec<PassedChe
             at: r.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         })
         .collect()
-}
-
-/// Why a deploy's evidence cannot be answered.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EvidenceReadError {
-    #[error("this console signs no evidence: set [evidence] key_file (see the book's Evidence for auditors)")]
-    NotSigned,
-    #[error("deploy {0} has no evidence: it moved nothing, it was made before the console signed evidence, or its signature could not be kept (the log says why)")]
-    NotFound(String),
-    #[error(transparent)]
-    Store(#[from] EvidenceStoreError),
-}
-
-/// The envelope of deploy `id`.
-pub async fn of_deploy(state: &AppState, id: &DeployId) -> Result<Envelope, EvidenceReadError> {
-    let evidence = state
-        .evidence
-        .as_deref()
-        .ok_or(EvidenceReadError::NotSigned)?;
-    evidence
-        .store
-        .of_deploy(id)
-        .await?
-        .map(|kept| kept.envelope)
-        .ok_or_else(|| EvidenceReadError::NotFound(id.as_str().to_owned()))
-}
-
-/// The public keys an auditor verifies with (the current first), none when the console
-/// signs nothing.
-pub fn keys(state: &AppState) -> Vec<PublishedKey> {
-    state
-        .evidence
-        .as_deref()
-        .map(|e| e.keys.clone())
-        .unwrap_or_default()
 }
