@@ -5,6 +5,7 @@
 //! - [`dsse`]: the envelope and the pre-authentication encoding its signatures cover;
 //! - [`statement`]: the statement, its subject (the repository and environment, with the
 //!   SHA-256 of the metadata clients fetch) and [`statement::PREDICATE_TYPE`];
+//! - [`party`]: who acted, a person or an API token with its owner;
 //! - [`predicate`]: what the promotion was: who, approved by whom, after which checks, through
 //!   which overrides, under which policy, after which previous attestation (a chain per
 //!   repository and environment);
@@ -14,6 +15,7 @@
 //! distribution serves an adapter's.
 
 pub mod dsse;
+pub mod party;
 pub mod predicate;
 pub mod statement;
 pub mod verify;
