@@ -9,6 +9,7 @@
 //! - [`predicate`]: what the promotion was: who, approved by whom, after which checks, through
 //!   which overrides, under which policy, after which previous attestation (a chain per
 //!   repository and environment);
+//! - [`policy_digest`]: the policy in force as canonical JSON (RFC 8785), and its digest;
 //! - [`verify`]: an envelope checked against public keys, and a sequence of them as a chain.
 //!
 //! Pure: the signature's arithmetic is a port's (`ports::evidence_signer`), reading what a
@@ -16,6 +17,7 @@
 
 pub mod dsse;
 pub mod party;
+pub mod policy_digest;
 pub mod predicate;
 pub mod statement;
 pub mod verify;

@@ -124,8 +124,8 @@ pub struct Override {
     pub reason: Option<String>,
 }
 
-/// The policy in force: the SHA-256 of its canonical JSON (`[policy]` and the environments'
-/// rules as the console read them at start).
+/// The policy in force: the SHA-256 of the canonical JSON of the `[policy]` and
+/// `[environments]` tables the console read at start (see [`super::policy_digest`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PolicyFacts {
     pub sha256: Sha256Hex,
