@@ -403,3 +403,42 @@ print("verified", sorted(verified))
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[tokio::test]
+async fn each_history_entry_with_evidence_links_to_it_and_no_other_does() {
+    let app = signing_app().await;
+    let id = app.fixture.base_os.clone();
+    for version in ["3", "4"] {
+        assert_eq!(app.deploy(&id, version, "base-os").await.status, 200);
+    }
+    let html = app.get(&format!("/repos/{id}/history")).await.html();
+    let entries = select(&html, "[data-history-entry]");
+    let console: Vec<_> = entries
+        .iter()
+        .filter(|e| e.value().attr("data-deploy-id").is_some())
+        .collect();
+    assert_eq!(console.len(), 2, "the two deploys");
+    for entry in &console {
+        let deploy_id = attr(entry, "data-deploy-id");
+        let links = crate::web::select_in(entry, "[data-evidence]");
+        assert_eq!(links.len(), 1, "one link on {deploy_id}");
+        assert_eq!(attr(&links[0], "data-evidence"), deploy_id);
+        let href = attr(&links[0], "href");
+        assert_eq!(href, format!("/api/v1/deployments/{deploy_id}/evidence"));
+        let envelope = app.get(href).await;
+        assert_eq!(envelope.status, 200, "{}", envelope.body);
+    }
+    assert_eq!(
+        select(&html, "[data-evidence]").len(),
+        2,
+        "no entry changed outside the console links to evidence"
+    );
+
+    // A console that signs nothing links to nothing.
+    let unsigned = spawn_app().await;
+    let id = unsigned.fixture.base_os.clone();
+    assert_eq!(unsigned.deploy(&id, "3", "base-os").await.status, 200);
+    let html = unsigned.get(&format!("/repos/{id}/history")).await.html();
+    assert!(!select(&html, "[data-history-entry]").is_empty());
+    assert!(select(&html, "[data-evidence]").is_empty());
+}

@@ -14,5 +14,5 @@ pub mod read;
 pub mod signing;
 
 pub use attest::{attest, sign};
-pub use read::{keys, of_deploy, EvidenceReadError};
+pub use read::{attested, keys, of_deploy, EvidenceReadError};
 pub use signing::EvidenceSigning;

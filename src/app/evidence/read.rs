@@ -1,6 +1,8 @@
 //! A deploy's attestation read back for the JSON API, and the public keys an auditor
 //! verifies with.
 
+use std::collections::HashSet;
+
 use crate::app::AppState;
 use crate::domain::deploy::DeployId;
 use crate::domain::evidence::dsse::Envelope;
@@ -27,6 +29,21 @@ pub async fn of_deploy(state: &AppState, id: &DeployId) -> Result<Envelope, Evid
         .await?
         .map(|kept| kept.envelope)
         .ok_or_else(|| EvidenceReadError::NotFound(id.as_str().to_owned()))
+}
+
+/// Which of `ids` have signed evidence, in one question to the store (none when the console
+/// signs nothing; none, logged, when the store cannot answer: a page still shows).
+pub async fn attested(state: &AppState, ids: &[DeployId]) -> HashSet<DeployId> {
+    let Some(evidence) = state.evidence() else {
+        return HashSet::new();
+    };
+    if ids.is_empty() {
+        return HashSet::new();
+    }
+    evidence.store.attested(ids).await.unwrap_or_else(|error| {
+        tracing::warn!(%error, "which deploys have evidence could not be read");
+        HashSet::new()
+    })
 }
 
 /// The public keys an auditor verifies with (the current first), none when the console
