@@ -71,7 +71,8 @@ pub enum Actor {
     },
     Schedule {
         schedule_id: String,
-        author: String,
+        /// Who made the schedule: a person, or a token with its owner.
+        author: Party,
     },
     Automation {
         check: String,
@@ -227,9 +228,10 @@ fn actor_of(record: &DeployRecord, deployer: Party) -> Actor {
         };
     }
     if let Some(schedule) = &record.schedule {
+        // A schedule's promotion runs as its author (restored as the token it was, if so).
         return Actor::Schedule {
             schedule_id: schedule.schedule_id.to_string(),
-            author: schedule.author.to_string(),
+            author: deployer,
         };
     }
     deployer.into()
@@ -265,3 +267,7 @@ fn overrides_of(record: &DeployRecord) -> Vec<Override> {
 fn rfc3339<S: Serializer>(at: &DateTime<Utc>, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_str(&at.to_rfc3339_opts(SecondsFormat::Millis, true))
 }
+
+#[cfg(test)]
+#[path = "predicate_tests.rs"]
+mod tests;
