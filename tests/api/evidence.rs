@@ -23,6 +23,7 @@ use repo_console::domain::evidence::verify::{open, payload_sha256};
 use repo_console::domain::identity::PersonName;
 use repo_console::domain::policy::{Approvals, Policy, Subject};
 use repo_console::domain::repository::Distribution;
+use repo_console::ports::evidence_store::{EvidenceStore, EvidenceStoreError, StoredEvidence};
 use repo_console::ports::served_metadata::ServedMetadata;
 
 use crate::helpers::*;
@@ -52,12 +53,19 @@ async fn signing_app() -> TestApp {
 }
 
 async fn signing_app_with(builder: TestAppBuilder<Fixture>) -> TestApp {
+    signing_app_keeping(builder, Arc::new(MemoryEvidenceStore::default())).await
+}
+
+async fn signing_app_keeping(
+    builder: TestAppBuilder<Fixture>,
+    store: Arc<dyn EvidenceStore>,
+) -> TestApp {
     let served = Arc::new(Served::default());
     let signer = Ed25519Signer::from_pem(PRIVATE, "console-2026").unwrap();
     let keys = vec![signer.public_key().published(true)];
     let signing = EvidenceSigning {
         signer: Arc::new(signer),
-        store: Arc::new(MemoryEvidenceStore::default()),
+        store,
         served: served.clone(),
         policy: PolicyFacts {
             sha256: Sha256Hex::of(b"policy"),
@@ -441,4 +449,66 @@ async fn each_history_entry_with_evidence_links_to_it_and_no_other_does() {
     let html = unsigned.get(&format!("/repos/{id}/history")).await.html();
     assert!(!select(&html, "[data-history-entry]").is_empty());
     assert!(select(&html, "[data-evidence]").is_empty());
+}
+
+/// The memory store, counting the questions a page asks it.
+#[derive(Default)]
+struct CountingStore {
+    kept: MemoryEvidenceStore,
+    attested: std::sync::atomic::AtomicUsize,
+    of_deploy: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait]
+impl EvidenceStore for CountingStore {
+    async fn put(&self, evidence: &StoredEvidence) -> Result<(), EvidenceStoreError> {
+        self.kept.put(evidence).await
+    }
+    async fn of_deploy(
+        &self,
+        id: &repo_console::domain::deploy::DeployId,
+    ) -> Result<Option<StoredEvidence>, EvidenceStoreError> {
+        self.of_deploy
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.kept.of_deploy(id).await
+    }
+    async fn attested(
+        &self,
+        ids: &[repo_console::domain::deploy::DeployId],
+    ) -> Result<std::collections::HashSet<repo_console::domain::deploy::DeployId>, EvidenceStoreError>
+    {
+        self.attested
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.kept.attested(ids).await
+    }
+    async fn newest_of(
+        &self,
+        repository_uuid: &str,
+        environment: &EnvironmentName,
+    ) -> Result<Option<StoredEvidence>, EvidenceStoreError> {
+        self.kept.newest_of(repository_uuid, environment).await
+    }
+    fn target(&self) -> String {
+        self.kept.target()
+    }
+}
+
+#[tokio::test]
+async fn the_history_page_asks_the_evidence_store_once_whatever_the_number_of_entries() {
+    use std::sync::atomic::Ordering;
+    let store = Arc::new(CountingStore::default());
+    let app = signing_app_keeping(fixture_app(), store.clone()).await;
+    let id = app.fixture.base_os.clone();
+    for version in ["3", "4", "3", "4"] {
+        assert_eq!(app.deploy(&id, version, "base-os").await.status, 200);
+    }
+    let asked_before = store.of_deploy.load(Ordering::SeqCst);
+    let html = app.get(&format!("/repos/{id}/history")).await.html();
+    assert_eq!(select(&html, "[data-evidence]").len(), 4);
+    assert_eq!(store.attested.load(Ordering::SeqCst), 1, "one question");
+    assert_eq!(
+        store.of_deploy.load(Ordering::SeqCst),
+        asked_before,
+        "no envelope read per entry"
+    );
 }
