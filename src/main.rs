@@ -130,6 +130,10 @@ fn config_task(task: &ConfigTask) -> Result<(), String> {
         ConfigTask::Check { file } => {
             let config = config::check_file(file).map_err(|e| e.to_string())?;
             println!("{}: {}", file.display(), config::summary(&config));
+            println!(
+                "policy sha256: {} (what each attestation's policy.sha256 names)",
+                config.policy_facts.sha256
+            );
             Ok(())
         }
     }

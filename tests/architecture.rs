@@ -877,6 +877,8 @@ const APP_ROOM_ORDER: &[&str] = &[
     "app/edges",
     "app/sign_in",
     "app",
+    "app/audit_chain",
+    "app/evidence",
     "app/environments",
     "app/facts",
     "app/diffs",

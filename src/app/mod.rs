@@ -25,7 +25,6 @@
 
 pub mod approvals;
 pub mod audit_chain;
-pub mod audit_chain_watch;
 pub mod checks;
 pub mod deploy;
 pub mod diffs;
@@ -33,7 +32,6 @@ pub mod edges;
 pub mod environments;
 pub mod events;
 pub mod evidence;
-pub mod evidence_signing;
 pub mod exposure;
 pub mod facts;
 pub mod insights;

@@ -38,6 +38,7 @@ mod dnf;
 mod drift;
 mod edges;
 mod environments;
+mod evidence;
 #[path = "../common/evidence_contract.rs"]
 mod evidence_contract;
 mod exposure;

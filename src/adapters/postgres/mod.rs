@@ -8,6 +8,7 @@
 //! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
+mod audit_columns;
 mod checks;
 mod cve_index;
 mod deploy_lock;

@@ -79,7 +79,8 @@ pub(super) async fn ended(
             events::emit(state, event).await;
         }
         // Signed evidence of a move, when the console signs (never failing the promotion).
-        crate::app::evidence::attest(state, &line, &member.plan.distribution).await;
+        let (distribution, operator) = (&member.plan.distribution, &lines.promotion.operator);
+        crate::app::evidence::attest(state, &line, distribution, operator).await;
     }
     let release = match &lines.release {
         Some(release) => {

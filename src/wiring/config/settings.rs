@@ -110,6 +110,9 @@ pub struct Config {
     /// Who may deploy where, and synchronize (`[policy]`); without it, every identified
     /// operator may.
     pub policy: Policy,
+    /// The digest of the `[policy]` and `[environments]` tables as read, the defaults
+    /// included: the policy in force each attestation names.
+    pub policy_facts: crate::domain::evidence::predicate::PolicyFacts,
     /// Repositories promoted together (`[releases]`).
     pub releases: Releases,
     /// Where events are sent (`[[webhooks]]`), and how (`[webhook_delivery]`).
