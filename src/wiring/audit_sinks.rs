@@ -17,18 +17,21 @@ use crate::adapters::files::audit::JsonlAuditSink;
 use crate::adapters::files::checks::JsonlCheckStore;
 use crate::adapters::files::cve_index::FileCveIndex;
 use crate::adapters::files::diff_store::FileDiffStore;
+use crate::adapters::files::edge_states::JsonlEdgeStates;
 use crate::adapters::files::outbox::JsonlOutbox;
 use crate::adapters::files::requests::JsonlRequestStore;
 use crate::adapters::files::schedules::JsonlScheduleStore;
 use crate::adapters::files::sessions::JsonlSessionStore;
 use crate::adapters::memory::{
-    MemoryCheckStore, MemoryOutbox, MemoryRequestStore, MemoryScheduleStore, MemorySessionStore,
+    MemoryCheckStore, MemoryEdgeStates, MemoryOutbox, MemoryRequestStore, MemoryScheduleStore,
+    MemorySessionStore,
 };
 use crate::adapters::postgres::{
     self, PgAuditSink, PgCheckStore, PgCveIndex, PgDeployLock, PgDiffStore, PgOutbox,
     PgRequestStore, PgScheduleStore, PgSessionStore,
 };
 use crate::ports::session_store::SessionStore;
+use crate::ports::EdgeStateStore;
 use crate::ports::{
     AuditSink, CheckStore, CveIndexStore, DeployLock, DiffStore, EventOutbox, RequestStore,
     ScheduleStore,
@@ -54,6 +57,8 @@ pub struct Built {
     pub evidence: Arc<dyn crate::ports::evidence_store::EvidenceStore>,
     /// Where signed-in sessions are kept (OIDC sign-in), beside the requests.
     pub sessions: Arc<dyn SessionStore>,
+    /// What the console knows of the edges, beside the requests.
+    pub edge_states: Arc<dyn EdgeStateStore>,
 }
 
 /// Builds a sink from the `[audit]` settings (connecting to it if need be) and its diff store
@@ -71,6 +76,7 @@ const SINKS: &[(&str, Build)] = &[
             schedules: Arc::new(JsonlScheduleStore::new(audit.schedules_path())),
             checks: Arc::new(JsonlCheckStore::new(audit.checks_path())),
             sessions: Arc::new(JsonlSessionStore::beside(&audit.path)),
+            edge_states: Arc::new(JsonlEdgeStates::beside(&audit.path)),
         };
         let outbox = match JsonlOutbox::beside(&audit.path) {
             Ok(outbox) => Arc::new(outbox),
@@ -95,6 +101,7 @@ const SINKS: &[(&str, Build)] = &[
             schedules: Arc::new(MemoryScheduleStore::default()),
             checks: Arc::new(MemoryCheckStore::default()),
             sessions: Arc::new(MemorySessionStore::default()),
+            edge_states: Arc::new(MemoryEdgeStates::default()),
         };
         ready(Ok(alone(StdoutAuditSink::default(), None, kept, outbox))).boxed()
     }),
@@ -103,12 +110,13 @@ const SINKS: &[(&str, Build)] = &[
     }),
 ];
 
-/// What is kept beside a sink of one replica: requests, schedules, checks, sessions.
+/// What is kept beside a sink of one replica: requests, schedules, checks, sessions, edges.
 struct Kept {
     requests: Arc<dyn RequestStore>,
     schedules: Arc<dyn ScheduleStore>,
     checks: Arc<dyn CheckStore>,
     sessions: Arc<dyn SessionStore>,
+    edge_states: Arc<dyn EdgeStateStore>,
 }
 
 /// A sink of one replica: the in-process deploy lock is enough.
@@ -129,6 +137,7 @@ fn alone(
         cve_index: None,
         evidence: Arc::new(crate::adapters::memory::MemoryEvidenceStore::default()),
         sessions: kept.sessions,
+        edge_states: kept.edge_states,
     }
 }
 
@@ -147,6 +156,7 @@ async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<
         outbox: Arc::new(PgOutbox::new(db.clone())),
         evidence: Arc::new(postgres::PgEvidenceStore::new(db.clone())),
         cve_index: Some(Arc::new(PgCveIndex::new(db.clone()))),
+        edge_states: Arc::new(postgres::PgEdgeStates::new(db.clone())),
         sessions: Arc::new(PgSessionStore::new(db)),
     })
 }
@@ -205,6 +215,7 @@ mod tests {
             "requests beside the audit file"
         );
         assert_eq!(built.checks.target(), "/var/log/console/checks.jsonl");
+        assert_eq!(built.edge_states.target(), "/var/log/console/edges.jsonl");
         let store = built.diff_store.expect("files beside the audit file");
         assert_eq!(store.target(), "/var/log/console/diffs");
         let none = DiffSettings {

@@ -124,13 +124,13 @@ pub async fn build_state(
         true => None,
         false => config
             .edge_pulps
-            .followed(config.pulp_settings())
+            .followed(config.pulp_settings(), built.edge_states.clone())
             .map_err(|e| format!("edges: {e}"))?,
     };
     let state = match followed {
         Some(edges) => {
             let names: Vec<&str> = edges.followed().iter().map(|e| e.name.as_str()).collect();
-            tracing::info!(?names, "edge Pulps followed after every promotion");
+            tracing::info!(?names, kept = %edges.kept_where(), "edge Pulps followed after every promotion");
             state.edges(edges)
         }
         None => state,

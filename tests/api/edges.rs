@@ -8,14 +8,17 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use repo_console::adapters::memory::{InMemoryEdges, InMemoryPulp, MemoryOptions};
+use repo_console::adapters::files::edge_states::JsonlEdgeStates;
+use repo_console::adapters::memory::{
+    InMemoryEdges, InMemoryPulp, MemoryEdgeStates, MemoryOptions,
+};
 use repo_console::app::edges::view::{rows, tally};
 use repo_console::app::edges::{reconcile, replicate_again, EdgeFollow, Edges, FollowedEdge};
 use repo_console::app::AppState;
 use repo_console::domain::edge::{EdgeBackoff, EdgeName, EdgeStateKind, MetadataDigest};
 use repo_console::domain::environment::EnvironmentName;
 use repo_console::domain::repository::{DistributionHref, VersionNumber};
-use repo_console::ports::{DeployLock, DeployTurn, LockError};
+use repo_console::ports::{DeployLock, DeployTurn, EdgeStateStore, LockError};
 
 use crate::helpers::*;
 
@@ -43,6 +46,8 @@ struct Setup {
     edges: InMemoryEdges,
     names: Vec<EdgeName>,
     audit_path: std::path::PathBuf,
+    /// The edge state store the consoles of a setup share (as replicas share the database).
+    store: Arc<dyn EdgeStateStore>,
     _dir: tempfile::TempDir,
 }
 
@@ -62,12 +67,23 @@ fn setup(names: &[&str]) -> Setup {
         edges,
         names,
         audit_path,
+        store: Arc::new(MemoryEdgeStates::default()),
         _dir: dir,
     }
 }
 
-/// The console over the setup, following its edges (every one copying production).
+/// The console over the setup, following its edges (every one copying production), their
+/// state kept in the setup's store.
 fn console(s: &Setup, lock: Option<Arc<dyn DeployLock>>) -> AppState {
+    console_kept_in(s, lock, s.store.clone())
+}
+
+/// The console over the setup, their state kept in `store`.
+fn console_kept_in(
+    s: &Setup,
+    lock: Option<Arc<dyn DeployLock>>,
+    store: Arc<dyn EdgeStateStore>,
+) -> AppState {
     let (state, _) = test_state(&s.memory, &s.audit_path);
     let followed = s
         .names
@@ -77,7 +93,7 @@ fn console(s: &Setup, lock: Option<Arc<dyn DeployLock>>) -> AppState {
             environments: vec![EnvironmentName::production()],
         })
         .collect();
-    let edges = Edges::new(Arc::new(s.edges.clone()), followed, follow());
+    let edges = Edges::new(Arc::new(s.edges.clone()), followed, follow(), store);
     let builder = state.rebuild().edges(edges);
     match lock {
         Some(lock) => builder.replica_lock(lock).build(),
@@ -235,6 +251,40 @@ async fn an_edge_serving_what_production_served_before_is_behind_and_other_metad
     assert_eq!(shown(&state, "dc1").await, Some(EdgeStateKind::Other));
 }
 
+#[tokio::test]
+async fn after_a_restart_an_edge_serving_what_production_served_before_is_still_behind() {
+    let s = setup(&["dc1"]);
+    let kept = || -> Arc<dyn EdgeStateStore> { Arc::new(JsonlEdgeStates::beside(&s.audit_path)) };
+    let before = console_kept_in(&s, None, kept());
+    reconcile(&before.edge_world()).await;
+    assert!(replicate_again(&before.edge_world(), &name("dc1")));
+    settled(&before).await;
+    assert_eq!(shown(&before, "dc1").await, Some(EdgeStateKind::Serving));
+    let v4 = s.memory.publish(&s.fx.base_os, VersionNumber::new(4));
+    s.memory.point_distribution(PROD, &v4);
+    reconcile(&before.edge_world()).await;
+    assert_eq!(shown(&before, "dc1").await, Some(EdgeStateKind::Behind));
+    let since = rows(&before.edge_world()).await[0].cells[0].state.clone();
+    // A new process over the same file: the digest production served before is known.
+    let after = console_kept_in(&s, None, kept());
+    assert_eq!(
+        shown(&after, "dc1").await,
+        Some(EdgeStateKind::Behind),
+        "the kept state is shown before any read"
+    );
+    reconcile(&after.edge_world()).await;
+    assert_eq!(shown(&after, "dc1").await, Some(EdgeStateKind::Behind));
+    assert_eq!(
+        rows(&after.edge_world()).await[0].cells[0].state,
+        since,
+        "behind since the same moment"
+    );
+    // Without the kept states, the same edge would read as drift.
+    let forgetful = console_kept_in(&s, None, Arc::new(MemoryEdgeStates::default()));
+    reconcile(&forgetful.edge_world()).await;
+    assert_eq!(shown(&forgetful, "dc1").await, Some(EdgeStateKind::Other));
+}
+
 /// A lock shared by two consoles, as PostgreSQL's advisory lock is: one holder per key.
 #[derive(Default)]
 struct SharedLock(Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>);
@@ -300,7 +350,12 @@ async fn spawn_with_edges() -> (crate::test_app::TestApp<Fixture>, InMemoryEdges
             environments: vec![EnvironmentName::production()],
         })
         .collect();
-    let edges = Edges::new(Arc::new(in_memory.clone()), followed, follow());
+    let edges = Edges::new(
+        Arc::new(in_memory.clone()),
+        followed,
+        follow(),
+        Arc::new(MemoryEdgeStates::default()),
+    );
     let policy = Policy::new(
         BTreeMap::from([(
             EnvironmentName::production(),

@@ -198,7 +198,12 @@ fn console(edge: &TestEdge) -> AppState {
         name: dc1(),
         environments: vec![EnvironmentName::production()],
     }];
-    let edges = Edges::new(Arc::new(replicator), followed, follow);
+    let edges = Edges::new(
+        Arc::new(replicator),
+        followed,
+        follow,
+        Arc::new(repo_console::adapters::memory::MemoryEdgeStates::default()),
+    );
     over_upstream(Arc::new(pulp.client()), 25)
         .production(HashMap::from([(REPO.to_owned(), PROD.to_owned())]))
         .configure(move |state| state.edges(edges))

@@ -3,7 +3,8 @@
 //! approval requests ([`PgRequestStore`]), the scheduled deploys ([`PgScheduleStore`]), the
 //! checks pipelines report ([`PgCheckStore`]), the webhooks' event outbox ([`PgOutbox`]), the
 //! CVE index of the exposure ([`PgCveIndex`]), the promotions' signed evidence
-//! ([`PgEvidenceStore`]) and the signed-in sessions ([`PgSessionStore`]).
+//! ([`PgEvidenceStore`]) the signed-in sessions ([`PgSessionStore`]) and what the console knows of the edges
+//! ([`PgEdgeStates`]).
 //! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
@@ -11,6 +12,7 @@ mod checks;
 mod cve_index;
 mod deploy_lock;
 mod diffs;
+mod edge_states;
 mod evidence;
 mod outbox;
 mod requests;
@@ -27,6 +29,7 @@ pub use checks::PgCheckStore;
 pub use cve_index::PgCveIndex;
 pub use deploy_lock::PgDeployLock;
 pub use diffs::PgDiffStore;
+pub use edge_states::PgEdgeStates;
 pub use evidence::PgEvidenceStore;
 pub use outbox::PgOutbox;
 pub use requests::PgRequestStore;

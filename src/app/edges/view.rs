@@ -31,8 +31,17 @@ pub struct EdgeCell {
     pub judged_at: Option<DateTime<Utc>>,
 }
 
-/// Every edge, as last judged; empty when the console follows none.
+/// Every edge, as last judged (by any replica: the kept states read first); empty when the
+/// console follows none.
 pub async fn rows(state: &EdgeWorld) -> Vec<EdgeRow> {
+    if let Some(edges) = &state.edges {
+        super::keep::refresh(edges).await;
+    }
+    rows_seen(state).await
+}
+
+/// Every edge, as this process last saw it (nothing read, not even the store).
+pub(crate) async fn rows_seen(state: &EdgeWorld) -> Vec<EdgeRow> {
     let Some(edges) = &state.edges else {
         return Vec::new();
     };
