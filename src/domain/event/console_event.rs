@@ -13,6 +13,7 @@ use crate::domain::deploy::DeployRecord;
 pub use crate::domain::event::data::{
     DeploymentData, DriftData, RepositoryRef, RequestData, ScheduleData, SyncFailedData,
 };
+use crate::domain::event::edge_data::EdgeData;
 use crate::domain::identity::PersonName;
 use crate::domain::release::ReleaseRecord;
 use crate::domain::schedule::{Schedule, ScheduleState};
@@ -48,6 +49,12 @@ pub enum EventKind {
     ScheduleRefused,
     #[serde(rename = "schedule.failed")]
     ScheduleFailed,
+    #[serde(rename = "edge.behind")]
+    EdgeBehind,
+    #[serde(rename = "edge.failed")]
+    EdgeFailed,
+    #[serde(rename = "edge.drift")]
+    EdgeDrift,
 }
 
 /// A name that is not one of the kinds of event.
@@ -57,7 +64,7 @@ pub struct UnknownEvent(pub String);
 
 impl EventKind {
     /// Every kind, in the order the book lists them (reference/webhook-events.md).
-    pub const ALL: [Self; 14] = [
+    pub const ALL: [Self; 17] = [
         Self::DeploymentFinished,
         Self::DeploymentFailed,
         Self::DriftDetected,
@@ -72,6 +79,9 @@ impl EventKind {
         Self::ReleaseFailed,
         Self::ScheduleRefused,
         Self::ScheduleFailed,
+        Self::EdgeBehind,
+        Self::EdgeFailed,
+        Self::EdgeDrift,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -90,6 +100,9 @@ impl EventKind {
             Self::ReleaseFailed => "release.failed",
             Self::ScheduleRefused => "schedule.refused",
             Self::ScheduleFailed => "schedule.failed",
+            Self::EdgeBehind => "edge.behind",
+            Self::EdgeFailed => "edge.failed",
+            Self::EdgeDrift => "edge.drift",
         }
     }
 
@@ -177,6 +190,17 @@ pub enum EventData {
     /// A scheduled deploy that failed at its time, or whose end is unknown.
     #[serde(rename = "schedule.failed")]
     ScheduleFailed(ScheduleData),
+    /// An edge has not served what production serves for longer than
+    /// `edge_replication.behind_alert_secs`: once per edge, distribution and production digest.
+    #[serde(rename = "edge.behind")]
+    EdgeBehind(EdgeData),
+    /// An edge's replication failed: once per change of its state to `failed`.
+    #[serde(rename = "edge.failed")]
+    EdgeFailed(EdgeData),
+    /// An edge serves metadata production never served: once per change of its state to
+    /// `other`.
+    #[serde(rename = "edge.drift")]
+    EdgeDrift(EdgeData),
 }
 
 impl EventData {
@@ -272,6 +296,9 @@ impl EventData {
             Self::ReleaseFailed(_) => EventKind::ReleaseFailed,
             Self::ScheduleRefused(_) => EventKind::ScheduleRefused,
             Self::ScheduleFailed(_) => EventKind::ScheduleFailed,
+            Self::EdgeBehind(_) => EventKind::EdgeBehind,
+            Self::EdgeFailed(_) => EventKind::EdgeFailed,
+            Self::EdgeDrift(_) => EventKind::EdgeDrift,
         }
     }
 
@@ -300,6 +327,27 @@ impl EventData {
             Self::ScheduleRefused(s) | Self::ScheduleFailed(s) => {
                 format!("schedule.ended:{}", s.schedule_id)
             }
+            // Behind once for each digest production moved to; failed once per change of
+            // state and digest production serves, drift once per change of state and digest
+            // the edge serves, each named by when it was judged so.
+            Self::EdgeBehind(e) => format!(
+                "edge.behind:{}:{}:{}",
+                e.edge, e.distribution, e.central_digest
+            ),
+            Self::EdgeFailed(e) => format!(
+                "edge.failed:{}:{}:{}@{}",
+                e.edge,
+                e.distribution,
+                e.central_digest,
+                e.since.to_rfc3339()
+            ),
+            Self::EdgeDrift(e) => format!(
+                "edge.drift:{}:{}:{}@{}",
+                e.edge,
+                e.distribution,
+                e.edge_digest.as_deref().unwrap_or("none"),
+                e.since.to_rfc3339()
+            ),
         }
     }
 }
