@@ -242,9 +242,11 @@ fn read_replication(written: WrittenReplication) -> Result<Replication, Unreadab
         ("running", None) => ReplicationEnd::Running,
         ("completed", None) => ReplicationEnd::Completed,
         ("failed", Some(error)) => ReplicationEnd::Failed(error),
-        (end, error) => return Err(Unreadable(format!(
+        (end, error) => {
+            return Err(Unreadable(format!(
             "a replication that ended '{end}' with error {error:?} is not one the console writes"
-        ))),
+        )))
+        }
     };
     Ok(Replication {
         task: ReplicationTask::new(written.task),

@@ -17,7 +17,7 @@ use crate::domain::repository::DistributionHref;
 use crate::ports::EdgeError;
 
 use super::board::Cell;
-use super::{keep, EdgeWorld, Edges, FollowedEdge};
+use super::{keep, tell, EdgeWorld, Edges, FollowedEdge};
 
 /// How a round left an edge.
 #[derive(Debug, PartialEq, Eq)]
@@ -290,7 +290,16 @@ pub(crate) async fn judge_edge(state: &EdgeWorld, edges: &Edges, edge: &Followed
             served,
             served_since,
         };
-        keep::cell(edges, &edge.name, name, cell).await;
+        let replaced = keep::cell(edges, &edge.name, name, cell.clone()).await;
+        let judged = tell::Judged {
+            edge: &edge.name,
+            distribution: name,
+            mark: &mark,
+            central: &central,
+            before: replaced.as_ref(),
+            now: &cell,
+        };
+        tell::told(state, &judged).await;
     }
     super::measure::report(state).await;
     if caught_up {

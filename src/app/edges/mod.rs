@@ -16,11 +16,13 @@
 //! of the state's import circle.
 
 pub mod again;
+pub mod answering;
 pub mod board;
 pub mod follow;
 pub mod keep;
 pub mod measure;
 pub mod reconcile;
+pub mod tell;
 pub mod view;
 
 use std::sync::Arc;
@@ -37,6 +39,7 @@ use board::Board;
 
 pub use follow::{after_promotion, replicate_again};
 pub use reconcile::reconcile;
+pub use tell::EdgeNews;
 
 /// What the edges' use cases need of the application's state, handed in by it
 /// (`EdgeWorld::edge_world`), so that this room does not import the state that holds it.
@@ -53,6 +56,8 @@ pub struct EdgeWorld {
     pub(crate) reads: Arc<dyn RepositoryManager>,
     pub(crate) environments: Arc<EnvironmentPath>,
     pub(crate) policy: Arc<Policy>,
+    /// Where `edge.*` events go (`None`: no webhooks).
+    pub(crate) news: Option<Arc<dyn EdgeNews>>,
 }
 
 impl EdgeWorld {
@@ -97,6 +102,8 @@ pub struct Edges {
     pub(crate) board: Arc<Board>,
     /// Where what must outlive a restart is kept (shared by the replicas).
     pub(crate) store: Arc<dyn EdgeStateStore>,
+    /// Which edges answered `/readyz`'s last round.
+    pub(crate) last_round: Arc<answering::LastRound>,
 }
 
 impl Edges {
@@ -112,6 +119,7 @@ impl Edges {
             follow,
             board: Arc::default(),
             store,
+            last_round: Arc::default(),
         }
     }
 

@@ -92,3 +92,74 @@ pub async fn tally(state: &EdgeWorld, distribution: &str) -> Option<EdgeTally> {
         .collect();
     (!states.is_empty()).then(|| EdgeTally::of(&states))
 }
+
+/// "production: moved; edges: 1 of 2 serve it": one distribution of an environment the edges
+/// copy, as the deploy's answer and the versions page say it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EdgeLine {
+    pub environment: EnvironmentName,
+    pub distribution: String,
+    /// The console moved it since it started (or the edge state store says so).
+    pub moved: bool,
+    pub tally: EdgeTally,
+    /// Each edge that copies it, and its state (`None`: not judged yet), in the configured
+    /// order.
+    pub edges: Vec<(EdgeName, Option<EdgeState>, chrono::Duration)>,
+}
+
+/// The line of each `(environment, distribution)` the edges copy (the others have none), in
+/// the order given; the kept states are read once.
+pub async fn lines(
+    state: &EdgeWorld,
+    distributions: &[(EnvironmentName, String)],
+) -> Vec<EdgeLine> {
+    let Some(edges) = &state.edges else {
+        return Vec::new();
+    };
+    if !distributions.iter().any(|(e, _)| edges.copy(e)) {
+        return Vec::new();
+    }
+    let rows = rows(state).await;
+    distributions
+        .iter()
+        .filter(|(environment, _)| edges.copy(environment))
+        .filter_map(|(environment, distribution)| {
+            let mark = edges.board.mark(distribution)?;
+            let cells: Vec<(EdgeName, Option<EdgeState>, chrono::Duration)> = rows
+                .iter()
+                .filter(|row| row.environments.contains(environment))
+                .map(|row| {
+                    let cell = row.cells.iter().find(|c| &c.distribution == distribution);
+                    (
+                        row.name.clone(),
+                        cell.and_then(|c| c.state.clone()),
+                        cell.map_or_else(chrono::Duration::zero, |c| c.lag),
+                    )
+                })
+                .collect();
+            // Not judged yet counts as not serving: nothing is claimed.
+            let states: Vec<EdgeState> = cells
+                .iter()
+                .map(|(_, s, _)| s.clone().unwrap_or(EdgeState::Replicating))
+                .collect();
+            Some(EdgeLine {
+                environment: environment.clone(),
+                distribution: distribution.clone(),
+                moved: mark.moved_at.is_some(),
+                tally: EdgeTally::of(&states),
+                edges: cells,
+            })
+        })
+        .collect()
+}
+
+/// The line of one distribution of `environment`, when the edges copy it.
+pub async fn line(
+    state: &EdgeWorld,
+    environment: &EnvironmentName,
+    distribution: &str,
+) -> Option<EdgeLine> {
+    lines(state, &[(environment.clone(), distribution.to_owned())])
+        .await
+        .pop()
+}

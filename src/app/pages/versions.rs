@@ -23,6 +23,7 @@ use crate::ports::{PageRequest, UpstreamError};
 use crate::app::approvals::requests::{self, RequestView};
 use crate::app::deploy::deploys_under_way;
 use crate::app::diffs::ahead::newest_against_production;
+use crate::app::edges::view::{lines, EdgeLine};
 use crate::app::environments::lookup::has_no_distribution;
 use crate::app::environments::{environments_of, ProductionRecord};
 use crate::app::facts::{badge_policy, candidates_for, known_repo, ReadError, UnknownRepository};
@@ -103,6 +104,10 @@ pub struct VersionsPage {
     /// last minute (see [`crate::app::promotion::under_way`]).
     #[serde(skip)]
     pub under_way: Vec<UnderWay>,
+    /// For each environment the edge Pulps copy: "production: moved; edges: 1 of 2 serve
+    /// it" (see [`crate::app::edges::view::lines`]).
+    #[serde(skip)]
+    pub edges: Vec<EdgeLine>,
 }
 
 impl VersionsPage {
@@ -133,6 +138,7 @@ impl VersionsPage {
             schedules: Vec::new(),
             checks: Vec::new(),
             under_way: Vec::new(),
+            edges: Vec::new(),
         }
     }
 }
@@ -207,12 +213,16 @@ pub async fn versions_page(
     let mut environments: Vec<PageEnvironment> = Vec::new();
     let now = state.clock.now().await;
     let mut previous: Option<PreviousServing> = None;
+    let mut copied: Vec<(EnvironmentName, String)> = Vec::new();
     for (i, (environment, record)) in state.environments.iter().zip(early).enumerate() {
         let env = read.as_ref().ok().and_then(|all| all.get(i));
         let serving = env.and_then(|e| e.serving());
         let distribution = env.and_then(|e| e.distribution());
         let record = record.settle(state, id, distribution, serving).await;
         let name = environment.name.clone();
+        if let Some(distribution) = distribution {
+            copied.push((name.clone(), distribution.name.clone()));
+        }
         let soak_until = previous
             .as_ref()
             .and_then(|before| soak_pending(state, &name, before, serving, now));
@@ -278,6 +288,7 @@ pub async fn versions_page(
         schedules: scheduled,
         checks,
         under_way: deploys_under_way(state, id, None).await,
+        edges: lines(&state.edge_world(), &copied).await,
     })
 }
 
