@@ -64,7 +64,7 @@ pub(crate) fn events_of(state: &EdgeWorld, judged: &Judged<'_>) -> Vec<EventData
         _ => {}
     }
     let alert = chrono::Duration::from_std(edges.follow.behind_alert)
-        .unwrap_or_else(|_| chrono::Duration::MAX);
+        .unwrap_or(chrono::Duration::MAX);
     if kind != EdgeStateKind::Serving && lag > alert {
         events.push(EventData::EdgeBehind(data()));
     }
