@@ -63,8 +63,8 @@ pub(crate) fn events_of(state: &EdgeWorld, judged: &Judged<'_>) -> Vec<EventData
         EdgeStateKind::Other if changed => events.push(EventData::EdgeDrift(data())),
         _ => {}
     }
-    let alert = chrono::Duration::from_std(edges.follow.behind_alert)
-        .unwrap_or(chrono::Duration::MAX);
+    let alert =
+        chrono::Duration::from_std(edges.follow.behind_alert).unwrap_or(chrono::Duration::MAX);
     if kind != EdgeStateKind::Serving && lag > alert {
         events.push(EventData::EdgeBehind(data()));
     }
