@@ -178,9 +178,27 @@ async fn an_edge_stopped_during_a_deploy_holds_nothing_and_catches_up_by_itself(
     let error = cell.state.as_ref().unwrap().error().unwrap().to_owned();
     assert!(error.contains("connection refused"), "{error}");
     assert!(row.following, "retried with back-off");
+    let mut retry = None;
+    for _ in 0..3000 {
+        retry = rows(&state.edge_world())
+            .await
+            .into_iter()
+            .find(|r| r.name.as_str() == "dc2")
+            .and_then(|r| r.next_retry);
+        if retry.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(retry.is_some(), "when it is tried again is shown");
     s.edges.set_reachable(&name("dc2"), true);
     settled(&state).await;
     assert_eq!(shown(&state, "dc2").await, Some(EdgeStateKind::Serving));
+    let caught_up = rows(&state.edge_world()).await;
+    assert!(
+        caught_up.iter().all(|r| r.next_retry.is_none()),
+        "caught up: no retry"
+    );
 }
 
 #[tokio::test]

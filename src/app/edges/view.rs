@@ -18,6 +18,8 @@ pub struct EdgeRow {
     pub last: Option<Replication>,
     /// A follow-up runs for it now.
     pub following: bool,
+    /// When it is tried again, while it has not caught up.
+    pub next_retry: Option<DateTime<Utc>>,
 }
 
 /// One edge's state for one distribution.
@@ -76,6 +78,7 @@ pub(crate) async fn rows_seen(state: &EdgeWorld) -> Vec<EdgeRow> {
                 cells,
                 last: edges.board.last_replication(&edge.name),
                 following: following.contains(&edge.name),
+                next_retry: edges.board.next_retry(&edge.name),
             }
         })
         .collect()

@@ -25,6 +25,8 @@ pub struct EdgeItem {
     pub last_replication: Option<LastReplication>,
     /// A follow-up runs for it now.
     pub following: bool,
+    /// When it is tried again (RFC 3339), while it has not caught up; null otherwise.
+    pub next_retry: Option<String>,
 }
 
 /// One distribution an edge copies.
@@ -96,6 +98,7 @@ fn item(row: view::EdgeRow) -> EdgeItem {
             }
         }),
         following: row.following,
+        next_retry: row.next_retry.as_ref().map(rfc3339),
     }
 }
 

@@ -63,6 +63,7 @@ fn last_replication(row: &EdgeRow) -> Markup {
             }
         }
         @if row.following { " Followed now." }
+        @if let Some(at) = &row.next_retry { " Tried again at " span data-edge-next-retry { (time(at)) } "." }
     }
 }
 
