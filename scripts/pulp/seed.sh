@@ -38,6 +38,7 @@
 #                  NAME-staging -> pub(v2), NAME-prod -> pub(v1) (issue 36: a release of three)
 #   rcedge-base    verified, v1..v3 (hello 1.0; + world 2.0; hello 1.0 -> 1.1); rcedge-base-prod -> pub(v1)
 #                  (issue 48: the edge tests follow it to the edge Pulp of scripts/pulp/edge.sh)
+#   rcedge2-base   the same, rcedge2-base-prod -> pub(v1) (the deploy's answer on the edges)
 #   rc-schedules   verified, v1..v3, a publication of each; rc-schedules-prod -> pub(v1) (issue 38:
 #                  scheduled deploys, two replicas racing for one schedule)
 #   rc-soak        the same, and rc-soak-staging -> pub(v1) (issue 38: production soaks behind staging)
@@ -441,6 +442,8 @@ seed_production rc-soak "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
 # labels rcedge-base-prod for the edge's upstream-pulp (scripts/pulp/edge.sh), deploys it,
 # and follows it to the edge.
 seed_production rcedge-base "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
+# rcedge2-base, the same: the deploy's answer followed until the edge serves it (edges.rs).
+seed_production rcedge2-base "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
 soak_repo="$(ensure_repo rc-soak "$VERIFIED_REPO")"
 ensure_distribution rc-soak-staging publication "$(ensure_publication "$soak_repo" 1)"
 # --- Checks (issue 39): staging and production of one repository each test moves ---------

@@ -84,6 +84,8 @@ pub struct AppState {
     pub(crate) sign_in: Option<crate::app::sign_in::SignIn>,
     /// The edge Pulps that copy production, and what was last seen of them; `None`: none.
     pub(crate) edges: Option<crate::app::edges::Edges>,
+    /// Where the edges' events go (given with the webhooks); `None`: nowhere.
+    pub(crate) edge_news: Option<Arc<dyn crate::app::edges::EdgeNews>>,
 }
 
 impl AppState {
@@ -122,6 +124,7 @@ impl AppState {
             parts: Parts::default(),
             sign_in: None,
             edges: None,
+            edge_news: None,
         })
     }
 
@@ -191,6 +194,7 @@ impl AppState {
             reads: self.reads.clone(),
             environments: self.environments.clone(),
             policy: self.policy.clone(),
+            news: self.edge_news.clone(),
         }
     }
 
@@ -229,6 +233,12 @@ impl AppStateBuilder {
     /// The edge Pulps that copy the central one (`[[edges]]`).
     pub fn edges(mut self, edges: crate::app::edges::Edges) -> Self {
         self.0.edges = Some(edges);
+        self
+    }
+
+    /// Where the edges' events go (the events' room gives it with the webhooks).
+    pub fn edge_news(mut self, news: Arc<dyn crate::app::edges::EdgeNews>) -> Self {
+        self.0.edge_news = Some(news);
         self
     }
 

@@ -17,20 +17,22 @@ use crate::adapters::files::audit::JsonlAuditSink;
 use crate::adapters::files::checks::JsonlCheckStore;
 use crate::adapters::files::cve_index::FileCveIndex;
 use crate::adapters::files::diff_store::FileDiffStore;
+use crate::adapters::files::edge_states::JsonlEdgeStates;
 use crate::adapters::files::outbox::JsonlOutbox;
 use crate::adapters::files::pins::JsonlPinStore;
 use crate::adapters::files::requests::JsonlRequestStore;
 use crate::adapters::files::schedules::JsonlScheduleStore;
 use crate::adapters::files::sessions::JsonlSessionStore;
 use crate::adapters::memory::{
-    MemoryCheckStore, MemoryOutbox, MemoryPinStore, MemoryRequestStore, MemoryScheduleStore,
-    MemorySessionStore,
+    MemoryCheckStore, MemoryEdgeStates, MemoryOutbox, MemoryPinStore, MemoryRequestStore,
+    MemoryScheduleStore, MemorySessionStore,
 };
 use crate::adapters::postgres::{
     self, PgAuditSink, PgCheckStore, PgCveIndex, PgDeployLock, PgDiffStore, PgOutbox, PgPinStore,
     PgRequestStore, PgScheduleStore, PgSessionStore,
 };
 use crate::ports::session_store::SessionStore;
+use crate::ports::EdgeStateStore;
 use crate::ports::{
     AuditSink, CheckStore, CveIndexStore, DeployLock, DiffStore, EventOutbox, PinStore,
     RequestStore, ScheduleStore,
@@ -58,6 +60,8 @@ pub struct Built {
     pub sessions: Arc<dyn SessionStore>,
     /// Where the rollbacks' pins are kept, beside the requests.
     pub pins: Arc<dyn PinStore>,
+    /// What the console knows of the edges, beside the requests.
+    pub edge_states: Arc<dyn EdgeStateStore>,
 }
 
 /// Builds a sink from the `[audit]` settings (connecting to it if need be) and its diff store
@@ -76,6 +80,7 @@ const SINKS: &[(&str, Build)] = &[
             checks: Arc::new(JsonlCheckStore::new(audit.checks_path())),
             sessions: Arc::new(JsonlSessionStore::beside(&audit.path)),
             pins: Arc::new(JsonlPinStore::new(audit.pins_path())),
+            edge_states: Arc::new(JsonlEdgeStates::beside(&audit.path)),
         };
         let outbox = match JsonlOutbox::beside(&audit.path) {
             Ok(outbox) => Arc::new(outbox),
@@ -101,6 +106,7 @@ const SINKS: &[(&str, Build)] = &[
             checks: Arc::new(MemoryCheckStore::default()),
             sessions: Arc::new(MemorySessionStore::default()),
             pins: Arc::new(MemoryPinStore::default()),
+            edge_states: Arc::new(MemoryEdgeStates::default()),
         };
         ready(Ok(alone(StdoutAuditSink::default(), None, kept, outbox))).boxed()
     }),
@@ -109,13 +115,15 @@ const SINKS: &[(&str, Build)] = &[
     }),
 ];
 
-/// What is kept beside a sink of one replica: requests, schedules, checks, sessions, pins.
+/// What is kept beside a sink of one replica: requests, schedules, checks, sessions, pins,
+/// edges.
 struct Kept {
     requests: Arc<dyn RequestStore>,
     schedules: Arc<dyn ScheduleStore>,
     checks: Arc<dyn CheckStore>,
     sessions: Arc<dyn SessionStore>,
     pins: Arc<dyn PinStore>,
+    edge_states: Arc<dyn EdgeStateStore>,
 }
 
 /// A sink of one replica: the in-process deploy lock is enough.
@@ -137,6 +145,7 @@ fn alone(
         evidence: Arc::new(crate::adapters::memory::MemoryEvidenceStore::default()),
         sessions: kept.sessions,
         pins: kept.pins,
+        edge_states: kept.edge_states,
     }
 }
 
@@ -155,6 +164,7 @@ async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<
         outbox: Arc::new(PgOutbox::new(db.clone())),
         evidence: Arc::new(postgres::PgEvidenceStore::new(db.clone())),
         cve_index: Some(Arc::new(PgCveIndex::new(db.clone()))),
+        edge_states: Arc::new(postgres::PgEdgeStates::new(db.clone())),
         sessions: Arc::new(PgSessionStore::new(db.clone())),
         pins: Arc::new(PgPinStore::new(db)),
     })
@@ -215,6 +225,7 @@ mod tests {
         );
         assert_eq!(built.checks.target(), "/var/log/console/checks.jsonl");
         assert_eq!(built.pins.target(), "/var/log/console/pins.jsonl");
+        assert_eq!(built.edge_states.target(), "/var/log/console/edges.jsonl");
         let store = built.diff_store.expect("files beside the audit file");
         assert_eq!(store.target(), "/var/log/console/diffs");
         let none = DiffSettings {

@@ -178,3 +178,49 @@ async fn listening_beyond_loopback_without_identity_is_warned_about_at_start() {
         .any(|l| l.contains("WARN") && l.contains("deploys as \"operator\""));
     assert!(warned, "{}", lines.join("\n"));
 }
+
+/// The demo has edges: `/edges` shows one serving production and one that does not answer,
+/// and the versions page says how many serve it.
+#[tokio::test]
+async fn the_demo_has_an_edge_serving_production_and_one_that_does_not_answer() {
+    let home = tempfile::tempdir().unwrap();
+    let (_console, client) = start_demo(home.path());
+    let state = |body: &str, edge: &str| {
+        let page = scraper::Html::parse_document(body);
+        crate::web::select(
+            &page,
+            &format!("tr[data-edge='{edge}'][data-distribution='rhel9-baseos-prod']"),
+        )
+        .first()
+        .map(|cell| crate::web::attr(cell, "data-edge-state").to_owned())
+    };
+    let mut edges = client.get("/edges").await;
+    for _ in 0..600 {
+        if state(&edges.body, "edge-fra").as_deref() == Some("serving") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        edges = client.get("/edges").await;
+    }
+    assert_eq!(edges.status, 200);
+    assert_eq!(
+        state(&edges.body, "edge-fra").as_deref(),
+        Some("serving"),
+        "{}",
+        edges.body
+    );
+    assert_eq!(
+        state(&edges.body, "edge-nyc").as_deref(),
+        Some("unreachable"),
+        "{}",
+        edges.body
+    );
+    let versions = client.get("/repos/rhel9-baseos/versions").await;
+    let base = versions.headers["location"].to_str().unwrap().to_owned();
+    let page = client.get(&base).await;
+    assert!(
+        page.body.contains("edges: 1 of 2 serve it"),
+        "{}",
+        page.body
+    );
+}

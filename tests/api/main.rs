@@ -36,6 +36,9 @@ mod drift_reconciler;
 mod drift_record;
 mod edge_hosts;
 mod edge_limits;
+#[path = "../common/edge_state_contract.rs"]
+mod edge_state_contract;
+mod edge_state_store;
 mod edges;
 mod environments;
 mod events;

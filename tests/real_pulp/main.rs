@@ -36,6 +36,9 @@ mod database;
 mod deploy;
 mod dnf;
 mod drift;
+#[path = "../common/edge_state_contract.rs"]
+mod edge_state_contract;
+mod edge_states;
 mod edges;
 mod environments;
 mod evidence;

@@ -11,6 +11,7 @@ use super::EdgeWorld;
 use crate::ports::PageRequest;
 
 use super::follow::judge_edge;
+use super::keep;
 
 /// Repositories read per page while listing them.
 const PAGE: u64 = 500;
@@ -20,6 +21,7 @@ pub async fn reconcile(state: &EdgeWorld) {
     let Some(edges) = &state.edges else {
         return;
     };
+    keep::refresh(edges).await;
     let mut names: Vec<String> = Vec::new();
     let mut offset = 0;
     loop {

@@ -23,6 +23,7 @@ use crate::ports::{PageRequest, UpstreamError};
 use crate::app::approvals::requests::{self, RequestView};
 use crate::app::deploy::deploys_under_way;
 use crate::app::diffs::ahead::newest_against_production;
+use crate::app::edges::view::{lines, EdgeLine};
 use crate::app::environments::lookup::has_no_distribution;
 use crate::app::environments::{environments_of, ProductionRecord};
 use crate::app::facts::{badge_policy, candidates_for, known_repo, ReadError, UnknownRepository};
@@ -110,6 +111,10 @@ pub struct VersionsPage {
     /// environment: automation and schedules do not move it).
     #[serde(skip)]
     pub pins_unreadable: Option<String>,
+    /// For each environment the edge Pulps copy: "production: moved; edges: 1 of 2 serve
+    /// it" (see [`crate::app::edges::view::lines`]).
+    #[serde(skip)]
+    pub edges: Vec<EdgeLine>,
 }
 
 impl VersionsPage {
@@ -142,6 +147,7 @@ impl VersionsPage {
             under_way: Vec::new(),
             pins: Default::default(),
             pins_unreadable: None,
+            edges: Vec::new(),
         }
     }
 }
@@ -224,12 +230,16 @@ pub async fn versions_page(
     let mut environments: Vec<PageEnvironment> = Vec::new();
     let now = state.clock.now().await;
     let mut previous: Option<PreviousServing> = None;
+    let mut copied: Vec<(EnvironmentName, String)> = Vec::new();
     for (i, (environment, record)) in state.environments.iter().zip(early).enumerate() {
         let env = read.as_ref().ok().and_then(|all| all.get(i));
         let serving = env.and_then(|e| e.serving());
         let distribution = env.and_then(|e| e.distribution());
         let record = record.settle(state, id, distribution, serving).await;
         let name = environment.name.clone();
+        if let Some(distribution) = distribution {
+            copied.push((name.clone(), distribution.name.clone()));
+        }
         let soak_until = previous
             .as_ref()
             .and_then(|before| soak_pending(state, &name, before, serving, now));
@@ -297,6 +307,7 @@ pub async fn versions_page(
         under_way: deploys_under_way(state, id, None).await,
         pins,
         pins_unreadable,
+        edges: lines(&state.edge_world(), &copied).await,
     })
 }
 

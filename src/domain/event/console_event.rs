@@ -13,6 +13,7 @@ use crate::domain::deploy::DeployRecord;
 pub use crate::domain::event::data::{
     DeploymentData, DriftData, RepositoryRef, RequestData, ScheduleData, SyncFailedData,
 };
+use crate::domain::event::edge_data::EdgeData;
 use crate::domain::identity::PersonName;
 use crate::domain::pin::{Lift, Pin, PinKey};
 use crate::domain::release::ReleaseRecord;
@@ -53,6 +54,12 @@ pub enum EventKind {
     PinSet,
     #[serde(rename = "pin.lifted")]
     PinLifted,
+    #[serde(rename = "edge.behind")]
+    EdgeBehind,
+    #[serde(rename = "edge.failed")]
+    EdgeFailed,
+    #[serde(rename = "edge.drift")]
+    EdgeDrift,
 }
 
 /// A name that is not one of the kinds of event.
@@ -62,7 +69,7 @@ pub struct UnknownEvent(pub String);
 
 impl EventKind {
     /// Every kind, in the order the book lists them (reference/webhook-events.md).
-    pub const ALL: [Self; 16] = [
+    pub const ALL: [Self; 19] = [
         Self::DeploymentFinished,
         Self::DeploymentFailed,
         Self::DriftDetected,
@@ -79,6 +86,9 @@ impl EventKind {
         Self::ScheduleFailed,
         Self::PinSet,
         Self::PinLifted,
+        Self::EdgeBehind,
+        Self::EdgeFailed,
+        Self::EdgeDrift,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -99,6 +109,9 @@ impl EventKind {
             Self::ScheduleFailed => "schedule.failed",
             Self::PinSet => "pin.set",
             Self::PinLifted => "pin.lifted",
+            Self::EdgeBehind => "edge.behind",
+            Self::EdgeFailed => "edge.failed",
+            Self::EdgeDrift => "edge.drift",
         }
     }
 
@@ -192,6 +205,17 @@ pub enum EventData {
     /// A pin no longer holds: a person's deploy moved the environment, or someone unpinned it.
     #[serde(rename = "pin.lifted")]
     PinLifted(Lift),
+    /// An edge has not served what production serves for longer than
+    /// `edge_replication.behind_alert_secs`: once per edge, distribution and production digest.
+    #[serde(rename = "edge.behind")]
+    EdgeBehind(EdgeData),
+    /// An edge's replication failed: once per change of its state to `failed`.
+    #[serde(rename = "edge.failed")]
+    EdgeFailed(EdgeData),
+    /// An edge serves metadata production never served: once per change of its state to
+    /// `other`.
+    #[serde(rename = "edge.drift")]
+    EdgeDrift(EdgeData),
 }
 
 impl EventData {
@@ -289,6 +313,9 @@ impl EventData {
             Self::ScheduleFailed(_) => EventKind::ScheduleFailed,
             Self::PinSet(_) => EventKind::PinSet,
             Self::PinLifted(_) => EventKind::PinLifted,
+            Self::EdgeBehind(_) => EventKind::EdgeBehind,
+            Self::EdgeFailed(_) => EventKind::EdgeFailed,
+            Self::EdgeDrift(_) => EventKind::EdgeDrift,
         }
     }
 
@@ -323,6 +350,27 @@ impl EventData {
                 "pin.lifted:{}:{}",
                 PinKey::new(lift.repository.clone(), lift.environment.clone()),
                 lift.at.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true)
+            ),
+            // Behind once for each digest production moved to; failed once per change of
+            // state and digest production serves, drift once per change of state and digest
+            // the edge serves, each named by when it was judged so.
+            Self::EdgeBehind(e) => format!(
+                "edge.behind:{}:{}:{}",
+                e.edge, e.distribution, e.central_digest
+            ),
+            Self::EdgeFailed(e) => format!(
+                "edge.failed:{}:{}:{}@{}",
+                e.edge,
+                e.distribution,
+                e.central_digest,
+                e.since.to_rfc3339()
+            ),
+            Self::EdgeDrift(e) => format!(
+                "edge.drift:{}:{}:{}@{}",
+                e.edge,
+                e.distribution,
+                e.edge_digest.as_deref().unwrap_or("none"),
+                e.since.to_rfc3339()
             ),
         }
     }

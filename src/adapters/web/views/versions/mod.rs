@@ -40,6 +40,7 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
                 (verification_detail(data, verification))
             }
             div id="banner-area" {}
+            (super::edges::edge_lines(&data.edges))
             (under_way::page_region(&data.uuid, &data.under_way))
             (repository_requests(&data.requests))
             (repository_schedules(&data.schedules))
