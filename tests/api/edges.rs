@@ -178,19 +178,7 @@ async fn an_edge_stopped_during_a_deploy_holds_nothing_and_catches_up_by_itself(
     let error = cell.state.as_ref().unwrap().error().unwrap().to_owned();
     assert!(error.contains("connection refused"), "{error}");
     assert!(row.following, "retried with back-off");
-    let mut retry = None;
-    for _ in 0..3000 {
-        retry = rows(&state.edge_world())
-            .await
-            .into_iter()
-            .find(|r| r.name.as_str() == "dc2")
-            .and_then(|r| r.next_retry);
-        if retry.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    assert!(retry.is_some(), "when it is tried again is shown");
+    until_retry_shown(&state, "dc2").await;
     s.edges.set_reachable(&name("dc2"), true);
     settled(&state).await;
     assert_eq!(shown(&state, "dc2").await, Some(EdgeStateKind::Serving));
@@ -199,6 +187,61 @@ async fn an_edge_stopped_during_a_deploy_holds_nothing_and_catches_up_by_itself(
         caught_up.iter().all(|r| r.next_retry.is_none()),
         "caught up: no retry"
     );
+}
+
+/// Waits until when `edge` is tried again is shown (a bounded number of looks).
+async fn until_retry_shown(state: &AppState, edge: &str) {
+    for _ in 0..3000 {
+        let retry = rows(&state.edge_world())
+            .await
+            .into_iter()
+            .find(|r| r.name.as_str() == edge)
+            .and_then(|r| r.next_retry);
+        if retry.is_some() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!("when {edge} is tried again was never shown");
+}
+
+/// A console that stopped while an edge did not answer (its follow-up ends with its runtime,
+/// as with a process): a new one over the same kept states starts the follow-up again at its
+/// first drift check, and the edge catches up without a promotion or a click.
+#[test]
+fn a_follow_up_cut_off_by_a_restart_starts_again_at_the_next_drift_check() {
+    let s = setup(&["dc1"]);
+    let kept = || -> Arc<dyn EdgeStateStore> { Arc::new(JsonlEdgeStates::beside(&s.audit_path)) };
+    let runtime = || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    };
+    s.edges.set_reachable(&name("dc1"), false);
+    runtime().block_on(async {
+        let before = console_kept_in(&s, None, kept());
+        assert_deployed(&deploy_v4(&before, &s.fx.base_os).await);
+        until_retry_shown(&before, "dc1").await;
+    });
+    s.edges.set_reachable(&name("dc1"), true);
+    runtime().block_on(async {
+        let after = console_kept_in(&s, None, kept());
+        assert_eq!(
+            after.edges().unwrap().following(),
+            0,
+            "nothing runs before the check"
+        );
+        assert_ne!(shown(&after, "dc1").await, Some(EdgeStateKind::Serving));
+        reconcile(&after.edge_world()).await;
+        settled(&after).await;
+        assert_eq!(shown(&after, "dc1").await, Some(EdgeStateKind::Serving));
+        let rows = rows(&after.edge_world()).await;
+        assert!(
+            rows.iter().all(|r| r.next_retry.is_none()),
+            "caught up: no retry"
+        );
+    });
 }
 
 #[tokio::test]

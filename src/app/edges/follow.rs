@@ -82,7 +82,7 @@ pub fn replicate_again(state: &EdgeWorld, edge: &EdgeName) -> bool {
 }
 
 /// Spawns `edge`'s follow-up unless one runs (which then goes round once more).
-fn start(state: &EdgeWorld, edges: &Edges, edge: &FollowedEdge) {
+pub(crate) fn start(state: &EdgeWorld, edges: &Edges, edge: &FollowedEdge) {
     if !edges.board.start_following(&edge.name) {
         return;
     }
