@@ -28,9 +28,7 @@ use repo_console::adapters::signing::ed25519::Ed25519Signer;
 use repo_console::app::evidence::EvidenceSigning;
 use repo_console::domain::audit_chain::link::Sha256Hex;
 use repo_console::domain::check::CheckName;
-use repo_console::domain::environment::{
-    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
-};
+use repo_console::domain::environment::EnvironmentName;
 use repo_console::domain::evidence::party::Party;
 use repo_console::domain::evidence::predicate::{Actor, PolicyFacts};
 use repo_console::domain::evidence::statement::Statement;
@@ -40,7 +38,7 @@ use repo_console::domain::policy::{Allowed, Approvals, Policy, Subject};
 use serde_json::{json, Value};
 
 use super::console::{over_upstream, Console, Reply};
-use super::support::{env_file_value, exclusive, required_pulp, TestPulp};
+use super::support::{env_file_value, exclusive, required_pulp, staging_then_production, TestPulp};
 
 const REPO: &str = "rcev2-evidence";
 /// The repository whose versions this one copies (scripts/pulp/seed.sh).
@@ -246,20 +244,6 @@ fn securesystemslib_python() -> String {
         })
 }
 
-/// staging then production, named `<repo>-staging` and `<repo>-prod`.
-fn path() -> EnvironmentPath {
-    let environment = |name: &str, pattern: &str| Environment {
-        name: EnvironmentName::parse(name).expect("a name"),
-        naming: DistributionNaming::new(Some(NamePattern::parse(pattern).expect("a pattern")), []),
-        requires_previous: false,
-    };
-    EnvironmentPath::new(vec![
-        environment("staging", "{repo}-staging"),
-        environment("production", "{repo}-prod"),
-    ])
-    .expect("a path")
-}
-
 /// Production needs `smoke` passed on staging and one approval by bob.
 fn policy() -> Policy {
     let production = EnvironmentName::production();
@@ -307,7 +291,7 @@ async fn console(pulp: &TestPulp) -> Console {
         .tokens(callers)
         .configure(move |state| {
             state
-                .environments(path())
+                .environments(staging_then_production())
                 .policy(policy())
                 .evidence(signing)
         })

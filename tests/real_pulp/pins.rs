@@ -14,9 +14,7 @@ use repo_console::adapters::memory::{ManualClock, MemoryScheduleStore};
 use repo_console::app::schedules::{make, run};
 use repo_console::domain::check::CheckName;
 use repo_console::domain::deploy::{Confirmation, DeployAsk, SeenLive};
-use repo_console::domain::environment::{
-    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
-};
+use repo_console::domain::environment::EnvironmentName;
 use repo_console::domain::identity::{Operator, PersonName};
 use repo_console::domain::policy::checks::CheckPolicy;
 use repo_console::domain::policy::{Allowed, Policy};
@@ -27,25 +25,11 @@ use serde_json::{json, Value};
 
 use super::console::{over_upstream, Console, Reply};
 use super::seeded::SeededProduction;
-use super::support::{exclusive, required_pulp};
+use super::support::{exclusive, required_pulp, staging_then_production};
 
 const REPO: &str = "rc-pins";
 const CI: &str = "ci-staging-token-real-pulp-50";
 const DEPLOYER: &str = "deployer-token-real-pulp-50";
-
-/// staging then production, named `<repo>-staging` and `<repo>-prod`.
-fn path() -> EnvironmentPath {
-    let environment = |name: &str, pattern: &str| Environment {
-        name: EnvironmentName::parse(name).expect("a name"),
-        naming: DistributionNaming::new(Some(NamePattern::parse(pattern).expect("a pattern")), []),
-        requires_previous: false,
-    };
-    EnvironmentPath::new(vec![
-        environment("staging", "{repo}-staging"),
-        environment("production", "{repo}-prod"),
-    ])
-    .expect("a path")
-}
 
 /// Production requires `smoke` on staging and takes a version by itself as user:promoter.
 fn policy() -> Policy {
@@ -145,7 +129,7 @@ async fn a_rollback_of_production_holds_against_a_passing_check_and_a_due_schedu
     let console = over_upstream(Arc::new(production.pulp.client()), 25)
         .configure(move |state| {
             state
-                .environments(path())
+                .environments(staging_then_production())
                 .policy(policy())
                 .api_callers(Arc::new(tokens()))
                 .clock(at)
