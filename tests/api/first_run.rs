@@ -223,4 +223,15 @@ async fn the_demo_has_an_edge_serving_production_and_one_that_does_not_answer() 
         "{}",
         page.body
     );
+    // Production serves nothing of epel9-appstream: nothing for the edges to copy, no line.
+    let versions = client.get("/repos/epel9-appstream/versions").await;
+    let epel = client
+        .get(versions.headers["location"].to_str().unwrap())
+        .await;
+    assert!(
+        epel.body.contains("Production serves no version"),
+        "{}",
+        epel.body
+    );
+    assert!(!epel.body.contains("serve it"), "{}", epel.body);
 }

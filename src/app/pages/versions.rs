@@ -237,7 +237,8 @@ pub async fn versions_page(
         let distribution = env.and_then(|e| e.distribution());
         let record = record.settle(state, id, distribution, serving).await;
         let name = environment.name.clone();
-        if let Some(distribution) = distribution {
+        // An environment serving nothing gives the edges nothing to copy: no edge line.
+        if let (Some(distribution), Some(_)) = (distribution, serving) {
             copied.push((name.clone(), distribution.name.clone()));
         }
         let soak_until = previous

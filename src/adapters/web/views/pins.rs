@@ -10,6 +10,7 @@ use crate::app::promotion::policy_gate::Blocked;
 use crate::domain::pin::Pin;
 
 use super::layout::notice;
+use super::moment;
 
 /// The pinned environments of the page's repository (nothing when none is).
 pub fn repository_pins(data: &VersionsPage) -> Markup {
@@ -44,7 +45,7 @@ fn pin_row(data: &VersionsPage, pin: &Pin, held: usize) -> Markup {
             data-pin-by=(pin.set_by) data-pin-since=(since) data-pin-held=(held) {
             p {
                 strong { (pin.environment) " is pinned to " (pin.version.label()) }
-                " by " bdi { (pin.set_by) } "'s rollback, since " time datetime=(since) { (since) }
+                " by " bdi { (pin.set_by) } "'s rollback, since " (moment::time(&pin.at))
                 ": " q data-pin-reason { (pin.reason) }
                 @if held > 0 {
                     " \u{2014} held back " (held) " move" @if held != 1 { "s" } " since."
@@ -65,14 +66,13 @@ fn pin_row(data: &VersionsPage, pin: &Pin, held: usize) -> Markup {
 
 /// What the confirm step of a deploy (or a rollback) says of the pin on its environment.
 pub fn confirm_notice(pin: &Pin, rollback: bool) -> Markup {
-    let since = pin.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     notice(
         "warn",
         Some("pin-notice"),
         html! {
             span data-pin-notice=(if rollback { "replace" } else { "lift" }) data-pin=(pin.environment) {
                 strong { (pin.environment) " is pinned to " (pin.version.label()) }
-                " by " bdi { (pin.set_by) } "'s rollback since " (since) " (" (pin.reason) "). "
+                " by " bdi { (pin.set_by) } "'s rollback since " (moment::time(&pin.at)) " (" (pin.reason) "). "
                 @if rollback {
                     "This rollback replaces the pin: " (pin.environment) " stays pinned, to the version it restores."
                 } @else {
