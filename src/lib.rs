@@ -1,4 +1,4 @@
-//! repo-console: see the versions of Pulp 3 RPM repositories and deploy a verified one
+//! repo-console: see the versions of Pulp 3 RPM and Debian repositories and deploy a verified one
 //! to production, safely and traceably.
 //!
 //! Hexagonal layout: [`domain`] holds the rules (pure), [`ports`] the capabilities the

@@ -16,7 +16,7 @@ server, user and password are then used), the --config file, the environment \
 (REPO_CONSOLE_<SECTION>_<KEY>, lists comma separated; an unknown REPO_CONSOLE_* variable is \
 refused), then the flags. With no Pulp named anywhere, the console serves a built-in demo.";
 
-/// A web console for the versions of Pulp 3 RPM repositories and their deployment.
+/// A web console for the versions of Pulp 3 RPM and Debian repositories and their deployment.
 #[derive(Parser)]
 #[command(version, about, long_about = None, after_help = SETTINGS_HELP)]
 struct Cli {
@@ -130,6 +130,10 @@ fn config_task(task: &ConfigTask) -> Result<(), String> {
         ConfigTask::Check { file } => {
             let config = config::check_file(file).map_err(|e| e.to_string())?;
             println!("{}: {}", file.display(), config::summary(&config));
+            println!(
+                "policy sha256: {} (what each attestation's policy.sha256 names)",
+                config.policy_facts.sha256
+            );
             Ok(())
         }
     }

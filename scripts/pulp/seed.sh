@@ -38,12 +38,14 @@
 #                  NAME-staging -> pub(v2), NAME-prod -> pub(v1) (issue 36: a release of three)
 #   rcedge-base    verified, v1..v3 (hello 1.0; + world 2.0; hello 1.0 -> 1.1); rcedge-base-prod -> pub(v1)
 #                  (issue 48: the edge tests follow it to the edge Pulp of scripts/pulp/edge.sh)
+#   rcedge2-base   the same, rcedge2-base-prod -> pub(v1) (the deploy's answer on the edges)
 #   rc-schedules   verified, v1..v3, a publication of each; rc-schedules-prod -> pub(v1) (issue 38:
 #                  scheduled deploys, two replicas racing for one schedule)
 #   rc-soak        the same, and rc-soak-staging -> pub(v1) (issue 38: production soaks behind staging)
 #   rc-checks      verified, v1..v3, a publication of each; rc-checks-staging, rc-checks-prod ->
 #                  pub(v1) (issue 39: a passing check on staging promotes to production)
 #   rc-checks-replicas  the same, for two replicas receiving one report at once
+#   rc-pins        the same: a rollback pins production (issue 50)
 #   rc-xp-app      verified (issue 37, exposure), v1..v3, a publication of each: v1 xp-ssl 1.0, xp-lib 2.0;
 #                  v2 adds xp-ssl 1.1 (1.0 kept: an older build served); v3 xp-lib 2.0 -> 2.1 and
 #                  advisories RC-XSA-0001 (xp-ssl 1.1; CVE-2026-51001) and RC-XSA-0002 (xp-lib 2.1;
@@ -440,6 +442,8 @@ seed_production rc-soak "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
 # labels rcedge-base-prod for the edge's upstream-pulp (scripts/pulp/edge.sh), deploys it,
 # and follows it to the edge.
 seed_production rcedge-base "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
+# rcedge2-base, the same: the deploy's answer followed until the edge serves it (edges.rs).
+seed_production rcedge2-base "+hello-1.0" "+world-2.0" "+hello-1.1 -hello-1.0"
 soak_repo="$(ensure_repo rc-soak "$VERIFIED_REPO")"
 ensure_distribution rc-soak-staging publication "$(ensure_publication "$soak_repo" 1)"
 # --- Checks (issue 39): staging and production of one repository each test moves ---------
@@ -458,6 +462,8 @@ seed_checks() {
 }
 seed_checks rc-checks
 seed_checks rc-checks-replicas
+# --- Pins (issue 50): rc-pins, the same; tests/real_pulp/pins.rs rolls production back ------
+seed_checks rc-pins
 # --- Exposure (issue 37): advisories whose references name CVEs, in two environments -------
 # ensure_cve_advisory ID PACKAGE VERSION CVE...: a security advisory fixing PACKAGE-VERSION-1
 # (noarch) whose references name the CVEs; PKG[ID] = href.

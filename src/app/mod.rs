@@ -13,6 +13,7 @@
 //! - [`evidence`]: each promotion signed as an in-toto attestation, and its public keys;
 //! - [`events`]: the events told to webhooks, their delivery, and the drift reconciler;
 //! - [`exposure`]: where a package, an advisory or a CVE is served, and the CVE index;
+//! - [`pins`]: what a rollback leaves behind, which automation and schedules respect;
 //! - [`pages`]: the dashboard, versions and history pages' reads;
 //! - [`releases`]: several repositories promoted as one unit, all or none;
 //! - [`schedules`]: deploys scheduled for later, run once across replicas at their time;
@@ -24,7 +25,6 @@
 
 pub mod approvals;
 pub mod audit_chain;
-pub mod audit_chain_watch;
 pub mod checks;
 pub mod deploy;
 pub mod diffs;
@@ -32,12 +32,12 @@ pub mod edges;
 pub mod environments;
 pub mod events;
 pub mod evidence;
-pub mod evidence_signing;
 pub mod exposure;
 pub mod facts;
 pub mod insights;
 pub mod pages;
 pub mod parts;
+pub mod pins;
 pub mod promotion;
 pub mod releases;
 pub mod schedules;

@@ -79,15 +79,13 @@ pub struct AppState {
     /// Each feature's own part (see [`super::parts`]): reached through [`AppState::part`]
     /// and [`AppState::given`], or the accessor the feature's room defines.
     parts: Parts,
-    /// The last check of the audit log's hash chain (see [`crate::app::audit_chain`]).
-    pub(crate) audit_chain: Arc<crate::app::audit_chain_watch::ChainWatch>,
-    /// What signs each promotion's evidence; `None`: no evidence (no `[evidence] key_file`).
-    pub(crate) evidence: Option<Arc<crate::app::evidence_signing::EvidenceSigning>>,
     /// Signing in with an OpenID Connect provider (`[identity] mode = "oidc"`); `None`:
     /// another identity scheme.
     pub(crate) sign_in: Option<crate::app::sign_in::SignIn>,
     /// The edge Pulps that copy production, and what was last seen of them; `None`: none.
     pub(crate) edges: Option<crate::app::edges::Edges>,
+    /// Where the edges' events go (given with the webhooks); `None`: nowhere.
+    pub(crate) edge_news: Option<Arc<dyn crate::app::edges::EdgeNews>>,
 }
 
 impl AppState {
@@ -124,10 +122,9 @@ impl AppState {
             write_limit: None,
             demo: false,
             parts: Parts::default(),
-            audit_chain: Arc::default(),
-            evidence: None,
             sign_in: None,
             edges: None,
+            edge_news: None,
         })
     }
 
@@ -162,17 +159,12 @@ impl AppState {
         self.api_callers.as_ref()
     }
 
-    /// Where what the console measures is reported, and read back for `/metrics`.
-    /// The audit log's hash chain, when the last periodic check found it broken.
-    pub fn audit_chain_attention(&self) -> Option<String> {
-        self.audit_chain.attention()
-    }
-
     /// Signing in with an OpenID Connect provider, when that is the identity scheme.
     pub fn signing_in(&self) -> Option<&crate::app::sign_in::SignIn> {
         self.sign_in.as_ref()
     }
 
+    /// Where what the console measures is reported, and read back for `/metrics`.
     pub fn metrics(&self) -> &dyn EventMetrics {
         self.metrics.as_ref()
     }
@@ -202,6 +194,7 @@ impl AppState {
             reads: self.reads.clone(),
             environments: self.environments.clone(),
             policy: self.policy.clone(),
+            news: self.edge_news.clone(),
         }
     }
 
@@ -240,6 +233,12 @@ impl AppStateBuilder {
     /// The edge Pulps that copy the central one (`[[edges]]`).
     pub fn edges(mut self, edges: crate::app::edges::Edges) -> Self {
         self.0.edges = Some(edges);
+        self
+    }
+
+    /// Where the edges' events go (the events' room gives it with the webhooks).
+    pub fn edge_news(mut self, news: Arc<dyn crate::app::edges::EdgeNews>) -> Self {
+        self.0.edge_news = Some(news);
         self
     }
 
@@ -340,12 +339,6 @@ impl AppStateBuilder {
     /// Check reports (and promotion claims) are kept in `store`.
     pub fn checks(mut self, store: Arc<dyn CheckStore>) -> Self {
         self.0.checks = Some(store);
-        self
-    }
-
-    /// Each promotion that moves something is signed by `evidence` (see [`crate::app::evidence`]).
-    pub fn evidence(mut self, evidence: crate::app::evidence_signing::EvidenceSigning) -> Self {
-        self.0.evidence = Some(Arc::new(evidence));
         self
     }
 

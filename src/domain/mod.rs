@@ -18,6 +18,7 @@ pub mod history;
 pub mod identity;
 pub mod ids;
 pub mod insights;
+pub mod pin;
 pub mod policy;
 pub mod promotion;
 #[cfg(test)]

@@ -42,4 +42,8 @@ pub trait EdgeReplicator: Send + Sync {
     /// What `edge`'s content app serves at `base_path` (a failure to answer is
     /// [`EdgeRead::Unreachable`], not an error).
     async fn edge_read(&self, edge: &EdgeName, base_path: &str) -> EdgeRead;
+
+    /// Whether `edge`'s API answers the console: it takes the console's credentials and has
+    /// the upstream-pulp the console asks to replicate (`/readyz`).
+    async fn answers(&self, edge: &EdgeName) -> Result<(), EdgeError>;
 }

@@ -1,6 +1,8 @@
 //! The evidence store port: where each promotion's signed attestation is kept, beside the
 //! audit log (a JSON Lines file, a PostgreSQL table, memory).
 
+use std::collections::HashSet;
+
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
@@ -33,6 +35,10 @@ pub trait EvidenceStore: Send + Sync {
 
     /// The attestation of deploy `id`, when there is one.
     async fn of_deploy(&self, id: &DeployId) -> Result<Option<StoredEvidence>, EvidenceStoreError>;
+
+    /// Which of `ids` have an attestation kept: one question for a page's entries, however
+    /// many they are.
+    async fn attested(&self, ids: &[DeployId]) -> Result<HashSet<DeployId>, EvidenceStoreError>;
 
     /// The newest attestation of `repository_uuid` in `environment` (the chain's previous).
     async fn newest_of(

@@ -2,7 +2,7 @@
 //! [`crate::ports::AuditSink`]) plus one line in [`SINKS`] and its name in
 //! [`AUDIT_SINKS`](crate::wiring::config::settings::AUDIT_SINKS), the names the configuration
 //! accepts (a test holds the two equal). Each brings the diff store, the
-//! request store, the event outbox, the CVE index store and the session store that go with it: files beside a
+//! request store, the event outbox, the CVE index store, the session store and the pin store that go with it: files beside a
 //! file, tables of the same database; for standard output, no diff store nor CVE index store,
 //! and requests and events in memory (the configuration refuses a policy needing approvals
 //! there, see `checks.rs`).
@@ -17,21 +17,25 @@ use crate::adapters::files::audit::JsonlAuditSink;
 use crate::adapters::files::checks::JsonlCheckStore;
 use crate::adapters::files::cve_index::FileCveIndex;
 use crate::adapters::files::diff_store::FileDiffStore;
+use crate::adapters::files::edge_states::JsonlEdgeStates;
 use crate::adapters::files::outbox::JsonlOutbox;
+use crate::adapters::files::pins::JsonlPinStore;
 use crate::adapters::files::requests::JsonlRequestStore;
 use crate::adapters::files::schedules::JsonlScheduleStore;
 use crate::adapters::files::sessions::JsonlSessionStore;
 use crate::adapters::memory::{
-    MemoryCheckStore, MemoryOutbox, MemoryRequestStore, MemoryScheduleStore, MemorySessionStore,
+    MemoryCheckStore, MemoryEdgeStates, MemoryOutbox, MemoryPinStore, MemoryRequestStore,
+    MemoryScheduleStore, MemorySessionStore,
 };
 use crate::adapters::postgres::{
-    self, PgAuditSink, PgCheckStore, PgCveIndex, PgDeployLock, PgDiffStore, PgOutbox,
+    self, PgAuditSink, PgCheckStore, PgCveIndex, PgDeployLock, PgDiffStore, PgOutbox, PgPinStore,
     PgRequestStore, PgScheduleStore, PgSessionStore,
 };
 use crate::ports::session_store::SessionStore;
+use crate::ports::EdgeStateStore;
 use crate::ports::{
-    AuditSink, CheckStore, CveIndexStore, DeployLock, DiffStore, EventOutbox, RequestStore,
-    ScheduleStore,
+    AuditSink, CheckStore, CveIndexStore, DeployLock, DiffStore, EventOutbox, PinStore,
+    RequestStore, ScheduleStore,
 };
 
 use crate::wiring::config::settings::{AuditSettings, DiffSettings};
@@ -54,6 +58,10 @@ pub struct Built {
     pub evidence: Arc<dyn crate::ports::evidence_store::EvidenceStore>,
     /// Where signed-in sessions are kept (OIDC sign-in), beside the requests.
     pub sessions: Arc<dyn SessionStore>,
+    /// Where the rollbacks' pins are kept, beside the requests.
+    pub pins: Arc<dyn PinStore>,
+    /// What the console knows of the edges, beside the requests.
+    pub edge_states: Arc<dyn EdgeStateStore>,
 }
 
 /// Builds a sink from the `[audit]` settings (connecting to it if need be) and its diff store
@@ -71,6 +79,8 @@ const SINKS: &[(&str, Build)] = &[
             schedules: Arc::new(JsonlScheduleStore::new(audit.schedules_path())),
             checks: Arc::new(JsonlCheckStore::new(audit.checks_path())),
             sessions: Arc::new(JsonlSessionStore::beside(&audit.path)),
+            pins: Arc::new(JsonlPinStore::new(audit.pins_path())),
+            edge_states: Arc::new(JsonlEdgeStates::beside(&audit.path)),
         };
         let outbox = match JsonlOutbox::beside(&audit.path) {
             Ok(outbox) => Arc::new(outbox),
@@ -95,6 +105,8 @@ const SINKS: &[(&str, Build)] = &[
             schedules: Arc::new(MemoryScheduleStore::default()),
             checks: Arc::new(MemoryCheckStore::default()),
             sessions: Arc::new(MemorySessionStore::default()),
+            pins: Arc::new(MemoryPinStore::default()),
+            edge_states: Arc::new(MemoryEdgeStates::default()),
         };
         ready(Ok(alone(StdoutAuditSink::default(), None, kept, outbox))).boxed()
     }),
@@ -103,12 +115,15 @@ const SINKS: &[(&str, Build)] = &[
     }),
 ];
 
-/// What is kept beside a sink of one replica: requests, schedules, checks, sessions.
+/// What is kept beside a sink of one replica: requests, schedules, checks, sessions, pins,
+/// edges.
 struct Kept {
     requests: Arc<dyn RequestStore>,
     schedules: Arc<dyn ScheduleStore>,
     checks: Arc<dyn CheckStore>,
     sessions: Arc<dyn SessionStore>,
+    pins: Arc<dyn PinStore>,
+    edge_states: Arc<dyn EdgeStateStore>,
 }
 
 /// A sink of one replica: the in-process deploy lock is enough.
@@ -129,6 +144,8 @@ fn alone(
         cve_index: None,
         evidence: Arc::new(crate::adapters::memory::MemoryEvidenceStore::default()),
         sessions: kept.sessions,
+        pins: kept.pins,
+        edge_states: kept.edge_states,
     }
 }
 
@@ -147,7 +164,9 @@ async fn shared_database(audit: &AuditSettings, diffs: &DiffSettings) -> Result<
         outbox: Arc::new(PgOutbox::new(db.clone())),
         evidence: Arc::new(postgres::PgEvidenceStore::new(db.clone())),
         cve_index: Some(Arc::new(PgCveIndex::new(db.clone()))),
-        sessions: Arc::new(PgSessionStore::new(db)),
+        edge_states: Arc::new(postgres::PgEdgeStates::new(db.clone())),
+        sessions: Arc::new(PgSessionStore::new(db.clone())),
+        pins: Arc::new(PgPinStore::new(db)),
     })
 }
 
@@ -205,6 +224,8 @@ mod tests {
             "requests beside the audit file"
         );
         assert_eq!(built.checks.target(), "/var/log/console/checks.jsonl");
+        assert_eq!(built.pins.target(), "/var/log/console/pins.jsonl");
+        assert_eq!(built.edge_states.target(), "/var/log/console/edges.jsonl");
         let store = built.diff_store.expect("files beside the audit file");
         assert_eq!(store.target(), "/var/log/console/diffs");
         let none = DiffSettings {
@@ -221,6 +242,7 @@ mod tests {
         assert!(built.diff_store.is_none(), "memory only");
         assert!(built.requests.target().starts_with("memory"));
         assert!(built.checks.target().starts_with("memory"));
+        assert!(built.pins.target().starts_with("memory"));
         assert_eq!(built.outbox.target(), "memory");
         let names: Vec<&str> = SINKS.iter().map(|(name, _)| *name).collect();
         assert_eq!(

@@ -4,9 +4,7 @@
 use std::sync::Arc;
 
 use crate::adapters::signing::ed25519::{Ed25519PublicKey, Ed25519Signer};
-use crate::app::evidence_signing::EvidenceSigning;
-use crate::domain::audit_chain::link::Sha256Hex;
-use crate::domain::evidence::predicate::PolicyFacts;
+use crate::app::evidence::EvidenceSigning;
 use crate::ports::evidence_store::EvidenceStore;
 use crate::ports::served_metadata::ServedMetadata;
 use crate::wiring::config::Config;
@@ -39,12 +37,8 @@ pub fn build(
             .map_err(|e| format!("evidence.previous_public_keys {id}={}: {e}", path.display()))?;
         keys.push(key.published(false));
     }
-    // The policy as this console read it (its rules and the environments'): equal digests,
-    // equal policies, for one version of the console.
-    let policy = PolicyFacts {
-        sha256: Sha256Hex::of(format!("{:?}", (&config.policy, &config.environments)).as_bytes()),
-    };
-    tracing::info!(key_id = %key_id, store = %store.target(), kept_keys = keys.len() - 1, "promotions are signed as in-toto attestations");
+    let policy = config.policy_facts.clone();
+    tracing::info!(key_id = %key_id, policy_sha256 = %policy.sha256, store = %store.target(), kept_keys = keys.len() - 1, "promotions are signed as in-toto attestations");
     Ok(Some(EvidenceSigning {
         signer: Arc::new(signer),
         store,

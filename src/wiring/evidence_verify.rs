@@ -97,7 +97,10 @@ async fn served_now(
     url: &str,
     opened: &[(String, &Envelope, Statement)],
 ) -> Result<Result<(), String>, String> {
-    let settings = crate::wiring::default_pulp_settings(url).map_err(|e| e.to_string())?;
+    // The content app's URL has a path (`/pulp/content/`); the client's settings take the
+    // server alone.
+    let settings =
+        crate::wiring::default_pulp_settings(&origin_of(url)?).map_err(|e| e.to_string())?;
     let content = PulpContent::new(&settings, url).map_err(|e| e.to_string())?;
     for (i, (name, _, statement)) in opened.iter().enumerate() {
         let subject = statement.subject.first();
@@ -127,4 +130,35 @@ async fn served_now(
         }
     }
     Ok(Ok(()))
+}
+
+/// The scheme, host and port of `url` (`https://pulp.example.com/pulp/content/` gives
+/// `https://pulp.example.com`).
+fn origin_of(url: &str) -> Result<String, String> {
+    let parsed =
+        url::Url::parse(url).map_err(|e| format!("--pulp-content-url {url}: not a URL ({e})"))?;
+    match parsed.origin() {
+        url::Origin::Tuple(..) => Ok(parsed.origin().ascii_serialization()),
+        url::Origin::Opaque(_) => Err(format!(
+            "--pulp-content-url {url}: write an http or https URL, e.g. https://pulp.example.com/pulp/content/"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod origin_tests {
+    use super::origin_of;
+
+    #[test]
+    fn the_content_urls_server_alone_is_given_to_the_client() {
+        assert_eq!(
+            origin_of("https://pulp.example.com/pulp/content/").unwrap(),
+            "https://pulp.example.com"
+        );
+        assert_eq!(
+            origin_of("http://127.0.0.1:58913/pulp/content/").unwrap(),
+            "http://127.0.0.1:58913"
+        );
+        assert!(origin_of("pulp.example.com/pulp/content/").is_err());
+    }
 }

@@ -10,6 +10,7 @@
 //! - [`startup`]: the adapters built and served; `audit_sinks`: the stores each sink brings;
 //!   `background`: the work started beside the server; `demo_state`: where the demo writes;
 //!   `demo_story`: the demo's release and policy, and what has happened on a fresh demo;
+//!   `demo_edges`: the demo's two in-memory edge Pulps (one serving, one stopped);
 //!   `first_run`: what start-up says about a console open to anyone; `audit_verify`: the
 //!   `audit verify` command; `evidence_signing`: the signer `[evidence]` names;
 //!   `evidence_verify`: the `evidence verify` command.
@@ -18,6 +19,7 @@ mod audit_sinks;
 pub mod audit_verify;
 mod background;
 pub mod config;
+mod demo_edges;
 mod demo_state;
 mod demo_story;
 mod evidence_signing;

@@ -93,7 +93,7 @@ pub async fn build_state(
         }
         _ => (config.identity.adapter(), None),
     };
-    let state = AppState::builder(manager, content, audit, clock, identity)
+    let state = AppState::builder(manager.clone(), content, audit, clock, identity)
         .page_reads(reads)
         .demo(config.uses_demo())
         .metrics(metrics.clone())
@@ -121,16 +121,24 @@ pub async fn build_state(
         None => state,
     };
     let followed = match config.uses_demo() {
-        true => None,
+        true => {
+            let production = environments(config).last().name.clone();
+            Some(super::demo_edges::edges(
+                manager.clone(),
+                &production,
+                config.edge_pulps.follow.clone(),
+                built.edge_states.clone(),
+            ))
+        }
         false => config
             .edge_pulps
-            .followed(config.pulp_settings())
+            .followed(config.pulp_settings(), built.edge_states.clone())
             .map_err(|e| format!("edges: {e}"))?,
     };
     let state = match followed {
         Some(edges) => {
             let names: Vec<&str> = edges.followed().iter().map(|e| e.name.as_str()).collect();
-            tracing::info!(?names, "edge Pulps followed after every promotion");
+            tracing::info!(?names, kept = %edges.kept_where(), "edge Pulps followed after every promotion");
             state.edges(edges)
         }
         None => state,
@@ -150,6 +158,8 @@ pub async fn build_state(
     let state = state.requests(built.requests, config.request_ttl);
     tracing::info!(target = %built.schedules.target(), "scheduled deploys are kept");
     tracing::info!(target = %built.checks.target(), "check reports are kept");
+    tracing::info!(target = %built.pins.target(), "the rollbacks' pins are kept");
+    let state = state.part(crate::app::pins::Pins::new(built.pins));
     let state = state
         .schedules(built.schedules, config.schedules.lapse)
         .checks(built.checks)
@@ -275,6 +285,9 @@ pub async fn run(mut config: Config) -> Result<(), String> {
             Ok(()) => tracing::info!("the demo's story is told: history with a rollback, a pending request, a schedule, a check"),
             Err(error) => tracing::warn!(%error, "the demo's story could not be told in full"),
         }
+    }
+    if config.uses_demo() {
+        super::demo_edges::start(&state).await;
     }
     let listener = TcpListener::bind(config.listen)
         .await

@@ -8,15 +8,22 @@ use std::process::Command;
 use std::sync::{Arc, OnceLock};
 
 use async_trait::async_trait;
+use repo_console::adapters::clock_system::SystemClock;
+use repo_console::adapters::identity::bearer::BearerTokens;
 use repo_console::adapters::memory::{InMemoryPulp, MemoryEvidenceStore};
 use repo_console::adapters::signing::ed25519::{check_signature, Ed25519PublicKey, Ed25519Signer};
-use repo_console::app::evidence_signing::EvidenceSigning;
+use repo_console::app::evidence::EvidenceSigning;
 use repo_console::domain::audit_chain::link::Sha256Hex;
+use repo_console::domain::environment::EnvironmentName;
 use repo_console::domain::evidence::dsse::Envelope;
+use repo_console::domain::evidence::party::Party;
 use repo_console::domain::evidence::predicate::{Actor, PolicyFacts};
 use repo_console::domain::evidence::statement::Statement;
 use repo_console::domain::evidence::verify::{open, payload_sha256};
+use repo_console::domain::identity::PersonName;
+use repo_console::domain::policy::{Approvals, Policy, Subject};
 use repo_console::domain::repository::Distribution;
+use repo_console::ports::evidence_store::{EvidenceStore, EvidenceStoreError, StoredEvidence};
 use repo_console::ports::served_metadata::ServedMetadata;
 
 use crate::helpers::*;
@@ -42,19 +49,30 @@ impl ServedMetadata for Served {
 }
 
 async fn signing_app() -> TestApp {
+    signing_app_with(fixture_app()).await
+}
+
+async fn signing_app_with(builder: TestAppBuilder<Fixture>) -> TestApp {
+    signing_app_keeping(builder, Arc::new(MemoryEvidenceStore::default())).await
+}
+
+async fn signing_app_keeping(
+    builder: TestAppBuilder<Fixture>,
+    store: Arc<dyn EvidenceStore>,
+) -> TestApp {
     let served = Arc::new(Served::default());
     let signer = Ed25519Signer::from_pem(PRIVATE, "console-2026").unwrap();
     let keys = vec![signer.public_key().published(true)];
     let signing = EvidenceSigning {
         signer: Arc::new(signer),
-        store: Arc::new(MemoryEvidenceStore::default()),
+        store,
         served: served.clone(),
         policy: PolicyFacts {
             sha256: Sha256Hex::of(b"policy"),
         },
         keys,
     };
-    let app = fixture_app()
+    let app = builder
         .configure(move |s| s.evidence(signing))
         .spawn()
         .await;
@@ -142,6 +160,103 @@ async fn each_deploy_is_signed_served_and_chained_to_the_one_before() {
         .expect("chained to the first deploy");
     assert_eq!(previous.deploy_id.as_str(), first_id);
     assert_eq!(previous.payload_sha256, payload_sha256(&first));
+}
+
+const CI: &str = "ci-token-evidence-0123456789";
+const GATE: &str = "gate-token-evidence-0123456789";
+
+/// A call to the JSON API with bearer `token`.
+async fn call(app: &TestApp, path: &str, token: &str, body: &serde_json::Value) -> Reply {
+    let bearer = format!("Bearer {token}");
+    let headers = [
+        ("content-type", "application/json"),
+        ("authorization", bearer.as_str()),
+    ];
+    app.client
+        .send("POST", path, &headers, &body.to_string())
+        .await
+}
+
+#[tokio::test]
+async fn a_token_deployer_and_a_token_approver_are_named_with_their_owners() {
+    // The token ci (owned by Bob) asks; production needs one approval, given by the token
+    // gate (owned by Carol).
+    let owned = |name: &str, text: &str, owner: &str| {
+        crate::tokens::token(name, text, &[], &["read", "deploy:*", "approve:*"])
+            .owned_by(PersonName::new(owner).unwrap())
+    };
+    let tokens = BearerTokens::new(
+        vec![owned("ci", CI, "Bob"), owned("gate", GATE, "Carol")],
+        None,
+        Arc::new(SystemClock),
+    );
+    let approvals = Approvals::new(
+        std::num::NonZeroU32::new(1).unwrap(),
+        vec![Subject::parse("token:gate").unwrap()],
+    )
+    .unwrap();
+    let policy = Policy::default().with_approvals(std::collections::BTreeMap::from([(
+        EnvironmentName::production(),
+        approvals,
+    )]));
+    let app = signing_app_with(fixture_app().tokens(tokens).requests().policy(policy)).await;
+
+    let path = format!("/api/v1/repositories/{}/deployments", app.fixture.base_os);
+    let asked = call(
+        &app,
+        &path,
+        CI,
+        &serde_json::json!({"version": 4, "expected_current": 2}),
+    )
+    .await;
+    assert_eq!(
+        asked.status, 202,
+        "a request instead of a move: {}",
+        asked.body
+    );
+    let request: serde_json::Value = serde_json::from_str(&asked.body).unwrap();
+    let id = request["request"]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the request's id: {request}"))
+        .to_owned();
+    let approved = call(
+        &app,
+        &format!("/api/v1/requests/{id}/approve"),
+        GATE,
+        &serde_json::json!({}),
+    )
+    .await;
+    assert_eq!(approved.status, 200, "{}", approved.body);
+
+    let (_, envelope) = envelope_of(&app, &deploy_id_of_last(&app)).await;
+    let statement: Statement = serde_json::from_slice(&envelope.payload).unwrap();
+    let predicate = &statement.predicate;
+    assert_eq!(
+        predicate.deployed_by,
+        Actor::Token {
+            name: "ci".into(),
+            owner: Some("Bob".into())
+        }
+    );
+    let approval = predicate.approval.as_ref().expect("the request it ran for");
+    assert_eq!(approval.request_id, id);
+    assert_eq!(
+        approval.requested_by,
+        Party::Token {
+            name: "ci".into(),
+            owner: Some("bob".into())
+        },
+        "the request keeps its requester's owner as the four-eyes rule compares it"
+    );
+    assert_eq!(approval.approvals.len(), 1);
+    assert_eq!(
+        approval.approvals[0].by,
+        Party::Token {
+            name: "gate".into(),
+            owner: Some("Carol".into())
+        }
+    );
+    assert!(approval.approvals[0].at.is_some(), "when it was approved");
 }
 
 #[tokio::test]
@@ -294,5 +409,106 @@ print("verified", sorted(verified))
         out.status.success() && said.contains("verified ['console-2026']"),
         "{said}{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[tokio::test]
+async fn each_history_entry_with_evidence_links_to_it_and_no_other_does() {
+    let app = signing_app().await;
+    let id = app.fixture.base_os.clone();
+    for version in ["3", "4"] {
+        assert_eq!(app.deploy(&id, version, "base-os").await.status, 200);
+    }
+    let html = app.get(&format!("/repos/{id}/history")).await.html();
+    let entries = select(&html, "[data-history-entry]");
+    let console: Vec<_> = entries
+        .iter()
+        .filter(|e| e.value().attr("data-deploy-id").is_some())
+        .collect();
+    assert_eq!(console.len(), 2, "the two deploys");
+    for entry in &console {
+        let deploy_id = attr(entry, "data-deploy-id");
+        let links = crate::web::select_in(entry, "[data-evidence]");
+        assert_eq!(links.len(), 1, "one link on {deploy_id}");
+        assert_eq!(attr(&links[0], "data-evidence"), deploy_id);
+        let href = attr(&links[0], "href");
+        assert_eq!(href, format!("/api/v1/deployments/{deploy_id}/evidence"));
+        let envelope = app.get(href).await;
+        assert_eq!(envelope.status, 200, "{}", envelope.body);
+    }
+    assert_eq!(
+        select(&html, "[data-evidence]").len(),
+        2,
+        "no entry changed outside the console links to evidence"
+    );
+
+    // A console that signs nothing links to nothing.
+    let unsigned = spawn_app().await;
+    let id = unsigned.fixture.base_os.clone();
+    assert_eq!(unsigned.deploy(&id, "3", "base-os").await.status, 200);
+    let html = unsigned.get(&format!("/repos/{id}/history")).await.html();
+    assert!(!select(&html, "[data-history-entry]").is_empty());
+    assert!(select(&html, "[data-evidence]").is_empty());
+}
+
+/// The memory store, counting the questions a page asks it.
+#[derive(Default)]
+struct CountingStore {
+    kept: MemoryEvidenceStore,
+    attested: std::sync::atomic::AtomicUsize,
+    of_deploy: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait]
+impl EvidenceStore for CountingStore {
+    async fn put(&self, evidence: &StoredEvidence) -> Result<(), EvidenceStoreError> {
+        self.kept.put(evidence).await
+    }
+    async fn of_deploy(
+        &self,
+        id: &repo_console::domain::deploy::DeployId,
+    ) -> Result<Option<StoredEvidence>, EvidenceStoreError> {
+        self.of_deploy
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.kept.of_deploy(id).await
+    }
+    async fn attested(
+        &self,
+        ids: &[repo_console::domain::deploy::DeployId],
+    ) -> Result<std::collections::HashSet<repo_console::domain::deploy::DeployId>, EvidenceStoreError>
+    {
+        self.attested
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.kept.attested(ids).await
+    }
+    async fn newest_of(
+        &self,
+        repository_uuid: &str,
+        environment: &EnvironmentName,
+    ) -> Result<Option<StoredEvidence>, EvidenceStoreError> {
+        self.kept.newest_of(repository_uuid, environment).await
+    }
+    fn target(&self) -> String {
+        self.kept.target()
+    }
+}
+
+#[tokio::test]
+async fn the_history_page_asks_the_evidence_store_once_whatever_the_number_of_entries() {
+    use std::sync::atomic::Ordering;
+    let store = Arc::new(CountingStore::default());
+    let app = signing_app_keeping(fixture_app(), store.clone()).await;
+    let id = app.fixture.base_os.clone();
+    for version in ["3", "4", "3", "4"] {
+        assert_eq!(app.deploy(&id, version, "base-os").await.status, 200);
+    }
+    let asked_before = store.of_deploy.load(Ordering::SeqCst);
+    let html = app.get(&format!("/repos/{id}/history")).await.html();
+    assert_eq!(select(&html, "[data-evidence]").len(), 4);
+    assert_eq!(store.attested.load(Ordering::SeqCst), 1, "one question");
+    assert_eq!(
+        store.of_deploy.load(Ordering::SeqCst),
+        asked_before,
+        "no envelope read per entry"
     );
 }

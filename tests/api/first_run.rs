@@ -178,3 +178,60 @@ async fn listening_beyond_loopback_without_identity_is_warned_about_at_start() {
         .any(|l| l.contains("WARN") && l.contains("deploys as \"operator\""));
     assert!(warned, "{}", lines.join("\n"));
 }
+
+/// The demo has edges: `/edges` shows one serving production and one that does not answer,
+/// and the versions page says how many serve it.
+#[tokio::test]
+async fn the_demo_has_an_edge_serving_production_and_one_that_does_not_answer() {
+    let home = tempfile::tempdir().unwrap();
+    let (_console, client) = start_demo(home.path());
+    let state = |body: &str, edge: &str| {
+        let page = scraper::Html::parse_document(body);
+        crate::web::select(
+            &page,
+            &format!("tr[data-edge='{edge}'][data-distribution='rhel9-baseos-prod']"),
+        )
+        .first()
+        .map(|cell| crate::web::attr(cell, "data-edge-state").to_owned())
+    };
+    let mut edges = client.get("/edges").await;
+    for _ in 0..600 {
+        if state(&edges.body, "edge-fra").as_deref() == Some("serving") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        edges = client.get("/edges").await;
+    }
+    assert_eq!(edges.status, 200);
+    assert_eq!(
+        state(&edges.body, "edge-fra").as_deref(),
+        Some("serving"),
+        "{}",
+        edges.body
+    );
+    assert_eq!(
+        state(&edges.body, "edge-nyc").as_deref(),
+        Some("unreachable"),
+        "{}",
+        edges.body
+    );
+    let versions = client.get("/repos/rhel9-baseos/versions").await;
+    let base = versions.headers["location"].to_str().unwrap().to_owned();
+    let page = client.get(&base).await;
+    assert!(
+        page.body.contains("edges: 1 of 2 serve it"),
+        "{}",
+        page.body
+    );
+    // Production serves nothing of epel9-appstream: nothing for the edges to copy, no line.
+    let versions = client.get("/repos/epel9-appstream/versions").await;
+    let epel = client
+        .get(versions.headers["location"].to_str().unwrap())
+        .await;
+    assert!(
+        epel.body.contains("Production serves no version"),
+        "{}",
+        epel.body
+    );
+    assert!(!epel.body.contains("serve it"), "{}", epel.body);
+}

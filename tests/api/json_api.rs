@@ -526,6 +526,7 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "get /api/v1/edges",
         "post /api/v1/edges/{name}/replicate",
         "get /api/v1/insights",
+        "post /api/v1/repositories/{uuid}/environments/{env}/unpin",
     ];
     for route in routes {
         assert!(
@@ -611,6 +612,21 @@ async fn the_openapi_document_covers_every_route_and_matches_the_answers() {
         "post",
         call(&app, "POST", "/api/v1/schedules/none/cancel", None, "").await,
     );
+    let unpin = format!("/api/v1/repositories/{base}/environments/production/unpin");
+    for token in [None, Some(CI)] {
+        run(
+            "/api/v1/repositories/{uuid}/environments/{env}/unpin",
+            "post",
+            call(
+                &app,
+                "POST",
+                &unpin,
+                token,
+                r#"{"reason": "nothing pinned"}"#,
+            )
+            .await,
+        );
+    }
     let deploy = format!("/api/v1/repositories/{base}/deployments");
     run(
         "/api/v1/repositories/{uuid}/deployments",

@@ -36,6 +36,9 @@ mod drift_reconciler;
 mod drift_record;
 mod edge_hosts;
 mod edge_limits;
+#[path = "../common/edge_state_contract.rs"]
+mod edge_state_contract;
+mod edge_state_store;
 mod edges;
 mod environments;
 mod events;
@@ -75,6 +78,10 @@ mod outbox;
 #[path = "../common/outbox_contract.rs"]
 mod outbox_contract;
 mod pages;
+#[path = "../common/pin_contract.rs"]
+mod pin_contract;
+mod pin_store;
+mod pins;
 mod policy;
 mod races;
 mod readiness;

@@ -266,7 +266,7 @@ async fn the_api_reference_renders_every_operation_from_the_document_and_nothing
             ids.push(operation["operationId"].as_str().unwrap().to_owned());
         }
     }
-    assert_eq!(ids.len(), 23);
+    assert_eq!(ids.len(), 24);
     for id in &ids {
         let section = select(&html, &format!("section[data-operation='{id}']#{id}"));
         assert_eq!(section.len(), 1, "{id} is on the page");

@@ -111,7 +111,7 @@ async fn jsonl_one_line_per_entry_with_its_request_id_and_seq() {
     assert_eq!(
         lines[1],
         serde_json::json!({"request_id": "r1", "seq": 1, "event": "approved", "by": "bob",
-                           "person": "bob", "at": "2026-12-10T09:01:00.000Z"})
+                           "person": "bob", "kind": "person", "at": "2026-12-10T09:01:00.000Z"})
     );
 }
 

@@ -68,3 +68,22 @@ pub async fn kept_found_and_once(store: &dyn EvidenceStore) {
         .expect_err("one evidence per deploy");
     assert!(again.to_string().contains(&store.target()), "{again}");
 }
+
+/// Which deploys have evidence is answered for many at once: those kept, none of the others.
+pub async fn attested_in_one_call(store: &dyn EvidenceStore) {
+    assert!(store.attested(&[]).await.unwrap().is_empty());
+    for kept in [
+        evidence("rcev-e1", "rcev-c", "production", 10),
+        evidence("rcev-e2", "rcev-c", "production", 11),
+    ] {
+        store.put(&kept).await.unwrap();
+    }
+    let asked = ["rcev-e1", "rcev-e2", "rcev-e3"].map(DeployId::new);
+    let found = store.attested(&asked).await.unwrap();
+    let mut found: Vec<&str> = found.iter().map(DeployId::as_str).collect();
+    found.sort_unstable();
+    assert_eq!(found, ["rcev-e1", "rcev-e2"]);
+    let one = store.attested(&asked[1..]).await.unwrap();
+    assert_eq!(one.len(), 1);
+    assert!(one.contains(&asked[1]));
+}

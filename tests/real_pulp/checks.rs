@@ -17,9 +17,7 @@ use repo_console::adapters::postgres::{
     connect, PgAuditSink, PgCheckStore, PgDeployLock, PgRequestStore,
 };
 use repo_console::domain::check::CheckName;
-use repo_console::domain::environment::{
-    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
-};
+use repo_console::domain::environment::EnvironmentName;
 use repo_console::domain::identity::PersonName;
 use repo_console::domain::policy::checks::CheckPolicy;
 use repo_console::domain::policy::{Allowed, Policy};
@@ -28,26 +26,12 @@ use serde_json::{json, Value};
 use super::console::{over_upstream, Console, Reply};
 use super::database::{required_database, TestDatabase};
 use super::seeded::SeededProduction;
-use super::support::{exclusive, required_pulp, TestPulp};
+use super::support::{exclusive, required_pulp, staging_then_production, TestPulp};
 
 const REPO: &str = "rc-checks";
 const REPLICATED: &str = "rc-checks-replicas";
 const CI: &str = "ci-staging-token-real-pulp-39";
 const DEPLOYER: &str = "deployer-token-real-pulp-39";
-
-/// staging then production, named `<repo>-staging` and `<repo>-prod`.
-fn path() -> EnvironmentPath {
-    let environment = |name: &str, pattern: &str| Environment {
-        name: EnvironmentName::parse(name).expect("a name"),
-        naming: DistributionNaming::new(Some(NamePattern::parse(pattern).expect("a pattern")), []),
-        requires_previous: false,
-    };
-    EnvironmentPath::new(vec![
-        environment("staging", "{repo}-staging"),
-        environment("production", "{repo}-prod"),
-    ])
-    .expect("a path")
-}
 
 /// Production requires `smoke` passed on staging and, with `auto`, takes a version by itself
 /// acting as user:promoter.
@@ -80,7 +64,7 @@ async fn console(pulp: &TestPulp, auto: bool) -> Console {
     over_upstream(Arc::new(pulp.client()), 25)
         .configure(move |state| {
             state
-                .environments(path())
+                .environments(staging_then_production())
                 .policy(policy(auto))
                 .api_callers(Arc::new(tokens()))
         })
@@ -276,7 +260,7 @@ async fn replica(pulp: &TestPulp, db: &TestDatabase) -> Console {
     over_upstream(Arc::new(pulp.client()), 25)
         .configure(move |state| {
             state
-                .environments(path())
+                .environments(staging_then_production())
                 .policy(policy(true))
                 .api_callers(Arc::new(tokens()))
                 .audit(Arc::new(PgAuditSink::new(database.clone())))

@@ -171,6 +171,16 @@ fn dc1() -> EdgeName {
 
 /// The console over the central Pulp, following the edge as `dc1`.
 fn console(edge: &TestEdge) -> AppState {
+    console_of(edge, REPO, PROD).build().state
+}
+
+/// The console's builder over the central Pulp, production serving `repo` at `distribution`,
+/// following the edge as `dc1`.
+fn console_of(
+    edge: &TestEdge,
+    repo: &str,
+    distribution: &str,
+) -> crate::test_app::TestAppBuilder<()> {
     let pulp = required_pulp();
     let replicator = PulpEdges::new(
         PulpSettings {
@@ -198,12 +208,15 @@ fn console(edge: &TestEdge) -> AppState {
         name: dc1(),
         environments: vec![EnvironmentName::production()],
     }];
-    let edges = Edges::new(Arc::new(replicator), followed, follow);
+    let edges = Edges::new(
+        Arc::new(replicator),
+        followed,
+        follow,
+        Arc::new(repo_console::adapters::memory::MemoryEdgeStates::default()),
+    );
     over_upstream(Arc::new(pulp.client()), 25)
-        .production(HashMap::from([(REPO.to_owned(), PROD.to_owned())]))
+        .production(HashMap::from([(repo.to_owned(), distribution.to_owned())]))
         .configure(move |state| state.edges(edges))
-        .build()
-        .state
 }
 
 async fn deploy_version(state: &AppState, seeded: &SeededProduction, n: u64) -> DeployOutcome {
@@ -378,9 +391,14 @@ async fn a_deploy_reaches_the_edge_and_a_stopped_edge_catches_up_by_itself() {
 
 /// The central Pulp's content origin, as Pulp gives it in a distribution's base_url.
 fn content_of_central(pulp: &super::support::TestPulp) -> String {
+    content_of(pulp, PROD)
+}
+
+/// The central Pulp's content origin, read from `distribution`'s base_url.
+fn content_of(pulp: &super::support::TestPulp, distribution: &str) -> String {
     let found = pulp.raw_ok(
         "GET",
-        &format!("distributions/rpm/rpm/?name={PROD}&fields=base_url"),
+        &format!("distributions/rpm/rpm/?name={distribution}&fields=base_url"),
         None,
     );
     let base_url = found["results"][0]["base_url"]
@@ -388,8 +406,91 @@ fn content_of_central(pulp: &super::support::TestPulp) -> String {
         .expect("a base_url");
     base_url
         .trim_end_matches('/')
-        .trim_end_matches(PROD)
+        .trim_end_matches(distribution)
         .trim_end_matches('/')
         .trim_end_matches("/pulp/content")
         .to_owned()
+}
+
+/// This test's own repository (prefix `rcedge2-`), so that it runs beside the one above.
+const REPO2: &str = "rcedge2-base";
+const PROD2: &str = "rcedge2-base-prod";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs a real Pulp and an edge Pulp"]
+async fn the_deploy_s_answer_names_the_edge_serving_once_it_serves_the_central_metadata() {
+    let _guard = exclusive(REPO2).await;
+    let pulp = required_pulp();
+    let edge = required_edge();
+    let seeded = SeededProduction::at_v1(pulp.clone(), REPO2);
+    pulp.raw_ok(
+        "PATCH",
+        &seeded.dist,
+        Some(&json!({ "pulp_labels": { LABEL.0: LABEL.1 } })),
+    );
+    let app = console_of(&edge, REPO2, PROD2).spawn().await;
+    let line_url = format!("/edges/line?env=production&distribution={PROD2}");
+    // Each deploy's answer says the edge does not serve it yet (whatever an earlier run left
+    // on the edge, it serves another version then); what it asks again says when it does.
+    for version in ["2", "3"] {
+        let answer = app.deploy(&seeded.id, version, REPO2).await;
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        assert_eq!(
+            seeded.state().version.to_string(),
+            version,
+            "production moved"
+        );
+        assert!(
+            answer.body.contains(&format!("data-edge-line=\"{PROD2}\"")),
+            "{}",
+            answer.body
+        );
+        assert!(
+            answer
+                .body
+                .contains("production: moved; edges: 0 of 1 serve it"),
+            "right after the move the edge does not serve it yet: {}",
+            answer.body
+        );
+        assert!(answer.body.contains("hx-trigger=\"every 2s\""));
+        let mut line = app.get(&line_url).await;
+        for _ in 0..600 {
+            if line.body.contains("edges: 1 of 1 serve it") {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            line = app.get(&line_url).await;
+        }
+        assert!(
+            line.body
+                .contains("production: moved; edges: 1 of 1 serve it"),
+            "{}",
+            line.body
+        );
+        assert!(line
+            .body
+            .contains("data-edge=\"dc1\" data-edge-state=\"serving\""));
+        assert!(
+            !line.body.contains("hx-get"),
+            "still once every edge serves it"
+        );
+    }
+    // Said serving: the edge serves the central metadata byte for byte.
+    let central = fetch(&format!(
+        "{}/pulp/content/{PROD2}/repodata/repomd.xml",
+        content_of(&pulp, PROD2)
+    ));
+    let at_edge = fetch(&format!(
+        "{}/pulp/content/{PROD2}/repodata/repomd.xml",
+        edge.content_url
+    ));
+    assert_eq!(central, at_edge);
+    let versions = app.get(&format!("/repos/{}/versions", seeded.id)).await;
+    assert!(
+        versions
+            .body
+            .contains("production: moved; edges: 1 of 1 serve it"),
+        "{}",
+        versions.body
+    );
 }

@@ -36,8 +36,12 @@ mod database;
 mod deploy;
 mod dnf;
 mod drift;
+#[path = "../common/edge_state_contract.rs"]
+mod edge_state_contract;
+mod edge_states;
 mod edges;
 mod environments;
+mod evidence;
 #[path = "../common/evidence_contract.rs"]
 mod evidence_contract;
 mod exposure;
@@ -52,11 +56,15 @@ mod needs;
 mod outbox;
 #[path = "../common/outbox_contract.rs"]
 mod outbox_contract;
+#[path = "../common/pin_contract.rs"]
+mod pin_contract;
+mod pins;
 mod policy;
 mod postgres;
 mod postgres_audit_chain;
 mod postgres_evidence;
 mod postgres_insights;
+mod postgres_pins;
 #[path = "../common/receiver.rs"]
 mod receiver;
 mod refusing_proxy;

@@ -109,3 +109,62 @@ async fn rows_written_before_the_chain_are_its_start() {
         (1, contract::LINES as u64)
     );
 }
+
+/// A column a row copies from its line, changed with SQL and its line left intact (what a
+/// reader filtering by that column would then be told): reported at that row's line, with
+/// the column named, and nothing else.
+#[tokio::test]
+#[ignore = "needs PostgreSQL"]
+async fn a_column_changed_behind_its_intact_line_is_reported_at_its_row() {
+    use chrono::SecondsFormat;
+    use repo_console::domain::audit_chain::verify::BreakKind;
+    use repo_console::ports::audit_chain::ChainAnchors;
+    use repo_console::ports::AuditSink;
+
+    let cases = [
+        (3, "operator = 'mallory'", &["operator"][..]),
+        (
+            4,
+            "outcome = 'failed', production_changed = 'no'",
+            &["outcome", "production_changed"],
+        ),
+        (
+            5,
+            "recorded_at = recorded_at - interval '1 day'",
+            &["recorded_at"],
+        ),
+        (2, "deploy_id = 'rcev-other'", &["deploy_id"]),
+    ];
+    for (n, change, columns) in cases {
+        let (sink, tamper) = sink_and_tamper().await;
+        contract::write_lines(&sink).await;
+        contract::all_intact(&sink).await;
+        let id = tamper.id_of(n);
+        tamper
+            .0
+            .query(&format!("UPDATE deploy_audit SET {change} WHERE id = {id}"));
+        let reports = sink.verify_chain(&ChainAnchors::new()).await.unwrap();
+        let broken: Vec<_> = reports.iter().filter(|r| !r.is_intact()).collect();
+        assert_eq!(broken.len(), 1, "{change}: one table broken: {reports:?}");
+        assert_eq!(broken[0].log, "deploy_audit");
+        let found = broken[0].verdict.clone().unwrap_err();
+        assert_eq!(
+            (found.line, found.time, found.kind),
+            (
+                n as u64,
+                Some(contract::time_of(n)),
+                BreakKind::ColumnsChanged {
+                    columns: columns.iter().map(ToString::to_string).collect()
+                }
+            ),
+            "{change}: {}",
+            broken[0]
+        );
+        let said = broken[0].to_string();
+        let at = contract::time_of(n).to_rfc3339_opts(SecondsFormat::Secs, true);
+        assert!(
+            said.contains(&format!("line {n} ({at})")) && said.contains(columns[0]),
+            "{said}"
+        );
+    }
+}

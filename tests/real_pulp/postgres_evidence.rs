@@ -11,4 +11,5 @@ async fn the_postgres_store_keeps_the_contract() {
     let database = required_database();
     let store = PgEvidenceStore::new(connect(&database.url, None).await.unwrap());
     evidence_contract::kept_found_and_once(&store).await;
+    evidence_contract::attested_in_one_call(&store).await;
 }

@@ -7,6 +7,9 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use repo_console::adapters::pulp::{PulpClient, PulpSettings, Secret};
+use repo_console::domain::environment::{
+    DistributionNaming, Environment, EnvironmentName, EnvironmentPath, NamePattern,
+};
 use repo_console::domain::repository::RepoId;
 use repo_console::ports::{PageRequest, RepositoryManager};
 use repo_console::wiring::default_pulp_settings;
@@ -327,4 +330,19 @@ impl TestPulp {
                 .count() as u64,
         })
     }
+}
+
+/// staging then production, named `<repo>-staging` and `<repo>-prod` (the checks', pins' and
+/// evidence's tests).
+pub fn staging_then_production() -> EnvironmentPath {
+    let environment = |name: &str, pattern: &str| Environment {
+        name: EnvironmentName::parse(name).expect("a name"),
+        naming: DistributionNaming::new(Some(NamePattern::parse(pattern).expect("a pattern")), []),
+        requires_previous: false,
+    };
+    EnvironmentPath::new(vec![
+        environment("staging", "{repo}-staging"),
+        environment("production", "{repo}-prod"),
+    ])
+    .expect("a path")
 }

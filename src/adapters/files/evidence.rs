@@ -2,6 +2,7 @@
 //! beside the audit file (`deploy_id`, `repository_uuid`, `environment`, `at`, `envelope`),
 //! appended under the file's lock and synced before `put` returns.
 
+use std::collections::HashSet;
 use std::fs::{self, OpenOptions};
 use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::path::{Path, PathBuf};
@@ -136,6 +137,32 @@ impl EvidenceStore for JsonlEvidenceStore {
         let id = id.clone();
         self.blocking(move |path| first_match(&path, |l| (l.deploy_id == id).then(|| l.into())))
             .await
+    }
+
+    /// One read of the file from its first line, each line's deploy id alone.
+    async fn attested(&self, ids: &[DeployId]) -> Result<HashSet<DeployId>, EvidenceStoreError> {
+        #[derive(Deserialize)]
+        struct Id {
+            deploy_id: DeployId,
+        }
+        let wanted: HashSet<DeployId> = ids.iter().cloned().collect();
+        self.blocking(move |path| {
+            let file = match fs::File::open(path) {
+                Ok(file) => file,
+                Err(e) if e.kind() == ErrorKind::NotFound => return Ok(HashSet::new()),
+                Err(e) => return Err(e),
+            };
+            let mut found = HashSet::new();
+            for line in BufReader::new(file).split(b'\n') {
+                if let Ok(Id { deploy_id }) = serde_json::from_slice::<Id>(&line?) {
+                    if wanted.contains(&deploy_id) {
+                        found.insert(deploy_id);
+                    }
+                }
+            }
+            Ok(found)
+        })
+        .await
     }
 
     /// One backward read from the file's end (bounded as the audit file's).

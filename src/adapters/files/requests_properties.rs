@@ -36,8 +36,12 @@ fn person() -> impl Strategy<Value = PersonName> {
 }
 
 fn actor() -> impl Strategy<Value = Actor> {
-    (person(), any::<bool>()).prop_map(|(by, keyed)| Actor {
+    (person(), any::<bool>(), proptest::option::of(person())).prop_map(|(by, keyed, owner)| Actor {
         person: keyed.then(|| by.key(CaseMatching::Caseless)),
+        kind: owner
+            .as_ref()
+            .map(|_| crate::domain::policy::ActorKind::Token),
+        owner,
         by,
     })
 }

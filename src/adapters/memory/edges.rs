@@ -100,6 +100,13 @@ const NO_ANSWER: &str = "connection refused (the in-memory edge is stopped)";
 
 #[async_trait]
 impl EdgeReplicator for InMemoryEdges {
+    async fn answers(&self, edge: &EdgeName) -> Result<(), EdgeError> {
+        self.with(edge, |e| match e.unreachable {
+            true => Err(EdgeError::Unreachable(NO_ANSWER.into())),
+            false => Ok(()),
+        })?
+    }
+
     async fn replicate(&self, edge: &EdgeName) -> Result<ReplicationTask, EdgeError> {
         let central = self.central_now().await?;
         self.with(edge, |e| {

@@ -1,6 +1,7 @@
 //! In-memory evidence: the store (the reference of the store's contract) and what the
 //! in-memory Pulp's distributions serve (a `repomd.xml` of their own per version served).
 
+use std::collections::HashSet;
 use std::sync::Mutex;
 
 use async_trait::async_trait;
@@ -40,6 +41,15 @@ impl EvidenceStore for MemoryEvidenceStore {
     async fn of_deploy(&self, id: &DeployId) -> Result<Option<StoredEvidence>, EvidenceStoreError> {
         let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
         Ok(kept.iter().find(|e| &e.deploy_id == id).cloned())
+    }
+
+    async fn attested(&self, ids: &[DeployId]) -> Result<HashSet<DeployId>, EvidenceStoreError> {
+        let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(kept
+            .iter()
+            .filter(|e| ids.contains(&e.deploy_id))
+            .map(|e| e.deploy_id.clone())
+            .collect())
     }
 
     async fn newest_of(

@@ -3,11 +3,12 @@
 //! [`crate::domain::audit_chain`]): a writer takes the table's transaction-scoped advisory lock,
 //! reads the newest row's line and seals its own after it, so that two replicas writing at
 //! once never link two rows to the same one; the row's id (taken under the lock) is the
-//! chain's order.
+//! chain's order. The columns a row copies from its line are checked against it as the chain
+//! is read ([`super::audit_columns`]).
 
 use crate::domain::audit_chain::seal::{next_after, seal, Next, StartDigest};
-use crate::domain::audit_chain::verify::{Anchor, ChainBreak, ChainSummary, Verifier};
-use crate::domain::deploy::{AuditOutcome, DeployId, DeployRecord, ProductionChanged};
+use crate::domain::audit_chain::verify::{Anchor, BreakKind, ChainBreak, ChainSummary, Verifier};
+use crate::domain::deploy::{DeployId, DeployRecord};
 use crate::domain::ids::ReleaseName;
 use crate::domain::release::ReleaseRecord;
 use crate::domain::repository::RepoId;
@@ -17,8 +18,9 @@ use crate::ports::{AuditError, AuditReadError, AuditSink};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
-use sqlx::{PgConnection, Postgres, Transaction};
+use sqlx::{PgConnection, Postgres, Row, Transaction};
 
+use super::audit_columns::{columns_of, ChainedTable, DEPLOY_AUDIT, RELEASE_AUDIT};
 use super::Database;
 
 pub struct PgAuditSink {
@@ -34,7 +36,7 @@ const CHAIN_LOCK: &str =
     "SELECT pg_advisory_xact_lock(hashtextextended('repo-console audit chain ' || $1, 0))";
 
 /// The tables that are chains, in the order `verify_chain` reports them.
-const CHAINED_TABLES: [&str; 2] = ["deploy_audit", "release_audit"];
+const CHAINED_TABLES: [ChainedTable; 2] = [DEPLOY_AUDIT, RELEASE_AUDIT];
 
 /// The newest lines of one repository, as the JSON records they were written as (so every
 /// field of the record comes back, also those added after the table's columns).
@@ -88,18 +90,33 @@ impl PgAuditSink {
         seal(record, &next).map_err(|e| self.error(e))
     }
 
-    /// Reads `table` from its first row and checks its chain.
+    /// Reads `table` from its first row and checks its chain, and that each row's copied
+    /// columns say what its line says.
     async fn verify_table(
         &self,
-        table: &'static str,
+        table: &ChainedTable,
         anchor: Option<Anchor>,
     ) -> Result<Result<ChainSummary, ChainBreak>, sqlx::Error> {
         let mut verifier = Verifier::expecting(anchor);
-        let select = format!("SELECT line FROM {table} ORDER BY id");
-        let mut rows = sqlx::query_scalar::<_, String>(&select).fetch(&self.db.pool);
-        while let Some(line) = rows.try_next().await? {
+        let select = table.select();
+        let mut rows = sqlx::query(&select).fetch(&self.db.pool);
+        let mut number = 0;
+        while let Some(row) = rows.try_next().await? {
+            number += 1;
+            let line: String = row.try_get(0)?;
             if let Err(broken) = verifier.feed(line.as_bytes()) {
                 return Ok(Err(broken));
+            }
+            let held = (1..=table.columns.len())
+                .map(|index| row.try_get::<Option<String>, _>(index))
+                .collect::<Result<Vec<_>, _>>()?;
+            let columns = table.disagreeing(&line, &held);
+            if !columns.is_empty() {
+                return Ok(Err(ChainBreak {
+                    line: number,
+                    time: time_of(&line),
+                    kind: BreakKind::ColumnsChanged { columns },
+                }));
             }
         }
         Ok(verifier.finish())
@@ -280,14 +297,14 @@ impl AuditSink for PgAuditSink {
         anchors: &ChainAnchors,
     ) -> Result<Vec<ChainReport>, AuditReadError> {
         let mut reports = Vec::with_capacity(CHAINED_TABLES.len());
-        for table in CHAINED_TABLES {
-            let anchor = anchors.get(table).cloned();
+        for table in &CHAINED_TABLES {
+            let anchor = anchors.get(table.name).cloned();
             let verdict = self
                 .verify_table(table, anchor)
                 .await
                 .map_err(|e| self.read_failed(e))?;
             reports.push(ChainReport {
-                log: table.to_owned(),
+                log: table.name.to_owned(),
                 verdict,
             });
         }
@@ -299,29 +316,15 @@ impl AuditSink for PgAuditSink {
     }
 }
 
+/// The time a line says it was written (its `timestamp`), when it says one.
+fn time_of(line: &str) -> Option<DateTime<Utc>> {
+    let value: serde_json::Value = serde_json::from_str(line).ok()?;
+    let text = value.get("timestamp")?.as_str()?;
+    DateTime::parse_from_rfc3339(text)
+        .ok()
+        .map(|at| at.with_timezone(&Utc))
+}
+
 fn to_i64(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-fn columns_of(outcome: &AuditOutcome) -> (&'static str, Option<&'static str>, Option<&str>) {
-    match outcome {
-        AuditOutcome::Started => ("started", None, None),
-        AuditOutcome::Deployed => ("deployed", None, None),
-        AuditOutcome::Failed {
-            production_changed,
-            error,
-        } => (
-            "failed",
-            Some(changed_text(*production_changed)),
-            Some(error),
-        ),
-    }
-}
-
-fn changed_text(changed: ProductionChanged) -> &'static str {
-    match changed {
-        ProductionChanged::Yes => "yes",
-        ProductionChanged::No => "no",
-        ProductionChanged::Unknown => "unknown",
-    }
 }

@@ -1,6 +1,8 @@
 //! `PgEvidenceStore`: each promotion's attestation as a row of `evidence`, every replica
 //! reading the same chain.
 
+use std::collections::HashSet;
+
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
@@ -72,6 +74,17 @@ impl EvidenceStore for PgEvidenceStore {
         .await
         .map_err(|e| self.error(e))?;
         row.map(|row| self.evidence(row)).transpose()
+    }
+
+    async fn attested(&self, ids: &[DeployId]) -> Result<HashSet<DeployId>, EvidenceStoreError> {
+        let ids: Vec<&str> = ids.iter().map(DeployId::as_str).collect();
+        let found: Vec<String> =
+            sqlx::query_scalar("SELECT deploy_id FROM evidence WHERE deploy_id = ANY($1)")
+                .bind(&ids)
+                .fetch_all(&self.db.pool)
+                .await
+                .map_err(|e| self.error(e))?;
+        Ok(found.into_iter().map(DeployId::new).collect())
     }
 
     async fn newest_of(

@@ -3,16 +3,20 @@
 //! approval requests ([`PgRequestStore`]), the scheduled deploys ([`PgScheduleStore`]), the
 //! checks pipelines report ([`PgCheckStore`]), the webhooks' event outbox ([`PgOutbox`]), the
 //! CVE index of the exposure ([`PgCveIndex`]), the promotions' signed evidence
-//! ([`PgEvidenceStore`]) and the signed-in sessions ([`PgSessionStore`]).
+//! ([`PgEvidenceStore`]), the signed-in sessions ([`PgSessionStore`]), the rollbacks' pins
+//! ([`PgPinStore`]) and what the console knows of the edges ([`PgEdgeStates`]).
 //! One pool per process, connected and migrated at startup ([`connect`]).
 
 mod audit;
+mod audit_columns;
 mod checks;
 mod cve_index;
 mod deploy_lock;
 mod diffs;
+mod edge_states;
 mod evidence;
 mod outbox;
+mod pins;
 mod requests;
 mod schedules;
 mod sessions;
@@ -27,8 +31,10 @@ pub use checks::PgCheckStore;
 pub use cve_index::PgCveIndex;
 pub use deploy_lock::PgDeployLock;
 pub use diffs::PgDiffStore;
+pub use edge_states::PgEdgeStates;
 pub use evidence::PgEvidenceStore;
 pub use outbox::PgOutbox;
+pub use pins::PgPinStore;
 pub use requests::PgRequestStore;
 pub use schedules::PgScheduleStore;
 pub use sessions::PgSessionStore;

@@ -78,6 +78,26 @@ impl PulpEdges {
             .get(name)
             .ok_or_else(|| EdgeError::Unknown(name.clone()))
     }
+
+    /// The href of the upstream-pulp `edge` replicates from (refused when it has none).
+    async fn upstream_href(&self, edge: &EdgeName) -> Result<String, EdgeError> {
+        let reached = self.edge(edge)?;
+        let client = &reached.client;
+        let list = client
+            .url_for(&format!(
+                "upstream-pulps/?name={}&fields=pulp_href",
+                urlencode(&reached.upstream)
+            ))
+            .map_err(edge_error)?;
+        let found: ListDto<HrefDto> = client.get_json(&list).await.map_err(edge_error)?;
+        match found.results.into_iter().next() {
+            Some(upstream) => Ok(upstream.pulp_href),
+            None => Err(EdgeError::Refused(format!(
+                "it has no upstream-pulp named '{}': create it on the edge (POST /pulp/api/v3/upstream-pulps/) or correct the edge's upstream key",
+                reached.upstream
+            ))),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -187,24 +207,15 @@ fn content_url(origin: &str, base_path: &str) -> String {
 
 #[async_trait]
 impl EdgeReplicator for PulpEdges {
+    async fn answers(&self, edge: &EdgeName) -> Result<(), EdgeError> {
+        self.upstream_href(edge).await.map(|_| ())
+    }
+
     async fn replicate(&self, edge: &EdgeName) -> Result<ReplicationTask, EdgeError> {
-        let reached = self.edge(edge)?;
-        let client = &reached.client;
-        let list = client
-            .url_for(&format!(
-                "upstream-pulps/?name={}&fields=pulp_href",
-                urlencode(&reached.upstream)
-            ))
-            .map_err(edge_error)?;
-        let found: ListDto<HrefDto> = client.get_json(&list).await.map_err(edge_error)?;
-        let Some(upstream) = found.results.into_iter().next() else {
-            return Err(EdgeError::Refused(format!(
-                "it has no upstream-pulp named '{}': create it on the edge (POST /pulp/api/v3/upstream-pulps/) or correct the edge's upstream key",
-                reached.upstream
-            )));
-        };
+        let upstream = self.upstream_href(edge).await?;
+        let client = &self.edge(edge)?.client;
         let url = client
-            .url_for(&format!("{}replicate/", upstream.pulp_href))
+            .url_for(&format!("{upstream}replicate/"))
             .map_err(edge_error)?;
         let response = client
             .call(Method::POST, &url, Some(&json!({})))

@@ -103,18 +103,31 @@ pub enum Readiness {
     Ready,
     Attention(String),
     NotReady(String),
+    /// One of the others, and a line below it (the edges, which never change the status).
+    Noted(Box<Readiness>, String),
+}
+
+impl Readiness {
+    /// The same readiness, with `line` below it.
+    pub fn noting(self, line: String) -> Self {
+        Self::Noted(Box::new(self), line)
+    }
+
+    fn status_and_text(self) -> (axum::http::StatusCode, String) {
+        match self {
+            Self::Ready => (status::SHOWN, "ready\n".to_owned()),
+            Self::Attention(what) => (status::SHOWN, format!("ready; attention: {what}\n")),
+            Self::NotReady(down) => (status::NOT_READY, format!("not ready: {down}\n")),
+            Self::Noted(inner, line) => {
+                let (status, text) = inner.status_and_text();
+                (status, format!("{text}{line}\n"))
+            }
+        }
+    }
 }
 
 impl IntoResponse for Readiness {
     fn into_response(self) -> Response {
-        match self {
-            Self::Ready => (status::SHOWN, "ready\n".to_owned()).into_response(),
-            Self::Attention(what) => {
-                (status::SHOWN, format!("ready; attention: {what}\n")).into_response()
-            }
-            Self::NotReady(down) => {
-                (status::NOT_READY, format!("not ready: {down}\n")).into_response()
-            }
-        }
+        self.status_and_text().into_response()
     }
 }

@@ -51,7 +51,7 @@ macro_rules! features {
     };
 }
 
-features![schedules, insights];
+features![schedules, insights, pins];
 
 /// The JSON API's OpenAPI document: the API's own paths, then each feature's.
 pub fn api_document() -> utoipa::openapi::OpenApi {
@@ -148,6 +148,7 @@ fn pages(state: AppState, features: Router<AppState>) -> Router {
         .route("/oidc/sign-in", get(handlers::sign_in::begin))
         .route("/oidc/callback", get(handlers::sign_in::callback))
         .route("/edges", get(handlers::edges::list))
+        .route("/edges/line", get(handlers::edges::line))
         .route(
             "/edges/{name}/replicate",
             axum::routing::post(handlers::edges::replicate),

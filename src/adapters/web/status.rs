@@ -131,6 +131,7 @@ impl HttpStatus for Refusal {
             | Self::Frozen { .. }
             | Self::Soak(_)
             | Self::ApprovalsNeeded(_)
+            | Self::Pinned(_)
             | Self::ChecksMissing { .. }
             | Self::NoProductionDistribution
             | Self::ConfiguredDistributionMissing(_) => StatusCode::CONFLICT,
@@ -146,6 +147,7 @@ impl HttpStatus for NotStarted {
             Self::AuditUnavailable(_)
             | Self::LockUnavailable(_)
             | Self::RequestNotKept(_)
+            | Self::PinsUnreadable(_)
             | Self::ChecksUnreadable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }

@@ -167,6 +167,17 @@ fn refusals() -> Vec<(&'static str, Refusal, u16)> {
         ),
         ("ApprovalsNeeded", Refusal::ApprovalsNeeded(env()), 409),
         (
+            "Pinned",
+            Refusal::Pinned(Box::new(crate::domain::deploy::PinnedRefusal {
+                environment: env(),
+                version: 3,
+                set_by: "alice".into(),
+                reason: "v4 breaks logins".into(),
+                since: "2026-11-28T10:00:00Z".into(),
+            })),
+            409,
+        ),
+        (
             "ChecksMissing",
             Refusal::ChecksMissing {
                 version: 4,

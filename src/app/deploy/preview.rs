@@ -45,6 +45,9 @@ pub struct Preview {
     /// override them (else the preview is refused): the deploy then needs the override and
     /// its reason.
     pub checks: Option<ChecksVerdict>,
+    /// The pin a rollback set on the environment, when one holds: a deploy confirmed here
+    /// lifts it, a rollback replaces it (see [`crate::domain::promotion::AtPin`]).
+    pub pin: Option<crate::domain::pin::Pin>,
     /// When the preview was made: the deploys under way the confirm dialog shows are those
     /// started since.
     pub made_at: chrono::DateTime<chrono::Utc>,
@@ -79,7 +82,14 @@ pub async fn preview(
     let record =
         ProductionRecord::read_for_drift(state, id, environment, Some(&plan.distribution)).await;
     let overwrites = record.drift(&plan.distribution);
+    let pin = crate::app::pins::holding(state, id, environment)
+        .await
+        .unwrap_or_else(|error| {
+            tracing::warn!(%error, "preview shown without the environment's pin");
+            None
+        });
     Ok(Preview {
+        pin,
         plan,
         overwrites,
         freeze,

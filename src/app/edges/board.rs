@@ -1,7 +1,8 @@
 //! What the console last saw of the edges, in memory: per distribution the edges copy, the
-//! digest production serves and those it served before (as seen by this process), when it
-//! moved; per edge and distribution, the edge's state; per edge, its last replication and
-//! whether a follow-up runs.
+//! digest production serves and those it served before, when it moved; per edge and
+//! distribution, the edge's state; per edge, its last replication and whether a follow-up
+//! runs. What must outlive a restart is written through to the edge state store and read
+//! back into the board ([`super::keep`]); the board is this process's copy of it.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
@@ -10,6 +11,7 @@ use chrono::{DateTime, Utc};
 
 use crate::domain::edge::{EdgeName, EdgeState, MetadataDigest, Replication, ReplicationEnd};
 use crate::domain::environment::EnvironmentName;
+use crate::ports::edge_state_store::EdgeRecords;
 
 /// Digests production served before, kept per distribution.
 const EARLIER_KEPT: usize = 16;
@@ -32,6 +34,10 @@ pub struct Mark {
 pub struct Cell {
     pub state: EdgeState,
     pub judged_at: DateTime<Utc>,
+    /// The digest its content app served then, when it served one.
+    pub served: Option<MetadataDigest>,
+    /// Since when it serves `served`.
+    pub served_since: Option<DateTime<Utc>>,
 }
 
 /// One edge's follow-up.
@@ -40,6 +46,7 @@ struct Run {
     following: bool,
     again: bool,
     last: Option<Replication>,
+    next_retry: Option<DateTime<Utc>>,
 }
 
 #[derive(Default)]
@@ -100,14 +107,14 @@ impl Board {
     }
 
     /// Records what production serves for `distribution`; a new digest pushes the old one
-    /// among the earlier ones.
-    pub fn central(&self, distribution: &str, digest: Option<MetadataDigest>) {
+    /// among the earlier ones. `true` when the mark changed.
+    pub fn central(&self, distribution: &str, digest: Option<MetadataDigest>) -> bool {
         let mut inner = self.inner();
         let Some(mark) = inner.marks.get_mut(distribution) else {
-            return;
+            return false;
         };
         if mark.central == digest {
-            return;
+            return false;
         }
         if let Some(old) = mark.central.take() {
             mark.earlier.retain(|d| d != &old);
@@ -117,6 +124,7 @@ impl Board {
             }
         }
         mark.central = digest;
+        true
     }
 
     /// The distributions of `environments`, by name.
@@ -142,22 +150,73 @@ impl Board {
             .collect()
     }
 
-    /// Records `edge`'s state for `distribution`; answers the state it had before.
-    pub fn judged(
-        &self,
-        edge: &EdgeName,
-        distribution: &str,
-        state: EdgeState,
-        now: DateTime<Utc>,
-    ) -> Option<EdgeState> {
-        let cell = Cell {
-            state,
-            judged_at: now,
-        };
+    /// The distribution's mark, when noted.
+    pub fn mark(&self, distribution: &str) -> Option<Mark> {
+        self.inner().marks.get(distribution).cloned()
+    }
+
+    /// Records `edge`'s cell for `distribution`; answers the cell it replaced.
+    pub fn judged(&self, edge: &EdgeName, distribution: &str, cell: Cell) -> Option<Cell> {
         self.inner()
             .cells
             .insert((edge.clone(), distribution.to_owned()), cell)
-            .map(|old| old.state)
+    }
+
+    /// Every cell of `distribution`, by edge.
+    pub fn cells_of(&self, distribution: &str) -> Vec<(EdgeName, Cell)> {
+        self.inner()
+            .cells
+            .iter()
+            .filter(|((_, d), _)| d == distribution)
+            .map(|((edge, _), cell)| (edge.clone(), cell.clone()))
+            .collect()
+    }
+
+    /// Takes what the store keeps: its marks, cells and runs replace this process's copies
+    /// (the store is the later word: other replicas write it too).
+    pub fn restore(&self, records: &EdgeRecords) {
+        let mut inner = self.inner();
+        for kept in &records.marks {
+            inner.marks.insert(
+                kept.distribution.clone(),
+                Mark {
+                    environment: kept.environment.clone(),
+                    base_path: kept.base_path.clone(),
+                    central: kept.central.clone(),
+                    earlier: kept.earlier.clone(),
+                    moved_at: kept.moved_at,
+                },
+            );
+        }
+        for kept in &records.cells {
+            inner.cells.insert(
+                (kept.edge.clone(), kept.distribution.clone()),
+                Cell {
+                    state: kept.state.clone(),
+                    judged_at: kept.judged_at,
+                    served: kept.served.clone(),
+                    served_since: kept.served_since,
+                },
+            );
+        }
+        for kept in &records.runs {
+            let run = inner.runs.entry(kept.edge.clone()).or_default();
+            run.last = kept.last.clone();
+            run.next_retry = kept.next_retry;
+        }
+    }
+
+    /// When `edge` is tried again.
+    pub fn retry_at(&self, edge: &EdgeName, at: Option<DateTime<Utc>>) {
+        self.inner()
+            .runs
+            .entry(edge.clone())
+            .or_default()
+            .next_retry = at;
+    }
+
+    pub fn next_retry(&self, edge: &EdgeName) -> Option<DateTime<Utc>> {
+        self.inner().runs.get(edge).and_then(|r| r.next_retry)
     }
 
     pub fn cell(&self, edge: &EdgeName, distribution: &str) -> Option<Cell> {

@@ -10,11 +10,14 @@
 use futures::future::join_all;
 
 use crate::domain::deploy::DeployPlan;
-use crate::domain::edge::{judge, EdgeName, EdgeRead, EdgeState, Replication, ReplicationEnd};
+use crate::domain::edge::{
+    judge, EdgeName, EdgeRead, EdgeState, Replication, ReplicationEnd, ReplicationTask,
+};
 use crate::domain::repository::DistributionHref;
 use crate::ports::EdgeError;
 
-use super::{EdgeWorld, Edges, FollowedEdge};
+use super::board::Cell;
+use super::{keep, tell, EdgeWorld, Edges, FollowedEdge};
 
 /// How a round left an edge.
 #[derive(Debug, PartialEq, Eq)]
@@ -35,17 +38,25 @@ pub async fn after_promotion(state: &EdgeWorld, moved: &[&DeployPlan]) {
     };
     let now = state.clock.now().await;
     let mut environments = Vec::new();
+    if moved.iter().any(|plan| edges.copy(&plan.environment)) {
+        keep::refresh(edges).await;
+    }
     for plan in moved {
         if !edges.copy(&plan.environment) {
             continue;
         }
+        let distribution = &plan.distribution.name;
         edges.board.note(
-            &plan.distribution.name,
+            distribution,
             &plan.environment,
             &plan.distribution.base_path,
             Some(now),
         );
-        edges.board.production_moved(&plan.distribution.name, now);
+        keep::mark(edges, distribution).await;
+        edges.board.production_moved(distribution, now);
+        for (edge, cell) in edges.board.cells_of(distribution) {
+            keep::cell(edges, &edge, distribution, cell).await;
+        }
         if !environments.contains(&plan.environment) {
             environments.push(plan.environment.clone());
         }
@@ -71,7 +82,7 @@ pub fn replicate_again(state: &EdgeWorld, edge: &EdgeName) -> bool {
 }
 
 /// Spawns `edge`'s follow-up unless one runs (which then goes round once more).
-fn start(state: &EdgeWorld, edges: &Edges, edge: &FollowedEdge) {
+pub(crate) fn start(state: &EdgeWorld, edges: &Edges, edge: &FollowedEdge) {
     if !edges.board.start_following(&edge.name) {
         return;
     }
@@ -82,6 +93,7 @@ fn start(state: &EdgeWorld, edges: &Edges, edge: &FollowedEdge) {
             match round(&state, &edges, &edge).await {
                 Round::CaughtUp => {
                     attempt = 0;
+                    keep::retry_at(&edges, &edge.name, None).await;
                     if edges.board.finish_following(&edge.name) {
                         return;
                     }
@@ -89,6 +101,10 @@ fn start(state: &EdgeWorld, edges: &Edges, edge: &FollowedEdge) {
                 Round::NotYet => {
                     attempt = attempt.saturating_add(1);
                     let wait = edges.follow.backoff.after(attempt);
+                    let at = state.clock.now().await
+                        + chrono::Duration::from_std(wait)
+                            .unwrap_or_else(|_| chrono::Duration::zero());
+                    keep::retry_at(&edges, &edge.name, Some(at)).await;
                     tracing::info!(edge = %edge.name, attempt, wait_secs = wait.as_secs_f32(), "edge not caught up: tried again later");
                     tokio::time::sleep(wait).await;
                     edges.board.take_again(&edge.name);
@@ -113,8 +129,20 @@ async fn round(state: &EdgeWorld, edges: &Edges, edge: &FollowedEdge) -> Round {
         }
         None => None,
     };
+    // What the other replicas did while this one waited for the turn.
+    keep::refresh(edges).await;
     if judge_edge(state, edges, edge).await == Round::CaughtUp {
         return Round::CaughtUp;
+    }
+    // A replication the store says runs (a replica that followed it stopped, or gave up
+    // waiting) is followed, not started twice.
+    if let Some(running) = edges
+        .board
+        .last_replication(&edge.name)
+        .filter(|r| r.end == ReplicationEnd::Running)
+    {
+        tracing::info!(edge = %edge.name, task = running.task.as_str(), "edge replication already running: followed");
+        return follow_replication(state, edges, edge, &running.task).await;
     }
     let started_at = state.clock.now().await;
     let task = match edges.replicator.replicate(&edge.name).await {
@@ -128,7 +156,7 @@ async fn round(state: &EdgeWorld, edges: &Edges, edge: &FollowedEdge) -> Round {
                 }
             };
             if let Some(end) = end {
-                let task = crate::domain::edge::ReplicationTask::new("");
+                let task = ReplicationTask::new("");
                 edges.board.replication(
                     &edge.name,
                     Replication {
@@ -137,6 +165,7 @@ async fn round(state: &EdgeWorld, edges: &Edges, edge: &FollowedEdge) -> Round {
                         end,
                     },
                 );
+                keep::run(edges, &edge.name).await;
             }
             judge_edge(state, edges, edge).await;
             return Round::NotYet;
@@ -151,20 +180,28 @@ async fn round(state: &EdgeWorld, edges: &Edges, edge: &FollowedEdge) -> Round {
             end: ReplicationEnd::Running,
         },
     );
+    keep::run(edges, &edge.name).await;
     judge_edge(state, edges, edge).await;
-    let end = wait_for(edges, &edge.name, &task).await;
+    follow_replication(state, edges, edge, &task).await
+}
+
+/// Follows `task` to its end, keeps how it ended, and judges the edge again.
+async fn follow_replication(
+    state: &EdgeWorld,
+    edges: &Edges,
+    edge: &FollowedEdge,
+    task: &ReplicationTask,
+) -> Round {
+    let end = wait_for(edges, &edge.name, task).await;
     tracing::info!(edge = %edge.name, task = task.as_str(), end = ?end, "edge replication followed");
     edges.board.replication_end(&edge.name, end);
+    keep::run(edges, &edge.name).await;
     judge_edge(state, edges, edge).await
 }
 
 /// Follows `task` until it ends, or the replication timeout passes (then it counts as
 /// failed here: the edge is tried again).
-async fn wait_for(
-    edges: &Edges,
-    edge: &EdgeName,
-    task: &crate::domain::edge::ReplicationTask,
-) -> ReplicationEnd {
+async fn wait_for(edges: &Edges, edge: &EdgeName, task: &ReplicationTask) -> ReplicationEnd {
     let follow = async {
         loop {
             match edges.replicator.replication(edge, task).await {
@@ -216,18 +253,15 @@ pub(crate) async fn judge_edge(state: &EdgeWorld, edges: &Edges, edge: &Followed
                 continue;
             }
         };
-        edges.board.central(name, Some(central.clone()));
-        let Some(mark) = edges
-            .board
-            .marks_of(&edge.environments)
-            .into_iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, m)| m)
-        else {
+        if edges.board.central(name, Some(central.clone())) {
+            keep::mark(edges, name).await;
+        }
+        let Some(mark) = edges.board.mark(name) else {
             continue;
         };
-        let behind_since = match edges.board.cell(&edge.name, name).map(|c| c.state) {
-            Some(EdgeState::Behind { since }) => since,
+        let before = edges.board.cell(&edge.name, name);
+        let behind_since = match before.as_ref().map(|c| &c.state) {
+            Some(EdgeState::Behind { since }) => *since,
             _ => None,
         };
         let state_now = judge(
@@ -242,7 +276,30 @@ pub(crate) async fn judge_edge(state: &EdgeWorld, edges: &Edges, edge: &Followed
         if let EdgeRead::Unreachable(why) = &read {
             tracing::info!(edge = %edge.name, distribution = %name, %why, "edge unreachable");
         }
-        edges.board.judged(&edge.name, name, state_now, now);
+        let served = match &read {
+            EdgeRead::Serves(digest) => Some(digest.clone()),
+            _ => None,
+        };
+        let served_since = match before {
+            Some(before) if before.served == served => before.served_since,
+            _ => served.as_ref().map(|_| now),
+        };
+        let cell = Cell {
+            state: state_now,
+            judged_at: now,
+            served,
+            served_since,
+        };
+        let replaced = keep::cell(edges, &edge.name, name, cell.clone()).await;
+        let judged = tell::Judged {
+            edge: &edge.name,
+            distribution: name,
+            mark: &mark,
+            central: &central,
+            before: replaced.as_ref(),
+            now: &cell,
+        };
+        tell::told(state, &judged).await;
     }
     super::measure::report(state).await;
     if caught_up {

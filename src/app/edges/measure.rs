@@ -4,11 +4,11 @@
 use super::EdgeWorld;
 use crate::domain::edge::EdgeStateKind;
 
-use super::view::rows;
+use super::view::rows_seen;
 
 /// Reports what the board holds now.
 pub async fn report(state: &EdgeWorld) {
-    let rows = rows(state).await;
+    let rows = rows_seen(state).await;
     let lags: Vec<(String, i64)> = rows
         .iter()
         .map(|row| {

@@ -7,18 +7,22 @@
 //! the shared lock), retried with a back-off capped at `edge_replication.retry_max_secs`
 //! until every edge serves production.
 //!
-//! What each edge serves is kept in memory ([`board`]): it is observed again, not restored,
-//! after a restart ([`reconcile`] reads every edge's distributions at start and with the
-//! drift reconciler). [`view`] is what the edges page and the JSON API show; [`again`] is
+//! What each edge serves is on a board in memory ([`board`]), written through to the edge
+//! state store and read back from it ([`keep`]): after a restart an edge serving what
+//! production served before is still `behind`, and replicas share one word on each edge
+//! ([`reconcile`] reads every edge's distributions at start and with the drift reconciler). [`view`] is what the edges page and the JSON API show; [`again`] is
 //! their "replicate again", under the policy. Each takes an [`EdgeWorld`]: what it needs of
 //! the application's state, handed in (`AppState::edge_world`), so that this room stays out
 //! of the state's import circle.
 
 pub mod again;
+pub mod answering;
 pub mod board;
 pub mod follow;
+pub mod keep;
 pub mod measure;
 pub mod reconcile;
+pub mod tell;
 pub mod view;
 
 use std::sync::Arc;
@@ -27,12 +31,15 @@ use std::time::Duration;
 use crate::domain::edge::{EdgeBackoff, EdgeName};
 use crate::domain::environment::{EnvironmentName, EnvironmentPath};
 use crate::domain::policy::Policy;
-use crate::ports::{Clock, DeployLock, EdgeReplicator, EventMetrics, RepositoryManager};
+use crate::ports::{
+    Clock, DeployLock, EdgeReplicator, EdgeStateStore, EventMetrics, RepositoryManager,
+};
 
 use board::Board;
 
 pub use follow::{after_promotion, replicate_again};
 pub use reconcile::reconcile;
+pub use tell::EdgeNews;
 
 /// What the edges' use cases need of the application's state, handed in by it
 /// (`EdgeWorld::edge_world`), so that this room does not import the state that holds it.
@@ -49,6 +56,8 @@ pub struct EdgeWorld {
     pub(crate) reads: Arc<dyn RepositoryManager>,
     pub(crate) environments: Arc<EnvironmentPath>,
     pub(crate) policy: Arc<Policy>,
+    /// Where `edge.*` events go (`None`: no webhooks).
+    pub(crate) news: Option<Arc<dyn EdgeNews>>,
 }
 
 impl EdgeWorld {
@@ -91,6 +100,10 @@ pub struct Edges {
     pub(crate) edges: Arc<[FollowedEdge]>,
     pub(crate) follow: EdgeFollow,
     pub(crate) board: Arc<Board>,
+    /// Where what must outlive a restart is kept (shared by the replicas).
+    pub(crate) store: Arc<dyn EdgeStateStore>,
+    /// Which edges answered `/readyz`'s last round.
+    pub(crate) last_round: Arc<answering::LastRound>,
 }
 
 impl Edges {
@@ -98,13 +111,21 @@ impl Edges {
         replicator: Arc<dyn EdgeReplicator>,
         edges: Vec<FollowedEdge>,
         follow: EdgeFollow,
+        store: Arc<dyn EdgeStateStore>,
     ) -> Self {
         Self {
             replicator,
             edges: edges.into(),
             follow,
             board: Arc::default(),
+            store,
+            last_round: Arc::default(),
         }
+    }
+
+    /// Where their state is kept, in words.
+    pub fn kept_where(&self) -> String {
+        self.store.target()
     }
 
     /// The edges, in the configured order.

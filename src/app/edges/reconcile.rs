@@ -1,16 +1,19 @@
 //! The edges' part of the drift reconciler: every distribution of the environments the edges
 //! copy is noted (the repositories' names through each environment's naming), and every edge
 //! judged, in one concurrent round per edge. Run at start and at each drift check, so that
-//! an edge that drifted or fell behind without a promotion of this console shows too.
+//! an edge that drifted or fell behind without a promotion of this console shows too, and a
+//! follow-up cut off before its edge served production (the console restarted, or the
+//! replica that followed it stopped: its next try is still kept) starts again by itself.
 
 use std::collections::BTreeMap;
 
 use futures::future::join_all;
 
-use super::EdgeWorld;
+use super::{EdgeWorld, Edges, FollowedEdge};
 use crate::ports::PageRequest;
 
-use super::follow::judge_edge;
+use super::follow::{judge_edge, start, Round};
+use super::keep;
 
 /// Repositories read per page while listing them.
 const PAGE: u64 = 500;
@@ -20,6 +23,7 @@ pub async fn reconcile(state: &EdgeWorld) {
     let Some(edges) = &state.edges else {
         return;
     };
+    keep::refresh(edges).await;
     let mut names: Vec<String> = Vec::new();
     let mut offset = 0;
     loop {
@@ -84,11 +88,23 @@ pub async fn reconcile(state: &EdgeWorld) {
             }
         }
     }
-    join_all(
+    let rounds = join_all(
         edges
             .followed()
             .iter()
             .map(|edge| judge_edge(state, edges, edge)),
     )
     .await;
+    for (edge, round) in edges.followed().iter().zip(rounds) {
+        if round == Round::NotYet && cut_off(edges, edge) {
+            start(state, edges, edge);
+        }
+    }
+}
+
+/// Whether `edge`'s follow-up was cut off: a next try is kept (a follow-up that ended with the
+/// edge serving production keeps none) and no follow-up runs in this process.
+fn cut_off(edges: &Edges, edge: &FollowedEdge) -> bool {
+    edges.board.next_retry(&edge.name).is_some()
+        && !edges.board.following_edges().contains(&edge.name)
 }

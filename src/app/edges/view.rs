@@ -18,6 +18,8 @@ pub struct EdgeRow {
     pub last: Option<Replication>,
     /// A follow-up runs for it now.
     pub following: bool,
+    /// When it is tried again, while it has not caught up.
+    pub next_retry: Option<DateTime<Utc>>,
 }
 
 /// One edge's state for one distribution.
@@ -31,8 +33,17 @@ pub struct EdgeCell {
     pub judged_at: Option<DateTime<Utc>>,
 }
 
-/// Every edge, as last judged; empty when the console follows none.
+/// Every edge, as last judged (by any replica: the kept states read first); empty when the
+/// console follows none.
 pub async fn rows(state: &EdgeWorld) -> Vec<EdgeRow> {
+    if let Some(edges) = &state.edges {
+        super::keep::refresh(edges).await;
+    }
+    rows_seen(state).await
+}
+
+/// Every edge, as this process last saw it (nothing read, not even the store).
+pub(crate) async fn rows_seen(state: &EdgeWorld) -> Vec<EdgeRow> {
     let Some(edges) = &state.edges else {
         return Vec::new();
     };
@@ -67,6 +78,7 @@ pub async fn rows(state: &EdgeWorld) -> Vec<EdgeRow> {
                 cells,
                 last: edges.board.last_replication(&edge.name),
                 following: following.contains(&edge.name),
+                next_retry: edges.board.next_retry(&edge.name),
             }
         })
         .collect()
@@ -82,4 +94,75 @@ pub async fn tally(state: &EdgeWorld, distribution: &str) -> Option<EdgeTally> {
         .map(|c| c.state.clone().unwrap_or(EdgeState::Replicating))
         .collect();
     (!states.is_empty()).then(|| EdgeTally::of(&states))
+}
+
+/// "production: moved; edges: 1 of 2 serve it": one distribution of an environment the edges
+/// copy, as the deploy's answer and the versions page say it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EdgeLine {
+    pub environment: EnvironmentName,
+    pub distribution: String,
+    /// The console moved it since it started (or the edge state store says so).
+    pub moved: bool,
+    pub tally: EdgeTally,
+    /// Each edge that copies it, and its state (`None`: not judged yet), in the configured
+    /// order.
+    pub edges: Vec<(EdgeName, Option<EdgeState>, chrono::Duration)>,
+}
+
+/// The line of each `(environment, distribution)` the edges copy (the others have none), in
+/// the order given; the kept states are read once.
+pub async fn lines(
+    state: &EdgeWorld,
+    distributions: &[(EnvironmentName, String)],
+) -> Vec<EdgeLine> {
+    let Some(edges) = &state.edges else {
+        return Vec::new();
+    };
+    if !distributions.iter().any(|(e, _)| edges.copy(e)) {
+        return Vec::new();
+    }
+    let rows = rows(state).await;
+    distributions
+        .iter()
+        .filter(|(environment, _)| edges.copy(environment))
+        .filter_map(|(environment, distribution)| {
+            let mark = edges.board.mark(distribution)?;
+            let cells: Vec<(EdgeName, Option<EdgeState>, chrono::Duration)> = rows
+                .iter()
+                .filter(|row| row.environments.contains(environment))
+                .map(|row| {
+                    let cell = row.cells.iter().find(|c| &c.distribution == distribution);
+                    (
+                        row.name.clone(),
+                        cell.and_then(|c| c.state.clone()),
+                        cell.map_or_else(chrono::Duration::zero, |c| c.lag),
+                    )
+                })
+                .collect();
+            // Not judged yet counts as not serving: nothing is claimed.
+            let states: Vec<EdgeState> = cells
+                .iter()
+                .map(|(_, s, _)| s.clone().unwrap_or(EdgeState::Replicating))
+                .collect();
+            Some(EdgeLine {
+                environment: environment.clone(),
+                distribution: distribution.clone(),
+                moved: mark.moved_at.is_some(),
+                tally: EdgeTally::of(&states),
+                edges: cells,
+            })
+        })
+        .collect()
+}
+
+/// The line of one distribution of `environment`, when the edges copy it.
+pub async fn line(
+    state: &EdgeWorld,
+    environment: &EnvironmentName,
+    distribution: &str,
+) -> Option<EdgeLine> {
+    lines(state, &[(environment.clone(), distribution.to_owned())])
+        .await
+        .pop()
 }

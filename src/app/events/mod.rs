@@ -6,6 +6,7 @@
 
 pub mod catch_up;
 pub mod delivery;
+pub mod edges;
 pub mod reconcile;
 pub mod retention;
 pub(crate) mod state;

@@ -88,7 +88,8 @@ impl AppState {
 impl AppStateBuilder {
     /// Events are recorded in `events`' outbox for its webhooks (deliver them with
     /// [`crate::app::events::delivery::work`]).
+    /// The edges' events go there too.
     pub fn events(self, events: Events) -> Self {
-        self.part(events)
+        self.part(events.clone()).edge_news(Arc::new(events))
     }
 }

@@ -1,11 +1,11 @@
 //! Use case: the history page of one environment of a repository (what it served, serves,
 //! and who changed it).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use crate::domain::deploy::{DeployId, DeployRecord};
 use crate::domain::environment::EnvironmentName;
-use crate::domain::history::{build_history, Drift, HistoryEntry};
+use crate::domain::history::{build_history, Drift, HistoryEntry, Origin};
 use crate::domain::identity::Operator;
 use crate::domain::repository::{RepoId, VersionNumber};
 use crate::ports::{AuditReadError, UpstreamError};
@@ -31,6 +31,8 @@ pub struct HistoryPage {
     /// The versions offered to roll back to that Pulp still has (a rollback target must be
     /// one of them).
     pub existing: BTreeSet<u64>,
+    /// The entries' deploys whose signed evidence is kept (each links to it).
+    pub attested: HashSet<DeployId>,
     /// Why the console's own record is missing from the page, when it is.
     pub audit_unreadable: Option<AuditReadError>,
     /// Why upstream's record is missing from the page, when it is.
@@ -43,8 +45,9 @@ pub struct HistoryPage {
 }
 
 /// Reads the repository and production, then at once the audit lines and upstream's
-/// changes, then which of the versions the entries offer to roll back to Pulp still has:
-/// a constant number of upstream calls, whatever the number of versions. `viewer`: who the
+/// changes, then which of the versions the entries offer to roll back to Pulp still has and,
+/// at the same time, which entries have signed evidence (one question to the evidence
+/// store): a constant number of calls, whatever the number of versions. `viewer`: who the
 /// rollback buttons are for.
 #[tracing::instrument(skip_all, fields(repo = %id))]
 pub async fn history_page(
@@ -67,7 +70,18 @@ pub async fn history_page(
         .filter_map(|e| e.rollback_target(serving.map(VersionNumber::get)))
         .map(VersionNumber::new)
         .collect();
-    let existing = existing_versions(reads, id, &offered).await?;
+    let deploys: Vec<DeployId> = entries
+        .iter()
+        .filter_map(|e| match &e.origin {
+            Origin::Console { deploy_id, .. } => Some(deploy_id.clone()),
+            Origin::Outside => None,
+        })
+        .collect();
+    let (existing, attested) = tokio::join!(
+        existing_versions(reads, id, &offered),
+        crate::app::evidence::attested(state, &deploys)
+    );
+    let existing = existing?;
     let now = state.clock.now().await;
     Ok(HistoryPage {
         repo_name: repo.display_name().to_owned(),
@@ -81,6 +95,7 @@ pub async fn history_page(
             .filter_map(|v| v.number())
             .map(VersionNumber::get)
             .collect(),
+        attested,
         audit_unreadable: record.audit.as_ref().err().cloned(),
         upstream_unreadable: record.changes.as_ref().err().cloned(),
         drift: distribution.and_then(|p| record.drift(p)),

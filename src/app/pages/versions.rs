@@ -23,6 +23,7 @@ use crate::ports::{PageRequest, UpstreamError};
 use crate::app::approvals::requests::{self, RequestView};
 use crate::app::deploy::deploys_under_way;
 use crate::app::diffs::ahead::newest_against_production;
+use crate::app::edges::view::{lines, EdgeLine};
 use crate::app::environments::lookup::has_no_distribution;
 use crate::app::environments::{environments_of, ProductionRecord};
 use crate::app::facts::{badge_policy, candidates_for, known_repo, ReadError, UnknownRepository};
@@ -103,6 +104,17 @@ pub struct VersionsPage {
     /// last minute (see [`crate::app::promotion::under_way`]).
     #[serde(skip)]
     pub under_way: Vec<UnderWay>,
+    /// The pins rollbacks set on this repository's environments, with their history.
+    #[serde(skip)]
+    pub pins: crate::app::pins::RepositoryPins,
+    /// Why the pins could not be read, when they could not (an unreadable pin holds its
+    /// environment: automation and schedules do not move it).
+    #[serde(skip)]
+    pub pins_unreadable: Option<String>,
+    /// For each environment the edge Pulps copy: "production: moved; edges: 1 of 2 serve
+    /// it" (see [`crate::app::edges::view::lines`]).
+    #[serde(skip)]
+    pub edges: Vec<EdgeLine>,
 }
 
 impl VersionsPage {
@@ -133,6 +145,9 @@ impl VersionsPage {
             schedules: Vec::new(),
             checks: Vec::new(),
             under_way: Vec::new(),
+            pins: Default::default(),
+            pins_unreadable: None,
+            edges: Vec::new(),
         }
     }
 }
@@ -162,7 +177,7 @@ pub async fn versions_page(
             .iter()
             .map(|e| ProductionRecord::read_early(state, id, &e.name)),
     );
-    let (repo, versions, candidates, early, asked, scheduled, checks) = futures::join!(
+    let (repo, versions, candidates, early, asked, scheduled, checks, pins) = futures::join!(
         reads.get_repo(id),
         reads.version_page(id, slice),
         candidates_for(state, reads, id),
@@ -170,7 +185,15 @@ pub async fn versions_page(
         requests::list(state, Some(id), usize::MAX),
         schedules_list::open_of(state, id),
         crate::app::checks::latest(state, id, None),
+        crate::app::pins::of_repository(state, id),
     );
+    let (pins, pins_unreadable) = match pins {
+        Ok(pins) => (pins, None),
+        Err(error) => {
+            tracing::warn!(%error, "versions page rendered without its pins");
+            (Default::default(), Some(error.to_string()))
+        }
+    };
     let scheduled = scheduled.unwrap_or_else(|error| {
         if state.schedules.is_some() {
             tracing::warn!(%error, "versions page rendered without its schedules");
@@ -207,12 +230,17 @@ pub async fn versions_page(
     let mut environments: Vec<PageEnvironment> = Vec::new();
     let now = state.clock.now().await;
     let mut previous: Option<PreviousServing> = None;
+    let mut copied: Vec<(EnvironmentName, String)> = Vec::new();
     for (i, (environment, record)) in state.environments.iter().zip(early).enumerate() {
         let env = read.as_ref().ok().and_then(|all| all.get(i));
         let serving = env.and_then(|e| e.serving());
         let distribution = env.and_then(|e| e.distribution());
         let record = record.settle(state, id, distribution, serving).await;
         let name = environment.name.clone();
+        // An environment serving nothing gives the edges nothing to copy: no edge line.
+        if let (Some(distribution), Some(_)) = (distribution, serving) {
+            copied.push((name.clone(), distribution.name.clone()));
+        }
         let soak_until = previous
             .as_ref()
             .and_then(|before| soak_pending(state, &name, before, serving, now));
@@ -278,6 +306,9 @@ pub async fn versions_page(
         schedules: scheduled,
         checks,
         under_way: deploys_under_way(state, id, None).await,
+        pins,
+        pins_unreadable,
+        edges: lines(&state.edge_world(), &copied).await,
     })
 }
 

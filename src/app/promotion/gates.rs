@@ -1,6 +1,7 @@
 //! The gates of a promotion, in one written order, before anything changes upstream: the
 //! policy (who may promote there, and the freeze), the members' deploy locks in a stable
-//! order (in this process: what the gates read stays true until the move), every member's
+//! order (in this process: what the gates read stays true until the move), the members' pins
+//! (automation and schedules stop at a pinned environment), every member's
 //! gates at once (the checks the environment requires, then its plan read now: verification,
 //! the path's order, what the asker saw it serve, a rollback's target, the soak), the
 //! approvals (a request instead of a move), then the turn shared with other replicas on each
@@ -17,6 +18,7 @@ use crate::app::approvals::asking::{ask, release_ask};
 use crate::app::promotion::lock::DeployTurn as LocalTurn;
 use crate::app::promotion::member_gates;
 use crate::app::promotion::outcome::{MemberRun, NotStarted, Promoted, Stop};
+use crate::app::promotion::pin_gate;
 use crate::app::promotion::policy_gate;
 use crate::app::promotion::turn::{replica_turn, Checked};
 use crate::app::state::AppState;
@@ -54,6 +56,7 @@ pub(super) async fn clear(
         let repo = &promotion.members[i].repo;
         local.push(state.deploy_locks().acquire(repo, environment).await);
     }
+    pin_gate::pass(state, promotion).await?;
     let (planned, staying) = plan_members(state, promotion, ids).await?;
     if planned.is_empty() {
         return Err(Promoted::NothingToDo);

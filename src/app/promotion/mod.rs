@@ -4,19 +4,23 @@
 //!
 //! 1. the policy: who may promote to the environment, and its freeze ([`policy_gate`]);
 //! 2. the members' deploy locks in this process, in a stable order ([`lock`]);
-//! 3. each member's gates at once: the checks the environment requires ([`checks_gate`]),
+//! 3. the members' pins: an automatic promotion or a schedule stops at an environment a
+//!    rollback pinned ([`pin_gate`]);
+//! 4. each member's gates at once: the checks the environment requires ([`checks_gate`]),
 //!    then its plan read now: verification, the path's order, the version the asker saw it
 //!    serve, a rollback's target, the soak ([`turn`], [`soak_gate`]);
-//! 4. the approvals: where the environment needs them, a request instead of a move;
-//! 5. the turn shared with other replicas on each member's distribution, in a stable order,
+//! 5. the approvals: where the environment needs them, a request instead of a move;
+//! 6. the turn shared with other replicas on each member's distribution, in a stable order,
 //!    and its plan read again under it (compare and swap);
-//! 6. every moving member's `started` line in the audit log;
-//! 7. publish every member, then move their distributions one by one, putting back those
+//! 7. every moving member's `started` line in the audit log;
+//! 8. publish every member, then move their distributions one by one, putting back those
 //!    already moved when one fails in a set ([`moves`], [`restore`]);
-//! 8. each member's outcome line and event, a set's release line and event ([`record`]);
-//! 9. the edges that copy the environment asked to replicate, in a task of their own that
-//!    never holds the promotion ([`crate::app::edges`]);
-//! 10. every member counted in `repo_console_deploys_total` ([`measure`]).
+//! 9. each member's outcome line and event, a set's release line and event ([`record`]);
+//!    then each member a rollback moved is pinned, and each a person's deploy moved has its
+//!    pin lifted ([`pin_gate`]);
+//! 10. the edges that copy the environment asked to replicate, in a task of their own that
+//!     never holds the promotion ([`crate::app::edges`]);
+//! 11. every member counted in `repo_console_deploys_total` ([`measure`]).
 //!
 //! It runs in a task the application owns ([`under_way`]): once asked, it goes on to its
 //! end whatever becomes of the request that asked for it, and each member is shown as it
@@ -29,6 +33,7 @@ pub(crate) mod measure;
 pub(crate) mod member_gates;
 mod moves;
 pub mod outcome;
+pub(crate) mod pin_gate;
 pub mod policy_gate;
 mod record;
 pub(crate) mod restore;
@@ -135,6 +140,7 @@ async fn run(state: &AppState, promotion: &Promotion, ids: &[DeployId]) -> Promo
     }
     let error = moves::run(state, promotion, &mut moving).await;
     let ran = record::ended(state, &lines, moving, cleared.staying, error).await;
+    pin_gate::after(state, promotion, &ran).await;
     crate::app::edges::after_promotion(&state.edge_world(), &moved_plans(&ran)).await;
     Promoted::Ran(Box::new(ran))
 }

@@ -6,7 +6,7 @@ use crate::domain::approval::ApprovalRequest;
 use crate::domain::deploy::{ChecksOverride, DeployId, DeployPlan, Refusal, SoakOverride};
 use crate::domain::release::{MemberOutcome, ReleaseRecord};
 use crate::domain::repository::PublicationHref;
-use crate::ports::{AuditError, CheckStoreError, LockError, RequestStoreError};
+use crate::ports::{AuditError, CheckStoreError, LockError, PinStoreError, RequestStoreError};
 
 use crate::app::facts::ReadError;
 use crate::app::promotion::steps::StepFailure;
@@ -26,6 +26,10 @@ pub enum NotStarted {
     /// The environment requires checks and they could not be read.
     #[error("Deploy refused: {0}. The environment requires checks, and they are kept beside the audit log: fix it first.")]
     ChecksUnreadable(CheckStoreError),
+    /// The pins could not be read, and the promotion was not asked by a person: an
+    /// unreadable pin holds the environment as a pin would.
+    #[error("Deploy refused: {0}. Automatic promotions and schedules do not move an environment whose pin cannot be read: fix the pin store (kept beside the requests) first.")]
+    PinsUnreadable(PinStoreError),
     /// The environment needs approvals and the request could not be kept.
     #[error("Deploy not requested: {0}. The environment needs approvals, and requests are kept beside the audit log: fix it first.")]
     RequestNotKept(RequestStoreError),

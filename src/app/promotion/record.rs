@@ -79,7 +79,8 @@ pub(super) async fn ended(
             events::emit(state, event).await;
         }
         // Signed evidence of a move, when the console signs (never failing the promotion).
-        crate::app::evidence::attest(state, &line, &member.plan.distribution).await;
+        let (distribution, operator) = (&member.plan.distribution, &lines.promotion.operator);
+        crate::app::evidence::attest(state, &line, distribution, operator).await;
     }
     let release = match &lines.release {
         Some(release) => {
@@ -105,7 +106,11 @@ pub(super) async fn ended(
 /// A member's outcome line. Deployed when it serves its target and nothing stopped the
 /// promotion; otherwise failed, saying whether its environment changed: a single deploy as
 /// its failed step proved it, a member of a set as it ended (put back: no).
-fn outcome_of(promotion: &Promotion, member: &MemberRun, error: &Option<String>) -> AuditOutcome {
+pub(super) fn outcome_of(
+    promotion: &Promotion,
+    member: &MemberRun,
+    error: &Option<String>,
+) -> AuditOutcome {
     if !promotion.all_or_none() {
         return match &member.failure {
             None => AuditOutcome::Deployed,

@@ -131,6 +131,13 @@ pub struct Actor {
     pub by: PersonName,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub person: Option<PersonKey>,
+    /// Whether they acted as a person or through an API token (absent: kept before it was
+    /// recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ActorKind>,
+    /// An API token's owner as configured (absent: a person, or a token without an owner).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<PersonName>,
 }
 
 impl Actor {
@@ -138,6 +145,8 @@ impl Actor {
         Self {
             by: operator.name().clone(),
             person: Some(operator.person().clone()),
+            kind: Some(ActorKind::of(operator)),
+            owner: operator.token().and_then(|grant| grant.owner.clone()),
         }
     }
 

@@ -61,6 +61,9 @@ pub enum BreakKind {
     AnchorMismatch,
     /// The log ends at this line, before the line a previous check saw.
     Truncated { anchor: u64 },
+    /// Its line is intact, but the columns a table copies from it (PostgreSQL's, which
+    /// readers filter by) no longer say what it says: these were changed.
+    ColumnsChanged { columns: Vec<String> },
 }
 
 /// The first line that breaks the chain: its number (1-based), its time when it reads, and
@@ -108,6 +111,11 @@ impl fmt::Display for ChainBreak {
             BreakKind::Truncated { anchor } => format!(
                 "is the last line, but an earlier check saw line {anchor}: lines were removed \
                  from the end"
+            ),
+            BreakKind::ColumnsChanged { columns } => format!(
+                "was changed after it was written: its line is intact, but its column(s) {} \
+                 no longer say what the line says",
+                columns.join(", ")
             ),
         };
         write!(f, " {what}")

@@ -24,5 +24,5 @@ pub use record::{
     versions_served, ApprovalTrail, AuditOutcome, Authority, Automation, CheckTrigger,
     ChecksOverride, DeployId, DeployRecord, FreezeOverride, ScheduleMark, SoakOverride,
 };
-pub use refusal::{Refusal, SoakRefusal};
+pub use refusal::{PinnedRefusal, Refusal, SoakRefusal};
 pub use verdict::{needs_reread, production_changed, Reread, WriteVerdict};

@@ -56,6 +56,10 @@ pub enum Refusal {
     /// The version has not soaked in the environment before (boxed: the largest refusal).
     #[error("{0}")]
     Soak(Box<SoakRefusal>),
+    /// A rollback pinned the environment: automation and schedules do not move it (boxed:
+    /// who pinned it, why and since when).
+    #[error("{0}")]
+    Pinned(Box<PinnedRefusal>),
     #[error("Deploy refused: a deploy to {0} needs approvals ([policy.{0}] approvals in the console's configuration), and a scheduled deploy runs only on its own: deploy now and ask for approval instead.")]
     ApprovalsNeeded(EnvironmentName),
     #[error("Deploy refused: v{version} has not passed the checks {environment} requires on {checked_in}: {unmet} ([policy.{environment}] required_checks). Report them passed on {checked_in} (POST /api/v1/checks), or, if you are listed in the environment's override, tick \"Override\" and give a reason (kept in the audit log).")]
@@ -82,6 +86,19 @@ pub enum Refusal {
     NoProductionDistribution,
     #[error("Deploy refused: the configured distribution '{0}' does not exist in Pulp. Fix the console's configuration ([production], or the environment's entry under [environments]) or create the distribution.")]
     ConfiguredDistributionMissing(String),
+}
+
+/// A move refused because a rollback pinned the environment (`domain::pin`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
+#[error("Deploy refused: {environment} is pinned to v{version} since {since} by {set_by}'s rollback ({reason}); automatic promotions and schedules do not move a pinned environment. Deploy by hand (its confirm step lifts the pin), or unpin it with a reason (the versions page, or POST /api/v1/repositories/<repository>/environments/{environment}/unpin).")]
+pub struct PinnedRefusal {
+    pub environment: EnvironmentName,
+    /// The version the pin holds.
+    pub version: u64,
+    pub set_by: String,
+    pub reason: String,
+    /// When the rollback pinned it (RFC 3339).
+    pub since: String,
 }
 
 /// A deploy refused because its version has not soaked in the environment before.

@@ -13,7 +13,9 @@ use crate::domain::deploy::DeployRecord;
 pub use crate::domain::event::data::{
     DeploymentData, DriftData, RepositoryRef, RequestData, ScheduleData, SyncFailedData,
 };
+use crate::domain::event::edge_data::EdgeData;
 use crate::domain::identity::PersonName;
+use crate::domain::pin::{Lift, Pin, PinKey};
 use crate::domain::release::ReleaseRecord;
 use crate::domain::schedule::{Schedule, ScheduleState};
 
@@ -48,6 +50,16 @@ pub enum EventKind {
     ScheduleRefused,
     #[serde(rename = "schedule.failed")]
     ScheduleFailed,
+    #[serde(rename = "pin.set")]
+    PinSet,
+    #[serde(rename = "pin.lifted")]
+    PinLifted,
+    #[serde(rename = "edge.behind")]
+    EdgeBehind,
+    #[serde(rename = "edge.failed")]
+    EdgeFailed,
+    #[serde(rename = "edge.drift")]
+    EdgeDrift,
 }
 
 /// A name that is not one of the kinds of event.
@@ -57,7 +69,7 @@ pub struct UnknownEvent(pub String);
 
 impl EventKind {
     /// Every kind, in the order the book lists them (reference/webhook-events.md).
-    pub const ALL: [Self; 14] = [
+    pub const ALL: [Self; 19] = [
         Self::DeploymentFinished,
         Self::DeploymentFailed,
         Self::DriftDetected,
@@ -72,6 +84,11 @@ impl EventKind {
         Self::ReleaseFailed,
         Self::ScheduleRefused,
         Self::ScheduleFailed,
+        Self::PinSet,
+        Self::PinLifted,
+        Self::EdgeBehind,
+        Self::EdgeFailed,
+        Self::EdgeDrift,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -90,6 +107,11 @@ impl EventKind {
             Self::ReleaseFailed => "release.failed",
             Self::ScheduleRefused => "schedule.refused",
             Self::ScheduleFailed => "schedule.failed",
+            Self::PinSet => "pin.set",
+            Self::PinLifted => "pin.lifted",
+            Self::EdgeBehind => "edge.behind",
+            Self::EdgeFailed => "edge.failed",
+            Self::EdgeDrift => "edge.drift",
         }
     }
 
@@ -177,6 +199,23 @@ pub enum EventData {
     /// A scheduled deploy that failed at its time, or whose end is unknown.
     #[serde(rename = "schedule.failed")]
     ScheduleFailed(ScheduleData),
+    /// A rollback pinned an environment of a repository to the version it restored.
+    #[serde(rename = "pin.set")]
+    PinSet(Pin),
+    /// A pin no longer holds: a person's deploy moved the environment, or someone unpinned it.
+    #[serde(rename = "pin.lifted")]
+    PinLifted(Lift),
+    /// An edge has not served what production serves for longer than
+    /// `edge_replication.behind_alert_secs`: once per edge, distribution and production digest.
+    #[serde(rename = "edge.behind")]
+    EdgeBehind(EdgeData),
+    /// An edge's replication failed: once per change of its state to `failed`.
+    #[serde(rename = "edge.failed")]
+    EdgeFailed(EdgeData),
+    /// An edge serves metadata production never served: once per change of its state to
+    /// `other`.
+    #[serde(rename = "edge.drift")]
+    EdgeDrift(EdgeData),
 }
 
 impl EventData {
@@ -272,6 +311,11 @@ impl EventData {
             Self::ReleaseFailed(_) => EventKind::ReleaseFailed,
             Self::ScheduleRefused(_) => EventKind::ScheduleRefused,
             Self::ScheduleFailed(_) => EventKind::ScheduleFailed,
+            Self::PinSet(_) => EventKind::PinSet,
+            Self::PinLifted(_) => EventKind::PinLifted,
+            Self::EdgeBehind(_) => EventKind::EdgeBehind,
+            Self::EdgeFailed(_) => EventKind::EdgeFailed,
+            Self::EdgeDrift(_) => EventKind::EdgeDrift,
         }
     }
 
@@ -300,6 +344,34 @@ impl EventData {
             Self::ScheduleRefused(s) | Self::ScheduleFailed(s) => {
                 format!("schedule.ended:{}", s.schedule_id)
             }
+            // A pin is set once by its rollback, and lifted once at a time.
+            Self::PinSet(pin) => format!("pin.set:{}:{}", pin.key(), pin.deploy_id.as_str()),
+            Self::PinLifted(lift) => format!(
+                "pin.lifted:{}:{}",
+                PinKey::new(lift.repository.clone(), lift.environment.clone()),
+                lift.at.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true)
+            ),
+            // Behind once for each digest production moved to; failed once per change of
+            // state and digest production serves, drift once per change of state and digest
+            // the edge serves, each named by when it was judged so.
+            Self::EdgeBehind(e) => format!(
+                "edge.behind:{}:{}:{}",
+                e.edge, e.distribution, e.central_digest
+            ),
+            Self::EdgeFailed(e) => format!(
+                "edge.failed:{}:{}:{}@{}",
+                e.edge,
+                e.distribution,
+                e.central_digest,
+                e.since.to_rfc3339()
+            ),
+            Self::EdgeDrift(e) => format!(
+                "edge.drift:{}:{}:{}@{}",
+                e.edge,
+                e.distribution,
+                e.edge_digest.as_deref().unwrap_or("none"),
+                e.since.to_rfc3339()
+            ),
         }
     }
 }

@@ -169,3 +169,55 @@ fn an_automatic_promotion_tells_the_check_that_triggered_it() {
         "an event kept before the field reads as none"
     );
 }
+
+#[test]
+fn an_edge_s_events_name_the_digests_so_each_change_is_one_fact() {
+    use crate::domain::edge::{EdgeName, EdgeState, MetadataDigest};
+    use crate::domain::event::EdgeData;
+    let digest = |c: char| MetadataDigest::parse(&c.to_string().repeat(64)).unwrap();
+    let at = DateTime::parse_from_rfc3339("2026-11-28T10:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc);
+    let data = |state: &EdgeState, central: char, served: char| {
+        EdgeData::new(
+            &EdgeName::parse("dc1").unwrap(),
+            &EnvironmentName::production(),
+            "prod",
+            state,
+            &digest(central),
+            Some(&digest(served)),
+            chrono::Duration::seconds(700),
+            at,
+        )
+    };
+    let behind = EdgeState::Behind { since: Some(at) };
+    let first = EventData::EdgeBehind(data(&behind, 'a', 'b'));
+    assert_eq!(first.kind(), EventKind::EdgeBehind);
+    assert_eq!(
+        first.fact(),
+        EventData::EdgeBehind(data(&behind, 'a', 'c')).fact(),
+        "behind once per digest production serves"
+    );
+    assert_ne!(
+        first.fact(),
+        EventData::EdgeBehind(data(&behind, 'd', 'b')).fact()
+    );
+    let failed = EdgeState::Failed {
+        error: "403".into(),
+    };
+    assert_ne!(
+        EventData::EdgeFailed(data(&failed, 'a', 'b')).fact(),
+        EventData::EdgeFailed(data(&failed, 'd', 'b')).fact(),
+        "a failure to reach another production digest is another fact"
+    );
+    assert_ne!(
+        EventData::EdgeDrift(data(&EdgeState::Other, 'a', 'b')).fact(),
+        EventData::EdgeDrift(data(&EdgeState::Other, 'a', 'e')).fact(),
+        "other foreign metadata is another drift"
+    );
+    let EventData::EdgeFailed(told) = EventData::EdgeFailed(data(&failed, 'a', 'b')) else {
+        unreachable!()
+    };
+    assert_eq!(told.error.as_deref(), Some("403"));
+    assert_eq!(told.lag_secs, 700);
+}

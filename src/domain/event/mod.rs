@@ -4,6 +4,7 @@
 pub mod console_event;
 pub(crate) mod data;
 pub mod delivery;
+pub mod edge_data;
 pub mod webhook;
 
 pub use console_event::{
@@ -11,4 +12,5 @@ pub use console_event::{
     RequestData, SyncFailedData, UnknownEvent,
 };
 pub use delivery::{Delivery, NextAttempt, RetryPolicy, Settlement};
+pub use edge_data::EdgeData;
 pub use webhook::{subscribers, InvalidWebhookUrl, Subscription, WebhookUrl};

@@ -6,8 +6,11 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::domain::audit_chain::link::Sha256Hex;
-use crate::domain::deploy::{DeployId, DeployKind, DeployRecord};
+use crate::domain::deploy::{ApprovalTrail, DeployId, DeployKind, DeployRecord};
+use crate::domain::identity::PersonName;
 use crate::domain::ids::ReleaseRef;
+
+use super::party::Party;
 
 /// What a promotion was.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,7 +71,8 @@ pub enum Actor {
     },
     Schedule {
         schedule_id: String,
-        author: String,
+        /// Who made the schedule: a person, or a token with its owner.
+        author: Party,
     },
     Automation {
         check: String,
@@ -78,17 +82,27 @@ pub enum Actor {
     },
 }
 
-/// The approval request: who asked, and who approved and when.
+impl From<Party> for Actor {
+    fn from(party: Party) -> Self {
+        match party {
+            Party::Person { name } | Party::Named { name } => Self::Person { name },
+            Party::Token { name, owner } => Self::Token { name, owner },
+        }
+    }
+}
+
+/// The approval request: who asked, and who approved and when (each a person, or a token
+/// and its owner).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ApprovalFacts {
     pub request_id: String,
-    pub requested_by: String,
+    pub requested_by: Party,
     pub approvals: Vec<Approval>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Approval {
-    pub by: String,
+    pub by: Party,
     /// When (null: the request's record no longer holds it).
     pub at: Option<String>,
 }
@@ -111,8 +125,8 @@ pub struct Override {
     pub reason: Option<String>,
 }
 
-/// The policy in force: the SHA-256 of its canonical JSON (`[policy]` and the environments'
-/// rules as the console read them at start).
+/// The policy in force: the SHA-256 of the canonical JSON of the `[policy]` and
+/// `[environments]` tables the console read at start (see [`super::policy_digest`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PolicyFacts {
     pub sha256: Sha256Hex,
@@ -129,12 +143,20 @@ pub struct PreviousAttestation {
 /// What the console knew beside the record when it signed.
 pub struct Known {
     pub pulp: PulpFacts,
-    pub token_owner: Option<String>,
-    /// Each approver's approval time, by name.
-    pub approved_at: Vec<(String, String)>,
+    /// Who asked for the promotion (the operator it ran as).
+    pub deployer: Party,
+    /// The approval request's record, when the deploy ran for one and it is still kept.
+    pub request: Option<RequestSeen>,
     pub checks: Vec<PassedCheck>,
     pub policy: PolicyFacts,
     pub previous: Option<PreviousAttestation>,
+}
+
+/// What the approval request's record says of its people.
+pub struct RequestSeen {
+    pub requested_by: Party,
+    /// Each approval, in order: who, and when (RFC 3339).
+    pub approvals: Vec<(Party, String)>,
 }
 
 impl PromotionPredicate {
@@ -151,23 +173,11 @@ impl PromotionPredicate {
             version_from: record.previous_version,
             version_to: record.target_version,
             pulp: known.pulp,
-            deployed_by: actor_of(record, known.token_owner),
-            approval: record.request.as_ref().map(|trail| ApprovalFacts {
-                request_id: trail.request_id.to_string(),
-                requested_by: trail.requester.to_string(),
-                approvals: trail
-                    .approvers
-                    .iter()
-                    .map(|by| Approval {
-                        by: by.to_string(),
-                        at: known
-                            .approved_at
-                            .iter()
-                            .find(|(name, _)| *name == by.to_string())
-                            .map(|(_, at)| at.clone()),
-                    })
-                    .collect(),
-            }),
+            deployed_by: actor_of(record, known.deployer),
+            approval: record
+                .request
+                .as_ref()
+                .map(|trail| approval_of(trail, known.request.as_ref())),
             checks: known.checks,
             overrides: overrides_of(record),
             policy: known.policy,
@@ -179,7 +189,35 @@ impl PromotionPredicate {
     }
 }
 
-fn actor_of(record: &DeployRecord, token_owner: Option<String>) -> Actor {
+/// The request's people: as its record names them, else by the names the audit line kept.
+fn approval_of(trail: &ApprovalTrail, seen: Option<&RequestSeen>) -> ApprovalFacts {
+    let approval = |by: &PersonName| {
+        let recorded = seen.and_then(|seen| {
+            seen.approvals
+                .iter()
+                .find(|(party, _)| party.name() == by.as_str())
+        });
+        match recorded {
+            Some((party, at)) => Approval {
+                by: party.clone(),
+                at: Some(at.clone()),
+            },
+            None => Approval {
+                by: Party::named(by),
+                at: None,
+            },
+        }
+    };
+    ApprovalFacts {
+        request_id: trail.request_id.to_string(),
+        requested_by: seen
+            .map(|seen| seen.requested_by.clone())
+            .unwrap_or_else(|| Party::named(&trail.requester)),
+        approvals: trail.approvers.iter().map(approval).collect(),
+    }
+}
+
+fn actor_of(record: &DeployRecord, deployer: Party) -> Actor {
     if let Some(automation) = &record.automation {
         let trigger = &automation.triggered_by;
         return Actor::Automation {
@@ -190,24 +228,13 @@ fn actor_of(record: &DeployRecord, token_owner: Option<String>) -> Actor {
         };
     }
     if let Some(schedule) = &record.schedule {
+        // A schedule's promotion runs as its author (restored as the token it was, if so).
         return Actor::Schedule {
             schedule_id: schedule.schedule_id.to_string(),
-            author: schedule.author.to_string(),
+            author: deployer,
         };
     }
-    match record.operator.strip_prefix("token:") {
-        Some(name) => Actor::Token {
-            name: name.to_owned(),
-            owner: token_owner,
-        },
-        None if token_owner.is_some() => Actor::Token {
-            name: record.operator.clone(),
-            owner: token_owner,
-        },
-        None => Actor::Person {
-            name: record.operator.clone(),
-        },
-    }
+    deployer.into()
 }
 
 fn overrides_of(record: &DeployRecord) -> Vec<Override> {
@@ -240,3 +267,7 @@ fn overrides_of(record: &DeployRecord) -> Vec<Override> {
 fn rfc3339<S: Serializer>(at: &DateTime<Utc>, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_str(&at.to_rfc3339_opts(SecondsFormat::Millis, true))
 }
+
+#[cfg(test)]
+#[path = "predicate_tests.rs"]
+mod tests;

@@ -6,6 +6,10 @@
 //! approved requests and automatic promotions each build one and hand it to the one use case
 //! that runs it (`app::promotion`); none of them chains gates of its own.
 
+mod at_pin;
+
+pub use at_pin::AtPin;
+
 use crate::domain::deploy::{
     ApprovalTrail, Authority, Automation, Confirmation, DeployId, DeployRequest, Intent,
     ScheduleMark, SeenLive,

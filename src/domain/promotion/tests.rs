@@ -120,3 +120,60 @@ fn release() -> crate::domain::release::Release {
         .expect("a release");
     releases.get("rhel9").expect("configured").clone()
 }
+
+fn automation() -> Automation {
+    Automation::triggered_by(crate::domain::deploy::CheckTrigger {
+        check: crate::domain::check::CheckName::parse("smoke").expect("a name"),
+        environment: EnvironmentName::parse("staging").expect("a name"),
+        version: 3,
+        url: None,
+        reporter: "ci".into(),
+    })
+}
+
+fn rollback(asked_by: AskedBy) -> Promotion {
+    Promotion {
+        intent: Intent::Rollback(crate::domain::deploy::Reason::parse("broken").expect("a reason")),
+        ..promotion(asked_by)
+    }
+}
+
+#[test]
+fn a_pinned_environment_refuses_automation_and_schedules_even_approved_ones() {
+    let schedule = |approvals| AskedBy::Schedule {
+        mark: mark(),
+        approvals,
+    };
+    for asked in [
+        AskedBy::Automation(automation()),
+        schedule(None),
+        schedule(Some(trail())),
+    ] {
+        assert_eq!(
+            promotion(asked.clone()).at_pin(true),
+            AtPin::Refuse,
+            "{asked:?}"
+        );
+        assert_eq!(
+            rollback(asked.clone()).at_pin(true),
+            AtPin::Refuse,
+            "{asked:?}"
+        );
+        assert_eq!(promotion(asked).at_pin(false), AtPin::Proceed);
+    }
+}
+
+#[test]
+fn a_person_s_deploy_lifts_a_pin_and_any_rollback_that_runs_pins() {
+    for asked in [AskedBy::Operator, AskedBy::Approval(trail())] {
+        assert_eq!(promotion(asked.clone()).at_pin(true), AtPin::LiftAfter);
+        assert_eq!(promotion(asked.clone()).at_pin(false), AtPin::Proceed);
+        assert_eq!(rollback(asked.clone()).at_pin(true), AtPin::PinAfter);
+        assert_eq!(rollback(asked).at_pin(false), AtPin::PinAfter);
+    }
+    let scheduled = AskedBy::Schedule {
+        mark: mark(),
+        approvals: None,
+    };
+    assert_eq!(rollback(scheduled).at_pin(false), AtPin::PinAfter);
+}

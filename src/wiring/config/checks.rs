@@ -64,6 +64,10 @@ pub(crate) fn validate(
         raw.api.anonymous_exposure_per_minute,
     )?;
     let api_tokens = crate::wiring::sections::api::validate(raw.api, matching)?;
+    let policy_facts = crate::wiring::sections::policy_digest::policy_in_force(
+        &raw.policy.written,
+        &raw.environments.written,
+    );
     let environments =
         crate::wiring::sections::environments::validate(raw.environments, raw.production.clone())?;
     // The policy names the environments of the path the console uses: on the demo upstream
@@ -113,6 +117,7 @@ pub(crate) fn validate(
         production: raw.production,
         environments,
         policy: policy.policy.with_metadata(metadata),
+        policy_facts,
         releases,
         request_ttl: policy.request_ttl,
         request_retention: policy.request_retention,
@@ -169,6 +174,15 @@ fn check_requests_kept(
              otherwise, e.g. audit.jsonl",
             audit.path.display(),
             crate::wiring::config::settings::CHECKS_FILE
+        );
+        return Err(invalid("audit.path", reason));
+    }
+    if audit.sink == "jsonl" && audit.path.file_name() == audit.pins_path().file_name() {
+        let reason = format!(
+            "{}: the rollbacks' pins are kept in {} beside the audit file; name the audit file \
+             otherwise, e.g. audit.jsonl",
+            audit.path.display(),
+            crate::wiring::config::settings::PINS_FILE
         );
         return Err(invalid("audit.path", reason));
     }

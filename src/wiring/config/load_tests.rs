@@ -1018,6 +1018,15 @@ fn approvals_need_a_sink_that_keeps_requests() {
         clash.starts_with("audit.path: /var/log/rc/requests.jsonl: approval requests are kept"),
         "{clash}"
     );
+    assert_eq!(
+        config.audit.pins_path(),
+        PathBuf::from("/var/log/rc/pins.jsonl")
+    );
+    let clash = refused_key("[audit]\npath = \"/var/log/rc/pins.jsonl\"");
+    assert!(
+        clash.starts_with("audit.path: /var/log/rc/pins.jsonl: the rollbacks' pins are kept"),
+        "{clash}"
+    );
 }
 
 #[test]

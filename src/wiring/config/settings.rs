@@ -41,6 +41,8 @@ pub const REQUESTS_FILE: &str = "requests.jsonl";
 pub const SCHEDULES_FILE: &str = "schedules.jsonl";
 /// The file of check reports beside the audit file (`jsonl` sink).
 pub const CHECKS_FILE: &str = "checks.jsonl";
+/// The file of the rollbacks' pins beside the audit file (`jsonl` sink).
+pub const PINS_FILE: &str = "pins.jsonl";
 
 impl AuditSettings {
     /// Where the `jsonl` sink keeps approval requests: `requests.jsonl` beside the audit file.
@@ -59,6 +61,12 @@ impl AuditSettings {
     pub fn checks_path(&self) -> PathBuf {
         let beside = self.path.parent().unwrap_or(std::path::Path::new(""));
         beside.join(CHECKS_FILE)
+    }
+
+    /// Where the `jsonl` sink keeps the rollbacks' pins: `pins.jsonl` beside the audit file.
+    pub fn pins_path(&self) -> PathBuf {
+        let beside = self.path.parent().unwrap_or(std::path::Path::new(""));
+        beside.join(PINS_FILE)
     }
 }
 
@@ -102,6 +110,9 @@ pub struct Config {
     /// Who may deploy where, and synchronize (`[policy]`); without it, every identified
     /// operator may.
     pub policy: Policy,
+    /// The digest of the `[policy]` and `[environments]` tables as read, the defaults
+    /// included: the policy in force each attestation names.
+    pub policy_facts: crate::domain::evidence::predicate::PolicyFacts,
     /// Repositories promoted together (`[releases]`).
     pub releases: Releases,
     /// Where events are sent (`[[webhooks]]`), and how (`[webhook_delivery]`).

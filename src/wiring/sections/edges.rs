@@ -15,6 +15,7 @@ use crate::adapters::pulp::{PulpEdge, PulpEdges, PulpSettings, Secret, SetupErro
 use crate::app::edges::{EdgeFollow, Edges, FollowedEdge};
 use crate::domain::edge::{EdgeBackoff, EdgeName};
 use crate::domain::environment::{EnvironmentName, EnvironmentPath};
+use crate::ports::EdgeStateStore;
 
 use crate::wiring::sections::error::{invalid, ConfigError};
 use crate::wiring::sections::password_file::first_line;
@@ -74,8 +75,13 @@ pub struct EdgePulps {
 
 impl EdgePulps {
     /// The edges as the application follows them, over the Pulp adapter (`central`: the
-    /// central Pulp's settings); `None` when no edge is configured.
-    pub fn followed(&self, central: PulpSettings) -> Result<Option<Edges>, SetupError> {
+    /// central Pulp's settings), their state kept in `store`; `None` when no edge is
+    /// configured.
+    pub fn followed(
+        &self,
+        central: PulpSettings,
+        store: Arc<dyn EdgeStateStore>,
+    ) -> Result<Option<Edges>, SetupError> {
         if self.edges.is_empty() {
             return Ok(None);
         }
@@ -102,7 +108,12 @@ impl EdgePulps {
             })
             .collect();
         let replicator = Arc::new(PulpEdges::new(central, reached)?);
-        Ok(Some(Edges::new(replicator, followed, self.follow.clone())))
+        Ok(Some(Edges::new(
+            replicator,
+            followed,
+            self.follow.clone(),
+            store,
+        )))
     }
 }
 

@@ -120,6 +120,9 @@ fn refusal(error: InvalidPath) -> ConfigError {
 pub(crate) struct RawEnvironments {
     pub order: Vec<String>,
     pub tables: BTreeMap<String, RawEnvironment>,
+    /// The table as the layers wrote it, the defaults included (what the evidence's policy
+    /// digest covers).
+    pub written: Table,
 }
 
 /// `[environments.<name>]`. Free-named tables cannot hold their defaults in
@@ -142,6 +145,7 @@ impl<'de> Deserialize<'de> for RawEnvironments {
 
 impl RawEnvironments {
     fn from_table(table: Table) -> Result<Self, String> {
+        let written = table.clone();
         let mut order = None;
         let mut tables = BTreeMap::new();
         for (key, value) in table {
@@ -159,7 +163,11 @@ impl RawEnvironments {
             tables.insert(key, environment);
         }
         let order = order.ok_or("environments.order is missing")?;
-        Ok(Self { order, tables })
+        Ok(Self {
+            order,
+            tables,
+            written,
+        })
     }
 }
 

@@ -20,6 +20,7 @@ pub(crate) mod insights;
 pub(crate) mod oidc;
 pub(crate) mod password_file;
 pub(crate) mod policy;
+pub(crate) mod policy_digest;
 pub(crate) mod releases;
 pub(crate) mod schedules;
 pub(crate) mod server_edge;

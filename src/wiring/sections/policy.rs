@@ -426,6 +426,9 @@ pub(crate) struct RawPolicy {
     pub automation: String,
     /// Environment name -> its policy as written.
     pub environments: BTreeMap<String, RawEnvironmentPolicy>,
+    /// The table as the layers wrote it, the defaults included (what the evidence's policy
+    /// digest covers).
+    pub written: Table,
 }
 
 /// `[policy.<environment>]` as written (checked in `policy.rs`).
@@ -460,7 +463,10 @@ impl<'de> Deserialize<'de> for RawPolicy {
 
 impl RawPolicy {
     fn from_table(table: Table) -> Result<Self, String> {
-        let mut policy = Self::default();
+        let mut policy = Self {
+            written: table.clone(),
+            ..Self::default()
+        };
         let mut ttl = None;
         let mut retention = None;
         let mut check_retention = None;

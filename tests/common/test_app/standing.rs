@@ -57,7 +57,13 @@ impl<W> TestAppBuilder<W> {
             .metrics(Arc::new(repo_console::adapters::metrics::Metrics::new()))
             .checks(Arc::new(
                 repo_console::adapters::files::checks::JsonlCheckStore::new(checks),
-            ));
+            ))
+            // Pins beside the audit, as the console with the jsonl sink keeps them.
+            .part(repo_console::app::pins::Pins::new(Arc::new(
+                repo_console::adapters::files::pins::JsonlPinStore::new(
+                    audit_path.with_file_name("pins.jsonl"),
+                ),
+            )));
         let state = self
             .changes
             .into_iter()

@@ -8,7 +8,7 @@ use axum::Json;
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
-use crate::app::deploy::deploy_asked;
+use crate::app::deploy::{deploy_asked, DeployOutcome};
 use crate::app::schedules::make;
 use crate::app::AppState;
 use crate::domain::deploy::{
@@ -19,8 +19,9 @@ use crate::domain::schedule::rules::parse_at;
 
 use super::super::answer::JsonAnswer;
 use super::caller::Caller;
+use super::edges::{promotion_edges, PromotionEdges};
 use super::error::{ApiError, ApiJson, ErrorBody};
-use super::outcome::{answer, changed_word, DeploymentOutcome};
+use super::outcome::{answer_with_edges, changed_word, DeploymentOutcome};
 use super::repositories::repo_id;
 use super::request_item::request_item;
 use super::schedules::{schedule_item, Accepted, Scheduled};
@@ -114,7 +115,13 @@ pub async fn create(
         return Ok(JsonAnswer::Recorded(Accepted::Scheduled(Box::new(made))).into_response());
     }
     let outcome = deploy_asked(&state, &id, ask, &operator).await;
-    Ok(answer(outcome, &environment))
+    let edges = match &outcome {
+        DeployOutcome::Deployed { plan, .. } | DeployOutcome::Failed { plan, .. } => {
+            promotion_edges(&state, &plan.environment, &plan.distribution.name).await
+        }
+        _ => None,
+    };
+    Ok(answer_with_edges(outcome, &environment, edges))
 }
 
 /// A deploy as its audit lines tell it.
@@ -155,6 +162,11 @@ pub struct Deployment {
     /// "environment", "version", "url", "reporter"}` (null: a deploy someone asked for).
     #[schema(value_type = Option<Object>)]
     pub triggered_by: Option<serde_json::Value>,
+    /// The edge Pulps that copy its environment, when any: what each serves now for its
+    /// distribution, compared with what production serves now (asked again, it says when
+    /// every edge serves it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edges: Option<PromotionEdges>,
 }
 
 fn deployment(lines: &[DeployRecord]) -> Option<Deployment> {
@@ -211,6 +223,7 @@ fn deployment(lines: &[DeployRecord]) -> Option<Deployment> {
             .automation
             .as_ref()
             .and_then(|a| serde_json::to_value(&a.triggered_by).ok()),
+        edges: None,
     })
 }
 
@@ -226,7 +239,10 @@ pub async fn show(
     let lines = crate::app::pages::history::deploy_lines(&state, &id)
         .await
         .map_err(|e| ApiError::of(&e))?;
-    deployment(&lines)
-        .map(Json)
-        .ok_or_else(|| ApiError::not_found(format!("The audit log has no deploy {raw}.")))
+    let mut found = deployment(&lines)
+        .ok_or_else(|| ApiError::not_found(format!("The audit log has no deploy {raw}.")))?;
+    if let Some(last) = lines.last() {
+        found.edges = promotion_edges(&state, &last.environment, &last.distribution).await;
+    }
+    Ok(Json(found))
 }

@@ -25,6 +25,8 @@ pub struct EdgeItem {
     pub last_replication: Option<LastReplication>,
     /// A follow-up runs for it now.
     pub following: bool,
+    /// When it is tried again (RFC 3339), while it has not caught up; null otherwise.
+    pub next_retry: Option<String>,
 }
 
 /// One distribution an edge copies.
@@ -96,6 +98,7 @@ fn item(row: view::EdgeRow) -> EdgeItem {
             }
         }),
         following: row.following,
+        next_retry: row.next_retry.as_ref().map(rfc3339),
     }
 }
 
@@ -124,4 +127,55 @@ pub async fn replicate(
 ) -> Result<axum::http::StatusCode, ApiError> {
     again::ask(&state.edge_world(), &operator, &name).map_err(|e| ApiError::of(&e))?;
     Ok(axum::http::StatusCode::ACCEPTED)
+}
+
+/// A promotion's edges: what each edge that copies its distribution serves now, compared
+/// with what production serves now.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PromotionEdges {
+    /// "edges: 1 of 2 serve it".
+    pub summary: String,
+    /// How many edges serve what production serves (only `serving` counts).
+    pub serving: usize,
+    /// How many edges copy the distribution.
+    pub edges: usize,
+    /// Each edge, in the configured order.
+    pub states: Vec<PromotionEdge>,
+}
+
+/// One edge's state for a promotion's distribution.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PromotionEdge {
+    pub edge: String,
+    /// `serving`, `behind`, `replicating`, `other`, `failed`, `unreachable` or `missing`;
+    /// null while not judged yet.
+    pub state: Option<String>,
+    /// Why, for `failed` and `unreachable`.
+    pub error: Option<String>,
+    /// Seconds since production moved, while the edge does not serve it.
+    pub lag_seconds: i64,
+}
+
+/// The edges of `distribution` of `environment`; `None` when no edge copies it.
+pub async fn promotion_edges(
+    state: &AppState,
+    environment: &crate::domain::environment::EnvironmentName,
+    distribution: &str,
+) -> Option<PromotionEdges> {
+    let line = view::line(&state.edge_world(), environment, distribution).await?;
+    Some(PromotionEdges {
+        summary: line.tally.to_string(),
+        serving: line.tally.serving,
+        edges: line.tally.edges,
+        states: line
+            .edges
+            .into_iter()
+            .map(|(edge, state, lag)| PromotionEdge {
+                edge: edge.to_string(),
+                error: state.as_ref().and_then(|s| s.error()).map(str::to_owned),
+                state: state.map(|s| s.kind().as_str().to_owned()),
+                lag_seconds: lag.num_seconds(),
+            })
+            .collect(),
+    })
 }

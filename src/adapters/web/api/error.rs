@@ -245,6 +245,7 @@ fn refusal_code(refusal: &Refusal) -> &'static str {
         Refusal::Frozen { .. } => "frozen",
         Refusal::Soak(_) => "soak",
         Refusal::ApprovalsNeeded(_) => "approvals_needed",
+        Refusal::Pinned(_) => "pinned",
         Refusal::ChecksMissing { .. } => "checks_missing",
         Refusal::OverrideReasonMissing(_) | Refusal::ReasonMissing => "reason_missing",
         Refusal::ReasonTooLong(_) => "reason_too_long",

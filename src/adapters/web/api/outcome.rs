@@ -40,6 +40,10 @@ pub struct DeploymentOutcome {
     /// Set when an audit line could not be written (the deploy still happened as said).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub audit_error: Option<String>,
+    /// The edge Pulps that copy the environment, when any: how many serve it (right after
+    /// the move, none yet: follow `GET /api/v1/deployments/{deploy_id}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edges: Option<super::edges::PromotionEdges>,
 }
 
 /// A deploy that needs approvals: the request recorded.
@@ -50,6 +54,15 @@ pub struct Requested {
 
 /// The answer of a deploy's outcome (also an approval's, which may run one).
 pub fn answer(outcome: DeployOutcome, environment: &EnvironmentName) -> Response {
+    answer_with_edges(outcome, environment, None)
+}
+
+/// [`answer`], with the edges of the environment's distribution.
+pub fn answer_with_edges(
+    outcome: DeployOutcome,
+    environment: &EnvironmentName,
+    edges: Option<super::edges::PromotionEdges>,
+) -> Response {
     match outcome {
         DeployOutcome::Requested(request) => JsonAnswer::Recorded(Requested {
             request: request_item(&request, "pending", &[], 0),
@@ -73,6 +86,7 @@ pub fn answer(outcome: DeployOutcome, environment: &EnvironmentName) -> Response
             task: None,
             error: None,
             audit_error: audit.err().map(|e| e.to_string()),
+            edges,
         })
         .into_response(),
         DeployOutcome::Failed {
@@ -95,6 +109,7 @@ pub fn answer(outcome: DeployOutcome, environment: &EnvironmentName) -> Response
                 task: task.map(|t| t.to_string()),
                 error: Some(ApiError::of(&error).body().error),
                 audit_error: audit.err().map(|e| e.to_string()),
+                edges,
             };
             JsonAnswer::As(StatusOf::of(&error), body).into_response()
         }

@@ -67,6 +67,38 @@ pub struct EnvironmentState {
     /// Why what it serves could not be read, when it could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The pin a rollback set on it, when one holds: automatic promotions and schedules do
+    /// not move it. Told in one repository's answer (absent there: not pinned); the list
+    /// leaves it out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pin: Option<PinState>,
+}
+
+/// A rollback's pin on an environment.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PinState {
+    /// The version it holds (the rollback's target).
+    pub version: u64,
+    /// Who rolled back.
+    pub set_by: String,
+    /// The rollback's reason.
+    pub reason: String,
+    /// When (RFC 3339, UTC).
+    pub since: String,
+    /// The rollback's deploy id.
+    pub deploy_id: String,
+}
+
+impl From<&crate::domain::pin::Pin> for PinState {
+    fn from(pin: &crate::domain::pin::Pin) -> Self {
+        Self {
+            version: pin.version.get(),
+            set_by: pin.set_by.clone(),
+            reason: pin.reason.clone(),
+            since: pin.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            deploy_id: pin.deploy_id.as_str().to_owned(),
+        }
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -131,6 +163,7 @@ fn summary(row: &DashboardRow) -> RepositorySummary {
                 no_distribution: e.no_distribution,
                 frozen: None,
                 error: e.serving.clone().err(),
+                pin: None,
             })
             .collect(),
         sync: SyncSummary::from(&row.sync.state),
@@ -205,6 +238,7 @@ fn environments(page: &VersionsPage) -> Vec<EnvironmentState> {
             no_distribution: e.no_distribution,
             frozen: e.frozen.clone(),
             error: unknown.clone(),
+            pin: page.pins.of(&e.name).map(PinState::from),
         })
         .collect()
 }

@@ -29,9 +29,11 @@ use super::super::views::deploy::refused::{
 use super::super::views::deploy::requested::requested;
 use super::super::views::deploy::under_way as under_way_view;
 use super::super::views::deploy::{confirm_modal, deployed_without_list, rolled_back};
+use super::super::views::edges::edge_line;
 use super::super::views::layout::notice;
 use super::super::views::schedules::scheduled as views_scheduled;
 use super::super::views::versions::deployed;
+use crate::app::edges::view::lines as edge_lines;
 
 #[derive(Deserialize)]
 pub struct VersionQuery {
@@ -201,8 +203,20 @@ async fn deployed_list(
     let screen = versions::screen_of(state, id, plan.target_number(), VERSIONS_PER_SCREEN)
         .await
         .unwrap_or(Screen::new(0, VERSIONS_PER_SCREEN));
+    let lines = edge_lines(
+        &state.edge_world(),
+        &[(plan.environment.clone(), plan.distribution.name.clone())],
+    )
+    .await;
+    let lines = maud::html! {
+        @if !lines.is_empty() {
+            div id="edge-lines" hx-swap-oob="true" {
+                @for line in &lines { (edge_line(line)) }
+            }
+        }
+    };
     match versions::versions_page(state, id, screen).await {
-        Ok(page) => deployed(plan, &page, audit),
+        Ok(page) => maud::html! { (deployed(plan, &page, audit)) (lines) },
         // Deleted right after the deploy: the deploy still happened; say so.
         Err(unknown) => deployed_without_list(plan, audit, &unknown),
     }

@@ -4,6 +4,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 
+use crate::app::edges::answering::{answering, EdgeAnswer};
 use crate::app::AppState;
 use crate::ports::PageRequest;
 
@@ -15,17 +16,35 @@ use super::super::views::metrics::metrics_page;
 /// request) and the audit store (a record could be written: the file, or the PostgreSQL
 /// database of replicas). Otherwise 503 naming each part that is down and why. Both are
 /// asked at once. Ready, it still names the schedules and requests whose record cannot be
-/// read, or the audit log's broken hash chain (200, `ready; attention: ...`).
+/// read, or the audit log's broken hash chain (200, `ready; attention: ...`). With edge Pulps,
+/// a second line names each edge and whether it answers (asked at once with the rest, bounded
+/// and kept a little while: [`crate::app::edges::answering`]); an edge down is said there and
+/// never makes the console unready.
 pub async fn ready(State(state): State<AppState>) -> Readiness {
     let pulp = state.manager.list_repos(PageRequest {
         offset: 0,
         limit: 1,
     });
     let audit = state.audit.check_writable();
-    let (pulp, audit) = tokio::join!(pulp, audit);
+    let world = state.edge_world();
+    let edges = answering(&world);
+    let (pulp, audit, edges) = tokio::join!(pulp, audit, edges);
+    let readiness = readiness(&state, pulp.err(), audit.err()).await;
+    match edges_said(&edges) {
+        Some(said) => readiness.noting(said),
+        None => readiness,
+    }
+}
+
+/// Whether a deploy can run now, from the answers of Pulp and the audit store.
+async fn readiness(
+    state: &AppState,
+    pulp: Option<crate::ports::UpstreamError>,
+    audit: Option<crate::ports::AuditError>,
+) -> Readiness {
     let down: Vec<String> = [
-        pulp.err().map(|error| format!("Pulp: {error}")),
-        audit.err().map(|error| format!("audit store: {error}")),
+        pulp.map(|error| format!("Pulp: {error}")),
+        audit.map(|error| format!("audit store: {error}")),
     ]
     .into_iter()
     .flatten()
@@ -36,7 +55,7 @@ pub async fn ready(State(state): State<AppState>) -> Readiness {
     // A broken audit chain is every replica's, and deploys still run: attention, not down.
     let attention: Vec<String> = [
         state.audit_chain_attention(),
-        unreadable_records(&state).await,
+        unreadable_records(state).await,
     ]
     .into_iter()
     .flatten()
@@ -46,6 +65,23 @@ pub async fn ready(State(state): State<AppState>) -> Readiness {
     } else {
         Readiness::Attention(attention.join("; "))
     }
+}
+
+/// The line naming the edges: which answer and which do not (and why); `None` when the
+/// console follows no edge. An edge that does not answer never makes the console unready: a
+/// promotion never waits for one.
+fn edges_said(edges: &[EdgeAnswer]) -> Option<String> {
+    if edges.is_empty() {
+        return None;
+    }
+    let said: Vec<String> = edges
+        .iter()
+        .map(|e| match &e.answer {
+            Ok(()) => format!("{} answers", e.edge),
+            Err(why) => format!("{} does not answer ({why})", e.edge),
+        })
+        .collect();
+    Some(format!("edges: {}", said.join("; ")))
 }
 
 /// The records of the stores that cannot be read (every replica reads the same ones, so they

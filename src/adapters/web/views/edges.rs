@@ -2,11 +2,12 @@
 //! (`data-edge`, `data-distribution`, `data-edge-state`: serving, behind, replicating, other,
 //! failed, unreachable or missing; empty while not judged yet), with its lag since
 //! production moved, the edge's last replication (its task and error), and a "replicate
-//! again" button (through the policy).
+//! again" button (through the policy). Also the line "production: moved; edges: 1 of 2
+//! serve it" of the deploy's answer and the versions page ([`edge_line`]).
 
 use maud::{html, Markup};
 
-use crate::app::edges::view::{EdgeCell, EdgeRow};
+use crate::app::edges::view::{EdgeCell, EdgeLine, EdgeRow};
 
 use super::layout::{back_link, notice, page};
 use super::moment::time;
@@ -62,6 +63,7 @@ fn last_replication(row: &EdgeRow) -> Markup {
             }
         }
         @if row.following { " Followed now." }
+        @if let Some(at) = &row.next_retry { " Tried again at " span data-edge-next-retry { (time(at)) } "." }
     }
 }
 
@@ -78,6 +80,56 @@ fn cell_row(row: &EdgeRow, cell: &EdgeCell) -> Markup {
             }
             td { (cell.lag.num_seconds()) " s" }
             td { @if let Some(at) = &cell.judged_at { (time(at)) } @else { "never" } }
+        }
+    }
+}
+
+/// How often a line whose edges do not all serve production yet asks again.
+const LINE_POLL: &str = "every 2s";
+
+/// The URL a line asks again.
+fn line_url(line: &EdgeLine) -> String {
+    let mut query = url::form_urlencoded::Serializer::new(String::new());
+    query.append_pair("env", line.environment.as_str());
+    query.append_pair("distribution", &line.distribution);
+    format!("/edges/line?{}", query.finish())
+}
+
+/// The deploy's answer and the versions page's place for the edge lines (`#edge-lines`).
+pub fn edge_lines(lines: &[EdgeLine]) -> Markup {
+    html! {
+        div id="edge-lines" {
+            @for line in lines { (edge_line(line)) }
+        }
+    }
+}
+
+/// "production: moved; edges: 1 of 2 serve it" (`data-edge-line`, `data-edges-serving`,
+/// `data-edges`), each edge's state beside it (`data-edge`, `data-edge-state`); asked again
+/// every 2 s until every edge serves production, then still. Only an edge judged `serving`
+/// is counted: one not judged yet is not.
+pub fn edge_line(line: &EdgeLine) -> Markup {
+    let complete = line.tally.complete();
+    let id = format!("edge-line-{}-{}", line.environment, line.distribution).replace(
+        |c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_',
+        "_",
+    );
+    html! {
+        p.edge-line id=(id) role="status" aria-live="polite"
+            data-edge-line=(line.distribution) data-env=(line.environment)
+            data-edges-serving=(line.tally.serving) data-edges=(line.tally.edges)
+            hx-get=[(!complete).then(|| line_url(line))]
+            hx-trigger=[(!complete).then_some(LINE_POLL)]
+            hx-swap=[(!complete).then_some("outerHTML")] {
+            strong { (line.environment) ": " @if line.moved { "moved; " } (line.tally) }
+            " ("
+            @for (n, (edge, state, _)) in line.edges.iter().enumerate() {
+                @if n > 0 { ", " }
+                span data-edge=(edge) data-edge-state=(state.as_ref().map(|s| s.kind().as_str()).unwrap_or("")) {
+                    (edge) " " (state.as_ref().map(|s| s.kind().as_str()).unwrap_or("not judged yet"))
+                }
+            }
+            "; " a href="/edges" { "the edges" } ")"
         }
     }
 }

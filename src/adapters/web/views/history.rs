@@ -75,6 +75,14 @@ fn history_entry(data: &HistoryPage, entry: &HistoryEntry) -> Markup {
                 div.history-reason { "Reason: " q { (reason) } }
             }
             @if let Some(task) = &entry.task { div.muted { "Pulp task " code { (task) } } }
+            @if let Some(id) = deploy_id.filter(|id| data.attested.iter().any(|a| a.as_str() == *id)) {
+                div.history-evidence {
+                    a data-evidence=(id) href={ "/api/v1/deployments/" (id) "/evidence" } {
+                        "Signed evidence"
+                    }
+                    " (an in-toto attestation in a DSSE envelope; see the book's Evidence for auditors)"
+                }
+            }
             (rollback_button(data, entry))
         }
     }

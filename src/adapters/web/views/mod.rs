@@ -15,6 +15,7 @@ pub mod layout;
 pub mod metrics;
 pub mod modal;
 pub mod moment;
+pub mod pins;
 pub mod releases;
 pub mod requests;
 pub mod schedules;

@@ -65,6 +65,7 @@ pub fn confirm_modal(
                     }))
                 }
                 @if let Some(drift) = &preview.overwrites { (overwrite_warning(drift)) }
+                @if let Some(pin) = &preview.pin { (super::pins::confirm_notice(pin, rollback)) }
                 @if asks { (approvals_notice(plan, preview.approvals_needed)) }
                 @if let Some(soak) = &preview.soak { (soak_notice(soak)) }
                 @if let Some(checks) = &preview.checks { (checks_panel(&plan.environment, checks)) }

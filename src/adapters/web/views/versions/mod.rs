@@ -40,9 +40,11 @@ pub fn versions_page(data: &VersionsPage) -> Markup {
                 (verification_detail(data, verification))
             }
             div id="banner-area" {}
+            (super::edges::edge_lines(&data.edges))
             (under_way::page_region(&data.uuid, &data.under_way))
             (repository_requests(&data.requests))
             (repository_schedules(&data.schedules))
+            (super::pins::repository_pins(data))
             (version_list(data, false))
             (super::super::insights::section::section_placeholder(data.uuid.as_str()))
             div id="modal-host" {}

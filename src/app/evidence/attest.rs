@@ -1,38 +1,39 @@
-//! Signed evidence of promotions (see [`crate::domain::evidence`]): one entry point,
-//! [`attest`], called after a deploy's outcome line is written (a single deploy, each member
-//! of a release, a rollback, a schedule, an approved request, an automatic promotion all end
-//! there); the attestation read back for the JSON API; the public keys an auditor verifies
-//! with.
-//!
-//! Evidence never holds or fails a deploy: the deploy happened and its audit line says so; a
-//! signature that could not be made or kept is logged at `error` (and the deploy's evidence is
-//! then missing, which the API says).
+//! A promotion's attestation made, signed and kept: [`attest`], called by the pipeline after
+//! each member's outcome line is written (see the room's header).
 
-use crate::app::evidence_signing::EvidenceSigning;
+use super::signing::EvidenceSigning;
 use crate::app::AppState;
 use crate::domain::approval::RequestEvent;
-use crate::domain::deploy::{AuditOutcome, DeployId, DeployRecord};
+use crate::domain::deploy::{AuditOutcome, DeployRecord};
 use crate::domain::evidence::dsse::{Envelope, Signature, IN_TOTO_PAYLOAD_TYPE};
+use crate::domain::evidence::party::Party;
 use crate::domain::evidence::predicate::{
-    Known, PassedCheck, PreviousAttestation, PromotionPredicate, PulpFacts,
+    Known, PassedCheck, PreviousAttestation, PromotionPredicate, PulpFacts, RequestSeen,
 };
 use crate::domain::evidence::statement::{Statement, Subject};
 use crate::domain::evidence::verify::payload_sha256;
+use crate::domain::identity::Operator;
 use crate::domain::repository::{Distribution, RepoId};
-use crate::ports::evidence_signer::{EvidenceSigner, PublishedKey};
-use crate::ports::evidence_store::{EvidenceStoreError, StoredEvidence};
+use crate::ports::evidence_signer::EvidenceSigner;
+use crate::ports::evidence_store::StoredEvidence;
 
 /// Signs and keeps the attestation of the deploy whose outcome line is `record`, when it
 /// moved something (`deployed`) and the console signs evidence; `distribution` is the one it
-/// pointed. Never fails the deploy (see the module's doc).
-pub async fn attest(state: &AppState, record: &DeployRecord, distribution: &Distribution) {
-    let Some(evidence) = state.evidence.as_deref() else {
+/// pointed, `operator` who asked (a person, or a token with its owner). Never fails the
+/// deploy (see the module's doc).
+pub async fn attest(
+    state: &AppState,
+    record: &DeployRecord,
+    distribution: &Distribution,
+    operator: &Operator,
+) {
+    let Some(evidence) = state.evidence() else {
         return;
     };
     if record.outcome != AuditOutcome::Deployed {
         return;
     }
-    match sign_and_keep(state, evidence, record, distribution).await {
+    match sign_and_keep(state, &evidence, record, distribution, operator).await {
         Ok(kept) => tracing::info!(
             deploy_id = record.deploy_id.as_str(),
             payload_sha256 = %payload_sha256(&kept.envelope),
@@ -51,6 +52,7 @@ async fn sign_and_keep(
     evidence: &EvidenceSigning,
     record: &DeployRecord,
     distribution: &Distribution,
+    operator: &Operator,
 ) -> Result<StoredEvidence, String> {
     let served = evidence
         .served
@@ -69,8 +71,8 @@ async fn sign_and_keep(
             distribution_name: distribution.name.clone(),
             base_path: distribution.base_path.clone(),
         },
-        token_owner: None,
-        approved_at: approval_times(state, record).await,
+        deployer: Party::of(operator),
+        request: request_seen(state, record).await,
         checks: passed_checks(state, record).await,
         policy: evidence.policy.clone(),
         previous: previous.map(|p| PreviousAttestation {
@@ -111,24 +113,28 @@ pub fn sign(signer: &dyn EvidenceSigner, statement: &Statement) -> Result<Envelo
     Ok(envelope)
 }
 
-/// When each approver approved, from the request's record (empty when it is gone).
-async fn approval_times(state: &AppState, record: &DeployRecord) -> Vec<(String, String)> {
+/// Who asked for the request the deploy ran for, and who approved it when, from the
+/// request's record (`None` when there was none, or it is gone).
+async fn request_seen(state: &AppState, record: &DeployRecord) -> Option<RequestSeen> {
     let (Some(trail), Some(store)) = (&record.request, state.requests.as_deref()) else {
-        return Vec::new();
+        return None;
     };
-    let Ok(Some(log)) = store.get(&trail.request_id).await else {
-        return Vec::new();
-    };
-    log.events
+    let log = store.get(&trail.request_id).await.ok().flatten()?;
+    let approvals = log
+        .events
         .iter()
         .filter_map(|event| match event {
             RequestEvent::Approved { actor, at } => Some((
-                actor.by.to_string(),
+                Party::of_actor(actor),
                 at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
             )),
             _ => None,
         })
-        .collect()
+        .collect();
+    Some(RequestSeen {
+        requested_by: Party::of_requester(&log.request),
+        approvals,
+    })
 }
 
 /// The checks reported passing for the version promoted: in the environment it came from
@@ -154,39 +160,4 @@ async fn passed_checks(state: &AppState, record: &DeployRecord) -> Vec<PassedChe
             at: r.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         })
         .collect()
-}
-
-/// Why a deploy's evidence cannot be answered.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EvidenceReadError {
-    #[error("this console signs no evidence: set [evidence] key_file (see the book's Evidence for auditors)")]
-    NotSigned,
-    #[error("deploy {0} has no evidence: it moved nothing, it was made before the console signed evidence, or its signature could not be kept (the log says why)")]
-    NotFound(String),
-    #[error(transparent)]
-    Store(#[from] EvidenceStoreError),
-}
-
-/// The envelope of deploy `id`.
-pub async fn of_deploy(state: &AppState, id: &DeployId) -> Result<Envelope, EvidenceReadError> {
-    let evidence = state
-        .evidence
-        .as_deref()
-        .ok_or(EvidenceReadError::NotSigned)?;
-    evidence
-        .store
-        .of_deploy(id)
-        .await?
-        .map(|kept| kept.envelope)
-        .ok_or_else(|| EvidenceReadError::NotFound(id.as_str().to_owned()))
-}
-
-/// The public keys an auditor verifies with (the current first), none when the console
-/// signs nothing.
-pub fn keys(state: &AppState) -> Vec<PublishedKey> {
-    state
-        .evidence
-        .as_deref()
-        .map(|e| e.keys.clone())
-        .unwrap_or_default()
 }

@@ -1,8 +1,10 @@
 //! The last check of the audit log's hash chain and the heads it saw (see
-//! [`crate::app::audit_chain`]), shared by the periodic check and `/readyz`.
+//! [`super::check`]), the state's part shared by the periodic check and `/readyz`.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use crate::app::parts::StatePart;
+use crate::app::AppState;
 use crate::ports::audit_chain::{ChainAnchors, ChainReport};
 
 /// What the last check found.
@@ -64,5 +66,20 @@ impl ChainWatch {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
+    }
+}
+
+/// Made empty with the state; kept when a state is rebuilt (its heads are the log's).
+impl StatePart for ChainWatch {}
+
+impl AppState {
+    /// The last check of the audit log's hash chain and the heads it saw.
+    pub fn audit_chain(&self) -> Arc<ChainWatch> {
+        self.part()
+    }
+
+    /// The audit log's hash chain, when the last periodic check found it broken.
+    pub fn audit_chain_attention(&self) -> Option<String> {
+        self.audit_chain().attention()
     }
 }

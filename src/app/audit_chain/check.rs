@@ -6,14 +6,14 @@
 use std::future::Future;
 use std::time::Duration;
 
-use crate::app::audit_chain_watch::LastCheck;
+use super::watch::LastCheck;
 use crate::app::AppState;
 use crate::ports::AuditReadError;
 
 /// One check: the sink's logs read from their first line against the heads seen before;
 /// kept, logged when broken, and reported to the metrics.
 pub async fn check(state: &AppState) -> LastCheck {
-    let watch = &state.audit_chain;
+    let watch = state.audit_chain();
     let check = match state.audit.verify_chain(&watch.anchors()).await {
         Ok(reports) => {
             for broken in reports.iter().filter(|r| !r.is_intact()) {
