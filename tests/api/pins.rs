@@ -510,6 +510,15 @@ async fn a_damaged_pin_record_holds_automation_back_and_says_so() {
         .await;
     assert_eq!(page.status, 200, "{}", page.body);
     assert_eq!(select(&page.html(), "#pins-unreadable").len(), 1);
+    let api = app
+        .client
+        .get(&format!("/api/v1/repositories/{}", app.fixture))
+        .await;
+    let unreadable = json(&api)["pins_unreadable"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(!unreadable.is_empty(), "the API says so too: {}", api.body);
 
     let by_hand = app
         .deploy(DEPLOYER, json!({"version": 4, "expected_current": 2}))

@@ -209,6 +209,10 @@ pub struct RepositoryDetail {
     pub versions: u64,
     /// Every environment, first to last (production).
     pub environments: Vec<EnvironmentState>,
+    /// Why the pins could not be read, when they could not: then no environment's `pin` can
+    /// be told, and an unreadable pin holds automation and schedules back (absent: read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pins_unreadable: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -289,6 +293,7 @@ pub async fn show(
         },
         versions: page.total,
         environments: environments(&page),
+        pins_unreadable: page.pins_unreadable.clone(),
     }))
 }
 
