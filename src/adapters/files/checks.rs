@@ -15,7 +15,7 @@
 
 use std::collections::BTreeSet;
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -27,6 +27,7 @@ use crate::domain::check::{CheckReport, PromotionKey};
 use crate::domain::repository::RepoId;
 use crate::ports::{CheckStore, CheckStoreError};
 
+use super::appending::{append_line, ends_torn};
 use super::checks_index::CheckIndex;
 use super::checks_line::Line;
 use super::requests::rewrite_keeping;
@@ -99,29 +100,10 @@ fn locked_bytes(file: &mut File) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Whether the locked `file` ends with a torn line (its last byte is not a newline): only
-/// that byte is read.
-fn ends_torn(file: &mut File) -> std::io::Result<bool> {
-    if file.metadata()?.len() == 0 {
-        return Ok(false);
-    }
-    let mut last = [0u8; 1];
-    file.seek(SeekFrom::End(-1))?;
-    file.read_exact(&mut last)?;
-    Ok(last[0] != b'\n')
-}
-
-/// Appends `line` to the locked `file` in one write, and syncs it; a torn last line (`torn`)
-/// is ended first, so that it stays one unreadable line.
+/// Appends `line` to the locked `file` (see [`append_line`]).
 fn append(file: &mut File, torn: bool, line: &Line) -> std::io::Result<()> {
-    let mut out = Vec::new();
-    if torn {
-        out.push(b'\n');
-    }
-    serde_json::to_writer(&mut out, line).map_err(std::io::Error::other)?;
-    out.push(b'\n');
-    file.write_all(&out)?;
-    file.sync_data()
+    let bytes = serde_json::to_vec(line).map_err(std::io::Error::other)?;
+    append_line(file, torn, &bytes)
 }
 
 #[async_trait]

@@ -19,6 +19,8 @@ use crate::ports::edge_state_store::{
     EdgeRecords, EdgeStateStore, EdgeStoreError, StoredCell, StoredMark, StoredRun,
 };
 
+use super::appending::{append_line, ends_torn};
+
 pub struct JsonlEdgeStates {
     path: PathBuf,
     /// The book, read from the file at the first use (`None` before).
@@ -92,17 +94,11 @@ fn compact(path: &Path, book: &EdgeBook) -> std::io::Result<()> {
     std::fs::rename(&beside, path)
 }
 
-/// Appends one line to `path` (created with its directory) and syncs it.
+/// Appends one line to `path` (created with its directory; see [`append_line`]).
 fn append(path: &Path, line: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?;
-    file.write_all(format!("{line}\n").as_bytes())?;
-    file.sync_data()
+    let mut file = super::requests::open_locked(path)?;
+    let torn = ends_torn(&mut file)?;
+    append_line(&mut file, torn, line.as_bytes())
 }
 
 #[async_trait]

@@ -3,8 +3,8 @@
 //! appended under the file's lock and synced before `put` returns.
 
 use std::collections::HashSet;
-use std::fs::{self, OpenOptions};
-use std::io::{BufRead, BufReader, ErrorKind, Write};
+use std::fs;
+use std::io::{BufRead, BufReader, ErrorKind};
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
@@ -17,6 +17,8 @@ use crate::domain::evidence::dsse::Envelope;
 use crate::ports::evidence_store::{EvidenceStore, EvidenceStoreError, StoredEvidence};
 
 use crate::adapters::files::audit_tail::newest_lines;
+
+use super::appending::{append_line, ends_torn};
 
 /// The file's name beside the audit file.
 pub const EVIDENCE_FILE: &str = "evidence.jsonl";
@@ -104,21 +106,16 @@ impl EvidenceStore for JsonlEvidenceStore {
             at: evidence.at,
             envelope: evidence.envelope.clone(),
         };
-        let mut bytes = serde_json::to_vec(&line).map_err(|e| self.error(e))?;
-        bytes.push(b'\n');
+        let bytes = serde_json::to_vec(&line).map_err(|e| self.error(e))?;
         let id = evidence.deploy_id.clone();
         let kept = self
             .blocking(move |path| {
-                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    fs::create_dir_all(dir)?;
-                }
-                let mut file = OpenOptions::new().create(true).append(true).open(&path)?;
-                file.lock()?;
+                let mut file = super::requests::open_locked(&path)?;
                 if first_match(&path, |l| (l.deploy_id == id).then(|| l.into()))?.is_some() {
                     return Ok(false);
                 }
-                file.write_all(&bytes)?;
-                file.sync_data()?;
+                let torn = ends_torn(&mut file)?;
+                append_line(&mut file, torn, &bytes)?;
                 Ok(true)
             })
             .await?;

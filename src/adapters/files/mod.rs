@@ -5,6 +5,7 @@
 //! audit (JSON Lines), what the console knows of the edges (JSON Lines), the stored diffs (gzip'd JSON, a file each) and, in the diffs' directory, the
 //! CVE index (one JSON file).
 
+mod appending;
 pub mod audit;
 pub mod audit_chain;
 mod audit_tail;

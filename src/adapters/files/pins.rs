@@ -10,8 +10,6 @@
 //! unreadable line, and the pin it names (every pin, when it names none) reads as
 //! unreadable until an operator mends or removes it.
 
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
@@ -20,6 +18,8 @@ use crate::adapters::shared::pin_codec::{decode, encode, may_concern, may_concer
 use crate::domain::pin::{standing, Pin, PinKey, PinRecord, UnreadablePin};
 use crate::domain::repository::RepoId;
 use crate::ports::{PinStore, PinStoreError};
+
+use super::appending::{append_line, ends_torn};
 
 pub struct JsonlPinStore {
     path: PathBuf,
@@ -77,24 +77,8 @@ fn records(bytes: &[u8], path: &Path) -> Vec<Result<PinRecord, UnreadablePin>> {
 /// in one write, synced; a torn last line is ended first, so that it stays one unreadable line.
 fn append(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut file = super::requests::open_locked(path)?;
-    let mut out = Vec::with_capacity(bytes.len() + 2);
-    if ends_torn(&mut file)? {
-        out.push(b'\n');
-    }
-    out.extend_from_slice(bytes);
-    out.push(b'\n');
-    file.write_all(&out)?;
-    file.sync_data()
-}
-
-fn ends_torn(file: &mut File) -> std::io::Result<bool> {
-    if file.metadata()?.len() == 0 {
-        return Ok(false);
-    }
-    let mut last = [0u8; 1];
-    file.seek(SeekFrom::End(-1))?;
-    file.read_exact(&mut last)?;
-    Ok(last[0] != b'\n')
+    let torn = ends_torn(&mut file)?;
+    append_line(&mut file, torn, bytes)
 }
 
 #[async_trait]

@@ -222,14 +222,7 @@ fn append_line(
     index: &RequestIndex,
     line: &[u8],
 ) -> std::io::Result<()> {
-    let mut out = Vec::with_capacity(line.len() + 2);
-    if index.ends_torn() {
-        out.push(b'\n');
-    }
-    out.extend_from_slice(line);
-    out.push(b'\n');
-    file.write_all(&out)?;
-    file.sync_data()?;
+    super::appending::append_line(file, index.ends_torn(), line)?;
     if index.is_empty_file() {
         sync_directory(path);
     }
